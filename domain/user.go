@@ -1,0 +1,50 @@
+package domain
+
+// User is a profile. Optional fields are nil when the user has not set them.
+type User struct {
+	Username       string
+	Name           *string
+	Email          *string
+	Birthdate      *string
+	Address        *string
+	Status         *string
+	Interests      []string
+	PinnedImage    *string
+	FollowerCount  int
+	FollowingCount int
+}
+
+// Profile holds the fields a user sets on their own profile: what createUser takes.
+type Profile struct {
+	Name        *string
+	Email       *string
+	Birthdate   *string
+	Address     *string
+	Status      *string
+	Interests   []string
+	PinnedImage *string
+}
+
+// ProfileField names one settable field of a profile.
+type ProfileField string
+
+// The settable profile fields, named as in the schema and in the table.
+const (
+	FieldName        ProfileField = "name"
+	FieldEmail       ProfileField = "email"
+	FieldBirthdate   ProfileField = "birthdate"
+	FieldAddress     ProfileField = "address"
+	FieldStatus      ProfileField = "status"
+	FieldInterests   ProfileField = "interests"
+	FieldPinnedImage ProfileField = "pinnedImage"
+)
+
+// ProfileChanges is what updateUser applies: Set holds the new values of the fields to set
+// (a string, or []string for interests); Remove lists fields to clear. A field is in at most one.
+type ProfileChanges struct {
+	Set    map[ProfileField]any
+	Remove []ProfileField
+}
+
+// Empty reports whether the changes change nothing.
+func (c ProfileChanges) Empty() bool { return len(c.Set) == 0 && len(c.Remove) == 0 }

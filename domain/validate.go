@@ -1,0 +1,195 @@
+package domain
+
+import (
+	"fmt"
+	"net/mail"
+	"net/url"
+	"regexp"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Limits on what clients may send. Usernames become part of DynamoDB keys, so their alphabet
+// excludes '#' (the key separator) and anything that could sort or print ambiguously.
+const (
+	MaxUsernameLength = 64
+	MaxURLLength      = 2048
+	MaxTextLength     = 1000
+	MaxInterests      = 50
+	MaxInterestLength = 100
+)
+
+var (
+	usernamePattern  = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
+	timestampPattern = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z?$`)
+)
+
+// TimestampLayout is how the server writes timestamps: ISO-8601 UTC to the second, so that
+// their lexical order is their time order.
+const TimestampLayout = "2006-01-02T15:04:05Z"
+
+// Timestamp formats t as the server stores it.
+func Timestamp(t time.Time) string { return t.UTC().Format(TimestampLayout) }
+
+// ValidateUsername checks a username; field names the argument in the error message.
+func ValidateUsername(field, username string) error {
+	switch {
+	case username == "":
+		return Errorf(Invalid, "%s: a username is required", field)
+	case len(username) > MaxUsernameLength:
+		return Errorf(Invalid, "%s: a username is at most %d characters, got %d", field, MaxUsernameLength, len(username))
+	case !usernamePattern.MatchString(username):
+		return Errorf(Invalid, "%s: %q is not a valid username: use only letters, digits, '_', '-' and '.'", field, username)
+	}
+	return nil
+}
+
+// ValidateTimestamp checks an ISO-8601 UTC timestamp to the second, with or without the
+// trailing Z (the tutorial's data has none), e.g. 2019-03-03T18:20:10Z.
+func ValidateTimestamp(field, ts string) error {
+	if !timestampPattern.MatchString(ts) {
+		return Errorf(Invalid, "%s: %q is not an ISO-8601 UTC timestamp like 2019-03-03T18:20:10Z", field, ts)
+	}
+	if _, err := time.Parse("2006-01-02T15:04:05", strings.TrimSuffix(ts, "Z")); err != nil {
+		return Errorf(Invalid, "%s: %q is not a real date and time", field, ts)
+	}
+	return nil
+}
+
+// ValidateURL checks that raw is an absolute http or https URL with a host.
+func ValidateURL(field, raw string) error {
+	if len(raw) > MaxURLLength {
+		return Errorf(Invalid, "%s: a URL is at most %d characters, got %d", field, MaxURLLength, len(raw))
+	}
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return Errorf(Invalid, "%s: %q is not an http or https URL", field, raw)
+	}
+	return nil
+}
+
+// ValidatePage checks a page request's size; cursors are checked by the data layer, which
+// knows the list they belong to.
+func ValidatePage(p PageRequest) error {
+	if p.First < 1 || p.First > MaxPageSize {
+		return Errorf(Invalid, "first: must be between 1 and %d, got %d", MaxPageSize, p.First)
+	}
+	return nil
+}
+
+// ValidateProfile checks the fields of a new profile.
+func ValidateProfile(p Profile) error {
+	set := map[ProfileField]any{}
+	for f, v := range map[ProfileField]*string{
+		FieldName: p.Name, FieldEmail: p.Email, FieldBirthdate: p.Birthdate,
+		FieldAddress: p.Address, FieldStatus: p.Status, FieldPinnedImage: p.PinnedImage,
+	} {
+		if v != nil {
+			set[f] = *v
+		}
+	}
+	if p.Interests != nil {
+		set[FieldInterests] = p.Interests
+	}
+	return ValidateProfileChanges(ProfileChanges{Set: set})
+}
+
+// ValidateProfileChanges checks every value an update sets.
+func ValidateProfileChanges(c ProfileChanges) error {
+	for _, f := range []ProfileField{FieldName, FieldEmail, FieldBirthdate, FieldAddress, FieldStatus, FieldPinnedImage, FieldInterests} {
+		v, ok := c.Set[f]
+		if !ok {
+			continue
+		}
+		if err := validateField(f, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func validateField(f ProfileField, v any) error {
+	field := string(f)
+	if f == FieldInterests {
+		list, ok := v.([]string)
+		if !ok {
+			return Errorf(Invalid, "%s: must be a list of strings", field)
+		}
+		if len(list) > MaxInterests {
+			return Errorf(Invalid, "%s: at most %d interests, got %d", field, MaxInterests, len(list))
+		}
+		for i, s := range list {
+			if err := validateText(fmt.Sprintf("%s[%d]", field, i), s, MaxInterestLength); err != nil {
+				return err
+			}
+			if s == "" {
+				return Errorf(Invalid, "%s[%d]: must not be empty", field, i)
+			}
+		}
+		return nil
+	}
+	s, ok := v.(string)
+	if !ok {
+		return Errorf(Invalid, "%s: must be a string", field)
+	}
+	if err := validateText(field, s, MaxTextLength); err != nil {
+		return err
+	}
+	switch f {
+	case FieldEmail:
+		if a, err := mail.ParseAddress(s); err != nil || a.Address != s {
+			return Errorf(Invalid, "%s: %q is not an e-mail address like name@example.com", field, s)
+		}
+	case FieldBirthdate:
+		if _, err := time.Parse("2006-01-02", s); err != nil {
+			return Errorf(Invalid, "%s: %q is not an ISO-8601 date like 1990-04-17", field, s)
+		}
+	case FieldPinnedImage:
+		return ValidateURL(field, s)
+	}
+	return nil
+}
+
+func validateText(field, s string, max int) error {
+	if !utf8.ValidString(s) {
+		return Errorf(Invalid, "%s: must be valid UTF-8", field)
+	}
+	if n := utf8.RuneCountInString(s); n > max {
+		return Errorf(Invalid, "%s: at most %d characters, got %d", field, max, n)
+	}
+	return nil
+}
+
+// ValidateFriendship checks a follow: both usernames, and that nobody follows themselves.
+func ValidateFriendship(k FriendshipKey) error {
+	if err := ValidateUsername("follower", k.Follower); err != nil {
+		return err
+	}
+	if err := ValidateUsername("followed", k.Followed); err != nil {
+		return err
+	}
+	if k.Follower == k.Followed {
+		return Errorf(Invalid, "a user cannot follow themselves (%q)", k.Follower)
+	}
+	return nil
+}
+
+// ValidatePhotoKey checks a photo's owner and timestamp.
+func ValidatePhotoKey(k PhotoKey) error {
+	if err := ValidateUsername("owner", k.Owner); err != nil {
+		return err
+	}
+	return ValidateTimestamp("timestamp", k.Timestamp)
+}
+
+// ValidateReactionKey checks a reaction's user, type and photo.
+func ValidateReactionKey(k ReactionKey) error {
+	if err := ValidateUsername("username", k.Username); err != nil {
+		return err
+	}
+	if !k.Type.Valid() {
+		return Errorf(Invalid, "type: %q is not a reaction type", k.Type)
+	}
+	return ValidatePhotoKey(k.Photo)
+}

@@ -1,0 +1,228 @@
+package dynamo
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/quickphotos/quickphotos/domain"
+)
+
+// Item is one DynamoDB item. Items never leave this package: the converters below turn them
+// into domain values and back.
+type Item = map[string]types.AttributeValue
+
+// Attribute names, as in the tutorial's items.json, so its data and scripts work unchanged.
+const (
+	attrUsername      = "username"
+	attrFollowers     = "followers"
+	attrFollowing     = "following"
+	attrTimestamp     = "timestamp"
+	attrLocation      = "location"
+	attrReactions     = "reactions"
+	attrReactingUser  = "reactingUser"
+	attrReactionType  = "reactionType"
+	attrPhoto         = "photo"
+	attrFollowedUser  = "followedUser"
+	attrFollowingUser = "followingUser"
+)
+
+func str(s string) *types.AttributeValueMemberS { return &types.AttributeValueMemberS{Value: s} }
+func num(n int) *types.AttributeValueMemberN {
+	return &types.AttributeValueMemberN{Value: strconv.Itoa(n)}
+}
+
+// UserItem is the profile item of u.
+func UserItem(u domain.User) Item {
+	k := UserKey(u.Username)
+	item := Item{
+		attrPK:        str(k.PK),
+		attrSK:        str(k.SK),
+		attrUsername:  str(u.Username),
+		attrFollowers: num(u.FollowerCount),
+		attrFollowing: num(u.FollowingCount),
+	}
+	for f, v := range profileStrings(u) {
+		if v != nil {
+			item[string(f)] = str(*v)
+		}
+	}
+	if u.Interests != nil {
+		item[string(domain.FieldInterests)] = stringList(u.Interests)
+	}
+	return item
+}
+
+func profileStrings(u domain.User) map[domain.ProfileField]*string {
+	return map[domain.ProfileField]*string{
+		domain.FieldName: u.Name, domain.FieldEmail: u.Email, domain.FieldBirthdate: u.Birthdate,
+		domain.FieldAddress: u.Address, domain.FieldStatus: u.Status, domain.FieldPinnedImage: u.PinnedImage,
+	}
+}
+
+func stringList(list []string) *types.AttributeValueMemberL {
+	l := make([]types.AttributeValue, len(list))
+	for i, s := range list {
+		l[i] = str(s)
+	}
+	return &types.AttributeValueMemberL{Value: l}
+}
+
+// userFromItem reads a profile item. Attributes a projection left out keep their zero value.
+func userFromItem(item Item) (domain.User, error) {
+	username, ok := getString(item, attrUsername)
+	if !ok {
+		pk, _ := getString(item, attrPK)
+		if username, ok = usernameFromUserPK(pk); !ok {
+			return domain.User{}, fmt.Errorf("profile item without username (PK %q)", pk)
+		}
+	}
+	u := domain.User{Username: username}
+	targets := map[domain.ProfileField]**string{
+		domain.FieldName: &u.Name, domain.FieldEmail: &u.Email, domain.FieldBirthdate: &u.Birthdate,
+		domain.FieldAddress: &u.Address, domain.FieldStatus: &u.Status, domain.FieldPinnedImage: &u.PinnedImage,
+	}
+	for f, target := range targets {
+		if s, ok := getString(item, string(f)); ok {
+			*target = &s
+		}
+	}
+	u.Interests = getStrings(item, string(domain.FieldInterests))
+	u.FollowerCount = getInt(item, attrFollowers)
+	u.FollowingCount = getInt(item, attrFollowing)
+	return u, nil
+}
+
+// PhotoItem is the item of photo p, with a counter for every reaction type.
+func PhotoItem(p domain.Photo) Item {
+	k := PhotoKey(p.Key())
+	counts := Item{}
+	for _, t := range domain.ReactionTypes {
+		counts[string(t)] = num(p.Reactions[t])
+	}
+	return Item{
+		attrPK:        str(k.PK),
+		attrSK:        str(k.SK),
+		attrUsername:  str(p.Owner),
+		attrTimestamp: str(p.Timestamp),
+		attrLocation:  str(p.URL),
+		attrReactions: &types.AttributeValueMemberM{Value: counts},
+	}
+}
+
+func photoFromItem(item Item) (domain.Photo, error) {
+	sk, _ := getString(item, attrSK)
+	key, ok := photoKeyFromSK(sk)
+	if !ok {
+		return domain.Photo{}, fmt.Errorf("photo item with malformed SK %q", sk)
+	}
+	p := domain.Photo{Owner: key.Owner, Timestamp: key.Timestamp, Reactions: domain.ReactionCounts{}}
+	p.URL, _ = getString(item, attrLocation)
+	if m, ok := item[attrReactions].(*types.AttributeValueMemberM); ok {
+		for _, t := range domain.ReactionTypes {
+			p.Reactions[t] = getInt(m.Value, string(t))
+		}
+	}
+	return p, nil
+}
+
+// ReactionItem is the item of reaction r.
+func ReactionItem(r domain.Reaction) Item {
+	k := ReactionKey(domain.ReactionKey{Username: r.Username, Type: r.Type, Photo: r.Photo})
+	return Item{
+		attrPK:           str(k.PK),
+		attrSK:           str(k.SK),
+		attrReactingUser: str(r.Username),
+		attrReactionType: str(string(r.Type)),
+		attrPhoto:        str(k.SK),
+		attrTimestamp:    str(r.Timestamp),
+	}
+}
+
+func reactionFromItem(item Item) (domain.Reaction, error) {
+	pk, _ := getString(item, attrPK)
+	sk, _ := getString(item, attrSK)
+	user, t, ok1 := reactionFromPK(pk)
+	photo, ok2 := photoKeyFromSK(sk)
+	if !ok1 || !ok2 {
+		return domain.Reaction{}, fmt.Errorf("reaction item with malformed key %q/%q", pk, sk)
+	}
+	r := domain.Reaction{Username: user, Type: t, Photo: photo}
+	r.Timestamp, _ = getString(item, attrTimestamp)
+	return r, nil
+}
+
+// FriendshipItem is the item of friendship f.
+func FriendshipItem(f domain.Friendship) Item {
+	k := FriendshipKey(domain.FriendshipKey{Follower: f.Follower, Followed: f.Followed})
+	return Item{
+		attrPK:            str(k.PK),
+		attrSK:            str(k.SK),
+		attrFollowedUser:  str(f.Followed),
+		attrFollowingUser: str(f.Follower),
+		attrTimestamp:     str(f.Timestamp),
+	}
+}
+
+func friendshipFromItem(item Item) (domain.Friendship, error) {
+	pk, _ := getString(item, attrPK)
+	sk, _ := getString(item, attrSK)
+	followed, ok1 := usernameFromUserPK(pk)
+	follower, ok2 := followerFromSK(sk)
+	if !ok1 || !ok2 {
+		return domain.Friendship{}, fmt.Errorf("friendship item with malformed key %q/%q", pk, sk)
+	}
+	f := domain.Friendship{Follower: follower, Followed: followed}
+	f.Timestamp, _ = getString(item, attrTimestamp)
+	return f, nil
+}
+
+func getString(item Item, name string) (string, bool) {
+	if s, ok := item[name].(*types.AttributeValueMemberS); ok {
+		return s.Value, true
+	}
+	return "", false
+}
+
+// getStrings reads a list of strings stored as L, SS, or a single S (the tutorial's data
+// keeps some lists as one string).
+func getStrings(item Item, name string) []string {
+	switch v := item[name].(type) {
+	case *types.AttributeValueMemberL:
+		out := make([]string, 0, len(v.Value))
+		for _, e := range v.Value {
+			if s, ok := e.(*types.AttributeValueMemberS); ok {
+				out = append(out, s.Value)
+			}
+		}
+		return out
+	case *types.AttributeValueMemberSS:
+		return append([]string(nil), v.Value...)
+	case *types.AttributeValueMemberS:
+		if strings.TrimSpace(v.Value) == "" {
+			return []string{}
+		}
+		return []string{v.Value}
+	}
+	return nil
+}
+
+// getInt reads a counter; counters are whole numbers far below 2^63, and a missing or
+// malformed one counts as zero rather than failing the whole read.
+func getInt(item Item, name string) int {
+	n, ok := item[name].(*types.AttributeValueMemberN)
+	if !ok {
+		return 0
+	}
+	v, err := strconv.Atoi(n.Value)
+	if err != nil {
+		f, ferr := strconv.ParseFloat(n.Value, 64)
+		if ferr != nil {
+			return 0
+		}
+		return int(f)
+	}
+	return v
+}

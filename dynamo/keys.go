@@ -1,0 +1,116 @@
+package dynamo
+
+import (
+	"strings"
+
+	"github.com/quickphotos/quickphotos/domain"
+)
+
+// Key construction for the single-table design of DESIGN.md. This file is the only place that
+// builds or parses PK and SK strings.
+//
+// String sort keys compare by UTF-8 bytes and '#' < '$' < letters, which the ranges below rely on:
+//
+//	PK USER#u          SK #FRIEND#f … #METADATA#u … PHOTO#u#t     followers, profile, photos
+//	PK REACTION#r#type SK PHOTO#o#t                               a reaction
+//	InvertedIndex: SK PHOTO#o#t  PK REACTION#… … USER#o           a photo's reactions, then the photo
+//	InvertedIndex: SK #FRIEND#f  PK USER#u …                      whom f follows
+const (
+	prefixUser     = "USER#"
+	prefixMetadata = "#METADATA#"
+	prefixPhoto    = "PHOTO#"
+	prefixReaction = "REACTION#"
+	prefixFriend   = "#FRIEND#"
+)
+
+// Attribute and index names of the table.
+const (
+	attrPK            = "PK"
+	attrSK            = "SK"
+	InvertedIndexName = "InvertedIndex"
+)
+
+func userPK(username string) string     { return prefixUser + username }
+func metadataSK(username string) string { return prefixMetadata + username }
+func photoSK(k domain.PhotoKey) string  { return prefixPhoto + k.Owner + "#" + k.Timestamp }
+func photoPrefix(owner string) string   { return prefixPhoto + owner + "#" }
+func friendSK(follower string) string   { return prefixFriend + follower }
+func reactionPK(username string, t domain.ReactionType) string {
+	return prefixReaction + username + "#" + string(t)
+}
+func reactionPrefix(username string) string { return prefixReaction + username + "#" }
+
+// Range bounds. "PHOTO$" is just past every "PHOTO#…" key, "USER$" past every "USER#…" key,
+// and "#FRIEND$" past every "#FRIEND#…" key.
+const (
+	friendsLow    = prefixFriend
+	friendsHigh   = "#FRIEND$"
+	photosHigh    = "PHOTO$"
+	reactionsLow  = prefixReaction
+	photoItemHigh = "USER$"
+)
+
+// Key is a table item's primary key.
+type Key struct {
+	PK, SK string
+}
+
+// UserKey is the key of a user's profile item.
+func UserKey(username string) Key {
+	return Key{PK: userPK(username), SK: metadataSK(username)}
+}
+
+// PhotoKey is the key of a photo item.
+func PhotoKey(k domain.PhotoKey) Key {
+	return Key{PK: userPK(k.Owner), SK: photoSK(k)}
+}
+
+// ReactionKey is the key of a reaction item.
+func ReactionKey(k domain.ReactionKey) Key {
+	return Key{PK: reactionPK(k.Username, k.Type), SK: photoSK(k.Photo)}
+}
+
+// FriendshipKey is the key of a friendship item: it lives in the followed user's partition.
+func FriendshipKey(k domain.FriendshipKey) Key {
+	return Key{PK: userPK(k.Followed), SK: friendSK(k.Follower)}
+}
+
+// usernameFromUserPK returns u from "USER#u".
+func usernameFromUserPK(pk string) (string, bool) {
+	return cutPrefix(pk, prefixUser)
+}
+
+// photoKeyFromSK returns the photo identified by "PHOTO#o#t". Usernames never contain '#',
+// so the first '#' after the prefix separates owner from timestamp.
+func photoKeyFromSK(sk string) (domain.PhotoKey, bool) {
+	rest, ok := cutPrefix(sk, prefixPhoto)
+	if !ok {
+		return domain.PhotoKey{}, false
+	}
+	owner, ts, ok := strings.Cut(rest, "#")
+	if !ok || owner == "" || ts == "" {
+		return domain.PhotoKey{}, false
+	}
+	return domain.PhotoKey{Owner: owner, Timestamp: ts}, true
+}
+
+// reactionFromPK returns the user and type of "REACTION#u#type".
+func reactionFromPK(pk string) (string, domain.ReactionType, bool) {
+	rest, ok := cutPrefix(pk, prefixReaction)
+	if !ok {
+		return "", "", false
+	}
+	user, t, ok := strings.Cut(rest, "#")
+	if !ok || user == "" || !domain.ReactionType(t).Valid() {
+		return "", "", false
+	}
+	return user, domain.ReactionType(t), true
+}
+
+// followerFromSK returns f from "#FRIEND#f".
+func followerFromSK(sk string) (string, bool) { return cutPrefix(sk, prefixFriend) }
+
+func cutPrefix(s, prefix string) (string, bool) {
+	rest, ok := strings.CutPrefix(s, prefix)
+	return rest, ok && rest != ""
+}
