@@ -1,0 +1,69 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/quickphotos/quickphotos/domain"
+)
+
+// extensionCodes maps each domain error code to the GraphQL extensions.code clients see. This
+// is the only place the two vocabularies meet.
+var extensionCodes = map[domain.Code]string{
+	domain.Invalid:         "BAD_USER_INPUT",
+	domain.NotFound:        "NOT_FOUND",
+	domain.Conflict:        "CONFLICT",
+	domain.Unauthenticated: "UNAUTHENTICATED",
+	domain.Forbidden:       "FORBIDDEN",
+	domain.Unavailable:     "SERVICE_UNAVAILABLE",
+	domain.Internal:        "INTERNAL_SERVER_ERROR",
+}
+
+// presentError gives every resolver error a code and a client-safe message. Internal errors
+// are logged with their cause and shown only as "internal error".
+func presentError(log *slog.Logger) graphql.ErrorPresenterFunc {
+	return func(ctx context.Context, err error) *gqlerror.Error {
+		gqlErr := graphql.DefaultErrorPresenter(ctx, err)
+		var existing *gqlerror.Error
+		if errors.As(err, &existing) && existing.Extensions["code"] != nil && !hasDomainError(err) {
+			return gqlErr // gqlgen's own parse and validation errors keep their codes
+		}
+		code := domain.ErrorCode(err)
+		switch {
+		case errors.Is(err, context.DeadlineExceeded):
+			code = domain.Unavailable
+			gqlErr.Message = "the request took too long"
+		case errors.Is(err, context.Canceled):
+			code = domain.Unavailable
+			gqlErr.Message = "the request was cancelled"
+		default:
+			gqlErr.Message = domain.ErrorMessage(err)
+		}
+		if code == domain.Internal {
+			log.ErrorContext(ctx, "internal error", "path", gqlErr.Path.String(), "err", err)
+		}
+		if gqlErr.Extensions == nil {
+			gqlErr.Extensions = map[string]any{}
+		}
+		gqlErr.Extensions["code"] = extensionCodes[code]
+		return gqlErr
+	}
+}
+
+func hasDomainError(err error) bool {
+	var e *domain.Error
+	return errors.As(err, &e)
+}
+
+// recoverPanic turns a resolver panic into an internal error, logged with its value.
+func recoverPanic(log *slog.Logger) graphql.RecoverFunc {
+	return func(ctx context.Context, p any) error {
+		log.ErrorContext(ctx, "panic in resolver", "panic", fmt.Sprint(p))
+		return domain.Errorf(domain.Internal, "panic: %v", p)
+	}
+}

@@ -1,0 +1,103 @@
+package dynamo
+
+import (
+	"context"
+	"sync"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// Cost is what one GraphQL operation cost in DynamoDB: how many requests of each kind, and the
+// capacity DynamoDB reported for them. It is safe for concurrent use: a request's resolvers run
+// in parallel.
+type Cost struct {
+	mu         sync.Mutex
+	requests   int
+	operations map[string]int
+	rcu, wcu   float64
+}
+
+// CostSnapshot is a Cost at one moment, shaped for the response's extensions.cost.
+type CostSnapshot struct {
+	Requests           int            `json:"requests"`
+	Operations         map[string]int `json:"operations"`
+	ReadCapacityUnits  float64        `json:"readCapacityUnits"`
+	WriteCapacityUnits float64        `json:"writeCapacityUnits"`
+}
+
+type costKey struct{}
+
+// WithCost returns a context whose DynamoDB requests are added to the returned Cost.
+func WithCost(ctx context.Context) (context.Context, *Cost) {
+	c := &Cost{operations: map[string]int{}}
+	return context.WithValue(ctx, costKey{}, c), c
+}
+
+// Snapshot returns the cost so far.
+func (c *Cost) Snapshot() CostSnapshot {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ops := make(map[string]int, len(c.operations))
+	for k, v := range c.operations {
+		ops[k] = v
+	}
+	return CostSnapshot{Requests: c.requests, Operations: ops, ReadCapacityUnits: c.rcu, WriteCapacityUnits: c.wcu}
+}
+
+// Observer is told of every DynamoDB request the store makes, for metrics and logs.
+type Observer interface {
+	ObserveRequest(ctx context.Context, operation, table string, capacity []types.ConsumedCapacity, err error)
+}
+
+// SetObserver makes o hear of every request; nil stops that.
+func (s *Store) SetObserver(o Observer) { s.observer = o }
+
+// record accounts one request to the context's Cost and the store's Observer.
+func (s *Store) record(ctx context.Context, operation string, capacity []types.ConsumedCapacity, err error) {
+	if s.observer != nil {
+		s.observer.ObserveRequest(ctx, operation, s.table, capacity, err)
+	}
+	c := CostFrom(ctx)
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.requests++
+	c.operations[operation]++
+	for _, cc := range capacity {
+		r, w := capacityUnits(operation, cc)
+		c.rcu += r
+		c.wcu += w
+	}
+}
+
+// capacityUnits splits consumed capacity into read and write units. With TOTAL, DynamoDB
+// reports CapacityUnits and, depending on the operation, the read/write split; where the split
+// is missing the operation tells which kind the units are.
+func capacityUnits(operation string, cc types.ConsumedCapacity) (read, write float64) {
+	if cc.ReadCapacityUnits != nil || cc.WriteCapacityUnits != nil {
+		return deref(cc.ReadCapacityUnits), deref(cc.WriteCapacityUnits)
+	}
+	if readOperations[operation] {
+		return deref(cc.CapacityUnits), 0
+	}
+	return 0, deref(cc.CapacityUnits)
+}
+
+var readOperations = map[string]bool{
+	"GetItem": true, "BatchGetItem": true, "Query": true, "Scan": true, "TransactGetItems": true,
+}
+
+func deref(f *float64) float64 {
+	if f == nil {
+		return 0
+	}
+	return *f
+}
+
+// CostFrom returns the Cost that WithCost put in ctx, nil when there is none.
+func CostFrom(ctx context.Context) *Cost {
+	c, _ := ctx.Value(costKey{}).(*Cost)
+	return c
+}

@@ -1,0 +1,61 @@
+package dynamo
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"strings"
+
+	"github.com/quickphotos/quickphotos/domain"
+)
+
+// list names the lists a cursor can belong to; a cursor of one list is refused by another.
+type list string
+
+const (
+	listPhotos         list = "photos"
+	listFollowers      list = "followers"
+	listFollowing      list = "following"
+	listPhotoReactions list = "photoReactions"
+	listUserReactions  list = "userReactions"
+)
+
+// cursor is the position after which a page starts: the key of the last item of the previous
+// page. Encoded, it is opaque to clients; decoded, it is checked against the partition the
+// request reads, so a forged cursor can never move a Query elsewhere.
+type cursor struct {
+	List list   `json:"l"`
+	PK   string `json:"p"`
+	SK   string `json:"s"`
+}
+
+func encodeCursor(l list, k Key) string {
+	b, _ := json.Marshal(cursor{List: l, PK: k.PK, SK: k.SK})
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// decodeCursor returns the key after which list l continues. valid checks that the key lies
+// in the partition the request reads. An empty cursor is the start: ok is false.
+func decodeCursor(after string, l list, valid func(Key) bool) (k Key, ok bool, err error) {
+	if after == "" {
+		return Key{}, false, nil
+	}
+	bad := domain.Errorf(domain.Invalid, "after: not a cursor of this list; pass the endCursor of a previous page of the same list")
+	if len(after) > 4096 {
+		return Key{}, false, bad
+	}
+	b, err := base64.RawURLEncoding.DecodeString(after)
+	if err != nil {
+		return Key{}, false, bad
+	}
+	var c cursor
+	dec := json.NewDecoder(strings.NewReader(string(b)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&c); err != nil || c.List != l {
+		return Key{}, false, bad
+	}
+	k = Key{PK: c.PK, SK: c.SK}
+	if !valid(k) {
+		return Key{}, false, bad
+	}
+	return k, true, nil
+}

@@ -1,0 +1,11 @@
+// Package dynamo is the single-table data layer of Quick Photos over aws-sdk-go-v2.
+//
+// It owns everything DynamoDB-shaped: the keys (keys.go, the only place PK and SK strings are
+// built), the items and their converters to domain values (items.go), the access patterns of
+// DESIGN.md, each a fixed set of requests (users.go, photos.go, reactions.go, friendships.go),
+// the transactions that keep counters exact (transact.go), batching (batch.go), cursors that
+// never leave their partition (cursor.go), and the accounting of every request's cost (cost.go).
+//
+// The same code runs against the embedded engine, DynamoDB Local and Amazon DynamoDB: a Store
+// only needs a client with the DynamoDB API (the API interface).
+package dynamo

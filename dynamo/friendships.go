@@ -1,0 +1,184 @@
+package dynamo
+
+import (
+	"context"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/quickphotos/quickphotos/domain"
+)
+
+// Follow makes k.Follower follow k.Followed and counts it on both profiles (pattern 8: one
+// TransactWriteItems). Conflict when already following; NotFound when either user is missing.
+func (s *Store) Follow(ctx context.Context, k domain.FriendshipKey) (domain.Friendship, error) {
+	f := domain.Friendship{Follower: k.Follower, Followed: k.Followed, Timestamp: s.Now()}
+	c, err := s.transact(ctx, []types.TransactWriteItem{
+		{Put: &types.Put{
+			Item:                FriendshipItem(f),
+			ConditionExpression: aws.String("attribute_not_exists(PK)"),
+		}},
+		{Update: followCounter(k.Followed, attrFollowers, 1)},
+		{Update: followCounter(k.Follower, attrFollowing, 1)},
+	})
+	switch {
+	case err != nil:
+		return domain.Friendship{}, err
+	case c.failed(1):
+		return domain.Friendship{}, userNotFound(k.Followed)
+	case c.failed(2):
+		return domain.Friendship{}, userNotFound(k.Follower)
+	case c.failed(0):
+		return domain.Friendship{}, domain.Errorf(domain.Conflict, "%q already follows %q", k.Follower, k.Followed)
+	case c != nil:
+		return domain.Friendship{}, domain.Errorf(domain.Internal, "follow cancelled: %v", c.Reasons)
+	}
+	return f, nil
+}
+
+// Unfollow deletes a friendship and uncounts it on both profiles, in one TransactWriteItems,
+// after reading it (its timestamp is part of the answer). NotFound when k.Follower does not
+// follow k.Followed. Returns the removed friendship.
+func (s *Store) Unfollow(ctx context.Context, k domain.FriendshipKey) (domain.Friendship, error) {
+	item, err := s.getItem(ctx, FriendshipKey(k), true)
+	if err != nil {
+		return domain.Friendship{}, err
+	}
+	if item == nil {
+		return domain.Friendship{}, notFollowing(k)
+	}
+	f, err := friendshipFromItem(item)
+	if err != nil {
+		return domain.Friendship{}, domain.Wrap(domain.Internal, err, "reading friendship")
+	}
+	c, err := s.transact(ctx, []types.TransactWriteItem{
+		{Delete: &types.Delete{
+			Key:                 FriendshipKey(k).item(),
+			ConditionExpression: aws.String("attribute_exists(PK)"),
+		}},
+		{Update: followCounter(k.Followed, attrFollowers, -1)},
+		{Update: followCounter(k.Follower, attrFollowing, -1)},
+	})
+	switch {
+	case err != nil:
+		return domain.Friendship{}, err
+	case c.failed(0):
+		return domain.Friendship{}, notFollowing(k)
+	case c.failed(1):
+		return domain.Friendship{}, userNotFound(k.Followed)
+	case c.failed(2):
+		return domain.Friendship{}, userNotFound(k.Follower)
+	case c != nil:
+		return domain.Friendship{}, domain.Errorf(domain.Internal, "unfollow cancelled: %v", c.Reasons)
+	}
+	return f, nil
+}
+
+// followCounter adds delta to a profile's followers or following counter, if the profile exists.
+func followCounter(username, counter string, delta int) *types.Update {
+	return &types.Update{
+		Key:                       UserKey(username).item(),
+		UpdateExpression:          aws.String("ADD #c :delta"),
+		ConditionExpression:       aws.String("attribute_exists(PK)"),
+		ExpressionAttributeNames:  map[string]string{"#c": counter},
+		ExpressionAttributeValues: Item{":delta": num(delta)},
+	}
+}
+
+// FollowersPage is a page of a user's followers, and the user's profile when the Query reached it.
+type FollowersPage struct {
+	domain.Page[domain.Friendship]
+	// User is the profile, read in the same Query on the first page (it sorts just after the
+	// followers and the Query runs descending, so it comes first); nil on later pages and
+	// when the user does not exist.
+	User *domain.User
+}
+
+// Followers returns username's profile and a page of the friendships in which username is
+// followed, in descending order of the follower's username (pattern 9: one Query over
+// SK BETWEEN "#FRIEND#" AND "#METADATA#username", descending so the profile comes first).
+func (s *Store) Followers(ctx context.Context, username string, page domain.PageRequest) (FollowersPage, error) {
+	after, ok, err := decodeCursor(page.After, listFollowers, func(k Key) bool {
+		return k.PK == userPK(username) && strings.HasPrefix(k.SK, prefixFriend) && len(k.SK) > len(prefixFriend)
+	})
+	if err != nil {
+		return FollowersPage{}, err
+	}
+	want := page.First + 1
+	if !ok {
+		want++ // the profile comes first
+	}
+	items, err := s.queryItems(ctx, &dynamodb.QueryInput{
+		KeyConditionExpression: aws.String("PK = :pk AND SK BETWEEN :low AND :profile"),
+		ExpressionAttributeValues: Item{
+			":pk": str(userPK(username)), ":low": str(friendsLow), ":profile": str(metadataSK(username)),
+		},
+		ScanIndexForward:  aws.Bool(false),
+		ExclusiveStartKey: startKey(after, ok),
+	}, want)
+	if err != nil {
+		return FollowersPage{}, err
+	}
+	var result FollowersPage
+	var friendships []domain.Friendship
+	var keys []Key
+	for _, item := range items {
+		k := keyOf(item)
+		if k.SK == metadataSK(username) {
+			u, err := userFromItem(item)
+			if err != nil {
+				return FollowersPage{}, domain.Wrap(domain.Internal, err, "reading profile")
+			}
+			result.User = &u
+			continue
+		}
+		f, err := friendshipFromItem(item)
+		if err != nil {
+			return FollowersPage{}, domain.Wrap(domain.Internal, err, "reading followers")
+		}
+		friendships = append(friendships, f)
+		keys = append(keys, k)
+	}
+	result.Items, result.Cursors, result.HasNextPage = pageOf(friendships, keys, page.First, listFollowers)
+	return result, nil
+}
+
+// Following returns a page of the friendships in which username follows someone, ordered by
+// the followed user's username (pattern 10: one Query on InvertedIndex).
+func (s *Store) Following(ctx context.Context, username string, page domain.PageRequest) (domain.Page[domain.Friendship], error) {
+	after, ok, err := decodeCursor(page.After, listFollowing, func(k Key) bool {
+		_, valid := usernameFromUserPK(k.PK)
+		return k.SK == friendSK(username) && valid
+	})
+	if err != nil {
+		return domain.Page[domain.Friendship]{}, err
+	}
+	items, err := s.queryItems(ctx, &dynamodb.QueryInput{
+		IndexName:                 aws.String(InvertedIndexName),
+		KeyConditionExpression:    aws.String("SK = :friend"),
+		ExpressionAttributeValues: Item{":friend": str(friendSK(username))},
+		ExclusiveStartKey:         startKey(after, ok),
+	}, page.First+1)
+	if err != nil {
+		return domain.Page[domain.Friendship]{}, err
+	}
+	friendships := make([]domain.Friendship, 0, len(items))
+	keys := make([]Key, 0, len(items))
+	for _, item := range items {
+		f, err := friendshipFromItem(item)
+		if err != nil {
+			return domain.Page[domain.Friendship]{}, domain.Wrap(domain.Internal, err, "reading following")
+		}
+		friendships = append(friendships, f)
+		keys = append(keys, keyOf(item))
+	}
+	var p domain.Page[domain.Friendship]
+	p.Items, p.Cursors, p.HasNextPage = pageOf(friendships, keys, page.First, listFollowing)
+	return p, nil
+}
+
+func notFollowing(k domain.FriendshipKey) error {
+	return domain.Errorf(domain.NotFound, "%q does not follow %q", k.Follower, k.Followed)
+}

@@ -1,0 +1,54 @@
+package dynamo
+
+import (
+	"context"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+)
+
+// queryItems runs in until it has want items or the key range ends. A page ends at Limit items
+// or at 1 MB, whichever comes first, so one call is usually one request and more only when
+// items are large.
+func (s *Store) queryItems(ctx context.Context, in *dynamodb.QueryInput, want int) ([]Item, error) {
+	var items []Item
+	for {
+		in.Limit = aws.Int32(int32(want - len(items)))
+		out, err := s.query(ctx, in)
+		if err != nil {
+			return nil, err
+		}
+		items = append(items, out.Items...)
+		if out.LastEvaluatedKey == nil || len(items) >= want {
+			return items, nil
+		}
+		in.ExclusiveStartKey = out.LastEvaluatedKey
+	}
+}
+
+// pageOf cuts children to first items and computes their cursors: the query asked for one more
+// than first, so that a page knows whether another follows without a second request.
+func pageOf[T any](children []T, keys []Key, first int, l list) (items []T, cursors []string, hasNext bool) {
+	if len(children) > first {
+		children, keys, hasNext = children[:first], keys[:first], true
+	}
+	cursors = make([]string, len(keys))
+	for i, k := range keys {
+		cursors[i] = encodeCursor(l, k)
+	}
+	return children, cursors, hasNext
+}
+
+func keyOf(item Item) Key {
+	pk, _ := getString(item, attrPK)
+	sk, _ := getString(item, attrSK)
+	return Key{PK: pk, SK: sk}
+}
+
+// startKey returns the ExclusiveStartKey for a cursor's key, nil at the start.
+func startKey(k Key, ok bool) Item {
+	if !ok {
+		return nil
+	}
+	return k.item()
+}

@@ -1,0 +1,221 @@
+package dynamo
+
+import (
+	"context"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/quickphotos/quickphotos/domain"
+)
+
+// React stores a reaction and counts it on the photo (pattern 6: one TransactWriteItems: the
+// reaction put if new, the photo's counter incremented if the photo exists, the reacting user
+// checked). Conflict when already reacted; NotFound when the photo or the user does not exist.
+func (s *Store) React(ctx context.Context, k domain.ReactionKey) (domain.Reaction, error) {
+	r := domain.Reaction{Username: k.Username, Type: k.Type, Photo: k.Photo, Timestamp: s.Now()}
+	c, err := s.transact(ctx, []types.TransactWriteItem{
+		{Put: &types.Put{
+			Item:                ReactionItem(r),
+			ConditionExpression: aws.String("attribute_not_exists(PK)"),
+		}},
+		{Update: counterUpdate(PhotoKey(k.Photo), k.Type, 1)},
+		{ConditionCheck: &types.ConditionCheck{
+			Key:                 UserKey(k.Username).item(),
+			ConditionExpression: aws.String("attribute_exists(PK)"),
+		}},
+	})
+	switch {
+	case err != nil:
+		return domain.Reaction{}, err
+	case c.failed(1):
+		return domain.Reaction{}, photoNotFound(k.Photo)
+	case c.failed(2):
+		return domain.Reaction{}, userNotFound(k.Username)
+	case c.failed(0):
+		return domain.Reaction{}, domain.Errorf(domain.Conflict, "%q already reacted %s to this photo", k.Username, reactionName(k.Type))
+	case c != nil:
+		return domain.Reaction{}, domain.Errorf(domain.Internal, "reaction cancelled: %v", c.Reasons)
+	}
+	return r, nil
+}
+
+// RemoveReaction deletes a reaction and uncounts it on the photo, in one TransactWriteItems,
+// after reading it (its timestamp is part of the answer). NotFound when there is no such
+// reaction. Returns the removed reaction.
+func (s *Store) RemoveReaction(ctx context.Context, k domain.ReactionKey) (domain.Reaction, error) {
+	item, err := s.getItem(ctx, ReactionKey(k), true)
+	if err != nil {
+		return domain.Reaction{}, err
+	}
+	if item == nil {
+		return domain.Reaction{}, reactionNotFound(k)
+	}
+	r, err := reactionFromItem(item)
+	if err != nil {
+		return domain.Reaction{}, domain.Wrap(domain.Internal, err, "reading reaction")
+	}
+	c, err := s.transact(ctx, []types.TransactWriteItem{
+		{Delete: &types.Delete{
+			Key:                 ReactionKey(k).item(),
+			ConditionExpression: aws.String("attribute_exists(PK)"),
+		}},
+		{Update: counterUpdate(PhotoKey(k.Photo), k.Type, -1)},
+	})
+	switch {
+	case err != nil:
+		return domain.Reaction{}, err
+	case c.failed(0):
+		return domain.Reaction{}, reactionNotFound(k)
+	case c.failed(1):
+		return domain.Reaction{}, photoNotFound(k.Photo)
+	case c != nil:
+		return domain.Reaction{}, domain.Errorf(domain.Internal, "removal cancelled: %v", c.Reasons)
+	}
+	return r, nil
+}
+
+// counterUpdate adds delta to the photo's counter of type t, if the photo exists.
+func counterUpdate(photo Key, t domain.ReactionType, delta int) *types.Update {
+	return &types.Update{
+		Key:                       photo.item(),
+		UpdateExpression:          aws.String("SET #r.#t = if_not_exists(#r.#t, :zero) + :delta"),
+		ConditionExpression:       aws.String("attribute_exists(PK)"),
+		ExpressionAttributeNames:  map[string]string{"#r": attrReactions, "#t": string(t)},
+		ExpressionAttributeValues: Item{":zero": num(0), ":delta": num(delta)},
+	}
+}
+
+// PhotoReactionsPage is a page of a photo's reactions, and the photo when the Query reached it.
+type PhotoReactionsPage struct {
+	domain.Page[domain.Reaction]
+	// Photo is read in the same Query on the first page (it sorts first, newest-first order
+	// on InvertedIndex); nil on later pages and when the photo does not exist.
+	Photo *domain.Photo
+}
+
+// photoReactionsQuery reads a photo's item collection on InvertedIndex: the photo (PK USER#o)
+// then, descending, its reactions (PK REACTION#…).
+func photoReactionsQuery(key domain.PhotoKey) *dynamodb.QueryInput {
+	return &dynamodb.QueryInput{
+		IndexName:                 aws.String(InvertedIndexName),
+		KeyConditionExpression:    aws.String("SK = :photo AND PK BETWEEN :low AND :high"),
+		ExpressionAttributeValues: Item{":photo": str(photoSK(key)), ":low": str(reactionsLow), ":high": str(photoItemHigh)},
+		ScanIndexForward:          aws.Bool(false),
+	}
+}
+
+// PhotoReactions returns the photo and a page of its reactions, in descending order of the
+// reacting user (pattern 7: one Query on InvertedIndex).
+func (s *Store) PhotoReactions(ctx context.Context, key domain.PhotoKey, page domain.PageRequest) (PhotoReactionsPage, error) {
+	after, ok, err := decodeCursor(page.After, listPhotoReactions, func(k Key) bool {
+		return k.SK == photoSK(key) && strings.HasPrefix(k.PK, prefixReaction)
+	})
+	if err != nil {
+		return PhotoReactionsPage{}, err
+	}
+	in := photoReactionsQuery(key)
+	in.ExclusiveStartKey = startKey(after, ok)
+	want := page.First + 1
+	if !ok {
+		want++ // the photo itself comes first
+	}
+	items, err := s.queryItems(ctx, in, want)
+	if err != nil {
+		return PhotoReactionsPage{}, err
+	}
+	var result PhotoReactionsPage
+	var reactions []domain.Reaction
+	var keys []Key
+	for _, item := range items {
+		k := keyOf(item)
+		if k.PK == userPK(key.Owner) {
+			p, err := photoFromItem(item)
+			if err != nil {
+				return PhotoReactionsPage{}, domain.Wrap(domain.Internal, err, "reading photo")
+			}
+			result.Photo = &p
+			continue
+		}
+		r, err := reactionFromItem(item)
+		if err != nil {
+			return PhotoReactionsPage{}, domain.Wrap(domain.Internal, err, "reading reactions")
+		}
+		reactions = append(reactions, r)
+		keys = append(keys, k)
+	}
+	result.Items, result.Cursors, result.HasNextPage = pageOf(reactions, keys, page.First, listPhotoReactions)
+	return result, nil
+}
+
+// UserReactions returns a page of the reactions username gave, ordered by type (in stored
+// order: +1, heart, smiley, sunglasses), then by photo. A user's reactions live in one
+// partition per type, so the first page costs one Query per type, sent together; a later page
+// skips the types before its cursor.
+func (s *Store) UserReactions(ctx context.Context, username string, page domain.PageRequest) (domain.Page[domain.Reaction], error) {
+	after, ok, err := decodeCursor(page.After, listUserReactions, func(k Key) bool {
+		user, _, valid := reactionFromPK(k.PK)
+		_, photo := photoKeyFromSK(k.SK)
+		return valid && user == username && photo
+	})
+	if err != nil {
+		return domain.Page[domain.Reaction]{}, err
+	}
+	var remaining []domain.ReactionType
+	for _, t := range domain.ReactionTypes {
+		if !ok || reactionPK(username, t) >= after.PK {
+			remaining = append(remaining, t)
+		}
+	}
+	results := make([][]Item, len(remaining))
+	g, gctx := errgroup.WithContext(ctx)
+	for i, t := range remaining {
+		in := &dynamodb.QueryInput{
+			KeyConditionExpression:    aws.String("PK = :pk"),
+			ExpressionAttributeValues: Item{":pk": str(reactionPK(username, t))},
+		}
+		if ok && reactionPK(username, t) == after.PK {
+			in.ExclusiveStartKey = after.item()
+		}
+		g.Go(func() error {
+			items, err := s.queryItems(gctx, in, page.First+1)
+			results[i] = items
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return domain.Page[domain.Reaction]{}, err
+	}
+	var reactions []domain.Reaction
+	var keys []Key
+	for _, items := range results {
+		for _, item := range items {
+			r, err := reactionFromItem(item)
+			if err != nil {
+				return domain.Page[domain.Reaction]{}, domain.Wrap(domain.Internal, err, "reading reactions")
+			}
+			reactions = append(reactions, r)
+			keys = append(keys, keyOf(item))
+		}
+	}
+	var p domain.Page[domain.Reaction]
+	p.Items, p.Cursors, p.HasNextPage = pageOf(reactions, keys, page.First, listUserReactions)
+	return p, nil
+}
+
+func reactionNotFound(k domain.ReactionKey) error {
+	return domain.Errorf(domain.NotFound, "%q has not reacted %s to %q's photo at %s", k.Username, reactionName(k.Type), k.Photo.Owner, k.Photo.Timestamp)
+}
+
+// reactionName is how a reaction type reads in messages: its GraphQL name.
+func reactionName(t domain.ReactionType) string {
+	switch t {
+	case domain.ReactionThumbsUp:
+		return "THUMBS_UP"
+	default:
+		return strings.ToUpper(string(t))
+	}
+}

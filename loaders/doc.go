@@ -1,0 +1,9 @@
+// Package loaders batches and deduplicates the data a GraphQL request needs, with one set of
+// graph-gophers/dataloader/v7 loaders per operation: profiles and photos by BatchGetItem (100
+// keys a request), item collections by one Query per distinct (list, page) asked. Items a
+// Query brings back for free — the profile read with its followers, the photo read with its
+// reactions, the photos of a page — prime the loaders, so nothing is fetched twice.
+//
+// Loaders live and die with one operation: nothing cached outlives it, and a failed or
+// cancelled load is forgotten at once so that it is never served from the cache.
+package loaders

@@ -1,0 +1,90 @@
+package loaders
+
+import (
+	"context"
+
+	"github.com/graph-gophers/dataloader/v7"
+
+	"github.com/quickphotos/quickphotos/domain"
+)
+
+// User returns the profile of username, nil when there is none.
+func (l *Loaders) User(ctx context.Context, username string) (*domain.User, error) {
+	return load(ctx, l.users, username)
+}
+
+// Users returns the profiles of usernames in order, nil where there is none.
+func (l *Loaders) Users(ctx context.Context, usernames []string) ([]*domain.User, error) {
+	thunk := l.users.LoadMany(ctx, usernames)
+	users, errs := thunk()
+	for i, err := range errs {
+		if err != nil {
+			l.users.Clear(ctx, usernames[i])
+			return nil, err
+		}
+	}
+	return users, nil
+}
+
+// Photo returns the photo with key k, nil when there is none.
+func (l *Loaders) Photo(ctx context.Context, k domain.PhotoKey) (*domain.Photo, error) {
+	return load(ctx, l.photos, k)
+}
+
+// ForgetUsers drops cached profiles, after a write changed them.
+func (l *Loaders) ForgetUsers(ctx context.Context, usernames ...string) {
+	for _, u := range usernames {
+		l.users.Clear(ctx, u)
+	}
+}
+
+// ForgetPhoto drops a cached photo, after a write changed it.
+func (l *Loaders) ForgetPhoto(ctx context.Context, k domain.PhotoKey) {
+	l.photos.Clear(ctx, k)
+}
+
+// PrimeUser caches a profile the caller already holds (a mutation's result).
+func (l *Loaders) PrimeUser(ctx context.Context, u domain.User) {
+	l.users.Clear(ctx, u.Username).Prime(ctx, u.Username, &u)
+}
+
+// PrimePhoto caches a photo the caller already holds.
+func (l *Loaders) PrimePhoto(ctx context.Context, p domain.Photo) {
+	l.photos.Clear(ctx, p.Key()).Prime(ctx, p.Key(), &p)
+}
+
+func (l *Loaders) batchUsers(attributes []string) dataloader.BatchFunc[string, *domain.User] {
+	return func(ctx context.Context, usernames []string) []*dataloader.Result[*domain.User] {
+		found, err := l.store.GetUsers(ctx, usernames, attributes)
+		results := make([]*dataloader.Result[*domain.User], len(usernames))
+		for i, name := range usernames {
+			if err != nil {
+				results[i] = &dataloader.Result[*domain.User]{Error: err}
+				continue
+			}
+			if u, ok := found[name]; ok {
+				results[i] = &dataloader.Result[*domain.User]{Data: &u}
+			} else {
+				results[i] = &dataloader.Result[*domain.User]{}
+			}
+		}
+		return results
+	}
+}
+
+func (l *Loaders) batchPhotos(ctx context.Context, keys []domain.PhotoKey) []*dataloader.Result[*domain.Photo] {
+	found, err := l.store.GetPhotos(ctx, keys)
+	results := make([]*dataloader.Result[*domain.Photo], len(keys))
+	for i, k := range keys {
+		if err != nil {
+			results[i] = &dataloader.Result[*domain.Photo]{Error: err}
+			continue
+		}
+		if p, ok := found[k]; ok {
+			results[i] = &dataloader.Result[*domain.Photo]{Data: &p}
+		} else {
+			results[i] = &dataloader.Result[*domain.Photo]{}
+		}
+	}
+	return results
+}

@@ -1,0 +1,85 @@
+package loaders
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/graph-gophers/dataloader/v7"
+
+	"github.com/quickphotos/quickphotos/domain"
+	"github.com/quickphotos/quickphotos/dynamo"
+)
+
+// pages returns a loader of list pages: DynamoDB has no batched Query, so a batch runs one
+// Query per distinct page, concurrently; the loader's cache makes two fields asking for the
+// same page share one request.
+func pages[K comparable, V any](wait time.Duration, query func(context.Context, K, domain.PageRequest) (V, error)) *dataloader.Loader[pageKey[K], V] {
+	batch := func(ctx context.Context, keys []pageKey[K]) []*dataloader.Result[V] {
+		results := make([]*dataloader.Result[V], len(keys))
+		var wg sync.WaitGroup
+		for i, k := range keys {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				v, err := query(ctx, k.Of, domain.PageRequest{First: k.First, After: k.After})
+				results[i] = &dataloader.Result[V]{Data: v, Error: err}
+			}()
+		}
+		wg.Wait()
+		return results
+	}
+	return dataloader.NewBatchedLoader(batch, dataloader.WithWait[pageKey[K], V](wait))
+}
+
+// Photos returns a page of owner's photos, most recent first. The photos, and the owner's
+// profile when the page reached it, prime the entity loaders.
+func (l *Loaders) Photos(ctx context.Context, owner string, p domain.PageRequest) (dynamo.PhotoPage, error) {
+	page, err := load(ctx, l.photoPages, pageKey[string]{owner, p.First, p.After})
+	if err != nil {
+		return page, err
+	}
+	for _, photo := range page.Items {
+		l.photos.Prime(ctx, photo.Key(), &photo)
+	}
+	if page.Owner != nil {
+		l.users.Prime(ctx, owner, page.Owner)
+	}
+	return page, nil
+}
+
+// Followers returns the profile of username (nil when absent, on first pages only) and a
+// page of its followers. The profile primes the user loader.
+func (l *Loaders) Followers(ctx context.Context, username string, p domain.PageRequest) (dynamo.FollowersPage, error) {
+	page, err := load(ctx, l.followerPages, pageKey[string]{username, p.First, p.After})
+	if err != nil {
+		return page, err
+	}
+	if page.User != nil {
+		l.users.Prime(ctx, username, page.User)
+	}
+	return page, nil
+}
+
+// Following returns a page of the friendships in which username follows someone.
+func (l *Loaders) Following(ctx context.Context, username string, p domain.PageRequest) (domain.Page[domain.Friendship], error) {
+	return load(ctx, l.followingPages, pageKey[string]{username, p.First, p.After})
+}
+
+// PhotoReactions returns the photo (on first pages) and a page of its reactions. The photo
+// primes the photo loader.
+func (l *Loaders) PhotoReactions(ctx context.Context, k domain.PhotoKey, p domain.PageRequest) (dynamo.PhotoReactionsPage, error) {
+	page, err := load(ctx, l.reactionPages, pageKey[domain.PhotoKey]{k, p.First, p.After})
+	if err != nil {
+		return page, err
+	}
+	if page.Photo != nil {
+		l.photos.Prime(ctx, k, page.Photo)
+	}
+	return page, nil
+}
+
+// UserReactions returns a page of the reactions username gave.
+func (l *Loaders) UserReactions(ctx context.Context, username string, p domain.PageRequest) (domain.Page[domain.Reaction], error) {
+	return load(ctx, l.userReactions, pageKey[string]{username, p.First, p.After})
+}

@@ -1,0 +1,103 @@
+package loaders
+
+import (
+	"context"
+	"time"
+
+	"github.com/graph-gophers/dataloader/v7"
+
+	"github.com/quickphotos/quickphotos/domain"
+	"github.com/quickphotos/quickphotos/dynamo"
+)
+
+// Wait is how long a loader gathers keys before it sends a batch. GraphQL resolves the
+// siblings of a list concurrently; a few milliseconds lets all of them join one request.
+const Wait = 5 * time.Millisecond
+
+// Options tunes a set of loaders.
+type Options struct {
+	// ProfileFields, when not nil, are the only optional profile fields the operation reads:
+	// BatchGetItem asks DynamoDB for just those (and the counters), saving transfer.
+	ProfileFields []domain.ProfileField
+	// Wait overrides the batching window; zero means Wait.
+	Wait time.Duration
+}
+
+// Loaders are the dataloaders of one GraphQL operation.
+type Loaders struct {
+	store *dynamo.Store
+
+	users          *dataloader.Loader[string, *domain.User]
+	photos         *dataloader.Loader[domain.PhotoKey, *domain.Photo]
+	photoPages     *dataloader.Loader[pageKey[string], dynamo.PhotoPage]
+	followerPages  *dataloader.Loader[pageKey[string], dynamo.FollowersPage]
+	followingPages *dataloader.Loader[pageKey[string], domain.Page[domain.Friendship]]
+	reactionPages  *dataloader.Loader[pageKey[domain.PhotoKey], dynamo.PhotoReactionsPage]
+	userReactions  *dataloader.Loader[pageKey[string], domain.Page[domain.Reaction]]
+}
+
+// pageKey names one page of one list: whose list, and which page.
+type pageKey[K comparable] struct {
+	Of    K
+	First int
+	After string
+}
+
+// New returns the loaders of one operation over store.
+func New(store *dynamo.Store, opts Options) *Loaders {
+	wait := opts.Wait
+	if wait == 0 {
+		wait = Wait
+	}
+	attributes := profileAttributes(opts.ProfileFields)
+	l := &Loaders{store: store}
+	l.users = dataloader.NewBatchedLoader(l.batchUsers(attributes),
+		dataloader.WithWait[string, *domain.User](wait), dataloader.WithBatchCapacity[string, *domain.User](100))
+	l.photos = dataloader.NewBatchedLoader(l.batchPhotos,
+		dataloader.WithWait[domain.PhotoKey, *domain.Photo](wait), dataloader.WithBatchCapacity[domain.PhotoKey, *domain.Photo](100))
+	l.photoPages = pages(wait, store.ListPhotos)
+	l.followerPages = pages(wait, store.Followers)
+	l.followingPages = pages(wait, store.Following)
+	l.reactionPages = pages(wait, store.PhotoReactions)
+	l.userReactions = pages(wait, store.UserReactions)
+	return l
+}
+
+// profileAttributes is the projection for profile reads, nil to read whole items.
+func profileAttributes(fields []domain.ProfileField) []string {
+	if fields == nil {
+		return nil
+	}
+	attrs := []string{"followers", "following"}
+	for _, f := range fields {
+		attrs = append(attrs, string(f))
+	}
+	return attrs
+}
+
+type ctxKey struct{}
+
+// With returns ctx carrying l.
+func With(ctx context.Context, l *Loaders) context.Context {
+	return context.WithValue(ctx, ctxKey{}, l)
+}
+
+// For returns the loaders of the operation running in ctx. It panics when there are none:
+// that is a wiring bug, not a runtime condition.
+func For(ctx context.Context) *Loaders {
+	l, ok := ctx.Value(ctxKey{}).(*Loaders)
+	if !ok {
+		panic("loaders: no loaders in context; wrap the operation with loaders.With")
+	}
+	return l
+}
+
+// load runs one Load and forgets the key when it failed, so an error (a cancelled request,
+// a throttled batch) is never served from the cache.
+func load[K comparable, V any](ctx context.Context, l *dataloader.Loader[K, V], key K) (V, error) {
+	v, err := l.Load(ctx, key)()
+	if err != nil {
+		l.Clear(ctx, key)
+	}
+	return v, err
+}

@@ -1,0 +1,39 @@
+package resolvers
+
+import (
+	"context"
+
+	"github.com/99designs/gqlgen/graphql"
+
+	"github.com/quickphotos/quickphotos/domain"
+)
+
+// firstPageSelected looks ahead into the selection of the field being resolved and returns
+// the page request of its child field named child, when that child asks for a first page
+// (no cursor). It lets a parent be read by the same Query as its children: a profile with its
+// followers, a photo with its reactions (DESIGN.md, patterns 7 and 9).
+func firstPageSelected(ctx context.Context, child string) (domain.PageRequest, bool) {
+	vars := graphql.GetOperationContext(ctx).Variables
+	for _, f := range graphql.CollectFieldsCtx(ctx, nil) {
+		if f.Name != child {
+			continue
+		}
+		args := f.ArgumentMap(vars)
+		if after, _ := args["after"].(string); after != "" {
+			continue
+		}
+		first := domain.DefaultPageSize
+		switch v := args["first"].(type) {
+		case int64:
+			first = int(v)
+		case int:
+			first = v
+		}
+		p := domain.PageRequest{First: first}
+		if domain.ValidatePage(p) != nil {
+			continue // the child field reports its own error
+		}
+		return p, true
+	}
+	return domain.PageRequest{}, false
+}

@@ -1,0 +1,51 @@
+package resolvers
+
+import (
+	"github.com/quickphotos/quickphotos/domain"
+	"github.com/quickphotos/quickphotos/graph/model"
+)
+
+// pageRequest validates a connection's arguments; first has a schema default, so nil means
+// the client sent an explicit null.
+func pageRequest(first *int, after *string) (domain.PageRequest, error) {
+	p := domain.PageRequest{First: domain.DefaultPageSize}
+	if first != nil {
+		p.First = *first
+	}
+	if after != nil {
+		p.After = *after
+	}
+	return p, domain.ValidatePage(p)
+}
+
+func pageInfo[T any](p domain.Page[T]) *model.PageInfo {
+	info := &model.PageInfo{HasNextPage: p.HasNextPage}
+	if end := p.EndCursor(); end != "" {
+		info.EndCursor = &end
+	}
+	return info
+}
+
+func photoConnection(p domain.Page[domain.Photo]) *model.PhotoConnection {
+	c := &model.PhotoConnection{Edges: make([]model.PhotoEdge, len(p.Items)), PageInfo: pageInfo(p)}
+	for i := range p.Items {
+		c.Edges[i] = model.PhotoEdge{Cursor: p.Cursors[i], Node: &p.Items[i]}
+	}
+	return c
+}
+
+func friendshipConnection(p domain.Page[domain.Friendship], total int) *model.FriendshipConnection {
+	c := &model.FriendshipConnection{Edges: make([]model.FriendshipEdge, len(p.Items)), PageInfo: pageInfo(p), TotalCount: total}
+	for i := range p.Items {
+		c.Edges[i] = model.FriendshipEdge{Cursor: p.Cursors[i], Node: &p.Items[i]}
+	}
+	return c
+}
+
+func reactionConnection(p domain.Page[domain.Reaction], total *int) *model.ReactionConnection {
+	c := &model.ReactionConnection{Edges: make([]model.ReactionEdge, len(p.Items)), PageInfo: pageInfo(p), TotalCount: total}
+	for i := range p.Items {
+		c.Edges[i] = model.ReactionEdge{Cursor: p.Cursors[i], Node: &p.Items[i]}
+	}
+	return c
+}

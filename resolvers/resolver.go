@@ -1,0 +1,13 @@
+// Package resolvers implements the GraphQL schema: thin functions that validate arguments,
+// call the per-operation loaders for reads and the store for writes, and convert domain values
+// to the schema's types. gqlgen regenerates schema.resolvers.go around the bodies written here.
+package resolvers
+
+import (
+	"github.com/quickphotos/quickphotos/dynamo"
+)
+
+// Resolver holds what every resolver needs.
+type Resolver struct {
+	Store *dynamo.Store
+}
