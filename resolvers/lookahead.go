@@ -8,18 +8,19 @@ import (
 	"github.com/quickphotos/quickphotos/domain"
 )
 
-// firstPageSelected looks ahead into the selection of the field being resolved and returns
-// the page request of its child field named child, when that child asks for a first page
-// (no cursor). It lets a parent be read by the same Query as its children: a profile with its
-// followers, a photo with its reactions (DESIGN.md, patterns 7 and 9).
-func firstPageSelected(ctx context.Context, child string) (domain.PageRequest, bool) {
+// selectedPage looks ahead into the selection of the field being resolved and returns the
+// page request of its child field named child, when there is one with valid arguments. It lets
+// a parent be read by the same Query as its children: a profile with its followers or photos,
+// a photo with its reactions (DESIGN.md, patterns 5, 7 and 9).
+func selectedPage(ctx context.Context, child string, firstPageOnly bool) (domain.PageRequest, bool) {
 	vars := graphql.GetOperationContext(ctx).Variables
 	for _, f := range graphql.CollectFieldsCtx(ctx, nil) {
 		if f.Name != child {
 			continue
 		}
 		args := f.ArgumentMap(vars)
-		if after, _ := args["after"].(string); after != "" {
+		after, _ := args["after"].(string)
+		if firstPageOnly && after != "" {
 			continue
 		}
 		first := domain.DefaultPageSize
@@ -29,7 +30,7 @@ func firstPageSelected(ctx context.Context, child string) (domain.PageRequest, b
 		case int:
 			first = v
 		}
-		p := domain.PageRequest{First: first}
+		p := domain.PageRequest{First: first, After: after}
 		if domain.ValidatePage(p) != nil {
 			continue // the child field reports its own error
 		}

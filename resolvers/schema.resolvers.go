@@ -174,15 +174,16 @@ func (r *queryResolver) User(ctx context.Context, username string) (*domain.User
 	}
 	l := loaders.For(ctx)
 	// A first page of followers is read by the same Query as the profile.
-	if p, ok := firstPageSelected(ctx, "followers"); ok {
+	if p, ok := selectedPage(ctx, "followers", true); ok {
 		page, err := l.Followers(ctx, username, p)
 		if err != nil {
 			return nil, err
 		}
 		return page.User, nil
 	}
-	// So is the last page of photos: for a user with few photos, one Query serves both.
-	if p, ok := firstPageSelected(ctx, "photos"); ok {
+	// So is the last page of photos (the profile sorts just before the oldest photo): for a
+	// user with few photos, one Query serves both.
+	if p, ok := selectedPage(ctx, "photos", false); ok {
 		page, err := l.Photos(ctx, username, p)
 		if err != nil {
 			return nil, err
@@ -215,7 +216,7 @@ func (r *queryResolver) Photo(ctx context.Context, owner string, timestamp strin
 	}
 	l := loaders.For(ctx)
 	// A first page of reactions is read by the same Query on InvertedIndex as the photo.
-	if p, ok := firstPageSelected(ctx, "reactions"); ok {
+	if p, ok := selectedPage(ctx, "reactions", true); ok {
 		page, err := l.PhotoReactions(ctx, k, p)
 		if err != nil {
 			return nil, err

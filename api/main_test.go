@@ -1,0 +1,10 @@
+package api_test
+
+import (
+	"os"
+	"testing"
+
+	"github.com/quickphotos/quickphotos/internal/apitest"
+)
+
+func TestMain(m *testing.M) { os.Exit(apitest.Main(m)) }
