@@ -1,0 +1,142 @@
+package dynamo
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/quickphotos/quickphotos/domain"
+)
+
+// BatchWriter is the one DynamoDB operation Load needs; *dynamodb.Client implements it, and so
+// does every API.
+type BatchWriter interface {
+	BatchWriteItem(context.Context, *dynamodb.BatchWriteItemInput, ...func(*dynamodb.Options)) (*dynamodb.BatchWriteItemOutput, error)
+}
+
+// loadRetry bounds the retries of unprocessed items while loading. It is more patient than the
+// store's policy: a bulk load is what fills a provisioned table's capacity. Attempts count
+// only the retries in a row that wrote nothing.
+var loadRetry = retryPolicy{attempts: 10, base: 50 * time.Millisecond, max: 5 * time.Second}
+
+// Load writes every item of items into table with BatchWriteItem, 25 items a request, and
+// returns how many it wrote. progress, when not nil, is called with the running total after
+// every request that wrote something.
+//
+// Items are put whole, overwriting any item with the same key; an item whose key appears again
+// later in the input is written again, so the last one wins. Items that DynamoDB leaves
+// unprocessed are retried with exponential backoff and jitter until a bounded number of retries
+// in a row make no progress, or ctx ends.
+//
+// Every item must be valid and carry the table's keys, string attributes PK and SK. At the first
+// bad item, Load writes the items before it and returns an error naming the item's line and how
+// many items were written; a *LineError is in its chain. Loading the same file again after
+// fixing the line is safe: puts are idempotent.
+func Load(ctx context.Context, client BatchWriter, table string, items *ItemReader, progress func(written int)) (written int, err error) {
+	b := &loadBatch{client: client, table: table, progress: progress, keys: map[Key]bool{}}
+	for {
+		item, err := items.Next()
+		if err == io.EOF {
+			break
+		}
+		if err == nil {
+			err = checkLoadItem(item, items.Line())
+		}
+		if err != nil {
+			if ferr := b.flush(ctx); ferr != nil {
+				return b.written, ferr
+			}
+			return b.written, fmt.Errorf("%w (%d items before it were written)", err, b.written)
+		}
+		key := Key{PK: item[attrPK].(*types.AttributeValueMemberS).Value, SK: item[attrSK].(*types.AttributeValueMemberS).Value}
+		// DynamoDB refuses a batch that names a key twice: send what we have first.
+		if b.keys[key] || len(b.requests) == maxBatchWriteRequests {
+			if err := b.flush(ctx); err != nil {
+				return b.written, err
+			}
+		}
+		b.add(key, item, items.Line())
+	}
+	return b.written, b.flush(ctx)
+}
+
+// checkLoadItem checks that item has the table's keys.
+func checkLoadItem(item Item, line int) error {
+	for _, name := range []string{attrPK, attrSK} {
+		v, ok := item[name].(*types.AttributeValueMemberS)
+		if !ok || v.Value == "" {
+			return &LineError{Line: line, Err: fmt.Errorf("item without its key: want a non-empty string attribute %s", name)}
+		}
+	}
+	return nil
+}
+
+// loadBatch is the batch Load is filling.
+type loadBatch struct {
+	client   BatchWriter
+	table    string
+	progress func(int)
+
+	requests []types.WriteRequest
+	keys     map[Key]bool
+	first    int // line of the batch's first item
+	last     int // line of its last item
+	written  int
+}
+
+func (b *loadBatch) add(key Key, item Item, line int) {
+	if len(b.requests) == 0 {
+		b.first = line
+	}
+	b.last = line
+	b.keys[key] = true
+	b.requests = append(b.requests, types.WriteRequest{PutRequest: &types.PutRequest{Item: item}})
+}
+
+// flush writes the batch, retrying what stays unprocessed, and empties it.
+func (b *loadBatch) flush(ctx context.Context) error {
+	pending := b.requests
+	b.requests = nil
+	clear(b.keys)
+	for attempt := 0; len(pending) > 0; {
+		if attempt > 0 {
+			if attempt > loadRetry.attempts {
+				return fmt.Errorf("loading the items on lines %d-%d: %d items stayed unprocessed after %d retries (%d items written): %w",
+					b.first, b.last, len(pending), loadRetry.attempts, b.written, errUnprocessed)
+			}
+			if !loadRetry.wait(ctx, attempt) {
+				return fmt.Errorf("loading the items on lines %d-%d: %w (%d items written)", b.first, b.last, context.Cause(ctx), b.written)
+			}
+		}
+		out, err := b.client.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{
+			RequestItems: map[string][]types.WriteRequest{b.table: pending},
+		})
+		if err != nil {
+			return fmt.Errorf("loading the items on lines %d-%d: %w (%d items written)", b.first, b.last, storeError("BatchWriteItem", err), b.written)
+		}
+		var left []types.WriteRequest
+		if out != nil {
+			left = out.UnprocessedItems[b.table]
+		}
+		done := len(pending) - len(left)
+		if done > 0 {
+			b.written += done
+			attempt = 0
+			if b.progress != nil {
+				b.progress(b.written)
+			}
+		}
+		if len(left) > 0 {
+			attempt++
+		}
+		pending = left
+	}
+	return nil
+}
+
+// errUnprocessed is in the chain of Load's error when DynamoDB kept leaving items unprocessed.
+var errUnprocessed = domain.Errorf(domain.Unavailable, "the table is too busy; retry later or raise its write capacity")
