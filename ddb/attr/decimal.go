@@ -1,0 +1,277 @@
+package attr
+
+import (
+	"math/big"
+	"strings"
+)
+
+// Limits of DynamoDB numbers.
+const (
+	// MaxDigits is the most significant digits a Number may hold.
+	MaxDigits = 38
+	// minExp and maxExp bound Decimal.exp: magnitudes lie in
+	// [0.1e-129, 0.99…9e126), that is [1E-130, 9.99…9E+125].
+	minExp = -129
+	maxExp = 126
+)
+
+// Decimal is an exact decimal number: (-1)^neg × 0.digits × 10^exp.
+// digits has no leading or trailing zeros; the zero Decimal has no digits.
+// Decimals produced by ParseDecimal and arithmetic are normalized, so two
+// equal numbers have equal fields.
+type Decimal struct {
+	neg    bool
+	digits string // significant digits '1'..'9' first and last
+	exp    int    // position of the decimal point relative to digits
+}
+
+// IsZero reports whether d is zero.
+func (d Decimal) IsZero() bool { return d.digits == "" }
+
+// Sign returns -1, 0 or +1.
+func (d Decimal) Sign() int {
+	switch {
+	case d.digits == "":
+		return 0
+	case d.neg:
+		return -1
+	}
+	return 1
+}
+
+// Digits returns the number of significant digits (0 for zero).
+func (d Decimal) Digits() int { return len(d.digits) }
+
+// ParseDecimal parses a DynamoDB number literal (an optional sign, digits
+// with an optional decimal point, an optional exponent) and checks it
+// against DynamoDB's precision and range. The error is a *ValidationError.
+func ParseDecimal(s string) (Decimal, error) {
+	d, err := parseDecimal(s)
+	if err != nil {
+		return Decimal{}, err
+	}
+	return d, d.check()
+}
+
+// parseDecimal parses s without checking precision or range.
+func parseDecimal(s string) (Decimal, error) {
+	var d Decimal
+	i := 0
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		d.neg = s[i] == '-'
+		i++
+	}
+	var buf []byte
+	seenDigit, seenPoint := false, false
+	pointPos := 0 // number of mantissa digits before the point
+	for ; i < len(s); i++ {
+		c := s[i]
+		if c >= '0' && c <= '9' {
+			seenDigit = true
+			buf = append(buf, c)
+			if !seenPoint {
+				pointPos++
+			}
+			continue
+		}
+		if c == '.' && !seenPoint {
+			seenPoint = true
+			continue
+		}
+		break
+	}
+	if !seenDigit {
+		return Decimal{}, &ValidationError{Message: msgNotNumber}
+	}
+	exp := 0
+	if i < len(s) {
+		if s[i] != 'e' && s[i] != 'E' {
+			return Decimal{}, &ValidationError{Message: msgNotNumber}
+		}
+		i++
+		eneg := false
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			eneg = s[i] == '-'
+			i++
+		}
+		if i == len(s) {
+			return Decimal{}, &ValidationError{Message: msgNotNumber}
+		}
+		for ; i < len(s); i++ {
+			c := s[i]
+			if c < '0' || c > '9' {
+				return Decimal{}, &ValidationError{Message: msgNotNumber}
+			}
+			if exp < 1_000_000 { // saturate: far outside the range anyway
+				exp = exp*10 + int(c-'0')
+			}
+		}
+		if eneg {
+			exp = -exp
+		}
+	}
+	// Strip leading zeros (each moves the point left) and trailing zeros.
+	lead := 0
+	for lead < len(buf) && buf[lead] == '0' {
+		lead++
+	}
+	buf = buf[lead:]
+	pointPos -= lead
+	end := len(buf)
+	for end > 0 && buf[end-1] == '0' {
+		end--
+	}
+	buf = buf[:end]
+	if len(buf) == 0 {
+		return Decimal{}, nil
+	}
+	d.digits = string(buf)
+	d.exp = pointPos + exp
+	return d, nil
+}
+
+// check applies DynamoDB's precision and range limits.
+func (d Decimal) check() error {
+	if d.digits == "" {
+		return nil
+	}
+	if d.exp > maxExp {
+		return &ValidationError{Message: msgOverflow}
+	}
+	if d.exp < minExp {
+		return &ValidationError{Message: msgUnderflow}
+	}
+	if len(d.digits) > MaxDigits {
+		return &ValidationError{Message: msgTooManyDigits}
+	}
+	return nil
+}
+
+// String returns the canonical text DynamoDB returns for the number: plain
+// notation (no exponent), no leading zeros before the integer part, no
+// trailing zeros after the point, no "+" and no "-0".
+func (d Decimal) String() string {
+	if d.digits == "" {
+		return "0"
+	}
+	var b strings.Builder
+	if d.neg {
+		b.WriteByte('-')
+	}
+	n := len(d.digits)
+	switch {
+	case d.exp <= 0:
+		b.WriteString("0.")
+		for i := 0; i < -d.exp; i++ {
+			b.WriteByte('0')
+		}
+		b.WriteString(d.digits)
+	case d.exp >= n:
+		b.WriteString(d.digits)
+		for i := 0; i < d.exp-n; i++ {
+			b.WriteByte('0')
+		}
+	default:
+		b.WriteString(d.digits[:d.exp])
+		b.WriteByte('.')
+		b.WriteString(d.digits[d.exp:])
+	}
+	return b.String()
+}
+
+// Cmp compares d and e numerically and returns -1, 0 or +1.
+func (d Decimal) Cmp(e Decimal) int {
+	ds, es := d.Sign(), e.Sign()
+	if ds != es {
+		if ds < es {
+			return -1
+		}
+		return 1
+	}
+	if ds == 0 {
+		return 0
+	}
+	c := cmpMagnitude(d, e)
+	if ds < 0 {
+		return -c
+	}
+	return c
+}
+
+// cmpMagnitude compares |d| and |e|, both non-zero.
+func cmpMagnitude(d, e Decimal) int {
+	if d.exp != e.exp {
+		if d.exp < e.exp {
+			return -1
+		}
+		return 1
+	}
+	// Same point position: compare digit strings; a proper prefix is smaller.
+	return strings.Compare(d.digits, e.digits)
+}
+
+// Neg returns -d.
+func (d Decimal) Neg() Decimal {
+	if d.digits != "" {
+		d.neg = !d.neg
+	}
+	return d
+}
+
+// Add returns d+e exactly, checked against DynamoDB's precision and range.
+func (d Decimal) Add(e Decimal) (Decimal, error) {
+	r := addExact(d, e)
+	return r, r.check()
+}
+
+// Sub returns d-e exactly, checked against DynamoDB's precision and range.
+func (d Decimal) Sub(e Decimal) (Decimal, error) { return d.Add(e.Neg()) }
+
+// addExact adds two decimals with big integers aligned to the smaller scale.
+func addExact(d, e Decimal) Decimal {
+	if d.digits == "" {
+		return e
+	}
+	if e.digits == "" {
+		return d
+	}
+	// value = coefficient × 10^(exp - len(digits))
+	dScale, eScale := d.exp-len(d.digits), e.exp-len(e.digits)
+	scale := min(dScale, eScale)
+	a, b := d.coefficient(dScale-scale), e.coefficient(eScale-scale)
+	a.Add(a, b)
+	return fromBig(a, scale)
+}
+
+// coefficient returns the signed digits as an integer times 10^shift.
+func (d Decimal) coefficient(shift int) *big.Int {
+	s := d.digits + strings.Repeat("0", shift)
+	z, _ := new(big.Int).SetString(s, 10)
+	if d.neg {
+		z.Neg(z)
+	}
+	return z
+}
+
+// fromBig builds the normalized Decimal z × 10^scale.
+func fromBig(z *big.Int, scale int) Decimal {
+	if z.Sign() == 0 {
+		return Decimal{}
+	}
+	s := z.String()
+	neg := false
+	if s[0] == '-' {
+		neg, s = true, s[1:]
+	}
+	n := len(s)
+	end := n
+	for end > 0 && s[end-1] == '0' {
+		end--
+	}
+	return Decimal{neg: neg, digits: s[:end], exp: n + scale}
+}
+
+// DecimalFromInt returns the Decimal for i.
+func DecimalFromInt(i int64) Decimal {
+	return fromBig(big.NewInt(i), 0)
+}

@@ -1,0 +1,37 @@
+package attr
+
+import "fmt"
+
+// ValidationError is a malformed or out-of-range attribute value. Message is
+// worded as DynamoDB words the corresponding ValidationException.
+type ValidationError struct {
+	Message string
+}
+
+// Error returns the DynamoDB message.
+func (e *ValidationError) Error() string { return e.Message }
+
+func invalidf(format string, args ...any) *ValidationError {
+	return &ValidationError{Message: fmt.Sprintf(format, args...)}
+}
+
+// Messages shared with the protocol handler and package expr.
+const (
+	// MsgInvalidParams prefixes most item validation messages.
+	MsgInvalidParams = "One or more parameter values were invalid: "
+
+	msgEmptyValue     = "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes"
+	msgManyTypes      = "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes"
+	msgNotNumber      = "A value provided cannot be converted into a number"
+	msgTooManyDigits  = "Attempting to store more than 38 significant digits in a Number"
+	msgOverflow       = "Number overflow. Attempting to store a number with magnitude larger than supported range"
+	msgUnderflow      = "Number underflow. Attempting to store a number with magnitude smaller than supported range"
+	msgNullNotTrue    = MsgInvalidParams + "Null attribute value types must have the value of true"
+	msgEmptySS        = MsgInvalidParams + "An string set  may not be empty"
+	msgEmptyNS        = MsgInvalidParams + "An number set  may not be empty"
+	msgEmptyBS        = MsgInvalidParams + "Binary sets should not be empty"
+	msgNestingTooDeep = "Nesting Levels have exceeded supported limits"
+)
+
+// MaxDepth is the deepest nesting of lists and maps DynamoDB accepts.
+const MaxDepth = 32

@@ -1,0 +1,372 @@
+package attr
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// The JSON codec of the DynamoDB wire format: {"S":"x"}, {"N":"1.5"},
+// {"B":"<base64>"}, {"BOOL":true}, {"NULL":true}, {"SS":[…]}, {"NS":[…]},
+// {"BS":[…]}, {"L":[…]}, {"M":{…}}.
+//
+// Decoding validates as DynamoDB does and canonicalizes numbers. A value
+// that is well-formed JSON but not a valid AttributeValue yields a
+// *ValidationError; JSON of the wrong shape (a number where a string belongs,
+// bad base64, broken syntax) yields another error, which the protocol handler
+// reports as a SerializationException.
+
+// UnmarshalJSON decodes and validates one AttributeValue.
+func (v *Value) UnmarshalJSON(data []byte) error {
+	out, err := decodeValue(data, 0)
+	if err != nil {
+		return err
+	}
+	*v = out
+	return nil
+}
+
+// UnmarshalJSON decodes and validates an item (a JSON object of
+// AttributeValues).
+func (it *Item) UnmarshalJSON(data []byte) error {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return err
+	}
+	out := make(Item, len(raw))
+	for k, r := range raw {
+		v, err := decodeValue(r, 0)
+		if err != nil {
+			return err
+		}
+		out[k] = v
+	}
+	*it = out
+	return nil
+}
+
+// DecodeItem decodes and validates an item from JSON.
+func DecodeItem(data []byte) (Item, error) {
+	var it Item
+	err := it.UnmarshalJSON(data)
+	return it, err
+}
+
+func decodeValue(data []byte, depth int) (Value, error) {
+	if depth > MaxDepth {
+		return Value{}, &ValidationError{Message: msgNestingTooDeep}
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return Value{}, err
+	}
+	var key string
+	var body json.RawMessage
+	n := 0
+	for k, r := range raw {
+		if ParseType(k) == TypeNone || string(r) == "null" {
+			continue // unknown members and nulls are ignored, as by DynamoDB
+		}
+		key, body = k, r
+		n++
+	}
+	switch {
+	case n == 0:
+		return Value{}, &ValidationError{Message: msgEmptyValue}
+	case n > 1:
+		return Value{}, &ValidationError{Message: msgManyTypes}
+	}
+	switch t := ParseType(key); t {
+	case TypeS:
+		var s string
+		err := json.Unmarshal(body, &s)
+		return S(s), err
+	case TypeN:
+		var s string
+		if err := json.Unmarshal(body, &s); err != nil {
+			return Value{}, err
+		}
+		return ParseN(s)
+	case TypeB:
+		var b []byte // encoding/json decodes base64 into []byte
+		err := json.Unmarshal(body, &b)
+		return Value{Type: TypeB, B: nonNil(b)}, err
+	case TypeBOOL:
+		var b bool
+		err := json.Unmarshal(body, &b)
+		return Bool(b), err
+	case TypeNULL:
+		var b bool
+		if err := json.Unmarshal(body, &b); err != nil {
+			return Value{}, err
+		}
+		if !b {
+			return Value{}, &ValidationError{Message: msgNullNotTrue}
+		}
+		return Null(), nil
+	case TypeSS:
+		var ss []string
+		if err := json.Unmarshal(body, &ss); err != nil {
+			return Value{}, err
+		}
+		v := SS(ss...)
+		return v, ValidateSet(v)
+	case TypeNS:
+		var ns []string
+		if err := json.Unmarshal(body, &ns); err != nil {
+			return Value{}, err
+		}
+		v := NS(ns...)
+		if err := ValidateSet(v); err != nil {
+			return Value{}, err
+		}
+		for i, s := range ns {
+			d, _ := ParseDecimal(s) // validated above
+			ns[i] = d.String()
+		}
+		return v, nil
+	case TypeBS:
+		var bs [][]byte
+		if err := json.Unmarshal(body, &bs); err != nil {
+			return Value{}, err
+		}
+		for i := range bs {
+			bs[i] = nonNil(bs[i])
+		}
+		v := BS(bs...)
+		return v, ValidateSet(v)
+	case TypeL:
+		var raws []json.RawMessage
+		if err := json.Unmarshal(body, &raws); err != nil {
+			return Value{}, err
+		}
+		l := make([]Value, len(raws))
+		for i, r := range raws {
+			e, err := decodeValue(r, depth+1)
+			if err != nil {
+				return Value{}, err
+			}
+			l[i] = e
+		}
+		return L(l...), nil
+	case TypeM:
+		var raws map[string]json.RawMessage
+		if err := json.Unmarshal(body, &raws); err != nil {
+			return Value{}, err
+		}
+		m := make(map[string]Value, len(raws))
+		for k, r := range raws {
+			e, err := decodeValue(r, depth+1)
+			if err != nil {
+				return Value{}, err
+			}
+			m[k] = e
+		}
+		return M(m), nil
+	}
+	return Value{}, fmt.Errorf("attr: unknown type %q", key)
+}
+
+func nonNil(b []byte) []byte {
+	if b == nil {
+		return []byte{}
+	}
+	return b
+}
+
+// ValidateSet checks a set value as DynamoDB does on input: it must not be
+// empty, NS members must be valid numbers, and members must be distinct
+// (numbers compared numerically).
+func ValidateSet(v Value) error {
+	switch v.Type {
+	case TypeSS:
+		if len(v.SS) == 0 {
+			return &ValidationError{Message: msgEmptySS}
+		}
+		seen := make(map[string]struct{}, len(v.SS))
+		for _, s := range v.SS {
+			if _, dup := seen[s]; dup {
+				return duplicates(v.SS)
+			}
+			seen[s] = struct{}{}
+		}
+	case TypeNS:
+		if len(v.NS) == 0 {
+			return &ValidationError{Message: msgEmptyNS}
+		}
+		seen := make(map[string]struct{}, len(v.NS))
+		for _, s := range v.NS {
+			d, err := ParseDecimal(s)
+			if err != nil {
+				return err
+			}
+			c := d.String()
+			if _, dup := seen[c]; dup {
+				return duplicates(v.NS)
+			}
+			seen[c] = struct{}{}
+		}
+	case TypeBS:
+		if len(v.BS) == 0 {
+			return &ValidationError{Message: msgEmptyBS}
+		}
+		seen := make(map[string]struct{}, len(v.BS))
+		for _, b := range v.BS {
+			if _, dup := seen[string(b)]; dup {
+				strs := make([]string, len(v.BS))
+				for i, b := range v.BS {
+					strs[i] = base64.StdEncoding.EncodeToString(b)
+				}
+				return duplicates(strs)
+			}
+			seen[string(b)] = struct{}{}
+		}
+	}
+	return nil
+}
+
+func duplicates(members []string) error {
+	return invalidf("%sInput collection [%s] contains duplicates.", MsgInvalidParams, strings.Join(members, ", "))
+}
+
+// MarshalJSON encodes v in the DynamoDB wire format.
+func (v Value) MarshalJSON() ([]byte, error) { return AppendJSON(nil, v), nil }
+
+// MarshalJSON encodes it as a JSON object of AttributeValues, keys sorted.
+func (it Item) MarshalJSON() ([]byte, error) { return AppendItemJSON(nil, it), nil }
+
+// AppendItemJSON appends the wire encoding of it to dst, keys sorted.
+func AppendItemJSON(dst []byte, it Item) []byte { return appendMapJSON(dst, it) }
+
+// AppendJSON appends the wire encoding of v to dst. The zero Value encodes
+// as {} (it never reaches the wire in valid responses).
+func AppendJSON(dst []byte, v Value) []byte {
+	if v.Type == TypeNone {
+		return append(dst, "{}"...)
+	}
+	dst = append(dst, `{"`...)
+	dst = append(dst, v.Type.String()...)
+	dst = append(dst, `":`...)
+	switch v.Type {
+	case TypeS:
+		dst = appendString(dst, v.S)
+	case TypeN:
+		dst = appendString(dst, v.N)
+	case TypeB:
+		dst = appendBase64(dst, v.B)
+	case TypeBOOL:
+		if v.BOOL {
+			dst = append(dst, "true"...)
+		} else {
+			dst = append(dst, "false"...)
+		}
+	case TypeNULL:
+		dst = append(dst, "true"...)
+	case TypeSS, TypeNS:
+		set := v.SS
+		if v.Type == TypeNS {
+			set = v.NS
+		}
+		dst = append(dst, '[')
+		for i, s := range set {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendString(dst, s)
+		}
+		dst = append(dst, ']')
+	case TypeBS:
+		dst = append(dst, '[')
+		for i, b := range v.BS {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendBase64(dst, b)
+		}
+		dst = append(dst, ']')
+	case TypeL:
+		dst = append(dst, '[')
+		for i, e := range v.L {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = AppendJSON(dst, e)
+		}
+		dst = append(dst, ']')
+	case TypeM:
+		dst = appendMapJSON(dst, v.M)
+	}
+	return append(dst, '}')
+}
+
+func appendMapJSON(dst []byte, m map[string]Value) []byte {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	dst = append(dst, '{')
+	for i, k := range keys {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendString(dst, k)
+		dst = append(dst, ':')
+		dst = AppendJSON(dst, m[k])
+	}
+	return append(dst, '}')
+}
+
+func appendBase64(dst []byte, b []byte) []byte {
+	dst = append(dst, '"')
+	dst = base64.StdEncoding.AppendEncode(dst, b)
+	return append(dst, '"')
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendString appends s as a JSON string, replacing invalid UTF-8 with
+// U+FFFD as encoding/json does.
+func appendString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				dst = append(dst, '\\', c)
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}

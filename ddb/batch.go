@@ -1,0 +1,252 @@
+package ddb
+
+import (
+	"context"
+	"sort"
+
+	"github.com/quickphotos/quickphotos/ddb/attr"
+	bolt "go.etcd.io/bbolt"
+)
+
+// Batch limits of DynamoDB.
+const (
+	maxBatchGetKeys      = 100
+	maxBatchWriteItems   = 25
+	maxBatchGetRespBytes = 16 << 20
+)
+
+// keysAndAttributes is one table's part of a BatchGetItem request.
+type keysAndAttributes struct {
+	Keys                     []attr.Item       `json:"Keys"`
+	ProjectionExpression     string            `json:"ProjectionExpression,omitempty"`
+	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitempty"`
+	ConsistentRead           bool              `json:"ConsistentRead,omitempty"`
+	AttributesToGet          []string          `json:"AttributesToGet,omitempty"`
+}
+
+// batchGetInput is the BatchGetItem request.
+type batchGetInput struct {
+	RequestItems           map[string]*keysAndAttributes `json:"RequestItems"`
+	ReturnConsumedCapacity string                        `json:"ReturnConsumedCapacity"`
+}
+
+// opBatchGetItem reads up to 100 items from one or more tables in one
+// snapshot. Keys whose items would take the response past 16 MB are
+// returned in UnprocessedKeys.
+func opBatchGetItem(e *Engine, _ context.Context, body []byte) (any, error) {
+	var in batchGetInput
+	if err := decode(body, &in); err != nil {
+		return nil, err
+	}
+	if err := checkCapacityMode(in.ReturnConsumedCapacity); err != nil {
+		return nil, err
+	}
+	if len(in.RequestItems) == 0 {
+		return nil, validationf("1 validation error detected: Value null at 'requestItems' failed to satisfy constraint: Member must have length greater than or equal to 1")
+	}
+	names := sortedKeys(in.RequestItems)
+	total := 0
+	projs := map[string]projector{}
+	for _, name := range names {
+		ka := in.RequestItems[name]
+		if ka == nil || len(ka.Keys) == 0 {
+			return nil, validationf("1 validation error detected: Value '[]' at 'requestItems.%s.member.keys' failed to satisfy constraint: Member must have length greater than or equal to 1", name)
+		}
+		if len(ka.AttributesToGet) > 0 {
+			return nil, validationf("The legacy parameter AttributesToGet is not supported by this engine; use expressions")
+		}
+		total += len(ka.Keys)
+		env := &exprEnv{names: ka.ExpressionAttributeNames}
+		p, err := env.projection(ka.ProjectionExpression)
+		if err != nil {
+			return nil, err
+		}
+		if err := env.check(); err != nil {
+			return nil, err
+		}
+		projs[name] = p
+	}
+	if total > maxBatchGetKeys {
+		return nil, validationf("Too many items requested for the BatchGetItem call")
+	}
+	responses := map[string][]attr.Item{}
+	unprocessed := map[string]*keysAndAttributes{}
+	var caps []map[string]any
+	err := e.view(func(tx *bolt.Tx) error {
+		size := 0
+		for _, name := range names {
+			ka := in.RequestItems[name]
+			t, err := e.openTable(tx, name)
+			if err != nil {
+				return err
+			}
+			seen := map[string]bool{}
+			keys := make([][]byte, len(ka.Keys))
+			for i, key := range ka.Keys {
+				k, err := t.m.keyParam(key)
+				if err != nil {
+					return err
+				}
+				if seen[string(k)] {
+					return validationf("Provided list of item keys contains duplicates")
+				}
+				seen[string(k)] = true
+				keys[i] = k
+			}
+			c := newCapacity(t.m, false)
+			got := []attr.Item{}
+			for i, k := range keys {
+				if size >= maxBatchGetRespBytes {
+					u := unprocessed[name]
+					if u == nil {
+						u = &keysAndAttributes{ProjectionExpression: ka.ProjectionExpression, ExpressionAttributeNames: ka.ExpressionAttributeNames, ConsistentRead: ka.ConsistentRead}
+						unprocessed[name] = u
+					}
+					u.Keys = append(u.Keys, ka.Keys[i])
+					continue
+				}
+				it, err := t.get(k)
+				if err != nil {
+					return err
+				}
+				c.units += readUnits(sizeOf(it), ka.ConsistentRead)
+				if it != nil {
+					size += attr.Size(it)
+					got = append(got, applyProjection(projs[name], it))
+				}
+			}
+			responses[name] = got
+			if cc := c.render(in.ReturnConsumedCapacity); cc != nil {
+				caps = append(caps, cc)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]any{"Responses": responses, "UnprocessedKeys": unprocessed}
+	if caps != nil {
+		out["ConsumedCapacity"] = caps
+	}
+	return out, nil
+}
+
+// writeRequest is one element of a BatchWriteItem table list.
+type writeRequest struct {
+	PutRequest *struct {
+		Item attr.Item `json:"Item"`
+	} `json:"PutRequest"`
+	DeleteRequest *struct {
+		Key attr.Item `json:"Key"`
+	} `json:"DeleteRequest"`
+}
+
+// batchWriteInput is the BatchWriteItem request.
+type batchWriteInput struct {
+	RequestItems                map[string][]writeRequest `json:"RequestItems"`
+	ReturnConsumedCapacity      string                    `json:"ReturnConsumedCapacity"`
+	ReturnItemCollectionMetrics string                    `json:"ReturnItemCollectionMetrics"`
+}
+
+// opBatchWriteItem puts and deletes up to 25 items. All requests are
+// validated first and then applied in one transaction, so UnprocessedItems
+// is always empty (DynamoDB applies each request separately).
+func opBatchWriteItem(e *Engine, _ context.Context, body []byte) (any, error) {
+	var in batchWriteInput
+	if err := decode(body, &in); err != nil {
+		return nil, err
+	}
+	if err := checkCapacityMode(in.ReturnConsumedCapacity); err != nil {
+		return nil, err
+	}
+	if len(in.RequestItems) == 0 {
+		return nil, validationf("1 validation error detected: Value null at 'requestItems' failed to satisfy constraint: Member must have length greater than or equal to 1")
+	}
+	n := 0
+	for _, reqs := range in.RequestItems {
+		n += len(reqs)
+		if len(reqs) == 0 {
+			return nil, validationf("1 validation error detected: Value '{}' at 'requestItems' failed to satisfy constraint: Map value must satisfy constraint: [Member must have length less than or equal to 25, Member must have length greater than or equal to 1]")
+		}
+	}
+	if n > maxBatchWriteItems {
+		return nil, validationf("Too many items requested for the BatchWriteItem call")
+	}
+	var caps []map[string]any
+	err := e.update(func(tx *bolt.Tx) error {
+		caps = nil
+		for _, name := range sortedKeys(in.RequestItems) {
+			t, err := e.openTable(tx, name)
+			if err != nil {
+				return err
+			}
+			keys := make([][]byte, len(in.RequestItems[name]))
+			seen := map[string]bool{}
+			for i, r := range in.RequestItems[name] {
+				var k []byte
+				switch {
+				case r.PutRequest != nil && r.DeleteRequest == nil:
+					if r.PutRequest.Item == nil {
+						return validationf("1 validation error detected: Value null at 'requestItems.%s.member.putRequest.item' failed to satisfy constraint: Member must not be null", name)
+					}
+					k, err = t.checkNewItem(r.PutRequest.Item)
+				case r.DeleteRequest != nil && r.PutRequest == nil:
+					k, err = t.m.keyParam(r.DeleteRequest.Key)
+				default:
+					return validationf("Supplied WriteRequest must contain exactly one of PutRequest or DeleteRequest")
+				}
+				if err != nil {
+					return err
+				}
+				if seen[string(k)] {
+					return validationf("Provided list of item keys contains duplicates")
+				}
+				seen[string(k)] = true
+				keys[i] = k
+			}
+			c := newCapacity(t.m, true)
+			for i, r := range in.RequestItems[name] {
+				raw, err := t.getRaw(keys[i])
+				if err != nil {
+					return err
+				}
+				var u writeUnits
+				if r.PutRequest != nil {
+					u, err = t.put(keys[i], raw, r.PutRequest.Item)
+				} else {
+					u, err = t.remove(keys[i], raw)
+				}
+				if err != nil {
+					return err
+				}
+				c.addWrite(u, 1)
+			}
+			if err := t.flush(); err != nil {
+				return err
+			}
+			if cc := c.render(in.ReturnConsumedCapacity); cc != nil {
+				caps = append(caps, cc)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]any{"UnprocessedItems": map[string]any{}}
+	if caps != nil {
+		out["ConsumedCapacity"] = caps
+	}
+	return out, nil
+}
+
+// sortedKeys returns the keys of a map in order.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

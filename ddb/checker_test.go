@@ -1,0 +1,116 @@
+package ddb
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/quickphotos/quickphotos/ddb/attr"
+	bolt "go.etcd.io/bbolt"
+)
+
+// checkInvariants verifies the storage invariants of every table:
+//
+//   - every item is stored under the encoding of its own key;
+//   - every index entry points at an existing item whose attributes produce
+//     exactly that entry (key and projected value), and every item has the
+//     entries its attributes produce;
+//   - the stored counters (items and bytes, per table and per index) match
+//     the data;
+//   - every table bucket has metadata and every index a bucket.
+//
+// It returns the first violation found.
+func checkInvariants(e *Engine) error {
+	return e.view(func(tx *bolt.Tx) error {
+		tables := map[string]bool{}
+		err := tx.Bucket(bucketTables).ForEach(func(name, _ []byte) error {
+			tables[string(name)] = true
+			return checkTable(e, tx, string(name))
+		})
+		if err != nil {
+			return err
+		}
+		return tx.ForEach(func(name []byte, _ *bolt.Bucket) error {
+			if bytes.HasPrefix(name, []byte("t:")) && !tables[string(name[2:])] {
+				return fmt.Errorf("bucket %q has no table metadata", name)
+			}
+			return nil
+		})
+	})
+}
+
+// checkTable verifies one table.
+func checkTable(e *Engine, tx *bolt.Tx, name string) error {
+	t, err := e.openTable(tx, name)
+	if err != nil {
+		return fmt.Errorf("table %s: %w", name, err)
+	}
+	want := map[string]map[string][]byte{} // index -> entry key -> value
+	wantStats := map[string]indexStats{}
+	for _, ix := range t.m.Indexes {
+		want[ix.Name] = map[string][]byte{}
+		if t.b.Bucket(indexBucketName(ix.Name)) == nil {
+			return fmt.Errorf("table %s: index %s has no bucket", name, ix.Name)
+		}
+	}
+	var count, size int64
+	err = t.items.ForEach(func(k, v []byte) error {
+		it, err := attr.DecodeItem(v)
+		if err != nil {
+			return fmt.Errorf("table %s: item %x: %w", name, k, err)
+		}
+		if _, err := t.m.itemKey(it); err != nil {
+			return fmt.Errorf("table %s: item %x has invalid key: %w", name, k, err)
+		}
+		if !bytes.Equal(t.m.tableKeyBytes(it), k) {
+			return fmt.Errorf("table %s: item stored under %x, its key encodes to %x", name, k, t.m.tableKeyBytes(it))
+		}
+		count++
+		size += int64(attr.Size(it))
+		for i := range t.m.Indexes {
+			ix := &t.m.Indexes[i]
+			ik := t.m.indexKeyBytes(ix, it)
+			if ik == nil {
+				continue
+			}
+			proj := t.m.project(ix, it)
+			raw, _ := json.Marshal(proj)
+			want[ix.Name][string(ik)] = raw
+			st := wantStats[ix.Name]
+			st.ItemCount++
+			st.SizeBytes += int64(attr.Size(proj))
+			wantStats[ix.Name] = st
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if count != t.stats.ItemCount || size != t.stats.SizeBytes {
+		return fmt.Errorf("table %s: stats say %d items %d bytes, data has %d items %d bytes", name, t.stats.ItemCount, t.stats.SizeBytes, count, size)
+	}
+	for _, ix := range t.m.Indexes {
+		got := 0
+		err := t.b.Bucket(indexBucketName(ix.Name)).ForEach(func(k, v []byte) error {
+			got++
+			w, ok := want[ix.Name][string(k)]
+			if !ok {
+				return fmt.Errorf("table %s index %s: entry %x matches no item", name, ix.Name, k)
+			}
+			if !bytes.Equal(w, v) {
+				return fmt.Errorf("table %s index %s: entry %x holds %s, item projects %s", name, ix.Name, k, v, w)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		if got != len(want[ix.Name]) {
+			return fmt.Errorf("table %s index %s: %d entries, items produce %d", name, ix.Name, got, len(want[ix.Name]))
+		}
+		if t.stats.Indexes[ix.Name] != wantStats[ix.Name] {
+			return fmt.Errorf("table %s index %s: stats %+v, data %+v", name, ix.Name, t.stats.Indexes[ix.Name], wantStats[ix.Name])
+		}
+	}
+	return nil
+}

@@ -1,0 +1,144 @@
+package ddb
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// FileName is the name of the bbolt data file Open creates inside its
+// directory.
+const FileName = "ddb.bolt"
+
+// Options configure an Engine. The zero value is usable.
+type Options struct {
+	// TTLSweepInterval is how often the background sweeper deletes expired
+	// items. Zero means one second; a negative value disables the sweeper
+	// (expired items are still never returned).
+	TTLSweepInterval time.Duration
+
+	// Now returns the current time; nil means time.Now. Tests use it to
+	// move the clock for TTL and idempotency tokens.
+	Now func() time.Time
+
+	// NoSync disables fsync on commit. Only for tests: acknowledged writes
+	// may be lost on power failure.
+	NoSync bool
+
+	// Region and AccountID appear in table and index ARNs. They default to
+	// "local" and "000000000000".
+	Region    string
+	AccountID string
+
+	// OpenTimeout bounds how long Open waits for the file lock held by
+	// another process. Zero means one second.
+	OpenTimeout time.Duration
+}
+
+// Engine is an embedded, durable DynamoDB-compatible database. It is safe for
+// concurrent use; its ServeHTTP speaks the DynamoDB JSON 1.0 protocol.
+type Engine struct {
+	db   *bolt.DB
+	opts Options
+
+	stop     chan struct{}
+	wg       sync.WaitGroup
+	closeMu  sync.Once
+	closeErr error
+}
+
+// Open opens (creating if needed) the engine stored in dir. It returns
+// ErrFormatVersion when the file was written with another format version and
+// ErrNotDir when dir is not a directory. The caller must Close the Engine.
+func Open(dir string, opts *Options) (*Engine, error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Region == "" {
+		o.Region = "local"
+	}
+	if o.AccountID == "" {
+		o.AccountID = "000000000000"
+	}
+	if o.TTLSweepInterval == 0 {
+		o.TTLSweepInterval = time.Second
+	}
+	if o.OpenTimeout == 0 {
+		o.OpenTimeout = time.Second
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("ddb: create data directory: %w", err)
+	}
+	if fi, err := os.Stat(dir); err != nil {
+		return nil, fmt.Errorf("ddb: %w", err)
+	} else if !fi.IsDir() {
+		return nil, ErrNotDir
+	}
+	db, err := bolt.Open(filepath.Join(dir, FileName), 0o600, &bolt.Options{Timeout: o.OpenTimeout, NoSync: o.NoSync})
+	if err != nil {
+		return nil, fmt.Errorf("ddb: open %s: %w", dir, err)
+	}
+	if err := db.Update(initStorage); err != nil {
+		db.Close()
+		return nil, err
+	}
+	e := &Engine{db: db, opts: o, stop: make(chan struct{})}
+	if o.TTLSweepInterval > 0 {
+		e.wg.Add(1)
+		go e.sweepLoop(o.TTLSweepInterval)
+	}
+	return e, nil
+}
+
+// Close stops the TTL sweeper and closes the data file. It waits for
+// in-flight transactions. Calling Close more than once returns the first
+// result.
+func (e *Engine) Close() error {
+	e.closeMu.Do(func() {
+		close(e.stop)
+		e.wg.Wait()
+		e.closeErr = e.db.Close()
+	})
+	return e.closeErr
+}
+
+// now returns the engine clock.
+func (e *Engine) now() time.Time { return e.opts.Now() }
+
+// update runs fn in a read-write bbolt transaction; an acknowledged commit is
+// fsynced (unless Options.NoSync).
+func (e *Engine) update(fn func(tx *bolt.Tx) error) error {
+	err := e.db.Update(fn)
+	if err == bolt.ErrDatabaseNotOpen {
+		return ErrClosed
+	}
+	return err
+}
+
+// view runs fn in a read-only bbolt transaction: a consistent snapshot.
+func (e *Engine) view(fn func(tx *bolt.Tx) error) error {
+	err := e.db.View(fn)
+	if err == bolt.ErrDatabaseNotOpen {
+		return ErrClosed
+	}
+	return err
+}
+
+// newID returns a random identifier in UUID form, used for request ids and
+// table ids.
+func newID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	h := hex.EncodeToString(b[:])
+	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+}

@@ -1,0 +1,111 @@
+package ddb
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/quickphotos/quickphotos/ddb/attr"
+)
+
+// Sentinel errors returned by Open and Close. Errors returned to DynamoDB
+// clients travel as *Error values instead and are written by ServeHTTP.
+var (
+	// ErrFormatVersion is returned by Open when the data file was written
+	// by an incompatible version of the engine (its format-version record
+	// differs from FormatVersion).
+	ErrFormatVersion = errors.New("ddb: unsupported on-disk format version")
+
+	// ErrNotDir is returned by Open when dir exists and is not a directory.
+	ErrNotDir = errors.New("ddb: data path is not a directory")
+
+	// ErrClosed is returned (as an InternalServerError to clients) by any
+	// operation on an Engine after Close.
+	ErrClosed = errors.New("ddb: engine is closed")
+)
+
+// Error is a DynamoDB protocol error: Type is the exception name without its
+// namespace (e.g. "ValidationException"), Message the text DynamoDB sends.
+// ServeHTTP writes it as {"__type": "com.amazonaws.dynamodb.v20120810#Type",
+// "message": Message} with HTTP status 400, or 500 for InternalServerError.
+type Error struct {
+	Type    string
+	Message string
+
+	// Item is the old item for ConditionalCheckFailedException when the
+	// request asked for ReturnValuesOnConditionCheckFailure=ALL_OLD.
+	item any
+	// reasons are the CancellationReasons of a TransactionCanceledException.
+	reasons []cancellationReason
+}
+
+// Error implements error.
+func (e *Error) Error() string { return e.Type + ": " + e.Message }
+
+// status is the HTTP status code DynamoDB uses for the error.
+func (e *Error) status() int {
+	switch e.Type {
+	case "InternalServerError", "ServiceUnavailable":
+		return http.StatusInternalServerError
+	}
+	return http.StatusBadRequest
+}
+
+// Exception names used by the engine.
+const (
+	typeValidation          = "ValidationException"
+	typeResourceNotFound    = "ResourceNotFoundException"
+	typeResourceInUse       = "ResourceInUseException"
+	typeConditionalCheck    = "ConditionalCheckFailedException"
+	typeTransactionCanceled = "TransactionCanceledException"
+	typeIdempotentMismatch  = "IdempotentParameterMismatchException"
+	typeUnknownOperation    = "UnknownOperationException"
+	typeSerialization       = "SerializationException"
+	typeInternal            = "InternalServerError"
+	typeLimitExceeded       = "LimitExceededException"
+)
+
+// validationf returns a ValidationException with a formatted message.
+func validationf(format string, args ...any) *Error {
+	return &Error{Type: typeValidation, Message: fmt.Sprintf(format, args...)}
+}
+
+// invalidParamf returns the ValidationException DynamoDB uses for bad
+// parameter values: "One or more parameter values were invalid: ...".
+func invalidParamf(format string, args ...any) *Error {
+	return &Error{Type: typeValidation, Message: "One or more parameter values were invalid: " + fmt.Sprintf(format, args...)}
+}
+
+// tableNotFound is the ResourceNotFoundException for a missing table.
+func tableNotFound(name string) *Error {
+	return &Error{Type: typeResourceNotFound, Message: "Requested resource not found: Table: " + name + " not found"}
+}
+
+// resourceNotFound is the generic ResourceNotFoundException data-plane
+// operations return for a missing table.
+func resourceNotFound() *Error {
+	return &Error{Type: typeResourceNotFound, Message: "Requested resource not found"}
+}
+
+// conditionFailed is the ConditionalCheckFailedException, carrying the old
+// item when the request asked for it.
+func conditionFailed(old any) *Error {
+	return &Error{Type: typeConditionalCheck, Message: "The conditional request failed", item: old}
+}
+
+// internalError wraps an unexpected error (storage, encoding) as the
+// InternalServerError clients see.
+func internalError(err error) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	var ve *attr.ValidationError
+	if errors.As(err, &ve) {
+		return &Error{Type: typeValidation, Message: ve.Message}
+	}
+	return &Error{Type: typeInternal, Message: "Internal server error: " + err.Error()}
+}
+
+// asError converts any error into an *Error.
+func asError(err error) *Error { return internalError(err) }

@@ -1,0 +1,229 @@
+package expr
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/quickphotos/quickphotos/ddb/attr"
+)
+
+// Params holds one request's ExpressionAttributeNames and
+// ExpressionAttributeValues and records which of them the request's
+// expressions use, so that CheckUnused can apply DynamoDB's rule across all
+// expressions of the request (condition, filter, key condition, projection
+// and update together). A Params belongs to one request; it is not safe for
+// concurrent use.
+type Params struct {
+	Names      map[string]string
+	Values     map[string]attr.Value
+	usedNames  map[string]bool
+	usedValues map[string]bool
+}
+
+// NewParams returns Params over a request's names and values (either may be
+// nil).
+func NewParams(names map[string]string, values map[string]attr.Value) *Params {
+	return &Params{Names: names, Values: values, usedNames: map[string]bool{}, usedValues: map[string]bool{}}
+}
+
+// CheckUnused returns DynamoDB's error for a name or value that no bound
+// expression used, or nil. Call it after binding every expression of the
+// request.
+func (p *Params) CheckUnused() error {
+	var names, values []string
+	for k := range p.Names {
+		if !p.usedNames[k] {
+			names = append(names, k)
+		}
+	}
+	if len(names) > 0 {
+		slices.Sort(names)
+		return plain("Value provided in ExpressionAttributeNames unused in expressions: keys: {" + strings.Join(names, ", ") + "}")
+	}
+	for k := range p.Values {
+		if !p.usedValues[k] {
+			values = append(values, k)
+		}
+	}
+	if len(values) > 0 {
+		slices.Sort(values)
+		return plain("Value provided in ExpressionAttributeValues unused in expressions: keys: {" + strings.Join(values, ", ") + "}")
+	}
+	return nil
+}
+
+// binder substitutes placeholders for one expression.
+type binder struct {
+	p    *Params
+	kind string
+}
+
+func (b binder) name(n string) (string, error) {
+	if !strings.HasPrefix(n, "#") {
+		return n, nil
+	}
+	v, ok := b.p.Names[n]
+	if !ok {
+		return "", invalidf(b.kind, "An expression attribute name used in the document path is not defined; attribute name: %s", n)
+	}
+	b.p.usedNames[n] = true
+	return v, nil
+}
+
+func (b binder) path(p Path) (Path, error) {
+	out := make(Path, len(p))
+	for i, e := range p {
+		if !e.IsIndex {
+			n, err := b.name(e.Name)
+			if err != nil {
+				return nil, err
+			}
+			e.Name = n
+		}
+		out[i] = e
+	}
+	return out, nil
+}
+
+func (b binder) operand(o *Operand) (*Operand, error) {
+	out := *o
+	switch o.Kind {
+	case OperandPath:
+		p, err := b.path(o.Path)
+		if err != nil {
+			return nil, err
+		}
+		out.Path = p
+	case OperandValue:
+		v, ok := b.p.Values[o.Ref]
+		if !ok {
+			return nil, invalidf(b.kind, "An expression attribute value used in expression is not defined; attribute value: %s", o.Ref)
+		}
+		b.p.usedValues[o.Ref] = true
+		out.Value = v
+	default:
+		out.Args = make([]*Operand, len(o.Args))
+		for i, a := range o.Args {
+			ba, err := b.operand(a)
+			if err != nil {
+				return nil, err
+			}
+			out.Args[i] = ba
+		}
+	}
+	return &out, nil
+}
+
+func (b binder) cond(c *Cond) (*Cond, error) {
+	if c == nil {
+		return nil, nil
+	}
+	out := *c
+	var err error
+	if out.Left, err = b.cond(c.Left); err != nil {
+		return nil, err
+	}
+	if out.Right, err = b.cond(c.Right); err != nil {
+		return nil, err
+	}
+	if c.Args != nil {
+		out.Args = make([]*Operand, len(c.Args))
+		for i, a := range c.Args {
+			if out.Args[i], err = b.operand(a); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return &out, nil
+}
+
+// Bind substitutes p's names and values into c and checks the rules that
+// depend on them. The result is ready for Eval; c itself is unchanged.
+func (c *Condition) Bind(p *Params) (*Condition, error) {
+	root, err := binder{p, c.Kind}.cond(c.Root)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkCond(c.Kind, root); err != nil {
+		return nil, err
+	}
+	return &Condition{placeholders: c.placeholders, Kind: c.Kind, Root: root, bound: true}, nil
+}
+
+// Bind substitutes p's names into the projection and checks that no two
+// paths overlap.
+func (pr *Projection) Bind(p *Params) (*Projection, error) {
+	b := binder{p, KindProjection}
+	paths := make([]Path, len(pr.Paths))
+	for i, path := range pr.Paths {
+		bp, err := b.path(path)
+		if err != nil {
+			return nil, err
+		}
+		paths[i] = bp
+	}
+	if err := checkOverlaps(KindProjection, paths); err != nil {
+		return nil, err
+	}
+	return &Projection{placeholders: pr.placeholders, Paths: paths, bound: true}, nil
+}
+
+// Bind substitutes p's names and values into the update and checks
+// DynamoDB's static rules: operand types of ADD, DELETE and list_append,
+// overlapping paths, and that no action touches a key attribute (keyNames
+// are the table's key attribute names).
+func (u *Update) Bind(p *Params, keyNames ...string) (*Update, error) {
+	b := binder{p, KindUpdate}
+	out := &Update{placeholders: u.placeholders, bound: true}
+	var all []Path
+	for _, a := range u.Set {
+		path, err := b.path(a.Path)
+		if err != nil {
+			return nil, err
+		}
+		v, err := b.operand(a.Value)
+		if err != nil {
+			return nil, err
+		}
+		out.Set = append(out.Set, SetAction{Path: path, Value: v})
+		all = append(all, path)
+	}
+	for _, r := range u.Remove {
+		path, err := b.path(r)
+		if err != nil {
+			return nil, err
+		}
+		out.Remove = append(out.Remove, path)
+		all = append(all, path)
+	}
+	for i, list := range [][]ValueAction{u.Add, u.Delete} {
+		for _, a := range list {
+			path, err := b.path(a.Path)
+			if err != nil {
+				return nil, err
+			}
+			v, err := b.operand(a.Value)
+			if err != nil {
+				return nil, err
+			}
+			all = append(all, path)
+			if i == 0 {
+				out.Add = append(out.Add, ValueAction{Path: path, Value: v})
+			} else {
+				out.Delete = append(out.Delete, ValueAction{Path: path, Value: v})
+			}
+		}
+	}
+	if err := checkUpdate(out); err != nil {
+		return nil, err
+	}
+	if err := checkOverlaps(KindUpdate, all); err != nil {
+		return nil, err
+	}
+	for _, path := range all {
+		if slices.Contains(keyNames, path[0].Name) {
+			return nil, plain(attr.MsgInvalidParams + "Cannot update attribute " + path[0].Name + ". This attribute is part of the key")
+		}
+	}
+	return out, nil
+}

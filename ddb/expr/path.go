@@ -1,0 +1,151 @@
+package expr
+
+import (
+	"maps"
+	"slices"
+
+	"github.com/quickphotos/quickphotos/ddb/attr"
+)
+
+// Get returns the value at path p in item and whether it exists. A step
+// into a value of the wrong type (a key of a list, an index of a map or of
+// a scalar) finds nothing.
+func Get(item attr.Item, p Path) (attr.Value, bool) {
+	v, ok := item[p[0].Name]
+	if !ok || p[0].IsIndex {
+		return attr.Value{}, false
+	}
+	for _, e := range p[1:] {
+		switch {
+		case e.IsIndex && v.Type == attr.TypeL && e.Index < len(v.L):
+			v = v.L[e.Index]
+		case !e.IsIndex && v.Type == attr.TypeM:
+			if v, ok = v.M[e.Name]; !ok {
+				return attr.Value{}, false
+			}
+		default:
+			return attr.Value{}, false
+		}
+	}
+	return v, true
+}
+
+// setIn returns a copy of container cur (a map or list) with the value at
+// p replaced by v, copying only the maps and lists along p. Every step but
+// the last must exist; a list index past the end appends.
+func setIn(cur attr.Value, p Path, v attr.Value) (attr.Value, error) {
+	e := p[0]
+	if e.IsIndex {
+		if cur.Type != attr.TypeL {
+			return attr.Value{}, plain(MsgInvalidPath)
+		}
+		l := slices.Clone(cur.L)
+		if len(p) == 1 {
+			if e.Index >= len(l) {
+				l = append(l, v)
+			} else {
+				l[e.Index] = v
+			}
+			return attr.L(l...), nil
+		}
+		if e.Index >= len(l) {
+			return attr.Value{}, plain(MsgInvalidPath)
+		}
+		child, err := setIn(l[e.Index], p[1:], v)
+		if err != nil {
+			return attr.Value{}, err
+		}
+		l[e.Index] = child
+		return attr.L(l...), nil
+	}
+	if cur.Type != attr.TypeM {
+		return attr.Value{}, plain(MsgInvalidPath)
+	}
+	m := maps.Clone(cur.M)
+	if m == nil {
+		m = map[string]attr.Value{}
+	}
+	if len(p) == 1 {
+		m[e.Name] = v
+		return attr.M(m), nil
+	}
+	child, ok := m[e.Name]
+	if !ok {
+		return attr.Value{}, plain(MsgInvalidPath)
+	}
+	child, err := setIn(child, p[1:], v)
+	if err != nil {
+		return attr.Value{}, err
+	}
+	m[e.Name] = child
+	return attr.M(m), nil
+}
+
+// removeIn returns a copy of container cur without the value at p. A
+// missing value is not an error; removing a list element shifts the later
+// ones down.
+func removeIn(cur attr.Value, p Path) (attr.Value, error) {
+	e := p[0]
+	if e.IsIndex {
+		if cur.Type != attr.TypeL {
+			return attr.Value{}, plain(MsgInvalidPath)
+		}
+		if e.Index >= len(cur.L) {
+			return cur, nil
+		}
+		l := slices.Clone(cur.L)
+		if len(p) == 1 {
+			return attr.L(slices.Delete(l, e.Index, e.Index+1)...), nil
+		}
+		child, err := removeIn(l[e.Index], p[1:])
+		if err != nil {
+			return attr.Value{}, err
+		}
+		l[e.Index] = child
+		return attr.L(l...), nil
+	}
+	if cur.Type != attr.TypeM {
+		return attr.Value{}, plain(MsgInvalidPath)
+	}
+	child, ok := cur.M[e.Name]
+	if !ok {
+		return cur, nil
+	}
+	m := maps.Clone(cur.M)
+	if len(p) == 1 {
+		delete(m, e.Name)
+		return attr.M(m), nil
+	}
+	child, err := removeIn(child, p[1:])
+	if err != nil {
+		return attr.Value{}, err
+	}
+	m[e.Name] = child
+	return attr.M(m), nil
+}
+
+// comparePaths orders paths step by step, indexes numerically; a prefix
+// sorts first.
+func comparePaths(a, b Path) int {
+	for i := 0; i < len(a) && i < len(b); i++ {
+		x, y := a[i], b[i]
+		switch {
+		case x.IsIndex && y.IsIndex && x.Index != y.Index:
+			if x.Index < y.Index {
+				return -1
+			}
+			return 1
+		case !x.IsIndex && !y.IsIndex && x.Name != y.Name:
+			if x.Name < y.Name {
+				return -1
+			}
+			return 1
+		case x.IsIndex != y.IsIndex:
+			if x.IsIndex {
+				return -1
+			}
+			return 1
+		}
+	}
+	return len(a) - len(b)
+}

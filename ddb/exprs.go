@@ -1,0 +1,151 @@
+package ddb
+
+import (
+	"github.com/quickphotos/quickphotos/ddb/attr"
+	"github.com/quickphotos/quickphotos/ddb/expr"
+)
+
+// This file adapts package expr to the operations: every use of expr goes
+// through exprEnv.
+
+// exprEnv holds a request's ExpressionAttributeNames and
+// ExpressionAttributeValues. Each expression of the request is parsed and
+// bound through it; check then reports names or values no expression used.
+type exprEnv struct {
+	names  map[string]string
+	values map[string]attr.Value
+	params *expr.Params
+}
+
+// condition is a bound condition or filter expression.
+type condition func(it attr.Item) (bool, error)
+
+// projector is a bound projection expression.
+type projector func(it attr.Item) attr.Item
+
+// updater is a bound update expression; names are the top-level attributes
+// it sets, removes, adds to or deletes from.
+type updater struct {
+	apply func(it attr.Item) (attr.Item, error)
+	names []string
+}
+
+// p returns the expr.Params of the request, created on first use.
+func (x *exprEnv) p() *expr.Params {
+	if x.params == nil {
+		x.params = expr.NewParams(x.names, x.values)
+	}
+	return x.params
+}
+
+// condition parses and binds a ConditionExpression (nil when s is empty).
+func (x *exprEnv) condition(s string) (condition, error) {
+	if s == "" {
+		return nil, nil
+	}
+	c, err := expr.ParseCondition(s)
+	if err != nil {
+		return nil, err
+	}
+	return x.bindCondition(c)
+}
+
+// filter parses and binds a FilterExpression (nil when s is empty).
+func (x *exprEnv) filter(s string) (condition, error) {
+	if s == "" {
+		return nil, nil
+	}
+	c, err := expr.ParseFilter(s)
+	if err != nil {
+		return nil, err
+	}
+	return x.bindCondition(c)
+}
+
+// bindCondition binds a parsed condition to the request's placeholders.
+func (x *exprEnv) bindCondition(c *expr.Condition) (condition, error) {
+	b, err := c.Bind(x.p())
+	if err != nil {
+		return nil, err
+	}
+	return func(it attr.Item) (bool, error) { return b.Eval(it), nil }, nil
+}
+
+// projection parses and binds a ProjectionExpression (nil when s is empty).
+func (x *exprEnv) projection(s string) (projector, error) {
+	if s == "" {
+		return nil, nil
+	}
+	pr, err := expr.ParseProjection(s)
+	if err != nil {
+		return nil, err
+	}
+	b, err := pr.Bind(x.p())
+	if err != nil {
+		return nil, err
+	}
+	return b.Apply, nil
+}
+
+// update parses and binds an UpdateExpression; keyNames are the table's key
+// attributes, which it may not touch.
+func (x *exprEnv) update(s string, keyNames []string) (*updater, error) {
+	u, err := expr.ParseUpdate(s)
+	if err != nil {
+		return nil, err
+	}
+	b, err := u.Bind(x.p(), keyNames...)
+	if err != nil {
+		return nil, err
+	}
+	up := &updater{apply: b.Apply}
+	add := func(p expr.Path) {
+		for _, n := range up.names {
+			if n == p[0].Name {
+				return
+			}
+		}
+		up.names = append(up.names, p[0].Name)
+	}
+	for _, a := range b.Set {
+		add(a.Path)
+	}
+	for _, p := range b.Remove {
+		add(p)
+	}
+	for _, a := range b.Add {
+		add(a.Path)
+	}
+	for _, a := range b.Delete {
+		add(a.Path)
+	}
+	return up, nil
+}
+
+// keyCondition parses and binds a KeyConditionExpression against the key
+// schema of the table or index queried.
+func (x *exprEnv) keyCondition(s string, m *tableMeta, ks []keySchemaElement) (*expr.KeyRange, error) {
+	k, err := expr.ParseKeyCondition(s)
+	if err != nil {
+		return nil, err
+	}
+	h, r := hashKey(ks), rangeKey(ks)
+	schema := expr.KeySchema{HashKey: h, HashType: attr.ParseType(m.attrType(h))}
+	if r != "" {
+		schema.RangeKey, schema.RangeType = r, attr.ParseType(m.attrType(r))
+	}
+	return k.Bind(x.p(), schema)
+}
+
+// check reports ExpressionAttributeNames or ExpressionAttributeValues that
+// no expression of the request used.
+func (x *exprEnv) check() error { return x.p().CheckUnused() }
+
+// keyNamesOf returns the attribute names of a Key parameter.
+func keyNamesOf(key attr.Item) []string {
+	names := make([]string, 0, len(key))
+	for n := range key {
+		names = append(names, n)
+	}
+	return names
+}

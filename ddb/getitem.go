@@ -1,0 +1,88 @@
+package ddb
+
+import (
+	"context"
+
+	"github.com/quickphotos/quickphotos/ddb/attr"
+	bolt "go.etcd.io/bbolt"
+)
+
+// readParams are the parameters shared by GetItem, Query and Scan.
+type readParams struct {
+	TableName              string `json:"TableName"`
+	ProjectionExpression   string `json:"ProjectionExpression"`
+	ConsistentRead         bool   `json:"ConsistentRead"`
+	ReturnConsumedCapacity string `json:"ReturnConsumedCapacity"`
+	exprParams
+	legacyParams
+}
+
+// getItemInput is the GetItem request.
+type getItemInput struct {
+	keyInput
+	readParams
+}
+
+// opGetItem returns one item by key, projected.
+func opGetItem(e *Engine, _ context.Context, body []byte) (any, error) {
+	var in getItemInput
+	if err := decode(body, &in); err != nil {
+		return nil, err
+	}
+	if err := in.legacyParams.check(); err != nil {
+		return nil, err
+	}
+	if err := checkCapacityMode(in.ReturnConsumedCapacity); err != nil {
+		return nil, err
+	}
+	env := in.env()
+	proj, err := env.projection(in.ProjectionExpression)
+	if err != nil {
+		return nil, err
+	}
+	if err := env.check(); err != nil {
+		return nil, err
+	}
+	var out map[string]any
+	err = e.view(func(tx *bolt.Tx) error {
+		t, err := e.openTable(tx, in.TableName)
+		if err != nil {
+			return err
+		}
+		k, err := t.m.keyParam(in.Key)
+		if err != nil {
+			return err
+		}
+		it, err := t.get(k)
+		if err != nil {
+			return err
+		}
+		c := newCapacity(t.m, false)
+		c.units = readUnits(sizeOf(it), in.ConsistentRead)
+		out = map[string]any{}
+		if it != nil {
+			out["Item"] = applyProjection(proj, it)
+		}
+		if cc := c.render(in.ReturnConsumedCapacity); cc != nil {
+			out["ConsumedCapacity"] = cc
+		}
+		return nil
+	})
+	return out, err
+}
+
+// sizeOf is attr.Size allowing a nil item.
+func sizeOf(it attr.Item) int {
+	if it == nil {
+		return 0
+	}
+	return attr.Size(it)
+}
+
+// applyProjection applies an optional projection.
+func applyProjection(p projector, it attr.Item) attr.Item {
+	if p == nil {
+		return it
+	}
+	return p(it)
+}

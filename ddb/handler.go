@@ -1,0 +1,144 @@
+package ddb
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"hash/crc32"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/quickphotos/quickphotos/ddb/attr"
+)
+
+// targetPrefix is the service prefix of the X-Amz-Target header.
+const targetPrefix = "DynamoDB_20120810."
+
+// errorNamespace prefixes the exception name in the __type of an error body.
+const errorNamespace = "com.amazonaws.dynamodb.v20120810#"
+
+// maxRequestBytes bounds a request body (DynamoDB's limit is 16 MB for
+// BatchWriteItem; a little more for JSON overhead).
+const maxRequestBytes = 32 << 20
+
+// operation handles one DynamoDB operation: it decodes body and returns the
+// response value to encode as JSON.
+type operation func(e *Engine, ctx context.Context, body []byte) (any, error)
+
+// operations maps X-Amz-Target operation names to handlers.
+var operations map[string]operation
+
+func init() {
+	operations = map[string]operation{
+		"CreateTable":        opCreateTable,
+		"DescribeTable":      opDescribeTable,
+		"ListTables":         opListTables,
+		"DeleteTable":        opDeleteTable,
+		"UpdateTable":        opUpdateTable,
+		"UpdateTimeToLive":   opUpdateTimeToLive,
+		"DescribeTimeToLive": opDescribeTimeToLive,
+		"GetItem":            opGetItem,
+		"PutItem":            opPutItem,
+		"UpdateItem":         opUpdateItem,
+		"DeleteItem":         opDeleteItem,
+		"Query":              opQuery,
+		"Scan":               opScan,
+		"BatchGetItem":       opBatchGetItem,
+		"BatchWriteItem":     opBatchWriteItem,
+		"TransactWriteItems": opTransactWriteItems,
+		"TransactGetItems":   opTransactGetItems,
+	}
+}
+
+// ServeHTTP implements http.Handler with the DynamoDB JSON 1.0 protocol:
+// POST with X-Amz-Target "DynamoDB_20120810.<Operation>" and a JSON body.
+// Signatures are not verified; any credentials are accepted. Responses carry
+// x-amzn-RequestId and X-Amz-Crc32 (the CRC32 of the body, which the AWS SDKs
+// check).
+func (e *Engine) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	reqID := newID()
+	var (
+		resp any
+		err  error
+	)
+	target := r.Header.Get("X-Amz-Target")
+	op, ok := operations[strings.TrimPrefix(target, targetPrefix)]
+	switch {
+	case r.Method != http.MethodPost:
+		err = &Error{Type: typeUnknownOperation, Message: "Only POST is supported"}
+	case !strings.HasPrefix(target, targetPrefix) || !ok:
+		err = &Error{Type: typeUnknownOperation, Message: "An unknown operation was requested."}
+	default:
+		body, rerr := io.ReadAll(io.LimitReader(r.Body, maxRequestBytes+1))
+		switch {
+		case rerr != nil:
+			err = &Error{Type: typeSerialization, Message: "could not read request body: " + rerr.Error()}
+		case len(body) > maxRequestBytes:
+			err = validationf("Request size exceeded %d bytes", maxRequestBytes)
+		default:
+			resp, err = op(e, r.Context(), body)
+		}
+	}
+	status := http.StatusOK
+	var out []byte
+	if err != nil {
+		de := asError(err)
+		status = de.status()
+		out = encodeError(de)
+	} else {
+		out, err = json.Marshal(resp)
+		if err != nil {
+			status = http.StatusInternalServerError
+			out = encodeError(internalError(err))
+		}
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/x-amz-json-1.0")
+	h.Set("x-amzn-RequestId", reqID)
+	h.Set("X-Amz-Crc32", strconv.FormatUint(uint64(crc32.ChecksumIEEE(out)), 10))
+	h.Set("Content-Length", strconv.Itoa(len(out)))
+	w.WriteHeader(status)
+	_, _ = w.Write(out)
+}
+
+// encodeError renders a protocol error body.
+func encodeError(e *Error) []byte {
+	body := map[string]any{"__type": errorNamespace + e.Type}
+	if e.Type == typeTransactionCanceled {
+		body["Message"] = e.Message
+		body["CancellationReasons"] = e.reasons
+	} else {
+		body["message"] = e.Message
+	}
+	if e.item != nil {
+		body["Item"] = e.item
+	}
+	out, err := json.Marshal(body)
+	if err != nil {
+		return []byte(`{"__type":"` + errorNamespace + typeInternal + `","message":"could not encode error"}`)
+	}
+	return out
+}
+
+// decode unmarshals a request body into v, mapping JSON errors to the
+// SerializationException DynamoDB returns for malformed requests.
+func decode(body []byte, v any) error {
+	if len(bytes.TrimSpace(body)) == 0 {
+		body = []byte("{}")
+	}
+	if err := json.Unmarshal(body, v); err != nil {
+		var de *Error
+		var ve *attr.ValidationError
+		if errors.As(err, &de) {
+			return de
+		}
+		if errors.As(err, &ve) {
+			return internalError(ve)
+		}
+		return &Error{Type: typeSerialization, Message: err.Error()}
+	}
+	return nil
+}

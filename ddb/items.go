@@ -1,0 +1,235 @@
+package ddb
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/quickphotos/quickphotos/ddb/attr"
+	bolt "go.etcd.io/bbolt"
+)
+
+// tableTx is one table inside a bbolt transaction: its metadata, buckets and
+// counters. It is only valid for the life of the transaction. Writers call
+// put and remove, which maintain the index entries and counters, then flush
+// to store the counters.
+type tableTx struct {
+	e     *Engine
+	tx    *bolt.Tx
+	m     *tableMeta
+	b     *bolt.Bucket // the table bucket
+	items *bolt.Bucket
+	stats tableStats
+	dirty bool
+}
+
+// openTable returns the named table in tx, or ResourceNotFoundException.
+func (e *Engine) openTable(tx *bolt.Tx, name string) (*tableTx, error) {
+	if name == "" {
+		return nil, validationf("1 validation error detected: Value null at 'tableName' failed to satisfy constraint: Member must not be null")
+	}
+	m, err := loadTable(tx, name)
+	if err != nil {
+		return nil, err
+	}
+	if m == nil {
+		return nil, resourceNotFound()
+	}
+	b := tx.Bucket(tableBucketName(name))
+	if b == nil {
+		return nil, fmt.Errorf("ddb: table %s has no bucket", name)
+	}
+	st, err := loadStats(b)
+	if err != nil {
+		return nil, err
+	}
+	return &tableTx{e: e, tx: tx, m: m, b: b, items: b.Bucket(bucketItems), stats: st}, nil
+}
+
+// decodeItem decodes a stored item.
+func decodeItem(raw []byte) (attr.Item, error) {
+	var it attr.Item
+	if err := json.Unmarshal(raw, &it); err != nil {
+		return nil, fmt.Errorf("ddb: corrupt item: %w", err)
+	}
+	return it, nil
+}
+
+// getRaw returns the stored item at key k regardless of TTL, or nil.
+func (t *tableTx) getRaw(k []byte) (attr.Item, error) {
+	raw := t.items.Get(k)
+	if raw == nil {
+		return nil, nil
+	}
+	return decodeItem(raw)
+}
+
+// get returns the live item at key k: nil when absent or expired.
+func (t *tableTx) get(k []byte) (attr.Item, error) {
+	it, err := t.getRaw(k)
+	if err != nil || it == nil || t.expired(it) {
+		return nil, err
+	}
+	return it, nil
+}
+
+// writeUnits are the write capacity units of one item write: the table's and
+// each index's.
+type writeUnits struct {
+	table   float64
+	indexes map[string]float64
+}
+
+// add accumulates u into w.
+func (w *writeUnits) add(u writeUnits) {
+	w.table += u.table
+	for k, v := range u.indexes {
+		if w.indexes == nil {
+			w.indexes = map[string]float64{}
+		}
+		w.indexes[k] += v
+	}
+}
+
+// put stores item it at key k, replacing the stored item (old, which may be
+// expired; nil when absent), and maintains index entries and counters. The
+// returned units follow DynamoDB: the larger of the old and new item sizes,
+// plus per index one write per entry removed or added (an entry whose key
+// is unchanged counts once).
+func (t *tableTx) put(k []byte, old, it attr.Item) (writeUnits, error) {
+	size := attr.Size(it)
+	raw, err := json.Marshal(it)
+	if err != nil {
+		return writeUnits{}, err
+	}
+	if err := t.items.Put(k, raw); err != nil {
+		return writeUnits{}, err
+	}
+	oldSize := 0
+	if old != nil {
+		oldSize = attr.Size(old)
+		t.stats.SizeBytes -= int64(oldSize)
+	} else {
+		t.stats.ItemCount++
+	}
+	t.stats.SizeBytes += int64(size)
+	t.dirty = true
+	u := writeUnits{table: float64(attr.WriteUnits(max(size, oldSize)))}
+	if err := t.updateIndexes(old, it, &u); err != nil {
+		return writeUnits{}, err
+	}
+	return u, nil
+}
+
+// remove deletes the stored item old at key k and its index entries.
+// Deleting an absent item (old == nil) costs one unit and changes nothing.
+func (t *tableTx) remove(k []byte, old attr.Item) (writeUnits, error) {
+	if old == nil {
+		return writeUnits{table: 1}, nil
+	}
+	if err := t.items.Delete(k); err != nil {
+		return writeUnits{}, err
+	}
+	size := attr.Size(old)
+	t.stats.ItemCount--
+	t.stats.SizeBytes -= int64(size)
+	t.dirty = true
+	u := writeUnits{table: float64(attr.WriteUnits(size))}
+	if err := t.updateIndexes(old, nil, &u); err != nil {
+		return writeUnits{}, err
+	}
+	return u, nil
+}
+
+// updateIndexes replaces the index entries of old (may be nil) by those of it
+// (may be nil), adding their write units to u.
+func (t *tableTx) updateIndexes(old, it attr.Item, u *writeUnits) error {
+	for i := range t.m.Indexes {
+		ix := &t.m.Indexes[i]
+		ib := t.b.Bucket(indexBucketName(ix.Name))
+		st := t.stats.Indexes[ix.Name]
+		var oldKey, newKey []byte
+		if old != nil {
+			oldKey = t.m.indexKeyBytes(ix, old)
+		}
+		if it != nil {
+			newKey = t.m.indexKeyBytes(ix, it)
+		}
+		units := 0
+		if oldKey != nil {
+			p := attr.Size(t.m.project(ix, old))
+			if err := ib.Delete(oldKey); err != nil {
+				return err
+			}
+			st.ItemCount--
+			st.SizeBytes -= int64(p)
+			if newKey == nil || string(newKey) != string(oldKey) {
+				units += attr.WriteUnits(p)
+			}
+		}
+		if newKey != nil {
+			proj := t.m.project(ix, it)
+			raw, err := json.Marshal(proj)
+			if err != nil {
+				return err
+			}
+			if err := ib.Put(newKey, raw); err != nil {
+				return err
+			}
+			p := attr.Size(proj)
+			st.ItemCount++
+			st.SizeBytes += int64(p)
+			units += attr.WriteUnits(p)
+		}
+		t.stats.Indexes[ix.Name] = st
+		if units > 0 {
+			if u.indexes == nil {
+				u.indexes = map[string]float64{}
+			}
+			u.indexes[ix.Name] += float64(units)
+		}
+	}
+	return nil
+}
+
+// flush stores the counters if they changed.
+func (t *tableTx) flush() error {
+	if !t.dirty {
+		return nil
+	}
+	t.dirty = false
+	return saveStats(t.b, t.stats)
+}
+
+// backfill builds the entries of index ix (newly added to t.m) from every
+// stored item, in the current transaction.
+func (t *tableTx) backfill(ix *indexMeta) error {
+	ib, err := t.b.CreateBucketIfNotExists(indexBucketName(ix.Name))
+	if err != nil {
+		return err
+	}
+	var st indexStats
+	c := t.items.Cursor()
+	for k, v := c.First(); k != nil; k, v = c.Next() {
+		it, err := decodeItem(v)
+		if err != nil {
+			return err
+		}
+		ik := t.m.indexKeyBytes(ix, it)
+		if ik == nil {
+			continue
+		}
+		proj := t.m.project(ix, it)
+		raw, err := json.Marshal(proj)
+		if err != nil {
+			return err
+		}
+		if err := ib.Put(ik, raw); err != nil {
+			return err
+		}
+		st.ItemCount++
+		st.SizeBytes += int64(attr.Size(proj))
+	}
+	t.stats.Indexes[ix.Name] = st
+	t.dirty = true
+	return nil
+}

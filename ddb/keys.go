@@ -1,0 +1,174 @@
+package ddb
+
+import (
+	"github.com/quickphotos/quickphotos/ddb/attr"
+)
+
+// Key size limits of DynamoDB, in bytes.
+const (
+	maxPartitionKeySize = 2048
+	maxSortKeySize      = 1024
+)
+
+// checkKeyValue validates the value of key attribute name of declared type
+// want ("S", "N" or "B") as found in an item being written. index is empty
+// for the table's own keys.
+func checkKeyValue(name, want string, v attr.Value, isRange bool, index string) *Error {
+	if v.Type.String() != want {
+		if index != "" {
+			return invalidParamf("Type mismatch for Index Key %s Expected: %s Actual: %s IndexName: %s", name, want, v.Type, index)
+		}
+		return invalidParamf("Type mismatch for key %s expected: %s actual: %s", name, want, v.Type)
+	}
+	if isEmptyKey(v) {
+		if index != "" {
+			return validationf("One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty %s value. IndexName: %s, IndexKey: %s", emptyKind(v.Type), index, name)
+		}
+		return invalidParamf("The AttributeValue for a key attribute cannot contain an empty %s value. Key: %s", emptyKind(v.Type), name)
+	}
+	size := attr.ValueSize(v)
+	if !isRange && size > maxPartitionKeySize {
+		return invalidParamf("Size of hashkey has exceeded the maximum size limit of%d bytes", maxPartitionKeySize)
+	}
+	if isRange && size > maxSortKeySize {
+		return invalidParamf("Aggregated size of all range keys has exceeded the size limit of %d bytes", maxSortKeySize)
+	}
+	return nil
+}
+
+// emptyKind names a type in the empty-key messages.
+func emptyKind(t attr.Type) string {
+	if t == attr.TypeB {
+		return "binary"
+	}
+	return "string"
+}
+
+// itemKey validates the key attributes of an item being written (PutItem,
+// BatchWriteItem's PutRequest, a transaction's Put) and returns its encoded
+// table key.
+func (m *tableMeta) itemKey(it attr.Item) ([]byte, error) {
+	var k []byte
+	for i, name := range m.keyNames() {
+		v, ok := it[name]
+		if !ok {
+			return nil, invalidParamf("Missing the key %s in the item", name)
+		}
+		if err := checkKeyValue(name, m.attrType(name), v, i == 1, ""); err != nil {
+			return nil, err
+		}
+		k = attr.AppendKey(k, v)
+	}
+	return k, nil
+}
+
+// keyParam validates a Key parameter (GetItem, DeleteItem, UpdateItem, …):
+// exactly the table's key attributes with their declared types. It returns
+// the encoded table key.
+func (m *tableMeta) keyParam(key attr.Item) ([]byte, error) {
+	names := m.keyNames()
+	if len(key) != len(names) {
+		return nil, validationf("The provided key element does not match the schema")
+	}
+	var k []byte
+	for i, name := range names {
+		v, ok := key[name]
+		if !ok || v.Type.String() != m.attrType(name) {
+			return nil, validationf("The provided key element does not match the schema")
+		}
+		if err := checkKeyValue(name, m.attrType(name), v, i == 1, ""); err != nil {
+			return nil, err
+		}
+		k = attr.AppendKey(k, v)
+	}
+	return k, nil
+}
+
+// keyOf returns the table key attributes of an item.
+func (m *tableMeta) keyOf(it attr.Item) attr.Item {
+	out := attr.Item{}
+	for _, name := range m.keyNames() {
+		out[name] = it[name]
+	}
+	return out
+}
+
+// tableKeyBytes encodes the table key of a stored item (whose key attributes
+// are known to be valid).
+func (m *tableMeta) tableKeyBytes(it attr.Item) []byte {
+	var k []byte
+	for _, name := range m.keyNames() {
+		k = attr.AppendKey(k, it[name])
+	}
+	return k
+}
+
+// indexKeyBytes returns the index entry key of item it in index ix, or nil
+// when the item has no entry (it lacks an index key attribute, or has one
+// of another type: sparse index).
+func (m *tableMeta) indexKeyBytes(ix *indexMeta, it attr.Item) []byte {
+	var k []byte
+	for _, name := range ix.keyNamesList() {
+		v, ok := it[name]
+		if !ok || v.Type.String() != m.attrType(name) || isEmptyKey(v) {
+			return nil
+		}
+		k = attr.AppendKey(k, v)
+	}
+	return append(k, m.tableKeyBytes(it)...)
+}
+
+// keyNamesList returns an index's key attribute names (hash, then range).
+func (ix *indexMeta) keyNamesList() []string {
+	names := []string{hashKey(ix.KeySchema)}
+	if r := rangeKey(ix.KeySchema); r != "" {
+		names = append(names, r)
+	}
+	return names
+}
+
+// checkIndexKeys validates the index key attributes of an item being written:
+// present index keys must have the declared type and not be empty.
+func (m *tableMeta) checkIndexKeys(it attr.Item) error {
+	for i := range m.Indexes {
+		ix := &m.Indexes[i]
+		for j, name := range ix.keyNamesList() {
+			v, ok := it[name]
+			if !ok {
+				continue
+			}
+			if err := checkKeyValue(name, m.attrType(name), v, j == 1, ix.Name); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// project returns the attributes of it stored in index ix.
+func (m *tableMeta) project(ix *indexMeta, it attr.Item) attr.Item {
+	if ix.Projection.ProjectionType == projectionAll {
+		return it
+	}
+	out := attr.Item{}
+	for _, name := range m.keyNames() {
+		out[name] = it[name]
+	}
+	for _, name := range ix.keyNamesList() {
+		out[name] = it[name]
+	}
+	if ix.Projection.ProjectionType == projectionInclude {
+		for _, name := range ix.Projection.NonKeyAttributes {
+			if v, ok := it[name]; ok {
+				out[name] = v
+			}
+		}
+	}
+	return out
+}
+
+// isEmptyKey reports whether v is an empty string or binary value, which no
+// key attribute may hold.
+func isEmptyKey(v attr.Value) bool {
+	return (v.Type == attr.TypeS && v.S == "") || (v.Type == attr.TypeB && len(v.B) == 0)
+}

@@ -1,0 +1,94 @@
+package ddb
+
+import (
+	"context"
+
+	"github.com/quickphotos/quickphotos/ddb/attr"
+	bolt "go.etcd.io/bbolt"
+)
+
+// putItemInput is the PutItem request.
+type putItemInput struct {
+	Item attr.Item `json:"Item"`
+	writeParams
+}
+
+// opPutItem creates or replaces an item, if its condition holds.
+func opPutItem(e *Engine, _ context.Context, body []byte) (any, error) {
+	var in putItemInput
+	if err := decode(body, &in); err != nil {
+		return nil, err
+	}
+	if err := in.check("ALL_OLD"); err != nil {
+		return nil, err
+	}
+	if in.Item == nil {
+		return nil, validationf("1 validation error detected: Value null at 'item' failed to satisfy constraint: Member must not be null")
+	}
+	env := in.env()
+	cond, err := env.condition(in.ConditionExpression)
+	if err != nil {
+		return nil, err
+	}
+	if err := env.check(); err != nil {
+		return nil, err
+	}
+	var out any
+	err = e.update(func(tx *bolt.Tx) error {
+		t, err := e.openTable(tx, in.TableName)
+		if err != nil {
+			return err
+		}
+		k, err := t.checkNewItem(in.Item)
+		if err != nil {
+			return err
+		}
+		raw, err := t.getRaw(k)
+		if err != nil {
+			return err
+		}
+		old := t.live(raw)
+		if ok, err := evalCondition(cond, old); err != nil {
+			return err
+		} else if !ok {
+			return in.failure(old)
+		}
+		u, err := t.put(k, raw, in.Item)
+		if err != nil {
+			return err
+		}
+		c := newCapacity(t.m, true)
+		c.addWrite(u, 1)
+		var attrs attr.Item
+		if in.ReturnValues == "ALL_OLD" {
+			attrs = old
+		}
+		out = writeResponse(attrs, c, in.ReturnConsumedCapacity)
+		return t.flush()
+	})
+	return out, err
+}
+
+// checkNewItem validates an item about to be stored (size, table keys,
+// index keys) and returns its table key.
+func (t *tableTx) checkNewItem(it attr.Item) ([]byte, error) {
+	k, err := t.m.itemKey(it)
+	if err != nil {
+		return nil, err
+	}
+	if err := t.m.checkIndexKeys(it); err != nil {
+		return nil, err
+	}
+	if err := checkItemSize(it); err != nil {
+		return nil, err
+	}
+	return k, nil
+}
+
+// live returns it unless it is expired.
+func (t *tableTx) live(it attr.Item) attr.Item {
+	if it == nil || t.expired(it) {
+		return nil
+	}
+	return it
+}

@@ -1,0 +1,244 @@
+package ddb
+
+import (
+	"context"
+
+	"github.com/quickphotos/quickphotos/ddb/attr"
+	"github.com/quickphotos/quickphotos/ddb/expr"
+	bolt "go.etcd.io/bbolt"
+)
+
+// Values of Select.
+const (
+	selectAll       = "ALL_ATTRIBUTES"
+	selectProjected = "ALL_PROJECTED_ATTRIBUTES"
+	selectSpecific  = "SPECIFIC_ATTRIBUTES"
+	selectCount     = "COUNT"
+)
+
+// listParams are the parameters shared by Query and Scan.
+type listParams struct {
+	readParams
+	IndexName         string    `json:"IndexName"`
+	FilterExpression  string    `json:"FilterExpression"`
+	Select            string    `json:"Select"`
+	Limit             *int      `json:"Limit"`
+	ExclusiveStartKey attr.Item `json:"ExclusiveStartKey"`
+}
+
+// queryInput is the Query request.
+type queryInput struct {
+	listParams
+	KeyConditionExpression string `json:"KeyConditionExpression"`
+	ScanIndexForward       *bool  `json:"ScanIndexForward"`
+}
+
+// compiled are the parsed expressions of a Query or Scan.
+type compiled struct {
+	filter condition
+	proj   projector
+}
+
+// checkList validates the parameters shared by Query and Scan and parses
+// the filter and projection expressions.
+func (p *listParams) checkList(env *exprEnv) (*compiled, error) {
+	if err := p.legacyParams.check(); err != nil {
+		return nil, err
+	}
+	if err := checkCapacityMode(p.ReturnConsumedCapacity); err != nil {
+		return nil, err
+	}
+	if p.Limit != nil && *p.Limit < 1 {
+		return nil, validationf("1 validation error detected: Value '%d' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1", *p.Limit)
+	}
+	switch p.Select {
+	case "", selectAll, selectCount:
+		if p.Select != "" && p.ProjectionExpression != "" {
+			return nil, validationf("Cannot specify the ProjectionExpression when choosing to get %s", p.Select)
+		}
+	case selectProjected:
+		if p.IndexName == "" {
+			return nil, validationf("One or more parameter values were invalid: Select type ALL_PROJECTED_ATTRIBUTES is not valid when IndexName is not specified")
+		}
+		if p.ProjectionExpression != "" {
+			return nil, validationf("Cannot specify the ProjectionExpression when choosing to get %s", p.Select)
+		}
+	case selectSpecific:
+		if p.ProjectionExpression == "" {
+			return nil, validationf("Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES")
+		}
+	default:
+		return nil, validationf("1 validation error detected: Value '%s' at 'select' failed to satisfy constraint: Member must satisfy enum value set: [SPECIFIC_ATTRIBUTES, COUNT, ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES]", p.Select)
+	}
+	var c compiled
+	var err error
+	if c.filter, err = env.filter(p.FilterExpression); err != nil {
+		return nil, err
+	}
+	if c.proj, err = env.projection(p.ProjectionExpression); err != nil {
+		return nil, err
+	}
+	return &c, nil
+}
+
+// checkSelect refuses ALL_ATTRIBUTES on a global index that does not
+// project everything.
+func (p *listParams) checkSelect(s *source) error {
+	if p.Select == selectAll && s.ix != nil && s.ix.Global && s.ix.Projection.ProjectionType != projectionAll {
+		return invalidParamf("Select type ALL_ATTRIBUTES is not supported for global secondary index %s because its projection type is not ALL", s.ix.Name)
+	}
+	return nil
+}
+
+// limit returns the Limit, 0 for none.
+func (p *listParams) limit() int {
+	if p.Limit == nil {
+		return 0
+	}
+	return *p.Limit
+}
+
+// opQuery reads the items of one partition of the table or an index.
+func opQuery(e *Engine, _ context.Context, body []byte) (any, error) {
+	var in queryInput
+	if err := decode(body, &in); err != nil {
+		return nil, err
+	}
+	env := in.env()
+	c, err := in.checkList(env)
+	if err != nil {
+		return nil, err
+	}
+	if in.KeyConditionExpression == "" {
+		return nil, validationf("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.")
+	}
+	var out map[string]any
+	err = e.view(func(tx *bolt.Tx) error {
+		t, err := e.openTable(tx, in.TableName)
+		if err != nil {
+			return err
+		}
+		s, err := t.openSource(in.IndexName, in.ConsistentRead)
+		if err != nil {
+			return err
+		}
+		if err := in.checkSelect(s); err != nil {
+			return err
+		}
+		ks := t.m.KeySchema
+		if s.ix != nil {
+			ks = s.ix.KeySchema
+		}
+		kc, err := env.keyCondition(in.KeyConditionExpression, t.m, ks)
+		if err != nil {
+			return err
+		}
+		if err := env.check(); err != nil {
+			return err
+		}
+		lo, hi, err := keyRange(kc)
+		if err != nil {
+			return err
+		}
+		start, err := s.startKey(in.ExclusiveStartKey)
+		if err != nil {
+			return err
+		}
+		forward := in.ScanIndexForward == nil || *in.ScanIndexForward
+		pg, err := s.read(pageSpec{lo: lo, hi: hi, forward: forward, start: start, limit: in.limit()})
+		if err != nil {
+			return err
+		}
+		out, err = s.respond(&in.listParams, c, pg)
+		return err
+	})
+	return out, err
+}
+
+// keyRange turns a bound key condition into the byte range of entries it
+// selects: entries of one partition share the prefix of its encoded
+// partition key and are ordered by sort key.
+func keyRange(kc *expr.KeyRange) (lo, hi []byte, err error) {
+	prefix := attr.AppendKey(nil, kc.Partition)
+	sc := kc.Sort
+	if sc == nil {
+		return prefix, prefixEnd(prefix), nil
+	}
+	at := func(v attr.Value) []byte { return attr.AppendKey(append([]byte(nil), prefix...), v) }
+	switch sc.Op {
+	case expr.SortEQ:
+		k := at(sc.Value)
+		return k, prefixEnd(k), nil
+	case expr.SortLT:
+		return prefix, at(sc.Value), nil
+	case expr.SortLE:
+		return prefix, prefixEnd(at(sc.Value)), nil
+	case expr.SortGT:
+		return prefixEnd(at(sc.Value)), prefixEnd(prefix), nil
+	case expr.SortGE:
+		return at(sc.Value), prefixEnd(prefix), nil
+	case expr.SortBetween:
+		if attr.Compare(sc.Value, sc.Hi) > 0 {
+			return nil, nil, validationf("Invalid KeyConditionExpression: The BETWEEN operator requires upper bound to be greater than or equal to lower bound; lower bound operand: AttributeValue: %s, upper bound operand: AttributeValue: %s", valueText(sc.Value), valueText(sc.Hi))
+		}
+		return at(sc.Value), prefixEnd(at(sc.Hi)), nil
+	case expr.SortBeginsWith:
+		k := at(sc.Value)
+		k = k[:len(k)-2] // drop the S/B terminator: a prefix of every extension
+		return k, prefixEnd(k), nil
+	}
+	return nil, nil, validationf("Invalid KeyConditionExpression: unsupported sort key condition")
+}
+
+// valueText renders a value as DynamoDB's messages do: {S:x}.
+func valueText(v attr.Value) string {
+	switch v.Type {
+	case attr.TypeS:
+		return "{S:" + v.S + ",}"
+	case attr.TypeN:
+		return "{N:" + v.N + ",}"
+	}
+	return "{" + v.Type.String() + ":…}"
+}
+
+// respond builds a Query or Scan response from a page: filter, projection,
+// Select, counts, LastEvaluatedKey and consumed capacity.
+func (s *source) respond(p *listParams, c *compiled, pg *page) (map[string]any, error) {
+	items := []attr.Item{}
+	for _, it := range pg.items {
+		if ok, err := evalCondition(c.filter, it); err != nil {
+			return nil, err
+		} else if !ok {
+			continue
+		}
+		if s.ix != nil && !s.ix.Global && s.ix.Projection.ProjectionType != projectionAll && (p.Select == selectAll || c.proj != nil) {
+			// Local index: attributes not projected are fetched from the table.
+			base, err := s.t.getRaw(s.t.m.tableKeyBytes(it))
+			if err != nil {
+				return nil, err
+			}
+			if base != nil {
+				it = base
+			}
+		}
+		items = append(items, applyProjection(c.proj, it))
+	}
+	out := map[string]any{"Count": len(items), "ScannedCount": len(pg.items)}
+	if p.Select != selectCount {
+		out["Items"] = items
+	}
+	if pg.lastKey != nil {
+		out["LastEvaluatedKey"] = pg.lastKey
+	}
+	cp := newCapacity(s.t.m, false)
+	u := readUnits(pg.bytes, p.ConsistentRead)
+	if s.ix == nil {
+		cp.units = u
+	} else {
+		cp.addIndex(s.ix.Name, u)
+	}
+	if cc := cp.render(p.ReturnConsumedCapacity); cc != nil {
+		out["ConsumedCapacity"] = cc
+	}
+	return out, nil
+}

@@ -1,0 +1,207 @@
+package ddb
+
+import (
+	"bytes"
+
+	"github.com/quickphotos/quickphotos/ddb/attr"
+	bolt "go.etcd.io/bbolt"
+)
+
+// maxPageBytes is the most item data one Query or Scan page reads (1 MB).
+const maxPageBytes = 1 << 20
+
+// source is what a Query or Scan reads: the table's items or one index's
+// entries (projected items).
+type source struct {
+	t  *tableTx
+	ix *indexMeta // nil for the table
+	b  *bolt.Bucket
+}
+
+// openSource returns the table or the named index, validating IndexName and
+// ConsistentRead.
+func (t *tableTx) openSource(indexName string, consistent bool) (*source, error) {
+	if indexName == "" {
+		return &source{t: t, b: t.items}, nil
+	}
+	ix := t.m.index(indexName)
+	if ix == nil {
+		return nil, validationf("The table does not have the specified index: %s", indexName)
+	}
+	if ix.Global && consistent {
+		return nil, validationf("Consistent reads are not supported on global secondary indexes")
+	}
+	return &source{t: t, ix: ix, b: t.b.Bucket(indexBucketName(ix.Name))}, nil
+}
+
+// keyNames returns the attributes of a LastEvaluatedKey from this source:
+// the table keys, plus the index keys.
+func (s *source) keyNames() []string {
+	names := s.t.m.keyNames()
+	if s.ix != nil {
+		for _, n := range s.ix.keyNamesList() {
+			if n != names[0] && (len(names) < 2 || n != names[1]) {
+				names = append(names, n)
+			}
+		}
+	}
+	return names
+}
+
+// entryKey returns the position of an item in this source.
+func (s *source) entryKey(it attr.Item) []byte {
+	if s.ix == nil {
+		return s.t.m.tableKeyBytes(it)
+	}
+	return s.t.m.indexKeyBytes(s.ix, it)
+}
+
+// startKey validates an ExclusiveStartKey and returns its position.
+func (s *source) startKey(esk attr.Item) ([]byte, error) {
+	if esk == nil {
+		return nil, nil
+	}
+	names := s.keyNames()
+	if len(esk) != len(names) {
+		return nil, validationf("The provided starting key is invalid: The provided key element does not match the schema")
+	}
+	for _, n := range names {
+		v, ok := esk[n]
+		if !ok || v.Type.String() != s.t.m.attrType(n) || isEmptyKey(v) {
+			return nil, validationf("The provided starting key is invalid: The provided key element does not match the schema")
+		}
+	}
+	return s.entryKey(esk), nil
+}
+
+// lastKey returns the LastEvaluatedKey of an item read from this source.
+func (s *source) lastKey(it attr.Item) attr.Item {
+	out := attr.Item{}
+	for _, n := range s.keyNames() {
+		out[n] = it[n]
+	}
+	return out
+}
+
+// pageSpec describes one page of reading.
+type pageSpec struct {
+	lo, hi  []byte // inclusive lower, exclusive upper bound; nil = open
+	forward bool
+	start   []byte // ExclusiveStartKey position, or nil
+	limit   int    // 0 = none
+	keep    func(k []byte) bool
+}
+
+// page is what one Query or Scan page read.
+type page struct {
+	items   []attr.Item // every live item read, before filter
+	bytes   int         // total size of the items read
+	lastKey attr.Item   // LastEvaluatedKey, nil when the range is exhausted
+}
+
+// read reads one page: live items in [lo, hi) after start, in order, until
+// the range ends, limit items were read or the next item would take the
+// page past maxPageBytes (a first item is always read).
+func (s *source) read(p pageSpec) (*page, error) {
+	c := s.b.Cursor()
+	var k, v []byte
+	switch {
+	case p.forward && p.start != nil:
+		k, v = c.Seek(p.start)
+		if k != nil && bytes.Equal(k, p.start) {
+			k, v = c.Next()
+		}
+		if k != nil && p.lo != nil && bytes.Compare(k, p.lo) < 0 {
+			k, v = c.Seek(p.lo)
+		}
+	case p.forward && p.lo != nil:
+		k, v = c.Seek(p.lo)
+	case p.forward:
+		k, v = c.First()
+	default:
+		end := p.hi
+		if p.start != nil && (end == nil || bytes.Compare(p.start, end) < 0) {
+			end = p.start
+		}
+		if end == nil {
+			k, v = c.Last()
+		} else {
+			k, v = c.Seek(end)
+			if k == nil {
+				k, v = c.Last()
+			} else {
+				k, v = c.Prev()
+			}
+		}
+	}
+	out := &page{}
+	var last attr.Item
+	for ; k != nil; {
+		if p.forward && p.hi != nil && bytes.Compare(k, p.hi) >= 0 {
+			break
+		}
+		if !p.forward && p.lo != nil && bytes.Compare(k, p.lo) < 0 {
+			break
+		}
+		if p.keep == nil || p.keep(k) {
+			it, err := decodeItem(v)
+			if err != nil {
+				return nil, err
+			}
+			live, err := s.isLive(it)
+			if err != nil {
+				return nil, err
+			}
+			if live {
+				size := attr.Size(it)
+				if last != nil && out.bytes+size > maxPageBytes {
+					out.lastKey = s.lastKey(last)
+					return out, nil
+				}
+				out.items = append(out.items, it)
+				out.bytes += size
+				last = it
+				if p.limit > 0 && len(out.items) >= p.limit {
+					out.lastKey = s.lastKey(last)
+					return out, nil
+				}
+			}
+		}
+		if p.forward {
+			k, v = c.Next()
+		} else {
+			k, v = c.Prev()
+		}
+	}
+	return out, nil
+}
+
+// isLive reports whether an item read from the source is not expired. For
+// an index whose projection lacks the TTL attribute, the table item decides.
+func (s *source) isLive(it attr.Item) (bool, error) {
+	ttl := s.t.m.TTL
+	if ttl == nil || !ttl.Enabled {
+		return true, nil
+	}
+	if _, ok := it[ttl.AttributeName]; ok || s.ix == nil {
+		return !s.t.expired(it), nil
+	}
+	base, err := s.t.getRaw(s.t.m.tableKeyBytes(it))
+	if err != nil || base == nil {
+		return false, err
+	}
+	return !s.t.expired(base), nil
+}
+
+// prefixEnd returns the smallest key greater than every key with prefix p,
+// or nil when there is none.
+func prefixEnd(p []byte) []byte {
+	end := append([]byte(nil), p...)
+	for i := len(end) - 1; i >= 0; i-- {
+		if end[i] < 0xFF {
+			end[i]++
+			return end[:i+1]
+		}
+	}
+	return nil
+}

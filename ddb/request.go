@@ -1,0 +1,129 @@
+package ddb
+
+import (
+	"encoding/json"
+
+	"github.com/quickphotos/quickphotos/ddb/attr"
+)
+
+// exprParams are the expression parameters shared by most requests.
+type exprParams struct {
+	ExpressionAttributeNames  map[string]string     `json:"ExpressionAttributeNames"`
+	ExpressionAttributeValues map[string]attr.Value `json:"ExpressionAttributeValues"`
+}
+
+// env returns the expression environment of the request.
+func (p *exprParams) env() *exprEnv {
+	return &exprEnv{names: p.ExpressionAttributeNames, values: p.ExpressionAttributeValues}
+}
+
+// legacyParams are the pre-expression parameters, which this engine refuses.
+type legacyParams struct {
+	Expected            json.RawMessage `json:"Expected"`
+	AttributesToGet     json.RawMessage `json:"AttributesToGet"`
+	ConditionalOperator json.RawMessage `json:"ConditionalOperator"`
+	AttributeUpdates    json.RawMessage `json:"AttributeUpdates"`
+	KeyConditions       json.RawMessage `json:"KeyConditions"`
+	QueryFilter         json.RawMessage `json:"QueryFilter"`
+	ScanFilter          json.RawMessage `json:"ScanFilter"`
+}
+
+// check refuses legacy parameters.
+func (l *legacyParams) check() error {
+	for name, v := range map[string]json.RawMessage{
+		"Expected": l.Expected, "AttributesToGet": l.AttributesToGet,
+		"ConditionalOperator": l.ConditionalOperator, "AttributeUpdates": l.AttributeUpdates,
+		"KeyConditions": l.KeyConditions, "QueryFilter": l.QueryFilter, "ScanFilter": l.ScanFilter,
+	} {
+		if len(v) > 0 && string(v) != "null" {
+			return validationf("The legacy parameter %s is not supported by this engine; use expressions", name)
+		}
+	}
+	return nil
+}
+
+// writeParams are the parameters shared by PutItem, UpdateItem and
+// DeleteItem.
+type writeParams struct {
+	TableName                           string `json:"TableName"`
+	ConditionExpression                 string `json:"ConditionExpression"`
+	ReturnValues                        string `json:"ReturnValues"`
+	ReturnValuesOnConditionCheckFailure string `json:"ReturnValuesOnConditionCheckFailure"`
+	ReturnConsumedCapacity              string `json:"ReturnConsumedCapacity"`
+	ReturnItemCollectionMetrics         string `json:"ReturnItemCollectionMetrics"`
+	exprParams
+	legacyParams
+}
+
+// checkReturnValues validates ReturnValues against the values an operation
+// allows, and ReturnValuesOnConditionCheckFailure and ReturnConsumedCapacity.
+func (p *writeParams) check(allowed ...string) error {
+	if err := p.legacyParams.check(); err != nil {
+		return err
+	}
+	if err := checkCapacityMode(p.ReturnConsumedCapacity); err != nil {
+		return err
+	}
+	if err := checkOnFailure(p.ReturnValuesOnConditionCheckFailure); err != nil {
+		return err
+	}
+	if p.ReturnValues == "" || p.ReturnValues == "NONE" {
+		return nil
+	}
+	for _, a := range allowed {
+		if p.ReturnValues == a {
+			return nil
+		}
+	}
+	return validationf("Return values set to invalid value")
+}
+
+// checkOnFailure validates ReturnValuesOnConditionCheckFailure.
+func checkOnFailure(v string) error {
+	switch v {
+	case "", "NONE", "ALL_OLD":
+		return nil
+	}
+	return validationf("1 validation error detected: Value '%s' at 'returnValuesOnConditionCheckFailure' failed to satisfy constraint: Member must satisfy enum value set: [ALL_OLD, NONE]", v)
+}
+
+// failure returns the ConditionalCheckFailedException of a write, with the
+// old item when asked for.
+func (p *writeParams) failure(old attr.Item) error {
+	if p.ReturnValuesOnConditionCheckFailure == "ALL_OLD" && old != nil {
+		return conditionFailed(old)
+	}
+	return conditionFailed(nil)
+}
+
+// checkItemSize refuses items larger than DynamoDB's 400 KB.
+func checkItemSize(it attr.Item) error {
+	if attr.Size(it) > attr.MaxItemSize {
+		return validationf("Item size has exceeded the maximum allowed size")
+	}
+	return nil
+}
+
+// evalCondition evaluates an optional condition against an item that may be
+// absent (nil is evaluated as an empty item).
+func evalCondition(c condition, it attr.Item) (bool, error) {
+	if c == nil {
+		return true, nil
+	}
+	if it == nil {
+		it = attr.Item{}
+	}
+	return c(it)
+}
+
+// writeResponse builds the response of a single-item write.
+func writeResponse(attrs attr.Item, c *capacity, mode string) map[string]any {
+	out := map[string]any{}
+	if attrs != nil {
+		out["Attributes"] = attrs
+	}
+	if cc := c.render(mode); cc != nil {
+		out["ConsumedCapacity"] = cc
+	}
+	return out
+}

@@ -1,0 +1,110 @@
+package ddb
+
+import (
+	"context"
+	"hash/fnv"
+
+	"github.com/quickphotos/quickphotos/ddb/attr"
+	bolt "go.etcd.io/bbolt"
+)
+
+// scanInput is the Scan request.
+type scanInput struct {
+	listParams
+	Segment       *int `json:"Segment"`
+	TotalSegments *int `json:"TotalSegments"`
+}
+
+// maxSegments is DynamoDB's limit on TotalSegments.
+const maxSegments = 1000000
+
+// opScan reads every item of the table or an index, in key order (by
+// partition key, unlike DynamoDB's hash order), optionally one segment of a
+// parallel scan. An item belongs to segment hash(partition key) mod
+// TotalSegments, so a partition is never split between segments.
+func opScan(e *Engine, _ context.Context, body []byte) (any, error) {
+	var in scanInput
+	if err := decode(body, &in); err != nil {
+		return nil, err
+	}
+	env := in.env()
+	c, err := in.checkList(env)
+	if err != nil {
+		return nil, err
+	}
+	if err := env.check(); err != nil {
+		return nil, err
+	}
+	keep, err := in.segmentFilter()
+	if err != nil {
+		return nil, err
+	}
+	var out map[string]any
+	err = e.view(func(tx *bolt.Tx) error {
+		t, err := e.openTable(tx, in.TableName)
+		if err != nil {
+			return err
+		}
+		s, err := t.openSource(in.IndexName, in.ConsistentRead)
+		if err != nil {
+			return err
+		}
+		if err := in.checkSelect(s); err != nil {
+			return err
+		}
+		start, err := s.startKey(in.ExclusiveStartKey)
+		if err != nil {
+			return err
+		}
+		spec := pageSpec{forward: true, start: start, limit: in.limit()}
+		if keep != nil {
+			spec.keep = func(k []byte) bool { return keep(s.partitionOf(k)) }
+		}
+		pg, err := s.read(spec)
+		if err != nil {
+			return err
+		}
+		out, err = s.respond(&in.listParams, c, pg)
+		return err
+	})
+	return out, err
+}
+
+// segmentFilter validates Segment and TotalSegments and returns the test
+// of a partition-key encoding for the requested segment (nil: no segments).
+func (in *scanInput) segmentFilter() (func(pk []byte) bool, error) {
+	switch {
+	case in.Segment == nil && in.TotalSegments == nil:
+		return nil, nil
+	case in.TotalSegments == nil:
+		return nil, validationf("The TotalSegments parameter is required but was not present in the request when Segment parameter is present")
+	case in.Segment == nil:
+		return nil, validationf("The Segment parameter is required but was not present in the request when parameter TotalSegments is present")
+	}
+	total, seg := *in.TotalSegments, *in.Segment
+	if total < 1 || total > maxSegments {
+		return nil, validationf("1 validation error detected: Value '%d' at 'totalSegments' failed to satisfy constraint: Member must have value less than or equal to %d and greater than or equal to 1", total, maxSegments)
+	}
+	if seg < 0 || seg >= total {
+		return nil, validationf("The Segment parameter is zero-based and must be less than parameter TotalSegments: Segment: %d is not less than TotalSegments: %d", seg, total)
+	}
+	return func(pk []byte) bool {
+		h := fnv.New32a()
+		h.Write(pk)
+		return int(h.Sum32()%uint32(total)) == seg
+	}, nil
+}
+
+// partitionOf returns the encoded partition key at the start of an entry
+// key: the table's partition key, or the index's.
+func (s *source) partitionOf(k []byte) []byte {
+	name := hashKey(s.t.m.KeySchema)
+	if s.ix != nil {
+		name = hashKey(s.ix.KeySchema)
+	}
+	_, rest, err := attr.DecodeKey(k, attr.ParseType(s.t.m.attrType(name)))
+	if err != nil {
+		return k
+	}
+	return k[:len(k)-len(rest)]
+}

@@ -1,0 +1,108 @@
+package ddb
+
+import (
+	"encoding/json"
+	"fmt"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// FormatVersion is the on-disk format version stored in the meta bucket.
+// Open refuses files written with another version (ErrFormatVersion).
+const FormatVersion = "1"
+
+// Bucket and key names of the on-disk layout; doc.go describes it.
+var (
+	bucketMeta   = []byte("meta")
+	bucketTables = []byte("tables")
+	keyFormat    = []byte("format")
+	keyStats     = []byte("stats")
+	bucketItems  = []byte("items")
+)
+
+// tableBucketName is the top-level bucket holding one table's data.
+func tableBucketName(table string) []byte { return []byte("t:" + table) }
+
+// indexBucketName is the nested bucket (inside the table bucket) holding an
+// index's entries.
+func indexBucketName(index string) []byte { return []byte("i:" + index) }
+
+// initStorage creates the fixed buckets of a new file and checks the format
+// version of an existing one.
+func initStorage(tx *bolt.Tx) error {
+	meta, err := tx.CreateBucketIfNotExists(bucketMeta)
+	if err != nil {
+		return fmt.Errorf("ddb: init: %w", err)
+	}
+	switch v := meta.Get(keyFormat); {
+	case v == nil:
+		if err := meta.Put(keyFormat, []byte(FormatVersion)); err != nil {
+			return fmt.Errorf("ddb: init: %w", err)
+		}
+	case string(v) != FormatVersion:
+		return fmt.Errorf("%w: file has %q, engine reads %q", ErrFormatVersion, v, FormatVersion)
+	}
+	if _, err := tx.CreateBucketIfNotExists(bucketTables); err != nil {
+		return fmt.Errorf("ddb: init: %w", err)
+	}
+	return nil
+}
+
+// tableStats are the counters kept per table and per index, updated in the
+// transaction of every write so DescribeTable reads them without a scan.
+type tableStats struct {
+	ItemCount int64                 `json:"items"`
+	SizeBytes int64                 `json:"bytes"`
+	Indexes   map[string]indexStats `json:"indexes,omitempty"`
+}
+
+// indexStats are the counters of one secondary index.
+type indexStats struct {
+	ItemCount int64 `json:"items"`
+	SizeBytes int64 `json:"bytes"`
+}
+
+// loadTable reads a table's metadata; nil when the table does not exist.
+func loadTable(tx *bolt.Tx, name string) (*tableMeta, error) {
+	raw := tx.Bucket(bucketTables).Get([]byte(name))
+	if raw == nil {
+		return nil, nil
+	}
+	var m tableMeta
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, fmt.Errorf("ddb: corrupt metadata of table %s: %w", name, err)
+	}
+	return &m, nil
+}
+
+// saveTable writes a table's metadata.
+func saveTable(tx *bolt.Tx, m *tableMeta) error {
+	raw, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	return tx.Bucket(bucketTables).Put([]byte(m.Name), raw)
+}
+
+// loadStats reads a table's counters from its bucket.
+func loadStats(tb *bolt.Bucket) (tableStats, error) {
+	var s tableStats
+	if raw := tb.Get(keyStats); raw != nil {
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return s, fmt.Errorf("ddb: corrupt table stats: %w", err)
+		}
+	}
+	if s.Indexes == nil {
+		s.Indexes = map[string]indexStats{}
+	}
+	return s, nil
+}
+
+// saveStats writes a table's counters.
+func saveStats(tb *bolt.Bucket, s tableStats) error {
+	raw, err := json.Marshal(s)
+	if err != nil {
+		return err
+	}
+	return tb.Put(keyStats, raw)
+}

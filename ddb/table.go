@@ -1,0 +1,198 @@
+package ddb
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Key types and projection types of the DynamoDB API.
+const (
+	keyTypeHash  = "HASH"
+	keyTypeRange = "RANGE"
+
+	projectionAll      = "ALL"
+	projectionKeysOnly = "KEYS_ONLY"
+	projectionInclude  = "INCLUDE"
+
+	billingProvisioned   = "PROVISIONED"
+	billingPayPerRequest = "PAY_PER_REQUEST"
+)
+
+// keySchemaElement is one element of a KeySchema.
+type keySchemaElement struct {
+	AttributeName string `json:"AttributeName"`
+	KeyType       string `json:"KeyType"`
+}
+
+// attributeDefinition declares the scalar type of a key attribute.
+type attributeDefinition struct {
+	AttributeName string `json:"AttributeName"`
+	AttributeType string `json:"AttributeType"`
+}
+
+// projection is an index's Projection.
+type projection struct {
+	ProjectionType   string   `json:"ProjectionType,omitempty"`
+	NonKeyAttributes []string `json:"NonKeyAttributes,omitempty"`
+}
+
+// throughput is a ProvisionedThroughput in requests.
+type throughput struct {
+	ReadCapacityUnits  int64 `json:"ReadCapacityUnits"`
+	WriteCapacityUnits int64 `json:"WriteCapacityUnits"`
+}
+
+// indexMeta is the stored definition of a secondary index.
+type indexMeta struct {
+	Name       string             `json:"IndexName"`
+	KeySchema  []keySchemaElement `json:"KeySchema"`
+	Projection projection         `json:"Projection"`
+	Throughput *throughput        `json:"ProvisionedThroughput,omitempty"`
+	Global     bool               `json:"Global"`
+}
+
+// ttlSpec is a table's time-to-live setting.
+type ttlSpec struct {
+	AttributeName string `json:"AttributeName"`
+	Enabled       bool   `json:"Enabled"`
+}
+
+// tableMeta is the stored definition of a table, kept as JSON in the tables
+// bucket.
+type tableMeta struct {
+	Name                 string                `json:"TableName"`
+	ID                   string                `json:"TableId"`
+	KeySchema            []keySchemaElement    `json:"KeySchema"`
+	AttributeDefinitions []attributeDefinition `json:"AttributeDefinitions"`
+	BillingMode          string                `json:"BillingMode"`
+	Throughput           *throughput           `json:"ProvisionedThroughput,omitempty"`
+	Indexes              []indexMeta           `json:"Indexes,omitempty"`
+	Created              float64               `json:"CreationDateTime"`
+	TTL                  *ttlSpec              `json:"TimeToLive,omitempty"`
+}
+
+// hashKey returns the name of the HASH attribute of a key schema.
+func hashKey(ks []keySchemaElement) string {
+	for _, k := range ks {
+		if k.KeyType == keyTypeHash {
+			return k.AttributeName
+		}
+	}
+	return ""
+}
+
+// rangeKey returns the name of the RANGE attribute of a key schema, or "".
+func rangeKey(ks []keySchemaElement) string {
+	for _, k := range ks {
+		if k.KeyType == keyTypeRange {
+			return k.AttributeName
+		}
+	}
+	return ""
+}
+
+// attrType returns the declared type ("S", "N" or "B") of a key attribute.
+func (m *tableMeta) attrType(name string) string {
+	for _, d := range m.AttributeDefinitions {
+		if d.AttributeName == name {
+			return d.AttributeType
+		}
+	}
+	return ""
+}
+
+// index returns the named index, or nil.
+func (m *tableMeta) index(name string) *indexMeta {
+	for i := range m.Indexes {
+		if m.Indexes[i].Name == name {
+			return &m.Indexes[i]
+		}
+	}
+	return nil
+}
+
+// keyNames returns the table's key attribute names (hash, then range if any).
+func (m *tableMeta) keyNames() []string {
+	names := []string{hashKey(m.KeySchema)}
+	if r := rangeKey(m.KeySchema); r != "" {
+		names = append(names, r)
+	}
+	return names
+}
+
+// arn returns the table's ARN.
+func (e *Engine) tableARN(name string) string {
+	return fmt.Sprintf("arn:aws:dynamodb:%s:%s:table/%s", e.opts.Region, e.opts.AccountID, name)
+}
+
+// validTableName reports whether name satisfies DynamoDB's naming rule:
+// 3 to 255 characters of a-z, A-Z, 0-9, '_', '-' and '.'.
+func validTableName(field, name string) *Error {
+	if len(name) < 3 || len(name) > 255 {
+		return validationf("1 validation error detected: Value '%s' at '%s' failed to satisfy constraint: Member must have length less than or equal to 255 and greater than or equal to 3", name, field)
+	}
+	for _, r := range name {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_-.", r)) {
+			return validationf("1 validation error detected: Value '%s' at '%s' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+", name, field)
+		}
+	}
+	return nil
+}
+
+// validKeySchema checks the shape of a key schema: a HASH element, then an
+// optional RANGE element, each defined in defs with a scalar type.
+func validKeySchema(ks []keySchemaElement, defs map[string]string) *Error {
+	if len(ks) == 0 || len(ks) > 2 {
+		return validationf("1 validation error detected: Value '%v' at 'keySchema' failed to satisfy constraint: Member must have length less than or equal to 2", ks)
+	}
+	if ks[0].KeyType != keyTypeHash {
+		return invalidParamf("Invalid KeySchema: The first KeySchemaElement is not a HASH key type")
+	}
+	if len(ks) == 2 {
+		if ks[1].KeyType != keyTypeRange {
+			return invalidParamf("Invalid KeySchema: The second KeySchemaElement is not a RANGE key type")
+		}
+		if ks[0].AttributeName == ks[1].AttributeName {
+			return invalidParamf("Both the Hash Key and the Range Key element in the KeySchema have the same name")
+		}
+	}
+	var missing []string
+	for _, k := range ks {
+		if k.AttributeName == "" {
+			return validationf("1 validation error detected: Value '' at 'keySchema.1.member.attributeName' failed to satisfy constraint: Member must have length greater than or equal to 1")
+		}
+		if _, ok := defs[k.AttributeName]; !ok {
+			missing = append(missing, k.AttributeName)
+		}
+	}
+	if len(missing) > 0 {
+		names := make([]string, 0, len(defs))
+		for n := range defs {
+			names = append(names, n)
+		}
+		return invalidParamf("Some index key attributes are not defined in AttributeDefinitions. Keys: [%s], AttributeDefinitions: [%s]", strings.Join(missing, ", "), strings.Join(names, ", "))
+	}
+	return nil
+}
+
+// validProjection checks an index projection.
+func validProjection(p *projection) *Error {
+	switch p.ProjectionType {
+	case "":
+		return invalidParamf("Unknown ProjectionType: null")
+	case projectionAll, projectionKeysOnly:
+		if len(p.NonKeyAttributes) > 0 {
+			return invalidParamf("ProjectionType is %s, but NonKeyAttributes is specified", p.ProjectionType)
+		}
+	case projectionInclude:
+		if len(p.NonKeyAttributes) == 0 {
+			return invalidParamf("ProjectionType is INCLUDE, but NonKeyAttributes is not specified")
+		}
+		if len(p.NonKeyAttributes) > 100 {
+			return invalidParamf("The number of NonKeyAttributes must not exceed 100")
+		}
+	default:
+		return validationf("1 validation error detected: Value '%s' at 'projection.projectionType' failed to satisfy constraint: Member must satisfy enum value set: [ALL, INCLUDE, KEYS_ONLY]", p.ProjectionType)
+	}
+	return nil
+}

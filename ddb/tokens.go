@@ -1,0 +1,95 @@
+package ddb
+
+import (
+	"crypto/sha256"
+	"encoding/json"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// tokenTTL is how long a ClientRequestToken stays in force.
+const tokenTTL = 10 * time.Minute
+
+// bucketTokens holds TransactWriteItems idempotency tokens.
+var bucketTokens = []byte("tokens")
+
+// tokenRecord is a stored ClientRequestToken: the hash of the request it
+// came with, when, and the response returned.
+type tokenRecord struct {
+	Hash     []byte          `json:"hash"`
+	Unix     int64           `json:"unix"`
+	Response json.RawMessage `json:"response"`
+}
+
+// lookupToken returns the stored response of an earlier identical request
+// with this token (nil if none or expired), or
+// IdempotentParameterMismatchException when the token came with another
+// request.
+func (e *Engine) lookupToken(tx *bolt.Tx, token string, body []byte) (map[string]any, error) {
+	b := tx.Bucket(bucketTokens)
+	if b == nil {
+		return nil, nil
+	}
+	raw := b.Get([]byte(token))
+	if raw == nil {
+		return nil, nil
+	}
+	var rec tokenRecord
+	if err := json.Unmarshal(raw, &rec); err != nil {
+		return nil, err
+	}
+	if e.now().Sub(time.Unix(rec.Unix, 0)) > tokenTTL {
+		return nil, nil
+	}
+	sum := sha256.Sum256(body)
+	if string(rec.Hash) != string(sum[:]) {
+		return nil, &Error{Type: typeIdempotentMismatch, Message: "The request uses the same client token as a previous, but non-identical request."}
+	}
+	return decodeJSONMap(rec.Response)
+}
+
+// saveToken records a token with its request and response.
+func (e *Engine) saveToken(tx *bolt.Tx, token string, body []byte, resp map[string]any) error {
+	b, err := tx.CreateBucketIfNotExists(bucketTokens)
+	if err != nil {
+		return err
+	}
+	out, err := json.Marshal(resp)
+	if err != nil {
+		return err
+	}
+	sum := sha256.Sum256(body)
+	raw, err := json.Marshal(tokenRecord{Hash: sum[:], Unix: e.now().Unix(), Response: out})
+	if err != nil {
+		return err
+	}
+	return b.Put([]byte(token), raw)
+}
+
+// purgeTokens deletes expired tokens; the TTL sweeper calls it.
+func (e *Engine) purgeTokens() error {
+	return e.update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketTokens)
+		if b == nil {
+			return nil
+		}
+		var old [][]byte
+		err := b.ForEach(func(k, v []byte) error {
+			var rec tokenRecord
+			if json.Unmarshal(v, &rec) != nil || e.now().Sub(time.Unix(rec.Unix, 0)) > tokenTTL {
+				old = append(old, append([]byte(nil), k...))
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		for _, k := range old {
+			if err := b.Delete(k); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}

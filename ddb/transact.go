@@ -1,0 +1,391 @@
+package ddb
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/quickphotos/quickphotos/ddb/attr"
+	bolt "go.etcd.io/bbolt"
+)
+
+// maxTransactItems is DynamoDB's limit on actions per transaction.
+const maxTransactItems = 100
+
+// maxTransactBytes is the aggregate item size limit of a transaction.
+const maxTransactBytes = 4 << 20
+
+// transactAction is the body shared by the four TransactWriteItems actions.
+type transactAction struct {
+	TableName                           string    `json:"TableName"`
+	Key                                 attr.Item `json:"Key"`
+	Item                                attr.Item `json:"Item"`
+	ConditionExpression                 string    `json:"ConditionExpression"`
+	UpdateExpression                    string    `json:"UpdateExpression"`
+	ReturnValuesOnConditionCheckFailure string    `json:"ReturnValuesOnConditionCheckFailure"`
+	exprParams
+}
+
+// transactWriteItem is one element of TransactItems: exactly one action.
+type transactWriteItem struct {
+	ConditionCheck *transactAction `json:"ConditionCheck"`
+	Put            *transactAction `json:"Put"`
+	Delete         *transactAction `json:"Delete"`
+	Update         *transactAction `json:"Update"`
+}
+
+// transactWriteInput is the TransactWriteItems request.
+type transactWriteInput struct {
+	TransactItems               []transactWriteItem `json:"TransactItems"`
+	ClientRequestToken          string              `json:"ClientRequestToken"`
+	ReturnConsumedCapacity      string              `json:"ReturnConsumedCapacity"`
+	ReturnItemCollectionMetrics string              `json:"ReturnItemCollectionMetrics"`
+}
+
+// cancellationReason is one element of a TransactionCanceledException's
+// CancellationReasons, in action order.
+type cancellationReason struct {
+	Code    string    `json:"Code"`
+	Message string    `json:"Message,omitempty"`
+	Item    attr.Item `json:"Item,omitempty"`
+}
+
+// plannedAction is a validated transaction action.
+type plannedAction struct {
+	kind string // ConditionCheck, Put, Delete, Update
+	a    *transactAction
+	cond condition
+	upd  *updater
+}
+
+// plan validates a transaction's actions (shape, expressions) without
+// touching storage.
+func (in *transactWriteInput) plan() ([]plannedAction, error) {
+	if err := checkCapacityMode(in.ReturnConsumedCapacity); err != nil {
+		return nil, err
+	}
+	n := len(in.TransactItems)
+	if n == 0 || n > maxTransactItems {
+		return nil, validationf("1 validation error detected: Value at 'transactItems' failed to satisfy constraint: Member must have length less than or equal to %d and greater than or equal to 1", maxTransactItems)
+	}
+	if len(in.ClientRequestToken) > 36 {
+		return nil, validationf("1 validation error detected: Value at 'clientRequestToken' failed to satisfy constraint: Member must have length less than or equal to 36")
+	}
+	plans := make([]plannedAction, n)
+	for i, ti := range in.TransactItems {
+		var p plannedAction
+		count := 0
+		for kind, a := range map[string]*transactAction{"ConditionCheck": ti.ConditionCheck, "Put": ti.Put, "Delete": ti.Delete, "Update": ti.Update} {
+			if a != nil {
+				p.kind, p.a = kind, a
+				count++
+			}
+		}
+		if count != 1 {
+			return nil, validationf("TransactItems can only contain one of Check, Put, Update or Delete")
+		}
+		if err := checkOnFailure(p.a.ReturnValuesOnConditionCheckFailure); err != nil {
+			return nil, err
+		}
+		env := p.a.env()
+		var err error
+		switch p.kind {
+		case "ConditionCheck":
+			if p.a.ConditionExpression == "" {
+				return nil, validationf("The ConditionExpression parameter is required for ConditionCheck")
+			}
+		case "Put":
+			if p.a.Item == nil {
+				return nil, validationf("1 validation error detected: Value null at 'transactItems.%d.member.put.item' failed to satisfy constraint: Member must not be null", i+1)
+			}
+		case "Update":
+			if p.a.UpdateExpression == "" {
+				return nil, validationf("1 validation error detected: Value null at 'transactItems.%d.member.update.updateExpression' failed to satisfy constraint: Member must not be null", i+1)
+			}
+			if p.upd, err = env.update(p.a.UpdateExpression, keyNamesOf(p.a.Key)); err != nil {
+				return nil, err
+			}
+		}
+		if p.cond, err = env.condition(p.a.ConditionExpression); err != nil {
+			return nil, err
+		}
+		if err := env.check(); err != nil {
+			return nil, err
+		}
+		plans[i] = p
+	}
+	return plans, nil
+}
+
+// opTransactWriteItems applies up to 100 actions atomically in one bbolt
+// transaction. All conditions are checked against the state before the
+// transaction; if any fails, nothing is written and the
+// TransactionCanceledException lists a reason per action, in order.
+// A ClientRequestToken makes the call idempotent for ten minutes: a repeat
+// with the same parameters returns the first response without writing,
+// one with other parameters is an IdempotentParameterMismatchException.
+// Tokens are stored in the data file, so idempotency survives restarts.
+func opTransactWriteItems(e *Engine, _ context.Context, body []byte) (any, error) {
+	var in transactWriteInput
+	if err := decode(body, &in); err != nil {
+		return nil, err
+	}
+	plans, err := in.plan()
+	if err != nil {
+		return nil, err
+	}
+	var out map[string]any
+	err = e.update(func(tx *bolt.Tx) error {
+		if in.ClientRequestToken != "" {
+			prev, err := e.lookupToken(tx, in.ClientRequestToken, body)
+			if err != nil || prev != nil {
+				out = prev
+				return err
+			}
+		}
+		res, err := e.transactWrite(tx, plans, in.ReturnConsumedCapacity)
+		if err != nil {
+			return err
+		}
+		out = res
+		if in.ClientRequestToken != "" {
+			return e.saveToken(tx, in.ClientRequestToken, body, res)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// transactWrite runs validated actions inside tx.
+func (e *Engine) transactWrite(tx *bolt.Tx, plans []plannedAction, capMode string) (map[string]any, error) {
+	tables := map[string]*tableTx{}
+	type target struct {
+		t        *tableTx
+		k        []byte
+		raw, old attr.Item
+		nw       attr.Item
+	}
+	targets := make([]target, len(plans))
+	seen := map[string]bool{}
+	for i, p := range plans {
+		t := tables[p.a.TableName]
+		if t == nil {
+			var err error
+			if t, err = e.openTable(tx, p.a.TableName); err != nil {
+				return nil, err
+			}
+			tables[p.a.TableName] = t
+		}
+		var k []byte
+		var err error
+		if p.kind == "Put" {
+			k, err = t.m.itemKey(p.a.Item)
+		} else {
+			k, err = t.m.keyParam(p.a.Key)
+		}
+		if err != nil {
+			return nil, err
+		}
+		id := p.a.TableName + "\x00" + string(k)
+		if seen[id] {
+			return nil, validationf("Transaction request cannot include multiple operations on one item")
+		}
+		seen[id] = true
+		if p.kind == "Update" {
+			if err := checkKeyNotUpdated(t.m, p.upd); err != nil {
+				return nil, err
+			}
+		}
+		raw, err := t.getRaw(k)
+		if err != nil {
+			return nil, err
+		}
+		targets[i] = target{t: t, k: k, raw: raw, old: t.live(raw)}
+	}
+	// Evaluate every action against the state before the transaction.
+	reasons := make([]cancellationReason, len(plans))
+	failed := false
+	size := 0
+	for i, p := range plans {
+		tg := &targets[i]
+		reasons[i] = cancellationReason{Code: "None"}
+		ok, err := evalCondition(p.cond, tg.old)
+		if err == nil && !ok {
+			reasons[i] = cancellationReason{Code: "ConditionalCheckFailed", Message: "The conditional request failed"}
+			if p.a.ReturnValuesOnConditionCheckFailure == "ALL_OLD" {
+				reasons[i].Item = tg.old
+			}
+			failed = true
+			continue
+		}
+		switch p.kind {
+		case "Put":
+			tg.nw = p.a.Item
+		case "Update":
+			if err == nil {
+				tg.nw, err = applyUpdate(p.upd, tg.old, p.a.Key)
+			}
+		}
+		if err == nil && tg.nw != nil {
+			if err = tg.t.m.checkIndexKeys(tg.nw); err == nil {
+				err = checkItemSize(tg.nw)
+			}
+			size += attr.Size(tg.nw)
+		}
+		if err != nil {
+			reasons[i] = cancellationReason{Code: "ValidationError", Message: asError(err).Message}
+			failed = true
+		}
+	}
+	if failed {
+		codes := make([]string, len(reasons))
+		for i, r := range reasons {
+			codes[i] = r.Code
+		}
+		return nil, &Error{Type: typeTransactionCanceled, reasons: reasons,
+			Message: fmt.Sprintf("Transaction cancelled, please refer cancellation reasons for specific reasons [%s]", strings.Join(codes, ", "))}
+	}
+	if size > maxTransactBytes {
+		return nil, validationf("Transaction request size exceeds the maximum of %d bytes", maxTransactBytes)
+	}
+	caps := map[string]*capacity{}
+	for i, p := range plans {
+		tg := &targets[i]
+		c := caps[p.a.TableName]
+		if c == nil {
+			c = newCapacity(tg.t.m, true)
+			caps[p.a.TableName] = c
+		}
+		var u writeUnits
+		var err error
+		switch {
+		case p.kind == "ConditionCheck":
+			u = writeUnits{table: float64(attr.WriteUnits(sizeOf(tg.old)))}
+		case p.kind == "Delete":
+			u, err = tg.t.remove(tg.k, tg.raw)
+		case p.kind == "Update" && tg.old == nil && len(tg.nw) == len(p.a.Key):
+			u = writeUnits{table: 1} // only removals on an absent item
+		default:
+			u, err = tg.t.put(tg.k, tg.raw, tg.nw)
+		}
+		if err != nil {
+			return nil, err
+		}
+		c.addWrite(u, 2)
+	}
+	for _, t := range tables {
+		if err := t.flush(); err != nil {
+			return nil, err
+		}
+	}
+	out := map[string]any{}
+	if capMode == capacityTotal || capMode == capacityIndexes {
+		var list []map[string]any
+		for _, name := range sortedKeys(caps) {
+			list = append(list, caps[name].render(capMode))
+		}
+		out["ConsumedCapacity"] = list
+	}
+	return out, nil
+}
+
+// transactGetInput is the TransactGetItems request.
+type transactGetInput struct {
+	TransactItems []struct {
+		Get *struct {
+			TableName                string            `json:"TableName"`
+			Key                      attr.Item         `json:"Key"`
+			ProjectionExpression     string            `json:"ProjectionExpression"`
+			ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames"`
+		} `json:"Get"`
+	} `json:"TransactItems"`
+	ReturnConsumedCapacity string `json:"ReturnConsumedCapacity"`
+}
+
+// opTransactGetItems reads up to 100 items from one snapshot; Responses are
+// in request order, {} for a missing item. Each read costs twice a strongly
+// consistent read.
+func opTransactGetItems(e *Engine, _ context.Context, body []byte) (any, error) {
+	var in transactGetInput
+	if err := decode(body, &in); err != nil {
+		return nil, err
+	}
+	if err := checkCapacityMode(in.ReturnConsumedCapacity); err != nil {
+		return nil, err
+	}
+	n := len(in.TransactItems)
+	if n == 0 || n > maxTransactItems {
+		return nil, validationf("1 validation error detected: Value at 'transactItems' failed to satisfy constraint: Member must have length less than or equal to %d and greater than or equal to 1", maxTransactItems)
+	}
+	projs := make([]projector, n)
+	for i, ti := range in.TransactItems {
+		if ti.Get == nil {
+			return nil, validationf("1 validation error detected: Value null at 'transactItems.%d.member.get' failed to satisfy constraint: Member must not be null", i+1)
+		}
+		env := &exprEnv{names: ti.Get.ExpressionAttributeNames}
+		p, err := env.projection(ti.Get.ProjectionExpression)
+		if err != nil {
+			return nil, err
+		}
+		if err := env.check(); err != nil {
+			return nil, err
+		}
+		projs[i] = p
+	}
+	responses := make([]map[string]any, n)
+	caps := map[string]*capacity{}
+	err := e.view(func(tx *bolt.Tx) error {
+		tables := map[string]*tableTx{}
+		seen := map[string]bool{}
+		for i, ti := range in.TransactItems {
+			g := ti.Get
+			t := tables[g.TableName]
+			if t == nil {
+				var err error
+				if t, err = e.openTable(tx, g.TableName); err != nil {
+					return err
+				}
+				tables[g.TableName] = t
+				caps[g.TableName] = newCapacity(t.m, false)
+			}
+			k, err := t.m.keyParam(g.Key)
+			if err != nil {
+				return err
+			}
+			if seen[g.TableName+"\x00"+string(k)] {
+				return validationf("Transaction request cannot include multiple operations on one item")
+			}
+			seen[g.TableName+"\x00"+string(k)] = true
+			it, err := t.get(k)
+			if err != nil {
+				return err
+			}
+			caps[g.TableName].units += 2 * readUnits(sizeOf(it), true)
+			responses[i] = map[string]any{}
+			if it != nil {
+				responses[i]["Item"] = applyProjection(projs[i], it)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]any{"Responses": responses}
+	if in.ReturnConsumedCapacity == capacityTotal || in.ReturnConsumedCapacity == capacityIndexes {
+		var list []map[string]any
+		for _, name := range sortedKeys(caps) {
+			list = append(list, caps[name].render(in.ReturnConsumedCapacity))
+		}
+		out["ConsumedCapacity"] = list
+	}
+	return out, nil
+}
+
+// decodeJSONMap decodes a stored JSON response.
+func decodeJSONMap(raw []byte) (map[string]any, error) {
+	var m map[string]any
+	err := json.Unmarshal(raw, &m)
+	return m, err
+}

@@ -1,0 +1,208 @@
+package ddb
+
+import (
+	"context"
+	"time"
+
+	"github.com/quickphotos/quickphotos/ddb/attr"
+	bolt "go.etcd.io/bbolt"
+)
+
+// Time to live follows "Time to Live (TTL)" in the DynamoDB Developer Guide:
+// the TTL attribute must be a Number holding Unix epoch seconds; an item
+// whose TTL value is at or before the current time is expired, except that
+// values more than five years in the past are ignored (DynamoDB does not
+// delete such items). Items without the attribute, or with another type,
+// never expire.
+//
+// Divergence: DynamoDB deletes expired items within a few days and may
+// return them until then; this engine never returns an expired item (reads,
+// queries, scans, condition checks and ReturnValues all treat it as absent)
+// and a background sweeper deletes it, with its index entries, within
+// Options.TTLSweepInterval.
+
+// ttlHorizon is how far in the past a TTL value may be and still expire.
+const ttlHorizon = 5 * 365 * 24 * time.Hour
+
+// sweepBatch bounds the items the sweeper deletes in one transaction, so
+// that writers are not blocked for long.
+const sweepBatch = 1000
+
+// expired reports whether it is expired under the table's TTL setting.
+func (t *tableTx) expired(it attr.Item) bool {
+	if t.m.TTL == nil || !t.m.TTL.Enabled {
+		return false
+	}
+	return isExpired(it, t.m.TTL.AttributeName, t.e.now())
+}
+
+// isExpired applies the TTL rule to one item.
+func isExpired(it attr.Item, name string, now time.Time) bool {
+	v, ok := it[name]
+	if !ok || v.Type != attr.TypeN {
+		return false
+	}
+	d := v.Decimal()
+	if d.Cmp(attr.DecimalFromInt(now.Unix())) > 0 {
+		return false
+	}
+	return d.Cmp(attr.DecimalFromInt(now.Add(-ttlHorizon).Unix())) >= 0
+}
+
+// ttlSpecInput is a TimeToLiveSpecification.
+type ttlSpecInput struct {
+	AttributeName string `json:"AttributeName"`
+	Enabled       *bool  `json:"Enabled"`
+}
+
+// updateTTLInput is the UpdateTimeToLive request.
+type updateTTLInput struct {
+	TableName               string        `json:"TableName"`
+	TimeToLiveSpecification *ttlSpecInput `json:"TimeToLiveSpecification"`
+}
+
+// opUpdateTimeToLive enables or disables TTL on a table.
+func opUpdateTimeToLive(e *Engine, _ context.Context, body []byte) (any, error) {
+	var in updateTTLInput
+	if err := decode(body, &in); err != nil {
+		return nil, err
+	}
+	spec := in.TimeToLiveSpecification
+	if spec == nil || spec.Enabled == nil || spec.AttributeName == "" {
+		return nil, validationf("1 validation error detected: Value null at 'timeToLiveSpecification' failed to satisfy constraint: Member must not be null")
+	}
+	err := e.update(func(tx *bolt.Tx) error {
+		m, err := loadTable(tx, in.TableName)
+		if err != nil {
+			return err
+		}
+		if m == nil {
+			return tableNotFound(in.TableName)
+		}
+		enabled := m.TTL != nil && m.TTL.Enabled
+		switch {
+		case *spec.Enabled && enabled:
+			return validationf("TimeToLive is already enabled")
+		case !*spec.Enabled && !enabled:
+			return validationf("TimeToLive is already disabled")
+		case !*spec.Enabled && m.TTL.AttributeName != spec.AttributeName:
+			return validationf("TimeToLive is active on a different AttributeName: current AttributeName is %s", m.TTL.AttributeName)
+		}
+		m.TTL = &ttlSpec{AttributeName: spec.AttributeName, Enabled: *spec.Enabled}
+		return saveTable(tx, m)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"TimeToLiveSpecification": map[string]any{"AttributeName": spec.AttributeName, "Enabled": *spec.Enabled}}, nil
+}
+
+// opDescribeTimeToLive reports a table's TTL status: ENABLED or DISABLED
+// (changes apply at once, so ENABLING and DISABLING are never reported).
+func opDescribeTimeToLive(e *Engine, _ context.Context, body []byte) (any, error) {
+	var in tableNameInput
+	if err := decode(body, &in); err != nil {
+		return nil, err
+	}
+	var desc map[string]any
+	err := e.view(func(tx *bolt.Tx) error {
+		m, err := loadTable(tx, in.TableName)
+		if err != nil {
+			return err
+		}
+		if m == nil {
+			return tableNotFound(in.TableName)
+		}
+		desc = map[string]any{"TimeToLiveStatus": "DISABLED"}
+		if m.TTL != nil && m.TTL.Enabled {
+			desc = map[string]any{"TimeToLiveStatus": "ENABLED", "AttributeName": m.TTL.AttributeName}
+		}
+		return nil
+	})
+	return map[string]any{"TimeToLiveDescription": desc}, err
+}
+
+// sweepLoop runs SweepExpired every interval until Close.
+func (e *Engine) sweepLoop(interval time.Duration) {
+	defer e.wg.Done()
+	tick := time.NewTicker(interval)
+	defer tick.Stop()
+	for {
+		select {
+		case <-e.stop:
+			return
+		case <-tick.C:
+			_, _ = e.SweepExpired()
+			_ = e.purgeTokens()
+		}
+	}
+}
+
+// SweepExpired deletes every expired item of every table with TTL enabled,
+// with its index entries, and returns how many it deleted. The background
+// sweeper calls it; tests may call it directly. Each table is swept in
+// transactions of at most sweepBatch deletions.
+func (e *Engine) SweepExpired() (int, error) {
+	var tables []string
+	err := e.view(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketTables).ForEach(func(k, _ []byte) error {
+			m, err := loadTable(tx, string(k))
+			if err == nil && m.TTL != nil && m.TTL.Enabled {
+				tables = append(tables, m.Name)
+			}
+			return err
+		})
+	})
+	if err != nil {
+		return 0, err
+	}
+	total := 0
+	for _, name := range tables {
+		for {
+			n, err := e.sweepTable(name)
+			total += n
+			if err != nil {
+				return total, err
+			}
+			if n < sweepBatch {
+				break
+			}
+		}
+	}
+	return total, nil
+}
+
+// sweepTable deletes up to sweepBatch expired items of one table.
+func (e *Engine) sweepTable(name string) (int, error) {
+	n := 0
+	err := e.update(func(tx *bolt.Tx) error {
+		t, err := e.openTable(tx, name)
+		if err != nil {
+			return err
+		}
+		var keys [][]byte
+		var olds []attr.Item
+		c := t.items.Cursor()
+		for k, v := c.First(); k != nil && len(keys) < sweepBatch; k, v = c.Next() {
+			it, err := decodeItem(v)
+			if err != nil {
+				return err
+			}
+			if t.expired(it) {
+				keys = append(keys, append([]byte(nil), k...))
+				olds = append(olds, it)
+			}
+		}
+		for i, k := range keys {
+			if _, err := t.remove(k, olds[i]); err != nil {
+				return err
+			}
+		}
+		n = len(keys)
+		return t.flush()
+	})
+	if _, ok := err.(*Error); ok {
+		return 0, nil // table deleted meanwhile
+	}
+	return n, err
+}

@@ -1,0 +1,148 @@
+package ddb
+
+import (
+	"context"
+
+	"github.com/quickphotos/quickphotos/ddb/attr"
+	bolt "go.etcd.io/bbolt"
+)
+
+// updateItemInput is the UpdateItem request.
+type updateItemInput struct {
+	keyInput
+	UpdateExpression string `json:"UpdateExpression"`
+	writeParams
+}
+
+// opUpdateItem edits an item's attributes, creating the item when absent,
+// if its condition holds.
+func opUpdateItem(e *Engine, _ context.Context, body []byte) (any, error) {
+	var in updateItemInput
+	if err := decode(body, &in); err != nil {
+		return nil, err
+	}
+	if err := in.check("ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW"); err != nil {
+		return nil, err
+	}
+	env := in.env()
+	var upd *updater
+	if in.UpdateExpression != "" {
+		var err error
+		if upd, err = env.update(in.UpdateExpression, keyNamesOf(in.Key)); err != nil {
+			return nil, err
+		}
+	}
+	cond, err := env.condition(in.ConditionExpression)
+	if err != nil {
+		return nil, err
+	}
+	if err := env.check(); err != nil {
+		return nil, err
+	}
+	var out any
+	err = e.update(func(tx *bolt.Tx) error {
+		t, err := e.openTable(tx, in.TableName)
+		if err != nil {
+			return err
+		}
+		k, err := t.m.keyParam(in.Key)
+		if err != nil {
+			return err
+		}
+		if err := checkKeyNotUpdated(t.m, upd); err != nil {
+			return err
+		}
+		raw, err := t.getRaw(k)
+		if err != nil {
+			return err
+		}
+		old := t.live(raw)
+		if ok, err := evalCondition(cond, old); err != nil {
+			return err
+		} else if !ok {
+			return in.failure(old)
+		}
+		nw, err := applyUpdate(upd, old, in.Key)
+		if err != nil {
+			return err
+		}
+		c := newCapacity(t.m, true)
+		if old == nil && upd != nil && len(nw) == len(in.Key) {
+			// Only REMOVE/DELETE on an absent item: nothing is created.
+			c.units = 1
+		} else {
+			if err := t.m.checkIndexKeys(nw); err != nil {
+				return err
+			}
+			if err := checkItemSize(nw); err != nil {
+				return err
+			}
+			u, err := t.put(k, raw, nw)
+			if err != nil {
+				return err
+			}
+			c.addWrite(u, 1)
+		}
+		out = writeResponse(returnValues(in.ReturnValues, old, nw, upd), c, in.ReturnConsumedCapacity)
+		return t.flush()
+	})
+	return out, err
+}
+
+// applyUpdate returns the item an update produces from old, or from the key
+// alone when old is absent.
+func applyUpdate(upd *updater, old, key attr.Item) (attr.Item, error) {
+	base := old
+	if base == nil {
+		base = key.ShallowClone()
+	}
+	if upd == nil {
+		return base, nil
+	}
+	return upd.apply(base)
+}
+
+// checkKeyNotUpdated refuses update expressions that touch key attributes.
+func checkKeyNotUpdated(m *tableMeta, upd *updater) error {
+	if upd == nil {
+		return nil
+	}
+	for _, name := range upd.names {
+		for _, k := range m.keyNames() {
+			if name == k {
+				return invalidParamf("Cannot update attribute %s. This attribute is part of the key", name)
+			}
+		}
+	}
+	return nil
+}
+
+// returnValues selects the Attributes of an UpdateItem response. UPDATED_OLD
+// and UPDATED_NEW return the top-level attributes the expression names.
+func returnValues(mode string, old, nw attr.Item, upd *updater) attr.Item {
+	switch mode {
+	case "ALL_OLD":
+		return old
+	case "ALL_NEW":
+		return nw
+	case "UPDATED_OLD", "UPDATED_NEW":
+		src := old
+		if mode == "UPDATED_NEW" {
+			src = nw
+		}
+		if src == nil || upd == nil {
+			return nil
+		}
+		out := attr.Item{}
+		for _, name := range upd.names {
+			if v, ok := src[name]; ok {
+				out[name] = v
+			}
+		}
+		if len(out) == 0 {
+			return nil
+		}
+		return out
+	}
+	return nil
+}

@@ -1,0 +1,162 @@
+package ddb
+
+import (
+	"context"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// gsiUpdate is one element of GlobalSecondaryIndexUpdates.
+type gsiUpdate struct {
+	Create *indexInput `json:"Create"`
+	Delete *struct {
+		IndexName string `json:"IndexName"`
+	} `json:"Delete"`
+	Update *struct {
+		IndexName             string      `json:"IndexName"`
+		ProvisionedThroughput *throughput `json:"ProvisionedThroughput"`
+	} `json:"Update"`
+}
+
+// updateTableInput is the UpdateTable request.
+type updateTableInput struct {
+	TableName                   string                `json:"TableName"`
+	AttributeDefinitions        []attributeDefinition `json:"AttributeDefinitions"`
+	BillingMode                 string                `json:"BillingMode"`
+	ProvisionedThroughput       *throughput           `json:"ProvisionedThroughput"`
+	GlobalSecondaryIndexUpdates []gsiUpdate           `json:"GlobalSecondaryIndexUpdates"`
+}
+
+// opUpdateTable changes billing mode and throughput, and creates (backfilled
+// from existing items in the same transaction, so the index is ACTIVE on
+// return) or deletes global secondary indexes.
+func opUpdateTable(e *Engine, _ context.Context, body []byte) (any, error) {
+	var in updateTableInput
+	if err := decode(body, &in); err != nil {
+		return nil, err
+	}
+	var out any
+	err := e.update(func(tx *bolt.Tx) error {
+		m, err := loadTable(tx, in.TableName)
+		if err != nil {
+			return err
+		}
+		if m == nil {
+			return tableNotFound(in.TableName)
+		}
+		t, err := e.openTable(tx, in.TableName)
+		if err != nil {
+			return err
+		}
+		m = t.m
+		if in.BillingMode != "" || in.ProvisionedThroughput != nil {
+			mode := in.BillingMode
+			if mode == "" {
+				mode = m.BillingMode
+			}
+			if err := setBilling(m, mode, in.ProvisionedThroughput); err != nil {
+				return err
+			}
+		}
+		if len(in.GlobalSecondaryIndexUpdates) > 1 {
+			return validationf("Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table")
+		}
+		defs := map[string]string{}
+		for _, d := range m.AttributeDefinitions {
+			defs[d.AttributeName] = d.AttributeType
+		}
+		for _, d := range in.AttributeDefinitions {
+			if t, ok := defs[d.AttributeName]; ok && t != d.AttributeType {
+				return invalidParamf("Cannot change the type of attribute %s", d.AttributeName)
+			}
+			if _, ok := defs[d.AttributeName]; !ok {
+				defs[d.AttributeName] = d.AttributeType
+				m.AttributeDefinitions = append(m.AttributeDefinitions, d)
+			}
+		}
+		for _, u := range in.GlobalSecondaryIndexUpdates {
+			switch {
+			case u.Create != nil:
+				if m.index(u.Create.IndexName) != nil {
+					return invalidParamf("Index %s already exists", u.Create.IndexName)
+				}
+				if countGlobal(m) >= maxGSIs {
+					return &Error{Type: typeLimitExceeded, Message: "Subscriber limit exceeded: too many global secondary indexes"}
+				}
+				ix, err := newIndexMeta(m, u.Create, true, defs)
+				if err != nil {
+					return err
+				}
+				m.Indexes = append(m.Indexes, *ix)
+				if err := t.backfill(&m.Indexes[len(m.Indexes)-1]); err != nil {
+					return err
+				}
+			case u.Delete != nil:
+				ix := m.index(u.Delete.IndexName)
+				if ix == nil || !ix.Global {
+					return &Error{Type: typeResourceNotFound, Message: "Requested resource not found: Index: " + u.Delete.IndexName + " not found"}
+				}
+				if err := t.b.DeleteBucket(indexBucketName(ix.Name)); err != nil {
+					return err
+				}
+				delete(t.stats.Indexes, ix.Name)
+				t.dirty = true
+				kept := m.Indexes[:0]
+				for _, x := range m.Indexes {
+					if x.Name != u.Delete.IndexName {
+						kept = append(kept, x)
+					}
+				}
+				m.Indexes = kept
+			case u.Update != nil:
+				ix := m.index(u.Update.IndexName)
+				if ix == nil || !ix.Global {
+					return &Error{Type: typeResourceNotFound, Message: "Requested resource not found: Index: " + u.Update.IndexName + " not found"}
+				}
+				ix.Throughput = u.Update.ProvisionedThroughput
+			}
+		}
+		m.AttributeDefinitions = usedDefinitions(m)
+		if err := saveTable(tx, m); err != nil {
+			return err
+		}
+		if err := t.flush(); err != nil {
+			return err
+		}
+		out = map[string]any{"TableDescription": e.describe(m, t.stats, "ACTIVE")}
+		return nil
+	})
+	return out, err
+}
+
+// countGlobal counts a table's global secondary indexes.
+func countGlobal(m *tableMeta) int {
+	n := 0
+	for _, ix := range m.Indexes {
+		if ix.Global {
+			n++
+		}
+	}
+	return n
+}
+
+// usedDefinitions keeps only the attribute definitions some key schema uses,
+// as DynamoDB does after an index is deleted.
+func usedDefinitions(m *tableMeta) []attributeDefinition {
+	used := map[string]bool{}
+	for _, k := range m.KeySchema {
+		used[k.AttributeName] = true
+	}
+	for _, ix := range m.Indexes {
+		for _, k := range ix.KeySchema {
+			used[k.AttributeName] = true
+		}
+	}
+	var out []attributeDefinition
+	for _, d := range m.AttributeDefinitions {
+		if used[d.AttributeName] {
+			out = append(out, d)
+		}
+	}
+	return out
+}

@@ -1,0 +1,69 @@
+// Command quickphotos is the Quick Photos GraphQL API server and its tools.
+//
+//	quickphotos serve                   serve the API (GraphiQL at the printed address)
+//	quickphotos table create            create the table and its InvertedIndex
+//	quickphotos load FILE               bulk-load items (the tutorial's items.json, or typed JSON)
+//	quickphotos sample                  write a deterministic sample dataset to stdout
+//
+// Every flag can also be set by an environment variable, listed by `quickphotos CMD -h`.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, "quickphotos:", err)
+		}
+		os.Exit(2)
+	}
+}
+
+const usage = `usage: quickphotos COMMAND [flags]
+
+commands:
+  serve          serve the GraphQL API and the GraphiQL playground
+  table create   create the table and its InvertedIndex (idempotent)
+  load FILE      bulk-load items from FILE ("-" for stdin)
+  sample         write a deterministic sample dataset (items.json format) to stdout
+
+Run "quickphotos COMMAND -h" for a command's flags and environment variables.
+`
+
+// run executes one command; it is main without the process, so tests can call it.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return errors.New("no command given")
+	}
+	switch cmd, rest := args[0], args[1:]; cmd {
+	case "serve":
+		return serve(ctx, rest, stdout, stderr)
+	case "table":
+		if len(rest) == 0 || rest[0] != "create" {
+			return errors.New(`usage: quickphotos table create [flags]`)
+		}
+		return tableCreate(ctx, rest[1:], stdout, stderr)
+	case "load":
+		return load(ctx, rest, stdout, stderr)
+	case "sample":
+		return writeSample(rest, stdout, stderr)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	default:
+		fmt.Fprint(stderr, usage)
+		return fmt.Errorf("unknown command %q", cmd)
+	}
+}

@@ -1,0 +1,44 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/quickphotos/quickphotos/dynamo"
+	"github.com/quickphotos/quickphotos/sample"
+)
+
+func writeSample(args []string, stdout, stderr io.Writer) error {
+	cfg := sample.Config{}
+	var seed int
+	f := newFlags("sample", stderr)
+	f.Int(&cfg.Users, "users", 200, "how many users")
+	f.Int(&seed, "seed", 1, "the seed: the same seed and size give the same dataset")
+	if err := f.parse(args); err != nil {
+		return err
+	}
+	cfg.Seed = uint64(seed)
+	return sample.Generate(cfg).WriteJSON(stdout)
+}
+
+// loadSampleIfEmpty loads the sample dataset into an empty table; a table with data is left alone.
+func loadSampleIfEmpty(ctx context.Context, opened *openedStore, store *dynamo.Store, users int, stderr io.Writer) error {
+	empty, err := store.Empty(ctx)
+	if err != nil {
+		return err
+	}
+	if !empty {
+		fmt.Fprintln(stderr, "quickphotos: --sample: the table has data already; not loading the sample")
+		return nil
+	}
+	pr, pw := io.Pipe()
+	go func() { pw.CloseWithError(sample.Generate(sample.Config{Users: users, Seed: 1}).WriteJSON(pw)) }()
+	n, err := dynamo.Load(ctx, opened.client, store.Table(), dynamo.NewItemReader(pr), nil)
+	pr.Close()
+	if err != nil {
+		return fmt.Errorf("loading the sample: %w", err)
+	}
+	fmt.Fprintf(stderr, "quickphotos: loaded the sample dataset: %d items\n", n)
+	return nil
+}

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/quickphotos/quickphotos/ddb"
+	"github.com/quickphotos/quickphotos/dynamo"
+)
+
+// Store kinds.
+const (
+	storeEmbedded = "embedded"
+	storeDynamoDB = "dynamodb"
+)
+
+// storeConfig says where the table lives: the embedded engine in a data directory, or any
+// DynamoDB endpoint through the AWS SDK's configuration.
+type storeConfig struct {
+	kind        string
+	dataDir     string
+	endpointURL string
+	table       string
+	createTable bool
+}
+
+func (c *storeConfig) register(f *flags) {
+	f.String(&c.kind, "store", storeEmbedded, "where the table lives: embedded (the built-in engine, in --data) or dynamodb (Amazon DynamoDB, DynamoDB Local or a compatible endpoint)")
+	f.String(&c.dataDir, "data", "data", "the embedded engine's data directory")
+	f.String(&c.endpointURL, "endpoint-url", "", "with --store dynamodb: the endpoint, e.g. http://127.0.0.1:8000 for DynamoDB Local (default: the AWS SDK's, which also reads AWS_ENDPOINT_URL_DYNAMODB)")
+	f.String(&c.table, "table", dynamo.DefaultTable, "the table's name")
+}
+
+// openedStore is a client of the configured store and what must be closed with it.
+type openedStore struct {
+	client *dynamodb.Client
+	engine *ddb.Engine // nil unless embedded
+}
+
+func (s *openedStore) Close() error {
+	if s.engine != nil {
+		return s.engine.Close()
+	}
+	return nil
+}
+
+// open connects to the store. On the embedded engine the client talks to it in memory, through
+// the same SDK code that talks to Amazon DynamoDB over the network.
+func (c storeConfig) open(ctx context.Context) (*openedStore, error) {
+	switch c.kind {
+	case storeEmbedded:
+		engine, err := ddb.Open(c.dataDir, nil)
+		if err != nil {
+			return nil, fmt.Errorf("opening the embedded store in %s: %w", c.dataDir, err)
+		}
+		client := dynamodb.New(dynamodb.Options{
+			Region:       "local",
+			Credentials:  credentials.NewStaticCredentialsProvider("embedded", "embedded", ""),
+			BaseEndpoint: aws.String("http://embedded.invalid"),
+			HTTPClient:   engine.HTTPClient(),
+		})
+		return &openedStore{client: client, engine: engine}, nil
+	case storeDynamoDB:
+		cfg, err := config.LoadDefaultConfig(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("loading AWS configuration: %w", err)
+		}
+		if cfg.Region == "" {
+			cfg.Region = "us-east-1"
+		}
+		if c.endpointURL != "" {
+			// DynamoDB Local and compatible stores accept any credentials; don't make
+			// developers configure some just to reach one on their own machine.
+			if _, err := cfg.Credentials.Retrieve(ctx); err != nil {
+				cfg.Credentials = credentials.NewStaticCredentialsProvider("local", "local", "")
+			}
+		}
+		client := dynamodb.NewFromConfig(cfg, func(o *dynamodb.Options) {
+			if c.endpointURL != "" {
+				o.BaseEndpoint = aws.String(c.endpointURL)
+			}
+		})
+		return &openedStore{client: client}, nil
+	default:
+		return nil, fmt.Errorf("--store: %q is neither %s nor %s", c.kind, storeEmbedded, storeDynamoDB)
+	}
+}
+
+// prepareTable makes sure the table and its index are there: the embedded store and
+// --create-table create them; otherwise their absence stops the server with a clear message,
+// because production tables belong to infrastructure code.
+func (c storeConfig) prepareTable(ctx context.Context, store *dynamo.Store, stderr io.Writer) error {
+	if c.kind == storeEmbedded || c.createTable {
+		return store.CreateTable(ctx)
+	}
+	err := store.CheckTable(ctx)
+	if errors.Is(err, dynamo.ErrTableMissing) {
+		fmt.Fprintln(stderr, "quickphotos: the table is not ready; on DynamoDB, create it with infrastructure code, `quickphotos table create --store dynamodb`, or pass --create-table")
+	}
+	return err
+}
