@@ -60,13 +60,7 @@ func (c storeConfig) open(ctx context.Context) (*openedStore, error) {
 		if err != nil {
 			return nil, fmt.Errorf("opening the embedded store in %s: %w", c.dataDir, err)
 		}
-		client := dynamodb.New(dynamodb.Options{
-			Region:       "local",
-			Credentials:  credentials.NewStaticCredentialsProvider("embedded", "embedded", ""),
-			BaseEndpoint: aws.String("http://embedded.invalid"),
-			HTTPClient:   engine.HTTPClient(),
-		})
-		return &openedStore{client: client, engine: engine}, nil
+		return &openedStore{client: engine.Client(), engine: engine}, nil
 	case storeDynamoDB:
 		cfg, err := config.LoadDefaultConfig(ctx)
 		if err != nil {

@@ -25,13 +25,29 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/quickphotos/quickphotos/api"
+	"github.com/quickphotos/quickphotos/ddb"
 	"github.com/quickphotos/quickphotos/dynamo"
 	"github.com/quickphotos/quickphotos/internal/dynamodblocal"
 )
 
-// StoreEnv selects the store integration tests run on: "dynamodb-local" for the official
-// DynamoDB Local, launched by Main.
+// StoreEnv selects the store integration tests run on: "embedded" (the default) for the
+// embedded engine, a new one per server, or "dynamodb-local" for the official DynamoDB Local,
+// launched once per test binary by Main. The same tests run on both.
 const StoreEnv = "QUICKPHOTOS_TEST_STORE"
+
+// The stores StoreEnv names.
+const (
+	StoreEmbedded      = "embedded"
+	StoreDynamoDBLocal = "dynamodb-local"
+)
+
+// Backend is the store the tests of this binary run on.
+func Backend() string {
+	if v := os.Getenv(StoreEnv); v != "" {
+		return v
+	}
+	return StoreEmbedded
+}
 
 var (
 	local  *dynamodblocal.Instance
@@ -40,7 +56,15 @@ var (
 
 // Main is a TestMain body: it launches the store the tests need, runs them, and stops it.
 func Main(m *testing.M) int {
-	return dynamodblocal.Main(m, &local)
+	switch Backend() {
+	case StoreEmbedded:
+		return m.Run()
+	case StoreDynamoDBLocal:
+		return dynamodblocal.Main(m, &local)
+	default:
+		fmt.Fprintf(os.Stderr, "FAIL: %s=%q: want %s or %s\n", StoreEnv, Backend(), StoreEmbedded, StoreDynamoDBLocal)
+		return 2
+	}
 }
 
 // Server is a running quickphotos API over its own, new table.
@@ -55,10 +79,7 @@ type Server struct {
 // the test ends.
 func NewServer(t testing.TB) *Server {
 	t.Helper()
-	if local == nil {
-		t.Fatal("apitest: no store; call apitest.Main from TestMain")
-	}
-	client := local.Client()
+	client := newClient(t)
 	table := fmt.Sprintf("qp-%d-%d", os.Getpid(), tables.Add(1))
 	store := dynamo.New(client, table)
 	if err := store.CreateTable(context.Background()); err != nil {
@@ -70,6 +91,27 @@ func NewServer(t testing.TB) *Server {
 		_, _ = client.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: &table})
 	})
 	return &Server{URL: httpSrv.URL, Store: store, client: client, table: table}
+}
+
+// newClient returns a client of the test binary's store: a new embedded engine in a
+// temporary directory, closed when the test ends, or the shared DynamoDB Local.
+func newClient(t testing.TB) *dynamodb.Client {
+	if Backend() == StoreEmbedded {
+		engine, err := ddb.Open(t.TempDir(), nil)
+		if err != nil {
+			t.Fatalf("open engine: %v", err)
+		}
+		t.Cleanup(func() {
+			if err := engine.Close(); err != nil {
+				t.Errorf("close engine: %v", err)
+			}
+		})
+		return engine.Client()
+	}
+	if local == nil {
+		t.Fatal("apitest: DynamoDB Local is not running; call apitest.Main from TestMain")
+	}
+	return local.Client()
 }
 
 // Response is a GraphQL response.

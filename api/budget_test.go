@@ -1,0 +1,73 @@
+package api_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/quickphotos/quickphotos/internal/apitest"
+)
+
+// TestRequestBudgets checks the DynamoDB requests each access pattern and each nesting level
+// costs (DESIGN.md): one wave of batched requests per level, never one request per parent
+// where a batch exists.
+func TestRequestBudgets(t *testing.T) {
+	srv := apitest.NewServer(t)
+	for i := 0; i < 120; i++ {
+		srv.MustCreateUser(t, fmt.Sprintf("u%03d", i))
+	}
+	for i := 0; i < 3; i++ {
+		srv.MustUploadPhoto(t, "u000", apitest.Timestamp(i))
+		srv.MustUploadPhoto(t, "u001", apitest.Timestamp(i))
+	}
+	srv.MustReact(t, "u002", "u000", apitest.Timestamp(0), "HEART")
+
+	many := make([]string, 100)
+	for i := range many {
+		many[i] = fmt.Sprintf("u%03d", i+10)
+	}
+
+	for _, tc := range []struct {
+		name  string
+		query string
+		vars  map[string]any
+		want  map[string]int
+	}{
+		{"GetUserProfile", `{ user(username: "u005") { name status } }`, nil,
+			map[string]int{"BatchGetItem": 1}},
+		{"AliasesShareOneBatch", `{ a: user(username: "u005") { name } b: user(username: "u006") { name } c: user(username: "u005") { email } }`, nil,
+			map[string]int{"BatchGetItem": 1}},
+		{"HundredUsersOneBatch", `query($n: [ID!]!) { users(usernames: $n) { username } }`, map[string]any{"n": many},
+			map[string]int{"BatchGetItem": 1}},
+		{"PhotoThenOwner_TwoLevels", `query($t: String!) { photo(owner: "u000", timestamp: $t) { url owner { name } } }`, map[string]any{"t": apitest.Timestamp(1)},
+			map[string]int{"BatchGetItem": 2}},
+		{"PhotoWithReactionsAndReactors", `query($t: String!) { photo(owner: "u000", timestamp: $t) { url reactions { edges { node { user { name } } } } } }`, map[string]any{"t": apitest.Timestamp(0)},
+			map[string]int{"Query": 1, "BatchGetItem": 1}},
+		{"PhotosOfSeveralUsers_OwnersPrimed", `{ users(usernames: ["u000", "u001"]) { photos(first: 2) { edges { node { owner { name } } } } } }`, nil,
+			map[string]int{"BatchGetItem": 1, "Query": 2}},
+		{"PhotosWithTheProfile_OneQuery", `{ user(username: "u001") { name photos(first: 5) { edges { node { url } } } } }`, nil,
+			map[string]int{"Query": 1}},
+		{"ReactionPhotosBatched", `{ user(username: "u002") { reactions { edges { node { photo { url owner { name } } } } } } }`, nil,
+			map[string]int{"BatchGetItem": 3, "Query": 4}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp := srv.Query(t, tc.query, tc.vars)
+			if len(resp.Errors) > 0 {
+				t.Fatalf("errors: %+v", resp.Errors)
+			}
+			c := resp.Cost(t)
+			total := 0
+			for op, n := range tc.want {
+				total += n
+				if c.Operations[op] != n {
+					t.Errorf("%s: %d requests, want %d (cost %+v)", op, c.Operations[op], n, c)
+				}
+			}
+			if c.Requests != total {
+				t.Errorf("%d requests in all, want %d (cost %+v)", c.Requests, total, c)
+			}
+			if c.ReadCapacityUnits <= 0 {
+				t.Errorf("no read capacity reported: %+v", c)
+			}
+		})
+	}
+}

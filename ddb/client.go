@@ -1,0 +1,24 @@
+package ddb
+
+import (
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+)
+
+// Client returns an aws-sdk-go-v2 DynamoDB client that talks to the engine in memory, through
+// HTTPClient: no socket, no port, yet every request goes through the same SDK code (signing,
+// serialization, retries) as a request to Amazon DynamoDB. optFns adjust the client's options.
+func (e *Engine) Client(optFns ...func(*dynamodb.Options)) *dynamodb.Client {
+	opts := dynamodb.Options{
+		Region: "local",
+		// The engine accepts any SigV4 credentials; these only satisfy the signer.
+		Credentials:  credentials.NewStaticCredentialsProvider("embedded", "embedded", ""),
+		BaseEndpoint: aws.String("http://embedded.invalid"),
+		HTTPClient:   e.HTTPClient(),
+	}
+	for _, fn := range optFns {
+		fn(&opts)
+	}
+	return dynamodb.New(opts)
+}
