@@ -17,8 +17,8 @@ func TestCreateUser(t *testing.T) {
 		}})
 		var got struct {
 			CreateUser struct {
-				Username, Name, Email          string
-				Interests                      []string
+				Username, Name, Email         string
+				Interests                     []string
 				FollowerCount, FollowingCount int
 			}
 		}

@@ -196,13 +196,13 @@ func typedValue(v any) (types.AttributeValue, error) {
 	case "N":
 		s, err := numberText(x)
 		if err != nil {
-			return nil, fmt.Errorf("N: %w", err)
+			return nil, fmt.Errorf("number (N): %w", err)
 		}
 		return &types.AttributeValueMemberN{Value: s}, nil
 	case "B":
 		b, err := base64Bytes(x)
 		if err != nil {
-			return nil, fmt.Errorf("B: %w", err)
+			return nil, fmt.Errorf("binary (B): %w", err)
 		}
 		return &types.AttributeValueMemberB{Value: b}, nil
 	case "BOOL":
@@ -227,7 +227,7 @@ func typedValue(v any) (types.AttributeValue, error) {
 		for i, e := range list {
 			av, err := typedValue(e)
 			if err != nil {
-				return nil, fmt.Errorf("L[%d]: %w", i, err)
+				return nil, fmt.Errorf("list (L) element %d: %w", i, err)
 			}
 			l[i] = av
 		}
@@ -241,7 +241,7 @@ func typedValue(v any) (types.AttributeValue, error) {
 		for k, e := range obj {
 			av, err := typedValue(e)
 			if err != nil {
-				return nil, fmt.Errorf("M %q: %w", k, err)
+				return nil, fmt.Errorf("map (M) entry %q: %w", k, err)
 			}
 			m[k] = av
 		}

@@ -120,11 +120,11 @@ func TestItemReader_Errors(t *testing.T) {
 		{"NotAnObject", avaPlain + "\n[1, 2]\n", 2, "want a JSON object, got an array", 1},
 		{"NumberAtTopLevel", "\n\n  42", 3, "got a number", 0},
 		{"EmptyObject", "{}", 1, "empty item", 0},
-		{"TypedBadNumber", avaPlain + "\n" + `{"PK": {"S": "p"}, "SK": {"S": "s"}, "n": {"N": "twelve"}}`, 2, `attribute "n": N: "twelve" is not a number`, 1},
+		{"TypedBadNumber", avaPlain + "\n" + `{"PK": {"S": "p"}, "SK": {"S": "s"}, "n": {"N": "twelve"}}`, 2, `attribute "n": number (N): "twelve" is not a number`, 1},
 		{"TypedBadBase64", `{"PK": {"S": "p"}, "SK": {"S": "s"}, "b": {"B": "!!"}}`, 1, "not base64", 0},
 		{"TypedNullFalse", `{"PK": {"S": "p"}, "SK": {"S": "s"}, "x": {"NULL": false}}`, 1, "NULL: want true", 0},
 		{"TypedStringNotString", `{"PK": {"S": 5}, "SK": {"S": "s"}}`, 1, "S: want a string, got a number", 0},
-		{"TypedNestedBad", `{"PK": {"S": "p"}, "SK": {"S": "s"}, "l": {"L": [{"S": "a"}, {"X": 1}]}}`, 1, "L[1]", 0},
+		{"TypedNestedBad", `{"PK": {"S": "p"}, "SK": {"S": "s"}, "l": {"L": [{"S": "a"}, {"X": 1}]}}`, 1, "list (L) element 1", 0},
 		{"StrayCloseBrace", avaPlain + "\n}\n", 2, "invalid character '}'", 1},
 	}
 	for _, tt := range tests {

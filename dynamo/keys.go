@@ -38,7 +38,6 @@ func friendSK(follower string) string   { return prefixFriend + follower }
 func reactionPK(username string, t domain.ReactionType) string {
 	return prefixReaction + username + "#" + string(t)
 }
-func reactionPrefix(username string) string { return prefixReaction + username + "#" }
 
 // Range bounds. "PHOTO$" is just past every "PHOTO#…" key, "USER$" past every "USER#…" key,
 // and "#FRIEND$" past every "#FRIEND#…" key.

