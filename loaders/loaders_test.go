@@ -1,0 +1,100 @@
+package loaders_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/quickphotos/quickphotos/ddb"
+	"github.com/quickphotos/quickphotos/domain"
+	"github.com/quickphotos/quickphotos/dynamo"
+	"github.com/quickphotos/quickphotos/loaders"
+)
+
+func newStore(t *testing.T) *dynamo.Store {
+	t.Helper()
+	engine, err := ddb.Open(t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { engine.Close() })
+	store := dynamo.New(engine.Client(), "quick-photos")
+	if err := store.CreateTable(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return store
+}
+
+// TestUser_CancelledLoadIsNotCached: a load that failed because its request was cancelled
+// must not be served to the next caller from the cache.
+func TestUser_CancelledLoadIsNotCached(t *testing.T) {
+	store := newStore(t)
+	ctx := context.Background()
+	if _, err := store.CreateUser(ctx, "ada", domain.Profile{}); err != nil {
+		t.Fatal(err)
+	}
+	l := loaders.New(store, loaders.Options{})
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := l.User(cancelled, "ada"); err == nil {
+		t.Fatal("a cancelled load succeeded")
+	}
+	u, err := l.User(ctx, "ada")
+	if err != nil || u == nil || u.Username != "ada" {
+		t.Fatalf("after a cancelled load: %+v, %v", u, err)
+	}
+}
+
+// TestUsers_OneBatchAndDeduplicated: concurrent loads of the same and different users share
+// one BatchGetItem.
+func TestUsers_OneBatchAndDeduplicated(t *testing.T) {
+	store := newStore(t)
+	ctx := context.Background()
+	for _, u := range []string{"a", "b", "c"} {
+		if _, err := store.CreateUser(ctx, u, domain.Profile{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx, cost := dynamo.WithCost(ctx)
+	l := loaders.New(store, loaders.Options{ProfileFields: []domain.ProfileField{}})
+	users, err := l.Users(ctx, []string{"a", "b", "a", "missing", "c"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if users[0].Username != "a" || users[2].Username != "a" || users[3] != nil || users[4].Username != "c" {
+		t.Fatalf("users %+v", users)
+	}
+	if s := cost.Snapshot(); s.Requests != 1 || s.Operations["BatchGetItem"] != 1 {
+		t.Fatalf("cost %+v, want one BatchGetItem", s)
+	}
+	// A second load of a cached user costs nothing.
+	if _, err := l.User(ctx, "b"); err != nil || cost.Snapshot().Requests != 1 {
+		t.Fatalf("cached load: %v, cost %+v", err, cost.Snapshot())
+	}
+}
+
+// TestFollowers_PrimeTheProfile: the followers Query brings the profile, so loading it after
+// costs nothing.
+func TestFollowers_PrimeTheProfile(t *testing.T) {
+	store := newStore(t)
+	ctx := context.Background()
+	for _, u := range []string{"a", "b"} {
+		if _, err := store.CreateUser(ctx, u, domain.Profile{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := store.Follow(ctx, domain.FriendshipKey{Follower: "b", Followed: "a"}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cost := dynamo.WithCost(ctx)
+	l := loaders.New(store, loaders.Options{})
+	page, err := l.Followers(ctx, "a", domain.PageRequest{First: 10})
+	if err != nil || len(page.Items) != 1 || page.User == nil || page.User.FollowerCount != 1 {
+		t.Fatalf("page %+v, %v", page, err)
+	}
+	if u, err := l.User(ctx, "a"); err != nil || u.FollowerCount != 1 {
+		t.Fatalf("user %+v, %v", u, err)
+	}
+	if s := cost.Snapshot(); s.Requests != 1 {
+		t.Fatalf("cost %+v, want the one Query", s)
+	}
+}
