@@ -4,6 +4,7 @@
 //	quickphotos table create            create the table and its InvertedIndex
 //	quickphotos load FILE               bulk-load items (the tutorial's items.json, or typed JSON)
 //	quickphotos sample                  write a deterministic sample dataset to stdout
+//	quickphotos dynamodb                serve the embedded engine's DynamoDB API alone
 //
 // Every flag can also be set by an environment variable, listed by `quickphotos CMD -h`.
 package main
@@ -37,6 +38,7 @@ commands:
   table create   create the table and its InvertedIndex (idempotent)
   load FILE      bulk-load items from FILE ("-" for stdin)
   sample         write a deterministic sample dataset (items.json format) to stdout
+  dynamodb       serve the embedded engine alone, as a DynamoDB endpoint (like DynamoDB Local)
 
 Run "quickphotos COMMAND -h" for a command's flags and environment variables.
 `
@@ -59,6 +61,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return load(ctx, rest, stdout, stderr)
 	case "sample":
 		return writeSample(rest, stdout, stderr)
+	case "dynamodb":
+		return serveDynamoDB(ctx, rest, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

@@ -15,6 +15,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
 	"github.com/quickphotos/quickphotos/ddb"
 )
 
@@ -143,14 +146,22 @@ func runOK(t *testing.T, args ...string) string {
 }
 
 // startServe runs `quickphotos serve args…` until the test ends and returns the base URL it
-// printed.
+// printed for GraphiQL.
 func startServe(t *testing.T, args ...string) string {
+	t.Helper()
+	lines := startCommand(t, "GraphiQL at", append([]string{"serve"}, args...)...)
+	return regexp.MustCompile(`http://127\.0\.0\.1:\d+`).FindString(lines[len(lines)-1])
+}
+
+// startCommand runs a long-running command until the test ends and returns what it printed
+// up to the line containing ready.
+func startCommand(t *testing.T, ready string, args ...string) []string {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
-		err := run(ctx, append([]string{"serve"}, args...), pw, io.Discard)
+		err := run(ctx, args, pw, io.Discard)
 		pw.CloseWithError(io.EOF)
 		done <- err
 	}()
@@ -159,22 +170,50 @@ func startServe(t *testing.T, args ...string) string {
 		select {
 		case err := <-done:
 			if err != nil {
-				t.Errorf("serve: %v", err)
+				t.Errorf("%s: %v", args[0], err)
 			}
 		case <-time.After(20 * time.Second):
-			t.Error("serve did not stop")
+			t.Errorf("%s did not stop", args[0])
 		}
 	})
-	line, err := bufio.NewReader(pr).ReadString('\n')
-	if err != nil {
-		t.Fatalf("serve printed nothing: %v", err)
+	r := bufio.NewReader(pr)
+	var lines []string
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			t.Fatalf("%s stopped printing before %q: %v (printed %q)", args[0], ready, err, lines)
+		}
+		lines = append(lines, line)
+		if strings.Contains(line, ready) {
+			break
+		}
 	}
 	go func() { _, _ = io.Copy(io.Discard, pr) }()
-	base := regexp.MustCompile(`http://127\.0\.0\.1:\d+`).FindString(line)
-	if base == "" {
-		t.Fatalf("no address in %q", line)
+	return lines
+}
+
+// TestDynamoDBEndpoints: the engine's DynamoDB API over HTTP, alone (`quickphotos dynamodb`) and
+// beside the GraphQL server (`serve --dynamodb-listen`), answers an ordinary SDK client.
+func TestDynamoDBEndpoints(t *testing.T) {
+	alone := startCommand(t, "DynamoDB API at", "dynamodb", "--listen", "127.0.0.1:0", "--data", t.TempDir())
+	beside := startCommand(t, "GraphiQL at", "serve", "--addr", "127.0.0.1:0", "--data", t.TempDir(), "--dynamodb-listen", "127.0.0.1:0")
+	for name, tc := range map[string]struct {
+		line      string
+		wantTable bool
+	}{"alone": {alone[0], false}, "beside serve": {beside[0], true}} {
+		endpoint := regexp.MustCompile(`http://127\.0\.0\.1:\d+`).FindString(tc.line)
+		client := dynamodb.New(dynamodb.Options{
+			Region: "us-east-1", BaseEndpoint: &endpoint,
+			Credentials: credentials.NewStaticCredentialsProvider("any", "any", ""),
+		})
+		out, err := client.ListTables(context.Background(), &dynamodb.ListTablesInput{})
+		if err != nil {
+			t.Fatalf("%s: ListTables at %q: %v", name, endpoint, err)
+		}
+		if got := len(out.TableNames) == 1 && out.TableNames[0] == "quick-photos"; got != tc.wantTable {
+			t.Errorf("%s: tables %v", name, out.TableNames)
+		}
 	}
-	return base
 }
 
 func postJSON(t *testing.T, url, body string, v any) {

@@ -16,10 +16,11 @@ import (
 
 // serveConfig is the configuration of `quickphotos serve`.
 type serveConfig struct {
-	store  storeConfig
-	addr   string
-	sample bool
-	users  int
+	store          storeConfig
+	addr           string
+	sample         bool
+	users          int
+	dynamodbListen string
 }
 
 func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -30,6 +31,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	f.Bool(&cfg.sample, "sample", false, "load the sample dataset when the table is empty")
 	f.Int(&cfg.users, "sample-users", 200, "with --sample: how many users the sample dataset has")
 	f.Bool(&cfg.store.createTable, "create-table", false, "with --store dynamodb: create the table and index when they are missing")
+	f.String(&cfg.dynamodbListen, "dynamodb-listen", "", "with the embedded store: also serve its DynamoDB API on this address, for the AWS CLI, SDKs or NoSQL Workbench")
 	if err := f.parse(args); err != nil {
 		return err
 	}
@@ -48,6 +50,22 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if err := loadSampleIfEmpty(ctx, opened, store, cfg.users, stderr); err != nil {
 			return err
 		}
+	}
+
+	if cfg.dynamodbListen != "" {
+		if opened.engine == nil {
+			return errors.New("--dynamodb-listen needs the embedded store")
+		}
+		dln, err := net.Listen("tcp", cfg.dynamodbListen)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "quickphotos: DynamoDB API of the embedded store at http://%s\n", dln.Addr())
+		engineCtx, stopEngine := context.WithCancel(ctx)
+		engineDone := make(chan error, 1)
+		go func() { engineDone <- serveEngine(engineCtx, opened.engine, dln) }()
+		defer func() { stopEngine(); <-engineDone }() // before the store closes
+
 	}
 
 	ln, err := net.Listen("tcp", cfg.addr)

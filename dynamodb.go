@@ -1,0 +1,48 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/quickphotos/quickphotos/api"
+	"github.com/quickphotos/quickphotos/ddb"
+)
+
+// serveDynamoDB runs `quickphotos dynamodb`: the embedded engine alone, speaking the DynamoDB
+// API over HTTP like DynamoDB Local, so any SDK, the AWS CLI, NoSQL Workbench or dynamodb-admin
+// can use it.
+func serveDynamoDB(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var listen, data string
+	f := newFlags("dynamodb", stderr)
+	f.String(&listen, "listen", "127.0.0.1:8000", "the address to listen on")
+	f.String(&data, "data", "data", "the data directory")
+	if err := f.parse(args); err != nil {
+		return err
+	}
+	engine, err := ddb.Open(data, nil)
+	if err != nil {
+		return fmt.Errorf("opening the engine in %s: %w", data, err)
+	}
+	defer engine.Close()
+	ln, err := net.Listen("tcp", listen)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "quickphotos: DynamoDB API at http://%s (data in %s)\n", ln.Addr(), data)
+	return serveEngine(ctx, engine, ln)
+}
+
+// serveEngine serves the engine's DynamoDB API on ln until ctx ends.
+func serveEngine(ctx context.Context, engine *ddb.Engine, ln net.Listener) error {
+	srv := &http.Server{Handler: engine, ReadHeaderTimeout: 10 * time.Second}
+	err := api.Serve(ctx, srv, func() error { return srv.Serve(ln) })
+	if errors.Is(err, http.ErrServerClosed) {
+		return nil
+	}
+	return err
+}
