@@ -69,7 +69,9 @@ func TestPagination_FollowingAndUserReactions(t *testing.T) {
 			got := pageThrough(t, srv, `query($first: Int, $after: String) { user(username: "me") { following(first: $first, after: $after) {
 				edges { node { followed { username } } } pageInfo { hasNextPage endCursor } } } }`, first,
 				func(r *apitest.Response) ([]string, bool, string) {
-					var d struct{ User struct{ Following connection } }
+					var d struct {
+						User struct{ Following connection }
+					}
 					r.Decode(t, &d)
 					var keys []string
 					for _, e := range d.User.Following.Edges {
@@ -85,7 +87,9 @@ func TestPagination_FollowingAndUserReactions(t *testing.T) {
 			got := pageThrough(t, srv, `query($first: Int, $after: String) { user(username: "me") { reactions(first: $first, after: $after) {
 				edges { node { type photo { timestamp } } } pageInfo { hasNextPage endCursor } } } }`, first,
 				func(r *apitest.Response) ([]string, bool, string) {
-					var d struct{ User struct{ Reactions connection } }
+					var d struct {
+						User struct{ Reactions connection }
+					}
 					r.Decode(t, &d)
 					var keys []string
 					for _, e := range d.User.Reactions.Edges {
