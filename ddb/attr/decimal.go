@@ -1,6 +1,7 @@
 package attr
 
 import (
+	"math"
 	"math/big"
 	"strings"
 )
@@ -102,8 +103,9 @@ func parseDecimal(s string) (Decimal, error) {
 			if c < '0' || c > '9' {
 				return Decimal{}, &ValidationError{Message: msgNotNumber}
 			}
-			if exp < 1_000_000 { // saturate: far outside the range anyway
-				exp = exp*10 + int(c-'0')
+			if exp = exp*10 + int(c-'0'); exp > math.MaxInt32 {
+				// Beyond a 32-bit exponent DynamoDB does not see a number.
+				return Decimal{}, &ValidationError{Message: msgNotNumber}
 			}
 		}
 		if eneg {
@@ -219,8 +221,14 @@ func (d Decimal) Neg() Decimal {
 }
 
 // Add returns d+e exactly, checked against DynamoDB's precision and range.
+//
+// A sum needing more than 38 digits fails with the precision error even
+// when it is also out of range (DynamoDB Local checks precision first).
 func (d Decimal) Add(e Decimal) (Decimal, error) {
 	r := addExact(d, e)
+	if len(r.digits) > MaxDigits {
+		return r, &ValidationError{Message: msgTooManyDigits}
+	}
 	return r, r.check()
 }
 

@@ -48,7 +48,9 @@ func TestParseDecimal_Errors(t *testing.T) {
 		{"1E+126", "Number overflow. Attempting to store a number with magnitude larger than supported range"},
 		{"-1E+126", "Number overflow. Attempting to store a number with magnitude larger than supported range"},
 		{"1E-131", "Number underflow. Attempting to store a number with magnitude smaller than supported range"},
-		{"1e99999999999999999999", "Number overflow. Attempting to store a number with magnitude larger than supported range"},
+		{"1e99999999999999999999", "A value provided cannot be converted into a number"},
+		{"1e2147483648", "A value provided cannot be converted into a number"},
+		{"1e2147483647", "Number overflow. Attempting to store a number with magnitude larger than supported range"},
 	}
 	for _, tt := range tests {
 		_, err := attr.ParseDecimal(tt.in)
@@ -107,7 +109,9 @@ func TestDecimal_AddSub(t *testing.T) {
 func TestDecimal_AddErrors(t *testing.T) {
 	tests := []struct{ a, b, msg string }{
 		{"1e100", "1", "Attempting to store more than 38 significant digits in a Number"},
-		{"9.9999999999999999999999999999999999999E+125", "1E+125", "Number overflow. Attempting to store a number with magnitude larger than supported range"},
+		{"9.9999999999999999999999999999999999999E+125", "1E+125", "Attempting to store more than 38 significant digits in a Number"},
+		{"9E+125", "9E+125", "Number overflow. Attempting to store a number with magnitude larger than supported range"},
+		{"1E-130", "-1.1E-130", "Number underflow. Attempting to store a number with magnitude smaller than supported range"},
 	}
 	for _, tt := range tests {
 		a, _ := attr.ParseDecimal(tt.a)

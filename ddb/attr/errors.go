@@ -31,6 +31,8 @@ const (
 	msgEmptyNS        = MsgInvalidParams + "An number set  may not be empty"
 	msgEmptyBS        = MsgInvalidParams + "Binary sets should not be empty"
 	msgNestingTooDeep = "Nesting Levels have exceeded supported limits"
+	msgDuplicateNS    = "Input collection contains duplicates"
+	msgDuplicateBS    = MsgInvalidParams + "Input collection of type BS contains duplicates."
 )
 
 // MaxDepth is the deepest nesting of lists and maps DynamoDB accepts.

@@ -2,8 +2,6 @@ package attr
 
 import (
 	"encoding/base64"
-	"encoding/json"
-	"fmt"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -16,12 +14,12 @@ import (
 // Decoding validates as DynamoDB does and canonicalizes numbers. A value
 // that is well-formed JSON but not a valid AttributeValue yields a
 // *ValidationError; JSON of the wrong shape (a number where a string belongs,
-// bad base64, broken syntax) yields another error, which the protocol handler
-// reports as a SerializationException.
+// bad base64, broken syntax) yields a *SyntaxError, which the protocol
+// handler reports as a SerializationException.
 
 // UnmarshalJSON decodes and validates one AttributeValue.
 func (v *Value) UnmarshalJSON(data []byte) error {
-	out, err := decodeValue(data, 0)
+	out, err := decodeValue(data)
 	if err != nil {
 		return err
 	}
@@ -30,156 +28,23 @@ func (v *Value) UnmarshalJSON(data []byte) error {
 }
 
 // UnmarshalJSON decodes and validates an item (a JSON object of
-// AttributeValues).
+// AttributeValues). JSON null decodes as a nil Item.
 func (it *Item) UnmarshalJSON(data []byte) error {
-	var raw map[string]json.RawMessage
-	if err := json.Unmarshal(data, &raw); err != nil {
+	out, err := decodeItem(data)
+	if err != nil {
 		return err
-	}
-	out := make(Item, len(raw))
-	for k, r := range raw {
-		v, err := decodeValue(r, 0)
-		if err != nil {
-			return err
-		}
-		out[k] = v
 	}
 	*it = out
 	return nil
 }
 
 // DecodeItem decodes and validates an item from JSON.
-func DecodeItem(data []byte) (Item, error) {
-	var it Item
-	err := it.UnmarshalJSON(data)
-	return it, err
-}
-
-func decodeValue(data []byte, depth int) (Value, error) {
-	if depth > MaxDepth {
-		return Value{}, &ValidationError{Message: msgNestingTooDeep}
-	}
-	var raw map[string]json.RawMessage
-	if err := json.Unmarshal(data, &raw); err != nil {
-		return Value{}, err
-	}
-	var key string
-	var body json.RawMessage
-	n := 0
-	for k, r := range raw {
-		if ParseType(k) == TypeNone || string(r) == "null" {
-			continue // unknown members and nulls are ignored, as by DynamoDB
-		}
-		key, body = k, r
-		n++
-	}
-	switch {
-	case n == 0:
-		return Value{}, &ValidationError{Message: msgEmptyValue}
-	case n > 1:
-		return Value{}, &ValidationError{Message: msgManyTypes}
-	}
-	switch t := ParseType(key); t {
-	case TypeS:
-		var s string
-		err := json.Unmarshal(body, &s)
-		return S(s), err
-	case TypeN:
-		var s string
-		if err := json.Unmarshal(body, &s); err != nil {
-			return Value{}, err
-		}
-		return ParseN(s)
-	case TypeB:
-		var b []byte // encoding/json decodes base64 into []byte
-		err := json.Unmarshal(body, &b)
-		return Value{Type: TypeB, B: nonNil(b)}, err
-	case TypeBOOL:
-		var b bool
-		err := json.Unmarshal(body, &b)
-		return Bool(b), err
-	case TypeNULL:
-		var b bool
-		if err := json.Unmarshal(body, &b); err != nil {
-			return Value{}, err
-		}
-		if !b {
-			return Value{}, &ValidationError{Message: msgNullNotTrue}
-		}
-		return Null(), nil
-	case TypeSS:
-		var ss []string
-		if err := json.Unmarshal(body, &ss); err != nil {
-			return Value{}, err
-		}
-		v := SS(ss...)
-		return v, ValidateSet(v)
-	case TypeNS:
-		var ns []string
-		if err := json.Unmarshal(body, &ns); err != nil {
-			return Value{}, err
-		}
-		v := NS(ns...)
-		if err := ValidateSet(v); err != nil {
-			return Value{}, err
-		}
-		for i, s := range ns {
-			d, _ := ParseDecimal(s) // validated above
-			ns[i] = d.String()
-		}
-		return v, nil
-	case TypeBS:
-		var bs [][]byte
-		if err := json.Unmarshal(body, &bs); err != nil {
-			return Value{}, err
-		}
-		for i := range bs {
-			bs[i] = nonNil(bs[i])
-		}
-		v := BS(bs...)
-		return v, ValidateSet(v)
-	case TypeL:
-		var raws []json.RawMessage
-		if err := json.Unmarshal(body, &raws); err != nil {
-			return Value{}, err
-		}
-		l := make([]Value, len(raws))
-		for i, r := range raws {
-			e, err := decodeValue(r, depth+1)
-			if err != nil {
-				return Value{}, err
-			}
-			l[i] = e
-		}
-		return L(l...), nil
-	case TypeM:
-		var raws map[string]json.RawMessage
-		if err := json.Unmarshal(body, &raws); err != nil {
-			return Value{}, err
-		}
-		m := make(map[string]Value, len(raws))
-		for k, r := range raws {
-			e, err := decodeValue(r, depth+1)
-			if err != nil {
-				return Value{}, err
-			}
-			m[k] = e
-		}
-		return M(m), nil
-	}
-	return Value{}, fmt.Errorf("attr: unknown type %q", key)
-}
-
-func nonNil(b []byte) []byte {
-	if b == nil {
-		return []byte{}
-	}
-	return b
-}
+func DecodeItem(data []byte) (Item, error) { return decodeItem(data) }
 
 // ValidateSet checks a set value as DynamoDB does on input: it must not be
 // empty, NS members must be valid numbers, and members must be distinct
-// (numbers compared numerically).
+// (numbers compared numerically). The three duplicate messages differ by
+// set type, as they do in DynamoDB Local.
 func ValidateSet(v Value) error {
 	switch v.Type {
 	case TypeSS:
@@ -189,7 +54,7 @@ func ValidateSet(v Value) error {
 		seen := make(map[string]struct{}, len(v.SS))
 		for _, s := range v.SS {
 			if _, dup := seen[s]; dup {
-				return duplicates(v.SS)
+				return invalidf("%sInput collection [%s] contains duplicates", MsgInvalidParams, strings.Join(v.SS, ", "))
 			}
 			seen[s] = struct{}{}
 		}
@@ -205,7 +70,7 @@ func ValidateSet(v Value) error {
 			}
 			c := d.String()
 			if _, dup := seen[c]; dup {
-				return duplicates(v.NS)
+				return &ValidationError{Message: msgDuplicateNS}
 			}
 			seen[c] = struct{}{}
 		}
@@ -216,20 +81,12 @@ func ValidateSet(v Value) error {
 		seen := make(map[string]struct{}, len(v.BS))
 		for _, b := range v.BS {
 			if _, dup := seen[string(b)]; dup {
-				strs := make([]string, len(v.BS))
-				for i, b := range v.BS {
-					strs[i] = base64.StdEncoding.EncodeToString(b)
-				}
-				return duplicates(strs)
+				return &ValidationError{Message: msgDuplicateBS}
 			}
 			seen[string(b)] = struct{}{}
 		}
 	}
 	return nil
-}
-
-func duplicates(members []string) error {
-	return invalidf("%sInput collection [%s] contains duplicates.", MsgInvalidParams, strings.Join(members, ", "))
 }
 
 // MarshalJSON encodes v in the DynamoDB wire format.

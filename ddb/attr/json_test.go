@@ -53,9 +53,9 @@ func TestValue_UnmarshalJSON_ValidationErrors(t *testing.T) {
 		{`{"SS":[]}`, "One or more parameter values were invalid: An string set  may not be empty"},
 		{`{"NS":[]}`, "One or more parameter values were invalid: An number set  may not be empty"},
 		{`{"BS":[]}`, "One or more parameter values were invalid: Binary sets should not be empty"},
-		{`{"SS":["a","a"]}`, "One or more parameter values were invalid: Input collection [a, a] contains duplicates."},
-		{`{"NS":["1","1.0"]}`, "One or more parameter values were invalid: Input collection [1, 1.0] contains duplicates."},
-		{`{"BS":["AA==","AA=="]}`, "One or more parameter values were invalid: Input collection [AA==, AA==] contains duplicates."},
+		{`{"SS":["a","a"]}`, "One or more parameter values were invalid: Input collection [a, a] contains duplicates"},
+		{`{"NS":["1","1.0"]}`, "Input collection contains duplicates"},
+		{`{"BS":["AA==","AA=="]}`, "One or more parameter values were invalid: Input collection of type BS contains duplicates."},
 		{`{"N":"x"}`, "A value provided cannot be converted into a number"},
 		{`{"N":""}`, "A value provided cannot be converted into a number"},
 		{`{"NS":["1","x"]}`, "A value provided cannot be converted into a number"},
@@ -121,4 +121,47 @@ func TestItem_JSON(t *testing.T) {
 	if !attr.EqualItems(req.Item, it) || req.Key["PK"].S != "a" {
 		t.Fatalf("nested decode: %+v", req)
 	}
+}
+
+func TestValue_UnmarshalJSON_Strings(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`{"S":"a\u00e9\ud83d\ude00\/\b\f\r\t"}`, "aé😀/\b\f\r\t"},
+		{`{"S":"\ud83d"}`, "\uFFFD"},
+		{`{"S":"\ud83dx"}`, "\uFFFDx"},
+		{` { "S" : "x" , "unknown" : {"deep":[1,2,{"a":null}]}, "N": null } `, "x"},
+		{`{"S":"a","S":"b"}`, "b"},
+		{"{\"S\":\"\xff\"}", "\uFFFD"},
+	}
+	for _, tt := range tests {
+		var v attr.Value
+		if err := json.Unmarshal([]byte(tt.in), &v); err != nil {
+			if err2 := v.UnmarshalJSON([]byte(tt.in)); err2 != nil {
+				t.Errorf("Unmarshal(%s): %v", tt.in, err2)
+				continue
+			}
+		}
+		if v.Type != attr.TypeS || v.S != tt.want {
+			t.Errorf("Unmarshal(%s) = %q, want %q", tt.in, v.S, tt.want)
+		}
+	}
+}
+
+// FuzzStringDecode compares the string decoder with encoding/json.
+func FuzzStringDecode(f *testing.F) {
+	for _, s := range []string{`abc`, `\u00e9`, `\ud83d\ude00`, `\ud83d`, `\"`, "\xff", `\x`, `\u12`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		doc := `"` + raw + `"`
+		var want string
+		wantErr := json.Unmarshal([]byte(doc), &want)
+		var v attr.Value
+		gotErr := v.UnmarshalJSON([]byte(`{"S":` + doc + `}`))
+		if (wantErr == nil) != (gotErr == nil) {
+			t.Fatalf("%q: encoding/json error %v, ours %v", doc, wantErr, gotErr)
+		}
+		if wantErr == nil && v.S != want {
+			t.Fatalf("%q: encoding/json %q, ours %q", doc, want, v.S)
+		}
+	})
 }

@@ -29,6 +29,9 @@ func checkCond(kind string, c *Cond) error {
 	}
 	switch c.Kind {
 	case CondCompare:
+		if err := checkDistinct(kind, c.Op, c.Args); err != nil {
+			return err
+		}
 		if c.Op == "=" || c.Op == "<>" {
 			return nil
 		}
@@ -37,15 +40,26 @@ func checkCond(kind string, c *Cond) error {
 				return operandTypeError(kind, c.Op, a.Value)
 			}
 		}
+	case CondIn:
+		return checkDistinct(kind, c.Op, c.Args)
 	case CondBetween:
+		if err := checkDistinct(kind, c.Op, c.Args); err != nil {
+			return err
+		}
 		for _, a := range c.Args {
 			if a.Kind == OperandValue && !orderable(a.Value.Type) {
 				return operandTypeError(kind, c.Op, a.Value)
 			}
 		}
 		lo, hi := c.Args[1], c.Args[2]
-		if lo.Kind == OperandValue && hi.Kind == OperandValue && lo.Value.Type == hi.Value.Type &&
-			attr.Compare(lo.Value, hi.Value) > 0 {
+		if lo.Kind != OperandValue || hi.Kind != OperandValue {
+			return nil
+		}
+		if lo.Value.Type != hi.Value.Type {
+			return invalidf(kind, "The BETWEEN operator requires same data type for lower and upper bounds; lower bound operand: AttributeValue: {%s:%s}, upper bound operand: AttributeValue: {%s:%s}",
+				lo.Value.Type, scalarText(lo.Value), hi.Value.Type, scalarText(hi.Value))
+		}
+		if attr.Compare(lo.Value, hi.Value) > 0 {
 			return invalidf(kind, "The BETWEEN operator requires upper bound to be greater than or equal to lower bound; lower bound operand: AttributeValue: {%s:%s}, upper bound operand: AttributeValue: {%s:%s}",
 				lo.Value.Type, scalarText(lo.Value), hi.Value.Type, scalarText(hi.Value))
 		}
@@ -63,6 +77,7 @@ func checkFunc(kind, fn string, args []*Operand) error {
 				return operandTypeError(kind, fn, a.Value)
 			}
 		}
+		return checkDistinct(kind, fn, args)
 	case fnAttributeType:
 		t := args[1]
 		if t.Kind != OperandValue {
@@ -72,11 +87,23 @@ func checkFunc(kind, fn string, args []*Operand) error {
 			return operandTypeError(kind, fn, t.Value)
 		}
 		if attr.ParseType(t.Value.S) == attr.TypeNone {
-			return invalidf(kind, "Invalid attribute type name found; type: %s, valid types: {B,NULL,SS,BOOL,L,BS,N,NS,S,M}", t.Value.S)
+			return invalidf(kind, "Invalid attribute type name found; type: %s, valid types: {N,BS,L,B,NULL,M,S,SS,NS,BOOL}", t.Value.S)
 		}
 	case fnContains:
-		if args[0].Kind == OperandPath && args[1].Kind == OperandPath && pathsEqual(args[0].Path, args[1].Path) {
-			return invalidf(kind, "The first operand must be distinct from the remaining operands for this operator or function; operator: %s, first operand: %s", fn, args[0].Path.list())
+		return checkDistinct(kind, fn, args)
+	}
+	return nil
+}
+
+// checkDistinct rejects an operator or function whose first operand, a
+// path, appears again among the others (a = a, contains(a, a)).
+func checkDistinct(kind, op string, args []*Operand) error {
+	if args[0].Kind != OperandPath {
+		return nil
+	}
+	for _, a := range args[1:] {
+		if a.Kind == OperandPath && pathsEqual(args[0].Path, a.Path) {
+			return invalidf(kind, "The first operand must be distinct from the remaining operands for this operator or function; operator: %s, first operand: %s", op, args[0].Path.list())
 		}
 	}
 	return nil
@@ -107,12 +134,12 @@ func checkUpdate(u *Update) error {
 	}
 	for _, a := range u.Add {
 		if t := a.Value.Value.Type; t != attr.TypeN && !t.IsSet() {
-			return invalidf(KindUpdate, "Incorrect operand type for operator or function; operator: ADD, operand type: %s", updateTypeNames[t])
+			return invalidf(KindUpdate, "Incorrect operand type for operator or function; operator: ADD, operand type: %s, typeSet: ALLOWED_FOR_ADD_OPERAND", updateTypeNames[t])
 		}
 	}
 	for _, a := range u.Delete {
 		if t := a.Value.Value.Type; !t.IsSet() {
-			return invalidf(KindUpdate, "Incorrect operand type for operator or function; operator: DELETE, operand type: %s", updateTypeNames[t])
+			return invalidf(KindUpdate, "Incorrect operand type for operator or function; operator: DELETE, operand type: %s, typeSet: ALLOWED_FOR_DELETE_OPERAND", updateTypeNames[t])
 		}
 	}
 	return nil
@@ -165,8 +192,10 @@ func pathsEqual(a, b Path) bool {
 // other (overlap), or where they use one step as both a map key and a list
 // index (conflict).
 func checkOverlaps(kind string, paths []Path) error {
-	for i := range paths {
-		for j := i + 1; j < len(paths); j++ {
+	// Each path is checked against the earlier ones, latest first: the
+	// order in which DynamoDB reports the pair.
+	for j := range paths {
+		for i := j - 1; i >= 0; i-- {
 			if err := overlap(kind, paths[i], paths[j]); err != nil {
 				return err
 			}

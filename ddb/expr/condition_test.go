@@ -11,7 +11,7 @@ const evalItem = `{
 	"PK":{"S":"USER#a"}, "s":{"S":"hello"}, "n":{"N":"10"}, "n2":{"N":"9"}, "b":{"B":"AQID"},
 	"t":{"BOOL":true}, "z":{"NULL":true}, "ss":{"SS":["x","y"]}, "ns":{"NS":["1","2.5"]},
 	"bs":{"BS":["AQ=="]}, "l":{"L":[{"S":"x"},{"N":"3"},{"M":{"k":{"S":"v"}}}]},
-	"m":{"M":{"a":{"M":{"b":{"N":"7"}}},"e":{"S":""}}}, "u":{"S":"é€"}
+	"m":{"M":{"a":{"M":{"b":{"N":"7"}}},"e":{"S":""}}}, "u":{"S":"é€"}, "e":{"S":"é😀"}
 }`
 
 func TestCondition_Eval(t *testing.T) {
@@ -32,7 +32,7 @@ func TestCondition_Eval(t *testing.T) {
 		// different types: = false, <> true, ordering false
 		{"s = :n10", false}, {"s <> :n10", true}, {"s < :n10", false}, {"s > :n10", false},
 		// absent attributes
-		{"absent = :s", false}, {"absent <> :s", true}, {"absent < :s", false},
+		{"absent = :s", false}, {"absent <> :s", true}, {"absent <> nope", true}, {"absent = nope", false}, {"absent < :s", false},
 		{"m.nope = :s", false}, {"l[9] = :x", false}, {"s.x = :s", false}, {"s[0] = :s", false},
 		// BETWEEN and IN
 		{"n BETWEEN :n9 AND :n10", true}, {"n BETWEEN :one AND :n9", false},
@@ -51,18 +51,18 @@ func TestCondition_Eval(t *testing.T) {
 		{"contains(s, n)", false},
 		// size
 		{"size(s) = :n10", false}, {"size(s) < :n10", true}, {"size(ss) = :n2", true}, {"size(l) = :n3", true},
-		{"size(m) = :n2", true}, {"size(b) = :n3", true}, {"size(u) = :n2", true}, {"size(n) >= :n0", false},
+		{"size(m) = :n2", true}, {"size(b) = :n3", true}, {"size(u) = :n2", true}, {"size(e) = :n3", true}, {"size(:h) = :n2", true}, {"size(n) >= :n0", false},
 		{"size(t) = :one", false}, {"size(absent) >= :n0", false}, {"size(m.a) = :one", true},
 		// logic and precedence: NOT > AND > OR
 		{"s = :s AND n = :n10", true}, {"s = :s AND n = :n9", false}, {"s = :x OR n = :n10", true},
 		{"NOT s = :x", true}, {"NOT s = :s", false}, {"not s = :s or n = :n10", true},
-		{"s = :x AND n = :n9 OR n = :n10", true},       // (F AND F) OR T
-		{"n = :n10 OR s = :x AND n = :n9", true},       // T OR (F AND F)
-		{"(n = :n10 OR s = :x) AND n = :n9", false},    // parentheses
-		{"NOT n = :n10 AND s = :x", false},             // (NOT T) AND F
-		{"NOT (n = :n9 AND s = :x)", true},             // NOT (F AND F)
-		{"NOT NOT s = :s", true},                       // double negation
-		{"NOT n = :n9 OR s = :x", true},                // (NOT F) OR F
+		{"s = :x AND n = :n9 OR n = :n10", true},    // (F AND F) OR T
+		{"n = :n10 OR s = :x AND n = :n9", true},    // T OR (F AND F)
+		{"(n = :n10 OR s = :x) AND n = :n9", false}, // parentheses
+		{"NOT n = :n10 AND s = :x", false},          // (NOT T) AND F
+		{"NOT (n = :n9 AND s = :x)", true},          // NOT (F AND F)
+		{"NOT NOT s = :s", true},                    // double negation
+		{"NOT n = :n9 OR s = :x", true},             // (NOT F) OR F
 		{"s = :x OR NOT attribute_exists(absent) AND n = :n10", true},
 		{"(s = :s)", true},
 		{"#k = :s", true},
@@ -117,11 +117,29 @@ func TestParseCondition_Errors(t *testing.T) {
 		{"name = :v", "Invalid ConditionExpression: Attribute name is a reserved keyword; reserved keyword: name"},
 		{"a.Status = :v", "Invalid ConditionExpression: Attribute name is a reserved keyword; reserved keyword: Status"},
 		{"((a = :v))", "Invalid ConditionExpression: The expression has redundant parentheses;"},
+		{"NOT ((a = :v))", "Invalid ConditionExpression: The expression has redundant parentheses;"},
+		{"(a = :v) AND ((b = :v))", "Invalid ConditionExpression: The expression has redundant parentheses;"},
+		{"name = :w AND ((a = :w))", "Invalid ConditionExpression: The expression has redundant parentheses;"},
+		// Syntax errors come first, then unknown functions and reserved
+		// words in source order, then function checks.
+		{"name x", `Invalid ConditionExpression: Syntax error; token: "x", near: "name x"`},
+		{"a = :v AND name = :v x", `Invalid ConditionExpression: Syntax error; token: "x", near: ":v x"`},
+		{"a = :w AND foo(b)", "Invalid ConditionExpression: Invalid function name; function: foo"},
+		{"name = :w AND foo(b)", "Invalid ConditionExpression: Attribute name is a reserved keyword; reserved keyword: name"},
+		{"foo(b) AND name = :w", "Invalid ConditionExpression: Invalid function name; function: foo"},
+		{"begins_with(a) AND name = :w", "Invalid ConditionExpression: Attribute name is a reserved keyword; reserved keyword: name"},
+		{"_a = :v", `Invalid ConditionExpression: Syntax error; token: "_", near: "_a"`},
+		{"1a = :v", `Invalid ConditionExpression: Syntax error; token: "1", near: "1a"`},
+		{"a.1 = :v", `Invalid ConditionExpression: Syntax error; token: "1", near: ".1 ="`},
+		{"a[-1] = :v", `Invalid ConditionExpression: Syntax error; token: "-", near: "[-1"`},
+		{"a[2147483648] = :v", "Invalid ConditionExpression: List index is not within the allowable range; index: [2147483648]"},
 		{"foo(a)", "Invalid ConditionExpression: Invalid function name; function: foo"},
 		{"begins_with(a)", "Invalid ConditionExpression: Incorrect number of operands for operator or function; operator or function: begins_with, number of operands: 1"},
 		{"attribute_exists(a, b)", "Invalid ConditionExpression: Incorrect number of operands for operator or function; operator or function: attribute_exists, number of operands: 2"},
 		{"attribute_exists(:v)", "Invalid ConditionExpression: Operator or function requires a document path; operator or function: attribute_exists"},
-		{"size(:v) = :w", "Invalid ConditionExpression: Operator or function requires a document path; operator or function: size"},
+		{"size(a)", "Invalid ConditionExpression: The function is not allowed to be used this way in an expression; function: size"},
+		{"a IN ()", `Invalid ConditionExpression: Syntax error; token: ")", near: "()"`},
+		{"ATTRIBUTE_EXISTS(a)", "Invalid ConditionExpression: Invalid function name; function: ATTRIBUTE_EXISTS"},
 		{"if_not_exists(a, :v) = :v", "Invalid ConditionExpression: The function is not allowed in a condition expression; function: if_not_exists"},
 		{"a = attribute_exists(b)", "Invalid ConditionExpression: The function is not allowed to be used this way in an expression; function: attribute_exists"},
 		{"a IN (" + strings.Repeat(":v,", 100) + ":v)", "Invalid ConditionExpression: The expression contains too many operands for the IN operator; maximum: 100, number of operands: 101"},
@@ -152,7 +170,9 @@ func TestCondition_BindErrors(t *testing.T) {
 		{"a BETWEEN :n5 AND :n", nil, "Invalid ConditionExpression: The BETWEEN operator requires upper bound to be greater than or equal to lower bound; lower bound operand: AttributeValue: {N:5}, upper bound operand: AttributeValue: {N:1}"},
 		{"begins_with(a, :n)", nil, "Invalid ConditionExpression: Incorrect operand type for operator or function; operator or function: begins_with, operand type: N"},
 		{"attribute_type(a, :n)", nil, "Invalid ConditionExpression: Incorrect operand type for operator or function; operator or function: attribute_type, operand type: N"},
-		{"attribute_type(a, :bad)", nil, "Invalid ConditionExpression: Invalid attribute type name found; type: STRING, valid types: {B,NULL,SS,BOOL,L,BS,N,NS,S,M}"},
+		{"attribute_type(a, :bad)", nil, "Invalid ConditionExpression: Invalid attribute type name found; type: STRING, valid types: {N,BS,L,B,NULL,M,S,SS,NS,BOOL}"},
+		{"a BETWEEN :n AND :s", nil, "Invalid ConditionExpression: The BETWEEN operator requires same data type for lower and upper bounds; lower bound operand: AttributeValue: {N:1}, upper bound operand: AttributeValue: {S:a}"},
+		{"a = a", nil, "Invalid ConditionExpression: The first operand must be distinct from the remaining operands for this operator or function; operator: =, first operand: [a]"},
 		{"contains(#a, #a)", map[string]string{"#a": "data"}, "Invalid ConditionExpression: The first operand must be distinct from the remaining operands for this operator or function; operator: contains, first operand: [data]"},
 	}
 	for _, tt := range tests {

@@ -3,16 +3,15 @@ package expr
 import (
 	"bytes"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
 )
 
 // Eval reports whether item satisfies the bound condition c. A nil item
 // (no such item) has no attributes. Eval never fails: comparing values of
-// different types, or comparing with a missing attribute, is simply false
-// (except <>, which is true when exactly one side is present or the values
-// differ).
+// different types, or comparing with a missing attribute, is simply false,
+// except for <>, which is true unless both sides exist and are equal (as in
+// DynamoDB, "a <> b" holds when both are missing).
 func (c *Condition) Eval(item attr.Item) bool {
 	if !c.bound {
 		panic("expr: Eval on an unbound Condition")
@@ -60,10 +59,7 @@ func compare(op string, a attr.Value, aok bool, b attr.Value, bok bool) bool {
 	case "=":
 		return aok && bok && attr.Equal(a, b)
 	case "<>":
-		if !aok || !bok {
-			return aok != bok
-		}
-		return !attr.Equal(a, b)
+		return !aok || !bok || !attr.Equal(a, b)
 	}
 	if !aok || !bok || !attr.Comparable(a, b) {
 		return false
@@ -149,14 +145,15 @@ func evalOperand(o *Operand, item attr.Item) (attr.Value, bool) {
 	return attr.Value{}, false
 }
 
-// sizeOf implements size(): the length of a string (in characters) or
-// binary (in bytes), or the number of elements of a set, list or map.
+// sizeOf implements size(): the length of a string (in UTF-16 code units,
+// as DynamoDB counts: a character outside the BMP counts 2) or binary (in
+// bytes), or the number of elements of a set, list or map.
 // Numbers, booleans and nulls have no size.
 func sizeOf(v attr.Value) (attr.Value, bool) {
 	var n int
 	switch v.Type {
 	case attr.TypeS:
-		n = utf8.RuneCountInString(v.S)
+		n = utf16Len(v.S)
 	case attr.TypeB:
 		n = len(v.B)
 	case attr.TypeSS:
@@ -173,4 +170,16 @@ func sizeOf(v attr.Value) (attr.Value, bool) {
 		return attr.Value{}, false
 	}
 	return attr.Int(int64(n)), true
+}
+
+// utf16Len returns the number of UTF-16 code units encoding s.
+func utf16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		n++
+		if r >= 0x10000 {
+			n++
+		}
+	}
+	return n
 }

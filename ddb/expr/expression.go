@@ -1,6 +1,9 @@
 package expr
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // placeholders are the expression attribute names and values an expression
 // uses; the request-wide "unused" check needs them from every expression.
@@ -98,7 +101,7 @@ func ParseUpdate(s string) (*Update, error) {
 			if !isClauseKeyword(t) {
 				p.syntax()
 			}
-			clause := toUpper(t.text)
+			clause := strings.ToUpper(t.text)
 			if seen[clause] {
 				p.failf("The %q section can only be used once in an update expression;", clause)
 			}
@@ -135,14 +138,4 @@ func ParseUpdate(s string) (*Update, error) {
 	}
 	u.placeholders = placeholders{p.names, p.values}
 	return u, nil
-}
-
-func toUpper(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if c >= 'a' && c <= 'z' {
-			b[i] = c - 'a' + 'A'
-		}
-	}
-	return string(b)
 }

@@ -52,11 +52,11 @@ func checkKeyOps(c *Cond) error {
 		return checkKeyOps(c.Right)
 	}
 	if bad != "" {
-		return invalid(KindKeyCondition, "Invalid operator used in KeyConditionExpression: "+bad)
+		return plain("Invalid operator used in KeyConditionExpression: " + bad)
 	}
 	for _, a := range c.Args {
 		if a.Kind == OperandFunc {
-			return invalid(KindKeyCondition, "Invalid operator used in KeyConditionExpression: "+a.Func)
+			return plain("KeyConditionExpressions cannot contain nested operations")
 		}
 	}
 	return nil
@@ -155,6 +155,21 @@ func (k *KeyCondition) Bind(p *Params, schema KeySchema) (*KeyRange, error) {
 		leaves = append(leaves, c)
 	}
 	collect(c.Root)
+	// One condition per key is checked before the number of conditions.
+	seen := map[string]bool{}
+	for _, l := range leaves {
+		if name, ok := leafKeyName(l); ok {
+			if seen[name] {
+				return nil, plain("KeyConditionExpressions must only contain one condition per key")
+			}
+			seen[name] = true
+			if name == schema.HashKey || name == schema.RangeKey {
+				if p := leafPath(l); len(p) > 1 {
+					return nil, plain("Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: Key: " + name)
+				}
+			}
+		}
+	}
 	if len(leaves) > 2 {
 		return nil, plain("Conditions can be of length 1 or 2 only")
 	}
@@ -168,9 +183,6 @@ func (k *KeyCondition) Bind(p *Params, schema KeySchema) (*KeyRange, error) {
 		}
 		switch {
 		case name == schema.HashKey:
-			if hashSeen {
-				return nil, plain("KeyConditionExpressions must only contain one condition per key")
-			}
 			hashSeen = true
 			if sc.Op != SortEQ {
 				return nil, plain("Query key condition not supported")
@@ -180,9 +192,6 @@ func (k *KeyCondition) Bind(p *Params, schema KeySchema) (*KeyRange, error) {
 			}
 			r.Partition = sc.Value
 		case name == schema.RangeKey && schema.RangeKey != "":
-			if rangeSeen {
-				return nil, plain("KeyConditionExpressions must only contain one condition per key")
-			}
 			rangeSeen = true
 			if sc.Op == SortBeginsWith && schema.RangeType == attr.TypeN {
 				return nil, operandTypeError(KindKeyCondition, fnBeginsWith, attr.Value{Type: attr.TypeN})
@@ -241,4 +250,22 @@ func keyLeaf(c *Cond) (string, *SortCondition, error) {
 		return name, &SortCondition{Op: SortBeginsWith, Value: c.Args[1].Value}, nil
 	}
 	return "", nil, notSupported
+}
+
+// leafPath returns the path a key condition leaf constrains, or nil.
+func leafPath(c *Cond) Path {
+	for _, a := range c.Args {
+		if a.Kind == OperandPath {
+			return a.Path
+		}
+	}
+	return nil
+}
+
+// leafKeyName returns the top-level attribute a leaf constrains.
+func leafKeyName(c *Cond) (string, bool) {
+	if p := leafPath(c); p != nil {
+		return p[0].Name, true
+	}
+	return "", false
 }

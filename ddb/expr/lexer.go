@@ -57,7 +57,7 @@ func lex(s string) []token {
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
 			i++
 			continue
-		case isLetter(c) || c == '_':
+		case isLetter(c): // names start with a letter; "_a" is a syntax error
 			for i < len(s) && isWord(s[i]) {
 				i++
 			}

@@ -17,6 +17,43 @@ type parser struct {
 	names  []string // #placeholders used, in first-use order
 	values []string // :placeholders used, in first-use order
 	update bool     // parsing an UpdateExpression: SET/REMOVE/ADD/DELETE are keywords
+	// deferred holds the semantic errors found while parsing; DynamoDB
+	// reports them only for syntactically valid expressions, by phase then
+	// source position.
+	deferred []deferredErr
+}
+
+// deferredErr is a semantic error found during parsing.
+type deferredErr struct {
+	phase int // phaseNames or phaseFuncs
+	pos   int // token index
+	err   error
+}
+
+// Phases of semantic checks, in DynamoDB's order.
+const (
+	phaseNames = 1 // unknown function names and reserved words
+	phaseFuncs = 2 // function context, arity and operand kinds; IN size
+)
+
+// later records a semantic error to report if the parse succeeds.
+func (p *parser) later(phase, pos int, format string, args ...any) {
+	p.deferred = append(p.deferred, deferredErr{phase, pos, invalidf(p.kind, format, args...)})
+}
+
+// firstDeferred returns the deferred error DynamoDB would report, or nil.
+func (p *parser) firstDeferred() error {
+	var best *deferredErr
+	for i := range p.deferred {
+		d := &p.deferred[i]
+		if best == nil || d.phase < best.phase || d.phase == best.phase && d.pos < best.pos {
+			best = d
+		}
+	}
+	if best == nil {
+		return nil
+	}
+	return best.err
 }
 
 type parseError struct{ err error }
@@ -42,6 +79,9 @@ func parse(kind, s string, update bool, fn func(p *parser)) (p *parser, err erro
 	fn(p)
 	if p.peek().kind != tokEOF {
 		p.syntax()
+	}
+	if err := p.firstDeferred(); err != nil {
+		return nil, err
 	}
 	return p, nil
 }
@@ -119,7 +159,7 @@ func (p *parser) pathElemName() string {
 		}
 		p.next()
 		if IsReserved(t.text) {
-			p.failf("Attribute name is a reserved keyword; reserved keyword: %s", t.text)
+			p.later(phaseNames, p.pos-1, "Attribute name is a reserved keyword; reserved keyword: %s", t.text)
 		}
 		return t.text
 	}
@@ -143,7 +183,7 @@ func (p *parser) path() Path {
 			}
 			n, err := strconv.Atoi(t.text)
 			if err != nil || n > 1<<31-1 {
-				p.failf("List index is too large; index: %s", t.text)
+				p.failf("List index is not within the allowable range; index: [%s]", t.text)
 			}
 			p.next()
 			p.expect(tokRBrack)
@@ -165,23 +205,34 @@ func (p *parser) operand(update bool) *Operand {
 		p.useValue(t.text)
 		return &Operand{Kind: OperandValue, Ref: t.text, tok: start}
 	case t.kind == tokIdent && p.peekAt(1).kind == tokLParen:
-		return p.call(update)
+		ctx := ctxOperand
+		if update {
+			ctx = ctxUpdate
+		}
+		f := p.call(ctx)
+		p.checkCall(f, ctx)
+		return f
 	}
 	return &Operand{Kind: OperandPath, Path: p.path(), tok: start}
 }
 
-// call parses name(args...) as an operand.
-func (p *parser) call(update bool) *Operand {
+// Contexts a function call can appear in.
+const (
+	ctxCondition = iota // as a whole condition: f(a) AND …
+	ctxOperand          // as an operand of a comparison: size(a) > :n
+	ctxUpdate           // in a SET action
+)
+
+// call parses name(args...). Semantic checks are deferred (see checkCall)
+// so that syntax errors anywhere in the expression are reported first.
+func (p *parser) call(ctx int) *Operand {
 	start := p.pos
 	name := p.next().text
-	if _, ok := funcArity[name]; !ok {
-		p.failf("Invalid function name; function: %s", name)
-	}
 	p.expect(tokLParen)
 	var args []*Operand
 	if p.peek().kind != tokRParen {
 		for {
-			if update {
+			if ctx == ctxUpdate {
 				args = append(args, p.setOperand())
 			} else {
 				args = append(args, p.operand(false))
@@ -193,28 +244,37 @@ func (p *parser) call(update bool) *Operand {
 		}
 	}
 	p.expect(tokRParen)
-	op := &Operand{Kind: OperandFunc, Func: name, Args: args, tok: start}
-	p.checkCall(name, args, update, true)
-	return op
+	return &Operand{Kind: OperandFunc, Func: name, Args: args, tok: start}
 }
 
-// checkCall validates a function's context, arity and path operands.
-func (p *parser) checkCall(name string, args []*Operand, update, asOperand bool) {
-	switch {
-	case update && name != fnIfNotExists && name != fnListAppend:
-		p.failf("The function is not allowed in an update expression; function: %s", name)
-	case !update && (name == fnIfNotExists || name == fnListAppend):
-		p.failf("The function is not allowed in a condition expression; function: %s", name)
-	case asOperand && !update && name != fnSize:
-		p.failf("The function is not allowed to be used this way in an expression; function: %s", name)
+// checkCall defers the checks of a function call in context ctx: known
+// name, allowed here, operand count, document path operands.
+func (p *parser) checkCall(f *Operand, ctx int) {
+	name, pos := f.Func, f.tok
+	if _, ok := funcArity[name]; !ok {
+		p.later(phaseNames, pos, "Invalid function name; function: %s", name)
+		return
 	}
-	if len(args) != funcArity[name] {
-		p.failf("Incorrect number of operands for operator or function; operator or function: %s, number of operands: %d", name, len(args))
+	isUpdateFunc := name == fnIfNotExists || name == fnListAppend
+	switch {
+	case ctx == ctxUpdate && !isUpdateFunc:
+		p.later(phaseFuncs, pos, "The function is not allowed in an update expression; function: %s", name)
+		return
+	case ctx != ctxUpdate && isUpdateFunc:
+		p.later(phaseFuncs, pos, "The function is not allowed in a condition expression; function: %s", name)
+		return
+	case ctx == ctxCondition && name == fnSize, ctx == ctxOperand && isCondFunc(name):
+		p.later(phaseFuncs, pos, "The function is not allowed to be used this way in an expression; function: %s", name)
+		return
+	}
+	if len(f.Args) != funcArity[name] {
+		p.later(phaseFuncs, pos, "Incorrect number of operands for operator or function; operator or function: %s, number of operands: %d", name, len(f.Args))
+		return
 	}
 	switch name {
-	case fnAttributeExists, fnAttributeNotExists, fnAttributeType, fnSize, fnIfNotExists:
-		if args[0].Kind != OperandPath {
-			p.failf("Operator or function requires a document path; operator or function: %s", name)
+	case fnAttributeExists, fnAttributeNotExists, fnAttributeType, fnIfNotExists:
+		if f.Args[0].Kind != OperandPath {
+			p.later(phaseFuncs, pos, "Operator or function requires a document path; operator or function: %s", name)
 		}
 	}
 }
@@ -262,24 +322,19 @@ func (p *parser) primary() *Cond {
 		inner.parens = true
 		return inner
 	}
-	if t.kind == tokIdent && p.peekAt(1).kind == tokLParen && isCondFunc(t.text) {
-		p.next()
-		p.expect(tokLParen)
-		var args []*Operand
-		if p.peek().kind != tokRParen {
-			for {
-				args = append(args, p.operand(false))
-				if p.peek().kind != tokComma {
-					break
-				}
-				p.next()
-			}
+	var left *Operand
+	if t.kind == tokIdent && p.peekAt(1).kind == tokLParen {
+		// A call is a whole condition unless a comparator follows it.
+		f := p.call(ctxCondition)
+		if next := p.peek(); comparators[next.kind] == "" && !next.is("BETWEEN") && !next.is("IN") {
+			p.checkCall(f, ctxCondition)
+			return &Cond{Kind: CondFunc, Op: f.Func, Args: f.Args}
 		}
-		p.expect(tokRParen)
-		p.checkCall(t.text, args, false, false)
-		return &Cond{Kind: CondFunc, Op: t.text, Args: args}
+		p.checkCall(f, ctxOperand)
+		left = f
+	} else {
+		left = p.operand(false)
 	}
-	left := p.operand(false)
 	op := p.peek()
 	if cmp, ok := comparators[op.kind]; ok {
 		p.next()
@@ -296,6 +351,7 @@ func (p *parser) primary() *Cond {
 		hi := p.operand(false)
 		return &Cond{Kind: CondBetween, Op: "BETWEEN", Args: []*Operand{left, lo, hi}}
 	case op.is("IN"):
+		inPos := p.pos
 		p.next()
 		p.expect(tokLParen)
 		args := []*Operand{left}
@@ -308,7 +364,7 @@ func (p *parser) primary() *Cond {
 		}
 		p.expect(tokRParen)
 		if len(args)-1 > MaxInOperands {
-			p.failf("The expression contains too many operands for the IN operator; maximum: %d, number of operands: %d", MaxInOperands, len(args)-1)
+			p.later(phaseFuncs, inPos, "The expression contains too many operands for the IN operator; maximum: %d, number of operands: %d", MaxInOperands, len(args)-1)
 		}
 		return &Cond{Kind: CondIn, Op: "IN", Args: args}
 	}
@@ -332,10 +388,4 @@ func (p *parser) setValue() *Operand {
 	return l
 }
 
-func (p *parser) setOperand() *Operand {
-	t := p.peek()
-	if t.kind == tokIdent && p.peekAt(1).kind == tokLParen {
-		return p.call(true)
-	}
-	return p.operand(true)
-}
+func (p *parser) setOperand() *Operand { return p.operand(true) }

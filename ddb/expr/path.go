@@ -82,8 +82,8 @@ func setIn(cur attr.Value, p Path, v attr.Value) (attr.Value, error) {
 }
 
 // removeIn returns a copy of container cur without the value at p. A
-// missing value is not an error; removing a list element shifts the later
-// ones down.
+// missing last step is not an error, a missing intermediate one is;
+// removing a list element shifts the later ones down.
 func removeIn(cur attr.Value, p Path) (attr.Value, error) {
 	e := p[0]
 	if e.IsIndex {
@@ -91,7 +91,10 @@ func removeIn(cur attr.Value, p Path) (attr.Value, error) {
 			return attr.Value{}, plain(MsgInvalidPath)
 		}
 		if e.Index >= len(cur.L) {
-			return cur, nil
+			if len(p) == 1 {
+				return cur, nil
+			}
+			return attr.Value{}, plain(MsgInvalidPath)
 		}
 		l := slices.Clone(cur.L)
 		if len(p) == 1 {
@@ -109,7 +112,10 @@ func removeIn(cur attr.Value, p Path) (attr.Value, error) {
 	}
 	child, ok := cur.M[e.Name]
 	if !ok {
-		return cur, nil
+		if len(p) == 1 {
+			return cur, nil
+		}
+		return attr.Value{}, plain(MsgInvalidPath)
 	}
 	m := maps.Clone(cur.M)
 	if len(p) == 1 {
@@ -148,4 +154,20 @@ func comparePaths(a, b Path) int {
 		}
 	}
 	return len(a) - len(b)
+}
+
+// parentExists reports whether the container that would hold the last
+// step of p exists in item with the right type.
+func parentExists(item attr.Item, p Path) bool {
+	if len(p) == 1 {
+		return true
+	}
+	parent, ok := Get(item, p[:len(p)-1])
+	if !ok {
+		return false
+	}
+	if p[len(p)-1].IsIndex {
+		return parent.Type == attr.TypeL
+	}
+	return parent.Type == attr.TypeM
 }

@@ -18,7 +18,7 @@ func TestProjection_Apply(t *testing.T) {
 		{"l[3], l[1]", `{"l":{"L":[{"N":"1"},{"N":"3"}]}}`},
 		{"l[9]", `{}`},
 		{"a.e, a.b[2]", `{"a":{"M":{"b":{"L":[{"S":"z"}]},"e":{"S":"e"}}}}`},
-		{"s.x, s[0], a.nope", `{}`},
+		{"s.x, a.nope", `{}`}, {"s[0]", `{}`},
 		{"#k", `{"PK":{"S":"p"}}`},
 	}
 	for _, tt := range tests {

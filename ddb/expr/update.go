@@ -59,6 +59,9 @@ func (u *Update) Apply(item attr.Item) (attr.Item, error) {
 	for _, a := range u.Delete {
 		old, ok := Get(attr.Item(cur.M), a.Path)
 		if !ok {
+			if !parentExists(attr.Item(cur.M), a.Path) {
+				return nil, plain(MsgInvalidPath)
+			}
 			continue
 		}
 		v, err := deleteValues(old, a.Value.Value)

@@ -1,0 +1,39 @@
+package conformance
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/quickphotos/quickphotos/ddb"
+)
+
+// This file is the only one that knows the engine's API: ddb.Open, Close and
+// the engine serving the DynamoDB JSON 1.0 protocol as an http.Handler. While
+// package ddb does not compile, leave this file out of the build with an
+// overlay and run the cases against DynamoDB Local alone:
+//
+//	printf '{"Replace":{"%s":""}}' "$PWD/ddb/conformance/engine_test.go" >/tmp/no-engine.json
+//	go test -overlay=/tmp/no-engine.json ./ddb/conformance/ -conformance.engine=false
+
+func init() {
+	newEngineTarget = func(tb testing.TB) *target {
+		tb.Helper()
+		eng, err := ddb.Open(tb.TempDir(), &ddb.Options{NoSync: true, TTLSweepInterval: -1})
+		if err != nil {
+			tb.Fatalf("ddb.Open: %v", err)
+		}
+		tb.Cleanup(func() {
+			if err := eng.Close(); err != nil {
+				tb.Errorf("ddb.Engine.Close: %v", err)
+			}
+		})
+		h, ok := any(eng).(http.Handler)
+		if !ok {
+			tb.Fatal("*ddb.Engine does not implement http.Handler (ServeHTTP) yet")
+		}
+		srv := httptest.NewServer(h)
+		tb.Cleanup(srv.Close)
+		return &target{name: "engine", endpoint: srv.URL, client: srv.Client()}
+	}
+}

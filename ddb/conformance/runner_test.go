@@ -1,0 +1,338 @@
+package conformance
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/quickphotos/quickphotos/internal/dynamodblocal"
+)
+
+var (
+	flagLocal = flag.Bool("conformance.local", true,
+		"run DynamoDB Local as the reference; false compares the engine with testdata/golden/ instead (no Java needed)")
+	flagEngine = flag.Bool("conformance.engine", os.Getenv("QUICKPHOTOS_CONFORMANCE_LOCAL_ONLY") == "",
+		"run the embedded engine too; false only checks the cases against DynamoDB Local (env QUICKPHOTOS_CONFORMANCE_LOCAL_ONLY=1 has the same effect)")
+	flagRecord = flag.Bool("conformance.record", false,
+		"write DynamoDB Local's responses to testdata/golden/<case>.json")
+)
+
+// maxFailedSteps stops a case after this many failed steps when the engine
+// runs: later steps usually fail only because of the earlier ones. Checking
+// the cases against DynamoDB Local alone reports every failed step.
+const maxFailedSteps = 5
+
+// local is the DynamoDB Local instance shared by the test binary.
+var local *dynamodblocal.Instance
+
+// newEngineTarget starts a fresh embedded engine for one case; engine_test.go
+// sets it. It is nil when that file is left out of the build.
+var newEngineTarget func(tb testing.TB) *target
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	if !*flagLocal {
+		os.Exit(m.Run())
+	}
+	os.Exit(dynamodblocal.Main(m, &local))
+}
+
+// TestConformance runs every case.
+func TestConformance(t *testing.T) {
+	cases, err := loadCases()
+	if err != nil {
+		t.Fatal(err)
+	}
+	divs, err := loadDivergences(cases)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *flagEngine && newEngineTarget == nil {
+		t.Fatal("engine_test.go is not in the build: run with -conformance.engine=false to check the cases against DynamoDB Local only")
+	}
+	if !*flagLocal && !*flagEngine {
+		t.Fatal("nothing to run: both -conformance.local and -conformance.engine are false")
+	}
+	if !*flagLocal && *flagRecord {
+		t.Fatal("-conformance.record needs DynamoDB Local")
+	}
+	steps := 0
+	for _, c := range cases {
+		steps += len(c.allSteps())
+		t.Run(c.Name, func(t *testing.T) { runCase(t, c, divs) })
+	}
+	t.Logf("%d cases, %d steps", len(cases), steps)
+}
+
+// stepResult is one target's answer to a step.
+type stepResult struct {
+	resp    response
+	decoded any // raw decoding, for $prev references
+}
+
+func runCase(t *testing.T, c Case, divs map[string]Divergence) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var ref, eng *target
+	if *flagLocal {
+		ref = &target{name: "DynamoDB Local", endpoint: local.Endpoint, client: http.DefaultClient}
+		if err := ref.reset(ctx); err != nil {
+			t.Fatalf("reset DynamoDB Local: %v", err)
+		}
+	}
+	if *flagEngine {
+		eng = newEngineTarget(t)
+	}
+	var golden *goldenCase
+	if !*flagLocal {
+		g, err := readGolden(c.Name)
+		if err != nil {
+			t.Fatalf("%v (record it with -conformance.record)", err)
+		}
+		golden = g
+	}
+	rec := &goldenCase{Case: c.Name}
+	var prevRef, prevEng any
+	failed := 0
+	for i, s := range c.allSteps() {
+		where := fmt.Sprintf("step %s (%s)", s.ID, s.Op)
+		body := bind(c.Name, s.Request)
+		var refRes, engRes *stepResult
+		var err error
+		switch {
+		case ref != nil:
+			if refRes, err = sendStep(ctx, ref, s, body, prevRef); err != nil {
+				t.Fatalf("%s: %v", where, err)
+			}
+			prevRef = refRes.decoded
+			rec.Steps = append(rec.Steps, recordStep(c.Name, s, refRes.resp))
+		case golden != nil:
+			if i >= len(golden.Steps) || golden.Steps[i].ID != s.ID {
+				t.Fatalf("%s: golden file is stale (re-record it with -conformance.record)", where)
+			}
+			g := golden.Steps[i]
+			refRes = &stepResult{resp: response{Status: g.Status, Body: bind(c.Name, g.Response)}}
+		}
+		if eng != nil {
+			if engRes, err = sendStep(ctx, eng, s, body, prevEng); err != nil {
+				t.Fatalf("%s: %v", where, err)
+			}
+			prevEng = engRes.decoded
+		}
+		if msgs := checkStep(c.Name, s, divs[c.Name+"/"+s.ID], refRes, engRes, ref != nil); len(msgs) > 0 {
+			t.Errorf("%s\nrequest: %s\n%s", where, compactRaw(s.Request), strings.Join(msgs, "\n"))
+			failed++
+			if *flagEngine && failed >= maxFailedSteps {
+				t.Fatalf("stopping after %d failed steps", failed)
+			}
+		}
+	}
+	if *flagRecord {
+		if err := writeGolden(rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// waitActive sends a DescribeTable step until the table and its global
+// secondary indexes are ACTIVE, for at most a minute.
+func waitActive(ctx context.Context, tg *target, s Step, body []byte, prev any) (*stepResult, error) {
+	deadline := time.Now().Add(time.Minute)
+	for {
+		res, err := send(ctx, tg, s.Op, body, prev)
+		// DynamoDB Local answers InternalFailure (HTTP 500) now and then
+		// while it backfills an index: retry those too.
+		if err != nil || res.resp.Status == http.StatusOK && active(res.decoded) ||
+			res.resp.Status != http.StatusOK && res.resp.Status < 500 {
+			return res, err
+		}
+		if time.Now().After(deadline) {
+			return nil, fmt.Errorf("%s: table not ACTIVE after a minute: %s", tg.name, res.resp.Body)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func active(desc any) bool {
+	if st, _ := lookup(desc, []string{"Table", "TableStatus"}); st != "ACTIVE" {
+		return false
+	}
+	gsis, _ := lookup(desc, []string{"Table", "GlobalSecondaryIndexes"})
+	list, _ := gsis.([]any)
+	for _, g := range list {
+		if st, _ := lookup(g, []string{"IndexStatus"}); st != "ACTIVE" {
+			return false
+		}
+	}
+	return true
+}
+
+// sendStep sends a step's request, waiting when the step asks to.
+func sendStep(ctx context.Context, tg *target, s Step, body []byte, prev any) (*stepResult, error) {
+	if s.Wait {
+		return waitActive(ctx, tg, s, body, prev)
+	}
+	return send(ctx, tg, s.Op, body, prev)
+}
+
+// send substitutes $prev references and sends the request.
+func send(ctx context.Context, tg *target, op string, body []byte, prev any) (*stepResult, error) {
+	if bytes.Contains(body, []byte(`"$prev.`)) {
+		var v any
+		dec := json.NewDecoder(bytes.NewReader(body))
+		dec.UseNumber()
+		if err := dec.Decode(&v); err != nil {
+			return nil, fmt.Errorf("request is not JSON: %v", err)
+		}
+		v = substitutePrev(v, prev)
+		body = mustJSON(v)
+	}
+	r, err := tg.do(ctx, op, body)
+	if err != nil {
+		return nil, err
+	}
+	res := &stepResult{resp: r}
+	dec := json.NewDecoder(bytes.NewReader(r.Body))
+	dec.UseNumber()
+	_ = dec.Decode(&res.decoded)
+	return res, nil
+}
+
+// substitutePrev replaces "$prev.A.B" strings by field A.B of prev; map
+// entries whose reference is missing are dropped.
+func substitutePrev(v, prev any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, e := range v {
+			if s, ok := e.(string); ok && strings.HasPrefix(s, "$prev.") {
+				if x, ok := lookup(prev, strings.Split(strings.TrimPrefix(s, "$prev."), ".")); ok {
+					v[k] = x
+				} else {
+					delete(v, k)
+				}
+				continue
+			}
+			v[k] = substitutePrev(e, prev)
+		}
+	case []any:
+		for i, e := range v {
+			v[i] = substitutePrev(e, prev)
+		}
+	}
+	return v
+}
+
+func lookup(v any, path []string) (any, bool) {
+	for _, p := range path {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		if v, ok = m[p]; !ok {
+			return nil, false
+		}
+	}
+	return v, true
+}
+
+// checkStep compares one step's answers and returns what is wrong. ref is
+// DynamoDB Local's answer (live when live is true, else from the golden
+// file); eng is the engine's, when it runs.
+func checkStep(caseName string, s Step, div Divergence, ref, eng *stepResult, live bool) []string {
+	var msgs []string
+	norm := func(who string, r *stepResult) any {
+		v, err := normalize(s.Op, response{Status: r.resp.Status, Body: unbind(caseName, r.resp.Body)}, s.Compare)
+		if err != nil {
+			msgs = append(msgs, fmt.Sprintf("%s: %v", who, err))
+		}
+		return v
+	}
+	var expect any
+	if len(s.Expect) > 0 {
+		var raw any
+		dec := json.NewDecoder(bytes.NewReader(bind(caseName, s.Expect)))
+		dec.UseNumber()
+		if err := dec.Decode(&raw); err != nil {
+			return []string{fmt.Sprintf("expect is not JSON: %v", err)}
+		}
+		status := http.StatusOK
+		if m, ok := raw.(map[string]any); ok && m["__type"] != nil {
+			status = http.StatusBadRequest
+			if n, ok := m["__status"].(json.Number); ok {
+				fmt.Sscan(n.String(), &status)
+			}
+		}
+		expect, _ = normalize(s.Op, response{Status: status, Body: unbind(caseName, mustJSON(raw))}, s.Compare)
+	}
+	var refN, engN any
+	if ref != nil {
+		refN = norm("DynamoDB Local", ref)
+		if live {
+			if got := errorType(refN); got != s.Error && !div.valid() {
+				msgs = append(msgs, fmt.Sprintf("case error: DynamoDB Local answered error %q, the case expects %q:\n%s", got, s.Error, ref.resp.Body))
+			}
+		}
+	}
+	if eng != nil {
+		engN = norm("engine", eng)
+		if got := errorType(engN); got != s.Error && (div.valid() || ref == nil) {
+			msgs = append(msgs, fmt.Sprintf("engine answered error %q, want %q:\n%s", got, s.Error, eng.resp.Body))
+		}
+	}
+	if s.Compare.Skip {
+		return msgs
+	}
+	switch {
+	case div.valid():
+		if expect == nil {
+			return append(msgs, "divergence registered but the step has no expect response")
+		}
+		if ref != nil && len(diff(refN, expect, 1)) == 0 {
+			msgs = append(msgs, fmt.Sprintf("registered divergence %q no longer observed: DynamoDB Local now answers as documented; remove it from testdata/divergences.json", div.Summary))
+		}
+		if eng != nil {
+			msgs = append(msgs, report("engine vs documented DynamoDB behaviour ("+div.Source+")", engN, expect)...)
+		}
+	default:
+		if expect != nil && ref != nil && live {
+			msgs = append(msgs, report("case error: DynamoDB Local vs the case's expect", refN, expect)...)
+		}
+		if eng != nil && ref != nil {
+			msgs = append(msgs, report("engine vs DynamoDB Local", engN, refN)...)
+		}
+	}
+	return msgs
+}
+
+func report(title string, got, want any) []string {
+	d := diff(got, want, 20)
+	if len(d) == 0 {
+		return nil
+	}
+	return []string{fmt.Sprintf("%s:\n  %s\ngot:  %s\nwant: %s", title, strings.Join(d, "\n  "), compact(got), compact(want))}
+}
+
+// errorType is the __type of a normalised error response, or "".
+func errorType(v any) string {
+	if m, ok := v.(map[string]any); ok {
+		if t, ok := m["__type"].(string); ok {
+			return t
+		}
+	}
+	return ""
+}
+
+func compactRaw(b []byte) string {
+	var buf bytes.Buffer
+	if json.Compact(&buf, b) != nil {
+		return string(b)
+	}
+	return buf.String()
+}

@@ -1,0 +1,106 @@
+package expr
+
+import (
+	"encoding/json"
+	"errors"
+	"slices"
+
+	"github.com/quickphotos/quickphotos/ddb/attr"
+)
+
+// Values is a request's ExpressionAttributeValues as decoded from JSON.
+// Use it as the field type of request structs: its UnmarshalJSON checks
+// the keys' syntax before decoding the values, and reports an invalid value
+// with its key, as DynamoDB does. It converts freely to
+// map[string]attr.Value.
+type Values map[string]attr.Value
+
+// UnmarshalJSON decodes and checks ExpressionAttributeValues.
+func (v *Values) UnmarshalJSON(data []byte) error {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return err
+	}
+	if raw == nil {
+		*v = nil
+		return nil
+	}
+	keys := make([]string, 0, len(raw))
+	for k := range raw {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if !validPlaceholder(k, ':') {
+			return plain(`ExpressionAttributeValues contains invalid key: Syntax error; key: "` + k + `"`)
+		}
+	}
+	out := make(Values, len(raw))
+	for _, k := range keys {
+		var val attr.Value
+		if err := val.UnmarshalJSON(raw[k]); err != nil {
+			var ve *attr.ValidationError
+			if errors.As(err, &ve) {
+				return plain("ExpressionAttributeValues contains invalid value: " + ve.Message + " for key " + k)
+			}
+			return err
+		}
+		out[k] = val
+	}
+	*v = out
+	return nil
+}
+
+// validPlaceholder reports whether k is prefix followed by one or more
+// letters, digits or underscores.
+func validPlaceholder(k string, prefix byte) bool {
+	if len(k) < 2 || k[0] != prefix {
+		return false
+	}
+	for i := 1; i < len(k); i++ {
+		if !isWord(k[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// CheckParams applies DynamoDB's rules to the ExpressionAttributeNames and
+// ExpressionAttributeValues maps themselves: present maps must not be empty
+// (a nil map is absent), names must be "#word" and map to non-empty
+// attribute names, and value keys must be ":word". Values decoded through
+// Values have had their keys checked already.
+func CheckParams(names map[string]string, values map[string]attr.Value) error {
+	if names != nil && len(names) == 0 {
+		return plain("ExpressionAttributeNames must not be empty")
+	}
+	if values != nil && len(values) == 0 {
+		return plain("ExpressionAttributeValues must not be empty")
+	}
+	keys := make([]string, 0, len(names))
+	for k := range names {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if !validPlaceholder(k, '#') {
+			return plain(`ExpressionAttributeNames contains invalid key: Syntax error; key: "` + k + `"`)
+		}
+	}
+	for _, k := range keys {
+		if names[k] == "" {
+			return plain("ExpressionAttributeNames contains invalid value: Empty attribute name for key " + k)
+		}
+	}
+	keys = keys[:0]
+	for k := range values {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if !validPlaceholder(k, ':') {
+			return plain(`ExpressionAttributeValues contains invalid key: Syntax error; key: "` + k + `"`)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,53 @@
+package expr_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/quickphotos/quickphotos/ddb/attr"
+	"github.com/quickphotos/quickphotos/ddb/expr"
+)
+
+func TestValues_UnmarshalJSON(t *testing.T) {
+	tests := []struct{ in, msg string }{
+		{`{":v":{"S":"x"},":w_1":{"N":"01"}}`, ""},
+		{`{":v":{"S":"x"},":w":{"SS":[]}}`, "ExpressionAttributeValues contains invalid value: One or more parameter values were invalid: An string set  may not be empty for key :w"},
+		{`{":v":{"SS":["a","a"]}}`, "ExpressionAttributeValues contains invalid value: One or more parameter values were invalid: Input collection [a, a] contains duplicates for key :v"},
+		{`{":v":{"N":"x"},"y":{"S":"a"}}`, `ExpressionAttributeValues contains invalid key: Syntax error; key: "y"`},
+		{`{":":{"S":"x"}}`, `ExpressionAttributeValues contains invalid key: Syntax error; key: ":"`},
+	}
+	for _, tt := range tests {
+		var req struct{ ExpressionAttributeValues expr.Values }
+		err := json.Unmarshal([]byte(`{"ExpressionAttributeValues":`+tt.in+`}`), &req)
+		if got := message(t, err); got != tt.msg {
+			t.Errorf("%s\n got: %s\nwant: %s", tt.in, got, tt.msg)
+		}
+		if err == nil && req.ExpressionAttributeValues[":w_1"].N != "1" && req.ExpressionAttributeValues[":v"].S != "x" {
+			t.Errorf("%s: decoded %v", tt.in, req.ExpressionAttributeValues)
+		}
+	}
+}
+
+func TestCheckParams(t *testing.T) {
+	v := map[string]attr.Value{":v": attr.S("x")}
+	tests := []struct {
+		names  map[string]string
+		values map[string]attr.Value
+		msg    string
+	}{
+		{nil, nil, ""},
+		{map[string]string{"#a": "a", "#B_2": "b"}, v, ""},
+		{map[string]string{}, v, "ExpressionAttributeNames must not be empty"},
+		{nil, map[string]attr.Value{}, "ExpressionAttributeValues must not be empty"},
+		{map[string]string{"#a": ""}, v, "ExpressionAttributeNames contains invalid value: Empty attribute name for key #a"},
+		{map[string]string{"#": "a"}, v, `ExpressionAttributeNames contains invalid key: Syntax error; key: "#"`},
+		{map[string]string{"#a-b": "a"}, v, `ExpressionAttributeNames contains invalid key: Syntax error; key: "#a-b"`},
+		{map[string]string{"x": "a"}, v, `ExpressionAttributeNames contains invalid key: Syntax error; key: "x"`},
+		{nil, map[string]attr.Value{"v": attr.S("x")}, `ExpressionAttributeValues contains invalid key: Syntax error; key: "v"`},
+	}
+	for _, tt := range tests {
+		if got := message(t, expr.CheckParams(tt.names, tt.values)); got != tt.msg {
+			t.Errorf("%v %v\n got: %s\nwant: %s", tt.names, tt.values, got, tt.msg)
+		}
+	}
+}
