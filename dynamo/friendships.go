@@ -122,25 +122,12 @@ func (s *Store) Followers(ctx context.Context, username string, page domain.Page
 		return FollowersPage{}, err
 	}
 	var result FollowersPage
-	var friendships []domain.Friendship
-	var keys []Key
-	for _, item := range items {
-		k := keyOf(item)
-		if k.SK == metadataSK(username) {
-			u, err := userFromItem(item)
-			if err != nil {
-				return FollowersPage{}, domain.Wrap(domain.Internal, err, "reading profile")
-			}
-			result.User = &u
-			continue
-		}
-		f, err := friendshipFromItem(item)
-		if err != nil {
-			return FollowersPage{}, domain.Wrap(domain.Internal, err, "reading followers")
-		}
-		friendships = append(friendships, f)
-		keys = append(keys, k)
+	isProfile := func(k Key) bool { return k.SK == metadataSK(username) }
+	user, friendships, keys, err := collection(items, isProfile, userFromItem, friendshipFromItem)
+	if err != nil {
+		return FollowersPage{}, err
 	}
+	result.User = user
 	result.Items, result.Cursors, result.HasNextPage = pageOf(friendships, keys, page.First, listFollowers)
 	return result, nil
 }

@@ -92,25 +92,12 @@ func (s *Store) ListPhotos(ctx context.Context, owner string, page domain.PageRe
 		return PhotoPage{}, err
 	}
 	var result PhotoPage
-	var photos []domain.Photo
-	var keys []Key
-	for _, item := range items {
-		k := keyOf(item)
-		if k.SK == metadataSK(owner) {
-			u, err := userFromItem(item)
-			if err != nil {
-				return PhotoPage{}, domain.Wrap(domain.Internal, err, "reading profile")
-			}
-			result.Owner = &u
-			continue
-		}
-		p, err := photoFromItem(item)
-		if err != nil {
-			return PhotoPage{}, domain.Wrap(domain.Internal, err, "reading photos")
-		}
-		photos = append(photos, p)
-		keys = append(keys, k)
+	isProfile := func(k Key) bool { return k.SK == metadataSK(owner) }
+	profile, photos, keys, err := collection(items, isProfile, userFromItem, photoFromItem)
+	if err != nil {
+		return PhotoPage{}, err
 	}
+	result.Owner = profile
 	result.Items, result.Cursors, result.HasNextPage = pageOf(photos, keys, page.First, listPhotos)
 	return result, nil
 }

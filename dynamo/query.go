@@ -5,6 +5,8 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/quickphotos/quickphotos/domain"
 )
 
 // queryItems runs in until it has want items or the key range ends. A page ends at Limit items
@@ -37,6 +39,32 @@ func pageOf[T any](children []T, keys []Key, first int, l list) (items []T, curs
 		cursors[i] = encodeCursor(l, k)
 	}
 	return children, cursors, hasNext
+}
+
+// collection splits the items of an item-collection Query into the parent the Query also
+// reached (a profile, a photo; nil when it did not) and the children, with their keys.
+func collection[P, C any](items []Item, isParent func(Key) bool, parent func(Item) (P, error), child func(Item) (C, error)) (*P, []C, []Key, error) {
+	var found *P
+	children := make([]C, 0, len(items))
+	keys := make([]Key, 0, len(items))
+	for _, item := range items {
+		k := keyOf(item)
+		if isParent(k) {
+			p, err := parent(item)
+			if err != nil {
+				return nil, nil, nil, domain.Wrap(domain.Internal, err, "reading an item")
+			}
+			found = &p
+			continue
+		}
+		c, err := child(item)
+		if err != nil {
+			return nil, nil, nil, domain.Wrap(domain.Internal, err, "reading an item")
+		}
+		children = append(children, c)
+		keys = append(keys, k)
+	}
+	return found, children, keys, nil
 }
 
 func keyOf(item Item) Key {

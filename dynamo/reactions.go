@@ -128,25 +128,12 @@ func (s *Store) PhotoReactions(ctx context.Context, key domain.PhotoKey, page do
 		return PhotoReactionsPage{}, err
 	}
 	var result PhotoReactionsPage
-	var reactions []domain.Reaction
-	var keys []Key
-	for _, item := range items {
-		k := keyOf(item)
-		if k.PK == userPK(key.Owner) {
-			p, err := photoFromItem(item)
-			if err != nil {
-				return PhotoReactionsPage{}, domain.Wrap(domain.Internal, err, "reading photo")
-			}
-			result.Photo = &p
-			continue
-		}
-		r, err := reactionFromItem(item)
-		if err != nil {
-			return PhotoReactionsPage{}, domain.Wrap(domain.Internal, err, "reading reactions")
-		}
-		reactions = append(reactions, r)
-		keys = append(keys, k)
+	isPhoto := func(k Key) bool { return k.PK == userPK(key.Owner) }
+	photo, reactions, keys, err := collection(items, isPhoto, photoFromItem, reactionFromItem)
+	if err != nil {
+		return PhotoReactionsPage{}, err
 	}
+	result.Photo = photo
 	result.Items, result.Cursors, result.HasNextPage = pageOf(reactions, keys, page.First, listPhotoReactions)
 	return result, nil
 }
