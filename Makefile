@@ -10,20 +10,18 @@ DYNAMODB_LOCAL := tools/dynamodb-local
 serve:
 	$(GO) run . serve --sample
 
-# Everything CI runs: lint; every test on the embedded engine; the API tests against the
-# official DynamoDB Local; and the conformance cases checked against DynamoDB Local.
+# Everything CI runs: lint; every test on the embedded engine, including the differential
+# conformance suite (the same requests to the engine and to DynamoDB Local); and the API
+# integration tests again on DynamoDB Local.
 test: deps lint test-embedded test-dynamodb-local
 
-# The conformance suite compares the engine with DynamoDB Local; it runs in `make conformance`
-# (see docs/dynamodb-local-divergences.md) until the engine passes it, then joins `make test`.
-test-embedded:
-	$(GO) test -race -count=1 $$($(GO) list ./... | grep -v /ddb/conformance)
+test-embedded: deps
+	$(GO) test -race -count=1 ./...
 
 test-dynamodb-local: deps
 	QUICKPHOTOS_TEST_STORE=dynamodb-local $(GO) test -count=1 ./api/...
-	QUICKPHOTOS_CONFORMANCE_LOCAL_ONLY=1 $(GO) test -count=1 ./ddb/conformance/
 
-# The differential suite: the same requests to the embedded engine and to DynamoDB Local.
+# The differential suite alone (see docs/dynamodb-local-divergences.md).
 conformance: deps
 	$(GO) test -count=1 ./ddb/conformance/
 

@@ -23,7 +23,7 @@ func TestProfileFields(t *testing.T) {
 		"NotPhotoField": {`{ photo(owner: "a", timestamp: "2020-01-01T00:00:00Z") { url } }`, []domain.ProfileField{}},
 	} {
 		t.Run(name, func(t *testing.T) {
-			doc, errs := gqlparser.LoadQuery(schema, tc.query)
+			doc, errs := gqlparser.LoadQueryWithRules(schema, tc.query, nil)
 			if errs != nil {
 				t.Fatal(errs)
 			}

@@ -18,7 +18,7 @@ const (
 // keysAndAttributes is one table's part of a BatchGetItem request.
 type keysAndAttributes struct {
 	Keys                     []attr.Item       `json:"Keys"`
-	ProjectionExpression     string            `json:"ProjectionExpression,omitempty"`
+	ProjectionExpression     *string           `json:"ProjectionExpression,omitempty"`
 	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitempty"`
 	ConsistentRead           bool              `json:"ConsistentRead,omitempty"`
 	AttributesToGet          []string          `json:"AttributesToGet,omitempty"`
@@ -52,19 +52,22 @@ func opBatchGetItem(e *Engine, _ context.Context, body []byte) (any, error) {
 		if ka == nil || len(ka.Keys) == 0 {
 			return nil, validationf("1 validation error detected: Value '[]' at 'requestItems.%s.member.keys' failed to satisfy constraint: Member must have length greater than or equal to 1", name)
 		}
-		if len(ka.AttributesToGet) > 0 {
-			return nil, validationf("The legacy parameter AttributesToGet is not supported by this engine; use expressions")
-		}
 		total += len(ka.Keys)
-		env := &exprEnv{names: ka.ExpressionAttributeNames}
-		p, err := env.projection(ka.ProjectionExpression)
+		var p exprParams
+		p.ExpressionAttributeNames = ka.ExpressionAttributeNames
+		proj := ka.ProjectionExpression
+		if err := (&legacyParams{AttributesToGet: ka.AttributesToGet}).translate(&p, exprSlots{projection: &proj}); err != nil {
+			return nil, err
+		}
+		env := p.env()
+		pr, err := env.projection(proj)
 		if err != nil {
 			return nil, err
 		}
 		if err := env.check(); err != nil {
 			return nil, err
 		}
-		projs[name] = p
+		projs[name] = pr
 	}
 	if total > maxBatchGetKeys {
 		return nil, validationf("Too many items requested for the BatchGetItem call")
@@ -99,7 +102,7 @@ func opBatchGetItem(e *Engine, _ context.Context, body []byte) (any, error) {
 				if size >= maxBatchGetRespBytes {
 					u := unprocessed[name]
 					if u == nil {
-						u = &keysAndAttributes{ProjectionExpression: ka.ProjectionExpression, ExpressionAttributeNames: ka.ExpressionAttributeNames, ConsistentRead: ka.ConsistentRead}
+						u = &keysAndAttributes{ProjectionExpression: ka.ProjectionExpression, ExpressionAttributeNames: ka.ExpressionAttributeNames, ConsistentRead: ka.ConsistentRead, AttributesToGet: ka.AttributesToGet}
 						unprocessed[name] = u
 					}
 					u.Keys = append(u.Keys, ka.Keys[i])

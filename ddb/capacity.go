@@ -40,7 +40,7 @@ func checkCapacityMode(mode string) *Error {
 // capacity accumulates the units one request consumes on one table.
 type capacity struct {
 	table   string
-	write   bool
+	write   bool               // a write operation (kept for the day Read/WriteCapacityUnits are reported)
 	units   float64            // on the table itself
 	indexes map[string]float64 // per index
 	global  map[string]bool    // which indexes are global
@@ -122,13 +122,8 @@ func (c *capacity) render(mode string) map[string]any {
 	return out
 }
 
-// setUnits sets CapacityUnits and ReadCapacityUnits or WriteCapacityUnits.
+// setUnits sets CapacityUnits. ReadCapacityUnits and WriteCapacityUnits are
+// left out, as DynamoDB Local leaves them out.
 func (c *capacity) setUnits(m map[string]any, n float64) {
-	n = math.Round(n*10) / 10
-	m["CapacityUnits"] = n
-	if c.write {
-		m["WriteCapacityUnits"] = n
-	} else {
-		m["ReadCapacityUnits"] = n
-	}
+	m["CapacityUnits"] = math.Round(n*10) / 10
 }

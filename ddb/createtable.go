@@ -21,8 +21,8 @@ type indexInput struct {
 	ProvisionedThroughput *throughput        `json:"ProvisionedThroughput"`
 }
 
-// createTableInput is the CreateTable request. Streams, SSE, tags, table
-// class and deletion protection are accepted and ignored.
+// createTableInput is the CreateTable request. Streams, SSE, tags and
+// table class are accepted and ignored.
 type createTableInput struct {
 	TableName              string                `json:"TableName"`
 	KeySchema              []keySchemaElement    `json:"KeySchema"`
@@ -31,6 +31,7 @@ type createTableInput struct {
 	ProvisionedThroughput  *throughput           `json:"ProvisionedThroughput"`
 	GlobalSecondaryIndexes []indexInput          `json:"GlobalSecondaryIndexes"`
 	LocalSecondaryIndexes  []indexInput          `json:"LocalSecondaryIndexes"`
+	DeletionProtection     bool                  `json:"DeletionProtectionEnabled"`
 }
 
 // opCreateTable creates a table; it is ACTIVE as soon as the call returns.
@@ -101,6 +102,7 @@ func (e *Engine) newTableMeta(in *createTableInput) (*tableMeta, error) {
 		KeySchema:            in.KeySchema,
 		AttributeDefinitions: in.AttributeDefinitions,
 		Created:              float64(e.now().UnixMilli()) / 1000,
+		DeletionProtection:   in.DeletionProtection,
 	}
 	if err := setBilling(m, in.BillingMode, in.ProvisionedThroughput); err != nil {
 		return nil, err

@@ -27,6 +27,9 @@ func opDeleteItem(e *Engine, _ context.Context, body []byte) (any, error) {
 	if err := in.check("ALL_OLD"); err != nil {
 		return nil, err
 	}
+	if err := in.legacyParams.translate(&in.exprParams, exprSlots{condition: &in.ConditionExpression}); err != nil {
+		return nil, err
+	}
 	env := in.env()
 	cond, err := env.condition(in.ConditionExpression)
 	if err != nil {

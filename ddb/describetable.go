@@ -57,12 +57,11 @@ func (e *Engine) describe(m *tableMeta, st tableStats, status string) map[string
 		"ItemCount":                 st.ItemCount,
 		"TableSizeBytes":            st.SizeBytes,
 		"ProvisionedThroughput":     throughputDescription(m.Throughput),
-		"DeletionProtectionEnabled": false,
+		"DeletionProtectionEnabled": m.DeletionProtection,
 	}
 	if m.BillingMode == billingPayPerRequest {
+		// Like DynamoDB Local, only on-demand tables carry a summary.
 		d["BillingModeSummary"] = map[string]any{"BillingMode": billingPayPerRequest, "LastUpdateToPayPerRequestDateTime": m.Created}
-	} else {
-		d["BillingModeSummary"] = map[string]any{"BillingMode": billingProvisioned}
 	}
 	var gsis, lsis []map[string]any
 	for _, ix := range m.Indexes {
@@ -77,7 +76,11 @@ func (e *Engine) describe(m *tableMeta, st tableStats, status string) map[string
 		}
 		if ix.Global {
 			x["IndexStatus"] = "ACTIVE"
-			x["ProvisionedThroughput"] = throughputDescription(ix.Throughput)
+			if ix.Throughput != nil {
+				x["ProvisionedThroughput"] = throughputDescription(ix.Throughput)
+			} else if ix.Online {
+				x["OnDemandThroughput"] = map[string]any{"MaxReadRequestUnits": -1, "MaxWriteRequestUnits": -1}
+			}
 			gsis = append(gsis, x)
 		} else {
 			lsis = append(lsis, x)

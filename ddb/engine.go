@@ -3,6 +3,7 @@ package ddb
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
 )
 
 // FileName is the name of the bbolt data file Open creates inside its
@@ -19,8 +21,9 @@ const FileName = "ddb.bolt"
 // Options configure an Engine. The zero value is usable.
 type Options struct {
 	// TTLSweepInterval is how often the background sweeper deletes expired
-	// items. Zero means one second; a negative value disables the sweeper
-	// (expired items are still never returned).
+	// items. Zero means one minute; a negative value disables the sweeper
+	// (expired items are still never returned, only not deleted). Each sweep
+	// reads every table with TTL enabled.
 	TTLSweepInterval time.Duration
 
 	// Now returns the current time; nil means time.Now. Tests use it to
@@ -71,18 +74,16 @@ func Open(dir string, opts *Options) (*Engine, error) {
 		o.AccountID = "000000000000"
 	}
 	if o.TTLSweepInterval == 0 {
-		o.TTLSweepInterval = time.Second
+		o.TTLSweepInterval = time.Minute
 	}
 	if o.OpenTimeout == 0 {
 		o.OpenTimeout = time.Second
 	}
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		return nil, ErrNotDir
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("ddb: create data directory: %w", err)
-	}
-	if fi, err := os.Stat(dir); err != nil {
-		return nil, fmt.Errorf("ddb: %w", err)
-	} else if !fi.IsDir() {
-		return nil, ErrNotDir
 	}
 	db, err := bolt.Open(filepath.Join(dir, FileName), 0o600, &bolt.Options{Timeout: o.OpenTimeout, NoSync: o.NoSync})
 	if err != nil {
@@ -119,7 +120,7 @@ func (e *Engine) now() time.Time { return e.opts.Now() }
 // fsynced (unless Options.NoSync).
 func (e *Engine) update(fn func(tx *bolt.Tx) error) error {
 	err := e.db.Update(fn)
-	if err == bolt.ErrDatabaseNotOpen {
+	if errors.Is(err, bolterrors.ErrDatabaseNotOpen) {
 		return ErrClosed
 	}
 	return err
@@ -128,7 +129,7 @@ func (e *Engine) update(fn func(tx *bolt.Tx) error) error {
 // view runs fn in a read-only bbolt transaction: a consistent snapshot.
 func (e *Engine) view(fn func(tx *bolt.Tx) error) error {
 	err := e.db.View(fn)
-	if err == bolt.ErrDatabaseNotOpen {
+	if errors.Is(err, bolterrors.ErrDatabaseNotOpen) {
 		return ErrClosed
 	}
 	return err

@@ -38,28 +38,58 @@ func (x *exprEnv) p() *expr.Params {
 	return x.params
 }
 
-// condition parses and binds a ConditionExpression (nil when s is empty).
-func (x *exprEnv) condition(s string) (condition, error) {
-	if s == "" {
+// condition parses and binds a ConditionExpression (nil when absent).
+func (x *exprEnv) condition(s *string) (condition, error) {
+	if s == nil {
 		return nil, nil
 	}
-	c, err := expr.ParseCondition(s)
+	c, err := expr.ParseCondition(*s)
 	if err != nil {
 		return nil, err
 	}
 	return x.bindCondition(c)
 }
 
-// filter parses and binds a FilterExpression (nil when s is empty).
-func (x *exprEnv) filter(s string) (condition, error) {
-	if s == "" {
-		return nil, nil
+// filter parses and binds a FilterExpression (nil when absent) and returns
+// the top-level attribute names it reads.
+func (x *exprEnv) filter(s *string) (condition, []string, error) {
+	if s == nil {
+		return nil, nil, nil
 	}
-	c, err := expr.ParseFilter(s)
+	c, err := expr.ParseFilter(*s)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return x.bindCondition(c)
+	b, err := c.Bind(x.p())
+	if err != nil {
+		return nil, nil, err
+	}
+	var names []string
+	var walk func(c *expr.Cond)
+	var operand func(o *expr.Operand)
+	operand = func(o *expr.Operand) {
+		if o == nil {
+			return
+		}
+		if o.Kind == expr.OperandPath && len(o.Path) > 0 {
+			names = append(names, o.Path[0].Name)
+		}
+		for _, a := range o.Args {
+			operand(a)
+		}
+	}
+	walk = func(c *expr.Cond) {
+		if c == nil {
+			return
+		}
+		for _, a := range c.Args {
+			operand(a)
+		}
+		walk(c.Left)
+		walk(c.Right)
+	}
+	walk(b.Root)
+	return func(it attr.Item) (bool, error) { return b.Eval(it), nil }, names, nil
 }
 
 // bindCondition binds a parsed condition to the request's placeholders.
@@ -71,20 +101,27 @@ func (x *exprEnv) bindCondition(c *expr.Condition) (condition, error) {
 	return func(it attr.Item) (bool, error) { return b.Eval(it), nil }, nil
 }
 
-// projection parses and binds a ProjectionExpression (nil when s is empty).
-func (x *exprEnv) projection(s string) (projector, error) {
-	if s == "" {
-		return nil, nil
+// projection parses and binds a ProjectionExpression (nil when absent).
+func (x *exprEnv) projection(s *string) (projector, error) {
+	p, _, err := x.projectionNames(s)
+	return p, err
+}
+
+// projectionNames is projection that also returns the top-level names the
+// projection selects.
+func (x *exprEnv) projectionNames(s *string) (projector, []string, error) {
+	if s == nil {
+		return nil, nil, nil
 	}
-	pr, err := expr.ParseProjection(s)
+	pr, err := expr.ParseProjection(*s)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	b, err := pr.Bind(x.p())
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return b.Apply, nil
+	return b.Apply, b.TopLevelNames(), nil
 }
 
 // update parses and binds an UpdateExpression; keyNames are the table's key

@@ -9,10 +9,10 @@ import (
 
 // readParams are the parameters shared by GetItem, Query and Scan.
 type readParams struct {
-	TableName              string `json:"TableName"`
-	ProjectionExpression   string `json:"ProjectionExpression"`
-	ConsistentRead         bool   `json:"ConsistentRead"`
-	ReturnConsumedCapacity string `json:"ReturnConsumedCapacity"`
+	TableName              string  `json:"TableName"`
+	ProjectionExpression   *string `json:"ProjectionExpression"`
+	ConsistentRead         bool    `json:"ConsistentRead"`
+	ReturnConsumedCapacity string  `json:"ReturnConsumedCapacity"`
 	exprParams
 	legacyParams
 }
@@ -29,7 +29,7 @@ func opGetItem(e *Engine, _ context.Context, body []byte) (any, error) {
 	if err := decode(body, &in); err != nil {
 		return nil, err
 	}
-	if err := in.legacyParams.check(); err != nil {
+	if err := in.legacyParams.translate(&in.exprParams, exprSlots{projection: &in.ProjectionExpression}); err != nil {
 		return nil, err
 	}
 	if err := checkCapacityMode(in.ReturnConsumedCapacity); err != nil {

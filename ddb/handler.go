@@ -109,7 +109,9 @@ func encodeError(e *Error) []byte {
 	body := map[string]any{"__type": errorNamespace + e.Type}
 	if e.Type == typeTransactionCanceled {
 		body["Message"] = e.Message
-		body["CancellationReasons"] = e.reasons
+		if e.reasons != nil {
+			body["CancellationReasons"] = e.reasons
+		}
 	} else {
 		body["message"] = e.Message
 	}

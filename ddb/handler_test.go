@@ -2,17 +2,17 @@ package ddb
 
 import (
 	"encoding/json"
-	"errors"
 	"hash/crc32"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
-	bolt "go.etcd.io/bbolt"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 func TestServeHTTP(t *testing.T) {
@@ -75,42 +75,28 @@ func TestServeHTTP(t *testing.T) {
 	})
 }
 
-func TestOpen(t *testing.T) {
-	t.Run("ErrFormatVersion", func(t *testing.T) {
-		dir := t.TempDir()
-		db, err := bolt.Open(filepath.Join(dir, FileName), 0o600, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		err = db.Update(func(tx *bolt.Tx) error {
-			b, _ := tx.CreateBucket(bucketMeta)
-			return b.Put(keyFormat, []byte("999"))
-		})
-		db.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := Open(dir, nil); !errors.Is(err, ErrFormatVersion) {
-			t.Fatalf("err = %v", err)
-		}
-	})
-	t.Run("ErrNotDir", func(t *testing.T) {
-		f := filepath.Join(t.TempDir(), "file")
-		os.WriteFile(f, nil, 0o600)
-		if _, err := Open(f, nil); err == nil {
-			t.Fatal("no error")
-		}
-	})
-	t.Run("CloseTwice", func(t *testing.T) {
-		e, err := Open(t.TempDir(), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := e.Close(); err != nil {
-			t.Fatal(err)
-		}
-		if err := e.Close(); err != nil {
-			t.Fatal(err)
-		}
-	})
+func TestServeHTTP_OverNetwork(t *testing.T) {
+	env := mustOpen(t)
+	srv := httptest.NewServer(env.e)
+	defer srv.Close()
+	c := dynamodb.New(dynamodb.Options{Region: "us-east-1", BaseEndpoint: aws.String(srv.URL),
+		Credentials: credentials.NewStaticCredentialsProvider("AKID", "SECRET", "")})
+	ctx := t.Context()
+	if _, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("tbl"), BillingMode: types.BillingModePayPerRequest,
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash}},
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("PK"), AttributeType: types.ScalarAttributeTypeS}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("tbl"), Item: item("PK", s("a"), "b", &types.AttributeValueMemberB{Value: []byte{0, 1, 2}})}); err != nil {
+		t.Fatal(err)
+	}
+	out, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("tbl"), Key: item("PK", s("a"))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := out.Item["b"].(*types.AttributeValueMemberB).Value; len(b) != 3 || b[2] != 2 {
+		t.Errorf("b = %v", b)
+	}
+	_, err = c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("nope"), Key: item("PK", s("a"))})
+	wantErr(t, err, "ResourceNotFoundException", "Requested resource not found")
 }

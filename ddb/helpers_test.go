@@ -50,7 +50,12 @@ func (env *testEnv) open() {
 		env.t.Fatal(err)
 	}
 	env.e = e
-	env.client = dynamodb.New(dynamodb.Options{
+	env.client = dynamodbClient(e)
+}
+
+// dynamodbClient returns an SDK client over the in-memory transport.
+func dynamodbClient(e *Engine) *dynamodb.Client {
+	return dynamodb.New(dynamodb.Options{
 		Region:       "local",
 		BaseEndpoint: aws.String("http://ddb.local"),
 		Credentials:  credentials.NewStaticCredentialsProvider("id", "secret", ""),

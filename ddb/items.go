@@ -79,17 +79,6 @@ type writeUnits struct {
 	indexes map[string]float64
 }
 
-// add accumulates u into w.
-func (w *writeUnits) add(u writeUnits) {
-	w.table += u.table
-	for k, v := range u.indexes {
-		if w.indexes == nil {
-			w.indexes = map[string]float64{}
-		}
-		w.indexes[k] += v
-	}
-}
-
 // put stores item it at key k, replacing the stored item (old, which may be
 // expired; nil when absent), and maintains index entries and counters. The
 // returned units follow DynamoDB: the larger of the old and new item sizes,

@@ -24,7 +24,7 @@ func checkKeyValue(name, want string, v attr.Value, isRange bool, index string) 
 		if index != "" {
 			return validationf("One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty %s value. IndexName: %s, IndexKey: %s", emptyKind(v.Type), index, name)
 		}
-		return invalidParamf("The AttributeValue for a key attribute cannot contain an empty %s value. Key: %s", emptyKind(v.Type), name)
+		return validationf("One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty %s value. Key: %s", emptyKind(v.Type), name)
 	}
 	size := attr.ValueSize(v)
 	if !isRange && size > maxPartitionKeySize {
@@ -82,15 +82,6 @@ func (m *tableMeta) keyParam(key attr.Item) ([]byte, error) {
 		k = attr.AppendKey(k, v)
 	}
 	return k, nil
-}
-
-// keyOf returns the table key attributes of an item.
-func (m *tableMeta) keyOf(it attr.Item) attr.Item {
-	out := attr.Item{}
-	for _, name := range m.keyNames() {
-		out[name] = it[name]
-	}
-	return out
 }
 
 // tableKeyBytes encodes the table key of a stored item (whose key attributes

@@ -66,6 +66,9 @@ func opDeleteTable(e *Engine, _ context.Context, body []byte) (any, error) {
 		if err != nil {
 			return err
 		}
+		if m.DeletionProtection {
+			return validationf("Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.")
+		}
 		if err := tx.DeleteBucket(tableBucketName(m.Name)); err != nil {
 			return err
 		}

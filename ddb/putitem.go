@@ -22,6 +22,9 @@ func opPutItem(e *Engine, _ context.Context, body []byte) (any, error) {
 	if err := in.check("ALL_OLD"); err != nil {
 		return nil, err
 	}
+	if err := in.legacyParams.translate(&in.exprParams, exprSlots{condition: &in.ConditionExpression}); err != nil {
+		return nil, err
+	}
 	if in.Item == nil {
 		return nil, validationf("1 validation error detected: Value null at 'item' failed to satisfy constraint: Member must not be null")
 	}

@@ -29,7 +29,7 @@ func TestPutItem(t *testing.T) {
 		{name: "ErrTypeMismatch", item: item("PK", n("1"), "SK", s("1")),
 			code: "ValidationException", msg: "One or more parameter values were invalid: Type mismatch for key PK expected: S actual: N"},
 		{name: "ErrEmptyKey", item: item("PK", s(""), "SK", s("1")),
-			code: "ValidationException", msg: "One or more parameter values were invalid: The AttributeValue for a key attribute cannot contain an empty string value. Key: PK"},
+			code: "ValidationException", msg: "One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty string value. Key: PK"},
 		{name: "ErrPartitionKeyTooLong", item: item("PK", s(strings.Repeat("k", 2049)), "SK", s("1")),
 			code: "ValidationException", msg: "One or more parameter values were invalid: Size of hashkey has exceeded the maximum size limit of2048 bytes"},
 		{name: "ErrSortKeyTooLong", item: item("PK", s("a"), "SK", s(strings.Repeat("k", 1025))),

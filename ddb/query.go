@@ -1,7 +1,9 @@
 package ddb
 
 import (
+	"bytes"
 	"context"
+	"strings"
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
 	"github.com/quickphotos/quickphotos/ddb/expr"
@@ -20,7 +22,7 @@ const (
 type listParams struct {
 	readParams
 	IndexName         string    `json:"IndexName"`
-	FilterExpression  string    `json:"FilterExpression"`
+	FilterExpression  *string   `json:"FilterExpression"`
 	Select            string    `json:"Select"`
 	Limit             *int      `json:"Limit"`
 	ExclusiveStartKey attr.Item `json:"ExclusiveStartKey"`
@@ -29,22 +31,21 @@ type listParams struct {
 // queryInput is the Query request.
 type queryInput struct {
 	listParams
-	KeyConditionExpression string `json:"KeyConditionExpression"`
-	ScanIndexForward       *bool  `json:"ScanIndexForward"`
+	KeyConditionExpression *string `json:"KeyConditionExpression"`
+	ScanIndexForward       *bool   `json:"ScanIndexForward"`
 }
 
 // compiled are the parsed expressions of a Query or Scan.
 type compiled struct {
-	filter condition
-	proj   projector
+	filter      condition
+	filterNames []string // top-level attributes the filter reads
+	proj        projector
+	projNames   []string // top-level attributes the projection selects
 }
 
 // checkList validates the parameters shared by Query and Scan and parses
 // the filter and projection expressions.
 func (p *listParams) checkList(env *exprEnv) (*compiled, error) {
-	if err := p.legacyParams.check(); err != nil {
-		return nil, err
-	}
 	if err := checkCapacityMode(p.ReturnConsumedCapacity); err != nil {
 		return nil, err
 	}
@@ -53,18 +54,18 @@ func (p *listParams) checkList(env *exprEnv) (*compiled, error) {
 	}
 	switch p.Select {
 	case "", selectAll, selectCount:
-		if p.Select != "" && p.ProjectionExpression != "" {
+		if p.Select != "" && p.ProjectionExpression != nil {
 			return nil, validationf("Cannot specify the ProjectionExpression when choosing to get %s", p.Select)
 		}
 	case selectProjected:
 		if p.IndexName == "" {
 			return nil, validationf("One or more parameter values were invalid: Select type ALL_PROJECTED_ATTRIBUTES is not valid when IndexName is not specified")
 		}
-		if p.ProjectionExpression != "" {
+		if p.ProjectionExpression != nil {
 			return nil, validationf("Cannot specify the ProjectionExpression when choosing to get %s", p.Select)
 		}
 	case selectSpecific:
-		if p.ProjectionExpression == "" {
+		if p.ProjectionExpression == nil {
 			return nil, validationf("Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES")
 		}
 	default:
@@ -72,20 +73,52 @@ func (p *listParams) checkList(env *exprEnv) (*compiled, error) {
 	}
 	var c compiled
 	var err error
-	if c.filter, err = env.filter(p.FilterExpression); err != nil {
+	if c.filter, c.filterNames, err = env.filter(p.FilterExpression); err != nil {
 		return nil, err
 	}
-	if c.proj, err = env.projection(p.ProjectionExpression); err != nil {
+	if c.proj, c.projNames, err = env.projectionNames(p.ProjectionExpression); err != nil {
 		return nil, err
 	}
 	return &c, nil
 }
 
-// checkSelect refuses ALL_ATTRIBUTES on a global index that does not
-// project everything.
-func (p *listParams) checkSelect(s *source) error {
-	if p.Select == selectAll && s.ix != nil && s.ix.Global && s.ix.Projection.ProjectionType != projectionAll {
+// checkSelect refuses, on a global index that does not project every
+// attribute, Select ALL_ATTRIBUTES and projections of attributes it does
+// not hold.
+func (p *listParams) checkSelect(s *source, c *compiled) error {
+	if s.ix == nil || !s.ix.Global || s.ix.Projection.ProjectionType == projectionAll {
+		return nil
+	}
+	if p.Select == selectAll {
 		return invalidParamf("Select type ALL_ATTRIBUTES is not supported for global secondary index %s because its projection type is not ALL", s.ix.Name)
+	}
+	held := map[string]bool{}
+	for _, n := range s.keyNames() {
+		held[n] = true
+	}
+	for _, n := range s.ix.Projection.NonKeyAttributes {
+		held[n] = true
+	}
+	var missing []string
+	for _, n := range c.projNames {
+		if !held[n] {
+			missing = append(missing, n)
+		}
+	}
+	if len(missing) > 0 {
+		return invalidParamf("Global secondary index %s does not project [%s]", s.ix.Name, strings.Join(missing, ", "))
+	}
+	return nil
+}
+
+// checkFilterKeys refuses a Query filter on the queried key attributes.
+func checkFilterKeys(ks []keySchemaElement, c *compiled) error {
+	for _, k := range ks {
+		for _, n := range c.filterNames {
+			if n == k.AttributeName {
+				return validationf("Filter Expression can only contain non-primary key attributes: Primary key attribute: %s", n)
+			}
+		}
 	}
 	return nil
 }
@@ -104,12 +137,15 @@ func opQuery(e *Engine, _ context.Context, body []byte) (any, error) {
 	if err := decode(body, &in); err != nil {
 		return nil, err
 	}
+	if err := in.legacyParams.translate(&in.exprParams, exprSlots{projection: &in.ProjectionExpression, filter: &in.FilterExpression, keyCondition: &in.KeyConditionExpression}); err != nil {
+		return nil, err
+	}
 	env := in.env()
 	c, err := in.checkList(env)
 	if err != nil {
 		return nil, err
 	}
-	if in.KeyConditionExpression == "" {
+	if in.KeyConditionExpression == nil {
 		return nil, validationf("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.")
 	}
 	var out map[string]any
@@ -122,14 +158,17 @@ func opQuery(e *Engine, _ context.Context, body []byte) (any, error) {
 		if err != nil {
 			return err
 		}
-		if err := in.checkSelect(s); err != nil {
+		if err := in.checkSelect(s, c); err != nil {
 			return err
 		}
 		ks := t.m.KeySchema
 		if s.ix != nil {
 			ks = s.ix.KeySchema
 		}
-		kc, err := env.keyCondition(in.KeyConditionExpression, t.m, ks)
+		if err := checkFilterKeys(ks, c); err != nil {
+			return err
+		}
+		kc, err := env.keyCondition(*in.KeyConditionExpression, t.m, ks)
 		if err != nil {
 			return err
 		}
@@ -143,6 +182,9 @@ func opQuery(e *Engine, _ context.Context, body []byte) (any, error) {
 		start, err := s.startKey(in.ExclusiveStartKey)
 		if err != nil {
 			return err
+		}
+		if start != nil && (bytes.Compare(start, lo) < 0 || hi != nil && bytes.Compare(start, hi) >= 0) {
+			return validationf("The provided starting key does not match the range key predicate")
 		}
 		forward := in.ScanIndexForward == nil || *in.ScanIndexForward
 		pg, err := s.read(pageSpec{lo: lo, hi: hi, forward: forward, start: start, limit: in.limit()})

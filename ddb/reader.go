@@ -126,8 +126,7 @@ func (s *source) read(p pageSpec) (*page, error) {
 		if end == nil {
 			k, v = c.Last()
 		} else {
-			k, v = c.Seek(end)
-			if k == nil {
+			if k, _ = c.Seek(end); k == nil {
 				k, v = c.Last()
 			} else {
 				k, v = c.Prev()
@@ -136,7 +135,7 @@ func (s *source) read(p pageSpec) (*page, error) {
 	}
 	out := &page{}
 	var last attr.Item
-	for ; k != nil; {
+	for k != nil {
 		if p.forward && p.hi != nil && bytes.Compare(k, p.hi) >= 0 {
 			break
 		}

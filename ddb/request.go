@@ -1,8 +1,6 @@
 package ddb
 
 import (
-	"encoding/json"
-
 	"github.com/quickphotos/quickphotos/ddb/attr"
 )
 
@@ -17,40 +15,15 @@ func (p *exprParams) env() *exprEnv {
 	return &exprEnv{names: p.ExpressionAttributeNames, values: p.ExpressionAttributeValues}
 }
 
-// legacyParams are the pre-expression parameters, which this engine refuses.
-type legacyParams struct {
-	Expected            json.RawMessage `json:"Expected"`
-	AttributesToGet     json.RawMessage `json:"AttributesToGet"`
-	ConditionalOperator json.RawMessage `json:"ConditionalOperator"`
-	AttributeUpdates    json.RawMessage `json:"AttributeUpdates"`
-	KeyConditions       json.RawMessage `json:"KeyConditions"`
-	QueryFilter         json.RawMessage `json:"QueryFilter"`
-	ScanFilter          json.RawMessage `json:"ScanFilter"`
-}
-
-// check refuses legacy parameters.
-func (l *legacyParams) check() error {
-	for name, v := range map[string]json.RawMessage{
-		"Expected": l.Expected, "AttributesToGet": l.AttributesToGet,
-		"ConditionalOperator": l.ConditionalOperator, "AttributeUpdates": l.AttributeUpdates,
-		"KeyConditions": l.KeyConditions, "QueryFilter": l.QueryFilter, "ScanFilter": l.ScanFilter,
-	} {
-		if len(v) > 0 && string(v) != "null" {
-			return validationf("The legacy parameter %s is not supported by this engine; use expressions", name)
-		}
-	}
-	return nil
-}
-
 // writeParams are the parameters shared by PutItem, UpdateItem and
 // DeleteItem.
 type writeParams struct {
-	TableName                           string `json:"TableName"`
-	ConditionExpression                 string `json:"ConditionExpression"`
-	ReturnValues                        string `json:"ReturnValues"`
-	ReturnValuesOnConditionCheckFailure string `json:"ReturnValuesOnConditionCheckFailure"`
-	ReturnConsumedCapacity              string `json:"ReturnConsumedCapacity"`
-	ReturnItemCollectionMetrics         string `json:"ReturnItemCollectionMetrics"`
+	TableName                           string  `json:"TableName"`
+	ConditionExpression                 *string `json:"ConditionExpression"`
+	ReturnValues                        string  `json:"ReturnValues"`
+	ReturnValuesOnConditionCheckFailure string  `json:"ReturnValuesOnConditionCheckFailure"`
+	ReturnConsumedCapacity              string  `json:"ReturnConsumedCapacity"`
+	ReturnItemCollectionMetrics         string  `json:"ReturnItemCollectionMetrics"`
 	exprParams
 	legacyParams
 }
@@ -58,9 +31,6 @@ type writeParams struct {
 // checkReturnValues validates ReturnValues against the values an operation
 // allows, and ReturnValuesOnConditionCheckFailure and ReturnConsumedCapacity.
 func (p *writeParams) check(allowed ...string) error {
-	if err := p.legacyParams.check(); err != nil {
-		return err
-	}
 	if err := checkCapacityMode(p.ReturnConsumedCapacity); err != nil {
 		return err
 	}

@@ -27,6 +27,9 @@ func opScan(e *Engine, _ context.Context, body []byte) (any, error) {
 	if err := decode(body, &in); err != nil {
 		return nil, err
 	}
+	if err := in.legacyParams.translate(&in.exprParams, exprSlots{projection: &in.ProjectionExpression, filter: &in.FilterExpression}); err != nil {
+		return nil, err
+	}
 	env := in.env()
 	c, err := in.checkList(env)
 	if err != nil {
@@ -49,7 +52,7 @@ func opScan(e *Engine, _ context.Context, body []byte) (any, error) {
 		if err != nil {
 			return err
 		}
-		if err := in.checkSelect(s); err != nil {
+		if err := in.checkSelect(s, c); err != nil {
 			return err
 		}
 		start, err := s.startKey(in.ExclusiveStartKey)

@@ -49,6 +49,9 @@ type indexMeta struct {
 	Projection projection         `json:"Projection"`
 	Throughput *throughput        `json:"ProvisionedThroughput,omitempty"`
 	Global     bool               `json:"Global"`
+	// Online is set for a GSI created by UpdateTable; DynamoDB Local
+	// describes only those with OnDemandThroughput.
+	Online bool `json:"Online,omitempty"`
 }
 
 // ttlSpec is a table's time-to-live setting.
@@ -69,6 +72,7 @@ type tableMeta struct {
 	Indexes              []indexMeta           `json:"Indexes,omitempty"`
 	Created              float64               `json:"CreationDateTime"`
 	TTL                  *ttlSpec              `json:"TimeToLive,omitempty"`
+	DeletionProtection   bool                  `json:"DeletionProtectionEnabled,omitempty"`
 }
 
 // hashKey returns the name of the HASH attribute of a key schema.

@@ -42,8 +42,7 @@ func (e *Engine) lookupToken(tx *bolt.Tx, token string, body []byte) (map[string
 	if e.now().Sub(time.Unix(rec.Unix, 0)) > tokenTTL {
 		return nil, nil
 	}
-	sum := sha256.Sum256(body)
-	if string(rec.Hash) != string(sum[:]) {
+	if string(rec.Hash) != string(requestHash(body)) {
 		return nil, &Error{Type: typeIdempotentMismatch, Message: "The request uses the same client token as a previous, but non-identical request."}
 	}
 	return decodeJSONMap(rec.Response)
@@ -59,8 +58,7 @@ func (e *Engine) saveToken(tx *bolt.Tx, token string, body []byte, resp map[stri
 	if err != nil {
 		return err
 	}
-	sum := sha256.Sum256(body)
-	raw, err := json.Marshal(tokenRecord{Hash: sum[:], Unix: e.now().Unix(), Response: out})
+	raw, err := json.Marshal(tokenRecord{Hash: requestHash(body), Unix: e.now().Unix(), Response: out})
 	if err != nil {
 		return err
 	}
@@ -92,4 +90,17 @@ func (e *Engine) purgeTokens() error {
 		}
 		return nil
 	})
+}
+
+// requestHash hashes a request body in canonical form (object keys sorted),
+// so that the same request serialized with another map order matches.
+func requestHash(body []byte) []byte {
+	var v any
+	if err := json.Unmarshal(body, &v); err == nil {
+		if canon, err := json.Marshal(v); err == nil {
+			body = canon
+		}
+	}
+	sum := sha256.Sum256(body)
+	return sum[:]
 }

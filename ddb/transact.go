@@ -21,8 +21,8 @@ type transactAction struct {
 	TableName                           string    `json:"TableName"`
 	Key                                 attr.Item `json:"Key"`
 	Item                                attr.Item `json:"Item"`
-	ConditionExpression                 string    `json:"ConditionExpression"`
-	UpdateExpression                    string    `json:"UpdateExpression"`
+	ConditionExpression                 *string   `json:"ConditionExpression"`
+	UpdateExpression                    *string   `json:"UpdateExpression"`
 	ReturnValuesOnConditionCheckFailure string    `json:"ReturnValuesOnConditionCheckFailure"`
 	exprParams
 }
@@ -92,7 +92,7 @@ func (in *transactWriteInput) plan() ([]plannedAction, error) {
 		var err error
 		switch p.kind {
 		case "ConditionCheck":
-			if p.a.ConditionExpression == "" {
+			if p.a.ConditionExpression == nil {
 				return nil, validationf("The ConditionExpression parameter is required for ConditionCheck")
 			}
 		case "Put":
@@ -100,10 +100,10 @@ func (in *transactWriteInput) plan() ([]plannedAction, error) {
 				return nil, validationf("1 validation error detected: Value null at 'transactItems.%d.member.put.item' failed to satisfy constraint: Member must not be null", i+1)
 			}
 		case "Update":
-			if p.a.UpdateExpression == "" {
+			if p.a.UpdateExpression == nil {
 				return nil, validationf("1 validation error detected: Value null at 'transactItems.%d.member.update.updateExpression' failed to satisfy constraint: Member must not be null", i+1)
 			}
-			if p.upd, err = env.update(p.a.UpdateExpression, keyNamesOf(p.a.Key)); err != nil {
+			if p.upd, err = env.update(*p.a.UpdateExpression, nil); err != nil {
 				return nil, err
 			}
 		}
@@ -192,11 +192,6 @@ func (e *Engine) transactWrite(tx *bolt.Tx, plans []plannedAction, capMode strin
 			return nil, validationf("Transaction request cannot include multiple operations on one item")
 		}
 		seen[id] = true
-		if p.kind == "Update" {
-			if err := checkKeyNotUpdated(t.m, p.upd); err != nil {
-				return nil, err
-			}
-		}
 		raw, err := t.getRaw(k)
 		if err != nil {
 			return nil, err
@@ -210,6 +205,14 @@ func (e *Engine) transactWrite(tx *bolt.Tx, plans []plannedAction, capMode strin
 	for i, p := range plans {
 		tg := &targets[i]
 		reasons[i] = cancellationReason{Code: "None"}
+		if p.kind == "Update" {
+			// Like DynamoDB Local: a key update cancels the transaction.
+			if err := checkKeyNotUpdated(tg.t.m, p.upd); err != nil {
+				reasons[i] = cancellationReason{Code: "ValidationError", Message: asError(err).Message}
+				failed = true
+				continue
+			}
+		}
 		ok, err := evalCondition(p.cond, tg.old)
 		if err == nil && !ok {
 			reasons[i] = cancellationReason{Code: "ConditionalCheckFailed", Message: "The conditional request failed"}
@@ -224,7 +227,12 @@ func (e *Engine) transactWrite(tx *bolt.Tx, plans []plannedAction, capMode strin
 			tg.nw = p.a.Item
 		case "Update":
 			if err == nil {
-				tg.nw, err = applyUpdate(p.upd, tg.old, p.a.Key)
+				// An update that fails at run time (an operand of the wrong
+				// type) fails the request, as in DynamoDB Local, rather than
+				// cancelling the transaction.
+				if tg.nw, err = applyUpdate(p.upd, tg.old, p.a.Key); err != nil {
+					return nil, err
+				}
 			}
 		}
 		if err == nil && tg.nw != nil {
@@ -284,99 +292,6 @@ func (e *Engine) transactWrite(tx *bolt.Tx, plans []plannedAction, capMode strin
 		var list []map[string]any
 		for _, name := range sortedKeys(caps) {
 			list = append(list, caps[name].render(capMode))
-		}
-		out["ConsumedCapacity"] = list
-	}
-	return out, nil
-}
-
-// transactGetInput is the TransactGetItems request.
-type transactGetInput struct {
-	TransactItems []struct {
-		Get *struct {
-			TableName                string            `json:"TableName"`
-			Key                      attr.Item         `json:"Key"`
-			ProjectionExpression     string            `json:"ProjectionExpression"`
-			ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames"`
-		} `json:"Get"`
-	} `json:"TransactItems"`
-	ReturnConsumedCapacity string `json:"ReturnConsumedCapacity"`
-}
-
-// opTransactGetItems reads up to 100 items from one snapshot; Responses are
-// in request order, {} for a missing item. Each read costs twice a strongly
-// consistent read.
-func opTransactGetItems(e *Engine, _ context.Context, body []byte) (any, error) {
-	var in transactGetInput
-	if err := decode(body, &in); err != nil {
-		return nil, err
-	}
-	if err := checkCapacityMode(in.ReturnConsumedCapacity); err != nil {
-		return nil, err
-	}
-	n := len(in.TransactItems)
-	if n == 0 || n > maxTransactItems {
-		return nil, validationf("1 validation error detected: Value at 'transactItems' failed to satisfy constraint: Member must have length less than or equal to %d and greater than or equal to 1", maxTransactItems)
-	}
-	projs := make([]projector, n)
-	for i, ti := range in.TransactItems {
-		if ti.Get == nil {
-			return nil, validationf("1 validation error detected: Value null at 'transactItems.%d.member.get' failed to satisfy constraint: Member must not be null", i+1)
-		}
-		env := &exprEnv{names: ti.Get.ExpressionAttributeNames}
-		p, err := env.projection(ti.Get.ProjectionExpression)
-		if err != nil {
-			return nil, err
-		}
-		if err := env.check(); err != nil {
-			return nil, err
-		}
-		projs[i] = p
-	}
-	responses := make([]map[string]any, n)
-	caps := map[string]*capacity{}
-	err := e.view(func(tx *bolt.Tx) error {
-		tables := map[string]*tableTx{}
-		seen := map[string]bool{}
-		for i, ti := range in.TransactItems {
-			g := ti.Get
-			t := tables[g.TableName]
-			if t == nil {
-				var err error
-				if t, err = e.openTable(tx, g.TableName); err != nil {
-					return err
-				}
-				tables[g.TableName] = t
-				caps[g.TableName] = newCapacity(t.m, false)
-			}
-			k, err := t.m.keyParam(g.Key)
-			if err != nil {
-				return err
-			}
-			if seen[g.TableName+"\x00"+string(k)] {
-				return validationf("Transaction request cannot include multiple operations on one item")
-			}
-			seen[g.TableName+"\x00"+string(k)] = true
-			it, err := t.get(k)
-			if err != nil {
-				return err
-			}
-			caps[g.TableName].units += 2 * readUnits(sizeOf(it), true)
-			responses[i] = map[string]any{}
-			if it != nil {
-				responses[i]["Item"] = applyProjection(projs[i], it)
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	out := map[string]any{"Responses": responses}
-	if in.ReturnConsumedCapacity == capacityTotal || in.ReturnConsumedCapacity == capacityIndexes {
-		var list []map[string]any
-		for _, name := range sortedKeys(caps) {
-			list = append(list, caps[name].render(in.ReturnConsumedCapacity))
 		}
 		out["ConsumedCapacity"] = list
 	}

@@ -1,7 +1,9 @@
 package ddb
 
 import (
+	"bytes"
 	"context"
+	"strconv"
 	"time"
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
@@ -19,7 +21,7 @@ import (
 // return them until then; this engine never returns an expired item (reads,
 // queries, scans, condition checks and ReturnValues all treat it as absent)
 // and a background sweeper deletes it, with its index entries, within
-// Options.TTLSweepInterval.
+// about Options.TTLSweepInterval.
 
 // ttlHorizon is how far in the past a TTL value may be and still expire.
 const ttlHorizon = 5 * 365 * 24 * time.Hour
@@ -172,37 +174,82 @@ func (e *Engine) SweepExpired() (int, error) {
 	return total, nil
 }
 
-// sweepTable deletes up to sweepBatch expired items of one table.
+// sweepTable deletes up to sweepBatch expired items of one table. It finds
+// them in a read transaction, so writers are blocked only while the found
+// items are deleted (each re-checked, as it may have changed meanwhile).
 func (e *Engine) sweepTable(name string) (int, error) {
-	n := 0
-	err := e.update(func(tx *bolt.Tx) error {
+	var keys [][]byte
+	err := e.view(func(tx *bolt.Tx) error {
 		t, err := e.openTable(tx, name)
 		if err != nil {
 			return err
 		}
-		var keys [][]byte
-		var olds []attr.Item
+		if t.m.TTL == nil || !t.m.TTL.Enabled {
+			return nil
+		}
+		var needle []byte // nil: no pre-check for names JSON might escape
+		if plainName(t.m.TTL.AttributeName) {
+			needle = []byte(strconv.Quote(t.m.TTL.AttributeName))
+		}
 		c := t.items.Cursor()
 		for k, v := c.First(); k != nil && len(keys) < sweepBatch; k, v = c.Next() {
+			if needle != nil && !bytes.Contains(v, needle) {
+				continue // cheap pre-check: the item cannot have the attribute
+			}
 			it, err := decodeItem(v)
 			if err != nil {
 				return err
 			}
 			if t.expired(it) {
 				keys = append(keys, append([]byte(nil), k...))
-				olds = append(olds, it)
 			}
 		}
-		for i, k := range keys {
-			if _, err := t.remove(k, olds[i]); err != nil {
+		return nil
+	})
+	if _, ok := err.(*Error); ok || len(keys) == 0 {
+		return 0, nil // table deleted meanwhile, or nothing to do
+	}
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	err = e.update(func(tx *bolt.Tx) error {
+		n = 0
+		t, err := e.openTable(tx, name)
+		if err != nil {
+			return err
+		}
+		for _, k := range keys {
+			it, err := t.getRaw(k)
+			if err != nil {
 				return err
 			}
+			if it == nil || !t.expired(it) {
+				continue
+			}
+			if _, err := t.remove(k, it); err != nil {
+				return err
+			}
+			n++
 		}
-		n = len(keys)
 		return t.flush()
 	})
 	if _, ok := err.(*Error); ok {
-		return 0, nil // table deleted meanwhile
+		return 0, nil
+	}
+	if err == nil && n < len(keys) && len(keys) == sweepBatch {
+		n = sweepBatch // keep sweeping: more expired items may follow
 	}
 	return n, err
+}
+
+// plainName reports whether name is ASCII letters, digits, '_', '-' and '.'
+// only, so that its JSON encoding is its quoted self.
+func plainName(name string) bool {
+	for _, r := range name {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.') {
+			return false
+		}
+	}
+	return name != ""
 }

@@ -10,7 +10,7 @@ import (
 // updateItemInput is the UpdateItem request.
 type updateItemInput struct {
 	keyInput
-	UpdateExpression string `json:"UpdateExpression"`
+	UpdateExpression *string `json:"UpdateExpression"`
 	writeParams
 }
 
@@ -24,11 +24,14 @@ func opUpdateItem(e *Engine, _ context.Context, body []byte) (any, error) {
 	if err := in.check("ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW"); err != nil {
 		return nil, err
 	}
+	if err := in.legacyParams.translate(&in.exprParams, exprSlots{condition: &in.ConditionExpression, update: &in.UpdateExpression}); err != nil {
+		return nil, err
+	}
 	env := in.env()
 	var upd *updater
-	if in.UpdateExpression != "" {
+	if in.UpdateExpression != nil {
 		var err error
-		if upd, err = env.update(in.UpdateExpression, keyNamesOf(in.Key)); err != nil {
+		if upd, err = env.update(*in.UpdateExpression, keyNamesOf(in.Key)); err != nil {
 			return nil, err
 		}
 	}
@@ -74,8 +77,8 @@ func opUpdateItem(e *Engine, _ context.Context, body []byte) (any, error) {
 			if err := t.m.checkIndexKeys(nw); err != nil {
 				return err
 			}
-			if err := checkItemSize(nw); err != nil {
-				return err
+			if attr.Size(nw) > attr.MaxItemSize {
+				return validationf("Item size to update has exceeded the maximum allowed size")
 			}
 			u, err := t.put(k, raw, nw)
 			if err != nil {

@@ -25,6 +25,7 @@ type updateTableInput struct {
 	BillingMode                 string                `json:"BillingMode"`
 	ProvisionedThroughput       *throughput           `json:"ProvisionedThroughput"`
 	GlobalSecondaryIndexUpdates []gsiUpdate           `json:"GlobalSecondaryIndexUpdates"`
+	DeletionProtectionEnabled   *bool                 `json:"DeletionProtectionEnabled"`
 }
 
 // opUpdateTable changes billing mode and throughput, and creates (backfilled
@@ -37,6 +38,7 @@ func opUpdateTable(e *Engine, _ context.Context, body []byte) (any, error) {
 	}
 	var out any
 	err := e.update(func(tx *bolt.Tx) error {
+		var deleted []indexMeta
 		m, err := loadTable(tx, in.TableName)
 		if err != nil {
 			return err
@@ -57,6 +59,9 @@ func opUpdateTable(e *Engine, _ context.Context, body []byte) (any, error) {
 			if err := setBilling(m, mode, in.ProvisionedThroughput); err != nil {
 				return err
 			}
+		}
+		if in.DeletionProtectionEnabled != nil {
+			m.DeletionProtection = *in.DeletionProtectionEnabled
 		}
 		if len(in.GlobalSecondaryIndexUpdates) > 1 {
 			return validationf("Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table")
@@ -87,6 +92,7 @@ func opUpdateTable(e *Engine, _ context.Context, body []byte) (any, error) {
 				if err != nil {
 					return err
 				}
+				ix.Online = true
 				m.Indexes = append(m.Indexes, *ix)
 				if err := t.backfill(&m.Indexes[len(m.Indexes)-1]); err != nil {
 					return err
@@ -96,6 +102,7 @@ func opUpdateTable(e *Engine, _ context.Context, body []byte) (any, error) {
 				if ix == nil || !ix.Global {
 					return &Error{Type: typeResourceNotFound, Message: "Requested resource not found: Index: " + u.Delete.IndexName + " not found"}
 				}
+				deleted = append(deleted, *ix)
 				if err := t.b.DeleteBucket(indexBucketName(ix.Name)); err != nil {
 					return err
 				}
@@ -123,7 +130,9 @@ func opUpdateTable(e *Engine, _ context.Context, body []byte) (any, error) {
 		if err := t.flush(); err != nil {
 			return err
 		}
-		out = map[string]any{"TableDescription": e.describe(m, t.stats, "ACTIVE")}
+		d := e.describe(m, t.stats, "ACTIVE")
+		markIndexChanges(d, in.GlobalSecondaryIndexUpdates, deleted)
+		out = map[string]any{"TableDescription": d}
 		return nil
 	})
 	return out, err
@@ -159,4 +168,37 @@ func usedDefinitions(m *tableMeta) []attributeDefinition {
 		}
 	}
 	return out
+}
+
+// markIndexChanges makes an UpdateTable response look like DynamoDB's: an
+// index just created is reported CREATING (not backfilling), one just
+// deleted is still listed, DELETING. DescribeTable reports them ACTIVE and
+// gone right away.
+func markIndexChanges(d map[string]any, updates []gsiUpdate, deleted []indexMeta) {
+	gsis, _ := d["GlobalSecondaryIndexes"].([]map[string]any)
+	for _, u := range updates {
+		if u.Create == nil {
+			continue
+		}
+		for _, x := range gsis {
+			if x["IndexName"] == u.Create.IndexName {
+				x["IndexStatus"] = "CREATING"
+				x["Backfilling"] = false
+				delete(x, "IndexSizeBytes")
+				delete(x, "ItemCount")
+			}
+		}
+	}
+	for _, ix := range deleted {
+		x := map[string]any{"IndexName": ix.Name, "IndexStatus": "DELETING", "KeySchema": ix.KeySchema, "Projection": ix.Projection}
+		if ix.Throughput != nil {
+			x["ProvisionedThroughput"] = throughputDescription(ix.Throughput)
+		} else if ix.Online {
+			x["OnDemandThroughput"] = map[string]any{"MaxReadRequestUnits": -1, "MaxWriteRequestUnits": -1}
+		}
+		gsis = append(gsis, x)
+	}
+	if len(gsis) > 0 {
+		d["GlobalSecondaryIndexes"] = gsis
+	}
 }

@@ -423,7 +423,9 @@ func decodeItem(data []byte) (Item, error) {
 		it = Item{}
 		var verr error
 		d.object(func(k string) {
-			v, err := d.value(0)
+			// The item is the first of DynamoDB's 32 levels, so its attributes are at depth 1
+			// (DynamoDB Local agrees: 31 maps below a top-level attribute is the most it takes).
+			v, err := d.value(1)
 			if err != nil && verr == nil {
 				verr = err
 			}

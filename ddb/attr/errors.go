@@ -35,5 +35,6 @@ const (
 	msgDuplicateBS    = MsgInvalidParams + "Input collection of type BS contains duplicates."
 )
 
-// MaxDepth is the deepest nesting of lists and maps DynamoDB accepts.
+// MaxDepth is the deepest nesting of lists and maps DynamoDB accepts, counting the item itself
+// as the first level when the value is an item's attribute.
 const MaxDepth = 32

@@ -99,6 +99,14 @@ func TestValue_UnmarshalJSON_Depth(t *testing.T) {
 	if err := json.Unmarshal([]byte(deep(attr.MaxDepth+1)), &v); err == nil {
 		t.Fatalf("depth %d: no error", attr.MaxDepth+1)
 	}
+	// In an item, the item is the first level.
+	var it attr.Item
+	if err := json.Unmarshal([]byte(`{"a":`+deep(attr.MaxDepth-1)+`}`), &it); err != nil {
+		t.Fatalf("item, depth %d: %v", attr.MaxDepth, err)
+	}
+	if err := json.Unmarshal([]byte(`{"a":`+deep(attr.MaxDepth)+`}`), &it); err == nil {
+		t.Fatalf("item, depth %d: no error", attr.MaxDepth+1)
+	}
 }
 
 func TestItem_JSON(t *testing.T) {

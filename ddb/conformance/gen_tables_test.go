@@ -69,7 +69,11 @@ func tableLifecycleCase() Case {
 			step("CreateTable", createTable("{{d}}", M{"DeletionProtectionEnabled": true})),
 			failStep("DeleteTable", "ValidationException", M{"TableName": "{{d}}"}),
 			step("UpdateTable", M{"TableName": "{{d}}", "DeletionProtectionEnabled": false}),
-			step("DeleteTable", M{"TableName": "{{d}}"}),
+			withID(expecting(step("DeleteTable", M{"TableName": "{{d}}"}), M{"TableDescription": M{
+				"TableName": "{{d}}", "TableStatus": "DELETING", "AttributeDefinitions": attrDefs("PK", "S"), "KeySchema": keySchema("PK", ""),
+				"BillingModeSummary": M{"BillingMode": "PAY_PER_REQUEST"}, "DeletionProtectionEnabled": false,
+				"ProvisionedThroughput": M{"ReadCapacityUnits": 0, "WriteCapacityUnits": 0}}}), "delete-unprotected"),
+			failStep("DescribeTable", "ResourceNotFoundException", M{"TableName": "{{d}}"}),
 		},
 	}
 }

@@ -1,0 +1,101 @@
+// Package ddb is an embedded, durable, DynamoDB-compatible database engine
+// in pure Go. It speaks the DynamoDB JSON 1.0 protocol as an http.Handler,
+// so the unchanged aws-sdk-go-v2 DynamoDB client works against it, either
+// over HTTP or in-process through Engine.HTTPClient (no socket).
+//
+//	e, err := ddb.Open(dir, nil)
+//	...
+//	defer e.Close()
+//	client := dynamodb.New(dynamodb.Options{
+//		Region:       "local",
+//		BaseEndpoint: aws.String("http://ddb.local"),
+//		Credentials:  credentials.NewStaticCredentialsProvider("x", "x", ""),
+//		HTTPClient:   e.HTTPClient(),
+//	})
+//
+// Values, items, key encoding and sizes come from package ddb/attr;
+// expressions (condition, filter, key condition, projection, update) from
+// package ddb/expr. This package holds storage, table metadata, the
+// operations and the protocol, one file per concept.
+//
+// # Operations
+//
+// Control plane: CreateTable, DescribeTable, ListTables, DeleteTable,
+// UpdateTable (billing, throughput, GSI create with backfill and delete),
+// UpdateTimeToLive, DescribeTimeToLive. Data plane: GetItem, PutItem,
+// UpdateItem, DeleteItem, Query, Scan, BatchGetItem, BatchWriteItem,
+// TransactWriteItems, TransactGetItems. Legacy parameters (Expected,
+// AttributesToGet, AttributeUpdates, KeyConditions, QueryFilter,
+// ScanFilter, ConditionalOperator) are translated into the equivalent
+// expressions (legacy.go).
+//
+// The conformance suite in ddb/conformance compares every response with
+// DynamoDB Local's. Where Local and the DynamoDB documentation agree, or the
+// documentation is silent, the engine answers as Local does (for example:
+// ConsumedCapacity without ReadCapacityUnits/WriteCapacityUnits, a
+// BillingModeSummary only for on-demand tables, an update's run-time type
+// error in a transaction failing the request rather than cancelling it).
+//
+// # Storage
+//
+// One bbolt file, dir/ddb.bolt. bbolt gives serializable single-writer
+// transactions that fsync on commit, and read transactions that see a
+// consistent snapshot; pages are read from disk on demand, so tables may be
+// larger than memory and Open reads almost nothing. Every write request
+// (including a whole BatchWriteItem or TransactWriteItems) is one bbolt
+// read-write transaction, so an item, its index entries and the table
+// counters change atomically, and an acknowledged write is on disk. Every
+// read request is one read transaction.
+//
+// Layout (bucket names in quotes):
+//
+//	"meta"            "format" -> FormatVersion ("1"); Open refuses others
+//	"tables"          table name -> JSON table metadata (key schema,
+//	                  attribute definitions, billing, indexes, TTL)
+//	"tokens"          ClientRequestToken -> {request hash, time, response}
+//	"t:<table>"       one bucket per table, holding:
+//	    "stats"       JSON counters: items and bytes of the table and of
+//	                  each index (what DescribeTable reports)
+//	    "items"       key(item) -> item as DynamoDB JSON
+//	    "i:<index>"   one bucket per secondary index (GSI or LSI):
+//	                  key(index hash, index range, table key) -> the
+//	                  projected item as DynamoDB JSON
+//
+// key(…) concatenates attr.AppendKey encodings, which are order-preserving
+// and self-delimiting: the entries of one partition are contiguous and
+// ordered by sort key, so a Query is one cursor range and
+// ExclusiveStartKey is a Seek. Appending the table key to index keys makes
+// index entries unique. An item lacking an index key attribute (or holding
+// one of another type) has no entry in that index (sparse indexes).
+//
+// # Divergences from DynamoDB
+//
+//   - Tables and indexes are ACTIVE as soon as the call returns; a GSI
+//     created by UpdateTable is backfilled in the same transaction.
+//   - ItemCount, TableSizeBytes and IndexSizeBytes are exact at all times
+//     (DynamoDB refreshes them about every six hours).
+//   - Scan returns items in key order (partition key, then sort key),
+//     where DynamoDB uses hash order; Segment k of TotalSegments holds the
+//     partitions whose encoded partition key hashes (FNV-1a) to k.
+//   - BatchWriteItem applies all its requests in one transaction and never
+//     returns UnprocessedItems; BatchGetItem returns UnprocessedKeys only
+//     for the 16 MB response limit.
+//   - Expired items (see ttl.go) are never returned, where DynamoDB may
+//     return them until its background deletion catches up.
+//   - UPDATED_OLD and UPDATED_NEW return the whole top-level attributes an
+//     update expression touches, where DynamoDB returns only the updated
+//     nested paths.
+//   - Every read is strongly consistent; ConsistentRead only changes the
+//     capacity reported.
+//   - DeleteTable answers TableStatus DELETING, as DynamoDB documents
+//     (DynamoDB Local answers ACTIVE).
+//   - Request signatures are not verified.
+//
+// # Errors
+//
+// Protocol errors are *Error values with the exception name and DynamoDB's
+// message; ServeHTTP writes them as {"__type", "message"} with status 400,
+// or 500 for InternalServerError. Open returns the sentinel errors
+// ErrFormatVersion and ErrNotDir; operations after Close fail with
+// ErrClosed, reported to clients as an InternalServerError.
+package ddb

@@ -1,0 +1,122 @@
+package ddb
+
+import (
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+func TestLegacyParameters(t *testing.T) {
+	env := mustOpen(t)
+	env.createTable("tbl", true)
+	env.put("tbl", item("PK", s("a"), "SK", s("1"), "v", n("1"), "w", s("x")))
+	t.Run("AttributesToGet", func(t *testing.T) {
+		out, err := env.client.GetItem(env.ctx, &dynamodb.GetItemInput{TableName: aws.String("tbl"), Key: item("PK", s("a"), "SK", s("1")), AttributesToGet: []string{"v"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !sameItem(out.Item, item("v", n("1"))) {
+			t.Errorf("item = %v", out.Item)
+		}
+	})
+	t.Run("ErrMixed", func(t *testing.T) {
+		_, err := env.client.GetItem(env.ctx, &dynamodb.GetItemInput{TableName: aws.String("tbl"), Key: item("PK", s("a"), "SK", s("1")), AttributesToGet: []string{"v"}, ProjectionExpression: aws.String("v")})
+		wantErr(t, err, "ValidationException", "Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {AttributesToGet} Expression parameters: {ProjectionExpression}")
+	})
+	t.Run("Expected", func(t *testing.T) {
+		_, err := env.client.PutItem(env.ctx, &dynamodb.PutItemInput{TableName: aws.String("tbl"), Item: item("PK", s("a"), "SK", s("1"), "v", n("2")),
+			Expected: map[string]types.ExpectedAttributeValue{"v": {Value: n("1")}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = env.client.PutItem(env.ctx, &dynamodb.PutItemInput{TableName: aws.String("tbl"), Item: item("PK", s("a"), "SK", s("1")),
+			Expected: map[string]types.ExpectedAttributeValue{"v": {Exists: aws.Bool(false)}}})
+		wantErr(t, err, "ConditionalCheckFailedException", "")
+		_, err = env.client.PutItem(env.ctx, &dynamodb.PutItemInput{TableName: aws.String("tbl"), Item: item("PK", s("a"), "SK", s("1"), "v", n("2")),
+			Expected: map[string]types.ExpectedAttributeValue{"v": {ComparisonOperator: types.ComparisonOperatorBetween, AttributeValueList: []types.AttributeValue{n("1"), n("3")}}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("AttributeUpdates", func(t *testing.T) {
+		out, err := env.client.UpdateItem(env.ctx, &dynamodb.UpdateItemInput{TableName: aws.String("tbl"), Key: item("PK", s("a"), "SK", s("1")), ReturnValues: types.ReturnValueAllNew,
+			AttributeUpdates: map[string]types.AttributeValueUpdate{"v": {Action: types.AttributeActionAdd, Value: n("5")}, "w": {Action: types.AttributeActionDelete}, "z": {Value: s("new")}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !sameItem(out.Attributes, item("PK", s("a"), "SK", s("1"), "v", n("7"), "z", s("new"))) {
+			t.Errorf("attributes = %v", itemJSON(out.Attributes))
+		}
+	})
+	t.Run("KeyConditionsAndQueryFilter", func(t *testing.T) {
+		out, err := env.client.Query(env.ctx, &dynamodb.QueryInput{TableName: aws.String("tbl"),
+			KeyConditions: map[string]types.Condition{"PK": {ComparisonOperator: types.ComparisonOperatorEq, AttributeValueList: []types.AttributeValue{s("a")}},
+				"SK": {ComparisonOperator: types.ComparisonOperatorBeginsWith, AttributeValueList: []types.AttributeValue{s("1")}}},
+			QueryFilter: map[string]types.Condition{"z": {ComparisonOperator: types.ComparisonOperatorNotNull}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.Count != 1 {
+			t.Errorf("count = %d", out.Count)
+		}
+	})
+	t.Run("ScanFilter", func(t *testing.T) {
+		out, err := env.client.Scan(env.ctx, &dynamodb.ScanInput{TableName: aws.String("tbl"),
+			ScanFilter: map[string]types.Condition{"v": {ComparisonOperator: types.ComparisonOperatorIn, AttributeValueList: []types.AttributeValue{n("6"), n("8")}}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.Count != 0 || out.ScannedCount != 1 {
+			t.Errorf("count = %d", out.Count)
+		}
+	})
+}
+
+func TestDeletionProtection(t *testing.T) {
+	env := mustOpen(t)
+	_, err := env.client.CreateTable(env.ctx, &dynamodb.CreateTableInput{TableName: aws.String("tbl"), BillingMode: types.BillingModePayPerRequest, DeletionProtectionEnabled: aws.Bool(true),
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash}},
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("PK"), AttributeType: types.ScalarAttributeTypeS}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = env.client.DeleteTable(env.ctx, &dynamodb.DeleteTableInput{TableName: aws.String("tbl")})
+	wantErr(t, err, "ValidationException", "Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.")
+	if _, err := env.client.UpdateTable(env.ctx, &dynamodb.UpdateTableInput{TableName: aws.String("tbl"), DeletionProtectionEnabled: aws.Bool(false)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := env.client.DeleteTable(env.ctx, &dynamodb.DeleteTableInput{TableName: aws.String("tbl")}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestQuery_Validation(t *testing.T) {
+	env := mustOpen(t)
+	env.createTable("tbl", true, types.GlobalSecondaryIndex{IndexName: aws.String("gsi"),
+		KeySchema:  []types.KeySchemaElement{{AttributeName: aws.String("G"), KeyType: types.KeyTypeHash}},
+		Projection: &types.Projection{ProjectionType: types.ProjectionTypeInclude, NonKeyAttributes: []string{"inc"}}})
+	tests := []struct {
+		name string
+		in   dynamodb.QueryInput
+		msg  string
+	}{
+		{name: "ErrFilterOnKey", in: dynamodb.QueryInput{KeyConditionExpression: aws.String("PK = :p"), FilterExpression: aws.String("SK = :p"), ExpressionAttributeValues: item(":p", s("a"))},
+			msg: "Filter Expression can only contain non-primary key attributes: Primary key attribute: SK"},
+		{name: "ErrNotProjected", in: dynamodb.QueryInput{IndexName: aws.String("gsi"), KeyConditionExpression: aws.String("G = :p"), ProjectionExpression: aws.String("inc, extra"), ExpressionAttributeValues: item(":p", s("a"))},
+			msg: "One or more parameter values were invalid: Global secondary index gsi does not project [extra]"},
+		{name: "ErrStartKeyOtherPartition", in: dynamodb.QueryInput{KeyConditionExpression: aws.String("PK = :p"), ExpressionAttributeValues: item(":p", s("a")), ExclusiveStartKey: item("PK", s("b"), "SK", s("x"))},
+			msg: "The provided starting key does not match the range key predicate"},
+		{name: "ErrEmptyFilter", in: dynamodb.QueryInput{KeyConditionExpression: aws.String("PK = :p"), FilterExpression: aws.String(""), ExpressionAttributeValues: item(":p", s("a"))},
+			msg: "Invalid FilterExpression: The expression can not be empty;"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := tt.in
+			in.TableName = aws.String("tbl")
+			_, err := env.client.Query(env.ctx, &in)
+			wantErr(t, err, "ValidationException", tt.msg)
+		})
+	}
+}

@@ -1,0 +1,103 @@
+package ddb
+
+import (
+	"context"
+
+	"github.com/quickphotos/quickphotos/ddb/attr"
+	bolt "go.etcd.io/bbolt"
+)
+
+// transactGetInput is the TransactGetItems request.
+type transactGetInput struct {
+	TransactItems []struct {
+		Get *struct {
+			TableName                string            `json:"TableName"`
+			Key                      attr.Item         `json:"Key"`
+			ProjectionExpression     *string           `json:"ProjectionExpression"`
+			ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames"`
+		} `json:"Get"`
+	} `json:"TransactItems"`
+	ReturnConsumedCapacity string `json:"ReturnConsumedCapacity"`
+}
+
+// opTransactGetItems reads up to 100 items from one snapshot; Responses are
+// in request order, {} for a missing item. Each read costs twice a strongly
+// consistent read.
+func opTransactGetItems(e *Engine, _ context.Context, body []byte) (any, error) {
+	var in transactGetInput
+	if err := decode(body, &in); err != nil {
+		return nil, err
+	}
+	if err := checkCapacityMode(in.ReturnConsumedCapacity); err != nil {
+		return nil, err
+	}
+	n := len(in.TransactItems)
+	if n == 0 || n > maxTransactItems {
+		return nil, validationf("1 validation error detected: Value at 'transactItems' failed to satisfy constraint: Member must have length less than or equal to %d and greater than or equal to 1", maxTransactItems)
+	}
+	projs := make([]projector, n)
+	for i, ti := range in.TransactItems {
+		if ti.Get == nil {
+			return nil, validationf("1 validation error detected: Value null at 'transactItems.%d.member.get' failed to satisfy constraint: Member must not be null", i+1)
+		}
+		env := &exprEnv{names: ti.Get.ExpressionAttributeNames}
+		p, err := env.projection(ti.Get.ProjectionExpression)
+		if err != nil {
+			return nil, err
+		}
+		if err := env.check(); err != nil {
+			return nil, err
+		}
+		projs[i] = p
+	}
+	responses := make([]map[string]any, n)
+	caps := map[string]*capacity{}
+	err := e.view(func(tx *bolt.Tx) error {
+		tables := map[string]*tableTx{}
+		seen := map[string]bool{}
+		for i, ti := range in.TransactItems {
+			g := ti.Get
+			t := tables[g.TableName]
+			if t == nil {
+				var err error
+				if t, err = e.openTable(tx, g.TableName); err != nil {
+					return err
+				}
+				tables[g.TableName] = t
+				caps[g.TableName] = newCapacity(t.m, false)
+			}
+			k, err := t.m.keyParam(g.Key)
+			if err != nil {
+				// Like DynamoDB Local: a key that does not match the schema
+				// cancels the transaction.
+				return &Error{Type: typeTransactionCanceled, Message: "The number of conditions on the keys is invalid"}
+			}
+			if seen[g.TableName+"\x00"+string(k)] {
+				return validationf("Transaction request cannot include multiple operations on one item")
+			}
+			seen[g.TableName+"\x00"+string(k)] = true
+			it, err := t.get(k)
+			if err != nil {
+				return err
+			}
+			caps[g.TableName].units += 2 * readUnits(sizeOf(it), true)
+			responses[i] = map[string]any{}
+			if it != nil {
+				responses[i]["Item"] = applyProjection(projs[i], it)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]any{"Responses": responses}
+	if in.ReturnConsumedCapacity == capacityTotal || in.ReturnConsumedCapacity == capacityIndexes {
+		var list []map[string]any
+		for _, name := range sortedKeys(caps) {
+			list = append(list, caps[name].render(in.ReturnConsumedCapacity))
+		}
+		out["ConsumedCapacity"] = list
+	}
+	return out, nil
+}
