@@ -762,7 +762,7 @@ type Mutation {
   updateUser(username: ID!, input: UpdateUserInput!): User!
   "Uploads a photo. NOT_FOUND when the owner has no profile; CONFLICT when the owner already has a photo at that timestamp."
   uploadPhoto(input: UploadPhotoInput!): Photo!
-  "Deletes a photo and every reaction to it (a photo with more reactions than one transaction holds is refused with CONFLICT). NOT_FOUND when there is no such photo. Returns the deleted photo."
+  "Deletes a photo and every reaction to it: the photo and its first 99 reactions in one transaction, any further reactions in batches right after. NOT_FOUND when there is no such photo. Returns the deleted photo."
   deletePhoto(owner: ID!, timestamp: String!): Photo!
   "Reacts to a photo and counts the reaction on the photo, in one transaction. A user reacts at most once per type per photo: CONFLICT when already reacted, NOT_FOUND when the photo or the reacting user does not exist."
   reactToPhoto(input: ReactionInput!): Reaction!
