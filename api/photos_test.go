@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/quickphotos/quickphotos/internal/apitest"
@@ -195,4 +196,36 @@ func TestDeletePhoto(t *testing.T) {
 			t.Fatalf("code %q, want NOT_FOUND", resp.Code())
 		}
 	})
+}
+
+// TestDeletePhoto_MoreReactionsThanOneTransaction: reactions beyond the 99 that fit in the
+// photo's transaction are deleted too.
+func TestDeletePhoto_MoreReactionsThanOneTransaction(t *testing.T) {
+	srv := apitest.NewServer(t)
+	srv.MustCreateUser(t, "alice")
+	ts := apitest.Timestamp(1)
+	srv.MustUploadPhoto(t, "alice", ts)
+	const fans = 27 // 27 users × 4 types = 108 reactions
+	for i := 0; i < fans; i++ {
+		fan := fmt.Sprintf("fan%02d", i)
+		srv.MustCreateUser(t, fan)
+		for _, typ := range []string{"HEART", "SMILEY", "THUMBS_UP", "SUNGLASSES"} {
+			srv.MustReact(t, fan, "alice", ts, typ)
+		}
+	}
+	before := srv.ItemCount(t)
+	resp := srv.Query(t, `mutation($t: String!) { deletePhoto(owner: "alice", timestamp: $t) { reactionCounts { total } } }`, map[string]any{"t": ts})
+	var got struct {
+		DeletePhoto struct{ ReactionCounts struct{ Total int } }
+	}
+	resp.Decode(t, &got)
+	if got.DeletePhoto.ReactionCounts.Total != 4*fans {
+		t.Fatalf("deleted photo had %d reactions, want %d", got.DeletePhoto.ReactionCounts.Total, 4*fans)
+	}
+	if after := srv.ItemCount(t); after != before-1-4*fans {
+		t.Fatalf("items %d -> %d, want the photo and all %d reactions gone", before, after, 4*fans)
+	}
+	if c := resp.Cost(t); c.Operations["TransactWriteItems"] != 1 || c.Operations["BatchWriteItem"] < 1 {
+		t.Fatalf("cost %+v, want one transaction then batches", c)
+	}
 }
