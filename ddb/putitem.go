@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
-	bolt "go.etcd.io/bbolt"
 )
 
 // putItemInput is the PutItem request.
@@ -36,40 +35,16 @@ func opPutItem(e *Engine, _ context.Context, body []byte) (any, error) {
 	if err := env.check(); err != nil {
 		return nil, err
 	}
-	var out any
-	err = e.update(func(tx *bolt.Tx) error {
-		t, err := e.openTable(tx, in.TableName)
-		if err != nil {
-			return err
-		}
-		k, err := t.checkNewItem(in.Item)
-		if err != nil {
-			return err
-		}
-		raw, err := t.getRaw(k)
-		if err != nil {
-			return err
-		}
-		old := t.live(raw)
-		if ok, err := evalCondition(cond, old); err != nil {
-			return err
-		} else if !ok {
-			return in.failure(old)
-		}
-		u, err := t.put(k, raw, in.Item)
-		if err != nil {
-			return err
-		}
-		c := newCapacity(t.m, true)
-		c.addWrite(u, 1)
-		var attrs attr.Item
-		if in.ReturnValues == "ALL_OLD" {
-			attrs = old
-		}
-		out = writeResponse(attrs, c, in.ReturnConsumedCapacity)
-		return t.flush()
-	})
-	return out, err
+	return e.conditionalWrite(&in.writeParams, func(t *tableTx) ([]byte, error) { return t.checkNewItem(in.Item) }, cond,
+		func(t *tableTx, k []byte, raw, old attr.Item) (any, error) {
+			u, err := t.put(k, raw, in.Item)
+			if err != nil {
+				return nil, err
+			}
+			c := newCapacity(t.m, true)
+			c.addWrite(u, 1)
+			return writeResponse(in.oldIfAsked(old), c, in.ReturnConsumedCapacity), nil
+		})
 }
 
 // checkNewItem validates an item about to be stored (size, table keys,

@@ -2,6 +2,7 @@ package ddb
 
 import (
 	"github.com/quickphotos/quickphotos/ddb/attr"
+	bolt "go.etcd.io/bbolt"
 )
 
 // exprParams are the expression parameters shared by most requests.
@@ -64,6 +65,54 @@ func (p *writeParams) failure(old attr.Item) error {
 		return conditionFailed(old)
 	}
 	return conditionFailed(nil)
+}
+
+// itemWrite is one single-item write (PutItem, UpdateItem, DeleteItem) inside
+// conditionalWrite: it stores its change given the item's key, the stored
+// item (raw, possibly expired) and the live one (old, nil when absent or
+// expired), and returns the response.
+type itemWrite func(t *tableTx, k []byte, raw, old attr.Item) (any, error)
+
+// conditionalWrite runs a single-item write in one read-write transaction:
+// it finds the key (keyOf also validates the request against the table),
+// reads the current item, checks the condition against it, and lets write
+// store the change. A failed condition writes nothing.
+func (e *Engine) conditionalWrite(p *writeParams, keyOf func(*tableTx) ([]byte, error), cond condition, write itemWrite) (any, error) {
+	var out any
+	err := e.update(func(tx *bolt.Tx) error {
+		t, err := e.openTable(tx, p.TableName)
+		if err != nil {
+			return err
+		}
+		k, err := keyOf(t)
+		if err != nil {
+			return err
+		}
+		raw, err := t.getRaw(k)
+		if err != nil {
+			return err
+		}
+		old := t.live(raw)
+		if ok, err := evalCondition(cond, old); err != nil {
+			return err
+		} else if !ok {
+			return p.failure(old)
+		}
+		if out, err = write(t, k, raw, old); err != nil {
+			return err
+		}
+		return t.flush()
+	})
+	return out, err
+}
+
+// oldIfAsked is the item a PutItem or DeleteItem returns: the old one for
+// ReturnValues ALL_OLD, else none.
+func (p *writeParams) oldIfAsked(old attr.Item) attr.Item {
+	if p.ReturnValues == "ALL_OLD" {
+		return old
+	}
+	return nil
 }
 
 // checkItemSize refuses items larger than DynamoDB's 400 KB.

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
-	bolt "go.etcd.io/bbolt"
 )
 
 // updateItemInput is the UpdateItem request.
@@ -42,32 +41,17 @@ func opUpdateItem(e *Engine, _ context.Context, body []byte) (any, error) {
 	if err := env.check(); err != nil {
 		return nil, err
 	}
-	var out any
-	err = e.update(func(tx *bolt.Tx) error {
-		t, err := e.openTable(tx, in.TableName)
-		if err != nil {
-			return err
-		}
+	keyOf := func(t *tableTx) ([]byte, error) {
 		k, err := t.m.keyParam(in.Key)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		if err := checkKeyNotUpdated(t.m, upd); err != nil {
-			return err
-		}
-		raw, err := t.getRaw(k)
-		if err != nil {
-			return err
-		}
-		old := t.live(raw)
-		if ok, err := evalCondition(cond, old); err != nil {
-			return err
-		} else if !ok {
-			return in.failure(old)
-		}
+		return k, checkKeyNotUpdated(t.m, upd)
+	}
+	return e.conditionalWrite(&in.writeParams, keyOf, cond, func(t *tableTx, k []byte, raw, old attr.Item) (any, error) {
 		nw, err := applyUpdate(upd, old, in.Key)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		c := newCapacity(t.m, true)
 		if old == nil && upd != nil && len(nw) == len(in.Key) {
@@ -75,21 +59,19 @@ func opUpdateItem(e *Engine, _ context.Context, body []byte) (any, error) {
 			c.units = 1
 		} else {
 			if err := t.m.checkIndexKeys(nw); err != nil {
-				return err
+				return nil, err
 			}
 			if attr.Size(nw) > attr.MaxItemSize {
-				return validationf("Item size to update has exceeded the maximum allowed size")
+				return nil, validationf("Item size to update has exceeded the maximum allowed size")
 			}
 			u, err := t.put(k, raw, nw)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			c.addWrite(u, 1)
 		}
-		out = writeResponse(returnValues(in.ReturnValues, old, nw, upd), c, in.ReturnConsumedCapacity)
-		return t.flush()
+		return writeResponse(returnValues(in.ReturnValues, old, nw, upd), c, in.ReturnConsumedCapacity), nil
 	})
-	return out, err
 }
 
 // applyUpdate returns the item an update produces from old, or from the key
