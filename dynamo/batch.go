@@ -117,25 +117,44 @@ func (s *Store) batchDelete(ctx context.Context, keys []Key) error {
 			writes[i] = types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: k.item()}}
 		}
 		keys = keys[n:]
-		request := map[string][]types.WriteRequest{s.table: writes}
-		for attempt := 1; len(request[s.table]) > 0; attempt++ {
-			if attempt > 1 && (attempt > s.retry.attempts || !s.retry.wait(ctx, attempt-1)) {
-				return domain.Errorf(domain.Unavailable, "the database is busy: %d deletes stayed unprocessed; retry later", len(request[s.table]))
-			}
-			out, err := s.api.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{
-				RequestItems:           request,
-				ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,
-			})
-			var cc []types.ConsumedCapacity
-			if err == nil {
-				cc = out.ConsumedCapacity
-			}
-			s.record(ctx, "BatchWriteItem", cc, err)
-			if err != nil {
-				return storeError("BatchWriteItem", err)
-			}
-			request = out.UnprocessedItems
+		if err := writeAll(ctx, s.batchWriteItem, writes, s.retry, nil); err != nil {
+			return err
 		}
 	}
 	return nil
 }
+
+// writeAll sends write requests (at most 25) until DynamoDB has processed them all: send is
+// one BatchWriteItem returning what it left unprocessed. Unprocessed requests are retried with
+// p's backoff, and p.attempts bounds the retries in a row that make no progress. done, when
+// not nil, hears how many requests each response completed.
+func writeAll(ctx context.Context, send func(context.Context, []types.WriteRequest) ([]types.WriteRequest, error), pending []types.WriteRequest, p retryPolicy, done func(n int)) error {
+	for attempt := 0; len(pending) > 0; {
+		if attempt > 0 {
+			if attempt > p.attempts {
+				return fmt.Errorf("%d items stayed unprocessed after %d retries: %w", len(pending), p.attempts, errUnprocessed)
+			}
+			if !p.wait(ctx, attempt) {
+				return context.Cause(ctx)
+			}
+		}
+		left, err := send(ctx, pending)
+		if err != nil {
+			return err
+		}
+		if n := len(pending) - len(left); n > 0 {
+			attempt = 0
+			if done != nil {
+				done(n)
+			}
+		}
+		if len(left) > 0 {
+			attempt++
+		}
+		pending = left
+	}
+	return nil
+}
+
+// errUnprocessed is in the chain of an error when DynamoDB kept leaving writes unprocessed.
+var errUnprocessed = domain.Errorf(domain.Unavailable, "the table is too busy; retry later or raise its write capacity")

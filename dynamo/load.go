@@ -8,8 +8,6 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
-	"github.com/quickphotos/quickphotos/domain"
 )
 
 // BatchWriter is the one DynamoDB operation Load needs; *dynamodb.Client implements it, and so
@@ -102,41 +100,23 @@ func (b *loadBatch) flush(ctx context.Context) error {
 	pending := b.requests
 	b.requests = nil
 	clear(b.keys)
-	for attempt := 0; len(pending) > 0; {
-		if attempt > 0 {
-			if attempt > loadRetry.attempts {
-				return fmt.Errorf("loading the items on lines %d-%d: %d items stayed unprocessed after %d retries (%d items written): %w",
-					b.first, b.last, len(pending), loadRetry.attempts, b.written, errUnprocessed)
-			}
-			if !loadRetry.wait(ctx, attempt) {
-				return fmt.Errorf("loading the items on lines %d-%d: %w (%d items written)", b.first, b.last, context.Cause(ctx), b.written)
-			}
-		}
+	send := func(ctx context.Context, requests []types.WriteRequest) ([]types.WriteRequest, error) {
 		out, err := b.client.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{
-			RequestItems: map[string][]types.WriteRequest{b.table: pending},
+			RequestItems: map[string][]types.WriteRequest{b.table: requests},
 		})
 		if err != nil {
-			return fmt.Errorf("loading the items on lines %d-%d: %w (%d items written)", b.first, b.last, storeError("BatchWriteItem", err), b.written)
+			return nil, storeError("BatchWriteItem", err)
 		}
-		var left []types.WriteRequest
-		if out != nil {
-			left = out.UnprocessedItems[b.table]
+		return out.UnprocessedItems[b.table], nil
+	}
+	written := func(n int) {
+		b.written += n
+		if b.progress != nil {
+			b.progress(b.written)
 		}
-		done := len(pending) - len(left)
-		if done > 0 {
-			b.written += done
-			attempt = 0
-			if b.progress != nil {
-				b.progress(b.written)
-			}
-		}
-		if len(left) > 0 {
-			attempt++
-		}
-		pending = left
+	}
+	if err := writeAll(ctx, send, pending, loadRetry, written); err != nil {
+		return fmt.Errorf("loading the items on lines %d-%d: %w (%d items written)", b.first, b.last, err, b.written)
 	}
 	return nil
 }
-
-// errUnprocessed is in the chain of Load's error when DynamoDB kept leaving items unprocessed.
-var errUnprocessed = domain.Errorf(domain.Unavailable, "the table is too busy; retry later or raise its write capacity")

@@ -78,6 +78,22 @@ func (s *Store) transactWriteItems(ctx context.Context, in *dynamodb.TransactWri
 	return err
 }
 
+func (s *Store) batchWriteItem(ctx context.Context, requests []types.WriteRequest) ([]types.WriteRequest, error) {
+	out, err := s.api.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{
+		RequestItems:           map[string][]types.WriteRequest{s.table: requests},
+		ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,
+	})
+	var cc []types.ConsumedCapacity
+	if err == nil {
+		cc = out.ConsumedCapacity
+	}
+	s.record(ctx, "BatchWriteItem", cc, err)
+	if err != nil {
+		return nil, storeError("BatchWriteItem", err)
+	}
+	return out.UnprocessedItems[s.table], nil
+}
+
 // capacityOf returns the consumed capacity of a single-item or query response.
 func capacityOf[O any](out *O, err error, get func(*O) *types.ConsumedCapacity) []types.ConsumedCapacity {
 	if err != nil || out == nil {
