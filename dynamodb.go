@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -40,9 +39,5 @@ func serveDynamoDB(ctx context.Context, args []string, stdout, stderr io.Writer)
 // serveEngine serves the engine's DynamoDB API on ln until ctx ends.
 func serveEngine(ctx context.Context, engine *ddb.Engine, ln net.Listener) error {
 	srv := &http.Server{Handler: engine, ReadHeaderTimeout: 10 * time.Second}
-	err := api.Serve(ctx, srv, func() error { return srv.Serve(ln) })
-	if errors.Is(err, http.ErrServerClosed) {
-		return nil
-	}
-	return err
+	return api.Serve(ctx, srv, ln)
 }

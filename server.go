@@ -43,7 +43,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	defer opened.Close()
 	store := dynamo.New(opened.client, cfg.store.table)
-	if err := cfg.store.prepareTable(ctx, store, stderr); err != nil {
+	if err := cfg.store.prepareTable(ctx, store); err != nil {
 		return err
 	}
 	if cfg.sample {
@@ -80,7 +80,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	base := "http://" + ln.Addr().String()
 	fmt.Fprintf(stdout, "quickphotos: GraphiQL at %s/ — GraphQL API at %s%s (store: %s, table: %s)\n",
 		base, base, api.Endpoint, cfg.store.kind, cfg.store.table)
-	if err := api.Serve(ctx, srv, func() error { return srv.Serve(ln) }); err != nil && !errors.Is(err, http.ErrServerClosed) {
+	if err := api.Serve(ctx, srv, ln); err != nil {
 		return err
 	}
 	fmt.Fprintln(stdout, "quickphotos: stopped")

@@ -2,9 +2,7 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/config"
@@ -88,15 +86,11 @@ func (c storeConfig) open(ctx context.Context) (*openedStore, error) {
 }
 
 // prepareTable makes sure the table and its index are there: the embedded store and
-// --create-table create them; otherwise their absence stops the server with a clear message,
-// because production tables belong to infrastructure code.
-func (c storeConfig) prepareTable(ctx context.Context, store *dynamo.Store, stderr io.Writer) error {
+// --create-table create them; otherwise their absence stops the server with an error that says
+// how to create them, because production tables belong to infrastructure code.
+func (c storeConfig) prepareTable(ctx context.Context, store *dynamo.Store) error {
 	if c.kind == storeEmbedded || c.createTable {
 		return store.CreateTable(ctx)
 	}
-	err := store.CheckTable(ctx)
-	if errors.Is(err, dynamo.ErrTableMissing) {
-		fmt.Fprintln(stderr, "quickphotos: the table is not ready; on DynamoDB, create it with infrastructure code, `quickphotos table create --store dynamodb`, or pass --create-table")
-	}
-	return err
+	return store.CheckTable(ctx)
 }

@@ -3,7 +3,9 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"log/slog"
+	"net"
 	"net/http"
 	"time"
 
@@ -81,10 +83,11 @@ func healthz(w http.ResponseWriter, _ *http.Request) {
 // ShutdownTimeout bounds how long a stopping server waits for requests in flight.
 const ShutdownTimeout = 15 * time.Second
 
-// Serve runs h on srv until ctx ends, then shuts down gracefully within ShutdownTimeout.
-func Serve(ctx context.Context, srv *http.Server, serve func() error) error {
+// Serve runs srv on ln until ctx ends, then shuts down gracefully: it stops accepting and
+// waits up to ShutdownTimeout for requests in flight. A clean stop returns nil.
+func Serve(ctx context.Context, srv *http.Server, ln net.Listener) error {
 	errc := make(chan error, 1)
-	go func() { errc <- serve() }()
+	go func() { errc <- srv.Serve(ln) }()
 	select {
 	case err := <-errc:
 		return err
@@ -95,7 +98,7 @@ func Serve(ctx context.Context, srv *http.Server, serve func() error) error {
 	if err := srv.Shutdown(shutdownCtx); err != nil {
 		return err
 	}
-	if err := <-errc; err != nil && err != http.ErrServerClosed {
+	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
 	return nil

@@ -44,19 +44,8 @@ func (c *Cost) Snapshot() CostSnapshot {
 	return CostSnapshot{Requests: c.requests, Operations: ops, ReadCapacityUnits: c.rcu, WriteCapacityUnits: c.wcu}
 }
 
-// Observer is told of every DynamoDB request the store makes, for metrics and logs.
-type Observer interface {
-	ObserveRequest(ctx context.Context, operation, table string, capacity []types.ConsumedCapacity, err error)
-}
-
-// SetObserver makes o hear of every request; nil stops that.
-func (s *Store) SetObserver(o Observer) { s.observer = o }
-
-// record accounts one request to the context's Cost and the store's Observer.
-func (s *Store) record(ctx context.Context, operation string, capacity []types.ConsumedCapacity, err error) {
-	if s.observer != nil {
-		s.observer.ObserveRequest(ctx, operation, s.table, capacity, err)
-	}
+// record accounts one request to the context's Cost.
+func (s *Store) record(ctx context.Context, operation string, capacity []types.ConsumedCapacity) {
 	c := CostFrom(ctx)
 	if c == nil {
 		return

@@ -19,7 +19,7 @@ func (s *Store) getItem(ctx context.Context, key Key, consistent bool) (Item, er
 		ConsistentRead:         aws.Bool(consistent),
 		ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,
 	})
-	s.record(ctx, "GetItem", capacityOf(out, err, func(o *dynamodb.GetItemOutput) *types.ConsumedCapacity { return o.ConsumedCapacity }), err)
+	s.record(ctx, "GetItem", capacityOf(out, err, func(o *dynamodb.GetItemOutput) *types.ConsumedCapacity { return o.ConsumedCapacity }))
 	if err != nil {
 		return nil, storeError("GetItem", err)
 	}
@@ -30,7 +30,7 @@ func (s *Store) putItem(ctx context.Context, in *dynamodb.PutItemInput) error {
 	in.TableName = &s.table
 	in.ReturnConsumedCapacity = types.ReturnConsumedCapacityTotal
 	out, err := s.api.PutItem(ctx, in)
-	s.record(ctx, "PutItem", capacityOf(out, err, func(o *dynamodb.PutItemOutput) *types.ConsumedCapacity { return o.ConsumedCapacity }), err)
+	s.record(ctx, "PutItem", capacityOf(out, err, func(o *dynamodb.PutItemOutput) *types.ConsumedCapacity { return o.ConsumedCapacity }))
 	return err
 }
 
@@ -38,7 +38,7 @@ func (s *Store) updateItem(ctx context.Context, in *dynamodb.UpdateItemInput) (*
 	in.TableName = &s.table
 	in.ReturnConsumedCapacity = types.ReturnConsumedCapacityTotal
 	out, err := s.api.UpdateItem(ctx, in)
-	s.record(ctx, "UpdateItem", capacityOf(out, err, func(o *dynamodb.UpdateItemOutput) *types.ConsumedCapacity { return o.ConsumedCapacity }), err)
+	s.record(ctx, "UpdateItem", capacityOf(out, err, func(o *dynamodb.UpdateItemOutput) *types.ConsumedCapacity { return o.ConsumedCapacity }))
 	return out, err
 }
 
@@ -46,7 +46,7 @@ func (s *Store) query(ctx context.Context, in *dynamodb.QueryInput) (*dynamodb.Q
 	in.TableName = &s.table
 	in.ReturnConsumedCapacity = types.ReturnConsumedCapacityTotal
 	out, err := s.api.Query(ctx, in)
-	s.record(ctx, "Query", capacityOf(out, err, func(o *dynamodb.QueryOutput) *types.ConsumedCapacity { return o.ConsumedCapacity }), err)
+	s.record(ctx, "Query", capacityOf(out, err, func(o *dynamodb.QueryOutput) *types.ConsumedCapacity { return o.ConsumedCapacity }))
 	if err != nil {
 		return nil, storeError("Query", err)
 	}
@@ -60,7 +60,7 @@ func (s *Store) batchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInput
 	if err == nil {
 		cc = out.ConsumedCapacity
 	}
-	s.record(ctx, "BatchGetItem", cc, err)
+	s.record(ctx, "BatchGetItem", cc)
 	if err != nil {
 		return nil, storeError("BatchGetItem", err)
 	}
@@ -74,7 +74,7 @@ func (s *Store) transactWriteItems(ctx context.Context, in *dynamodb.TransactWri
 	if err == nil {
 		cc = out.ConsumedCapacity
 	}
-	s.record(ctx, "TransactWriteItems", cc, err)
+	s.record(ctx, "TransactWriteItems", cc)
 	return err
 }
 
@@ -87,7 +87,7 @@ func (s *Store) batchWriteItem(ctx context.Context, requests []types.WriteReques
 	if err == nil {
 		cc = out.ConsumedCapacity
 	}
-	s.record(ctx, "BatchWriteItem", cc, err)
+	s.record(ctx, "BatchWriteItem", cc)
 	if err != nil {
 		return nil, storeError("BatchWriteItem", err)
 	}

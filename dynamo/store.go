@@ -31,12 +31,10 @@ const DefaultTable = "quick-photos"
 type Store struct {
 	api   API
 	table string
-	// now is the clock for timestamps the server assigns; tests replace it.
+	// now is the clock for the timestamps the server assigns.
 	now func() time.Time
 	// retry bounds the retries of transaction conflicts and unprocessed batch items.
 	retry retryPolicy
-	// observer hears of every request; nil when nobody listens.
-	observer Observer
 }
 
 // New returns a Store for table, reached through api.
@@ -49,9 +47,6 @@ func (s *Store) Table() string { return s.table }
 
 // Now is the store's clock, formatted as a timestamp.
 func (s *Store) Now() string { return domain.Timestamp(s.now()) }
-
-// SetClock replaces the clock that timestamps new photos, reactions and follows.
-func (s *Store) SetClock(now func() time.Time) { s.now = now }
 
 // retryPolicy is a bounded exponential backoff.
 type retryPolicy struct {

@@ -198,7 +198,7 @@ func (s *Store) waitActive(ctx context.Context) error {
 // Empty reports whether the table holds no item at all (one Scan of one item).
 func (s *Store) Empty(ctx context.Context) (bool, error) {
 	out, err := s.api.Scan(ctx, &dynamodb.ScanInput{TableName: &s.table, Limit: aws.Int32(1), ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal})
-	s.record(ctx, "Scan", capacityOf(out, err, func(o *dynamodb.ScanOutput) *types.ConsumedCapacity { return o.ConsumedCapacity }), err)
+	s.record(ctx, "Scan", capacityOf(out, err, func(o *dynamodb.ScanOutput) *types.ConsumedCapacity { return o.ConsumedCapacity }))
 	if err != nil {
 		return false, storeError("Scan", err)
 	}

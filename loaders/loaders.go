@@ -19,8 +19,6 @@ type Options struct {
 	// ProfileFields, when not nil, are the only optional profile fields the operation reads:
 	// BatchGetItem asks DynamoDB for just those (and the counters), saving transfer.
 	ProfileFields []domain.ProfileField
-	// Wait overrides the batching window; zero means Wait.
-	Wait time.Duration
 }
 
 // Loaders are the dataloaders of one GraphQL operation.
@@ -45,10 +43,7 @@ type pageKey[K comparable] struct {
 
 // New returns the loaders of one operation over store.
 func New(store *dynamo.Store, opts Options) *Loaders {
-	wait := opts.Wait
-	if wait == 0 {
-		wait = Wait
-	}
+	wait := Wait
 	attributes := profileAttributes(opts.ProfileFields)
 	l := &Loaders{store: store}
 	l.users = dataloader.NewBatchedLoader(l.batchUsers(attributes),
