@@ -737,7 +737,8 @@ Quick Photos: users, their photos, reactions to photos, and who follows whom.
 Every list is a Relay connection: pass ` + "`" + `first` + "`" + ` (default 20, at most 100) and the ` + "`" + `endCursor` + "`" + `
 of the previous page as ` + "`" + `after` + "`" + `. Cursors are opaque; a cursor from one list is refused by
 another. Errors carry ` + "`" + `extensions.code` + "`" + `: BAD_USER_INPUT, NOT_FOUND, CONFLICT, UNAUTHENTICATED,
-FORBIDDEN or INTERNAL_SERVER_ERROR. A mutation that fails writes nothing.
+FORBIDDEN, SERVICE_UNAVAILABLE (the store stayed busy through bounded retries; retry later) or
+INTERNAL_SERVER_ERROR. A mutation that fails writes nothing.
 """
 schema {
   query: Query
@@ -746,11 +747,11 @@ schema {
 
 "Reads. Each field costs a fixed, small number of DynamoDB requests; send the header ` + "`" + `X-Quickphotos-Cost: 1` + "`" + ` to see them in ` + "`" + `extensions.cost` + "`" + `."
 type Query {
-  "The user with this username, or null when there is none. One GetItem (a share of a BatchGetItem when asked together with other users)."
+  "The user with this username, or null when there is none. One share of a BatchGetItem batched with the other profiles the operation reads; when the selection asks for a first page of ` + "`" + `followers` + "`" + `, or for ` + "`" + `photos` + "`" + ` that reach the profile, the profile comes with that Query instead."
   user(username: ID!): User
   "The users with these usernames, in the order asked, null where a username has no profile. BatchGetItem, 100 keys per request; at most 100 usernames."
   users(usernames: [ID!]!): [User]!
-  "The photo ` + "`" + `owner` + "`" + ` uploaded at ` + "`" + `timestamp` + "`" + `, or null when there is none. One Query on InvertedIndex, which also brings its reactions."
+  "The photo ` + "`" + `owner` + "`" + ` uploaded at ` + "`" + `timestamp` + "`" + `, or null when there is none. One share of a BatchGetItem; when the selection asks for a first page of ` + "`" + `reactions` + "`" + `, one Query on InvertedIndex brings the photo and its reactions together."
   photo(owner: ID!, timestamp: String!): Photo
 }
 
@@ -802,7 +803,7 @@ type User {
   followers(first: Int = 20, after: String): FriendshipConnection!
   "The friendships in which this user follows someone, ordered by the followed user's username."
   following(first: Int = 20, after: String): FriendshipConnection!
-  "The reactions this user gave, ordered by reaction type, then photo."
+  "The reactions this user gave, by type (THUMBS_UP, HEART, SMILEY, SUNGLASSES), then by photo owner and timestamp."
   reactions(first: Int = 20, after: String): ReactionConnection!
 }
 
@@ -818,7 +819,7 @@ type Photo {
   url: String!
   "How many reactions of each type the photo has (counters kept by the reaction transactions)."
   reactionCounts: ReactionCounts!
-  "The reactions to this photo, ordered by reacting user, then type."
+  "The reactions to this photo, in descending order of reacting user, then type (the order in which DynamoDB returns them together with the photo)."
   reactions(first: Int = 20, after: String): ReactionConnection!
 }
 
