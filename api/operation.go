@@ -70,7 +70,7 @@ func profileFields(set ast.SelectionSet) []domain.ProfileField {
 	}
 	walk(set)
 	fields := []domain.ProfileField{}
-	for _, f := range []domain.ProfileField{domain.FieldName, domain.FieldEmail, domain.FieldBirthdate, domain.FieldAddress, domain.FieldStatus, domain.FieldInterests, domain.FieldPinnedImage} {
+	for _, f := range domain.ProfileFields {
 		if seen[f] {
 			fields = append(fields, f)
 		}

@@ -39,6 +39,9 @@ const (
 	FieldPinnedImage ProfileField = "pinnedImage"
 )
 
+// ProfileFields lists every settable profile field, in the schema's order.
+var ProfileFields = []ProfileField{FieldName, FieldEmail, FieldBirthdate, FieldAddress, FieldStatus, FieldInterests, FieldPinnedImage}
+
 // ProfileChanges is what updateUser applies: Set holds the new values of the fields to set
 // (a string, or []string for interests); Remove lists fields to clear. A field is in at most one.
 type ProfileChanges struct {

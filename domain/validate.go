@@ -97,7 +97,7 @@ func ValidateProfile(p Profile) error {
 
 // ValidateProfileChanges checks every value an update sets.
 func ValidateProfileChanges(c ProfileChanges) error {
-	for _, f := range []ProfileField{FieldName, FieldEmail, FieldBirthdate, FieldAddress, FieldStatus, FieldPinnedImage, FieldInterests} {
+	for _, f := range ProfileFields {
 		v, ok := c.Set[f]
 		if !ok {
 			continue
