@@ -8,18 +8,22 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// Every request goes through one of these methods, which ask DynamoDB for the consumed
-// capacity and account the request. The SDK's own retryer already retries throttling on
-// single requests; conflicts and unprocessed items are retried by the callers above.
+// Every data-plane request goes through one of these methods, which ask DynamoDB for the
+// consumed capacity and send the request through Store.send. The SDK's own retryer already
+// retries throttling on single requests; conflicts and unprocessed items are retried by the
+// callers above.
 
 func (s *Store) getItem(ctx context.Context, key Key, consistent bool) (Item, error) {
-	out, err := s.api.GetItem(ctx, &dynamodb.GetItemInput{
-		TableName:              &s.table,
-		Key:                    key.item(),
-		ConsistentRead:         aws.Bool(consistent),
-		ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,
+	var out *dynamodb.GetItemOutput
+	err := s.send(ctx, "GetItem", func(ctx context.Context) (_ []types.ConsumedCapacity, err error) {
+		out, err = s.api.GetItem(ctx, &dynamodb.GetItemInput{
+			TableName:              &s.table,
+			Key:                    key.item(),
+			ConsistentRead:         aws.Bool(consistent),
+			ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,
+		})
+		return capacityOf(out, err, func(o *dynamodb.GetItemOutput) *types.ConsumedCapacity { return o.ConsumedCapacity }), err
 	})
-	s.record(ctx, "GetItem", capacityOf(out, err, func(o *dynamodb.GetItemOutput) *types.ConsumedCapacity { return o.ConsumedCapacity }))
 	if err != nil {
 		return nil, storeError("GetItem", err)
 	}
@@ -29,38 +33,61 @@ func (s *Store) getItem(ctx context.Context, key Key, consistent bool) (Item, er
 func (s *Store) putItem(ctx context.Context, in *dynamodb.PutItemInput) error {
 	in.TableName = &s.table
 	in.ReturnConsumedCapacity = types.ReturnConsumedCapacityTotal
-	out, err := s.api.PutItem(ctx, in)
-	s.record(ctx, "PutItem", capacityOf(out, err, func(o *dynamodb.PutItemOutput) *types.ConsumedCapacity { return o.ConsumedCapacity }))
-	return err
+	return s.send(ctx, "PutItem", func(ctx context.Context) ([]types.ConsumedCapacity, error) {
+		out, err := s.api.PutItem(ctx, in)
+		return capacityOf(out, err, func(o *dynamodb.PutItemOutput) *types.ConsumedCapacity { return o.ConsumedCapacity }), err
+	})
 }
 
 func (s *Store) updateItem(ctx context.Context, in *dynamodb.UpdateItemInput) (*dynamodb.UpdateItemOutput, error) {
 	in.TableName = &s.table
 	in.ReturnConsumedCapacity = types.ReturnConsumedCapacityTotal
-	out, err := s.api.UpdateItem(ctx, in)
-	s.record(ctx, "UpdateItem", capacityOf(out, err, func(o *dynamodb.UpdateItemOutput) *types.ConsumedCapacity { return o.ConsumedCapacity }))
+	var out *dynamodb.UpdateItemOutput
+	err := s.send(ctx, "UpdateItem", func(ctx context.Context) (_ []types.ConsumedCapacity, err error) {
+		out, err = s.api.UpdateItem(ctx, in)
+		return capacityOf(out, err, func(o *dynamodb.UpdateItemOutput) *types.ConsumedCapacity { return o.ConsumedCapacity }), err
+	})
 	return out, err
 }
 
 func (s *Store) query(ctx context.Context, in *dynamodb.QueryInput) (*dynamodb.QueryOutput, error) {
 	in.TableName = &s.table
 	in.ReturnConsumedCapacity = types.ReturnConsumedCapacityTotal
-	out, err := s.api.Query(ctx, in)
-	s.record(ctx, "Query", capacityOf(out, err, func(o *dynamodb.QueryOutput) *types.ConsumedCapacity { return o.ConsumedCapacity }))
+	var out *dynamodb.QueryOutput
+	err := s.send(ctx, "Query", func(ctx context.Context) (_ []types.ConsumedCapacity, err error) {
+		out, err = s.api.Query(ctx, in)
+		return capacityOf(out, err, func(o *dynamodb.QueryOutput) *types.ConsumedCapacity { return o.ConsumedCapacity }), err
+	})
 	if err != nil {
 		return nil, storeError("Query", err)
 	}
 	return out, nil
 }
 
+func (s *Store) scan(ctx context.Context, in *dynamodb.ScanInput) (*dynamodb.ScanOutput, error) {
+	in.TableName = &s.table
+	in.ReturnConsumedCapacity = types.ReturnConsumedCapacityTotal
+	var out *dynamodb.ScanOutput
+	err := s.send(ctx, "Scan", func(ctx context.Context) (_ []types.ConsumedCapacity, err error) {
+		out, err = s.api.Scan(ctx, in)
+		return capacityOf(out, err, func(o *dynamodb.ScanOutput) *types.ConsumedCapacity { return o.ConsumedCapacity }), err
+	})
+	if err != nil {
+		return nil, storeError("Scan", err)
+	}
+	return out, nil
+}
+
 func (s *Store) batchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInput) (*dynamodb.BatchGetItemOutput, error) {
 	in.ReturnConsumedCapacity = types.ReturnConsumedCapacityTotal
-	out, err := s.api.BatchGetItem(ctx, in)
-	var cc []types.ConsumedCapacity
-	if err == nil {
-		cc = out.ConsumedCapacity
-	}
-	s.record(ctx, "BatchGetItem", cc)
+	var out *dynamodb.BatchGetItemOutput
+	err := s.send(ctx, "BatchGetItem", func(ctx context.Context) (_ []types.ConsumedCapacity, err error) {
+		out, err = s.api.BatchGetItem(ctx, in)
+		if err != nil {
+			return nil, err
+		}
+		return out.ConsumedCapacity, nil
+	})
 	if err != nil {
 		return nil, storeError("BatchGetItem", err)
 	}
@@ -69,25 +96,27 @@ func (s *Store) batchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInput
 
 func (s *Store) transactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput) error {
 	in.ReturnConsumedCapacity = types.ReturnConsumedCapacityTotal
-	out, err := s.api.TransactWriteItems(ctx, in)
-	var cc []types.ConsumedCapacity
-	if err == nil {
-		cc = out.ConsumedCapacity
-	}
-	s.record(ctx, "TransactWriteItems", cc)
-	return err
+	return s.send(ctx, "TransactWriteItems", func(ctx context.Context) ([]types.ConsumedCapacity, error) {
+		out, err := s.api.TransactWriteItems(ctx, in)
+		if err != nil {
+			return nil, err
+		}
+		return out.ConsumedCapacity, nil
+	})
 }
 
 func (s *Store) batchWriteItem(ctx context.Context, requests []types.WriteRequest) ([]types.WriteRequest, error) {
-	out, err := s.api.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{
-		RequestItems:           map[string][]types.WriteRequest{s.table: requests},
-		ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,
+	var out *dynamodb.BatchWriteItemOutput
+	err := s.send(ctx, "BatchWriteItem", func(ctx context.Context) (_ []types.ConsumedCapacity, err error) {
+		out, err = s.api.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{
+			RequestItems:           map[string][]types.WriteRequest{s.table: requests},
+			ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,
+		})
+		if err != nil {
+			return nil, err
+		}
+		return out.ConsumedCapacity, nil
 	})
-	var cc []types.ConsumedCapacity
-	if err == nil {
-		cc = out.ConsumedCapacity
-	}
-	s.record(ctx, "BatchWriteItem", cc)
 	if err != nil {
 		return nil, storeError("BatchWriteItem", err)
 	}

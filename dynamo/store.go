@@ -35,11 +35,17 @@ type Store struct {
 	now func() time.Time
 	// retry bounds the retries of transaction conflicts and unprocessed batch items.
 	retry retryPolicy
+	// observer, when set, is told about every request.
+	observer Observer
 }
 
 // New returns a Store for table, reached through api.
-func New(api API, table string) *Store {
-	return &Store{api: api, table: table, now: time.Now, retry: defaultRetry}
+func New(api API, table string, opts ...Option) *Store {
+	s := &Store{api: api, table: table, now: time.Now, retry: defaultRetry}
+	for _, o := range opts {
+		o(s)
+	}
+	return s
 }
 
 // Table is the name of the store's table.

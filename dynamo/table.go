@@ -197,10 +197,9 @@ func (s *Store) waitActive(ctx context.Context) error {
 
 // Empty reports whether the table holds no item at all (one Scan of one item).
 func (s *Store) Empty(ctx context.Context) (bool, error) {
-	out, err := s.api.Scan(ctx, &dynamodb.ScanInput{TableName: &s.table, Limit: aws.Int32(1), ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal})
-	s.record(ctx, "Scan", capacityOf(out, err, func(o *dynamodb.ScanOutput) *types.ConsumedCapacity { return o.ConsumedCapacity }))
+	out, err := s.scan(ctx, &dynamodb.ScanInput{Limit: aws.Int32(1)})
 	if err != nil {
-		return false, storeError("Scan", err)
+		return false, err
 	}
 	return len(out.Items) == 0, nil
 }

@@ -3,7 +3,6 @@ package loaders
 import (
 	"context"
 	"sync"
-	"time"
 
 	"github.com/graph-gophers/dataloader/v7"
 
@@ -14,7 +13,7 @@ import (
 // pages returns a loader of list pages: DynamoDB has no batched Query, so a batch runs one
 // Query per distinct page, concurrently; the loader's cache makes two fields asking for the
 // same page share one request.
-func pages[K comparable, V any](wait time.Duration, query func(context.Context, K, domain.PageRequest) (V, error)) *dataloader.Loader[pageKey[K], V] {
+func pages[K comparable, V any](name string, opts Options, query func(context.Context, K, domain.PageRequest) (V, error)) *dataloader.Loader[pageKey[K], V] {
 	batch := func(ctx context.Context, keys []pageKey[K]) []*dataloader.Result[V] {
 		results := make([]*dataloader.Result[V], len(keys))
 		var wg sync.WaitGroup
@@ -29,7 +28,7 @@ func pages[K comparable, V any](wait time.Duration, query func(context.Context, 
 		wg.Wait()
 		return results
 	}
-	return dataloader.NewBatchedLoader(batch, dataloader.WithWait[pageKey[K], V](wait))
+	return dataloader.NewBatchedLoader(observed(opts.Observer, name, batch), dataloader.WithWait[pageKey[K], V](Wait))
 }
 
 // Photos returns a page of owner's photos, most recent first. The photos, and the owner's

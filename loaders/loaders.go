@@ -19,6 +19,25 @@ type Options struct {
 	// ProfileFields, when not nil, are the only optional profile fields the operation reads:
 	// BatchGetItem asks DynamoDB for just those (and the counters), saving transfer.
 	ProfileFields []domain.ProfileField
+	// Observer, when set, is told the size of every batch.
+	Observer BatchObserver
+}
+
+// BatchObserver is told the size of every batch a loader sends, so operators can see how well
+// an operation's reads are grouped.
+type BatchObserver interface {
+	ObserveBatch(loader string, keys int)
+}
+
+// observed reports each batch of f, under name, to o.
+func observed[K comparable, V any](o BatchObserver, name string, f dataloader.BatchFunc[K, V]) dataloader.BatchFunc[K, V] {
+	if o == nil {
+		return f
+	}
+	return func(ctx context.Context, keys []K) []*dataloader.Result[V] {
+		o.ObserveBatch(name, len(keys))
+		return f(ctx, keys)
+	}
 }
 
 // Loaders are the dataloaders of one GraphQL operation.
@@ -43,18 +62,17 @@ type pageKey[K comparable] struct {
 
 // New returns the loaders of one operation over store.
 func New(store *dynamo.Store, opts Options) *Loaders {
-	wait := Wait
 	attributes := profileAttributes(opts.ProfileFields)
 	l := &Loaders{store: store}
-	l.users = dataloader.NewBatchedLoader(l.batchUsers(attributes),
-		dataloader.WithWait[string, *domain.User](wait), dataloader.WithBatchCapacity[string, *domain.User](100))
-	l.photos = dataloader.NewBatchedLoader(l.batchPhotos,
-		dataloader.WithWait[domain.PhotoKey, *domain.Photo](wait), dataloader.WithBatchCapacity[domain.PhotoKey, *domain.Photo](100))
-	l.photoPages = pages(wait, store.ListPhotos)
-	l.followerPages = pages(wait, store.Followers)
-	l.followingPages = pages(wait, store.Following)
-	l.reactionPages = pages(wait, store.PhotoReactions)
-	l.userReactions = pages(wait, store.UserReactions)
+	l.users = dataloader.NewBatchedLoader(observed(opts.Observer, "users", l.batchUsers(attributes)),
+		dataloader.WithWait[string, *domain.User](Wait), dataloader.WithBatchCapacity[string, *domain.User](100))
+	l.photos = dataloader.NewBatchedLoader(observed(opts.Observer, "photos", l.batchPhotos),
+		dataloader.WithWait[domain.PhotoKey, *domain.Photo](Wait), dataloader.WithBatchCapacity[domain.PhotoKey, *domain.Photo](100))
+	l.photoPages = pages("photoPages", opts, store.ListPhotos)
+	l.followerPages = pages("followerPages", opts, store.Followers)
+	l.followingPages = pages("followingPages", opts, store.Following)
+	l.reactionPages = pages("photoReactionPages", opts, store.PhotoReactions)
+	l.userReactions = pages("userReactionPages", opts, store.UserReactions)
 	return l
 }
 
