@@ -1,0 +1,15 @@
+// Package limits refuses GraphQL operations built to exhaust the server, before any resolver
+// runs and so before any DynamoDB request is made.
+//
+// Four measures are taken of every operation once gqlgen has parsed and validated it: how many
+// operations the document defines (each is parsed and validated even though one runs), how
+// deeply its fields nest, how many aliases it uses (aliases are how one document asks for the
+// same expensive field many times), and an upper bound of the DynamoDB items it may read
+// (Cost). Each has a limit in Config; the first one exceeded refuses the operation with
+// extensions.code QUERY_LIMIT_EXCEEDED.
+//
+// The measures are pure functions of the validated document and its variables, so tests and
+// documentation can state the numbers a query has. Fragments are expanded, and each fragment is
+// measured once however often it is spread, so a document cannot make the measuring itself
+// expensive.
+package limits
