@@ -39,5 +39,5 @@ func serveDynamoDB(ctx context.Context, args []string, stdout, stderr io.Writer)
 // serveEngine serves the engine's DynamoDB API on ln until ctx ends.
 func serveEngine(ctx context.Context, engine *ddb.Engine, ln net.Listener) error {
 	srv := &http.Server{Handler: engine, ReadHeaderTimeout: 10 * time.Second}
-	return api.Serve(ctx, srv, ln)
+	return api.Serve(ctx, srv, ln, 0)
 }

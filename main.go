@@ -5,6 +5,7 @@
 //	quickphotos load FILE               bulk-load items (the tutorial's items.json, or typed JSON)
 //	quickphotos sample                  write a deterministic sample dataset to stdout
 //	quickphotos dynamodb                serve the embedded engine's DynamoDB API alone
+//	quickphotos token USERNAME          mint a development token for `serve --jwt-secret`
 //
 // Every flag can also be set by an environment variable, listed by `quickphotos CMD -h`.
 package main
@@ -39,6 +40,7 @@ commands:
   load FILE      bulk-load items from FILE ("-" for stdin)
   sample         write a deterministic sample dataset (items.json format) to stdout
   dynamodb       serve the embedded engine alone, as a DynamoDB endpoint (like DynamoDB Local)
+  token USERNAME mint a development token signed with --jwt-secret (QUICKPHOTOS_JWT_SECRET)
 
 Run "quickphotos COMMAND -h" for a command's flags and environment variables.
 `
@@ -63,6 +65,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return writeSample(rest, stdout, stderr)
 	case "dynamodb":
 		return serveDynamoDB(ctx, rest, stdout, stderr)
+	case "token":
+		return mintToken(rest, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

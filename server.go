@@ -8,41 +8,92 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/quickphotos/quickphotos/api"
+	"github.com/quickphotos/quickphotos/api/limits"
 	"github.com/quickphotos/quickphotos/dynamo"
+	"github.com/quickphotos/quickphotos/telemetry"
 )
 
 // serveConfig is the configuration of `quickphotos serve`.
 type serveConfig struct {
-	store          storeConfig
-	addr           string
-	sample         bool
-	users          int
-	dynamodbListen string
+	store           storeConfig
+	auth            authConfig
+	limits          limits.Config
+	addr            string
+	sample          bool
+	users           int
+	dynamodbListen  string
+	maxBodyBytes    int
+	requestTimeout  time.Duration
+	shutdownTimeout time.Duration
+	introspection   bool
+	persistedBytes  int
+	corsOrigins     string
+	logLevel        string
+}
+
+func (c *serveConfig) register(f *flags) {
+	c.store.register(f)
+	c.auth.register(f)
+	f.String(&c.addr, "addr", "127.0.0.1:8080", "the address to listen on (port 0 picks a free port)")
+	f.Bool(&c.sample, "sample", false, "load the sample dataset when the table is empty")
+	f.Int(&c.users, "sample-users", 200, "with --sample: how many users the sample dataset has")
+	f.Bool(&c.store.createTable, "create-table", false, "with --store dynamodb: create the table and index when they are missing")
+	f.String(&c.dynamodbListen, "dynamodb-listen", "", "with the embedded store: also serve its DynamoDB API on this address, for the AWS CLI, SDKs or NoSQL Workbench")
+	f.Int(&c.limits.MaxDepth, "max-depth", limits.Defaults.MaxDepth, "refuse operations nested deeper than this (0: no limit)")
+	f.Int(&c.limits.MaxCost, "max-cost", limits.Defaults.MaxCost, "refuse operations estimated to read more DynamoDB read units than this; a list multiplies its children by its `first` (0: no limit)")
+	f.Int(&c.limits.MaxAliases, "max-aliases", limits.Defaults.MaxAliases, "refuse operations with more aliased fields than this (0: no limit)")
+	f.Int(&c.limits.MaxOperations, "max-operations", limits.Defaults.MaxOperations, "refuse documents holding more operations than this (0: no limit)")
+	f.Int(&c.maxBodyBytes, "max-body-bytes", api.DefaultMaxBodyBytes, "refuse request bodies larger than this")
+	f.Duration(&c.requestTimeout, "request-timeout", api.DefaultRequestTimeout, "give up on a GraphQL request, and its DynamoDB calls, after this long")
+	f.Duration(&c.shutdownTimeout, "shutdown-timeout", api.DefaultShutdownTimeout, "on SIGTERM or SIGINT, wait this long for requests in flight before closing")
+	f.Bool(&c.introspection, "introspection", true, "answer introspection queries (__schema, __type); GraphiQL needs them")
+	f.Int(&c.persistedBytes, "persisted-query-bytes", api.DefaultPersistedQueryBytes, "the memory the automatic persisted query cache may hold")
+	f.String(&c.corsOrigins, "cors-origins", "", `comma-separated browser origins allowed to call the API, e.g. https://app.example.com ("*" for any; empty: same origin only)`)
+	f.String(&c.logLevel, "log-level", "info", "the lowest level logged: debug, info, warn or error")
 }
 
 func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var cfg serveConfig
 	f := newFlags("serve", stderr)
-	cfg.store.register(f)
-	f.String(&cfg.addr, "addr", "127.0.0.1:8080", "the address to listen on (port 0 picks a free port)")
-	f.Bool(&cfg.sample, "sample", false, "load the sample dataset when the table is empty")
-	f.Int(&cfg.users, "sample-users", 200, "with --sample: how many users the sample dataset has")
-	f.Bool(&cfg.store.createTable, "create-table", false, "with --store dynamodb: create the table and index when they are missing")
-	f.String(&cfg.dynamodbListen, "dynamodb-listen", "", "with the embedded store: also serve its DynamoDB API on this address, for the AWS CLI, SDKs or NoSQL Workbench")
+	cfg.register(f)
 	if err := f.parse(args); err != nil {
 		return err
 	}
-	log := slog.New(slog.NewJSONHandler(stderr, nil))
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(cfg.logLevel)); err != nil {
+		return fmt.Errorf("--log-level %q: want debug, info, warn or error", cfg.logLevel)
+	}
+	log := slog.New(telemetry.LogHandler(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: level})))
+
+	// Whether the server may run without authentication depends on the address, so that is
+	// settled before anything listens.
+	addr, err := net.ResolveTCPAddr("tcp", cfg.addr)
+	if err != nil {
+		return fmt.Errorf("--addr %q: %w", cfg.addr, err)
+	}
+	verifier, authSays, err := cfg.auth.verifier(ctx, addr)
+	if err != nil {
+		return err
+	}
+	defer closeVerifier(verifier)
+
+	stopTracing, tracing, err := telemetry.SetupTracing(ctx)
+	if err != nil {
+		return fmt.Errorf("tracing: %w", err)
+	}
+	defer func() { _ = stopTracing(context.Background()) }()
+	tel := telemetry.New(telemetry.Options{Logger: log})
 
 	opened, err := cfg.store.open(ctx)
 	if err != nil {
 		return err
 	}
 	defer opened.Close()
-	store := dynamo.New(opened.client, cfg.store.table)
+	store := dynamo.New(opened.client, cfg.store.table, dynamo.WithObserver(tel.Store()))
 	if err := cfg.store.prepareTable(ctx, store); err != nil {
 		return err
 	}
@@ -60,29 +111,62 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "quickphotos: DynamoDB API of the embedded store at http://%s\n", dln.Addr())
+		fmt.Fprintf(stdout, "quickphotos: DynamoDB API of the embedded store at http://%s (no authentication: keep it on loopback)\n", dln.Addr())
 		engineCtx, stopEngine := context.WithCancel(ctx)
 		engineDone := make(chan error, 1)
 		go func() { engineDone <- serveEngine(engineCtx, opened.engine, dln) }()
 		defer func() { stopEngine(); <-engineDone }() // before the store closes
-
 	}
 
-	ln, err := net.Listen("tcp", cfg.addr)
+	ln, err := net.ListenTCP("tcp", addr)
 	if err != nil {
 		return err
 	}
+	defer ln.Close()
+	handler := api.New(api.Config{
+		Store:                store,
+		Logger:               log,
+		Verifier:             verifier,
+		Limits:               &cfg.limits,
+		MaxBodyBytes:         int64(cfg.maxBodyBytes),
+		RequestTimeout:       cfg.requestTimeout,
+		DisableIntrospection: !cfg.introspection,
+		PersistedQueryBytes:  cfg.persistedBytes,
+		CORSOrigins:          splitList(cfg.corsOrigins),
+		Telemetry:            tel,
+	})
 	srv := &http.Server{
-		Handler:           api.New(api.Config{Store: store, Logger: log}),
+		Handler:           handler,
 		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       2 * time.Minute,
+		ReadTimeout:       30 * time.Second,
+		// A response is written within the request's own timeout; the margin covers writing
+		// it to a slow client.
+		WriteTimeout:   cfg.requestTimeout + 10*time.Second,
+		IdleTimeout:    2 * time.Minute,
+		MaxHeaderBytes: 64 << 10,
+		ErrorLog:       slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
 	base := "http://" + ln.Addr().String()
 	fmt.Fprintf(stdout, "quickphotos: GraphiQL at %s/ — GraphQL API at %s%s (store: %s, table: %s)\n",
 		base, base, api.Endpoint, cfg.store.kind, cfg.store.table)
-	if err := api.Serve(ctx, srv, ln); err != nil {
+	fmt.Fprintf(stdout, "quickphotos: authentication: %s\n", authSays)
+	if tracing {
+		fmt.Fprintln(stdout, "quickphotos: tracing to the OpenTelemetry exporter set by OTEL_* variables")
+	}
+	if err := api.Serve(ctx, srv, ln, cfg.shutdownTimeout); err != nil {
 		return err
 	}
 	fmt.Fprintln(stdout, "quickphotos: stopped")
 	return nil
+}
+
+// splitList splits a comma-separated flag value, dropping blanks.
+func splitList(s string) []string {
+	var out []string
+	for _, part := range strings.Split(s, ",") {
+		if part = strings.TrimSpace(part); part != "" {
+			out = append(out, part)
+		}
+	}
+	return out
 }

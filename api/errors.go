@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/gqlerror"
@@ -30,8 +31,18 @@ func presentError(log *slog.Logger) graphql.ErrorPresenterFunc {
 	return func(ctx context.Context, err error) *gqlerror.Error {
 		gqlErr := graphql.DefaultErrorPresenter(ctx, err)
 		var existing *gqlerror.Error
-		if errors.As(err, &existing) && existing.Extensions["code"] != nil && !hasDomainError(err) {
-			return gqlErr // gqlgen's own parse and validation errors keep their codes
+		if errors.As(err, &existing) && !hasDomainError(err) {
+			if existing.Extensions["code"] != nil {
+				return gqlErr // gqlgen's own parse and validation errors keep their codes
+			}
+			if existing.Unwrap() == nil {
+				// gqlgen refused the request itself (a body that is not JSON, a bad persisted
+				// query extension): the client's mistake, said in gqlgen's words, minus the
+				// echo of the whole body.
+				gqlErr.Message, _, _ = strings.Cut(gqlErr.Message, " body:")
+				gqlErr.Extensions = map[string]any{"code": extensionCodes[domain.Invalid]}
+				return gqlErr
+			}
 		}
 		code := domain.ErrorCode(err)
 		switch {

@@ -15,6 +15,8 @@ import (
 // nothing cached or counted outlives the operation or leaks into another.
 type perOperation struct {
 	store *dynamo.Store
+	// batches, when set, is told the size of every loader batch.
+	batches loaders.BatchObserver
 }
 
 var _ interface {
@@ -28,7 +30,7 @@ func (perOperation) Validate(graphql.ExecutableSchema) error { return nil }
 
 func (p perOperation) InterceptOperation(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
 	ctx, _ = dynamo.WithCost(ctx)
-	opts := loaders.Options{}
+	opts := loaders.Options{Observer: p.batches}
 	if oc := graphql.GetOperationContext(ctx); oc != nil && oc.Operation != nil {
 		opts.ProfileFields = profileFields(oc.Operation.SelectionSet)
 	}

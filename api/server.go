@@ -1,9 +1,12 @@
 package api
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -15,77 +18,189 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/vektah/gqlparser/v2/ast"
 
+	"github.com/quickphotos/quickphotos/api/limits"
+	"github.com/quickphotos/quickphotos/auth"
+	"github.com/quickphotos/quickphotos/domain"
 	"github.com/quickphotos/quickphotos/dynamo"
 	"github.com/quickphotos/quickphotos/graph"
 	"github.com/quickphotos/quickphotos/playground"
 	"github.com/quickphotos/quickphotos/resolvers"
+	"github.com/quickphotos/quickphotos/telemetry"
 )
 
 // Endpoint is the path of the GraphQL API.
 const Endpoint = "/graphql"
 
-// Config is what the HTTP edge needs.
+// Config is what the HTTP edge needs. Its zero values are the safe defaults.
 type Config struct {
 	// Store is the data layer every operation uses.
 	Store *dynamo.Store
 	// Logger receives internal errors; nil discards them.
 	Logger *slog.Logger
+	// Verifier authenticates bearer tokens. Nil runs the server without authentication:
+	// every caller is trusted (see domain.Trusted), which `quickphotos serve` allows only on
+	// a loopback address or when told so explicitly.
+	Verifier auth.Verifier
+	// Limits bound the operations the server runs; nil means limits.Defaults.
+	Limits *limits.Config
 	// MaxBodyBytes bounds a request body; zero means DefaultMaxBodyBytes.
 	MaxBodyBytes int64
+	// RequestTimeout bounds one GraphQL request, DynamoDB calls included; zero means
+	// DefaultRequestTimeout.
+	RequestTimeout time.Duration
+	// DisableIntrospection refuses __schema and __type queries.
+	DisableIntrospection bool
+	// PersistedQueryBytes bounds the automatic persisted query cache; zero means
+	// DefaultPersistedQueryBytes.
+	PersistedQueryBytes int
+	// CORSOrigins are the browser origins allowed to call the API ("*" for any); none means
+	// browsers may call it only from its own origin.
+	CORSOrigins []string
+	// Telemetry, when set, logs every request, counts it in metrics served at /metrics, and
+	// traces it.
+	Telemetry *telemetry.Telemetry
 }
 
 // DefaultMaxBodyBytes bounds request bodies: GraphQL documents are small, and a large body is
 // either a mistake or an attack.
 const DefaultMaxBodyBytes = 1 << 20
 
+// DefaultRequestTimeout bounds a GraphQL request. Every access pattern is a handful of
+// DynamoDB requests; one that takes longer than this is stuck, not slow.
+const DefaultRequestTimeout = 10 * time.Second
+
 // New returns the server's HTTP handler: the GraphQL API at Endpoint (POST, and GET for
-// queries), the GraphiQL playground at /, and /healthz.
+// queries), the GraphiQL playground at /, /healthz, /readyz, and /metrics with telemetry.
 func New(cfg Config) http.Handler {
-	log := cfg.Logger
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	maxBody := cfg.MaxBodyBytes
-	if maxBody == 0 {
-		maxBody = DefaultMaxBodyBytes
-	}
+	cfg = withDefaults(cfg)
 	gql := handler.New(graph.NewExecutableSchema(graph.Config{Resolvers: &resolvers.Resolver{Store: cfg.Store}}))
 	gql.AddTransport(transport.GET{})
 	gql.AddTransport(transport.POST{})
 	gql.SetQueryCache(lru.New[*ast.QueryDocument](1000))
-	gql.Use(extension.Introspection{})
-	gql.Use(perOperation{store: cfg.Store})
+	gql.Use(extension.AutomaticPersistedQuery{Cache: newPersistedQueries(cfg.PersistedQueryBytes)})
+	if cfg.DisableIntrospection {
+		gql.Use(noIntrospection{})
+	} else {
+		gql.Use(extension.Introspection{})
+	}
+	gql.Use(limits.New(*cfg.Limits))
+	ops := perOperation{store: cfg.Store}
+	if cfg.Telemetry != nil {
+		gql.Use(cfg.Telemetry.GraphQL())
+		ops.batches = cfg.Telemetry.Loaders()
+	}
+	gql.Use(ops)
 	gql.Use(costReporter{})
-	gql.SetErrorPresenter(presentError(log))
-	gql.SetRecoverFunc(recoverPanic(log))
+	gql.SetErrorPresenter(presentError(cfg.Logger))
+	gql.SetRecoverFunc(recoverPanic(cfg.Logger))
 
+	api := limitBody(cfg.MaxBodyBytes, withTimeout(cfg.RequestTimeout, identify(cfg.Verifier, askCost(gql))))
 	mux := http.NewServeMux()
-	api := limitBody(maxBody, askCost(gql))
 	mux.Handle("GET "+Endpoint, api)
 	mux.Handle("POST "+Endpoint, api)
 	mux.Handle("GET /healthz", http.HandlerFunc(healthz))
+	mux.Handle("GET /readyz", readyz(cfg.Store, cfg.Logger))
 	mux.Handle("GET /", playground.Handler(Endpoint))
-	return mux
+	if cfg.Telemetry != nil {
+		mux.Handle("GET /metrics", cfg.Telemetry.MetricsHandler())
+	}
+	h := withCORS(cfg.CORSOrigins, mux)
+	if cfg.Telemetry != nil {
+		h = cfg.Telemetry.Middleware(h)
+	}
+	return h
 }
 
+func withDefaults(cfg Config) Config {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Limits == nil {
+		cfg.Limits = &limits.Defaults
+	}
+	if cfg.MaxBodyBytes == 0 {
+		cfg.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if cfg.RequestTimeout == 0 {
+		cfg.RequestTimeout = DefaultRequestTimeout
+	}
+	if cfg.PersistedQueryBytes == 0 {
+		cfg.PersistedQueryBytes = DefaultPersistedQueryBytes
+	}
+	return cfg
+}
+
+// limitBody reads the body up front, refusing one over n bytes with 413 before GraphQL sees
+// it (gqlgen would read it whole anyway, and could only report the cut as a parse error).
 func limitBody(n int64, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		r.Body = http.MaxBytesReader(w, r.Body, n)
+		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, n))
+		if err != nil {
+			if tooLarge := (*http.MaxBytesError)(nil); errors.As(err, &tooLarge) {
+				writeHTTPError(w, http.StatusRequestEntityTooLarge, domain.Errorf(domain.Invalid, "the request body is larger than %d bytes", n))
+				return
+			}
+			writeHTTPError(w, http.StatusBadRequest, domain.Wrap(domain.Invalid, err, "the request body could not be read"))
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
 		next.ServeHTTP(w, r)
 	})
 }
 
-func healthz(w http.ResponseWriter, _ *http.Request) {
-	w.Header().Set("Content-Type", "application/json")
-	_ = json.NewEncoder(w).Encode(map[string]string{"status": "ok"})
+// withTimeout gives every request a deadline; the context reaches every DynamoDB call, so a
+// request past its deadline stops sending them.
+func withTimeout(d time.Duration, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), d)
+		defer cancel()
+		next.ServeHTTP(w, r.WithContext(ctx))
+	})
 }
 
-// ShutdownTimeout bounds how long a stopping server waits for requests in flight.
-const ShutdownTimeout = 15 * time.Second
+func healthz(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+}
+
+// readyTimeout bounds the store check of /readyz: a load balancer's probe must not hang.
+const readyTimeout = 3 * time.Second
+
+// readyz reports whether the server can serve: the store answers, and the table and its
+// index are there with the keys the access patterns need.
+// The cause is logged, not shown: AWS errors can carry account ids and ARNs.
+func readyz(store *dynamo.Store, log *slog.Logger) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), readyTimeout)
+		defer cancel()
+		if err := store.CheckTable(ctx); err != nil {
+			log.WarnContext(ctx, "not ready", "err", err)
+			reason := "the store did not answer"
+			if errors.Is(err, dynamo.ErrTableMissing) {
+				reason = "the table or its index is missing"
+			}
+			writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "reason": reason})
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]string{"status": "ready", "table": store.Table()})
+	})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// DefaultShutdownTimeout bounds how long a stopping server waits for requests in flight.
+const DefaultShutdownTimeout = 15 * time.Second
 
 // Serve runs srv on ln until ctx ends, then shuts down gracefully: it stops accepting and
-// waits up to ShutdownTimeout for requests in flight. A clean stop returns nil.
-func Serve(ctx context.Context, srv *http.Server, ln net.Listener) error {
+// waits up to grace for requests in flight (DefaultShutdownTimeout when zero). A clean stop
+// returns nil; requests still running after grace make it return an error.
+func Serve(ctx context.Context, srv *http.Server, ln net.Listener, grace time.Duration) error {
+	if grace <= 0 {
+		grace = DefaultShutdownTimeout
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
@@ -93,10 +208,11 @@ func Serve(ctx context.Context, srv *http.Server, ln net.Listener) error {
 		return err
 	case <-ctx.Done():
 	}
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), ShutdownTimeout)
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()
 	if err := srv.Shutdown(shutdownCtx); err != nil {
-		return err
+		_ = srv.Close()
+		return fmt.Errorf("requests still running after %s were cut off: %w", grace, err)
 	}
 	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
 		return err

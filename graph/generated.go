@@ -93,9 +93,10 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
-		Photo func(childComplexity int, owner string, timestamp string) int
-		User  func(childComplexity int, username string) int
-		Users func(childComplexity int, usernames []string) int
+		Photo  func(childComplexity int, owner string, timestamp string) int
+		User   func(childComplexity int, username string) int
+		Users  func(childComplexity int, usernames []string) int
+		Viewer func(childComplexity int) int
 	}
 
 	Reaction struct {
@@ -168,6 +169,7 @@ type PhotoResolver interface {
 }
 type QueryResolver interface {
 	User(ctx context.Context, username string) (*domain.User, error)
+	Viewer(ctx context.Context) (*domain.User, error)
 	Users(ctx context.Context, usernames []string) ([]*domain.User, error)
 	Photo(ctx context.Context, owner string, timestamp string) (*domain.Photo, error)
 }
@@ -177,6 +179,10 @@ type ReactionResolver interface {
 	Photo(ctx context.Context, obj *domain.Reaction) (*domain.Photo, error)
 }
 type UserResolver interface {
+	Email(ctx context.Context, obj *domain.User) (*string, error)
+	Birthdate(ctx context.Context, obj *domain.User) (*string, error)
+	Address(ctx context.Context, obj *domain.User) (*string, error)
+
 	Photos(ctx context.Context, obj *domain.User, first *int, after *string) (*model.PhotoConnection, error)
 	Followers(ctx context.Context, obj *domain.User, first *int, after *string) (*model.FriendshipConnection, error)
 	Following(ctx context.Context, obj *domain.User, first *int, after *string) (*model.FriendshipConnection, error)
@@ -449,6 +455,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Users(childComplexity, args["usernames"].([]string)), true
+	case "Query.viewer":
+		if e.ComplexityRoot.Query.Viewer == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.Viewer(childComplexity), true
 
 	case "Reaction.photo":
 		if e.ComplexityRoot.Reaction.Photo == nil {
@@ -739,6 +751,12 @@ of the previous page as ` + "`" + `after` + "`" + `. Cursors are opaque; a curso
 another. Errors carry ` + "`" + `extensions.code` + "`" + `: BAD_USER_INPUT, NOT_FOUND, CONFLICT, UNAUTHENTICATED,
 FORBIDDEN, SERVICE_UNAVAILABLE (the store stayed busy through bounded retries; retry later) or
 INTERNAL_SERVER_ERROR. A mutation that fails writes nothing.
+
+Callers identify themselves with ` + "`" + `Authorization: Bearer <JWT>` + "`" + `. Anyone may read public data;
+every mutation acts as one user (the argument that names them) and is FORBIDDEN unless the
+caller is that user, UNAUTHENTICATED without a token. Operations that exceed the server's
+depth, cost, alias or operation limits are refused before they run, with
+` + "`" + `extensions.code` + "`" + ` QUERY_LIMIT_EXCEEDED.
 """
 schema {
   query: Query
@@ -749,6 +767,8 @@ schema {
 type Query {
   "The user with this username, or null when there is none. One share of a BatchGetItem batched with the other profiles the operation reads; when the selection asks for a first page of ` + "`" + `followers` + "`" + `, or for ` + "`" + `photos` + "`" + ` that reach the profile, the profile comes with that Query instead."
   user(username: ID!): User
+  "The caller's own profile: the user the request's bearer token names, or null when that user has not created a profile yet. UNAUTHENTICATED without a token."
+  viewer: User
   "The users with these usernames, in the order asked, null where a username has no profile. BatchGetItem, 100 keys per request; at most 100 usernames."
   users(usernames: [ID!]!): [User]!
   "The photo ` + "`" + `owner` + "`" + ` uploaded at ` + "`" + `timestamp` + "`" + `, or null when there is none. One share of a BatchGetItem; when the selection asks for a first page of ` + "`" + `reactions` + "`" + `, one Query on InvertedIndex brings the photo and its reactions together."
@@ -781,11 +801,11 @@ type User {
   username: ID!
   "Display name."
   name: String
-  "Contact e-mail address."
+  "Contact e-mail address. Private: null unless the caller is this user."
   email: String
-  "Date of birth, as the user entered it (ISO-8601 date, e.g. ` + "`" + `1990-04-17` + "`" + `)."
+  "Date of birth, as the user entered it (ISO-8601 date, e.g. ` + "`" + `1990-04-17` + "`" + `). Private: null unless the caller is this user."
   birthdate: String
-  "Postal address."
+  "Postal address. Private: null unless the caller is this user."
   address: String
   "A short status line."
   status: String
@@ -2619,6 +2639,38 @@ func (ec *executionContext) fieldContext_Query_user(ctx context.Context, field g
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_viewer(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_viewer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().Viewer(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.User) graphql.Marshaler {
+			return ec.marshalOUser2ᚖgithubᚗcomᚋquickphotosᚋquickphotosᚋdomainᚐUser(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_viewer(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_users(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -3205,7 +3257,7 @@ func (ec *executionContext) _User_email(ctx context.Context, field graphql.Colle
 			return ec.fieldContext_User_email(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Email, nil
+			return ec.Resolvers.User().Email(ctx, obj)
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
@@ -3216,7 +3268,7 @@ func (ec *executionContext) _User_email(ctx context.Context, field graphql.Colle
 	)
 }
 func (ec *executionContext) fieldContext_User_email(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("User", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("User", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _User_birthdate(ctx context.Context, field graphql.CollectedField, obj *domain.User) (ret graphql.Marshaler) {
@@ -3228,7 +3280,7 @@ func (ec *executionContext) _User_birthdate(ctx context.Context, field graphql.C
 			return ec.fieldContext_User_birthdate(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Birthdate, nil
+			return ec.Resolvers.User().Birthdate(ctx, obj)
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
@@ -3239,7 +3291,7 @@ func (ec *executionContext) _User_birthdate(ctx context.Context, field graphql.C
 	)
 }
 func (ec *executionContext) fieldContext_User_birthdate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("User", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("User", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _User_address(ctx context.Context, field graphql.CollectedField, obj *domain.User) (ret graphql.Marshaler) {
@@ -3251,7 +3303,7 @@ func (ec *executionContext) _User_address(ctx context.Context, field graphql.Col
 			return ec.fieldContext_User_address(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Address, nil
+			return ec.Resolvers.User().Address(ctx, obj)
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
@@ -3262,7 +3314,7 @@ func (ec *executionContext) _User_address(ctx context.Context, field graphql.Col
 	)
 }
 func (ec *executionContext) fieldContext_User_address(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("User", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("User", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _User_status(ctx context.Context, field graphql.CollectedField, obj *domain.User) (ret graphql.Marshaler) {
@@ -5541,6 +5593,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "viewer":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_viewer(ctx, field)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "users":
 			field := field
 
@@ -5944,20 +6018,119 @@ func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "email":
-			out.Values[i] = ec._User_email(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				atomic.AddUint32(&out.Invalids, 1)
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._User_email(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
 			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "birthdate":
-			out.Values[i] = ec._User_birthdate(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				atomic.AddUint32(&out.Invalids, 1)
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._User_birthdate(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
 			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "address":
-			out.Values[i] = ec._User_address(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				atomic.AddUint32(&out.Invalids, 1)
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._User_address(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
 			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "status":
 			out.Values[i] = ec._User_status(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {

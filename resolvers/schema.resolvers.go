@@ -26,6 +26,9 @@ func (r *friendshipResolver) Followed(ctx context.Context, obj *domain.Friendshi
 
 // CreateUser is the resolver for the createUser field.
 func (r *mutationResolver) CreateUser(ctx context.Context, input model.CreateUserInput) (*domain.User, error) {
+	if err := domain.CallerFrom(ctx).MayActAs(input.Username); err != nil {
+		return nil, err
+	}
 	profile := toProfile(input)
 	if err := domain.ValidateUsername("username", input.Username); err != nil {
 		return nil, err
@@ -43,6 +46,9 @@ func (r *mutationResolver) CreateUser(ctx context.Context, input model.CreateUse
 
 // UpdateUser is the resolver for the updateUser field.
 func (r *mutationResolver) UpdateUser(ctx context.Context, username string, input model.UpdateUserInput) (*domain.User, error) {
+	if err := domain.CallerFrom(ctx).MayActAs(username); err != nil {
+		return nil, err
+	}
 	changes := toProfileChanges(input)
 	if err := domain.ValidateUsername("username", username); err != nil {
 		return nil, err
@@ -60,6 +66,9 @@ func (r *mutationResolver) UpdateUser(ctx context.Context, username string, inpu
 
 // UploadPhoto is the resolver for the uploadPhoto field.
 func (r *mutationResolver) UploadPhoto(ctx context.Context, input model.UploadPhotoInput) (*domain.Photo, error) {
+	if err := domain.CallerFrom(ctx).MayActAs(input.Owner); err != nil {
+		return nil, err
+	}
 	p := domain.Photo{Owner: input.Owner, URL: input.URL, Timestamp: r.Store.Now()}
 	if ts := input.Timestamp.Value(); ts != nil {
 		p.Timestamp = *ts
@@ -80,6 +89,9 @@ func (r *mutationResolver) UploadPhoto(ctx context.Context, input model.UploadPh
 
 // DeletePhoto is the resolver for the deletePhoto field.
 func (r *mutationResolver) DeletePhoto(ctx context.Context, owner string, timestamp string) (*domain.Photo, error) {
+	if err := domain.CallerFrom(ctx).MayActAs(owner); err != nil {
+		return nil, err
+	}
 	k := domain.PhotoKey{Owner: owner, Timestamp: timestamp}
 	if err := domain.ValidatePhotoKey(k); err != nil {
 		return nil, err
@@ -94,6 +106,9 @@ func (r *mutationResolver) DeletePhoto(ctx context.Context, owner string, timest
 
 // ReactToPhoto is the resolver for the reactToPhoto field.
 func (r *mutationResolver) ReactToPhoto(ctx context.Context, input model.ReactionInput) (*domain.Reaction, error) {
+	if err := domain.CallerFrom(ctx).MayActAs(input.Username); err != nil {
+		return nil, err
+	}
 	k := toReactionKey(input)
 	if err := domain.ValidateReactionKey(k); err != nil {
 		return nil, err
@@ -108,6 +123,9 @@ func (r *mutationResolver) ReactToPhoto(ctx context.Context, input model.Reactio
 
 // RemoveReaction is the resolver for the removeReaction field.
 func (r *mutationResolver) RemoveReaction(ctx context.Context, input model.ReactionInput) (*domain.Reaction, error) {
+	if err := domain.CallerFrom(ctx).MayActAs(input.Username); err != nil {
+		return nil, err
+	}
 	k := toReactionKey(input)
 	if err := domain.ValidateReactionKey(k); err != nil {
 		return nil, err
@@ -122,6 +140,9 @@ func (r *mutationResolver) RemoveReaction(ctx context.Context, input model.React
 
 // FollowUser is the resolver for the followUser field.
 func (r *mutationResolver) FollowUser(ctx context.Context, input model.FriendshipInput) (*domain.Friendship, error) {
+	if err := domain.CallerFrom(ctx).MayActAs(input.Follower); err != nil {
+		return nil, err
+	}
 	k := toFriendshipKey(input)
 	if err := domain.ValidateFriendship(k); err != nil {
 		return nil, err
@@ -136,6 +157,9 @@ func (r *mutationResolver) FollowUser(ctx context.Context, input model.Friendshi
 
 // UnfollowUser is the resolver for the unfollowUser field.
 func (r *mutationResolver) UnfollowUser(ctx context.Context, input model.FriendshipInput) (*domain.Friendship, error) {
+	if err := domain.CallerFrom(ctx).MayActAs(input.Follower); err != nil {
+		return nil, err
+	}
 	k := toFriendshipKey(input)
 	if err := domain.ValidateFriendship(k); err != nil {
 		return nil, err
@@ -200,6 +224,15 @@ func (r *queryResolver) User(ctx context.Context, username string) (*domain.User
 	return l.User(ctx, username)
 }
 
+// Viewer is the resolver for the viewer field.
+func (r *queryResolver) Viewer(ctx context.Context) (*domain.User, error) {
+	caller := domain.CallerFrom(ctx)
+	if caller.Username == "" {
+		return nil, errNoViewer(caller)
+	}
+	return r.User(ctx, caller.Username)
+}
+
 // Users is the resolver for the users field.
 func (r *queryResolver) Users(ctx context.Context, usernames []string) ([]*domain.User, error) {
 	if len(usernames) > domain.MaxPageSize {
@@ -248,6 +281,21 @@ func (r *reactionResolver) Photo(ctx context.Context, obj *domain.Reaction) (*do
 		err = domain.Errorf(domain.NotFound, "%q has no photo at %s", obj.Photo.Owner, obj.Photo.Timestamp)
 	}
 	return p, err
+}
+
+// Email is the resolver for the email field.
+func (r *userResolver) Email(ctx context.Context, obj *domain.User) (*string, error) {
+	return private(ctx, obj, obj.Email), nil
+}
+
+// Birthdate is the resolver for the birthdate field.
+func (r *userResolver) Birthdate(ctx context.Context, obj *domain.User) (*string, error) {
+	return private(ctx, obj, obj.Birthdate), nil
+}
+
+// Address is the resolver for the address field.
+func (r *userResolver) Address(ctx context.Context, obj *domain.User) (*string, error) {
+	return private(ctx, obj, obj.Address), nil
 }
 
 // Photos is the resolver for the photos field.

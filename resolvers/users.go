@@ -16,3 +16,19 @@ func existingUser(ctx context.Context, username string) (*domain.User, error) {
 	}
 	return u, err
 }
+
+// private returns a private profile field's value when the caller may see it, else nil.
+func private(ctx context.Context, owner *domain.User, value *string) *string {
+	if !domain.CallerFrom(ctx).MaySeePrivate(owner.Username) {
+		return nil
+	}
+	return value
+}
+
+// errNoViewer explains why a caller without a username has no viewer.
+func errNoViewer(caller domain.Caller) error {
+	if caller.IsTrusted() {
+		return domain.Errorf(domain.Unauthenticated, "viewer needs a signed-in caller, and this server runs without authentication")
+	}
+	return domain.Errorf(domain.Unauthenticated, "viewer needs a signed-in caller: send Authorization: Bearer <token>")
+}

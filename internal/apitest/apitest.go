@@ -11,20 +11,24 @@ package apitest
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"sort"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/quickphotos/quickphotos/api"
+	"github.com/quickphotos/quickphotos/auth"
 	"github.com/quickphotos/quickphotos/ddb"
 	"github.com/quickphotos/quickphotos/dynamo"
 	"github.com/quickphotos/quickphotos/internal/dynamodblocal"
@@ -67,30 +71,118 @@ func Main(m *testing.M) int {
 	}
 }
 
-// Server is a running quickphotos API over its own, new table.
+// Server is a running quickphotos API over its own, new table. The requests it sends carry
+// its header; As returns a copy whose requests carry a user's token.
 type Server struct {
 	URL    string
 	Store  *dynamo.Store
 	client *dynamodb.Client
 	table  string
+	// secret signs tokens when the server authenticates (WithAuth), nil otherwise.
+	secret []byte
+	header http.Header
+}
+
+// Option changes how NewServer configures the server.
+type Option func(*options)
+
+type options struct {
+	config   func(*api.Config)
+	observer dynamo.Observer
+	auth     bool
+}
+
+// WithConfig lets a test change the API's configuration before the server starts.
+func WithConfig(change func(*api.Config)) Option {
+	return func(o *options) { o.config = change }
+}
+
+// WithStoreObserver makes the server's store report every DynamoDB request to observer.
+func WithStoreObserver(observer dynamo.Observer) Option {
+	return func(o *options) { o.observer = observer }
+}
+
+// WithAuth makes the server authenticate callers with HS256 tokens signed by a secret of its
+// own; Token and As mint them. The Must… helpers then act as the user they name.
+func WithAuth() Option {
+	return func(o *options) { o.auth = true }
 }
 
 // NewServer starts a server on a free 127.0.0.1 port over a new table, both removed when
 // the test ends.
-func NewServer(t testing.TB) *Server {
+func NewServer(t testing.TB, opts ...Option) *Server {
 	t.Helper()
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
 	client := newClient(t)
 	table := fmt.Sprintf("qp-%d-%d", os.Getpid(), tables.Add(1))
-	store := dynamo.New(client, table)
+	var storeOpts []dynamo.Option
+	if o.observer != nil {
+		storeOpts = append(storeOpts, dynamo.WithObserver(o.observer))
+	}
+	store := dynamo.New(client, table, storeOpts...)
 	if err := store.CreateTable(context.Background()); err != nil {
 		t.Fatalf("create table: %v", err)
 	}
-	httpSrv := httptest.NewServer(api.New(api.Config{Store: store}))
+	srv := &Server{Store: store, client: client, table: table, header: http.Header{}}
+	cfg := api.Config{Store: store}
+	if o.auth {
+		srv.secret = make([]byte, 32)
+		_, _ = rand.Read(srv.secret)
+		v, err := auth.NewHS256(srv.secret, auth.Options{})
+		if err != nil {
+			t.Fatalf("verifier: %v", err)
+		}
+		cfg.Verifier = v
+	}
+	if o.config != nil {
+		o.config(&cfg)
+	}
+	httpSrv := httptest.NewServer(api.New(cfg))
+	srv.URL = httpSrv.URL
 	t.Cleanup(func() {
 		httpSrv.Close()
 		_, _ = client.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: &table})
 	})
-	return &Server{URL: httpSrv.URL, Store: store, client: client, table: table}
+	return srv
+}
+
+// Token mints a token for username, valid for an hour, signed with the server's secret.
+func (s *Server) Token(t testing.TB, username string) string {
+	t.Helper()
+	if s.secret == nil {
+		t.Fatal("apitest: Token needs a server started WithAuth")
+	}
+	token, err := auth.Mint(s.secret, username, time.Hour, auth.Options{})
+	if err != nil {
+		t.Fatalf("mint token for %q: %v", username, err)
+	}
+	return token
+}
+
+// As returns the server as seen by username: its requests carry username's token.
+func (s *Server) As(t testing.TB, username string) *Server {
+	t.Helper()
+	return s.WithHeader("Authorization", "Bearer "+s.Token(t, username))
+}
+
+// WithHeader returns the server as seen by a client that sends this header on every request.
+func (s *Server) WithHeader(name, value string) *Server {
+	c := *s
+	c.header = s.header.Clone()
+	c.header.Set(name, value)
+	return &c
+}
+
+// actingAs is the server as seen by username when it authenticates, else the server itself:
+// the Must… helpers set up data, which only its owner may write.
+func (s *Server) actingAs(t testing.TB, username string) *Server {
+	if s.secret == nil {
+		return s
+	}
+	return s.As(t, username)
 }
 
 // newClient returns a client of the test binary's store: a new embedded engine in a
@@ -174,6 +266,9 @@ func (s *Server) Query(t testing.TB, query string, vars map[string]any) *Respons
 // Do sends req and decodes its GraphQL response.
 func (s *Server) do(t testing.TB, req *http.Request) *Response {
 	t.Helper()
+	for name, values := range s.header {
+		req.Header[name] = values
+	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatalf("%s %s: %v", req.Method, req.URL, err)
@@ -213,5 +308,46 @@ func (s *Server) ItemCount(t testing.TB) int {
 			return int(n)
 		}
 		in.ExclusiveStartKey = out.LastEvaluatedKey
+	}
+}
+
+// Contents is everything in the server's table, read with a consistent Scan and sorted by
+// key: tests compare it (reflect.DeepEqual) before and after a refused write to prove that
+// nothing changed.
+func (s *Server) Contents(t testing.TB) []map[string]types.AttributeValue {
+	t.Helper()
+	var items []map[string]types.AttributeValue
+	in := &dynamodb.ScanInput{TableName: &s.table, ConsistentRead: aws.Bool(true)}
+	for {
+		out, err := s.client.Scan(context.Background(), in)
+		if err != nil {
+			t.Fatalf("scan: %v", err)
+		}
+		items = append(items, out.Items...)
+		if out.LastEvaluatedKey == nil {
+			break
+		}
+		in.ExclusiveStartKey = out.LastEvaluatedKey
+	}
+	key := func(item map[string]types.AttributeValue) string {
+		pk, _ := item["PK"].(*types.AttributeValueMemberS)
+		sk, _ := item["SK"].(*types.AttributeValueMemberS)
+		if pk == nil || sk == nil {
+			return ""
+		}
+		return pk.Value + "\x00" + sk.Value
+	}
+	sort.Slice(items, func(i, j int) bool { return key(items[i]) < key(items[j]) })
+	return items
+}
+
+// Secret is the secret that signs the tokens of a server started WithAuth.
+func (s *Server) Secret() []byte { return s.secret }
+
+// DeleteTable removes the server's table, as an operator's mistake would.
+func (s *Server) DeleteTable(t testing.TB) {
+	t.Helper()
+	if _, err := s.client.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: &s.table}); err != nil {
+		t.Fatalf("delete table: %v", err)
 	}
 }

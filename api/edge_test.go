@@ -1,0 +1,287 @@
+package api_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/quickphotos/quickphotos/api"
+	"github.com/quickphotos/quickphotos/api/limits"
+	"github.com/quickphotos/quickphotos/internal/apitest"
+)
+
+func TestQueriesOverALimitAreRefusedWithoutAnyDynamoDBRequest(t *testing.T) {
+	var log apitest.RequestLog
+	srv := apitest.NewServer(t, apitest.WithStoreObserver(&log), apitest.WithConfig(func(c *api.Config) {
+		c.Limits = &limits.Config{MaxDepth: 6, MaxCost: 500, MaxAliases: 2, MaxOperations: 2}
+	}))
+	cases := []struct {
+		name, query, limit string
+	}{
+		{"depth", `{ user(username: "a") { followers { edges { node { follower { photos { edges { node { url } } } } } } } } }`, "depth"},
+		{"cost", `{ users(usernames: ["a", "b", "c"]) { photos(first: 100) { edges { node { url owner { name } } } } } }`, "cost"},
+		{"aliases", `{ a: user(username: "a") { name } b: user(username: "b") { name } c: user(username: "c") { name } }`, "aliases"},
+		{"operations", `query A { user(username: "a") { name } } query B { user(username: "b") { name } } query C { user(username: "c") { name } }`, "operations"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			params := map[string]any{"query": c.query}
+			if c.limit == "operations" {
+				params["operationName"] = "A"
+			}
+			body, _ := json.Marshal(params)
+			resp := postRaw(t, srv.URL, body, nil)
+			if resp.Code() != limits.Code {
+				t.Fatalf("code %q, want %s: %+v", resp.Code(), limits.Code, resp.Errors)
+			}
+			if got := resp.Errors[0].Extensions["limit"]; got != c.limit {
+				t.Errorf("limit %v, want %s (message %q)", got, c.limit, resp.Errors[0].Message)
+			}
+			if !strings.Contains(resp.Errors[0].Message, "over the limit") {
+				t.Errorf("message %q does not say by how much", resp.Errors[0].Message)
+			}
+		})
+	}
+	if reqs := log.Requests(); len(reqs) != 0 {
+		t.Errorf("refused queries sent DynamoDB requests: %v", reqs)
+	}
+	// Under the limits the same server serves.
+	if resp := srv.Query(t, `{ user(username: "a") { name } }`, nil); len(resp.Errors) > 0 {
+		t.Errorf("a small query was refused: %+v", resp.Errors)
+	}
+}
+
+func TestIntrospectionCanBeSwitchedOff(t *testing.T) {
+	const introspect = `{ __schema { queryType { name } } }`
+	on := apitest.NewServer(t)
+	if resp := on.Query(t, introspect, nil); len(resp.Errors) > 0 || !strings.Contains(string(resp.Data), "Query") {
+		t.Fatalf("introspection on by default: %s %+v", resp.Data, resp.Errors)
+	}
+	off := apitest.NewServer(t, apitest.WithConfig(func(c *api.Config) { c.DisableIntrospection = true }))
+	resp := off.Query(t, introspect, nil)
+	if resp.Code() != "GRAPHQL_VALIDATION_FAILED" || !strings.Contains(resp.Errors[0].Message, "introspection") {
+		t.Fatalf("introspection switched off answered: %s %+v", resp.Data, resp.Errors)
+	}
+	if resp := off.Query(t, `{ user(username: "a") { __typename name } }`, nil); len(resp.Errors) > 0 {
+		t.Errorf("ordinary queries, __typename included, must still work: %+v", resp.Errors)
+	}
+	viaFragment := `query { ...F } fragment F on Query { __type(name: "User") { name } }`
+	if resp := off.Query(t, viaFragment, nil); resp.Code() != "GRAPHQL_VALIDATION_FAILED" {
+		t.Errorf("introspection through a fragment: code %q, data %s", resp.Code(), resp.Data)
+	}
+}
+
+func TestAutomaticPersistedQueries(t *testing.T) {
+	srv := apitest.NewServer(t)
+	srv.MustCreateUser(t, "alice")
+	const query = `{ user(username: "alice") { username } }`
+	sum := sha256.Sum256([]byte(query))
+	persisted := map[string]any{"persistedQuery": map[string]any{"version": 1, "sha256Hash": hex.EncodeToString(sum[:])}}
+
+	// A client first sends only the hash; the server does not know it yet.
+	hashOnly, _ := json.Marshal(map[string]any{"extensions": persisted})
+	if resp := postRaw(t, srv.URL, hashOnly, nil); resp.Code() != "PERSISTED_QUERY_NOT_FOUND" {
+		t.Fatalf("unknown hash: code %q, want PERSISTED_QUERY_NOT_FOUND: %+v", resp.Code(), resp.Errors)
+	}
+	// It then sends the query with its hash, which registers it…
+	full, _ := json.Marshal(map[string]any{"query": query, "extensions": persisted})
+	if resp := postRaw(t, srv.URL, full, nil); string(resp.Data) != `{"user":{"username":"alice"}}` {
+		t.Fatalf("registering: %s %+v", resp.Data, resp.Errors)
+	}
+	// …and from then on the hash alone runs it, also as a GET a CDN can cache.
+	if resp := postRaw(t, srv.URL, hashOnly, nil); string(resp.Data) != `{"user":{"username":"alice"}}` {
+		t.Fatalf("hash only: %s %+v", resp.Data, resp.Errors)
+	}
+	ext, _ := json.Marshal(persisted)
+	req, _ := http.NewRequest(http.MethodGet, srv.URL+api.Endpoint+"?extensions="+string(ext), nil)
+	if resp := send(t, req); string(resp.Data) != `{"user":{"username":"alice"}}` {
+		t.Fatalf("GET with hash: %s %+v", resp.Data, resp.Errors)
+	}
+	// A query whose hash does not match is refused.
+	wrong, _ := json.Marshal(map[string]any{"query": `{ user(username: "bob") { username } }`, "extensions": persisted})
+	if resp := postRaw(t, srv.URL, wrong, nil); len(resp.Errors) == 0 {
+		t.Fatal("a query that does not match its hash ran")
+	}
+}
+
+func TestRequestBodiesAreBounded(t *testing.T) {
+	srv := apitest.NewServer(t, apitest.WithConfig(func(c *api.Config) { c.MaxBodyBytes = 1024 }))
+	before := srv.ItemCount(t)
+	padding := strings.Repeat(" ", 2048)
+	body := []byte(`{"query": "mutation { createUser(input: {username: \"big\"}) { username } }` + padding + `"}`)
+	resp := postRaw(t, srv.URL, body, nil)
+	if resp.Status != http.StatusRequestEntityTooLarge || resp.Code() != "BAD_USER_INPUT" {
+		t.Fatalf("a body over the limit: status %d, errors %+v", resp.Status, resp.Errors)
+	}
+	if srv.ItemCount(t) != before {
+		t.Error("a body over the limit wrote")
+	}
+}
+
+func TestRequestTimeoutReachesDynamoDB(t *testing.T) {
+	var log apitest.RequestLog
+	srv := apitest.NewServer(t, apitest.WithStoreObserver(&log), apitest.WithConfig(func(c *api.Config) {
+		c.RequestTimeout = 100 * time.Millisecond
+	}))
+	log.Block() // the store hangs until the request's context ends
+	resp := srv.Query(t, `{ user(username: "alice") { name } }`, nil)
+	if resp.Code() != "SERVICE_UNAVAILABLE" || !strings.Contains(resp.Errors[0].Message, "too long") {
+		t.Fatalf("a hung store: code %q %+v, want SERVICE_UNAVAILABLE saying it took too long", resp.Code(), resp.Errors)
+	}
+	errs := log.Errors()
+	if len(errs) == 0 || !errors.Is(errs[0], context.DeadlineExceeded) {
+		t.Errorf("the DynamoDB request ended with %v, want the request's deadline", errs)
+	}
+}
+
+func TestClientDisconnectEndsItsDynamoDBRequests(t *testing.T) {
+	var log apitest.RequestLog
+	srv := apitest.NewServer(t, apitest.WithStoreObserver(&log))
+	log.Block()
+	ctx, cancel := context.WithCancel(context.Background())
+	body, _ := json.Marshal(map[string]any{"query": `{ user(username: "alice") { name } }`})
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL+api.Endpoint, bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	done := make(chan error, 1)
+	go func() {
+		resp, err := http.DefaultClient.Do(req)
+		if err == nil {
+			resp.Body.Close()
+		}
+		done <- err
+	}()
+	waitFor(t, func() bool { return len(log.Requests()) > 0 })
+	cancel() // the client goes away while its request waits on DynamoDB
+	<-done
+	waitFor(t, func() bool { return len(log.Errors()) > 0 })
+	if err := log.Errors()[0]; !errors.Is(err, context.Canceled) {
+		t.Errorf("the DynamoDB request ended with %v, want the client's cancellation", err)
+	}
+}
+
+func TestCORS(t *testing.T) {
+	srv := apitest.NewServer(t, apitest.WithConfig(func(c *api.Config) { c.CORSOrigins = []string{"https://app.example.com"} }))
+	preflight := func(origin string) *http.Response {
+		req, _ := http.NewRequest(http.MethodOptions, srv.URL+api.Endpoint, nil)
+		req.Header.Set("Origin", origin)
+		req.Header.Set("Access-Control-Request-Method", "POST")
+		req.Header.Set("Access-Control-Request-Headers", "authorization, content-type")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp
+	}
+	allowed := preflight("https://app.example.com")
+	if got := allowed.Header.Get("Access-Control-Allow-Origin"); got != "https://app.example.com" {
+		t.Errorf("allowed origin: Access-Control-Allow-Origin %q", got)
+	}
+	if got := strings.ToLower(allowed.Header.Get("Access-Control-Allow-Headers")); !strings.Contains(got, "authorization") {
+		t.Errorf("allowed origin: Access-Control-Allow-Headers %q lacks authorization", got)
+	}
+	if got := preflight("https://evil.example").Header.Get("Access-Control-Allow-Origin"); got != "" {
+		t.Errorf("another origin: Access-Control-Allow-Origin %q, want none", got)
+	}
+	closed := apitest.NewServer(t)
+	req, _ := http.NewRequest(http.MethodOptions, closed.URL+api.Endpoint, nil)
+	req.Header.Set("Origin", "https://app.example.com")
+	req.Header.Set("Access-Control-Request-Method", "POST")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if got := resp.Header.Get("Access-Control-Allow-Origin"); got != "" {
+		t.Errorf("no origins configured: Access-Control-Allow-Origin %q, want none", got)
+	}
+}
+
+func TestHealthAndReadiness(t *testing.T) {
+	srv := apitest.NewServer(t)
+	get := func(path string) (int, map[string]string) {
+		resp, err := http.Get(srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var body map[string]string
+		_ = json.NewDecoder(resp.Body).Decode(&body)
+		return resp.StatusCode, body
+	}
+	if status, body := get("/healthz"); status != 200 || body["status"] != "ok" {
+		t.Errorf("/healthz: %d %v", status, body)
+	}
+	if status, body := get("/readyz"); status != 200 || body["status"] != "ready" {
+		t.Errorf("/readyz with the table: %d %v", status, body)
+	}
+	srv.DeleteTable(t)
+	if status, body := get("/readyz"); status != 503 || !strings.Contains(body["reason"], "missing") {
+		t.Errorf("/readyz without the table: %d %v, want 503 saying it is missing", status, body)
+	}
+	if status, _ := get("/healthz"); status != 200 {
+		t.Errorf("/healthz must not depend on the store: %d", status)
+	}
+}
+
+// postRaw posts body to the server's GraphQL endpoint with extra headers.
+func postRaw(t *testing.T, base string, body []byte, header http.Header) *apitest.Response {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, base+api.Endpoint, bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	for k, v := range header {
+		req.Header[k] = v
+	}
+	return send(t, req)
+}
+
+func send(t *testing.T, req *http.Request) *apitest.Response {
+	t.Helper()
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var r apitest.Response
+	_ = json.NewDecoder(resp.Body).Decode(&r)
+	r.Status = resp.StatusCode
+	return &r
+}
+
+// waitFor polls cond for up to ten seconds.
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("timed out waiting")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func TestMalformedRequestsAreTheClientsMistake(t *testing.T) {
+	srv := apitest.NewServer(t)
+	cases := map[string]string{
+		"a body that is not JSON":            `{"query": `,
+		"an unknown persisted query version": `{"query": "{ user(username: \"a\") { name } }", "extensions": {"persistedQuery": {"version": 2, "sha256Hash": "x"}}}`,
+	}
+	for name, body := range cases {
+		t.Run(name, func(t *testing.T) {
+			resp := postRaw(t, srv.URL, []byte(body), nil)
+			if resp.Code() != "BAD_USER_INPUT" {
+				t.Fatalf("code %q, want BAD_USER_INPUT: %+v", resp.Code(), resp.Errors)
+			}
+			if strings.Contains(resp.Errors[0].Message, body) {
+				t.Errorf("the message echoes the body: %q", resp.Errors[0].Message)
+			}
+		})
+	}
+}

@@ -1,0 +1,78 @@
+package api
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+
+	"github.com/quickphotos/quickphotos/auth"
+	"github.com/quickphotos/quickphotos/domain"
+)
+
+// identify puts the request's caller in its context before any resolver runs. Without a
+// verifier the server runs without authentication and every caller is trusted. With one, a
+// request without Authorization is anonymous (it may read public data), a valid bearer token
+// makes an authenticated caller, and anything else is refused with 401 before GraphQL sees
+// the request, so a bad token can never reach a write.
+func identify(v auth.Verifier, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		caller, err := callerOf(r, v)
+		if err != nil {
+			writeHTTPError(w, 0, err)
+			return
+		}
+		next.ServeHTTP(w, r.WithContext(domain.WithCaller(r.Context(), caller)))
+	})
+}
+
+func callerOf(r *http.Request, v auth.Verifier) (domain.Caller, error) {
+	if v == nil {
+		return domain.Trusted(), nil
+	}
+	header := r.Header.Get("Authorization")
+	if header == "" {
+		return domain.Anonymous(), nil
+	}
+	scheme, token, _ := strings.Cut(header, " ")
+	token = strings.TrimSpace(token)
+	if !strings.EqualFold(scheme, "Bearer") || token == "" {
+		return domain.Caller{}, domain.Errorf(domain.Unauthenticated, "the Authorization header must be: Bearer <token>")
+	}
+	username, err := v.Verify(r.Context(), token)
+	if err != nil {
+		return domain.Caller{}, err
+	}
+	return domain.Authenticated(username), nil
+}
+
+// httpStatuses are the HTTP statuses of errors answered before GraphQL runs.
+var httpStatuses = map[domain.Code]int{
+	domain.Invalid:         http.StatusBadRequest,
+	domain.Unauthenticated: http.StatusUnauthorized,
+	domain.Forbidden:       http.StatusForbidden,
+	domain.Unavailable:     http.StatusServiceUnavailable,
+}
+
+// writeHTTPError answers a request refused before GraphQL ran, in GraphQL's error shape so
+// that clients handle it like any other error. A zero status is the error code's.
+func writeHTTPError(w http.ResponseWriter, status int, err error) {
+	code := domain.ErrorCode(err)
+	if status == 0 {
+		status = httpStatuses[code]
+	}
+	if status == 0 {
+		status = http.StatusInternalServerError
+	}
+	message := domain.ErrorMessage(err)
+	if code == domain.Unauthenticated {
+		w.Header().Set("WWW-Authenticate", `Bearer error="invalid_token"`)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(map[string]any{
+		"errors": []any{map[string]any{
+			"message":    message,
+			"extensions": map[string]any{"code": extensionCodes[code]},
+		}},
+	})
+}

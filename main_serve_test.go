@@ -1,0 +1,282 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/quickphotos/quickphotos/ddb"
+)
+
+func TestServe_AuthenticationModes(t *testing.T) {
+	loopback := &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8080}
+	loopback6 := &net.TCPAddr{IP: net.IPv6loopback, Port: 8080}
+	everywhere := &net.TCPAddr{IP: net.IPv4zero, Port: 8080}
+	private := &net.TCPAddr{IP: net.IPv4(10, 1, 2, 3), Port: 8080}
+	secret := strings.Repeat("s", 32)
+	cases := []struct {
+		name    string
+		cfg     authConfig
+		addr    net.Addr
+		wantErr string // "" means it starts; wantSay is then part of what it says
+		wantSay string
+	}{
+		{"no verifier on loopback runs open", authConfig{mode: authAuto}, loopback, "", "loopback only"},
+		{"no verifier on IPv6 loopback runs open", authConfig{mode: authAuto}, loopback6, "", "loopback only"},
+		{"no verifier on every interface is refused", authConfig{mode: authAuto}, everywhere, "--auth none", ""},
+		{"no verifier on a private address is refused", authConfig{mode: authAuto}, private, "refusing", ""},
+		{"--auth none runs open anywhere", authConfig{mode: authNone}, everywhere, "", "--auth none"},
+		{"a JWT secret anywhere", authConfig{mode: authAuto, jwtSecret: secret}, everywhere, "", "HS256"},
+		{"a short JWT secret", authConfig{mode: authAuto, jwtSecret: "short"}, loopback, "32", ""},
+		{"--auth none with a secret", authConfig{mode: authNone, jwtSecret: secret}, loopback, "contradicts", ""},
+		{"a secret and an issuer", authConfig{mode: authAuto, jwtSecret: secret, oidcIssuer: "https://issuer.example"}, loopback, "pick one", ""},
+		{"an issuer without an audience", authConfig{mode: authAuto, oidcIssuer: "https://issuer.example"}, loopback, "--oidc-audience", ""},
+		{"an unknown mode", authConfig{mode: "sometimes"}, loopback, "--auth", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			v, say, err := c.cfg.verifier(context.Background(), c.addr)
+			if c.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), c.wantErr) {
+					t.Fatalf("err %v, want one mentioning %q", err, c.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer closeVerifier(v)
+			if !strings.Contains(say, c.wantSay) {
+				t.Errorf("says %q, want it to mention %q", say, c.wantSay)
+			}
+		})
+	}
+}
+
+func TestServe_RefusesAnOpenServerOnEveryInterface(t *testing.T) {
+	var stdout bytes.Buffer
+	err := run(context.Background(), []string{"serve", "--addr", "0.0.0.0:0", "--data", t.TempDir()}, &stdout, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "--auth none") {
+		t.Fatalf("err %v, want a refusal that names --auth none", err)
+	}
+}
+
+func TestToken_ThenServeWithTheSameSecret(t *testing.T) {
+	t.Setenv("QUICKPHOTOS_JWT_SECRET", "a development secret of 32+ bytes!")
+	alice := strings.TrimSpace(runOK(t, "token", "alice", "--ttl", "5m"))
+	bob := strings.TrimSpace(runOK(t, "token", "--ttl", "5m", "bob"))
+	if strings.Count(alice, ".") != 2 {
+		t.Fatalf("token printed %q, want a JWT", alice)
+	}
+	lines := startCommand(t, "authentication:", "serve", "--addr", "127.0.0.1:0", "--data", t.TempDir())
+	if !strings.Contains(lines[len(lines)-1], "HS256") {
+		t.Errorf("start-up says %q, want the HS256 verifier named", lines[len(lines)-1])
+	}
+	base := regexp.MustCompile(`http://127\.0\.0\.1:\d+`).FindString(strings.Join(lines, ""))
+	const create = `{"query":"mutation { createUser(input: {username: \"alice\"}) { username } }"}`
+	for _, c := range []struct {
+		name, token, want string
+	}{
+		{"no token", "", "UNAUTHENTICATED"},
+		{"bob's token", bob, "FORBIDDEN"},
+		{"alice's token", alice, ""},
+	} {
+		if got := graphqlCode(t, base, c.token, create); got != c.want {
+			t.Errorf("%s: code %q, want %q", c.name, got, c.want)
+		}
+	}
+
+	for _, args := range [][]string{{"token"}, {"token", "alice", "bob"}, {"token", "not a username"}} {
+		if err := run(context.Background(), args, io.Discard, io.Discard); err == nil {
+			t.Errorf("quickphotos %s: no error", strings.Join(args, " "))
+		}
+	}
+	t.Setenv("QUICKPHOTOS_JWT_SECRET", "")
+	if err := run(context.Background(), []string{"token", "alice"}, io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), "secret") {
+		t.Errorf("token without a secret: %v", err)
+	}
+}
+
+// graphqlCode posts body with an optional bearer token and returns the first error's code.
+func graphqlCode(t *testing.T, base, token, body string) string {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, base+"/graphql", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	var got struct {
+		Errors []struct {
+			Extensions struct{ Code string }
+		}
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if err := jsonDecode(resp.Body, &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Errors) == 0 {
+		return ""
+	}
+	return got.Errors[0].Extensions.Code
+}
+
+// TestServe_ShutdownFinishesRequestsInFlight: a request whose body is still arriving when the
+// server is told to stop is answered, and then the store is closed cleanly (it opens again).
+func TestServe_ShutdownFinishesRequestsInFlight(t *testing.T) {
+	data := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--data", data}, pw, io.Discard)
+		pw.Close()
+	}()
+	addr := waitForAddress(t, pr)
+
+	body := `{"query":"mutation { createUser(input: {username: \"late\"}) { username } }"}`
+	conn := sendHalfARequest(t, addr, body)
+	cancel() // SIGTERM, as main wires it
+	time.Sleep(100 * time.Millisecond)
+	if _, err := io.WriteString(conn, body[len(body)/2:]); err != nil {
+		t.Fatalf("finishing the request: %v", err)
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatalf("the request in flight got no response: %v", err)
+	}
+	answer, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 200 || !strings.Contains(string(answer), `"late"`) {
+		t.Fatalf("the request in flight: %d %s", resp.StatusCode, answer)
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("serve: %v", err)
+	}
+	engine, err := ddb.Open(data, &ddb.Options{})
+	if err != nil {
+		t.Fatalf("the store was not closed cleanly: %v", err)
+	}
+	engine.Close()
+}
+
+// TestServe_ShutdownIsBounded: a request that never finishes does not hold the server up
+// beyond --shutdown-timeout.
+func TestServe_ShutdownIsBounded(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--data", t.TempDir(), "--shutdown-timeout", "200ms"}, pw, io.Discard)
+		pw.Close()
+	}()
+	addr := waitForAddress(t, pr)
+	sendHalfARequest(t, addr, `{"query":"{ viewer { username } }"}`) // and never the rest
+	cancel()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "cut off") {
+			t.Fatalf("serve: %v, want an error saying requests were cut off", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("serve did not stop")
+	}
+}
+
+// TestMain_SIGTERMStopsGracefully runs the real binary's main (this test binary, re-executed)
+// and stops it with SIGTERM.
+func TestMain_SIGTERMStopsGracefully(t *testing.T) {
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), runMainEnv+"=serve --addr 127.0.0.1:0 --data "+t.TempDir())
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	r := bufio.NewReader(stdout)
+	var addr string
+	for addr == "" {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			t.Fatalf("serve stopped before printing its address: %v", err)
+		}
+		if strings.Contains(line, "GraphiQL at") {
+			addr = regexp.MustCompile(`127\.0\.0\.1:\d+`).FindString(line)
+		}
+	}
+	if _, err := http.Get("http://" + addr + "/healthz"); err != nil {
+		t.Fatalf("healthz: %v", err)
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	rest, _ := io.ReadAll(r)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("after SIGTERM: %v (printed %q)", err, rest)
+	}
+	if !strings.Contains(string(rest), "stopped") {
+		t.Errorf("printed %q after SIGTERM, want it to say it stopped", rest)
+	}
+}
+
+// runMainEnv makes the test binary run main with these arguments instead of the tests.
+const runMainEnv = "QUICKPHOTOS_TEST_RUN_MAIN"
+
+func TestMain(m *testing.M) {
+	if args := os.Getenv(runMainEnv); args != "" {
+		os.Args = append([]string{"quickphotos"}, strings.Fields(args)...)
+		main()
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// waitForAddress reads serve's output up to the GraphiQL line and returns the address.
+func waitForAddress(t *testing.T, out io.Reader) string {
+	t.Helper()
+	r := bufio.NewReader(out)
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			t.Fatalf("serve stopped before printing its address: %v", err)
+		}
+		if strings.Contains(line, "GraphiQL at") {
+			go func() { _, _ = io.Copy(io.Discard, r) }()
+			return regexp.MustCompile(`127\.0\.0\.1:\d+`).FindString(line)
+		}
+	}
+}
+
+// sendHalfARequest opens a connection and sends a POST of body whose second half is missing.
+func sendHalfARequest(t *testing.T, addr, body string) net.Conn {
+	t.Helper()
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	fmt.Fprintf(conn, "POST /graphql HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", addr, len(body), body[:len(body)/2])
+	time.Sleep(100 * time.Millisecond) // the server has the connection and is reading the body
+	return conn
+}
+
+func jsonDecode(r io.Reader, v any) error { return json.NewDecoder(r).Decode(v) }
