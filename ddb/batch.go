@@ -72,7 +72,7 @@ func opBatchGetItem(e *Engine, _ context.Context, body []byte) (any, error) {
 	if total > maxBatchGetKeys {
 		return nil, validationf("Too many items requested for the BatchGetItem call")
 	}
-	responses := map[string][]attr.Item{}
+	responses := map[string][]any{}
 	unprocessed := map[string]*keysAndAttributes{}
 	var caps []map[string]any
 	err := e.view(func(tx *bolt.Tx) error {
@@ -97,7 +97,7 @@ func opBatchGetItem(e *Engine, _ context.Context, body []byte) (any, error) {
 				keys[i] = k
 			}
 			c := newCapacity(t.m, false)
-			got := []attr.Item{}
+			got := []any{}
 			for i, k := range keys {
 				if size >= maxBatchGetRespBytes {
 					u := unprocessed[name]
@@ -108,14 +108,14 @@ func opBatchGetItem(e *Engine, _ context.Context, body []byte) (any, error) {
 					u.Keys = append(u.Keys, ka.Keys[i])
 					continue
 				}
-				it, err := t.get(k)
+				it, raw, err := t.getLive(k)
 				if err != nil {
 					return err
 				}
 				c.units += readUnits(sizeOf(it), ka.ConsistentRead)
 				if it != nil {
 					size += attr.Size(it)
-					got = append(got, applyProjection(projs[name], it))
+					got = append(got, projectedOrRaw(projs[name], it, raw))
 				}
 			}
 			responses[name] = got
@@ -177,7 +177,7 @@ func opBatchWriteItem(e *Engine, _ context.Context, body []byte) (any, error) {
 		return nil, validationf("Too many items requested for the BatchWriteItem call")
 	}
 	var caps []map[string]any
-	err := e.update(func(tx *bolt.Tx) error {
+	err := e.updateGrouped(func(tx *bolt.Tx) error {
 		caps = nil
 		for _, name := range sortedKeys(in.RequestItems) {
 			t, err := e.openTable(tx, name)

@@ -45,6 +45,9 @@ func checkTable(e *Engine, tx *bolt.Tx, name string) error {
 	if err != nil {
 		return fmt.Errorf("table %s: %w", name, err)
 	}
+	if t.stats, err = loadStats(t.b); err != nil { // read transactions skip them
+		return fmt.Errorf("table %s: %w", name, err)
+	}
 	want := map[string]map[string][]byte{} // index -> entry key -> value
 	wantStats := map[string]indexStats{}
 	for _, ix := range t.m.Indexes {

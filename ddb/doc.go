@@ -42,10 +42,17 @@
 // transactions that fsync on commit, and read transactions that see a
 // consistent snapshot; pages are read from disk on demand, so tables may be
 // larger than memory and Open reads almost nothing. Every write request
-// (including a whole BatchWriteItem or TransactWriteItems) is one bbolt
-// read-write transaction, so an item, its index entries and the table
-// counters change atomically, and an acknowledged write is on disk. Every
-// read request is one read transaction.
+// (including a whole BatchWriteItem or TransactWriteItems) runs inside one
+// bbolt read-write transaction, so an item, its index entries and the table
+// counters change atomically, and an acknowledged write is on disk. Writes
+// that arrive while a commit is in progress share the next one (group
+// commit, groupcommit.go): they run one after the other in that
+// transaction, and each is acknowledged once it is durable. Every read
+// request is one read transaction.
+//
+// Items are stored as the exact bytes a response carries (see respjson.go),
+// so reads that return whole items copy them instead of decoding and
+// re-encoding them.
 //
 // Layout (bucket names in quotes):
 //

@@ -54,6 +54,9 @@ type Engine struct {
 	wg       sync.WaitGroup
 	closeMu  sync.Once
 	closeErr error
+
+	commits commitQueue // writers waiting to share a commit (groupcommit.go)
+	metas   metaCache   // decoded table metadata (tablecache.go)
 }
 
 // Open opens (creating if needed) the engine stored in dir. It returns

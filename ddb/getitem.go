@@ -53,7 +53,7 @@ func opGetItem(e *Engine, _ context.Context, body []byte) (any, error) {
 		if err != nil {
 			return err
 		}
-		it, err := t.get(k)
+		it, raw, err := t.getLive(k)
 		if err != nil {
 			return err
 		}
@@ -61,7 +61,7 @@ func opGetItem(e *Engine, _ context.Context, body []byte) (any, error) {
 		c.units = readUnits(sizeOf(it), in.ConsistentRead)
 		out = map[string]any{}
 		if it != nil {
-			out["Item"] = applyProjection(proj, it)
+			out["Item"] = projectedOrRaw(proj, it, raw)
 		}
 		if cc := c.render(in.ReturnConsumedCapacity); cc != nil {
 			out["ConsumedCapacity"] = cc
@@ -77,12 +77,4 @@ func sizeOf(it attr.Item) int {
 		return 0
 	}
 	return attr.Size(it)
-}
-
-// applyProjection applies an optional projection.
-func applyProjection(p projector, it attr.Item) attr.Item {
-	if p == nil {
-		return it
-	}
-	return p(it)
 }

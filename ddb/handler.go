@@ -83,16 +83,20 @@ func (e *Engine) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	status := http.StatusOK
+	buf := getBuffer()
+	defer putBuffer(buf)
 	var out []byte
 	if err != nil {
 		de := asError(err)
 		status = de.status()
 		out = encodeError(de)
 	} else {
-		out, err = json.Marshal(resp)
+		out, err = appendResponse(*buf, resp)
 		if err != nil {
 			status = http.StatusInternalServerError
 			out = encodeError(internalError(err))
+		} else {
+			*buf = out // keep the grown buffer for the next response
 		}
 	}
 	h := w.Header()

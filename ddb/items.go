@@ -1,7 +1,6 @@
 package ddb
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
@@ -15,10 +14,10 @@ import (
 type tableTx struct {
 	e     *Engine
 	tx    *bolt.Tx
-	m     *tableMeta
+	m     *tableMeta   // shared and read-only (see metaCache)
 	b     *bolt.Bucket // the table bucket
 	items *bolt.Bucket
-	stats tableStats
+	stats tableStats // loaded only in read-write transactions
 	dirty bool
 }
 
@@ -27,7 +26,7 @@ func (e *Engine) openTable(tx *bolt.Tx, name string) (*tableTx, error) {
 	if name == "" {
 		return nil, validationf("1 validation error detected: Value null at 'tableName' failed to satisfy constraint: Member must not be null")
 	}
-	m, err := loadTable(tx, name)
+	m, err := e.loadTableShared(tx, name)
 	if err != nil {
 		return nil, err
 	}
@@ -38,21 +37,30 @@ func (e *Engine) openTable(tx *bolt.Tx, name string) (*tableTx, error) {
 	if b == nil {
 		return nil, fmt.Errorf("ddb: table %s has no bucket", name)
 	}
-	st, err := loadStats(b)
-	if err != nil {
-		return nil, err
+	t := &tableTx{e: e, tx: tx, m: m, b: b, items: b.Bucket(bucketItems)}
+	if tx.Writable() {
+		// Only writers maintain the counters; reads skip decoding them.
+		if t.stats, err = loadStats(b); err != nil {
+			return nil, err
+		}
 	}
-	return &tableTx{e: e, tx: tx, m: m, b: b, items: b.Bucket(bucketItems), stats: st}, nil
+	return t, nil
 }
 
-// decodeItem decodes a stored item.
+// decodeItem decodes a stored item with attr's codec (encoding/json would
+// first scan the whole value, then hand it to attr.Item.UnmarshalJSON).
 func decodeItem(raw []byte) (attr.Item, error) {
-	var it attr.Item
-	if err := json.Unmarshal(raw, &it); err != nil {
+	it, err := attr.DecodeItem(raw)
+	if err != nil {
 		return nil, fmt.Errorf("ddb: corrupt item: %w", err)
 	}
 	return it, nil
 }
+
+// encodeItem is the stored form of an item or index entry: exactly the
+// bytes json.Marshal gives (see appendItem), so a read can copy them into
+// a response.
+func encodeItem(it attr.Item) []byte { return appendItem(nil, it) }
 
 // getRaw returns the stored item at key k regardless of TTL, or nil.
 func (t *tableTx) getRaw(k []byte) (attr.Item, error) {
@@ -63,13 +71,38 @@ func (t *tableTx) getRaw(k []byte) (attr.Item, error) {
 	return decodeItem(raw)
 }
 
-// get returns the live item at key k: nil when absent or expired.
-func (t *tableTx) get(k []byte) (attr.Item, error) {
-	it, err := t.getRaw(k)
-	if err != nil || it == nil || t.expired(it) {
-		return nil, err
+// getStored is getRaw that also returns a copy of the item's stored bytes,
+// for responses that return it unprojected. The copy is needed because
+// bbolt's bytes are only valid inside the transaction, and responses are
+// encoded after it.
+func (t *tableTx) getStored(k []byte) (attr.Item, rawItem, error) {
+	raw := t.items.Get(k)
+	if raw == nil {
+		return nil, nil, nil
 	}
-	return it, nil
+	it, err := decodeItem(raw)
+	if err != nil {
+		return nil, nil, err
+	}
+	return it, append(rawItem(nil), raw...), nil
+}
+
+// getLive is getStored for the live item: nil when absent or expired.
+func (t *tableTx) getLive(k []byte) (attr.Item, rawItem, error) {
+	it, raw, err := t.getStored(k)
+	if err != nil || it == nil || t.expired(it) {
+		return nil, nil, err
+	}
+	return it, raw, nil
+}
+
+// projectedOrRaw is the response form of a read item: the stored bytes
+// when there is no projection, else the projected item.
+func projectedOrRaw(p projector, it attr.Item, raw rawItem) any {
+	if p == nil {
+		return raw
+	}
+	return p(it)
 }
 
 // writeUnits are the write capacity units of one item write: the table's and
@@ -86,11 +119,7 @@ type writeUnits struct {
 // is unchanged counts once).
 func (t *tableTx) put(k []byte, old, it attr.Item) (writeUnits, error) {
 	size := attr.Size(it)
-	raw, err := json.Marshal(it)
-	if err != nil {
-		return writeUnits{}, err
-	}
-	if err := t.items.Put(k, raw); err != nil {
+	if err := t.items.Put(k, encodeItem(it)); err != nil {
 		return writeUnits{}, err
 	}
 	oldSize := 0
@@ -157,11 +186,7 @@ func (t *tableTx) updateIndexes(old, it attr.Item, u *writeUnits) error {
 		}
 		if newKey != nil {
 			proj := t.m.project(ix, it)
-			raw, err := json.Marshal(proj)
-			if err != nil {
-				return err
-			}
-			if err := ib.Put(newKey, raw); err != nil {
+			if err := ib.Put(newKey, encodeItem(proj)); err != nil {
 				return err
 			}
 			p := attr.Size(proj)
@@ -208,11 +233,7 @@ func (t *tableTx) backfill(ix *indexMeta) error {
 			continue
 		}
 		proj := t.m.project(ix, it)
-		raw, err := json.Marshal(proj)
-		if err != nil {
-			return err
-		}
-		if err := ib.Put(ik, raw); err != nil {
+		if err := ib.Put(ik, encodeItem(proj)); err != nil {
 			return err
 		}
 		st.ItemCount++

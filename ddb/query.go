@@ -187,7 +187,7 @@ func opQuery(e *Engine, _ context.Context, body []byte) (any, error) {
 			return validationf("The provided starting key does not match the range key predicate")
 		}
 		forward := in.ScanIndexForward == nil || *in.ScanIndexForward
-		pg, err := s.read(pageSpec{lo: lo, hi: hi, forward: forward, start: start, limit: in.limit()})
+		pg, err := s.read(pageSpec{lo: lo, hi: hi, forward: forward, start: start, limit: in.limit(), rawOnly: s.rawOnly(&in.listParams, c)})
 		if err != nil {
 			return err
 		}
@@ -243,27 +243,41 @@ func valueText(v attr.Value) string {
 	return "{" + v.Type.String() + ":…}"
 }
 
+// fetchesBase reports whether respond replaces each item read from a local
+// index by the table's item, for attributes the index does not project.
+func (s *source) fetchesBase(p *listParams, c *compiled) bool {
+	return s.ix != nil && !s.ix.Global && s.ix.Projection.ProjectionType != projectionAll && (p.Select == selectAll || c.proj != nil)
+}
+
+// rawOnly reports whether respond needs only the stored bytes of the items
+// read (no filter, no projection, no fetch from the table), so read can skip
+// decoding them.
+func (s *source) rawOnly(p *listParams, c *compiled) bool {
+	return c.filter == nil && c.proj == nil && !s.fetchesBase(p, c)
+}
+
 // respond builds a Query or Scan response from a page: filter, projection,
 // Select, counts, LastEvaluatedKey and consumed capacity.
 func (s *source) respond(p *listParams, c *compiled, pg *page) (map[string]any, error) {
-	items := []attr.Item{}
-	for _, it := range pg.items {
+	items := []any{}
+	for i, it := range pg.items {
 		if ok, err := evalCondition(c.filter, it); err != nil {
 			return nil, err
 		} else if !ok {
 			continue
 		}
-		if s.ix != nil && !s.ix.Global && s.ix.Projection.ProjectionType != projectionAll && (p.Select == selectAll || c.proj != nil) {
+		raw := pg.raws[i]
+		if s.fetchesBase(p, c) {
 			// Local index: attributes not projected are fetched from the table.
-			base, err := s.t.getRaw(s.t.m.tableKeyBytes(it))
+			base, baseRaw, err := s.t.getStored(s.t.m.tableKeyBytes(it))
 			if err != nil {
 				return nil, err
 			}
 			if base != nil {
-				it = base
+				it, raw = base, baseRaw
 			}
 		}
-		items = append(items, applyProjection(c.proj, it))
+		items = append(items, projectedOrRaw(c.proj, it, raw))
 	}
 	out := map[string]any{"Count": len(items), "ScannedCount": len(pg.items)}
 	if p.Select != selectCount {

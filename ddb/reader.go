@@ -2,6 +2,7 @@ package ddb
 
 import (
 	"bytes"
+	"fmt"
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
 	bolt "go.etcd.io/bbolt"
@@ -90,11 +91,13 @@ type pageSpec struct {
 	start   []byte // ExclusiveStartKey position, or nil
 	limit   int    // 0 = none
 	keep    func(k []byte) bool
+	rawOnly bool // the response needs only the items' stored bytes (see source.rawOnly)
 }
 
 // page is what one Query or Scan page read.
 type page struct {
-	items   []attr.Item // every live item read, before filter
+	items   []attr.Item // every live item read, before filter; nil entries when read rawOnly
+	raws    []rawItem   // their stored bytes (copies), for unprojected responses
 	bytes   int         // total size of the items read
 	lastKey attr.Item   // LastEvaluatedKey, nil when the range is exhausted
 }
@@ -134,7 +137,9 @@ func (s *source) read(p pageSpec) (*page, error) {
 		}
 	}
 	out := &page{}
-	var last attr.Item
+	// Without a TTL, an item the response returns as stored needs no
+	// decoding: its size is read off the stored bytes.
+	rawOnly := p.rawOnly && !s.t.ttlEnabled()
 	for k != nil {
 		if p.forward && p.hi != nil && bytes.Compare(k, p.hi) >= 0 {
 			break
@@ -143,26 +148,19 @@ func (s *source) read(p pageSpec) (*page, error) {
 			break
 		}
 		if p.keep == nil || p.keep(k) {
-			it, err := decodeItem(v)
-			if err != nil {
-				return nil, err
-			}
-			live, err := s.isLive(it)
+			it, size, live, err := s.entry(v, rawOnly)
 			if err != nil {
 				return nil, err
 			}
 			if live {
-				size := attr.Size(it)
-				if last != nil && out.bytes+size > maxPageBytes {
-					out.lastKey = s.lastKey(last)
-					return out, nil
+				if len(out.items) > 0 && out.bytes+size > maxPageBytes {
+					return out, out.setLastKey(s)
 				}
 				out.items = append(out.items, it)
+				out.raws = append(out.raws, append(rawItem(nil), v...))
 				out.bytes += size
-				last = it
 				if p.limit > 0 && len(out.items) >= p.limit {
-					out.lastKey = s.lastKey(last)
-					return out, nil
+					return out, out.setLastKey(s)
 				}
 			}
 		}
@@ -174,6 +172,45 @@ func (s *source) read(p pageSpec) (*page, error) {
 	}
 	return out, nil
 }
+
+// entry reads one stored entry: the item (nil when rawOnly), its size and
+// whether it is live.
+func (s *source) entry(v []byte, rawOnly bool) (attr.Item, int, bool, error) {
+	if rawOnly {
+		size, err := attr.SizeJSON(v)
+		if err != nil {
+			return nil, 0, false, fmt.Errorf("ddb: corrupt item: %w", err)
+		}
+		return nil, size, true, nil
+	}
+	it, err := decodeItem(v)
+	if err != nil {
+		return nil, 0, false, err
+	}
+	live, err := s.isLive(it)
+	if err != nil || !live {
+		return nil, 0, false, err
+	}
+	return it, attr.Size(it), true, nil
+}
+
+// setLastKey sets the LastEvaluatedKey from the last item of the page,
+// decoding it if the page was read rawOnly.
+func (pg *page) setLastKey(s *source) error {
+	i := len(pg.items) - 1
+	it := pg.items[i]
+	if it == nil {
+		var err error
+		if it, err = decodeItem(pg.raws[i]); err != nil {
+			return err
+		}
+	}
+	pg.lastKey = s.lastKey(it)
+	return nil
+}
+
+// ttlEnabled reports whether the table has TTL enabled.
+func (t *tableTx) ttlEnabled() bool { return t.m.TTL != nil && t.m.TTL.Enabled }
 
 // isLive reports whether an item read from the source is not expired. For
 // an index whose projection lacks the TTL attribute, the table item decides.

@@ -79,7 +79,7 @@ type itemWrite func(t *tableTx, k []byte, raw, old attr.Item) (any, error)
 // store the change. A failed condition writes nothing.
 func (e *Engine) conditionalWrite(p *writeParams, keyOf func(*tableTx) ([]byte, error), cond condition, write itemWrite) (any, error) {
 	var out any
-	err := e.update(func(tx *bolt.Tx) error {
+	err := e.updateGrouped(func(tx *bolt.Tx) error {
 		t, err := e.openTable(tx, p.TableName)
 		if err != nil {
 			return err

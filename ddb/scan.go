@@ -59,7 +59,7 @@ func opScan(e *Engine, _ context.Context, body []byte) (any, error) {
 		if err != nil {
 			return err
 		}
-		spec := pageSpec{forward: true, start: start, limit: in.limit()}
+		spec := pageSpec{forward: true, start: start, limit: in.limit(), rawOnly: s.rawOnly(&in.listParams, c)}
 		if keep != nil {
 			spec.keep = func(k []byte) bool { return keep(s.partitionOf(k)) }
 		}

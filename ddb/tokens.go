@@ -25,8 +25,8 @@ type tokenRecord struct {
 // lookupToken returns the stored response of an earlier identical request
 // with this token (nil if none or expired), or
 // IdempotentParameterMismatchException when the token came with another
-// request.
-func (e *Engine) lookupToken(tx *bolt.Tx, token string, body []byte) (map[string]any, error) {
+// request. hash is requestHash of the request body.
+func (e *Engine) lookupToken(tx *bolt.Tx, token string, hash []byte) (map[string]any, error) {
 	b := tx.Bucket(bucketTokens)
 	if b == nil {
 		return nil, nil
@@ -42,14 +42,14 @@ func (e *Engine) lookupToken(tx *bolt.Tx, token string, body []byte) (map[string
 	if e.now().Sub(time.Unix(rec.Unix, 0)) > tokenTTL {
 		return nil, nil
 	}
-	if string(rec.Hash) != string(requestHash(body)) {
+	if string(rec.Hash) != string(hash) {
 		return nil, &Error{Type: typeIdempotentMismatch, Message: "The request uses the same client token as a previous, but non-identical request."}
 	}
 	return decodeJSONMap(rec.Response)
 }
 
-// saveToken records a token with its request and response.
-func (e *Engine) saveToken(tx *bolt.Tx, token string, body []byte, resp map[string]any) error {
+// saveToken records a token with the hash of its request and the response.
+func (e *Engine) saveToken(tx *bolt.Tx, token string, hash []byte, resp map[string]any) error {
 	b, err := tx.CreateBucketIfNotExists(bucketTokens)
 	if err != nil {
 		return err
@@ -58,7 +58,7 @@ func (e *Engine) saveToken(tx *bolt.Tx, token string, body []byte, resp map[stri
 	if err != nil {
 		return err
 	}
-	raw, err := json.Marshal(tokenRecord{Hash: requestHash(body), Unix: e.now().Unix(), Response: out})
+	raw, err := json.Marshal(tokenRecord{Hash: hash, Unix: e.now().Unix(), Response: out})
 	if err != nil {
 		return err
 	}
@@ -94,6 +94,8 @@ func (e *Engine) purgeTokens() error {
 
 // requestHash hashes a request body in canonical form (object keys sorted),
 // so that the same request serialized with another map order matches.
+// Callers compute it before their write transaction, which it would
+// otherwise hold longer: it is the costliest step of a TransactWriteItems.
 func requestHash(body []byte) []byte {
 	var v any
 	if err := json.Unmarshal(body, &v); err == nil {

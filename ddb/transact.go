@@ -135,10 +135,14 @@ func opTransactWriteItems(e *Engine, _ context.Context, body []byte) (any, error
 	if err != nil {
 		return nil, err
 	}
+	var hash []byte
+	if in.ClientRequestToken != "" {
+		hash = requestHash(body)
+	}
 	var out map[string]any
-	err = e.update(func(tx *bolt.Tx) error {
+	err = e.updateGrouped(func(tx *bolt.Tx) error {
 		if in.ClientRequestToken != "" {
-			prev, err := e.lookupToken(tx, in.ClientRequestToken, body)
+			prev, err := e.lookupToken(tx, in.ClientRequestToken, hash)
 			if err != nil || prev != nil {
 				out = prev
 				return err
@@ -150,7 +154,7 @@ func opTransactWriteItems(e *Engine, _ context.Context, body []byte) (any, error
 		}
 		out = res
 		if in.ClientRequestToken != "" {
-			return e.saveToken(tx, in.ClientRequestToken, body, res)
+			return e.saveToken(tx, in.ClientRequestToken, hash, res)
 		}
 		return nil
 	})

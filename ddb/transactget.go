@@ -76,14 +76,14 @@ func opTransactGetItems(e *Engine, _ context.Context, body []byte) (any, error) 
 				return validationf("Transaction request cannot include multiple operations on one item")
 			}
 			seen[g.TableName+"\x00"+string(k)] = true
-			it, err := t.get(k)
+			it, raw, err := t.getLive(k)
 			if err != nil {
 				return err
 			}
 			caps[g.TableName].units += 2 * readUnits(sizeOf(it), true)
 			responses[i] = map[string]any{}
 			if it != nil {
-				responses[i]["Item"] = applyProjection(projs[i], it)
+				responses[i]["Item"] = projectedOrRaw(projs[i], it, raw)
 			}
 		}
 		return nil

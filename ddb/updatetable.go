@@ -50,7 +50,7 @@ func opUpdateTable(e *Engine, _ context.Context, body []byte) (any, error) {
 		if err != nil {
 			return err
 		}
-		m = t.m
+		t.m = m // a private copy: the one openTable returns is shared
 		if in.BillingMode != "" || in.ProvisionedThroughput != nil {
 			mode := in.BillingMode
 			if mode == "" {

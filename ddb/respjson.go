@@ -1,0 +1,244 @@
+package ddb
+
+import (
+	"encoding/json"
+	"math"
+	"slices"
+	"strconv"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/quickphotos/quickphotos/ddb/attr"
+)
+
+// Response encoding. Responses are trees of map[string]any holding items,
+// strings and numbers. encoding/json handles them by reflection and, for
+// every item, calls attr.Item.MarshalJSON and then re-scans (compacts and
+// HTML-escapes) its output, which made JSON the largest cost of a Query.
+// appendResponse writes the common shapes directly and produces exactly the
+// bytes json.Marshal does (sorted object keys, HTML-escaped strings, the
+// same float formatting); anything else falls back to json.Marshal.
+// respjson_test.go checks the equivalence.
+
+// rawItem is an item in its stored wire form (written by appendItem, so
+// already exactly what json.Marshal of the decoded item produces). Reads
+// return it instead of re-encoding the decoded item.
+type rawItem []byte
+
+// MarshalJSON returns the stored encoding; it lets encoding/json (tokens,
+// error bodies) handle responses holding raw items.
+func (r rawItem) MarshalJSON() ([]byte, error) { return r, nil }
+
+// appendItem appends the encoding json.Marshal gives an item: attr's wire
+// encoding with <, >, & and U+2028/U+2029 escaped. Stored items and index
+// entries use it too, so stored bytes can be copied into responses as is.
+func appendItem(dst []byte, it attr.Item) []byte {
+	start := len(dst)
+	dst = attr.AppendItemJSON(dst, it)
+	return htmlEscapeTail(dst, start)
+}
+
+// appendValue is appendItem for one attribute value.
+func appendValue(dst []byte, v attr.Value) []byte {
+	start := len(dst)
+	dst = attr.AppendJSON(dst, v)
+	return htmlEscapeTail(dst, start)
+}
+
+// htmlEscapeTail escapes, in dst[start:], the characters encoding/json
+// escapes in the output of a MarshalJSON method. Such characters are rare,
+// so the common case only scans.
+func htmlEscapeTail(dst []byte, start int) []byte {
+	i := start
+	for ; i < len(dst); i++ {
+		if needsHTMLEscape(dst, i) {
+			break
+		}
+	}
+	if i == len(dst) {
+		return dst
+	}
+	tail := append([]byte(nil), dst[i:]...)
+	dst = dst[:i]
+	from := 0
+	for j := 0; j < len(tail); j++ {
+		switch c := tail[j]; {
+		case c == '<' || c == '>' || c == '&':
+			dst = append(dst, tail[from:j]...)
+			dst = append(dst, '\\', 'u', '0', '0', hexDigit(c>>4), hexDigit(c&0xF))
+			from = j + 1
+		case needsHTMLEscape(tail, j): // U+2028 or U+2029
+			dst = append(dst, tail[from:j]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigit(tail[j+2]&0xF))
+			from = j + 3
+			j += 2
+		}
+	}
+	return append(dst, tail[from:]...)
+}
+
+// needsHTMLEscape reports whether b[i] starts <, >, &, U+2028 or U+2029.
+func needsHTMLEscape(b []byte, i int) bool {
+	switch c := b[i]; c {
+	case '<', '>', '&':
+		return true
+	case 0xE2:
+		return i+2 < len(b) && b[i+1] == 0x80 && b[i+2]&^1 == 0xA8
+	}
+	return false
+}
+
+func hexDigit(n byte) byte { return "0123456789abcdef"[n] }
+
+// appendResponse appends the JSON encoding of v, byte for byte what
+// json.Marshal(v) returns.
+func appendResponse(dst []byte, v any) ([]byte, error) {
+	switch v := v.(type) {
+	case nil:
+		return append(dst, "null"...), nil
+	case map[string]any:
+		return appendObject(dst, v)
+	case []map[string]any:
+		if v == nil {
+			return append(dst, "null"...), nil
+		}
+		return appendArray(dst, len(v), func(dst []byte, i int) ([]byte, error) { return appendObject(dst, v[i]) })
+	case []any:
+		if v == nil {
+			return append(dst, "null"...), nil
+		}
+		return appendArray(dst, len(v), func(dst []byte, i int) ([]byte, error) { return appendResponse(dst, v[i]) })
+	case map[string][]any:
+		if v == nil {
+			return append(dst, "null"...), nil
+		}
+		m := make(map[string]any, len(v))
+		for k, x := range v {
+			m[k] = x
+		}
+		return appendObject(dst, m)
+	case []attr.Item:
+		if v == nil {
+			return append(dst, "null"...), nil
+		}
+		return appendArray(dst, len(v), func(dst []byte, i int) ([]byte, error) { return appendItem(dst, v[i]), nil })
+	case attr.Item:
+		return appendItem(dst, v), nil
+	case rawItem:
+		return append(dst, v...), nil
+	case attr.Value:
+		return appendValue(dst, v), nil
+	case string:
+		return appendString(dst, v), nil
+	case bool:
+		return strconv.AppendBool(dst, v), nil
+	case int:
+		return strconv.AppendInt(dst, int64(v), 10), nil
+	case int64:
+		return strconv.AppendInt(dst, v, 10), nil
+	case float64:
+		if !math.IsInf(v, 0) && !math.IsNaN(v) {
+			return appendFloat(dst, v), nil
+		}
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return append(dst, b...), nil
+}
+
+// appendObject encodes a map with its keys sorted, as encoding/json does.
+func appendObject(dst []byte, m map[string]any) ([]byte, error) {
+	if m == nil {
+		return append(dst, "null"...), nil
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	dst = append(dst, '{')
+	for i, k := range keys {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendString(dst, k)
+		dst = append(dst, ':')
+		var err error
+		if dst, err = appendResponse(dst, m[k]); err != nil {
+			return nil, err
+		}
+	}
+	return append(dst, '}'), nil
+}
+
+// appendArray encodes n elements written by elem.
+func appendArray(dst []byte, n int, elem func(dst []byte, i int) ([]byte, error)) ([]byte, error) {
+	dst = append(dst, '[')
+	for i := range n {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		var err error
+		if dst, err = elem(dst, i); err != nil {
+			return nil, err
+		}
+	}
+	return append(dst, ']'), nil
+}
+
+// appendString encodes s as encoding/json does (HTML-escaped). Names and
+// messages are almost always printable ASCII without <, >, & or quotes;
+// anything else goes through encoding/json to keep its exact escaping.
+func appendString(dst []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			b, _ := json.Marshal(s) // a string always encodes
+			return append(dst, b...)
+		}
+	}
+	dst = append(dst, '"')
+	dst = append(dst, s...)
+	return append(dst, '"')
+}
+
+// appendFloat formats a finite float64 as encoding/json does (ES6 style).
+func appendFloat(dst []byte, f float64) []byte {
+	format := byte('f')
+	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	dst = strconv.AppendFloat(dst, f, format, -1, 64)
+	if format == 'e' {
+		// clean up e-09 to e-9
+		n := len(dst)
+		if n >= 4 && dst[n-4] == 'e' && dst[n-3] == '-' && dst[n-2] == '0' {
+			dst[n-2] = dst[n-1]
+			dst = dst[:n-1]
+		}
+	}
+	return dst
+}
+
+// maxPooledBuffer bounds the response buffers kept for reuse, so one huge
+// BatchGetItem does not pin megabytes.
+const maxPooledBuffer = 1 << 20
+
+// bufferPool holds response buffers (*[]byte).
+var bufferPool = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
+
+// getBuffer returns an empty pooled buffer.
+func getBuffer() *[]byte {
+	b := bufferPool.Get().(*[]byte)
+	*b = (*b)[:0]
+	return b
+}
+
+// putBuffer returns a buffer to the pool once its bytes are no longer used.
+func putBuffer(b *[]byte) {
+	if cap(*b) <= maxPooledBuffer {
+		bufferPool.Put(b)
+	}
+}

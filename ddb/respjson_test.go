@@ -1,0 +1,115 @@
+package ddb
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/quickphotos/quickphotos/ddb/attr"
+)
+
+// trickyStrings exercise every escaping rule of encoding/json and attr.
+var trickyStrings = []string{
+	"", "plain", `quote " and \ backslash`, "<script>&amp;</script>",
+	"ctl \b\f\n\r\t \x00 \x1f \x7f", "line\u2028para\u2029", "é ü 日本 🎉",
+	"bad utf8 \xff\xfe", "\xe2\x80", "\xe2\x80\xa8\xe2\x80\xa9",
+}
+
+// randValue returns a random attribute value of nesting depth at most d.
+func randValue(r *rand.Rand, d int) attr.Value {
+	s := func() string { return trickyStrings[r.IntN(len(trickyStrings))] }
+	switch k := r.IntN(10); {
+	case k == 0:
+		return attr.N([]string{"0", "-1.5", "12345678901234567890", "1E+100", "0.000001"}[r.IntN(5)])
+	case k == 1:
+		return attr.B([]byte(s()))
+	case k == 2:
+		return attr.Bool(r.IntN(2) == 0)
+	case k == 3:
+		return attr.Null()
+	case k == 4:
+		return attr.SS(s(), s()+"x")
+	case k == 5:
+		return attr.NS("1", "2.5")
+	case k == 6:
+		return attr.BS([]byte(s()), []byte("z"))
+	case k == 7 && d > 0:
+		return attr.L(randValue(r, d-1), randValue(r, d-1))
+	case k == 8 && d > 0:
+		return attr.M(randItem(r, d-1))
+	}
+	return attr.S(s())
+}
+
+func randItem(r *rand.Rand, d int) attr.Item {
+	it := attr.Item{}
+	for range r.IntN(5) {
+		it[trickyStrings[r.IntN(len(trickyStrings))]] = randValue(r, d)
+	}
+	return it
+}
+
+// TestAppendResponse_MatchesEncodingJSON checks that the hand-written
+// response encoder produces exactly json.Marshal's bytes.
+func TestAppendResponse_MatchesEncodingJSON(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	floats := []float64{0, 0.5, 1, 2.5, 1e-7, 1e21, 123456789, -3.25, 1e-6, 0.1 + 0.2}
+	for i := range 2000 {
+		it := randItem(r, 3)
+		resp := map[string]any{
+			"Item":     it,
+			"Raw":      rawItem(encodeItem(it)),
+			"Items":    []any{it, rawItem(encodeItem(it)), randItem(r, 2)},
+			"List":     []attr.Item{it},
+			"NilList":  []attr.Item(nil),
+			"NilItem":  attr.Item(nil),
+			"Value":    randValue(r, 2),
+			"Count":    i,
+			"Big":      int64(1) << 40,
+			"Units":    floats[i%len(floats)],
+			"Flag":     i%2 == 0,
+			"Nothing":  nil,
+			"Names":    []string{"a", "<b>"},
+			"Caps":     []map[string]any{{"TableName": trickyStrings[i%len(trickyStrings)], "CapacityUnits": 1.5}},
+			"Batch":    map[string][]any{"t": {rawItem(encodeItem(it))}, "u": nil},
+			"Struct":   cancellationReason{Code: "None"},
+			"NaNValue": map[string]any{},
+		}
+		resp[trickyStrings[i%len(trickyStrings)]] = "key"
+		want, err := json.Marshal(resp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := appendResponse(nil, resp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("appendResponse differs from json.Marshal:\n got %s\nwant %s", got, want)
+		}
+		if enc, want := encodeItem(it), mustMarshal(t, it); !bytes.Equal(enc, want) {
+			t.Fatalf("encodeItem differs from json.Marshal:\n got %s\nwant %s", enc, want)
+		}
+	}
+}
+
+// TestAppendResponse_Unsupported checks that values encoding/json refuses
+// are refused too.
+func TestAppendResponse_Unsupported(t *testing.T) {
+	for _, v := range []any{math.NaN(), math.Inf(1), map[string]any{"x": make(chan int)}} {
+		if _, err := appendResponse(nil, v); err == nil {
+			t.Errorf("appendResponse(%v) succeeded", v)
+		}
+	}
+}
+
+func mustMarshal(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
