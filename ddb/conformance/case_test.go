@@ -49,6 +49,30 @@ type Step struct {
 	// until the table and all its global secondary indexes are ACTIVE
 	// (index creation is asynchronous), then compares the last answers.
 	Wait bool `json:"wait,omitempty"`
+	// Paginate, on a Scan or Query step, follows LastEvaluatedKey on each
+	// target separately (page boundaries may differ) until the last page.
+	// The response compared is {"Items": all pages' items in order,
+	// "Count", "ScannedCount": their sums}; each page must hold at most
+	// Limit items, and every page but the last a LastEvaluatedKey.
+	Paginate bool `json:"paginate,omitempty"`
+	// Collect adds the step's Items, on each target, to the named
+	// collection (and its Count to the collection's count); an item that is
+	// already in the collection is a failure. Parallel Scan segments use it
+	// to check that no item is in two segments.
+	Collect string `json:"collect,omitempty"`
+	// Union names a collection that must hold, on each target, exactly the
+	// step's Items (compared as sets) and whose counts must add up to the
+	// step's Count: the union of a Scan's segments is the full Scan.
+	Union string `json:"union,omitempty"`
+	// PollSeconds repeats the request on each target, every 100 ms for at
+	// most that many seconds, until its normalised response equals Expect
+	// (which it requires), then compares the last answers as usual. It is
+	// for asynchronous effects, such as the deletion of expired items.
+	PollSeconds int `json:"pollSeconds,omitempty"`
+	// SleepMillis waits that long before sending the step to each target,
+	// for effects no request can observe (the engine's TTL sweeper deleting
+	// an item it already hides).
+	SleepMillis int `json:"sleepMillis,omitempty"`
 }
 
 // Compare options of a step. The defaults (defaultIgnore) always apply.
@@ -59,7 +83,9 @@ type Compare struct {
 	Ignore []string `json:"ignore,omitempty"`
 	// Unordered lists paths of arrays compared as multisets.
 	Unordered []string `json:"unordered,omitempty"`
-	// Message compares error messages too (by default only types are).
+	// Message compares error messages too. Messages of error steps are
+	// compared by default (see messageDefault in messages_test.go), except
+	// for divergences and the steps listed in typeOnlyMessages.
 	Message bool `json:"message,omitempty"`
 	// ExactNumbers compares N values as strings rather than numbers.
 	ExactNumbers bool `json:"exactNumbers,omitempty"`

@@ -8,6 +8,16 @@
 // over HTTP to DynamoDB Local and to the engine, and the two responses are
 // compared after normalisation (see the Compare type in case_test.go).
 //
+// Error messages are compared too, except where DynamoDB Local's wording
+// is known to differ from the engine's (typeOnlyMessages in
+// messages_test.go lists those steps and the two wordings). Steps can also
+// read every page of a Scan or Query (paginate), check per-target
+// invariants across steps (collect and union: the segments of a parallel
+// Scan partition the table on each target, whatever their hashing), and
+// poll until an asynchronous effect such as TTL deletion is visible (see
+// Step in case_test.go). TestConformance prints the number of cases and
+// compared steps.
+//
 // Steps listed in testdata/divergences.json are those where DynamoDB Local
 // is known to differ from Amazon DynamoDB's documented behaviour
 // (docs/dynamodb-local-divergences.md gives the sources); for them the

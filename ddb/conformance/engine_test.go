@@ -19,7 +19,10 @@ import (
 func init() {
 	newEngineTarget = func(tb testing.TB) *target {
 		tb.Helper()
-		eng, err := ddb.Open(tb.TempDir(), &ddb.Options{NoSync: true, TTLSweepInterval: -1})
+		// The TTL sweeper runs often, as DynamoDB Local's does, so that
+		// expired items are deleted (not only hidden) within the bounded
+		// wait of the ttl-expiry case.
+		eng, err := ddb.Open(tb.TempDir(), &ddb.Options{NoSync: true, TTLSweepInterval: ttlSweepInterval})
 		if err != nil {
 			tb.Fatalf("ddb.Open: %v", err)
 		}

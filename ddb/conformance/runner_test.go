@@ -63,18 +63,57 @@ func TestConformance(t *testing.T) {
 	if !*flagLocal && *flagRecord {
 		t.Fatal("-conformance.record needs DynamoDB Local")
 	}
-	steps := 0
+	if err := checkTypeOnlyMessages(cases); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range cases {
-		steps += len(c.allSteps())
 		t.Run(c.Name, func(t *testing.T) { runCase(t, c, divs) })
 	}
-	t.Logf("%d cases, %d steps", len(cases), steps)
+	st := countSteps(cases, divs)
+	msg := fmt.Sprintf("conformance: %d cases, %d compared steps (%d expecting an error, %d of them with the message compared; "+
+		"%d checked against the documented behaviour instead of DynamoDB Local; %d only for success or error type)",
+		len(cases), st.steps, st.errors, st.messages, st.divergences, st.skipped)
+	t.Log(msg)
+	if !testing.Verbose() {
+		fmt.Println(msg)
+	}
+}
+
+// stepCounts are the totals TestConformance reports.
+type stepCounts struct {
+	steps, errors, messages, divergences, skipped int
+}
+
+// countSteps counts the steps of all cases, fixture CreateTable steps
+// included.
+func countSteps(cases []Case, divs map[string]Divergence) stepCounts {
+	var n stepCounts
+	for _, c := range cases {
+		for _, s := range c.allSteps() {
+			n.steps++
+			div := divs[c.Name+"/"+s.ID]
+			if div.valid() {
+				n.divergences++
+			}
+			if s.Compare.Skip {
+				n.skipped++
+			}
+			if s.Error != "" {
+				n.errors++
+				if !s.Compare.Skip && compareMessage(c.Name, s, div) {
+					n.messages++
+				}
+			}
+		}
+	}
+	return n
 }
 
 // stepResult is one target's answer to a step.
 type stepResult struct {
-	resp    response
-	decoded any // raw decoding, for $prev references
+	resp     response
+	decoded  any      // raw decoding, for $prev references
+	problems []string // what a Paginate step found wrong with the pages
 }
 
 func runCase(t *testing.T, c Case, divs map[string]Divergence) {
@@ -99,6 +138,7 @@ func runCase(t *testing.T, c Case, divs map[string]Divergence) {
 		golden = g
 	}
 	rec := &goldenCase{Case: c.Name}
+	refColl, engColl := collections{}, collections{}
 	var prevRef, prevEng any
 	failed := 0
 	for i, s := range c.allSteps() {
@@ -108,7 +148,7 @@ func runCase(t *testing.T, c Case, divs map[string]Divergence) {
 		var err error
 		switch {
 		case ref != nil:
-			if refRes, err = sendStep(ctx, ref, s, body, prevRef); err != nil {
+			if refRes, err = sendStep(ctx, ref, c.Name, s, body, prevRef); err != nil {
 				t.Fatalf("%s: %v", where, err)
 			}
 			prevRef = refRes.decoded
@@ -121,12 +161,19 @@ func runCase(t *testing.T, c Case, divs map[string]Divergence) {
 			refRes = &stepResult{resp: response{Status: g.Status, Body: bind(c.Name, g.Response)}}
 		}
 		if eng != nil {
-			if engRes, err = sendStep(ctx, eng, s, body, prevEng); err != nil {
+			if engRes, err = sendStep(ctx, eng, c.Name, s, body, prevEng); err != nil {
 				t.Fatalf("%s: %v", where, err)
 			}
 			prevEng = engRes.decoded
 		}
-		if msgs := checkStep(c.Name, s, divs[c.Name+"/"+s.ID], refRes, engRes, ref != nil); len(msgs) > 0 {
+		msgs := checkStep(c.Name, s, divs[c.Name+"/"+s.ID], refRes, engRes, ref != nil)
+		if refRes != nil {
+			msgs = append(msgs, refColl.check(s, "DynamoDB Local", refRes)...)
+		}
+		if engRes != nil {
+			msgs = append(msgs, engColl.check(s, "engine", engRes)...)
+		}
+		if len(msgs) > 0 {
 			t.Errorf("%s\nrequest: %s\n%s", where, compactRaw(s.Request), strings.Join(msgs, "\n"))
 			failed++
 			if *flagEngine && failed >= maxFailedSteps {
@@ -174,12 +221,100 @@ func active(desc any) bool {
 	return true
 }
 
-// sendStep sends a step's request, waiting when the step asks to.
-func sendStep(ctx context.Context, tg *target, s Step, body []byte, prev any) (*stepResult, error) {
-	if s.Wait {
+// sendStep sends a step's request, waiting, paginating or polling when the
+// step asks to.
+func sendStep(ctx context.Context, tg *target, caseName string, s Step, body []byte, prev any) (*stepResult, error) {
+	time.Sleep(time.Duration(s.SleepMillis) * time.Millisecond)
+	switch {
+	case s.Wait:
 		return waitActive(ctx, tg, s, body, prev)
+	case s.Paginate:
+		return paginate(ctx, tg, s, body, prev)
+	case s.PollSeconds > 0:
+		return poll(ctx, tg, caseName, s, body, prev)
 	}
 	return send(ctx, tg, s.Op, body, prev)
+}
+
+// maxPages bounds the pages a Paginate step reads.
+const maxPages = 1000
+
+// paginate sends a Scan or Query and its following pages, and returns one
+// response holding every page's items, Count and ScannedCount summed.
+// Problems with the pages themselves are returned in the result's problems.
+func paginate(ctx context.Context, tg *target, s Step, body []byte, prev any) (*stepResult, error) {
+	var req map[string]any
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	if err := dec.Decode(&req); err != nil {
+		return nil, fmt.Errorf("request is not JSON: %v", err)
+	}
+	req = substitutePrev(req, prev).(map[string]any)
+	limit := -1
+	if n, ok := req["Limit"].(json.Number); ok {
+		if l, err := n.Int64(); err == nil {
+			limit = int(l)
+		}
+	}
+	items := []any{}
+	var count, scanned int64
+	var problems []string
+	for page := 0; ; page++ {
+		if page == maxPages {
+			return nil, fmt.Errorf("%s: still a LastEvaluatedKey after %d pages", tg.name, maxPages)
+		}
+		res, err := send(ctx, tg, s.Op, mustJSON(req), nil)
+		if err != nil || res.resp.Status != http.StatusOK {
+			return res, err
+		}
+		m, _ := res.decoded.(map[string]any)
+		got, _ := m["Items"].([]any)
+		items = append(items, got...)
+		c, _ := m["Count"].(json.Number).Int64()
+		sc, _ := m["ScannedCount"].(json.Number).Int64()
+		count, scanned = count+c, scanned+sc
+		if limit >= 0 && sc > int64(limit) {
+			problems = append(problems, fmt.Sprintf("%s: page %d scanned %d items, more than Limit %d", tg.name, page, sc, limit))
+		}
+		lek, ok := m["LastEvaluatedKey"]
+		if !ok {
+			break
+		}
+		req["ExclusiveStartKey"] = lek
+	}
+	merged := map[string]any{"Count": count, "ScannedCount": scanned}
+	if sel, _ := req["Select"].(string); sel != "COUNT" {
+		merged["Items"] = items
+	}
+	res := &stepResult{resp: response{Status: http.StatusOK, Body: mustJSON(merged)}, problems: problems}
+	dec = json.NewDecoder(bytes.NewReader(res.resp.Body))
+	dec.UseNumber()
+	_ = dec.Decode(&res.decoded)
+	return res, nil
+}
+
+// pollInterval is how often a PollSeconds step repeats its request.
+const pollInterval = 100 * time.Millisecond
+
+// poll repeats a request until its normalised answer equals the step's
+// expect response or PollSeconds have passed, and returns the last answer.
+func poll(ctx context.Context, tg *target, caseName string, s Step, body []byte, prev any) (*stepResult, error) {
+	expect, err := normalizeExpect(caseName, s)
+	if err != nil || expect == nil {
+		return nil, fmt.Errorf("a pollSeconds step needs a JSON expect response (%v)", err)
+	}
+	deadline := time.Now().Add(time.Duration(s.PollSeconds) * time.Second)
+	for {
+		res, err := send(ctx, tg, s.Op, body, prev)
+		if err != nil {
+			return nil, err
+		}
+		got, err := normalize(s.Op, response{Status: res.resp.Status, Body: unbind(caseName, res.resp.Body)}, s.Compare)
+		if err == nil && len(diff(got, expect, 1)) == 0 || time.Now().After(deadline) {
+			return res, nil
+		}
+		time.Sleep(pollInterval)
+	}
 }
 
 // send substitutes $prev references and sends the request.
@@ -246,6 +381,7 @@ func lookup(v any, path []string) (any, bool) {
 // DynamoDB Local's answer (live when live is true, else from the golden
 // file); eng is the engine's, when it runs.
 func checkStep(caseName string, s Step, div Divergence, ref, eng *stepResult, live bool) []string {
+	s.Compare.Message = compareMessage(caseName, s, div)
 	var msgs []string
 	norm := func(who string, r *stepResult) any {
 		v, err := normalize(s.Op, response{Status: r.resp.Status, Body: unbind(caseName, r.resp.Body)}, s.Compare)
@@ -254,22 +390,9 @@ func checkStep(caseName string, s Step, div Divergence, ref, eng *stepResult, li
 		}
 		return v
 	}
-	var expect any
-	if len(s.Expect) > 0 {
-		var raw any
-		dec := json.NewDecoder(bytes.NewReader(bind(caseName, s.Expect)))
-		dec.UseNumber()
-		if err := dec.Decode(&raw); err != nil {
-			return []string{fmt.Sprintf("expect is not JSON: %v", err)}
-		}
-		status := http.StatusOK
-		if m, ok := raw.(map[string]any); ok && m["__type"] != nil {
-			status = http.StatusBadRequest
-			if n, ok := m["__status"].(json.Number); ok {
-				fmt.Sscan(n.String(), &status)
-			}
-		}
-		expect, _ = normalize(s.Op, response{Status: status, Body: unbind(caseName, mustJSON(raw))}, s.Compare)
+	expect, err := normalizeExpect(caseName, s)
+	if err != nil {
+		return []string{err.Error()}
 	}
 	var refN, engN any
 	if ref != nil {
@@ -317,6 +440,28 @@ func report(title string, got, want any) []string {
 		return nil
 	}
 	return []string{fmt.Sprintf("%s:\n  %s\ngot:  %s\nwant: %s", title, strings.Join(d, "\n  "), compact(got), compact(want))}
+}
+
+// normalizeExpect returns the normalised form of a step's expect response,
+// or nil when it has none.
+func normalizeExpect(caseName string, s Step) (any, error) {
+	if len(s.Expect) == 0 {
+		return nil, nil
+	}
+	var raw any
+	dec := json.NewDecoder(bytes.NewReader(bind(caseName, s.Expect)))
+	dec.UseNumber()
+	if err := dec.Decode(&raw); err != nil {
+		return nil, fmt.Errorf("expect is not JSON: %v", err)
+	}
+	status := http.StatusOK
+	if m, ok := raw.(map[string]any); ok && m["__type"] != nil {
+		status = http.StatusBadRequest
+		if n, ok := m["__status"].(json.Number); ok {
+			fmt.Sscan(n.String(), &status)
+		}
+	}
+	return normalize(s.Op, response{Status: status, Body: unbind(caseName, mustJSON(raw))}, s.Compare)
 }
 
 // errorType is the __type of a normalised error response, or "".
