@@ -5,11 +5,12 @@
 // BenchmarkPutItemParallel repeats PutItem from concurrent writers, to show
 // write throughput (whether writers share commits).
 //
-// Every Benchmark<Op> has four sub-benchmarks:
+// Every Benchmark<Op> has five sub-benchmarks:
 //
 //	engine-inprocess  the engine through Engine.Client (SDK over the in-memory transport)
 //	engine-http       the engine behind httptest.NewServer on 127.0.0.1, SDK with BaseEndpoint
 //	dynamodb-local    the official DynamoDB Local (-inMemory) on 127.0.0.1
+//	dynamodb-local-disk  DynamoDB Local keeping its database on disk (-dbPath), as the engine does
 //	bbolt-floor       the same reads and writes straight on a bbolt file: the floor
 //
 // The three SDK targets each hold one table, created and filled once per
@@ -219,6 +220,13 @@ var targets = []*target{
 	}},
 	{name: "dynamodb-local", setup: func() (*dynamodb.Client, func(), error) {
 		in, err := dynamodblocal.Launch()
+		if err != nil {
+			return nil, nil, fmt.Errorf("cannot start DynamoDB Local: %w (install: %s)", err, dynamodblocal.InstallHint)
+		}
+		return in.Client(), func() { _ = in.Stop() }, nil
+	}},
+	{name: "dynamodb-local-disk", setup: func() (*dynamodb.Client, func(), error) {
+		in, err := dynamodblocal.Config{OnDisk: true}.Launch()
 		if err != nil {
 			return nil, nil, fmt.Errorf("cannot start DynamoDB Local: %w (install: %s)", err, dynamodblocal.InstallHint)
 		}

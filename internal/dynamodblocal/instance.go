@@ -42,9 +42,14 @@ type Config struct {
 	// StartTimeout bounds the wait for the first answer; zero means
 	// DefaultStartTimeout.
 	StartTimeout time.Duration
+	// OnDisk keeps the database in a file under Dir (-dbPath) instead of in
+	// memory (-inMemory): slower, but the fair comparison for a store that
+	// writes to disk, as the benchmarks show.
+	OnDisk bool
 }
 
-// Instance is one running DynamoDB Local process, in memory, on 127.0.0.1.
+// Instance is one running DynamoDB Local process on 127.0.0.1, in memory
+// unless Config.OnDisk.
 // It is safe for concurrent use; tests sharing it should use distinct table
 // names.
 type Instance struct {
@@ -99,7 +104,7 @@ func (c Config) Launch() (*Instance, error) {
 	// JVM's bind; retry a few times when the process dies early.
 	var lastErr error
 	for attempt := 0; attempt < 3; attempt++ {
-		in, err := start(java, jar, dir, timeout)
+		in, err := start(java, jar, dir, c.OnDisk, timeout)
 		if err == nil {
 			in.tmpDir = tmp
 			return in, nil
@@ -117,19 +122,18 @@ func (c Config) Launch() (*Instance, error) {
 
 var errExited = errors.New("dynamodblocal: DynamoDB Local exited before answering")
 
-func start(java, jar, dir string, timeout time.Duration) (*Instance, error) {
+func start(java, jar, dir string, onDisk bool, timeout time.Duration) (*Instance, error) {
 	port, err := freePort()
 	if err != nil {
 		return nil, err
 	}
 	lib := filepath.Join(filepath.Dir(jar), "DynamoDBLocal_lib")
-	cmd := exec.Command(java,
-		"-Djava.library.path="+lib,
-		"-jar", jar,
-		"-inMemory",
-		"-port", strconv.Itoa(port),
-		"-disableTelemetry",
-	)
+	storage := []string{"-inMemory"}
+	if onDisk {
+		storage = []string{"-dbPath", dir}
+	}
+	args := append([]string{"-Djava.library.path=" + lib, "-jar", jar}, storage...)
+	cmd := exec.Command(java, append(args, "-port", strconv.Itoa(port), "-disableTelemetry")...)
 	cmd.Dir = dir
 	out := &syncBuffer{}
 	cmd.Stdout, cmd.Stderr = out, out
