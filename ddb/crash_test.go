@@ -54,6 +54,11 @@ const (
 	crashIndex   = "byTx"
 	crashCounter = "counter"
 	crashRounds  = 5
+	// crashWriters is the number of writer goroutines of the writer
+	// process: concurrent writes share group commits (groupcommit.go), so
+	// the acknowledgements checked after SIGKILL include writes that were
+	// committed together.
+	crashWriters = 6
 	// crashTxSize is the number of Puts in each TransactWriteItems.
 	crashTxSize = 3
 	// crashWriterLifetime bounds the writer should the parent die without
@@ -87,14 +92,15 @@ func crashPutKey(id string) string { return "put#" + id }
 // TestCrashWriter is the writer process of TestCrash. It returns at once
 // unless crashWriterDirEnv is set (that is, unless TestCrash started it);
 // this is not a skipped test. It opens the engine (with fsync: NoSync
-// false), creates the table if missing, prints "ready" and then loops until
-// killed over: a TransactWriteItems of crashTxSize Puts, a plain PutItem and
-// an UpdateItem "ADD n :one" on the counter item. Before each request it
-// prints "try <kind> <id>", after its acknowledgement "ack <kind> <id>".
-// os.Stdout is unbuffered: each line is one write(2) into the pipe, so
-// it survives the SIGKILL that follows. A reader goroutine checks meanwhile
-// that the transaction in flight is never half visible, printing "bad …"
-// lines otherwise.
+// false), creates the table if missing, prints "ready" and then runs
+// crashWriters goroutines, each looping until killed over crashWriteOnce: a
+// TransactWriteItems of crashTxSize Puts, a plain PutItem and an UpdateItem
+// "ADD n :one" on the shared counter item. Before each request a goroutine
+// prints "try <kind> <id>", after its acknowledgement "ack <kind> <id>"; ids
+// name the round and the goroutine. os.Stdout is unbuffered: each line is
+// one write(2) into the pipe, so it survives the SIGKILL that follows. A
+// reader goroutine checks meanwhile that the transactions in flight are
+// never half visible, printing "bad …" lines otherwise.
 func TestCrashWriter(t *testing.T) {
 	dir := os.Getenv(crashWriterDirEnv)
 	if dir == "" {
@@ -138,62 +144,78 @@ func TestCrashWriter(t *testing.T) {
 		fail("create table: %v", err)
 	}
 
-	// current is the id of the transaction in flight (or last written).
-	var current atomic.Pointer[string]
+	// current[w] is the id of writer w's transaction in flight (or last
+	// written).
+	current := make([]atomic.Pointer[string], crashWriters)
 	go func() {
 		for {
-			id := current.Load()
-			if id == nil {
-				time.Sleep(time.Millisecond)
-				continue
+			for w := range current {
+				id := current[w].Load()
+				if id == nil {
+					continue
+				}
+				if msg := crashHalfVisible(ctx, c, *id); msg != "" {
+					say("bad %s", msg)
+				}
 			}
-			if msg := crashHalfVisible(ctx, c, *id); msg != "" {
-				say("bad %s", msg)
-			}
-			// Leave the writer most of the CPU (and bbolt's remap lock).
+			// Leave the writers most of the CPU (and bbolt's remap lock).
 			time.Sleep(500 * time.Microsecond)
 		}
 	}()
 
 	deadline := time.Now().Add(crashWriterLifetime)
 	say("ready")
-	for seq := 0; time.Now().Before(deadline); seq++ {
-		id := fmt.Sprintf("r%s-%d", round, seq)
-
-		current.Store(&id)
-		say("try tx %s", id)
-		var tws []types.TransactWriteItem
-		for _, k := range crashTxKeys(id) {
-			tws = append(tws, types.TransactWriteItem{Put: &types.Put{
-				TableName: aws.String(crashTable),
-				Item:      crashItem(k, "tx#"+id),
-			}})
-		}
-		if _, err := c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: tws}); err != nil {
-			fail("tx %s: %v", id, err)
-		}
-		say("ack tx %s", id)
-
-		say("try put %s", id)
-		if _, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(crashTable), Item: crashItem(crashPutKey(id), "")}); err != nil {
-			fail("put %s: %v", id, err)
-		}
-		say("ack put %s", id)
-
-		say("try incr %s", id)
-		_, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-			TableName:                 aws.String(crashTable),
-			Key:                       map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: crashCounter}},
-			UpdateExpression:          aws.String("ADD n :one"),
-			ExpressionAttributeValues: map[string]types.AttributeValue{":one": &types.AttributeValueMemberN{Value: "1"}},
+	var wg sync.WaitGroup
+	for w := range crashWriters {
+		wg.Go(func() {
+			for seq := 0; time.Now().Before(deadline); seq++ {
+				crashWriteOnce(ctx, c, fmt.Sprintf("r%s-w%d-%d", round, w, seq), &current[w], say, fail)
+			}
 		})
-		if err != nil {
-			fail("incr %s: %v", id, err)
-		}
-		say("ack incr %s", id)
 	}
+	wg.Wait()
 	say("timeout")
 	os.Exit(4)
+}
+
+// crashWriteOnce is one iteration of a writer goroutine of TestCrashWriter:
+// a TransactWriteItems of crashTxSize Puts, a plain PutItem and an
+// UpdateItem "ADD n :one" on the shared counter item, each announced by a
+// "try" line before the call and by an "ack" line only after the call
+// returned success.
+func crashWriteOnce(ctx context.Context, c *dynamodb.Client, id string, current *atomic.Pointer[string],
+	say func(string, ...any), fail func(string, ...any)) {
+	current.Store(&id)
+	say("try tx %s", id)
+	var tws []types.TransactWriteItem
+	for _, k := range crashTxKeys(id) {
+		tws = append(tws, types.TransactWriteItem{Put: &types.Put{
+			TableName: aws.String(crashTable),
+			Item:      crashItem(k, "tx#"+id),
+		}})
+	}
+	if _, err := c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: tws}); err != nil {
+		fail("tx %s: %v", id, err)
+	}
+	say("ack tx %s", id)
+
+	say("try put %s", id)
+	if _, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(crashTable), Item: crashItem(crashPutKey(id), "")}); err != nil {
+		fail("put %s: %v", id, err)
+	}
+	say("ack put %s", id)
+
+	say("try incr %s", id)
+	_, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:                 aws.String(crashTable),
+		Key:                       map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: crashCounter}},
+		UpdateExpression:          aws.String("ADD n :one"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":one": &types.AttributeValueMemberN{Value: "1"}},
+	})
+	if err != nil {
+		fail("incr %s: %v", id, err)
+	}
+	say("ack incr %s", id)
 }
 
 // crashItem builds the item with key pk, its body and, unless tx is "",
@@ -263,7 +285,8 @@ func crashQueryTx(ctx context.Context, c *dynamodb.Client, id string) ([]map[str
 
 // crashLog is what one writer process reported.
 type crashLog struct {
-	tried, acked map[string][]string // kind -> ids, in order
+	tried, acked map[string][]string // kind -> ids, in the order printed
+	pending      map[string]bool     // "kind id" tried and not yet acknowledged
 	bad          []string            // "bad" and "fail" lines
 	ready        bool
 	lines        int
@@ -280,7 +303,7 @@ type crashLog struct {
 //   - every transaction attempted is all-or-nothing, in the table and in
 //     the GSI (acknowledged ones all), with the same content in both;
 //   - the counter grew by at least the acknowledged increments and at most
-//     one more (the increment in flight);
+//     the tried ones (one in flight per writer goroutine);
 //   - the storage invariants hold (checkInvariants: index entries match
 //     items, stored counters match data);
 //   - the writer's own reader never saw half a transaction.
@@ -339,7 +362,7 @@ func crashRunWriter(t *testing.T, dir string, round int, wait time.Duration) *cr
 		t.Fatal(err)
 	}
 
-	log := &crashLog{tried: map[string][]string{}, acked: map[string][]string{}}
+	log := &crashLog{tried: map[string][]string{}, acked: map[string][]string{}, pending: map[string]bool{}}
 	ready := make(chan struct{})
 	done := make(chan error, 1)
 	go func() { done <- crashReadLog(stdout, log, ready) }()
@@ -378,11 +401,12 @@ func crashReadLog(r io.Reader, log *crashLog, ready chan struct{}) error {
 			close(ready)
 		case len(f) == 3 && f[0] == "try":
 			log.tried[f[1]] = append(log.tried[f[1]], f[2])
+			log.pending[f[1]+" "+f[2]] = true
 		case len(f) == 3 && f[0] == "ack":
-			tried := log.tried[f[1]]
-			if len(tried) == 0 || tried[len(tried)-1] != f[2] {
+			if !log.pending[f[1]+" "+f[2]] {
 				log.bad = append(log.bad, "ack without try: "+line)
 			}
+			delete(log.pending, f[1]+" "+f[2])
 			log.acked[f[1]] = append(log.acked[f[1]], f[2])
 		case len(f) > 0 && (f[0] == "bad" || f[0] == "fail" || f[0] == "timeout"):
 			log.bad = append(log.bad, line)

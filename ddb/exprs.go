@@ -15,6 +15,10 @@ type exprEnv struct {
 	names  map[string]string
 	values map[string]attr.Value
 	params *expr.Params
+	// err is the error of the names and values maps themselves (see
+	// expr.CheckParams), which DynamoDB reports before parsing any
+	// expression.
+	err error
 }
 
 // condition is a bound condition or filter expression.
@@ -40,6 +44,9 @@ func (x *exprEnv) p() *expr.Params {
 
 // condition parses and binds a ConditionExpression (nil when absent).
 func (x *exprEnv) condition(s *string) (condition, error) {
+	if x.err != nil {
+		return nil, x.err
+	}
 	if s == nil {
 		return nil, nil
 	}
@@ -53,6 +60,9 @@ func (x *exprEnv) condition(s *string) (condition, error) {
 // filter parses and binds a FilterExpression (nil when absent) and returns
 // the top-level attribute names it reads.
 func (x *exprEnv) filter(s *string) (condition, []string, error) {
+	if x.err != nil {
+		return nil, nil, x.err
+	}
 	if s == nil {
 		return nil, nil, nil
 	}
@@ -110,6 +120,9 @@ func (x *exprEnv) projection(s *string) (projector, error) {
 // projectionNames is projection that also returns the top-level names the
 // projection selects.
 func (x *exprEnv) projectionNames(s *string) (projector, []string, error) {
+	if x.err != nil {
+		return nil, nil, x.err
+	}
 	if s == nil {
 		return nil, nil, nil
 	}
@@ -127,6 +140,9 @@ func (x *exprEnv) projectionNames(s *string) (projector, []string, error) {
 // update parses and binds an UpdateExpression; keyNames are the table's key
 // attributes, which it may not touch.
 func (x *exprEnv) update(s string, keyNames []string) (*updater, error) {
+	if x.err != nil {
+		return nil, x.err
+	}
 	u, err := expr.ParseUpdate(s)
 	if err != nil {
 		return nil, err
@@ -162,6 +178,9 @@ func (x *exprEnv) update(s string, keyNames []string) (*updater, error) {
 // keyCondition parses and binds a KeyConditionExpression against the key
 // schema of the table or index queried.
 func (x *exprEnv) keyCondition(s string, m *tableMeta, ks []keySchemaElement) (*expr.KeyRange, error) {
+	if x.err != nil {
+		return nil, x.err
+	}
 	k, err := expr.ParseKeyCondition(s)
 	if err != nil {
 		return nil, err
@@ -175,8 +194,13 @@ func (x *exprEnv) keyCondition(s string, m *tableMeta, ks []keySchemaElement) (*
 }
 
 // check reports ExpressionAttributeNames or ExpressionAttributeValues that
-// no expression of the request used.
-func (x *exprEnv) check() error { return x.p().CheckUnused() }
+// no expression of the request used, or the maps' own error.
+func (x *exprEnv) check() error {
+	if x.err != nil {
+		return x.err
+	}
+	return x.p().CheckUnused()
+}
 
 // keyNamesOf returns the attribute names of a Key parameter.
 func keyNamesOf(key attr.Item) []string {

@@ -2,18 +2,23 @@ package ddb
 
 import (
 	"github.com/quickphotos/quickphotos/ddb/attr"
+	"github.com/quickphotos/quickphotos/ddb/expr"
 	bolt "go.etcd.io/bbolt"
 )
 
 // exprParams are the expression parameters shared by most requests.
 type exprParams struct {
-	ExpressionAttributeNames  map[string]string     `json:"ExpressionAttributeNames"`
-	ExpressionAttributeValues map[string]attr.Value `json:"ExpressionAttributeValues"`
+	ExpressionAttributeNames  map[string]string `json:"ExpressionAttributeNames"`
+	ExpressionAttributeValues expr.Values       `json:"ExpressionAttributeValues"`
 }
 
 // env returns the expression environment of the request.
 func (p *exprParams) env() *exprEnv {
-	return &exprEnv{names: p.ExpressionAttributeNames, values: p.ExpressionAttributeValues}
+	return &exprEnv{
+		names:  p.ExpressionAttributeNames,
+		values: p.ExpressionAttributeValues,
+		err:    expr.CheckParams(p.ExpressionAttributeNames, p.ExpressionAttributeValues),
+	}
 }
 
 // writeParams are the parameters shared by PutItem, UpdateItem and

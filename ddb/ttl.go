@@ -70,8 +70,11 @@ func opUpdateTimeToLive(e *Engine, _ context.Context, body []byte) (any, error) 
 		return nil, err
 	}
 	spec := in.TimeToLiveSpecification
-	if spec == nil || spec.Enabled == nil || spec.AttributeName == "" {
+	if spec == nil || spec.Enabled == nil {
 		return nil, validationf("1 validation error detected: Value null at 'timeToLiveSpecification' failed to satisfy constraint: Member must not be null")
+	}
+	if spec.AttributeName == "" {
+		return nil, validationf("Names of key attributes and attributes projected into an index must be between 1 and 255 characters, inclusive")
 	}
 	err := e.update(func(tx *bolt.Tx) error {
 		m, err := loadTable(tx, in.TableName)
@@ -83,6 +86,8 @@ func opUpdateTimeToLive(e *Engine, _ context.Context, body []byte) (any, error) 
 		}
 		enabled := m.TTL != nil && m.TTL.Enabled
 		switch {
+		case *spec.Enabled && enabled && m.TTL.AttributeName != spec.AttributeName:
+			return validationf("TimeToLive is active on a different AttributeName")
 		case *spec.Enabled && enabled:
 			return validationf("TimeToLive is already enabled")
 		case !*spec.Enabled && !enabled:

@@ -31,9 +31,6 @@ const (
 		"failed to satisfy constraint: …\", DynamoDB Local its own sentence (or the framework's with different bounds)"
 	msgTableSchema = "CreateTable/UpdateTable schema validation: DynamoDB Local has its own sentences; the engine uses " +
 		"\"One or more parameter values were invalid: …\" sentences"
-	msgAttributeValues = "an invalid ExpressionAttributeValues entry: DynamoDB Local wraps the value error as " +
-		"\"ExpressionAttributeValues contains invalid value: <error> for key <:name>\", as Amazon DynamoDB does " +
-		"(https://github.com/aws-samples/lambda-apigateway-twilio-tutorial/issues/1); the engine returns the bare value error"
 	msgPrecision = "a number needing more than 38 digits: DynamoDB Local says \"DynamoDB only supports precision up to 38 digits\"; " +
 		"the engine says \"Attempting to store more than 38 significant digits in a Number\", as Amazon DynamoDB's PutItem does " +
 		"(https://github.com/warpstreamlabs/bento/pull/909)"
@@ -160,34 +157,10 @@ var typeOnlyMessages = map[string]string{
 	// Local: "Requested resource not found"
 	// engine: "Requested resource not found: Index: nope not found"
 	"gsi-create-backfill/delete-missing": msgTableSchema,
-	// Local: "ExpressionAttributeValues must not be empty"
-	// engine: "Query key condition not supported"
-	"expr-conditions/empty-values": msgAttributeValues,
-	// Local: "ExpressionAttributeValues contains invalid value: Supplied AttributeValue has more than one datatype…"
-	// engine: "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes"
-	"expr-conditions/two-types": msgAttributeValues,
-	// Local: "ExpressionAttributeValues contains invalid value: Supplied AttributeValue is empty, must contain exa…"
-	// engine: "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes"
-	"expr-conditions/no-type": msgAttributeValues,
-	// Local: "ExpressionAttributeValues contains invalid value: One or more parameter values were invalid: An stri…"
-	// engine: "One or more parameter values were invalid: An string set  may not be empty"
-	"expr-conditions/empty-set": msgAttributeValues,
-	// Local: "ExpressionAttributeValues contains invalid value: One or more parameter values were invalid: Input c…"
-	// engine: "One or more parameter values were invalid: Input collection [a, a] contains duplicates"
-	"expr-conditions/dup-set": msgAttributeValues,
-	// Local: "ExpressionAttributeValues contains invalid value: Input collection contains duplicates for key :v"
-	// engine: "Input collection contains duplicates"
-	"expr-conditions/dup-numset": msgAttributeValues,
-	// Local: "ExpressionAttributeValues contains invalid value: A value provided cannot be converted into a number…"
-	// engine: "A value provided cannot be converted into a number"
-	"expr-conditions/bad-number": msgAttributeValues,
-	// Local: "ExpressionAttributeValues contains invalid key: Syntax error; key: \"v\""
-	// engine: "Value provided in ExpressionAttributeValues unused in expressions: keys: {v}"
-	"expr-conditions/value-name-syntax": msgAttributeValues,
-	"numbers/invalid-3":                 msgPrecision,
-	"numbers/add-39-digits":             msgPrecision,
-	"numbers/overflow":                  msgPrecision,
-	"numbers/no-rounding-39th-digit":    msgPrecision,
+	"numbers/invalid-3":                  msgPrecision,
+	"numbers/add-39-digits":              msgPrecision,
+	"numbers/overflow":                   msgPrecision,
+	"numbers/no-rounding-39th-digit":     msgPrecision,
 	// Local: "1 validation error detected: Value '3' at 'segment' failed to satisfy constraint: Member must have v…"
 	// engine: "The Segment parameter is zero-based and must be less than parameter TotalSegments: Segment: 3 is not…"
 	"scan/segment-out-of-range": msgSegments,
@@ -266,12 +239,6 @@ var typeOnlyMessages = map[string]string{
 	// Local: "TimeToLiveSpecification cannot be null"
 	// engine: "1 validation error detected: Value null at 'timeToLiveSpecification' failed to satisfy constraint: M…"
 	"ttl-expiry/no-specification": msgOther,
-	// Local: "Names of key attributes and attributes projected into an index must be between 1 and 255 characters, inclusive"
-	// engine: "1 validation error detected: Value null at 'timeToLiveSpecification' failed to satisfy constraint: M…"
-	"ttl-expiry/empty-attribute-name": msgOther,
-	// Local: "TimeToLive is active on a different AttributeName"
-	// engine: "TimeToLive is already enabled"
-	"ttl-expiry/enable-other-attribute": msgOther,
 	// Local: "TimeToLive is active on a different AttributeName"
 	// engine: "TimeToLive is active on a different AttributeName: current AttributeName is exp"
 	"ttl-expiry/disable-other-attribute": msgOther,
