@@ -89,9 +89,6 @@
 //     for the 16 MB response limit.
 //   - Expired items (see ttl.go) are never returned, where DynamoDB may
 //     return them until its background deletion catches up.
-//   - UPDATED_OLD and UPDATED_NEW return the whole top-level attributes an
-//     update expression touches, where DynamoDB returns only the updated
-//     nested paths.
 //   - Every read is strongly consistent; ConsistentRead only changes the
 //     capacity reported.
 //   - DeleteTable answers TableStatus DELETING, as DynamoDB documents

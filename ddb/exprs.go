@@ -28,10 +28,12 @@ type condition func(it attr.Item) (bool, error)
 type projector func(it attr.Item) attr.Item
 
 // updater is a bound update expression; names are the top-level attributes
-// it sets, removes, adds to or deletes from.
+// it sets, removes, adds to or deletes from, and targets projects an item on
+// the paths it does (for ReturnValues UPDATED_OLD and UPDATED_NEW).
 type updater struct {
-	apply func(it attr.Item) (attr.Item, error)
-	names []string
+	apply   func(it attr.Item) (attr.Item, error)
+	names   []string
+	targets projector
 }
 
 // p returns the expr.Params of the request, created on first use.
@@ -151,7 +153,7 @@ func (x *exprEnv) update(s string, keyNames []string) (*updater, error) {
 	if err != nil {
 		return nil, err
 	}
-	up := &updater{apply: b.Apply}
+	up := &updater{apply: b.Apply, targets: b.Targets().Apply}
 	add := func(p expr.Path) {
 		for _, n := range up.names {
 			if n == p[0].Name {

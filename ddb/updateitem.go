@@ -103,7 +103,8 @@ func checkKeyNotUpdated(m *tableMeta, upd *updater) error {
 }
 
 // returnValues selects the Attributes of an UpdateItem response. UPDATED_OLD
-// and UPDATED_NEW return the top-level attributes the expression names.
+// and UPDATED_NEW return the paths the expression names (as a
+// ProjectionExpression of them would), from the old or the new item.
 func returnValues(mode string, old, nw attr.Item, upd *updater) attr.Item {
 	switch mode {
 	case "ALL_OLD":
@@ -118,16 +119,9 @@ func returnValues(mode string, old, nw attr.Item, upd *updater) attr.Item {
 		if src == nil || upd == nil {
 			return nil
 		}
-		out := attr.Item{}
-		for _, name := range upd.names {
-			if v, ok := src[name]; ok {
-				out[name] = v
-			}
+		if out := upd.targets(src); len(out) > 0 {
+			return out
 		}
-		if len(out) == 0 {
-			return nil
-		}
-		return out
 	}
 	return nil
 }

@@ -98,6 +98,36 @@ var updateCases = []updateCase{
 	{"reserved-word", "SET name = :x", "NONE", "ValidationException"},
 }
 
+// updateExpects are the documented responses of the expr-updates steps
+// where DynamoDB Local returns whole top-level attributes for UPDATED_OLD or
+// UPDATED_NEW (registered in testdata/divergences.json).
+var updateExpects = map[string]M{
+	"set-list-index":       {"Attributes": M{"lst": L(S("hello"))}},
+	"remove-list-elements": {"Attributes": M{"lst": L(S("x"), S("y"))}},
+}
+
+// pathsItem is the item of the update-returnvalues-paths case: every
+// attribute an update targets holds more than the targeted path, so that
+// returning the whole attribute differs from returning the path.
+var pathsItem = M{
+	"a":   Map(M{"b": Map(M{"c": S("old"), "d": S("keep")}), "x": N("1"), "y": N("2")}),
+	"lst": L(S("x"), N("5"), S("y")),
+	"n":   Map(M{"cnt": N("5"), "other": N("1")}),
+}
+
+// pathsCases are the updates of nested paths of update-returnvalues-paths,
+// with the documented Attributes for UPDATED_OLD and UPDATED_NEW (nil: no
+// Attributes).
+var pathsCases = []struct {
+	id, expr string
+	old, nw  M
+}{
+	{"set-nested", "SET a.b.c = :x", M{"a": Map(M{"b": Map(M{"c": S("old")})})}, M{"a": Map(M{"b": Map(M{"c": S("x")})})}},
+	{"set-list-element", "SET lst[1] = :x", M{"lst": L(N("5"))}, M{"lst": L(S("x"))}},
+	{"remove-nested", "REMOVE a.x", M{"a": Map(M{"x": N("1")})}, nil},
+	{"add-nested", "ADD n.cnt :n1", M{"n": Map(M{"cnt": N("5")})}, M{"n": Map(M{"cnt": N("6")})}},
+}
+
 func init() {
 	var steps []Step
 	for i, uc := range updateCases {
@@ -112,6 +142,9 @@ func init() {
 		}
 		s := step("UpdateItem", req)
 		s.Error = uc.err
+		if e, ok := updateExpects[uc.id]; ok {
+			s = expecting(s, e)
+		}
 		steps = append(steps, withID(s, uc.id))
 		if uc.err != "" {
 			// A failed update must leave the item unchanged.
@@ -123,6 +156,33 @@ func init() {
 		Doc:    "SET (arithmetic, if_not_exists, list_append, nested paths), REMOVE, ADD, DELETE and their validation, each on a fresh item, with every ReturnValues mode.",
 		Tables: map[string]string{"t": "pksk"},
 		Steps:  steps,
+	})
+	var paths []Step
+	for i, pc := range pathsCases {
+		for _, ret := range []string{"UPDATED_OLD", "UPDATED_NEW"} {
+			key := M{"PK": S(fmt.Sprintf("p%02d", i)), "SK": S(ret)}
+			id := pc.id + "-" + map[string]string{"UPDATED_OLD": "old", "UPDATED_NEW": "new"}[ret]
+			paths = append(paths, withID(step("PutItem", M{"TableName": "{{t}}", "Item": merge(key, pathsItem)}), id+":put"))
+			req := M{"TableName": "{{t}}", "Key": key, "UpdateExpression": pc.expr, "ReturnValues": ret}
+			if v := usedValues(updateValues, pc.expr); len(v) > 0 {
+				req["ExpressionAttributeValues"] = v
+			}
+			want := pc.old
+			if ret == "UPDATED_NEW" {
+				want = pc.nw
+			}
+			expect := M{}
+			if want != nil {
+				expect["Attributes"] = want
+			}
+			paths = append(paths, withID(expecting(step("UpdateItem", req), expect), id))
+		}
+	}
+	register(Case{
+		Name:   "update-returnvalues-paths",
+		Doc:    "UPDATED_OLD and UPDATED_NEW after updates of nested paths (SET a.b.c, SET lst[1], REMOVE a.x, ADD n.cnt) return only the targeted paths.",
+		Tables: map[string]string{"t": "pksk"},
+		Steps:  paths,
 	})
 	register(Case{
 		Name:   "update-upsert-and-conditions",

@@ -113,3 +113,25 @@ func (pr *Projection) TopLevelNames() []string {
 	}
 	return names
 }
+
+// Targets returns the paths the bound update u sets, removes, adds to or
+// deletes from, as a bound projection: applied to an item it gives what
+// ReturnValues UPDATED_OLD or UPDATED_NEW return (the targeted elements of
+// nested maps and lists only, leaving out paths the item does not have).
+func (u *Update) Targets() *Projection {
+	if !u.bound {
+		panic("expr: Targets on an unbound Update")
+	}
+	pr := &Projection{placeholders: u.placeholders, bound: true}
+	for _, a := range u.Set {
+		pr.Paths = append(pr.Paths, a.Path)
+	}
+	pr.Paths = append(pr.Paths, u.Remove...)
+	for _, a := range u.Add {
+		pr.Paths = append(pr.Paths, a.Path)
+	}
+	for _, a := range u.Delete {
+		pr.Paths = append(pr.Paths, a.Path)
+	}
+	return pr
+}

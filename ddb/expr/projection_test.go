@@ -59,3 +59,33 @@ func TestProjection_Errors(t *testing.T) {
 		}
 	}
 }
+
+func TestUpdate_Targets(t *testing.T) {
+	src := `{"a":{"M":{"b":{"M":{"c":{"S":"old"},"d":{"S":"keep"}}},"x":{"N":"1"},"y":{"N":"2"}}},
+		"l":{"L":[{"S":"p"},{"S":"q"},{"S":"r"}]}, "n":{"M":{"cnt":{"N":"5"},"other":{"N":"1"}}}, "ss":{"SS":["a","b"]}, "s":{"S":"s"}}`
+	tests := []struct{ expr, want string }{
+		{"SET a.b.c = :v", `{"a":{"M":{"b":{"M":{"c":{"S":"old"}}}}}}`},
+		{"SET l[1] = :v", `{"l":{"L":[{"S":"q"}]}}`},
+		{"REMOVE a.x", `{"a":{"M":{"x":{"N":"1"}}}}`},
+		{"ADD n.cnt :one", `{"n":{"M":{"cnt":{"N":"5"}}}}`},
+		{"DELETE ss :set", `{"ss":{"SS":["a","b"]}}`},
+		{"SET s = :v, a.b.d = :v REMOVE l[2], l[0] ADD n.cnt :one", `{"s":{"S":"s"},"a":{"M":{"b":{"M":{"d":{"S":"keep"}}}}},"l":{"L":[{"S":"p"},{"S":"r"}]},"n":{"M":{"cnt":{"N":"5"}}}}`},
+		{"SET a.z = :v, l[7] = :v REMOVE nope", `{}`},
+		{"SET #k = :v", `{"s":{"S":"s"}}`},
+	}
+	vals := values(t, `{":v":{"S":"v"},":one":{"N":"1"},":set":{"SS":["a"]}}`)
+	for _, tt := range tests {
+		u, err := expr.ParseUpdate(tt.expr)
+		if err != nil {
+			t.Fatalf("parse %q: %v", tt.expr, err)
+		}
+		b, err := u.Bind(expr.NewParams(map[string]string{"#k": "s"}, vals))
+		if err != nil {
+			t.Fatalf("bind %q: %v", tt.expr, err)
+		}
+		got := b.Targets().Apply(item(t, src))
+		if want := item(t, tt.want); !attr.EqualItems(got, want) {
+			t.Errorf("%q: got %s, want %s", tt.expr, itemJSON(got), tt.want)
+		}
+	}
+}
