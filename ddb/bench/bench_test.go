@@ -13,7 +13,7 @@
 //	dynamodb-local-disk  DynamoDB Local keeping its database on disk (-dbPath), as the engine does
 //	bbolt-floor       the same reads and writes straight on a bbolt file: the floor
 //
-// The three SDK targets each hold one table, created and filled once per
+// The SDK targets each hold one table, created and filled once per
 // test binary (lazily, on first use, outside the timer) with usersN users of
 // photosPerUser photos of about 300 bytes (PK "USER#u", SK
 // "PHOTO#u#timestamp"). DynamoDB Local is launched only when one of its
