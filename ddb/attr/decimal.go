@@ -3,6 +3,7 @@ package attr
 import (
 	"math"
 	"math/big"
+	"strconv"
 	"strings"
 )
 
@@ -54,7 +55,9 @@ func ParseDecimal(s string) (Decimal, error) {
 	return d, d.check()
 }
 
-// parseDecimal parses s without checking precision or range.
+// parseDecimal parses s without checking precision or range. The digits of
+// the result are a substring of s unless a decimal point falls among them,
+// so that comparing and encoding numbers seldom allocates.
 func parseDecimal(s string) (Decimal, error) {
 	var d Decimal
 	i := 0
@@ -62,26 +65,29 @@ func parseDecimal(s string) (Decimal, error) {
 		d.neg = s[i] == '-'
 		i++
 	}
-	var buf []byte
-	seenDigit, seenPoint := false, false
-	pointPos := 0 // number of mantissa digits before the point
+	// The mantissa is s[start:i]; lo and hi bound its significant digits
+	// (first and last non-zero), point is the index of its '.' or -1.
+	start, lo, hi, point := i, -1, -1, -1
 	for ; i < len(s); i++ {
 		c := s[i]
-		if c >= '0' && c <= '9' {
-			seenDigit = true
-			buf = append(buf, c)
-			if !seenPoint {
-				pointPos++
+		if c >= '1' && c <= '9' {
+			if lo < 0 {
+				lo = i
 			}
+			hi = i + 1
 			continue
 		}
-		if c == '.' && !seenPoint {
-			seenPoint = true
+		if c == '0' {
+			continue
+		}
+		if c == '.' && point < 0 {
+			point = i
 			continue
 		}
 		break
 	}
-	if !seenDigit {
+	end := i
+	if end-start == 0 || end-start == 1 && point == start {
 		return Decimal{}, &ValidationError{Message: msgNotNumber}
 	}
 	exp := 0
@@ -112,23 +118,23 @@ func parseDecimal(s string) (Decimal, error) {
 			exp = -exp
 		}
 	}
-	// Strip leading zeros (each moves the point left) and trailing zeros.
-	lead := 0
-	for lead < len(buf) && buf[lead] == '0' {
-		lead++
-	}
-	buf = buf[lead:]
-	pointPos -= lead
-	end := len(buf)
-	for end > 0 && buf[end-1] == '0' {
-		end--
-	}
-	buf = buf[:end]
-	if len(buf) == 0 {
+	if lo < 0 {
 		return Decimal{}, nil
 	}
-	d.digits = string(buf)
-	d.exp = pointPos + exp
+	// The point sits after the mantissa's integer digits; each leading zero
+	// (digits before lo) moves it one place left.
+	if point < 0 {
+		point = end
+	}
+	d.exp = point - lo + exp
+	if point < lo {
+		d.exp++ // the point itself lies before lo
+	}
+	if lo < point && point < hi {
+		d.digits = s[lo:point] + s[point+1:hi]
+	} else {
+		d.digits = s[lo:hi]
+	}
 	return d, nil
 }
 
@@ -153,8 +159,11 @@ func (d Decimal) check() error {
 // notation (no exponent), no leading zeros before the integer part, no
 // trailing zeros after the point, no "+" and no "-0".
 func (d Decimal) String() string {
-	if d.digits == "" {
+	switch {
+	case d.digits == "":
 		return "0"
+	case !d.neg && d.exp == len(d.digits):
+		return d.digits // a positive integer without trailing zeros
 	}
 	var b strings.Builder
 	if d.neg {
@@ -281,5 +290,6 @@ func fromBig(z *big.Int, scale int) Decimal {
 
 // DecimalFromInt returns the Decimal for i.
 func DecimalFromInt(i int64) Decimal {
-	return fromBig(big.NewInt(i), 0)
+	d, _ := parseDecimal(strconv.FormatInt(i, 10))
+	return d
 }

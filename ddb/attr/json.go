@@ -62,17 +62,16 @@ func ValidateSet(v Value) error {
 		if len(v.NS) == 0 {
 			return &ValidationError{Message: msgEmptyNS}
 		}
-		seen := make(map[string]struct{}, len(v.NS))
+		seen := make(map[Decimal]struct{}, len(v.NS)) // normalized: equal numbers are equal keys
 		for _, s := range v.NS {
 			d, err := ParseDecimal(s)
 			if err != nil {
 				return err
 			}
-			c := d.String()
-			if _, dup := seen[c]; dup {
+			if _, dup := seen[d]; dup {
 				return &ValidationError{Message: msgDuplicateNS}
 			}
-			seen[c] = struct{}{}
+			seen[d] = struct{}{}
 		}
 	case TypeBS:
 		if len(v.BS) == 0 {
@@ -122,41 +121,30 @@ func AppendJSON(dst []byte, v Value) []byte {
 		}
 	case TypeNULL:
 		dst = append(dst, "true"...)
-	case TypeSS, TypeNS:
-		set := v.SS
-		if v.Type == TypeNS {
-			set = v.NS
-		}
-		dst = append(dst, '[')
-		for i, s := range set {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = appendString(dst, s)
-		}
-		dst = append(dst, ']')
+	case TypeSS:
+		dst = appendArrayJSON(dst, v.SS, appendString)
+	case TypeNS:
+		dst = appendArrayJSON(dst, v.NS, appendString)
 	case TypeBS:
-		dst = append(dst, '[')
-		for i, b := range v.BS {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = appendBase64(dst, b)
-		}
-		dst = append(dst, ']')
+		dst = appendArrayJSON(dst, v.BS, appendBase64)
 	case TypeL:
-		dst = append(dst, '[')
-		for i, e := range v.L {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = AppendJSON(dst, e)
-		}
-		dst = append(dst, ']')
+		dst = appendArrayJSON(dst, v.L, AppendJSON)
 	case TypeM:
 		dst = appendMapJSON(dst, v.M)
 	}
 	return append(dst, '}')
+}
+
+// appendArrayJSON appends the JSON array of elems, each written by appendElem.
+func appendArrayJSON[E any](dst []byte, elems []E, appendElem func([]byte, E) []byte) []byte {
+	dst = append(dst, '[')
+	for i, e := range elems {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendElem(dst, e)
+	}
+	return append(dst, ']')
 }
 
 func appendMapJSON(dst []byte, m map[string]Value) []byte {

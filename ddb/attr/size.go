@@ -40,11 +40,7 @@ func ValueSize(v Value) int {
 	case TypeBOOL, TypeNULL:
 		return 1
 	case TypeSS:
-		n := 0
-		for _, s := range v.SS {
-			n += len(s)
-		}
-		return n
+		return totalLen(v.SS)
 	case TypeNS:
 		n := 0
 		for _, s := range v.NS {
@@ -52,11 +48,7 @@ func ValueSize(v Value) int {
 		}
 		return n
 	case TypeBS:
-		n := 0
-		for _, b := range v.BS {
-			n += len(b)
-		}
-		return n
+		return totalLen(v.BS)
 	case TypeL:
 		n := 3
 		for _, e := range v.L {
@@ -71,6 +63,16 @@ func ValueSize(v Value) int {
 		return n
 	}
 	return 0
+}
+
+// totalLen returns the summed byte lengths of the elements of a string or
+// binary set.
+func totalLen[E string | []byte](set []E) int {
+	n := 0
+	for _, e := range set {
+		n += len(e)
+	}
+	return n
 }
 
 func numberSize(s string) int {

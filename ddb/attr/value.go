@@ -1,6 +1,9 @@
 package attr
 
-import "maps"
+import (
+	"maps"
+	"strconv"
+)
 
 // Type is the data type of a Value, named as on the wire.
 type Type uint8
@@ -72,8 +75,9 @@ func S(s string) Value { return Value{Type: TypeS, S: s} }
 // canonicalize untrusted text.
 func N(s string) Value { return Value{Type: TypeN, N: s} }
 
-// Int returns a number value for i.
-func Int(i int64) Value { return Value{Type: TypeN, N: DecimalFromInt(i).String()} }
+// Int returns a number value for i. The decimal text of an int64 is already
+// canonical.
+func Int(i int64) Value { return Value{Type: TypeN, N: strconv.FormatInt(i, 10)} }
 
 // Num returns a number value for d.
 func Num(d Decimal) Value { return Value{Type: TypeN, N: d.String()} }

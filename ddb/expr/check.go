@@ -2,6 +2,7 @@ package expr
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
@@ -102,7 +103,7 @@ func checkDistinct(kind, op string, args []*Operand) error {
 		return nil
 	}
 	for _, a := range args[1:] {
-		if a.Kind == OperandPath && pathsEqual(args[0].Path, a.Path) {
+		if a.Kind == OperandPath && slices.Equal(args[0].Path, a.Path) {
 			return invalidf(kind, "The first operand must be distinct from the remaining operands for this operator or function; operator: %s, first operand: %s", op, args[0].Path.list())
 		}
 	}
@@ -174,18 +175,6 @@ func checkSetOperand(o *Operand) error {
 		}
 	}
 	return nil
-}
-
-func pathsEqual(a, b Path) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // checkOverlaps rejects two paths where one is equal to or a prefix of the

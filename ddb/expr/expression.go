@@ -48,7 +48,7 @@ func parseCondition(kind, s string) (*Condition, error) {
 type Projection struct {
 	placeholders
 	Paths []Path
-	bound bool
+	trie  *projNode // Paths as a trie, built once bound (nil until then)
 }
 
 // ParseProjection parses a ProjectionExpression.

@@ -30,26 +30,25 @@ func NewParams(names map[string]string, values map[string]attr.Value) *Params {
 // expression used, or nil. Call it after binding every expression of the
 // request.
 func (p *Params) CheckUnused() error {
-	var names, values []string
-	for k := range p.Names {
-		if !p.usedNames[k] {
-			names = append(names, k)
-		}
+	if keys := unusedKeys(p.Names, p.usedNames); len(keys) > 0 {
+		return plain("Value provided in ExpressionAttributeNames unused in expressions: keys: {" + strings.Join(keys, ", ") + "}")
 	}
-	if len(names) > 0 {
-		slices.Sort(names)
-		return plain("Value provided in ExpressionAttributeNames unused in expressions: keys: {" + strings.Join(names, ", ") + "}")
-	}
-	for k := range p.Values {
-		if !p.usedValues[k] {
-			values = append(values, k)
-		}
-	}
-	if len(values) > 0 {
-		slices.Sort(values)
-		return plain("Value provided in ExpressionAttributeValues unused in expressions: keys: {" + strings.Join(values, ", ") + "}")
+	if keys := unusedKeys(p.Values, p.usedValues); len(keys) > 0 {
+		return plain("Value provided in ExpressionAttributeValues unused in expressions: keys: {" + strings.Join(keys, ", ") + "}")
 	}
 	return nil
+}
+
+// unusedKeys returns the keys of m that are not in used, sorted.
+func unusedKeys[V any](m map[string]V, used map[string]bool) []string {
+	var keys []string
+	for k := range m {
+		if !used[k] {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	return keys
 }
 
 // binder substitutes placeholders for one expression.
@@ -165,7 +164,7 @@ func (pr *Projection) Bind(p *Params) (*Projection, error) {
 	if err := checkOverlaps(KindProjection, paths); err != nil {
 		return nil, err
 	}
-	return &Projection{placeholders: pr.placeholders, Paths: paths, bound: true}, nil
+	return boundProjection(pr.placeholders, paths), nil
 }
 
 // Bind substitutes p's names and values into the update and checks

@@ -38,23 +38,28 @@ func (n *projNode) add(p Path) {
 	n.leaf = true
 }
 
+// boundProjection returns the bound Projection of paths.
+func boundProjection(ph placeholders, paths []Path) *Projection {
+	root := &projNode{}
+	for _, p := range paths {
+		root.add(p)
+	}
+	return &Projection{placeholders: ph, Paths: paths, trie: root}
+}
+
 // Apply returns the parts of item named by the bound projection. Nested
 // paths keep their enclosing maps and lists; selected list elements are
 // returned in their original order, compacted (a[1], a[3] gives a list of
 // two elements). Missing paths are left out. Apply does not copy values.
 func (pr *Projection) Apply(item attr.Item) attr.Item {
-	if !pr.bound {
+	if pr.trie == nil {
 		panic("expr: Apply on an unbound Projection")
 	}
 	if item == nil {
 		return nil
 	}
-	root := &projNode{}
-	for _, p := range pr.Paths {
-		root.add(p)
-	}
 	out := attr.Item{}
-	for name, n := range root.fields {
+	for name, n := range pr.trie.fields {
 		if v, ok := item[name]; ok {
 			if pv, ok := project(v, n); ok {
 				out[name] = pv
@@ -122,16 +127,16 @@ func (u *Update) Targets() *Projection {
 	if !u.bound {
 		panic("expr: Targets on an unbound Update")
 	}
-	pr := &Projection{placeholders: u.placeholders, bound: true}
+	var paths []Path
 	for _, a := range u.Set {
-		pr.Paths = append(pr.Paths, a.Path)
+		paths = append(paths, a.Path)
 	}
-	pr.Paths = append(pr.Paths, u.Remove...)
+	paths = append(paths, u.Remove...)
 	for _, a := range u.Add {
-		pr.Paths = append(pr.Paths, a.Path)
+		paths = append(paths, a.Path)
 	}
 	for _, a := range u.Delete {
-		pr.Paths = append(pr.Paths, a.Path)
+		paths = append(paths, a.Path)
 	}
-	return pr
+	return boundProjection(u.placeholders, paths)
 }

@@ -103,11 +103,7 @@ func evalSet(o *Operand, item attr.Item) (attr.Value, error) {
 			return evalSet(o.Args[1], item)
 		}
 		// list_append
-		a, err := evalSet(o.Args[0], item)
-		if err != nil {
-			return attr.Value{}, err
-		}
-		b, err := evalSet(o.Args[1], item)
+		a, b, err := evalSetArgs(o, item)
 		if err != nil {
 			return attr.Value{}, err
 		}
@@ -116,11 +112,7 @@ func evalSet(o *Operand, item attr.Item) (attr.Value, error) {
 		}
 		return attr.L(append(slices.Clip(a.L), b.L...)...), nil
 	case OperandPlus, OperandMinus:
-		a, err := evalSet(o.Args[0], item)
-		if err != nil {
-			return attr.Value{}, err
-		}
-		b, err := evalSet(o.Args[1], item)
+		a, b, err := evalSetArgs(o, item)
 		if err != nil {
 			return attr.Value{}, err
 		}
@@ -139,6 +131,17 @@ func evalSet(o *Operand, item attr.Item) (attr.Value, error) {
 		return attr.Num(d), nil
 	}
 	return attr.Value{}, plain(MsgWrongType)
+}
+
+// evalSetArgs computes the two operands of list_append, + or -.
+func evalSetArgs(o *Operand, item attr.Item) (a, b attr.Value, err error) {
+	if a, err = evalSet(o.Args[0], item); err != nil {
+		return attr.Value{}, attr.Value{}, err
+	}
+	if b, err = evalSet(o.Args[1], item); err != nil {
+		return attr.Value{}, attr.Value{}, err
+	}
+	return a, b, nil
 }
 
 // addValues implements ADD on an existing value: numeric sum or set union.

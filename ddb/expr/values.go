@@ -3,6 +3,7 @@ package expr
 import (
 	"encoding/json"
 	"errors"
+	"maps"
 	"slices"
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
@@ -25,15 +26,9 @@ func (v *Values) UnmarshalJSON(data []byte) error {
 		*v = nil
 		return nil
 	}
-	keys := make([]string, 0, len(raw))
-	for k := range raw {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		if !validPlaceholder(k, ':') {
-			return plain(`ExpressionAttributeValues contains invalid key: Syntax error; key: "` + k + `"`)
-		}
+	keys := slices.Sorted(maps.Keys(raw))
+	if err := checkKeys("ExpressionAttributeValues", keys, ':'); err != nil {
+		return err
 	}
 	out := make(Values, len(raw))
 	for _, k := range keys {
@@ -48,6 +43,17 @@ func (v *Values) UnmarshalJSON(data []byte) error {
 		out[k] = val
 	}
 	*v = out
+	return nil
+}
+
+// checkKeys returns DynamoDB's error for the first of the sorted keys of
+// parameter map param that is not a placeholder with the given prefix.
+func checkKeys(param string, keys []string, prefix byte) error {
+	for _, k := range keys {
+		if !validPlaceholder(k, prefix) {
+			return plain(param + ` contains invalid key: Syntax error; key: "` + k + `"`)
+		}
+	}
 	return nil
 }
 
@@ -77,30 +83,14 @@ func CheckParams(names map[string]string, values map[string]attr.Value) error {
 	if values != nil && len(values) == 0 {
 		return plain("ExpressionAttributeValues must not be empty")
 	}
-	keys := make([]string, 0, len(names))
-	for k := range names {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		if !validPlaceholder(k, '#') {
-			return plain(`ExpressionAttributeNames contains invalid key: Syntax error; key: "` + k + `"`)
-		}
+	keys := slices.Sorted(maps.Keys(names))
+	if err := checkKeys("ExpressionAttributeNames", keys, '#'); err != nil {
+		return err
 	}
 	for _, k := range keys {
 		if names[k] == "" {
 			return plain("ExpressionAttributeNames contains invalid value: Empty attribute name for key " + k)
 		}
 	}
-	keys = keys[:0]
-	for k := range values {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		if !validPlaceholder(k, ':') {
-			return plain(`ExpressionAttributeValues contains invalid key: Syntax error; key: "` + k + `"`)
-		}
-	}
-	return nil
+	return checkKeys("ExpressionAttributeValues", slices.Sorted(maps.Keys(values)), ':')
 }
