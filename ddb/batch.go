@@ -38,11 +38,8 @@ func opBatchGetItem(e *Engine, _ context.Context, body []byte) (any, error) {
 	if err := decode(body, &in); err != nil {
 		return nil, err
 	}
-	if err := checkCapacityMode(in.ReturnConsumedCapacity); err != nil {
+	if err := checkBatch(in.ReturnConsumedCapacity, len(in.RequestItems)); err != nil {
 		return nil, err
-	}
-	if len(in.RequestItems) == 0 {
-		return nil, validationf("1 validation error detected: Value null at 'requestItems' failed to satisfy constraint: Member must have length greater than or equal to 1")
 	}
 	names := sortedKeys(in.RequestItems)
 	total := 0
@@ -96,7 +93,7 @@ func opBatchGetItem(e *Engine, _ context.Context, body []byte) (any, error) {
 				seen[string(k)] = true
 				keys[i] = k
 			}
-			c := newCapacity(t.m, false)
+			c := newCapacity(t.m)
 			got := []any{}
 			for i, k := range keys {
 				if size >= maxBatchGetRespBytes {
@@ -108,13 +105,13 @@ func opBatchGetItem(e *Engine, _ context.Context, body []byte) (any, error) {
 					u.Keys = append(u.Keys, ka.Keys[i])
 					continue
 				}
-				it, raw, err := t.getLive(k)
+				it, raw, itemSize, err := t.getLive(k, projs[name] != nil)
 				if err != nil {
 					return err
 				}
-				c.units += readUnits(sizeOf(it), ka.ConsistentRead)
-				if it != nil {
-					size += attr.Size(it)
+				c.units += readUnits(itemSize, ka.ConsistentRead)
+				if raw != nil {
+					size += itemSize
 					got = append(got, projectedOrRaw(projs[name], it, raw))
 				}
 			}
@@ -160,11 +157,8 @@ func opBatchWriteItem(e *Engine, _ context.Context, body []byte) (any, error) {
 	if err := decode(body, &in); err != nil {
 		return nil, err
 	}
-	if err := checkCapacityMode(in.ReturnConsumedCapacity); err != nil {
+	if err := checkBatch(in.ReturnConsumedCapacity, len(in.RequestItems)); err != nil {
 		return nil, err
-	}
-	if len(in.RequestItems) == 0 {
-		return nil, validationf("1 validation error detected: Value null at 'requestItems' failed to satisfy constraint: Member must have length greater than or equal to 1")
 	}
 	n := 0
 	for _, reqs := range in.RequestItems {
@@ -208,7 +202,7 @@ func opBatchWriteItem(e *Engine, _ context.Context, body []byte) (any, error) {
 				seen[string(k)] = true
 				keys[i] = k
 			}
-			c := newCapacity(t.m, true)
+			c := newCapacity(t.m)
 			for i, r := range in.RequestItems[name] {
 				raw, err := t.getRaw(keys[i])
 				if err != nil {
@@ -242,6 +236,18 @@ func opBatchWriteItem(e *Engine, _ context.Context, body []byte) (any, error) {
 		out["ConsumedCapacity"] = caps
 	}
 	return out, nil
+}
+
+// checkBatch validates what BatchGetItem and BatchWriteItem share:
+// ReturnConsumedCapacity, and RequestItems naming at least one table.
+func checkBatch(capMode string, tables int) error {
+	if err := checkCapacityMode(capMode); err != nil {
+		return err
+	}
+	if tables == 0 {
+		return validationf("1 validation error detected: Value null at 'requestItems' failed to satisfy constraint: Member must have length greater than or equal to 1")
+	}
+	return nil
 }
 
 // sortedKeys returns the keys of a map in order.

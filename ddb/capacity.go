@@ -39,21 +39,13 @@ func checkCapacityMode(mode string) *Error {
 
 // capacity accumulates the units one request consumes on one table.
 type capacity struct {
-	table   string
-	write   bool               // a write operation (kept for the day Read/WriteCapacityUnits are reported)
+	m       *tableMeta         // the table (names it, tells global indexes from local)
 	units   float64            // on the table itself
 	indexes map[string]float64 // per index
-	global  map[string]bool    // which indexes are global
 }
 
 // newCapacity starts the accounting for table m.
-func newCapacity(m *tableMeta, write bool) *capacity {
-	c := &capacity{table: m.Name, write: write, global: map[string]bool{}}
-	for _, ix := range m.Indexes {
-		c.global[ix.Name] = ix.Global
-	}
-	return c
-}
+func newCapacity(m *tableMeta) *capacity { return &capacity{m: m} }
 
 // addWrite adds the units of one item write, times factor (2 in
 // transactions).
@@ -96,7 +88,7 @@ func (c *capacity) render(mode string) map[string]any {
 	if mode != capacityTotal && mode != capacityIndexes {
 		return nil
 	}
-	out := map[string]any{"TableName": c.table}
+	out := map[string]any{"TableName": c.m.Name}
 	c.setUnits(out, c.total())
 	if mode == capacityIndexes {
 		tbl := map[string]any{}
@@ -106,7 +98,7 @@ func (c *capacity) render(mode string) map[string]any {
 		for name, n := range c.indexes {
 			x := map[string]any{}
 			c.setUnits(x, n)
-			if c.global[name] {
+			if ix := c.m.index(name); ix != nil && ix.Global {
 				gsi[name] = x
 			} else {
 				lsi[name] = x

@@ -23,18 +23,12 @@ func opDeleteItem(e *Engine, _ context.Context, body []byte) (any, error) {
 	if err := decode(body, &in); err != nil {
 		return nil, err
 	}
-	if err := in.check("ALL_OLD"); err != nil {
-		return nil, err
-	}
-	if err := in.legacyParams.translate(&in.exprParams, exprSlots{condition: &in.ConditionExpression}); err != nil {
-		return nil, err
-	}
-	env := in.env()
-	cond, err := env.condition(in.ConditionExpression)
+	env, err := in.front(nil, "ALL_OLD")
 	if err != nil {
 		return nil, err
 	}
-	if err := env.check(); err != nil {
+	cond, err := in.bindCondition(env)
+	if err != nil {
 		return nil, err
 	}
 	return e.conditionalWrite(&in.writeParams, func(t *tableTx) ([]byte, error) { return t.m.keyParam(in.Key) }, cond,
@@ -43,8 +37,6 @@ func opDeleteItem(e *Engine, _ context.Context, body []byte) (any, error) {
 			if err != nil {
 				return nil, err
 			}
-			c := newCapacity(t.m, true)
-			c.addWrite(u, 1)
-			return writeResponse(in.oldIfAsked(old), c, in.ReturnConsumedCapacity), nil
+			return in.putOrRemoveResponse(t, u, old), nil
 		})
 }

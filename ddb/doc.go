@@ -44,10 +44,12 @@
 // larger than memory and Open reads almost nothing. Every write request
 // (including a whole BatchWriteItem or TransactWriteItems) runs inside one
 // bbolt read-write transaction, so an item, its index entries and the table
-// counters change atomically, and an acknowledged write is on disk. Writes
-// that arrive while a commit is in progress share the next one (group
-// commit, groupcommit.go): they run one after the other in that
-// transaction, and each is acknowledged once it is durable. Every read
+// counters change atomically, and an acknowledged write is on disk (unless
+// Options.NoSync). Item writes (PutItem, UpdateItem, DeleteItem,
+// BatchWriteItem, TransactWriteItems) that arrive while a commit is in
+// progress share the next one (group commit, groupcommit.go): they run one
+// after the other in that transaction, and each is acknowledged once it is
+// durable; table operations and the TTL sweeper commit alone. Every read
 // request is one read transaction.
 //
 // Items are stored as the exact bytes a response carries (see respjson.go),

@@ -53,14 +53,14 @@ func opGetItem(e *Engine, _ context.Context, body []byte) (any, error) {
 		if err != nil {
 			return err
 		}
-		it, raw, err := t.getLive(k)
+		it, raw, size, err := t.getLive(k, proj != nil)
 		if err != nil {
 			return err
 		}
-		c := newCapacity(t.m, false)
-		c.units = readUnits(sizeOf(it), in.ConsistentRead)
+		c := newCapacity(t.m)
+		c.units = readUnits(size, in.ConsistentRead)
 		out = map[string]any{}
-		if it != nil {
+		if raw != nil {
 			out["Item"] = projectedOrRaw(proj, it, raw)
 		}
 		if cc := c.render(in.ReturnConsumedCapacity); cc != nil {

@@ -87,13 +87,26 @@ func (t *tableTx) getStored(k []byte) (attr.Item, rawItem, error) {
 	return it, append(rawItem(nil), raw...), nil
 }
 
-// getLive is getStored for the live item: nil when absent or expired.
-func (t *tableTx) getLive(k []byte) (attr.Item, rawItem, error) {
-	it, raw, err := t.getStored(k)
-	if err != nil || it == nil || t.expired(it) {
-		return nil, nil, err
+// getLive returns the live item at key k, a copy of its stored bytes and
+// its size; raw is nil when the item is absent or expired. The item is
+// decoded only when asked for (decode) or when the table has TTL enabled,
+// to tell whether it expired; otherwise it is nil and its size is read off
+// the stored bytes, as reader.go does for unprojected pages.
+func (t *tableTx) getLive(k []byte, decode bool) (it attr.Item, raw rawItem, size int, err error) {
+	v := t.items.Get(k)
+	if v == nil {
+		return nil, nil, 0, nil
 	}
-	return it, raw, nil
+	if !decode && !t.ttlEnabled() {
+		if size, err = attr.SizeJSON(v); err != nil {
+			return nil, nil, 0, fmt.Errorf("ddb: corrupt item: %w", err)
+		}
+		return nil, append(rawItem(nil), v...), size, nil
+	}
+	if it, err = decodeItem(v); err != nil || t.expired(it) {
+		return nil, nil, 0, err
+	}
+	return it, append(rawItem(nil), v...), attr.Size(it), nil
 }
 
 // projectedOrRaw is the response form of a read item: the stored bytes

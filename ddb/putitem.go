@@ -18,21 +18,15 @@ func opPutItem(e *Engine, _ context.Context, body []byte) (any, error) {
 	if err := decode(body, &in); err != nil {
 		return nil, err
 	}
-	if err := in.check("ALL_OLD"); err != nil {
-		return nil, err
-	}
-	if err := in.legacyParams.translate(&in.exprParams, exprSlots{condition: &in.ConditionExpression}); err != nil {
+	env, err := in.front(nil, "ALL_OLD")
+	if err != nil {
 		return nil, err
 	}
 	if in.Item == nil {
 		return nil, validationf("1 validation error detected: Value null at 'item' failed to satisfy constraint: Member must not be null")
 	}
-	env := in.env()
-	cond, err := env.condition(in.ConditionExpression)
+	cond, err := in.bindCondition(env)
 	if err != nil {
-		return nil, err
-	}
-	if err := env.check(); err != nil {
 		return nil, err
 	}
 	return e.conditionalWrite(&in.writeParams, func(t *tableTx) ([]byte, error) { return t.checkNewItem(in.Item) }, cond,
@@ -41,9 +35,7 @@ func opPutItem(e *Engine, _ context.Context, body []byte) (any, error) {
 			if err != nil {
 				return nil, err
 			}
-			c := newCapacity(t.m, true)
-			c.addWrite(u, 1)
-			return writeResponse(in.oldIfAsked(old), c, in.ReturnConsumedCapacity), nil
+			return in.putOrRemoveResponse(t, u, old), nil
 		})
 }
 

@@ -82,6 +82,23 @@ func (p *listParams) checkList(env *exprEnv) (*compiled, error) {
 	return &c, nil
 }
 
+// openListSource opens the table or index a Query or Scan reads, and checks
+// Select and the projection against it.
+func (e *Engine) openListSource(tx *bolt.Tx, p *listParams, c *compiled) (*source, error) {
+	t, err := e.openTable(tx, p.TableName)
+	if err != nil {
+		return nil, err
+	}
+	s, err := t.openSource(p.IndexName, p.ConsistentRead)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.checkSelect(s, c); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
 // checkSelect refuses, on a global index that does not project every
 // attribute, Select ALL_ATTRIBUTES and projections of attributes it does
 // not hold.
@@ -150,17 +167,11 @@ func opQuery(e *Engine, _ context.Context, body []byte) (any, error) {
 	}
 	var out map[string]any
 	err = e.view(func(tx *bolt.Tx) error {
-		t, err := e.openTable(tx, in.TableName)
+		s, err := e.openListSource(tx, &in.listParams, c)
 		if err != nil {
 			return err
 		}
-		s, err := t.openSource(in.IndexName, in.ConsistentRead)
-		if err != nil {
-			return err
-		}
-		if err := in.checkSelect(s, c); err != nil {
-			return err
-		}
+		t := s.t
 		ks := t.m.KeySchema
 		if s.ix != nil {
 			ks = s.ix.KeySchema
@@ -286,7 +297,7 @@ func (s *source) respond(p *listParams, c *compiled, pg *page) (map[string]any, 
 	if pg.lastKey != nil {
 		out["LastEvaluatedKey"] = pg.lastKey
 	}
-	cp := newCapacity(s.t.m, false)
+	cp := newCapacity(s.t.m)
 	u := readUnits(pg.bytes, p.ConsistentRead)
 	if s.ix == nil {
 		cp.units = u

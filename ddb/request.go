@@ -34,7 +34,7 @@ type writeParams struct {
 	legacyParams
 }
 
-// checkReturnValues validates ReturnValues against the values an operation
+// check validates ReturnValues against the values an operation
 // allows, and ReturnValuesOnConditionCheckFailure and ReturnConsumedCapacity.
 func (p *writeParams) check(allowed ...string) error {
 	if err := checkCapacityMode(p.ReturnConsumedCapacity); err != nil {
@@ -52,6 +52,31 @@ func (p *writeParams) check(allowed ...string) error {
 		}
 	}
 	return validationf("Return values set to invalid value")
+}
+
+// front is the request front of PutItem, UpdateItem and DeleteItem, after
+// decoding: it validates ReturnValues (against allowed),
+// ReturnValuesOnConditionCheckFailure and ReturnConsumedCapacity, translates
+// legacy parameters into the ConditionExpression (and into update, when not
+// nil), and returns the request's expression environment.
+func (p *writeParams) front(update **string, allowed ...string) (*exprEnv, error) {
+	if err := p.check(allowed...); err != nil {
+		return nil, err
+	}
+	if err := p.legacyParams.translate(&p.exprParams, exprSlots{condition: &p.ConditionExpression, update: update}); err != nil {
+		return nil, err
+	}
+	return p.env(), nil
+}
+
+// bindCondition binds the ConditionExpression, the last expression of a
+// single-item write, then reports placeholders no expression used.
+func (p *writeParams) bindCondition(env *exprEnv) (condition, error) {
+	cond, err := env.condition(p.ConditionExpression)
+	if err != nil {
+		return nil, err
+	}
+	return cond, env.check()
 }
 
 // checkOnFailure validates ReturnValuesOnConditionCheckFailure.
@@ -138,6 +163,14 @@ func evalCondition(c condition, it attr.Item) (bool, error) {
 		it = attr.Item{}
 	}
 	return c(it)
+}
+
+// putOrRemoveResponse is the response of a PutItem or DeleteItem that
+// wrote units u.
+func (p *writeParams) putOrRemoveResponse(t *tableTx, u writeUnits, old attr.Item) map[string]any {
+	c := newCapacity(t.m)
+	c.addWrite(u, 1)
+	return writeResponse(p.oldIfAsked(old), c, p.ReturnConsumedCapacity)
 }
 
 // writeResponse builds the response of a single-item write.

@@ -3,7 +3,6 @@ package ddb
 import (
 	"encoding/json"
 	"math"
-	"slices"
 	"strconv"
 	"sync"
 	"unicode/utf8"
@@ -153,13 +152,8 @@ func appendObject(dst []byte, m map[string]any) ([]byte, error) {
 	if m == nil {
 		return append(dst, "null"...), nil
 	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
 	dst = append(dst, '{')
-	for i, k := range keys {
+	for i, k := range sortedKeys(m) {
 		if i > 0 {
 			dst = append(dst, ',')
 		}

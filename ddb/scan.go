@@ -44,15 +44,8 @@ func opScan(e *Engine, _ context.Context, body []byte) (any, error) {
 	}
 	var out map[string]any
 	err = e.view(func(tx *bolt.Tx) error {
-		t, err := e.openTable(tx, in.TableName)
+		s, err := e.openListSource(tx, &in.listParams, c)
 		if err != nil {
-			return err
-		}
-		s, err := t.openSource(in.IndexName, in.ConsistentRead)
-		if err != nil {
-			return err
-		}
-		if err := in.checkSelect(s, c); err != nil {
 			return err
 		}
 		start, err := s.startKey(in.ExclusiveStartKey)
@@ -61,7 +54,8 @@ func opScan(e *Engine, _ context.Context, body []byte) (any, error) {
 		}
 		spec := pageSpec{forward: true, start: start, limit: in.limit(), rawOnly: s.rawOnly(&in.listParams, c)}
 		if keep != nil {
-			spec.keep = func(k []byte) bool { return keep(s.partitionOf(k)) }
+			partitionOf := s.partitionOf()
+			spec.keep = func(k []byte) bool { return keep(partitionOf(k)) }
 		}
 		pg, err := s.read(spec)
 		if err != nil {
@@ -98,16 +92,20 @@ func (in *scanInput) segmentFilter() (func(pk []byte) bool, error) {
 	}, nil
 }
 
-// partitionOf returns the encoded partition key at the start of an entry
-// key: the table's partition key, or the index's.
-func (s *source) partitionOf(k []byte) []byte {
+// partitionOf returns the function that cuts the encoded partition key off
+// the start of an entry key of this source: the table's partition key, or
+// the index's. The key type is looked up once, not per entry.
+func (s *source) partitionOf() func(k []byte) []byte {
 	name := hashKey(s.t.m.KeySchema)
 	if s.ix != nil {
 		name = hashKey(s.ix.KeySchema)
 	}
-	_, rest, err := attr.DecodeKey(k, attr.ParseType(s.t.m.attrType(name)))
-	if err != nil {
-		return k
+	typ := attr.ParseType(s.t.m.attrType(name))
+	return func(k []byte) []byte {
+		_, rest, err := attr.DecodeKey(k, typ)
+		if err != nil {
+			return k
+		}
+		return k[:len(k)-len(rest)]
 	}
-	return k[:len(k)-len(rest)]
 }

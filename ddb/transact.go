@@ -266,7 +266,7 @@ func (e *Engine) transactWrite(tx *bolt.Tx, plans []plannedAction, capMode strin
 		tg := &targets[i]
 		c := caps[p.a.TableName]
 		if c == nil {
-			c = newCapacity(tg.t.m, true)
+			c = newCapacity(tg.t.m)
 			caps[p.a.TableName] = c
 		}
 		var u writeUnits

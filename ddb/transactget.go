@@ -64,7 +64,7 @@ func opTransactGetItems(e *Engine, _ context.Context, body []byte) (any, error) 
 					return err
 				}
 				tables[g.TableName] = t
-				caps[g.TableName] = newCapacity(t.m, false)
+				caps[g.TableName] = newCapacity(t.m)
 			}
 			k, err := t.m.keyParam(g.Key)
 			if err != nil {
@@ -76,13 +76,13 @@ func opTransactGetItems(e *Engine, _ context.Context, body []byte) (any, error) 
 				return validationf("Transaction request cannot include multiple operations on one item")
 			}
 			seen[g.TableName+"\x00"+string(k)] = true
-			it, raw, err := t.getLive(k)
+			it, raw, size, err := t.getLive(k, projs[i] != nil)
 			if err != nil {
 				return err
 			}
-			caps[g.TableName].units += 2 * readUnits(sizeOf(it), true)
+			caps[g.TableName].units += 2 * readUnits(size, true)
 			responses[i] = map[string]any{}
-			if it != nil {
+			if raw != nil {
 				responses[i]["Item"] = projectedOrRaw(projs[i], it, raw)
 			}
 		}

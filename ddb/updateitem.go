@@ -20,25 +20,18 @@ func opUpdateItem(e *Engine, _ context.Context, body []byte) (any, error) {
 	if err := decode(body, &in); err != nil {
 		return nil, err
 	}
-	if err := in.check("ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW"); err != nil {
+	env, err := in.front(&in.UpdateExpression, "ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW")
+	if err != nil {
 		return nil, err
 	}
-	if err := in.legacyParams.translate(&in.exprParams, exprSlots{condition: &in.ConditionExpression, update: &in.UpdateExpression}); err != nil {
-		return nil, err
-	}
-	env := in.env()
 	var upd *updater
 	if in.UpdateExpression != nil {
-		var err error
 		if upd, err = env.update(*in.UpdateExpression, keyNamesOf(in.Key)); err != nil {
 			return nil, err
 		}
 	}
-	cond, err := env.condition(in.ConditionExpression)
+	cond, err := in.bindCondition(env)
 	if err != nil {
-		return nil, err
-	}
-	if err := env.check(); err != nil {
 		return nil, err
 	}
 	keyOf := func(t *tableTx) ([]byte, error) {
@@ -53,7 +46,7 @@ func opUpdateItem(e *Engine, _ context.Context, body []byte) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		c := newCapacity(t.m, true)
+		c := newCapacity(t.m)
 		if old == nil && upd != nil && len(nw) == len(in.Key) {
 			// Only REMOVE/DELETE on an absent item: nothing is created.
 			c.units = 1
