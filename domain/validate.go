@@ -81,11 +81,8 @@ func ValidatePage(p PageRequest) error {
 // ValidateProfile checks the fields of a new profile.
 func ValidateProfile(p Profile) error {
 	set := map[ProfileField]any{}
-	for f, v := range map[ProfileField]*string{
-		FieldName: p.Name, FieldEmail: p.Email, FieldBirthdate: p.Birthdate,
-		FieldAddress: p.Address, FieldStatus: p.Status, FieldPinnedImage: p.PinnedImage,
-	} {
-		if v != nil {
+	for _, f := range StringFields {
+		if v := *p.Field(f); v != nil {
 			set[f] = *v
 		}
 	}

@@ -8,8 +8,8 @@ import (
 )
 
 // Cost is what one GraphQL operation cost in DynamoDB: how many requests of each kind, and the
-// capacity DynamoDB reported for them. It is safe for concurrent use: a request's resolvers run
-// in parallel.
+// capacity DynamoDB reported for them. Store.send adds every request sent with a context from
+// WithCost. It is safe for concurrent use: a request's resolvers run in parallel.
 type Cost struct {
 	mu         sync.Mutex
 	requests   int
@@ -44,9 +44,9 @@ func (c *Cost) Snapshot() CostSnapshot {
 	return CostSnapshot{Requests: c.requests, Operations: ops, ReadCapacityUnits: c.rcu, WriteCapacityUnits: c.wcu}
 }
 
-// record accounts one request to the context's Cost.
-func (s *Store) record(ctx context.Context, operation string, capacity []types.ConsumedCapacity) {
-	c := CostFrom(ctx)
+// add accounts one request and the capacity it consumed; a nil Cost (a context without one)
+// accounts nothing.
+func (c *Cost) add(operation string, capacity []Capacity) {
 	if c == nil {
 		return
 	}
@@ -55,9 +55,8 @@ func (s *Store) record(ctx context.Context, operation string, capacity []types.C
 	c.requests++
 	c.operations[operation]++
 	for _, cc := range capacity {
-		r, w := capacityUnits(operation, cc)
-		c.rcu += r
-		c.wcu += w
+		c.rcu += cc.ReadUnits
+		c.wcu += cc.WriteUnits
 	}
 }
 

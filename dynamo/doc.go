@@ -4,7 +4,9 @@
 // built), the items and their converters to domain values (items.go), the access patterns of
 // DESIGN.md, each a fixed set of requests (users.go, photos.go, reactions.go, friendships.go),
 // the transactions that keep counters exact (transact.go), batching (batch.go), cursors that
-// never leave their partition (cursor.go), and the accounting of every request's cost (cost.go).
+// never leave their partition (cursor.go), and, for every request, the accounting of its cost
+// (cost.go) and its report to an Observer, both done by Store.send (observe.go), through which
+// the request methods of request.go send everything.
 //
 // The same code runs against the embedded engine, DynamoDB Local and Amazon DynamoDB: a Store
 // only needs a client with the DynamoDB API (the API interface).

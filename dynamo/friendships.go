@@ -15,25 +15,20 @@ import (
 // TransactWriteItems). Conflict when already following; NotFound when either user is missing.
 func (s *Store) Follow(ctx context.Context, k domain.FriendshipKey) (domain.Friendship, error) {
 	f := domain.Friendship{Follower: k.Follower, Followed: k.Followed, Timestamp: s.Now()}
-	c, err := s.transact(ctx, []types.TransactWriteItem{
+	err := s.transact(ctx, "follow", []types.TransactWriteItem{
 		{Put: &types.Put{
 			Item:                FriendshipItem(f),
 			ConditionExpression: aws.String("attribute_not_exists(PK)"),
 		}},
 		{Update: followCounter(k.Followed, attrFollowers, 1)},
 		{Update: followCounter(k.Follower, attrFollowing, 1)},
-	})
-	switch {
-	case err != nil:
+	},
+		onFailed{1, userNotFound(k.Followed)},
+		onFailed{2, userNotFound(k.Follower)},
+		onFailed{0, domain.Errorf(domain.Conflict, "%q already follows %q", k.Follower, k.Followed)},
+	)
+	if err != nil {
 		return domain.Friendship{}, err
-	case c.failed(1):
-		return domain.Friendship{}, userNotFound(k.Followed)
-	case c.failed(2):
-		return domain.Friendship{}, userNotFound(k.Follower)
-	case c.failed(0):
-		return domain.Friendship{}, domain.Errorf(domain.Conflict, "%q already follows %q", k.Follower, k.Followed)
-	case c != nil:
-		return domain.Friendship{}, domain.Errorf(domain.Internal, "follow cancelled: %v", c.Reasons)
 	}
 	return f, nil
 }
@@ -53,25 +48,20 @@ func (s *Store) Unfollow(ctx context.Context, k domain.FriendshipKey) (domain.Fr
 	if err != nil {
 		return domain.Friendship{}, domain.Wrap(domain.Internal, err, "reading friendship")
 	}
-	c, err := s.transact(ctx, []types.TransactWriteItem{
+	err = s.transact(ctx, "unfollow", []types.TransactWriteItem{
 		{Delete: &types.Delete{
 			Key:                 FriendshipKey(k).item(),
 			ConditionExpression: aws.String("attribute_exists(PK)"),
 		}},
 		{Update: followCounter(k.Followed, attrFollowers, -1)},
 		{Update: followCounter(k.Follower, attrFollowing, -1)},
-	})
-	switch {
-	case err != nil:
+	},
+		onFailed{0, notFollowing(k)},
+		onFailed{1, userNotFound(k.Followed)},
+		onFailed{2, userNotFound(k.Follower)},
+	)
+	if err != nil {
 		return domain.Friendship{}, err
-	case c.failed(0):
-		return domain.Friendship{}, notFollowing(k)
-	case c.failed(1):
-		return domain.Friendship{}, userNotFound(k.Followed)
-	case c.failed(2):
-		return domain.Friendship{}, userNotFound(k.Follower)
-	case c != nil:
-		return domain.Friendship{}, domain.Errorf(domain.Internal, "unfollow cancelled: %v", c.Reasons)
 	}
 	return f, nil
 }
@@ -121,15 +111,12 @@ func (s *Store) Followers(ctx context.Context, username string, page domain.Page
 	if err != nil {
 		return FollowersPage{}, err
 	}
-	var result FollowersPage
 	isProfile := func(k Key) bool { return k.SK == metadataSK(username) }
 	user, friendships, keys, err := collection(items, isProfile, userFromItem, friendshipFromItem)
 	if err != nil {
 		return FollowersPage{}, err
 	}
-	result.User = user
-	result.Items, result.Cursors, result.HasNextPage = pageOf(friendships, keys, page.First, listFollowers)
-	return result, nil
+	return FollowersPage{Page: pageOf(friendships, keys, page.First, listFollowers), User: user}, nil
 }
 
 // Following returns a page of the friendships in which username follows someone, ordered by
@@ -151,19 +138,11 @@ func (s *Store) Following(ctx context.Context, username string, page domain.Page
 	if err != nil {
 		return domain.Page[domain.Friendship]{}, err
 	}
-	friendships := make([]domain.Friendship, 0, len(items))
-	keys := make([]Key, 0, len(items))
-	for _, item := range items {
-		f, err := friendshipFromItem(item)
-		if err != nil {
-			return domain.Page[domain.Friendship]{}, domain.Wrap(domain.Internal, err, "reading following")
-		}
-		friendships = append(friendships, f)
-		keys = append(keys, keyOf(item))
+	friendships, keys, err := decodeAll(items, friendshipFromItem)
+	if err != nil {
+		return domain.Page[domain.Friendship]{}, err
 	}
-	var p domain.Page[domain.Friendship]
-	p.Items, p.Cursors, p.HasNextPage = pageOf(friendships, keys, page.First, listFollowing)
-	return p, nil
+	return pageOf(friendships, keys, page.First, listFollowing), nil
 }
 
 func notFollowing(k domain.FriendshipKey) error {

@@ -44,8 +44,9 @@ func UserItem(u domain.User) Item {
 		attrFollowers: num(u.FollowerCount),
 		attrFollowing: num(u.FollowingCount),
 	}
-	for f, v := range profileStrings(u) {
-		if v != nil {
+	p := u.Profile()
+	for _, f := range domain.StringFields {
+		if v := *p.Field(f); v != nil {
 			item[string(f)] = str(*v)
 		}
 	}
@@ -53,13 +54,6 @@ func UserItem(u domain.User) Item {
 		item[string(domain.FieldInterests)] = stringList(u.Interests)
 	}
 	return item
-}
-
-func profileStrings(u domain.User) map[domain.ProfileField]*string {
-	return map[domain.ProfileField]*string{
-		domain.FieldName: u.Name, domain.FieldEmail: u.Email, domain.FieldBirthdate: u.Birthdate,
-		domain.FieldAddress: u.Address, domain.FieldStatus: u.Status, domain.FieldPinnedImage: u.PinnedImage,
-	}
 }
 
 func stringList(list []string) *types.AttributeValueMemberL {
@@ -79,17 +73,14 @@ func userFromItem(item Item) (domain.User, error) {
 			return domain.User{}, fmt.Errorf("profile item without username (PK %q)", pk)
 		}
 	}
-	u := domain.User{Username: username}
-	targets := map[domain.ProfileField]**string{
-		domain.FieldName: &u.Name, domain.FieldEmail: &u.Email, domain.FieldBirthdate: &u.Birthdate,
-		domain.FieldAddress: &u.Address, domain.FieldStatus: &u.Status, domain.FieldPinnedImage: &u.PinnedImage,
-	}
-	for f, target := range targets {
+	var p domain.Profile
+	for _, f := range domain.StringFields {
 		if s, ok := getString(item, string(f)); ok {
-			*target = &s
+			*p.Field(f) = &s
 		}
 	}
-	u.Interests = getStrings(item, string(domain.FieldInterests))
+	p.Interests = getStrings(item, string(domain.FieldInterests))
+	u := domain.NewUser(username, p)
 	u.FollowerCount = getInt(item, attrFollowers)
 	u.FollowingCount = getInt(item, attrFollowing)
 	return u, nil

@@ -39,11 +39,9 @@ func reactionPK(username string, t domain.ReactionType) string {
 	return prefixReaction + username + "#" + string(t)
 }
 
-// Range bounds. "PHOTO$" is just past every "PHOTO#…" key, "USER$" past every "USER#…" key,
-// and "#FRIEND$" past every "#FRIEND#…" key.
+// Range bounds. "PHOTO$" is just past every "PHOTO#…" key, and "USER$" past every "USER#…" key.
 const (
 	friendsLow    = prefixFriend
-	friendsHigh   = "#FRIEND$"
 	photosHigh    = "PHOTO$"
 	reactionsLow  = prefixReaction
 	photoItemHigh = "USER$"

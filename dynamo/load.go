@@ -50,7 +50,7 @@ func Load(ctx context.Context, client BatchWriter, table string, items *ItemRead
 			}
 			return b.written, fmt.Errorf("%w (%d items before it were written)", err, b.written)
 		}
-		key := Key{PK: item[attrPK].(*types.AttributeValueMemberS).Value, SK: item[attrSK].(*types.AttributeValueMemberS).Value}
+		key := keyOf(item)
 		// DynamoDB refuses a batch that names a key twice: send what we have first.
 		if b.keys[key] || len(b.requests) == maxBatchWriteRequests {
 			if err := b.flush(ctx); err != nil {

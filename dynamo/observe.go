@@ -48,7 +48,6 @@ func (s *Store) send(ctx context.Context, operation string, call func(context.Co
 		ctx, end = s.observer.BeginRequest(ctx, operation, s.table)
 	}
 	capacity, err := call(ctx)
-	s.record(ctx, operation, capacity)
 	outcome := RequestOutcome{Err: err, CancellationReasons: cancellationReasons(err)}
 	for _, cc := range capacity {
 		r, w := capacityUnits(operation, cc)
@@ -58,6 +57,7 @@ func (s *Store) send(ctx context.Context, operation string, call func(context.Co
 		}
 		outcome.Capacity = append(outcome.Capacity, Capacity{Table: table, ReadUnits: r, WriteUnits: w})
 	}
+	CostFrom(ctx).add(operation, outcome.Capacity)
 	end(outcome)
 	return err
 }

@@ -19,7 +19,7 @@ func (s *Store) UploadPhoto(ctx context.Context, p domain.Photo) (domain.Photo, 
 	for _, t := range domain.ReactionTypes {
 		p.Reactions[t] = 0
 	}
-	c, err := s.transact(ctx, []types.TransactWriteItem{
+	err := s.transact(ctx, "upload", []types.TransactWriteItem{
 		{ConditionCheck: &types.ConditionCheck{
 			Key:                 UserKey(p.Owner).item(),
 			ConditionExpression: aws.String("attribute_exists(PK)"),
@@ -28,16 +28,12 @@ func (s *Store) UploadPhoto(ctx context.Context, p domain.Photo) (domain.Photo, 
 			Item:                PhotoItem(p),
 			ConditionExpression: aws.String("attribute_not_exists(PK)"),
 		}},
-	})
-	switch {
-	case err != nil:
+	},
+		onFailed{0, userNotFound(p.Owner)},
+		onFailed{1, domain.Errorf(domain.Conflict, "%q already has a photo at %s", p.Owner, p.Timestamp)},
+	)
+	if err != nil {
 		return domain.Photo{}, err
-	case c.failed(0):
-		return domain.Photo{}, userNotFound(p.Owner)
-	case c.failed(1):
-		return domain.Photo{}, domain.Errorf(domain.Conflict, "%q already has a photo at %s", p.Owner, p.Timestamp)
-	case c != nil:
-		return domain.Photo{}, domain.Errorf(domain.Internal, "upload cancelled: %v", c.Reasons)
 	}
 	return p, nil
 }
@@ -91,15 +87,12 @@ func (s *Store) ListPhotos(ctx context.Context, owner string, page domain.PageRe
 	if err != nil {
 		return PhotoPage{}, err
 	}
-	var result PhotoPage
 	isProfile := func(k Key) bool { return k.SK == metadataSK(owner) }
 	profile, photos, keys, err := collection(items, isProfile, userFromItem, photoFromItem)
 	if err != nil {
 		return PhotoPage{}, err
 	}
-	result.Owner = profile
-	result.Items, result.Cursors, result.HasNextPage = pageOf(photos, keys, page.First, listPhotos)
-	return result, nil
+	return PhotoPage{Page: pageOf(photos, keys, page.First, listPhotos), Owner: profile}, nil
 }
 
 // DeletePhoto deletes a photo, uncounting nothing (the counters live on the photo itself), and
@@ -123,14 +116,8 @@ func (s *Store) DeletePhoto(ctx context.Context, key domain.PhotoKey) (domain.Ph
 	for _, k := range inTx {
 		actions = append(actions, types.TransactWriteItem{Delete: &types.Delete{Key: k.item()}})
 	}
-	c, err := s.transact(ctx, actions)
-	switch {
-	case err != nil:
+	if err := s.transact(ctx, "delete", actions, onFailed{0, photoNotFound(key)}); err != nil {
 		return domain.Photo{}, err
-	case c.failed(0):
-		return domain.Photo{}, photoNotFound(key)
-	case c != nil:
-		return domain.Photo{}, domain.Errorf(domain.Internal, "delete cancelled: %v", c.Reasons)
 	}
 	if err := s.batchDelete(ctx, reactions[len(inTx):]); err != nil {
 		return domain.Photo{}, err

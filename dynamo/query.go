@@ -30,15 +30,16 @@ func (s *Store) queryItems(ctx context.Context, in *dynamodb.QueryInput, want in
 
 // pageOf cuts children to first items and computes their cursors: the query asked for one more
 // than first, so that a page knows whether another follows without a second request.
-func pageOf[T any](children []T, keys []Key, first int, l list) (items []T, cursors []string, hasNext bool) {
+func pageOf[T any](children []T, keys []Key, first int, l list) domain.Page[T] {
+	var p domain.Page[T]
 	if len(children) > first {
-		children, keys, hasNext = children[:first], keys[:first], true
+		children, keys, p.HasNextPage = children[:first], keys[:first], true
 	}
-	cursors = make([]string, len(keys))
+	p.Items, p.Cursors = children, make([]string, len(keys))
 	for i, k := range keys {
-		cursors[i] = encodeCursor(l, k)
+		p.Cursors[i] = encodeCursor(l, k)
 	}
-	return children, cursors, hasNext
+	return p
 }
 
 // collection splits the items of an item-collection Query into the parent the Query also
@@ -65,6 +66,12 @@ func collection[P, C any](items []Item, isParent func(Key) bool, parent func(Ite
 		keys = append(keys, k)
 	}
 	return found, children, keys, nil
+}
+
+// decodeAll converts the items of a Query that holds only children, with their keys.
+func decodeAll[C any](items []Item, child func(Item) (C, error)) ([]C, []Key, error) {
+	_, children, keys, err := collection[struct{}](items, func(Key) bool { return false }, nil, child)
+	return children, keys, err
 }
 
 func keyOf(item Item) Key {

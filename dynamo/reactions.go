@@ -2,6 +2,7 @@ package dynamo
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -17,7 +18,7 @@ import (
 // checked). Conflict when already reacted; NotFound when the photo or the user does not exist.
 func (s *Store) React(ctx context.Context, k domain.ReactionKey) (domain.Reaction, error) {
 	r := domain.Reaction{Username: k.Username, Type: k.Type, Photo: k.Photo, Timestamp: s.Now()}
-	c, err := s.transact(ctx, []types.TransactWriteItem{
+	err := s.transact(ctx, "reaction", []types.TransactWriteItem{
 		{Put: &types.Put{
 			Item:                ReactionItem(r),
 			ConditionExpression: aws.String("attribute_not_exists(PK)"),
@@ -27,18 +28,13 @@ func (s *Store) React(ctx context.Context, k domain.ReactionKey) (domain.Reactio
 			Key:                 UserKey(k.Username).item(),
 			ConditionExpression: aws.String("attribute_exists(PK)"),
 		}},
-	})
-	switch {
-	case err != nil:
+	},
+		onFailed{1, photoNotFound(k.Photo)},
+		onFailed{2, userNotFound(k.Username)},
+		onFailed{0, domain.Errorf(domain.Conflict, "%q already reacted %s to this photo", k.Username, reactionName(k.Type))},
+	)
+	if err != nil {
 		return domain.Reaction{}, err
-	case c.failed(1):
-		return domain.Reaction{}, photoNotFound(k.Photo)
-	case c.failed(2):
-		return domain.Reaction{}, userNotFound(k.Username)
-	case c.failed(0):
-		return domain.Reaction{}, domain.Errorf(domain.Conflict, "%q already reacted %s to this photo", k.Username, reactionName(k.Type))
-	case c != nil:
-		return domain.Reaction{}, domain.Errorf(domain.Internal, "reaction cancelled: %v", c.Reasons)
 	}
 	return r, nil
 }
@@ -58,22 +54,18 @@ func (s *Store) RemoveReaction(ctx context.Context, k domain.ReactionKey) (domai
 	if err != nil {
 		return domain.Reaction{}, domain.Wrap(domain.Internal, err, "reading reaction")
 	}
-	c, err := s.transact(ctx, []types.TransactWriteItem{
+	err = s.transact(ctx, "removal", []types.TransactWriteItem{
 		{Delete: &types.Delete{
 			Key:                 ReactionKey(k).item(),
 			ConditionExpression: aws.String("attribute_exists(PK)"),
 		}},
 		{Update: counterUpdate(PhotoKey(k.Photo), k.Type, -1)},
-	})
-	switch {
-	case err != nil:
+	},
+		onFailed{0, reactionNotFound(k)},
+		onFailed{1, photoNotFound(k.Photo)},
+	)
+	if err != nil {
 		return domain.Reaction{}, err
-	case c.failed(0):
-		return domain.Reaction{}, reactionNotFound(k)
-	case c.failed(1):
-		return domain.Reaction{}, photoNotFound(k.Photo)
-	case c != nil:
-		return domain.Reaction{}, domain.Errorf(domain.Internal, "removal cancelled: %v", c.Reasons)
 	}
 	return r, nil
 }
@@ -127,15 +119,12 @@ func (s *Store) PhotoReactions(ctx context.Context, key domain.PhotoKey, page do
 	if err != nil {
 		return PhotoReactionsPage{}, err
 	}
-	var result PhotoReactionsPage
 	isPhoto := func(k Key) bool { return k.PK == userPK(key.Owner) }
 	photo, reactions, keys, err := collection(items, isPhoto, photoFromItem, reactionFromItem)
 	if err != nil {
 		return PhotoReactionsPage{}, err
 	}
-	result.Photo = photo
-	result.Items, result.Cursors, result.HasNextPage = pageOf(reactions, keys, page.First, listPhotoReactions)
-	return result, nil
+	return PhotoReactionsPage{Page: pageOf(reactions, keys, page.First, listPhotoReactions), Photo: photo}, nil
 }
 
 // UserReactions returns a page of the reactions username gave, ordered by type (in stored
@@ -176,21 +165,11 @@ func (s *Store) UserReactions(ctx context.Context, username string, page domain.
 	if err := g.Wait(); err != nil {
 		return domain.Page[domain.Reaction]{}, err
 	}
-	var reactions []domain.Reaction
-	var keys []Key
-	for _, items := range results {
-		for _, item := range items {
-			r, err := reactionFromItem(item)
-			if err != nil {
-				return domain.Page[domain.Reaction]{}, domain.Wrap(domain.Internal, err, "reading reactions")
-			}
-			reactions = append(reactions, r)
-			keys = append(keys, keyOf(item))
-		}
+	reactions, keys, err := decodeAll(slices.Concat(results...), reactionFromItem)
+	if err != nil {
+		return domain.Page[domain.Reaction]{}, err
 	}
-	var p domain.Page[domain.Reaction]
-	p.Items, p.Cursors, p.HasNextPage = pageOf(reactions, keys, page.First, listUserReactions)
-	return p, nil
+	return pageOf(reactions, keys, page.First, listUserReactions), nil
 }
 
 func reactionNotFound(k domain.ReactionKey) error {

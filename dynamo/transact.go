@@ -11,22 +11,19 @@ import (
 	"github.com/quickphotos/quickphotos/domain"
 )
 
-// cancelled is a transaction DynamoDB refused because a condition failed: Reasons holds one
-// code per action, in request order, so the access pattern can tell which rule was broken.
-type cancelled struct {
-	Reasons []string
-}
-
-// failed reports whether action i was cancelled by its condition.
-func (c *cancelled) failed(i int) bool {
-	return c != nil && i < len(c.Reasons) && c.Reasons[i] == "ConditionalCheckFailed"
+// onFailed is the error an access pattern returns when the condition of its action number
+// Action (0-based, in request order) cancelled the transaction.
+type onFailed struct {
+	Action int
+	Err    error
 }
 
 // transact runs actions as one TransactWriteItems. Conflicts with other transactions are
 // retried with bounded backoff under one ClientRequestToken, so a retry after a lost response
-// cannot apply the writes twice. A cancellation by a condition is returned as *cancelled with
-// a nil error; the access pattern turns it into a domain error.
-func (s *Store) transact(ctx context.Context, actions []types.TransactWriteItem) (*cancelled, error) {
+// cannot apply the writes twice. A cancellation by a condition returns the Err of the first of
+// failures, in the order given, whose action's condition failed; any other cancellation is
+// Internal, naming what the transaction was for.
+func (s *Store) transact(ctx context.Context, what string, actions []types.TransactWriteItem, failures ...onFailed) error {
 	for i := range actions {
 		setTable(&actions[i], &s.table)
 	}
@@ -37,21 +34,21 @@ func (s *Store) transact(ctx context.Context, actions []types.TransactWriteItem)
 			ClientRequestToken: &token,
 		})
 		if err == nil {
-			return nil, nil
+			return nil
 		}
 		reasons := cancellationReasons(err)
 		retry := isTransactionInProgress(err) || (reasons != nil && isRetryableCancellation(reasons))
 		if reasons != nil && !retry {
-			return &cancelled{Reasons: reasons}, nil
+			return cancellationError(what, reasons, failures)
 		}
 		if !retry {
-			return nil, storeError("TransactWriteItems", err)
+			return storeError("TransactWriteItems", err)
 		}
 		if attempt >= s.retry.attempts {
-			return nil, domain.Wrap(domain.Unavailable, err, "the write kept conflicting with other writes; retry later")
+			return domain.Wrap(domain.Unavailable, err, "the write kept conflicting with other writes; retry later")
 		}
 		if !s.retry.wait(ctx, attempt) {
-			return nil, ctx.Err()
+			return ctx.Err()
 		}
 		// A conflict cancelled the whole transaction, so nothing was written and a new token
 		// is needed: DynamoDB would answer a reused token with the same cancellation.
@@ -59,6 +56,16 @@ func (s *Store) transact(ctx context.Context, actions []types.TransactWriteItem)
 			token = requestToken()
 		}
 	}
+}
+
+// cancellationError is the error of a transaction cancelled with reasons, one code per action.
+func cancellationError(what string, reasons []string, failures []onFailed) error {
+	for _, f := range failures {
+		if f.Action < len(reasons) && reasons[f.Action] == "ConditionalCheckFailed" {
+			return f.Err
+		}
+	}
+	return domain.Errorf(domain.Internal, "%s cancelled: %v", what, reasons)
 }
 
 func setTable(a *types.TransactWriteItem, table *string) {

@@ -16,10 +16,7 @@ import (
 // CreateUser stores a new profile with zero counters (pattern 1: one conditional PutItem).
 // Conflict when the username is taken.
 func (s *Store) CreateUser(ctx context.Context, username string, p domain.Profile) (domain.User, error) {
-	u := domain.User{
-		Username: username, Name: p.Name, Email: p.Email, Birthdate: p.Birthdate, Address: p.Address,
-		Status: p.Status, Interests: p.Interests, PinnedImage: p.PinnedImage,
-	}
+	u := domain.NewUser(username, p)
 	err := s.putItem(ctx, &dynamodb.PutItemInput{
 		Item:                UserItem(u),
 		ConditionExpression: aws.String("attribute_not_exists(PK)"),

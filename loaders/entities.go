@@ -1,6 +1,7 @@
 package loaders
 
 import (
+	"cmp"
 	"context"
 
 	"github.com/graph-gophers/dataloader/v7"
@@ -13,15 +14,20 @@ func (l *Loaders) User(ctx context.Context, username string) (*domain.User, erro
 	return load(ctx, l.users, username)
 }
 
-// Users returns the profiles of usernames in order, nil where there is none.
+// Users returns the profiles of usernames in order, nil where there is none. Like load, it
+// forgets every key that failed, so no error is served from the cache.
 func (l *Loaders) Users(ctx context.Context, usernames []string) ([]*domain.User, error) {
 	thunk := l.users.LoadMany(ctx, usernames)
 	users, errs := thunk()
+	var first error
 	for i, err := range errs {
 		if err != nil {
 			l.users.Clear(ctx, usernames[i])
-			return nil, err
+			first = cmp.Or(first, err)
 		}
+	}
+	if first != nil {
+		return nil, first
 	}
 	return users, nil
 }

@@ -36,7 +36,8 @@ type generator struct {
 	cfg Config
 	rng *rand.Rand
 	d   Dataset
-	// userWeight[i] is the popularity of Users[i]; cumulative sums make weighted draws.
+	// userCum[i] and photoCum[i] are the cumulative popularity of Users[0..i] and appeal of
+	// Photos[0..i], for weighted draws.
 	userCum  []float64
 	photoCum []float64
 }

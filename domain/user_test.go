@@ -1,0 +1,35 @@
+package domain_test
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/quickphotos/quickphotos/domain"
+)
+
+func TestProfileField(t *testing.T) {
+	var p domain.Profile
+	for _, f := range domain.StringFields {
+		target := p.Field(f)
+		if target == nil {
+			t.Fatalf("Field(%s) = nil", f)
+		}
+		v := string(f)
+		*target = &v
+	}
+	ptr := func(s string) *string { return &s }
+	want := domain.Profile{
+		Name: ptr("name"), Email: ptr("email"), Birthdate: ptr("birthdate"),
+		Address: ptr("address"), Status: ptr("status"), PinnedImage: ptr("pinnedImage"),
+	}
+	if !reflect.DeepEqual(p, want) {
+		t.Errorf("profile set through Field = %+v, want %+v", p, want)
+	}
+	if p.Field(domain.FieldInterests) != nil {
+		t.Error("Field(interests) is not nil")
+	}
+	u := domain.NewUser("ava", p)
+	if u.Username != "ava" || !reflect.DeepEqual(u.Profile(), p) {
+		t.Errorf("NewUser(ava, p).Profile() = %+v, want %+v", u.Profile(), p)
+	}
+}
