@@ -25,7 +25,7 @@ func askCost(next http.Handler) http.Handler {
 }
 
 // costReporter adds extensions.cost to the response of an operation whose request asked for
-// it. The cost itself is collected by the store for every operation (see operations.go).
+// it. The cost itself is collected by the store for every operation (see perOperation in operation.go).
 type costReporter struct{}
 
 var _ interface {

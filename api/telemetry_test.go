@@ -1,40 +1,21 @@
 package api_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/quickphotos/quickphotos/api"
 	"github.com/quickphotos/quickphotos/internal/apitest"
+	"github.com/quickphotos/quickphotos/internal/syncbuf"
 	"github.com/quickphotos/quickphotos/telemetry"
 )
 
-// syncBuffer is a log destination the server's goroutines may write concurrently.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 func TestOperatorsSeeEachRequestInLogsAndMetrics(t *testing.T) {
-	var logs syncBuffer
+	var logs syncbuf.Buffer
 	tel := telemetry.New(telemetry.Options{Logger: slog.New(telemetry.LogHandler(slog.NewJSONHandler(&logs, nil)))})
 	srv := apitest.NewServer(t, apitest.WithAuth(), apitest.WithStoreObserver(tel.Store()), apitest.WithConfig(func(c *api.Config) { c.Telemetry = tel }))
 	srv.MustCreateUser(t, "alice")

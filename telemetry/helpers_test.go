@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -27,6 +26,7 @@ import (
 	"github.com/quickphotos/quickphotos/domain"
 	"github.com/quickphotos/quickphotos/dynamo"
 	"github.com/quickphotos/quickphotos/graph"
+	"github.com/quickphotos/quickphotos/internal/syncbuf"
 	"github.com/quickphotos/quickphotos/loaders"
 	"github.com/quickphotos/quickphotos/resolvers"
 	"github.com/quickphotos/quickphotos/telemetry"
@@ -153,23 +153,9 @@ func post(t *testing.T, srv *httptest.Server, body map[string]any, header http.H
 	return resp, out
 }
 
-// syncBuffer is a log destination safe for the server's goroutines and the test's.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
+// syncBuffer is a log destination safe for the server's goroutines and the test's, that
+// reads back the JSON records written to it.
+type syncBuffer struct{ syncbuf.Buffer }
 
 // lines are the JSON log records written so far.
 func (b *syncBuffer) lines(t *testing.T) []map[string]any {

@@ -78,14 +78,16 @@ func (t *Telemetry) Middleware(next http.Handler) http.Handler {
 		case status >= 500:
 			level = slog.LevelWarn
 		}
-		attrs := []slog.Attr{
+		// One allocation for every attribute: five here, the record's, and trace_id.
+		attrs := make([]slog.Attr, 0, 5+recordAttrs+1)
+		attrs = append(attrs,
 			slog.String("request_id", id),
 			slog.String("method", r.Method),
 			slog.String("path", path),
 			slog.Int("status", status),
 			slog.Float64("duration_ms", float64(elapsed.Microseconds())/1000),
-		}
-		attrs = append(attrs, rec.attrs()...)
+		)
+		attrs = rec.appendAttrs(attrs)
 		if sc := span.SpanContext(); sc.IsValid() {
 			attrs = append(attrs, slog.String("trace_id", sc.TraceID().String()))
 		}

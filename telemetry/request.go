@@ -88,20 +88,23 @@ func (r *record) addRequest(rcu, wcu float64) {
 	r.wcu += wcu
 }
 
-// attrs are the record's fields for the access log.
-func (r *record) attrs() []slog.Attr {
+// recordAttrs is how many attributes appendAttrs adds.
+const recordAttrs = 6
+
+// appendAttrs appends the record's fields for the access log to attrs.
+func (r *record) appendAttrs(attrs []slog.Attr) []slog.Attr {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	codes := make([]string, len(r.errorCodes))
 	copy(codes, r.errorCodes)
-	return []slog.Attr{
+	return append(attrs,
 		slog.String("operation", r.operation),
 		slog.String("operation_type", r.operationType),
 		slog.Int("dynamodb_requests", r.requests),
 		slog.Float64("read_capacity_units", r.rcu),
 		slog.Float64("write_capacity_units", r.wcu),
 		slog.Any("error_codes", codes),
-	}
+	)
 }
 
 // LogHandler wraps h so that every record logged with a context (the *Context methods of

@@ -1,7 +1,6 @@
 package dynamodblocal
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -16,6 +15,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/quickphotos/quickphotos/internal/syncbuf"
 )
 
 // Credentials and region every client of an Instance uses. DynamoDB Local
@@ -61,7 +62,7 @@ type Instance struct {
 	Jar string
 
 	cmd     *exec.Cmd
-	out     *syncBuffer
+	out     *syncbuf.Buffer
 	exited  chan struct{}
 	waitErr error
 	tmpDir  string // removed by Stop; empty when the caller owns the directory
@@ -135,7 +136,7 @@ func start(java, jar, dir string, onDisk bool, timeout time.Duration) (*Instance
 	args := append([]string{"-Djava.library.path=" + lib, "-jar", jar}, storage...)
 	cmd := exec.Command(java, append(args, "-port", strconv.Itoa(port), "-disableTelemetry")...)
 	cmd.Dir = dir
-	out := &syncBuffer{}
+	out := &syncbuf.Buffer{}
 	cmd.Stdout, cmd.Stderr = out, out
 	ownProcessGroup(cmd)
 	if err := cmd.Start(); err != nil {
@@ -237,22 +238,4 @@ func freePort() (int, error) {
 	}
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port, nil
-}
-
-// syncBuffer is a bytes.Buffer safe for the process's writers and readers.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
