@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"net/http"
 	"strings"
 	"testing"
@@ -14,7 +15,9 @@ import (
 
 	"github.com/quickphotos/quickphotos/api"
 	"github.com/quickphotos/quickphotos/api/limits"
+	"github.com/quickphotos/quickphotos/domain"
 	"github.com/quickphotos/quickphotos/internal/apitest"
+	"github.com/quickphotos/quickphotos/internal/syncbuf"
 )
 
 func TestQueriesOverALimitAreRefusedWithoutAnyDynamoDBRequest(t *testing.T) {
@@ -283,5 +286,30 @@ func TestMalformedRequestsAreTheClientsMistake(t *testing.T) {
 				t.Errorf("the message echoes the body: %q", resp.Errors[0].Message)
 			}
 		})
+	}
+}
+
+// brokenVerifier fails the way a verifier with a bug does: an internal error.
+type brokenVerifier struct{}
+
+func (brokenVerifier) Verify(context.Context, string) (string, error) {
+	return "", domain.Wrap(domain.Internal, errors.New("key cache closed"), "verifier broken")
+}
+
+func TestAVerifierFailureIsLoggedAndHidden(t *testing.T) {
+	var logs syncbuf.Buffer
+	srv := apitest.NewServer(t, apitest.WithConfig(func(c *api.Config) {
+		c.Verifier = brokenVerifier{}
+		c.Logger = slog.New(slog.NewJSONHandler(&logs, nil))
+	}))
+	resp := srv.WithHeader("Authorization", "Bearer x.y.z").Query(t, `{ user(username: "a") { name } }`, nil)
+	if resp.Status != http.StatusInternalServerError || resp.Code() != "INTERNAL_SERVER_ERROR" {
+		t.Fatalf("status %d code %q, want 500 INTERNAL_SERVER_ERROR", resp.Status, resp.Code())
+	}
+	if strings.Contains(resp.Errors[0].Message, "key cache") {
+		t.Errorf("the client sees the cause: %q", resp.Errors[0].Message)
+	}
+	if !strings.Contains(logs.String(), "key cache closed") {
+		t.Errorf("the cause was not logged: %q", logs.String())
 	}
 }

@@ -2,6 +2,7 @@ package api
 
 import (
 	"encoding/json"
+	"log/slog"
 	"net/http"
 	"strings"
 
@@ -14,10 +15,13 @@ import (
 // request without Authorization is anonymous (it may read public data), a valid bearer token
 // makes an authenticated caller, and anything else is refused with 401 before GraphQL sees
 // the request, so a bad token can never reach a write.
-func identify(v auth.Verifier, next http.Handler) http.Handler {
+func identify(v auth.Verifier, log *slog.Logger, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		caller, err := callerOf(r, v)
 		if err != nil {
+			if domain.ErrorCode(err) == domain.Internal {
+				log.ErrorContext(r.Context(), "internal error authenticating a request", "err", err)
+			}
 			writeHTTPError(w, 0, err)
 			return
 		}

@@ -46,6 +46,30 @@ func TestUser_CancelledLoadIsNotCached(t *testing.T) {
 
 // TestUsers_OneBatchAndDeduplicated: concurrent loads of the same and different users share
 // one BatchGetItem.
+// TestUsers_CancelledBatchForgetsEveryKey: when a batch of several profiles fails, none of
+// its keys keeps the error in the cache.
+func TestUsers_CancelledBatchForgetsEveryKey(t *testing.T) {
+	store := newStore(t)
+	ctx := context.Background()
+	names := []string{"ada", "bob", "cy"}
+	for _, u := range names {
+		if _, err := store.CreateUser(ctx, u, domain.Profile{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l := loaders.New(store, loaders.Options{})
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := l.Users(cancelled, names); err == nil {
+		t.Fatal("a cancelled batch succeeded")
+	}
+	for _, u := range names {
+		if got, err := l.User(ctx, u); err != nil || got == nil {
+			t.Errorf("after a failed batch, User(%q) = %v, %v; want the profile", u, got, err)
+		}
+	}
+}
+
 func TestUsers_OneBatchAndDeduplicated(t *testing.T) {
 	store := newStore(t)
 	ctx := context.Background()
