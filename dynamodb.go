@@ -16,23 +16,25 @@ import (
 // API over HTTP like DynamoDB Local, so any SDK, the AWS CLI, NoSQL Workbench or dynamodb-admin
 // can use it.
 func serveDynamoDB(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	var listen, data string
+	var listen string
+	store := storeConfig{kind: storeEmbedded}
 	f := newFlags("dynamodb", stderr)
 	f.String(&listen, "listen", "127.0.0.1:8000", "the address to listen on")
-	f.String(&data, "data", "data", "the data directory")
+	f.String(&store.dataDir, "data", "data", "the data directory")
+	f.Bool(&store.inMemory, "in-memory", false, "keep the data in memory only, like DynamoDB Local's -inMemory: nothing is written to --data and everything is gone on exit")
 	if err := f.parse(args); err != nil {
 		return err
 	}
-	engine, err := ddb.Open(data, nil)
+	engine, err := openEngine(store.dataDir, store.inMemory)
 	if err != nil {
-		return fmt.Errorf("opening the engine in %s: %w", data, err)
+		return fmt.Errorf("opening the engine: %w", err)
 	}
 	defer engine.Close()
 	ln, err := net.Listen("tcp", listen)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "quickphotos: DynamoDB API at http://%s (data in %s)\n", ln.Addr(), data)
+	fmt.Fprintf(stdout, "quickphotos: DynamoDB API at http://%s (%s)\n", ln.Addr(), store.describe())
 	return serveEngine(ctx, engine, ln)
 }
 

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -15,10 +16,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/quickphotos/quickphotos/ddb"
+	"github.com/quickphotos/quickphotos/dynamo"
 )
 
 func TestSample_Deterministic(t *testing.T) {
@@ -213,6 +217,49 @@ func TestDynamoDBEndpoints(t *testing.T) {
 		if got := len(out.TableNames) == 1 && out.TableNames[0] == "quick-photos"; got != tc.wantTable {
 			t.Errorf("%s: tables %v", name, out.TableNames)
 		}
+	}
+}
+
+// TestInMemory: with --in-memory, `quickphotos dynamodb` and `serve` keep the engine's data in
+// memory only: the API works, the sample data is there, and the data directory is never created.
+func TestInMemory(t *testing.T) {
+	for name, tc := range map[string]struct {
+		ready string
+		args  []string
+	}{
+		"dynamodb":     {"DynamoDB API", []string{"dynamodb", "--listen", "127.0.0.1:0", "--in-memory"}},
+		"serve sample": {"GraphiQL at", []string{"serve", "--addr", "127.0.0.1:0", "--in-memory", "--sample", "--dynamodb-listen", "127.0.0.1:0"}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			data := filepath.Join(t.TempDir(), "data")
+			lines := strings.Join(startCommand(t, tc.ready, append(tc.args, "--data", data)...), "")
+			if !strings.Contains(lines, "in memory only") {
+				t.Errorf("start-up lines do not say the data is in memory only: %q", lines)
+			}
+			endpoint := regexp.MustCompile(`DynamoDB API[^\n]* at (http://127\.0\.0\.1:\d+)`).FindStringSubmatch(lines)[1]
+			client := dynamodb.New(dynamodb.Options{
+				Region: "us-east-1", BaseEndpoint: &endpoint,
+				Credentials: credentials.NewStaticCredentialsProvider("any", "any", ""),
+			})
+			store := dynamo.New(client, dynamo.DefaultTable)
+			if err := store.CreateTable(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			out, err := client.Scan(t.Context(), &dynamodb.ScanInput{TableName: aws.String(dynamo.DefaultTable), Select: types.SelectCount})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if wantSample := tc.args[0] == "serve"; (out.Count > 0) != wantSample {
+				t.Errorf("%d items in the table; sample data expected: %v", out.Count, wantSample)
+			}
+			if _, err := os.Stat(data); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("--in-memory touched the data directory %s: %v", data, err)
+			}
+		})
+	}
+	err := run(t.Context(), []string{"serve", "--store", "dynamodb", "--in-memory", "--addr", "127.0.0.1:0"}, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "--in-memory") {
+		t.Errorf("serve --store dynamodb --in-memory: err = %v, want one naming --in-memory", err)
 	}
 }
 

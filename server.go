@@ -147,8 +147,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		ErrorLog:       slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
 	base := "http://" + ln.Addr().String()
-	fmt.Fprintf(stdout, "quickphotos: GraphiQL at %s/ — GraphQL API at %s%s (store: %s, table: %s)\n",
-		base, base, api.Endpoint, cfg.store.kind, cfg.store.table)
+	fmt.Fprintf(stdout, "quickphotos: GraphiQL at %s/ — GraphQL API at %s%s (store: %s, %s, table: %s)\n",
+		base, base, api.Endpoint, cfg.store.kind, cfg.store.describe(), cfg.store.table)
 	fmt.Fprintf(stdout, "quickphotos: authentication: %s\n", authSays)
 	if tracing {
 		fmt.Fprintln(stdout, "quickphotos: tracing to the OpenTelemetry exporter set by OTEL_* variables")

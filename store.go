@@ -24,6 +24,7 @@ const (
 type storeConfig struct {
 	kind        string
 	dataDir     string
+	inMemory    bool
 	endpointURL string
 	table       string
 	createTable bool
@@ -32,6 +33,7 @@ type storeConfig struct {
 func (c *storeConfig) register(f *flags) {
 	f.String(&c.kind, "store", storeEmbedded, "where the table lives: embedded (the built-in engine, in --data) or dynamodb (Amazon DynamoDB, DynamoDB Local or a compatible endpoint)")
 	f.String(&c.dataDir, "data", "data", "the embedded engine's data directory")
+	f.Bool(&c.inMemory, "in-memory", false, "keep the embedded engine's data in memory only, like DynamoDB Local's -inMemory: nothing is written to --data and everything is gone when the server stops")
 	f.String(&c.endpointURL, "endpoint-url", "", "with --store dynamodb: the endpoint, e.g. http://127.0.0.1:8000 for DynamoDB Local (default: the AWS SDK's, which also reads AWS_ENDPOINT_URL_DYNAMODB)")
 	f.String(&c.table, "table", dynamo.DefaultTable, "the table's name")
 }
@@ -54,12 +56,15 @@ func (s *openedStore) Close() error {
 func (c storeConfig) open(ctx context.Context) (*openedStore, error) {
 	switch c.kind {
 	case storeEmbedded:
-		engine, err := ddb.Open(c.dataDir, nil)
+		engine, err := openEngine(c.dataDir, c.inMemory)
 		if err != nil {
-			return nil, fmt.Errorf("opening the embedded store in %s: %w", c.dataDir, err)
+			return nil, fmt.Errorf("opening the embedded store: %w", err)
 		}
 		return &openedStore{client: engine.Client(), engine: engine}, nil
 	case storeDynamoDB:
+		if c.inMemory {
+			return nil, fmt.Errorf("--in-memory is for the embedded store, not --store %s", storeDynamoDB)
+		}
 		cfg, err := config.LoadDefaultConfig(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("loading AWS configuration: %w", err)
@@ -93,4 +98,30 @@ func (c storeConfig) prepareTable(ctx context.Context, store *dynamo.Store) erro
 		return store.CreateTable(ctx)
 	}
 	return store.CheckTable(ctx)
+}
+
+// openEngine opens the embedded engine: durable in dataDir, or in memory only.
+func openEngine(dataDir string, inMemory bool) (*ddb.Engine, error) {
+	if inMemory {
+		return ddb.OpenMemory(nil)
+	}
+	engine, err := ddb.Open(dataDir, nil)
+	if err != nil {
+		return nil, fmt.Errorf("in %s: %w", dataDir, err)
+	}
+	return engine, nil
+}
+
+// describe says where the data lives, for start-up messages.
+func (c storeConfig) describe() string {
+	switch {
+	case c.kind != storeEmbedded && c.endpointURL != "":
+		return "endpoint " + c.endpointURL
+	case c.kind != storeEmbedded:
+		return "the AWS SDK's endpoint"
+	case c.inMemory:
+		return "in memory only"
+	default:
+		return "data in " + c.dataDir
+	}
 }

@@ -44,29 +44,8 @@ type Options struct {
 	OpenTimeout time.Duration
 }
 
-// Engine is an embedded, durable DynamoDB-compatible database. It is safe for
-// concurrent use; its ServeHTTP speaks the DynamoDB JSON 1.0 protocol.
-type Engine struct {
-	db   *bolt.DB
-	opts Options
-
-	stop     chan struct{}
-	wg       sync.WaitGroup
-	closeMu  sync.Once
-	closeErr error
-
-	commits commitQueue // writers waiting to share a commit (groupcommit.go)
-	metas   metaCache   // decoded table metadata (tablecache.go)
-}
-
-// Open opens (creating if needed) the engine stored in dir. It returns
-// ErrFormatVersion when the file was written with another format version and
-// ErrNotDir when dir is not a directory. The caller must Close the Engine.
-func Open(dir string, opts *Options) (*Engine, error) {
-	var o Options
-	if opts != nil {
-		o = *opts
-	}
+// withDefaults fills in the zero fields of o.
+func (o Options) withDefaults() Options {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
@@ -82,6 +61,35 @@ func Open(dir string, opts *Options) (*Engine, error) {
 	if o.OpenTimeout == 0 {
 		o.OpenTimeout = time.Second
 	}
+	return o
+}
+
+// Engine is an embedded, durable DynamoDB-compatible database. It is safe for
+// concurrent use; its ServeHTTP speaks the DynamoDB JSON 1.0 protocol.
+type Engine struct {
+	db   *bolt.DB
+	opts Options
+
+	stop     chan struct{}
+	wg       sync.WaitGroup
+	closeMu  sync.Once
+	closeErr error
+
+	cleanup func() // removes OpenMemory's storage after Close; nil for Open
+
+	commits commitQueue // writers waiting to share a commit (groupcommit.go)
+	metas   metaCache   // decoded table metadata (tablecache.go)
+}
+
+// Open opens (creating if needed) the engine stored in dir. It returns
+// ErrFormatVersion when the file was written with another format version and
+// ErrNotDir when dir is not a directory. The caller must Close the Engine.
+func Open(dir string, opts *Options) (*Engine, error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	o = o.withDefaults()
 	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
 		return nil, ErrNotDir
 	}
@@ -92,11 +100,52 @@ func Open(dir string, opts *Options) (*Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ddb: open %s: %w", dir, err)
 	}
+	return start(db, o, nil)
+}
+
+// OpenMemory opens an engine whose data lives only in memory, like DynamoDB
+// Local's -inMemory: nothing is written to a data directory, nothing is
+// fsynced, and everything is gone after Close. It is for tests and
+// throwaway sessions that want the engine's behaviour without durability.
+// The storage is the same bbolt file format as Open's, kept in an anonymous
+// in-memory file (memfile_linux.go) or, on other systems, in a temporary
+// file removed on Close (memfile_other.go). Options.NoSync is implied.
+func OpenMemory(opts *Options) (*Engine, error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	o.NoSync = true
+	o = o.withDefaults()
+	f, cleanup, err := memoryFile()
+	if err != nil {
+		return nil, fmt.Errorf("ddb: in-memory storage: %w", err)
+	}
+	db, err := bolt.Open(f.Name(), 0o600, &bolt.Options{
+		Timeout: o.OpenTimeout,
+		NoSync:  true,
+		// bbolt opens by name; hand it the file already made, once.
+		OpenFile: func(string, int, os.FileMode) (*os.File, error) { return f, nil },
+	})
+	if err != nil {
+		f.Close()
+		cleanup()
+		return nil, fmt.Errorf("ddb: in-memory storage: %w", err)
+	}
+	return start(db, o, cleanup)
+}
+
+// start initialises the storage of an opened bbolt file and starts the TTL
+// sweeper. cleanup, if not nil, runs after the file is closed.
+func start(db *bolt.DB, o Options, cleanup func()) (*Engine, error) {
 	if err := db.Update(initStorage); err != nil {
 		db.Close()
+		if cleanup != nil {
+			cleanup()
+		}
 		return nil, err
 	}
-	e := &Engine{db: db, opts: o, stop: make(chan struct{})}
+	e := &Engine{db: db, opts: o, stop: make(chan struct{}), cleanup: cleanup}
 	if o.TTLSweepInterval > 0 {
 		e.wg.Add(1)
 		go e.sweepLoop(o.TTLSweepInterval)
@@ -112,6 +161,9 @@ func (e *Engine) Close() error {
 		close(e.stop)
 		e.wg.Wait()
 		e.closeErr = e.db.Close()
+		if e.cleanup != nil {
+			e.cleanup()
+		}
 	})
 	return e.closeErr
 }

@@ -191,6 +191,17 @@ func openEngine() (*ddb.Engine, func(), error) {
 	return e, func() { _ = e.Close(); _ = os.RemoveAll(dir) }, nil
 }
 
+// overHTTP serves e on a loopback port and returns a client of it that uses
+// the SDK's default HTTP client, as for DynamoDB Local.
+func overHTTP(e *ddb.Engine) (*dynamodb.Client, func()) {
+	srv := httptest.NewServer(e)
+	c := e.Client(sameRegion, func(o *dynamodb.Options) {
+		o.BaseEndpoint = aws.String(srv.URL)
+		o.HTTPClient = nil
+	})
+	return c, srv.Close
+}
+
 // sameRegion gives the engine's clients DynamoDB Local's region. The
 // engine accepts any region, but the SDK's endpoint resolver costs more for a
 // region outside its partition table (such as "local": it compiles each
@@ -211,12 +222,18 @@ var targets = []*target{
 		if err != nil {
 			return nil, nil, err
 		}
-		srv := httptest.NewServer(e)
-		c := e.Client(sameRegion, func(o *dynamodb.Options) {
-			o.BaseEndpoint = aws.String(srv.URL)
-			o.HTTPClient = nil // the SDK's default HTTP client, as for DynamoDB Local
-		})
-		return c, func() { srv.Close(); closeFn() }, nil
+		c, stop := overHTTP(e)
+		return c, func() { stop(); closeFn() }, nil
+	}},
+	// The like-for-like target for dynamodb-local (-inMemory): nothing is
+	// fsynced or kept, as there.
+	{name: "engine-http-memory", setup: func() (*dynamodb.Client, func(), error) {
+		e, err := ddb.OpenMemory(&ddb.Options{TTLSweepInterval: -1})
+		if err != nil {
+			return nil, nil, err
+		}
+		c, stop := overHTTP(e)
+		return c, func() { stop(); _ = e.Close() }, nil
 	}},
 	{name: "dynamodb-local", setup: func() (*dynamodb.Client, func(), error) {
 		in, err := dynamodblocal.Launch()

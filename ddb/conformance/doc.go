@@ -15,8 +15,9 @@
 // invariants across steps (collect and union: the segments of a parallel
 // Scan partition the table on each target, whatever their hashing), and
 // poll until an asynchronous effect such as TTL deletion is visible (see
-// Step in case_test.go). TestConformance prints the number of cases and
-// compared steps.
+// Step in case_test.go). Every step is a subtest of its sequence, named
+// "<step id>_<operation>", so one comparison can be run or read alone;
+// TestConformance prints the number of compared steps and sequences.
 //
 // Steps listed in testdata/divergences.json are those where DynamoDB Local
 // is known to differ from Amazon DynamoDB's documented behaviour
@@ -27,6 +28,7 @@
 //
 //	go test ./ddb/conformance/
 //	go test ./ddb/conformance/ -run 'TestConformance/query' -v
+//	go test ./ddb/conformance/ -run 'TestConformance/query/#12_' -v   # one step's verdict (all steps still run)
 //	go test ./ddb/conformance/ -conformance.engine=false   # check the cases on DynamoDB Local only
 //	go test ./ddb/conformance/ -conformance.record        # rewrite testdata/golden/
 //	go test ./ddb/conformance/ -conformance.local=false   # engine vs testdata/golden/, no Java

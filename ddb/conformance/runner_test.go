@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"net/http"
@@ -70,9 +71,9 @@ func TestConformance(t *testing.T) {
 		t.Run(c.Name, func(t *testing.T) { runCase(t, c, divs) })
 	}
 	st := countSteps(cases, divs)
-	msg := fmt.Sprintf("conformance: %d cases, %d compared steps (%d expecting an error, %d of them with the message compared; "+
+	msg := fmt.Sprintf("conformance: %d compared steps, each a subtest, in %d sequences (%d expecting an error, %d of them with the message compared; "+
 		"%d checked against the documented behaviour instead of DynamoDB Local; %d only for success or error type)",
-		len(cases), st.steps, st.errors, st.messages, st.divergences, st.skipped)
+		st.steps, len(cases), st.errors, st.messages, st.divergences, st.skipped)
 	t.Log(msg)
 	if !testing.Verbose() {
 		fmt.Println(msg)
@@ -141,44 +142,59 @@ func runCase(t *testing.T, c Case, divs map[string]Divergence) {
 	refColl, engColl := collections{}, collections{}
 	var prevRef, prevEng any
 	failed := 0
+	// Every step is sent in order, since each depends on those before it;
+	// its verdict is reported in a subtest of its own, so that one step can
+	// be read alone (go test -run 'TestConformance/<case>/<step id>_').
 	for i, s := range c.allSteps() {
-		where := fmt.Sprintf("step %s (%s)", s.ID, s.Op)
-		body := bind(c.Name, s.Request)
-		var refRes, engRes *stepResult
-		var err error
-		switch {
-		case ref != nil:
-			if refRes, err = sendStep(ctx, ref, c.Name, s, body, prevRef); err != nil {
-				t.Fatalf("%s: %v", where, err)
+		msgs, err := func() ([]string, error) {
+			body := bind(c.Name, s.Request)
+			var refRes, engRes *stepResult
+			var err error
+			switch {
+			case ref != nil:
+				if refRes, err = sendStep(ctx, ref, c.Name, s, body, prevRef); err != nil {
+					return nil, fmt.Errorf("DynamoDB Local: %w", err)
+				}
+				prevRef = refRes.decoded
+				rec.Steps = append(rec.Steps, recordStep(c.Name, s, refRes.resp))
+			case golden != nil:
+				if i >= len(golden.Steps) || golden.Steps[i].ID != s.ID {
+					return nil, errors.New("golden file is stale (re-record it with -conformance.record)")
+				}
+				g := golden.Steps[i]
+				refRes = &stepResult{resp: response{Status: g.Status, Body: bind(c.Name, g.Response)}}
 			}
-			prevRef = refRes.decoded
-			rec.Steps = append(rec.Steps, recordStep(c.Name, s, refRes.resp))
-		case golden != nil:
-			if i >= len(golden.Steps) || golden.Steps[i].ID != s.ID {
-				t.Fatalf("%s: golden file is stale (re-record it with -conformance.record)", where)
+			if eng != nil {
+				if engRes, err = sendStep(ctx, eng, c.Name, s, body, prevEng); err != nil {
+					return nil, fmt.Errorf("engine: %w", err)
+				}
+				prevEng = engRes.decoded
 			}
-			g := golden.Steps[i]
-			refRes = &stepResult{resp: response{Status: g.Status, Body: bind(c.Name, g.Response)}}
-		}
-		if eng != nil {
-			if engRes, err = sendStep(ctx, eng, c.Name, s, body, prevEng); err != nil {
-				t.Fatalf("%s: %v", where, err)
+			msgs := checkStep(c.Name, s, divs[c.Name+"/"+s.ID], refRes, engRes, ref != nil)
+			if refRes != nil {
+				msgs = append(msgs, refColl.check(s, "DynamoDB Local", refRes)...)
 			}
-			prevEng = engRes.decoded
-		}
-		msgs := checkStep(c.Name, s, divs[c.Name+"/"+s.ID], refRes, engRes, ref != nil)
-		if refRes != nil {
-			msgs = append(msgs, refColl.check(s, "DynamoDB Local", refRes)...)
-		}
-		if engRes != nil {
-			msgs = append(msgs, engColl.check(s, "engine", engRes)...)
-		}
+			if engRes != nil {
+				msgs = append(msgs, engColl.check(s, "engine", engRes)...)
+			}
+			return msgs, nil
+		}()
+		t.Run(s.ID+"_"+s.Op, func(t *testing.T) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(msgs) > 0 {
+				t.Errorf("request: %s\n%s", compactRaw(s.Request), strings.Join(msgs, "\n"))
+			}
+		})
 		if len(msgs) > 0 {
-			t.Errorf("%s\nrequest: %s\n%s", where, compactRaw(s.Request), strings.Join(msgs, "\n"))
 			failed++
-			if *flagEngine && failed >= maxFailedSteps {
-				t.Fatalf("stopping after %d failed steps", failed)
-			}
+		}
+		switch {
+		case err != nil:
+			t.Fatalf("stopping the case at step %s (%s): the steps after it depend on it", s.ID, s.Op)
+		case *flagEngine && failed >= maxFailedSteps:
+			t.Fatalf("stopping after %d failed steps", failed)
 		}
 	}
 	if *flagRecord {
