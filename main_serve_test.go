@@ -280,3 +280,57 @@ func sendHalfARequest(t *testing.T, addr, body string) net.Conn {
 }
 
 func jsonDecode(r io.Reader, v any) error { return json.NewDecoder(r).Decode(v) }
+
+// TestServe_MetricsOnTheirOwnListener: with --metrics-addr the Prometheus metrics are served
+// there, counting the API's requests, and no longer on the API's address.
+func TestServe_MetricsOnTheirOwnListener(t *testing.T) {
+	for name, tc := range map[string]struct {
+		args           []string
+		publicMetrics  bool
+		ownMetricsLine bool
+	}{
+		"default: on the API's address": {nil, true, false},
+		"--metrics-addr":                {[]string{"--metrics-addr", "127.0.0.1:0"}, false, true},
+	} {
+		t.Run(name, func(t *testing.T) {
+			lines := strings.Join(startCommand(t, "GraphiQL at", append([]string{"serve", "--addr", "127.0.0.1:0", "--data", t.TempDir()}, tc.args...)...), "")
+			api := regexp.MustCompile(`GraphiQL at (http://127\.0\.0\.1:\d+)`).FindStringSubmatch(lines)[1]
+			var got map[string]any
+			postJSON(t, api+"/graphql", `{"query":"{ __typename }"}`, &got)
+
+			status, _ := getBody(t, api+"/metrics")
+			if (status == http.StatusOK) != tc.publicMetrics {
+				t.Errorf("GET %s/metrics: %d, want metrics there: %v", api, status, tc.publicMetrics)
+			}
+			m := regexp.MustCompile(`metrics at (http://127\.0\.0\.1:\d+/metrics)`).FindStringSubmatch(lines)
+			if (m != nil) != tc.ownMetricsLine {
+				t.Fatalf("start-up lines %q; a metrics listener expected: %v", lines, tc.ownMetricsLine)
+			}
+			if m == nil {
+				return
+			}
+			status, body := getBody(t, m[1])
+			if status != http.StatusOK || !strings.Contains(body, `quickphotos_graphql_operations_total`) {
+				t.Errorf("GET %s: %d, metrics of the API's requests missing:\n%.500s", m[1], status, body)
+			}
+			if status, _ := getBody(t, strings.TrimSuffix(m[1], "/metrics")+"/graphql"); status != http.StatusNotFound {
+				t.Errorf("the metrics listener answers /graphql with %d, want 404", status)
+			}
+		})
+	}
+}
+
+// getBody GETs url and returns the status and body.
+func getBody(t *testing.T, url string) (int, string) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, string(b)
+}

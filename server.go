@@ -33,6 +33,7 @@ type serveConfig struct {
 	persistedBytes  int
 	corsOrigins     string
 	logLevel        string
+	metricsAddr     string
 }
 
 func (c *serveConfig) register(f *flags) {
@@ -53,6 +54,7 @@ func (c *serveConfig) register(f *flags) {
 	f.Bool(&c.introspection, "introspection", true, "answer introspection queries (__schema, __type); GraphiQL needs them")
 	f.Int(&c.persistedBytes, "persisted-query-bytes", api.DefaultPersistedQueryBytes, "the memory the automatic persisted query cache may hold")
 	f.String(&c.corsOrigins, "cors-origins", "", `comma-separated browser origins allowed to call the API, e.g. https://app.example.com ("*" for any; empty: same origin only)`)
+	f.String(&c.metricsAddr, "metrics-addr", "", "serve /metrics (Prometheus) on this address of its own instead of on --addr, e.g. 127.0.0.1:9090 or :9090 on a private network")
 	f.String(&c.logLevel, "log-level", "info", "the lowest level logged: debug, info, warn or error")
 }
 
@@ -112,10 +114,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		fmt.Fprintf(stdout, "quickphotos: DynamoDB API of the embedded store at http://%s (no authentication: keep it on loopback)\n", dln.Addr())
-		engineCtx, stopEngine := context.WithCancel(ctx)
-		engineDone := make(chan error, 1)
-		go func() { engineDone <- serveEngine(engineCtx, opened.engine, dln) }()
-		defer func() { stopEngine(); <-engineDone }() // before the store closes
+		stopEngine := serveInBackground(ctx, func(ctx context.Context) error { return serveEngine(ctx, opened.engine, dln) })
+		defer stopEngine() // before the store closes
 	}
 
 	ln, err := net.ListenTCP("tcp", addr)
@@ -134,6 +134,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		PersistedQueryBytes:  cfg.persistedBytes,
 		CORSOrigins:          splitList(cfg.corsOrigins),
 		Telemetry:            tel,
+		MetricsElsewhere:     cfg.metricsAddr != "",
 	})
 	srv := &http.Server{
 		Handler:           handler,
@@ -145,6 +146,14 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		IdleTimeout:    2 * time.Minute,
 		MaxHeaderBytes: 64 << 10,
 		ErrorLog:       slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	if cfg.metricsAddr != "" {
+		mln, err := net.Listen("tcp", cfg.metricsAddr)
+		if err != nil {
+			return fmt.Errorf("--metrics-addr: %w", err)
+		}
+		fmt.Fprintf(stdout, "quickphotos: metrics at http://%s/metrics\n", mln.Addr())
+		defer serveInBackground(ctx, func(ctx context.Context) error { return serveMetrics(ctx, tel, mln) })()
 	}
 	base := "http://" + ln.Addr().String()
 	fmt.Fprintf(stdout, "quickphotos: GraphiQL at %s/ — GraphQL API at %s%s (store: %s, %s, table: %s)\n",
@@ -169,4 +178,25 @@ func splitList(s string) []string {
 		}
 	}
 	return out
+}
+
+// serveMetrics serves the Prometheus metrics alone on ln until ctx ends: the listener for
+// --metrics-addr, which scrapers reach and API clients do not.
+func serveMetrics(ctx context.Context, tel *telemetry.Telemetry, ln net.Listener) error {
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", tel.MetricsHandler())
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	return api.Serve(ctx, srv, ln, 0)
+}
+
+// serveInBackground runs serveFn, a server that stops when its context ends, beside the API;
+// the returned stop ends it and waits until it has stopped.
+func serveInBackground(ctx context.Context, serveFn func(context.Context) error) (stop func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = serveFn(ctx)
+	}()
+	return func() { cancel(); <-done }
 }

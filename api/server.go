@@ -59,6 +59,10 @@ type Config struct {
 	// Telemetry, when set, logs every request, counts it in metrics served at /metrics, and
 	// traces it.
 	Telemetry *telemetry.Telemetry
+	// MetricsElsewhere leaves /metrics out of this handler's routes, for servers that expose
+	// the metrics on a listener of their own (serve --metrics-addr) rather than to the API's
+	// clients.
+	MetricsElsewhere bool
 }
 
 // DefaultMaxBodyBytes bounds request bodies: GraphQL documents are small, and a large body is
@@ -70,7 +74,8 @@ const DefaultMaxBodyBytes = 1 << 20
 const DefaultRequestTimeout = 10 * time.Second
 
 // New returns the server's HTTP handler: the GraphQL API at Endpoint (POST, and GET for
-// queries), the GraphiQL playground at /, /healthz, /readyz, and /metrics with telemetry.
+// queries), the GraphiQL playground at /, /healthz, /readyz, and /metrics with telemetry
+// (unless Config.MetricsElsewhere).
 func New(cfg Config) http.Handler {
 	cfg = withDefaults(cfg)
 	gql := handler.New(graph.NewExecutableSchema(graph.Config{Resolvers: &resolvers.Resolver{Store: cfg.Store}}))
@@ -101,7 +106,7 @@ func New(cfg Config) http.Handler {
 	mux.Handle("GET /healthz", http.HandlerFunc(healthz))
 	mux.Handle("GET /readyz", readyz(cfg.Store, cfg.Logger))
 	mux.Handle("GET /", playground.Handler(Endpoint))
-	if cfg.Telemetry != nil {
+	if cfg.Telemetry != nil && !cfg.MetricsElsewhere {
 		mux.Handle("GET /metrics", cfg.Telemetry.MetricsHandler())
 	}
 	h := withCORS(cfg.CORSOrigins, mux)
