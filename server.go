@@ -31,6 +31,7 @@ type serveConfig struct {
 	shutdownTimeout time.Duration
 	introspection   bool
 	persistedBytes  int
+	queryCacheBytes int
 	corsOrigins     string
 	logLevel        string
 	metricsAddr     string
@@ -53,6 +54,7 @@ func (c *serveConfig) register(f *flags) {
 	f.Duration(&c.shutdownTimeout, "shutdown-timeout", api.DefaultShutdownTimeout, "on SIGTERM or SIGINT, wait this long for requests in flight before closing")
 	f.Bool(&c.introspection, "introspection", true, "answer introspection queries (__schema, __type); GraphiQL needs them")
 	f.Int(&c.persistedBytes, "persisted-query-bytes", api.DefaultPersistedQueryBytes, "the memory the automatic persisted query cache may hold")
+	f.Int(&c.queryCacheBytes, "query-cache-bytes", api.DefaultQueryCacheBytes, "the memory the cache of parsed GraphQL documents may hold (estimated from their text)")
 	f.String(&c.corsOrigins, "cors-origins", "", `comma-separated browser origins allowed to call the API, e.g. https://app.example.com ("*" for any; empty: same origin only)`)
 	f.String(&c.metricsAddr, "metrics-addr", "", "serve /metrics (Prometheus) on this address of its own instead of on --addr, e.g. 127.0.0.1:9090 or :9090 on a private network")
 	f.String(&c.logLevel, "log-level", "info", "the lowest level logged: debug, info, warn or error")
@@ -132,6 +134,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		RequestTimeout:       cfg.requestTimeout,
 		DisableIntrospection: !cfg.introspection,
 		PersistedQueryBytes:  cfg.persistedBytes,
+		QueryCacheBytes:      cfg.queryCacheBytes,
 		CORSOrigins:          splitList(cfg.corsOrigins),
 		Telemetry:            tel,
 		MetricsElsewhere:     cfg.metricsAddr != "",

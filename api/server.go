@@ -14,9 +14,7 @@ import (
 
 	"github.com/99designs/gqlgen/graphql/handler"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
-	"github.com/99designs/gqlgen/graphql/handler/lru"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
-	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/quickphotos/quickphotos/api/limits"
 	"github.com/quickphotos/quickphotos/auth"
@@ -53,6 +51,9 @@ type Config struct {
 	// PersistedQueryBytes bounds the automatic persisted query cache; zero means
 	// DefaultPersistedQueryBytes.
 	PersistedQueryBytes int
+	// QueryCacheBytes bounds the cache of parsed GraphQL documents, reckoned from their text;
+	// zero means DefaultQueryCacheBytes.
+	QueryCacheBytes int
 	// CORSOrigins are the browser origins allowed to call the API ("*" for any); none means
 	// browsers may call it only from its own origin.
 	CORSOrigins []string
@@ -81,7 +82,7 @@ func New(cfg Config) http.Handler {
 	gql := handler.New(graph.NewExecutableSchema(graph.Config{Resolvers: &resolvers.Resolver{Store: cfg.Store}}))
 	gql.AddTransport(transport.GET{})
 	gql.AddTransport(transport.POST{})
-	gql.SetQueryCache(lru.New[*ast.QueryDocument](1000))
+	gql.SetQueryCache(newQueryCache(cfg.QueryCacheBytes))
 	gql.Use(extension.AutomaticPersistedQuery{Cache: newPersistedQueries(cfg.PersistedQueryBytes)})
 	if cfg.DisableIntrospection {
 		gql.Use(noIntrospection{})
@@ -128,6 +129,9 @@ func withDefaults(cfg Config) Config {
 	}
 	if cfg.RequestTimeout == 0 {
 		cfg.RequestTimeout = DefaultRequestTimeout
+	}
+	if cfg.QueryCacheBytes == 0 {
+		cfg.QueryCacheBytes = DefaultQueryCacheBytes
 	}
 	if cfg.PersistedQueryBytes == 0 {
 		cfg.PersistedQueryBytes = DefaultPersistedQueryBytes

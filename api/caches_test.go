@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/vektah/gqlparser/v2/ast"
 )
 
 func TestPersistedQueriesStayWithinTheirByteBudget(t *testing.T) {
@@ -50,5 +52,25 @@ func TestPersistedQueriesReAddingAHashDoesNotCountItTwice(t *testing.T) {
 	}
 	if want := len("a") + len("{ a }"); c.bytes != want {
 		t.Errorf("cache counts %d bytes for one entry, want %d", c.bytes, want)
+	}
+}
+
+func TestQueryCacheIsBoundedByTheDocumentsItHolds(t *testing.T) {
+	// An alias-heavy document is large in memory; a budget that holds one such document
+	// does not hold a second, whatever their number.
+	ctx := context.Background()
+	query := "{ " + strings.Repeat("a: __typename ", 100) + "}"
+	c := newQueryCache(len(query) * (1 + documentBytesPerQueryByte) * 3 / 2)
+	c.Add(ctx, query, &ast.QueryDocument{})
+	c.Add(ctx, query+" ", &ast.QueryDocument{})
+	if _, ok := c.Get(ctx, query); ok {
+		t.Error("two alias-heavy documents kept in a budget for one")
+	}
+	if c.bytes > c.max {
+		t.Errorf("cache holds %d bytes, over its budget of %d", c.bytes, c.max)
+	}
+	c.Add(ctx, "{ a }", &ast.QueryDocument{})
+	if _, ok := c.Get(ctx, "{ a }"); !ok {
+		t.Error("a small document was not cached")
 	}
 }
