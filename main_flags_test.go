@@ -9,13 +9,14 @@ import (
 // they start (the limits themselves are tested in api/limits and api).
 func TestServe_LimitFlagsReachTheAPI(t *testing.T) {
 	lines := startCommand(t, "GraphiQL at", "serve", "--addr", "127.0.0.1:0", "--data", t.TempDir(),
-		"--max-depth", "2", "--introspection=false")
+		"--max-depth", "2", "--max-tokens", "20", "--introspection=false")
 	base := graphiQLBase(t, lines)
 	cases := []struct {
 		name, body, want string
 	}{
 		{"depth 2 is allowed", `{"query":"{ user(username: \"a\") { name } }"}`, ""},
 		{"depth 4 is over --max-depth", `{"query":"{ user(username: \"a\") { photos { pageInfo { hasNextPage } } } }"}`, "QUERY_LIMIT_EXCEEDED"},
+		{"21 tokens at depth 2 are over --max-tokens", `{"query":"{ user(username: \"a\") { name name name name name name name name name name name } }"}`, "QUERY_LIMIT_EXCEEDED"},
 		{"introspection is off", `{"query":"{ __schema { queryType { name } } }"}`, "GRAPHQL_VALIDATION_FAILED"},
 	}
 	for _, c := range cases {

@@ -45,6 +45,7 @@ func (c *serveConfig) register(f *flags) {
 	f.Int(&c.users, "sample-users", 200, "with --sample: how many users the sample dataset has")
 	f.Bool(&c.store.createTable, "create-table", false, "with --store dynamodb: create the table and index when they are missing")
 	f.String(&c.dynamodbListen, "dynamodb-listen", "", "with the embedded store: also serve its DynamoDB API on this address, for the AWS CLI, SDKs or NoSQL Workbench")
+	f.Int(&c.limits.MaxTokens, "max-tokens", limits.Defaults.MaxTokens, "refuse documents of more lexical tokens than this, before parsing them (0: no limit)")
 	f.Int(&c.limits.MaxDepth, "max-depth", limits.Defaults.MaxDepth, "refuse operations nested deeper than this (0: no limit)")
 	f.Int(&c.limits.MaxCost, "max-cost", limits.Defaults.MaxCost, "refuse operations estimated to read more DynamoDB read units than this; a list multiplies its children by its `first` (0: no limit)")
 	f.Int(&c.limits.MaxAliases, "max-aliases", limits.Defaults.MaxAliases, "refuse operations with more aliased fields than this (0: no limit)")

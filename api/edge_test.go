@@ -23,7 +23,7 @@ import (
 func TestQueriesOverALimitAreRefusedWithoutAnyDynamoDBRequest(t *testing.T) {
 	var log apitest.RequestLog
 	srv := apitest.NewServer(t, apitest.WithStoreObserver(&log), apitest.WithConfig(func(c *api.Config) {
-		c.Limits = &limits.Config{MaxDepth: 6, MaxCost: 500, MaxAliases: 2, MaxOperations: 2}
+		c.Limits = &limits.Config{MaxTokens: 100, MaxDepth: 6, MaxCost: 500, MaxAliases: 2, MaxOperations: 2}
 	}))
 	cases := []struct {
 		name, query, limit string
@@ -31,6 +31,7 @@ func TestQueriesOverALimitAreRefusedWithoutAnyDynamoDBRequest(t *testing.T) {
 		{"depth", `{ user(username: "a") { followers { edges { node { follower { photos { edges { node { url } } } } } } } } }`, "depth"},
 		{"cost", `{ users(usernames: ["a", "b", "c"]) { photos(first: 100) { edges { node { url owner { name } } } } } }`, "cost"},
 		{"aliases", `{ a: user(username: "a") { name } b: user(username: "b") { name } c: user(username: "c") { name } }`, "aliases"},
+		{"tokens", `{ user(username: "a") { ` + strings.Repeat("name ", 100) + `} }`, "tokens"},
 		{"operations", `query A { user(username: "a") { name } } query B { user(username: "b") { name } } query C { user(username: "c") { name } }`, "operations"},
 	}
 	for _, c := range cases {

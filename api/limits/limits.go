@@ -13,6 +13,7 @@ import (
 
 // Config holds the limits; a zero field means that limit is off.
 type Config struct {
+	MaxTokens     int // lexical tokens in the document, counted before it is parsed (see Tokens)
 	MaxDepth      int // nesting depth of fields in the executed operation (see Depth)
 	MaxCost       int // estimated DynamoDB read units (see Cost)
 	MaxAliases    int // aliased fields in the executed operation (see Aliases)
@@ -22,6 +23,11 @@ type Config struct {
 // Defaults are the server's limits: the queries the schema is designed for pass with room to
 // spare, and what fails was built to be expensive or should be split.
 //
+//   - MaxTokens 2000: GraphiQL's introspection query is about 200 tokens and the largest query
+//     the other limits let through is a few hundred. Validation is quadratic in the fields that
+//     share a response key (gqlparser's OverlappingFieldsCanBeMerged): 7,500 repeated fields,
+//     a 150 KB body, took 13 s of CPU before any other limit could look at them, and 20,000
+//     took 83 s; 2000 tokens bound that to tens of milliseconds.
 //   - MaxDepth 12: a user's photos' reactors, user → photos → edges → node → reactions → edges
 //     → node → user → name, is 9 deep. One connection further, a user's followers' photos'
 //     reactors, is 13 and is refused: each connection level multiplies the reads, and such a
@@ -35,7 +41,7 @@ type Config struct {
 //     is more than any screen needs, and aliases multiply whatever the other limits let through.
 //   - MaxOperations 10: clients send one operation per document, tools a few; every definition
 //     is parsed and validated even though only one runs.
-var Defaults = Config{MaxDepth: 12, MaxCost: 2000, MaxAliases: 30, MaxOperations: 10}
+var Defaults = Config{MaxTokens: 2000, MaxDepth: 12, MaxCost: 2000, MaxAliases: 30, MaxOperations: 10}
 
 // Code is the extensions.code of a refused operation.
 const Code = "QUERY_LIMIT_EXCEEDED"
@@ -54,6 +60,7 @@ type Extension struct {
 
 var _ interface {
 	graphql.HandlerExtension
+	graphql.OperationParameterMutator
 	graphql.OperationContextMutator
 } = (*Extension)(nil)
 
@@ -68,7 +75,7 @@ func (*Extension) ExtensionName() string { return "QuickphotosLimits" }
 // anyone noticing. handler.Server.Use panics with the error, so the server does not start.
 func (e *Extension) Validate(es graphql.ExecutableSchema) error {
 	c := e.cfg
-	if c.MaxDepth < 0 || c.MaxCost < 0 || c.MaxAliases < 0 || c.MaxOperations < 0 {
+	if c.MaxTokens < 0 || c.MaxDepth < 0 || c.MaxCost < 0 || c.MaxAliases < 0 || c.MaxOperations < 0 {
 		return fmt.Errorf("limits: negative limit in %+v; zero turns a limit off", c)
 	}
 	return checkSchema(es.Schema())
@@ -94,6 +101,21 @@ func checkSchema(s *ast.Schema) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// MutateOperationParameters refuses a document of more than MaxTokens tokens before gqlgen
+// parses, validates or caches it: those steps cost time and memory that grow faster than the
+// document, and the other limits can only look at a validated document. gqlgen calls it after
+// automatic persisted queries have turned a hash into its query.
+func (e *Extension) MutateOperationParameters(_ context.Context, p *graphql.RawParams) *gqlerror.Error {
+	max := e.cfg.MaxTokens
+	if max == 0 {
+		return nil
+	}
+	if n := Tokens(p.Query); n > max {
+		return exceeded("tokens", n, max, "document has %d tokens, %d over the limit of %d")
+	}
+	return nil
 }
 
 // MutateOperationContext refuses the operation about to run when it exceeds a limit. gqlgen

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/lexer"
 
 	"github.com/quickphotos/quickphotos/domain"
 )
@@ -17,6 +18,25 @@ import (
 // Fields under @skip or @include count as selected, so a bound holds whatever the variables
 // say; fields the executor would merge (same response key) count once per occurrence. Both
 // make a measure an upper bound rather than an exact count.
+
+// Tokens is the number of lexical tokens in the document query, as gqlparser's lexer reads
+// them (punctuators, names, values; not whitespace, commas or comments). Lexing is linear in
+// the text, which the body limit bounds. A document the lexer cannot read counts up to the bad
+// token: parsing reports it.
+func Tokens(query string) int {
+	lex := lexer.New(&ast.Source{Input: query})
+	n := 0
+	for {
+		tok, err := lex.ReadToken()
+		if err != nil || tok.Kind == lexer.EOF {
+			break
+		}
+		if tok.Kind != lexer.Comment {
+			n++
+		}
+	}
+	return n
+}
 
 // Operations is the number of operation definitions in doc. Only one of them runs, but every
 // one is parsed and validated, so a document of many operations costs CPU however it is run.

@@ -170,6 +170,24 @@ func TestOperations(t *testing.T) {
 	}
 }
 
+func TestTokens(t *testing.T) {
+	for _, tc := range []struct {
+		query string
+		want  int
+	}{
+		{"", 0},
+		{"{ a }", 3},
+		{"{ a, b # a comment: { c d e }\n }", 4}, // commas and comments are not tokens
+		{`{ a(x: "b c d", y: """e f""") }`, 11},  // a string is one token however long
+		{"query Q($v: [ID!]!) { a(v: $v) @skip(if: true) { ...F } }", 32},
+		{`{ a(x: "unterminated`, 5}, // counted up to what the lexer cannot read
+	} {
+		if got := limits.Tokens(tc.query); got != tc.want {
+			t.Errorf("Tokens(%q) = %d, want %d", tc.query, got, tc.want)
+		}
+	}
+}
+
 // TestMeasuresOfTheSelectedOperation checks that only the operation that runs is measured.
 func TestMeasuresOfTheSelectedOperation(t *testing.T) {
 	query := `query Cheap { user(username: "a") { name } }
