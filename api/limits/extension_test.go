@@ -191,12 +191,12 @@ func TestExtensionRefusesOverLimit(t *testing.T) {
 		{"CostOfAMutation", `mutation { followUser(input: {follower: "a", followed: "b"}) { follower { photos(first: 100) { edges { node {
 			reactions(first: 100) { edges { node { timestamp } } } } } } } } }`, "", "", "cost", 1 + 1 + 100*(1+100), 2000,
 			"query cost is 10102 estimated read units, 8102 over the limit of 2000"},
-		{"Tokens", repeatedField(1990 + 10), "", "", "tokens", 2010, 2000,
-			"document has 2010 tokens, 10 over the limit of 2000"},
+		{"Tokens", repeatedField(990 + 10), "", "", "tokens", 1010, 1000,
+			"document has 1010 tokens, 10 over the limit of 1000"},
 		// Tokens are counted before parsing and validation, whose cost is what they bound: an
 		// invalid document over the limit is refused for its size, not validated.
-		{"TokensAreCountedBeforeValidation", "{ " + strings.Repeat("nope ", 2001) + "}", "", "", "tokens", 2003, 2000,
-			"document has 2003 tokens, 3 over the limit of 2000"},
+		{"TokensAreCountedBeforeValidation", "{ " + strings.Repeat("nope ", 1001) + "}", "", "", "tokens", 1003, 1000,
+			"document has 1003 tokens, 3 over the limit of 1000"},
 		{"DepthIsCheckedBeforeCost", `{ user(username: "a") { followers(first: 100) { edges { node { follower { photos(first: 100) { edges { node {
 			reactions(first: 100) { edges { node { user { name } } } } } } } } } } } } }`, "", "", "depth", 13, 12,
 			"query depth is 13, 1 over the limit of 12"},
@@ -220,7 +220,7 @@ func TestExtensionPassesAtLimit(t *testing.T) {
 		{"Depth", depth12, "", ""},
 		{"Aliases", aliasedUsers(30), "", ""},
 		{"Cost", photosOfUsers, "", `{"n": ` + usernames(20) + `}`},
-		{"Tokens", repeatedField(1990), "", ""},
+		{"Tokens", repeatedField(990), "", ""},
 		{"GraphiQLIntrospection", string(introspection), "IntrospectionQuery", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -23,11 +23,12 @@ type Config struct {
 // Defaults are the server's limits: the queries the schema is designed for pass with room to
 // spare, and what fails was built to be expensive or should be split.
 //
-//   - MaxTokens 2000: GraphiQL's introspection query is about 200 tokens and the largest query
-//     the other limits let through is a few hundred. Validation is quadratic in the fields that
+//   - MaxTokens 1000: GraphiQL's introspection query is 175 tokens and the largest query the
+//     other limits let through is a few hundred. Validation is quadratic in the fields that
 //     share a response key (gqlparser's OverlappingFieldsCanBeMerged): 7,500 repeated fields,
 //     a 150 KB body, took 13 s of CPU before any other limit could look at them, and 20,000
-//     took 83 s; 2000 tokens bound that to tens of milliseconds.
+//     took 83 s. At 1000 tokens the worst document (990 repeated fields) takes about 60 ms;
+//     at 2000, 310 ms.
 //   - MaxDepth 12: a user's photos' reactors, user → photos → edges → node → reactions → edges
 //     → node → user → name, is 9 deep. One connection further, a user's followers' photos'
 //     reactors, is 13 and is refused: each connection level multiplies the reads, and such a
@@ -41,7 +42,7 @@ type Config struct {
 //     is more than any screen needs, and aliases multiply whatever the other limits let through.
 //   - MaxOperations 10: clients send one operation per document, tools a few; every definition
 //     is parsed and validated even though only one runs.
-var Defaults = Config{MaxTokens: 2000, MaxDepth: 12, MaxCost: 2000, MaxAliases: 30, MaxOperations: 10}
+var Defaults = Config{MaxTokens: 1000, MaxDepth: 12, MaxCost: 2000, MaxAliases: 30, MaxOperations: 10}
 
 // Code is the extensions.code of a refused operation.
 const Code = "QUERY_LIMIT_EXCEEDED"
