@@ -115,5 +115,55 @@ func checkTable(e *Engine, tx *bolt.Tx, name string) error {
 			return fmt.Errorf("table %s index %s: stats %+v, data %+v", name, ix.Name, t.stats.Indexes[ix.Name], wantStats[ix.Name])
 		}
 	}
+	if err := checkExpiry(t); err != nil {
+		return fmt.Errorf("table %s: expiry index: %w", name, err)
+	}
+	return nil
+}
+
+// checkExpiry verifies the expiry bucket of a table: absent when TTL is
+// disabled; else one entry, with an empty value, per item whose TTL
+// attribute is a Number, and nothing else.
+func checkExpiry(t *tableTx) error {
+	xb := t.b.Bucket(bucketExpiry)
+	if !t.ttlEnabled() {
+		if xb != nil {
+			return fmt.Errorf("TTL disabled, yet an expiry bucket")
+		}
+		return nil
+	}
+	if xb == nil {
+		return fmt.Errorf("TTL enabled, no expiry bucket")
+	}
+	want := map[string]bool{}
+	err := t.items.ForEach(func(k, v []byte) error {
+		it, err := decodeItem(v)
+		if err != nil {
+			return err
+		}
+		if ev := expiryValue(it, t.m.TTL.AttributeName); ev != nil {
+			want[string(append(ev, k...))] = true
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	err = xb.ForEach(func(k, v []byte) error {
+		if len(v) != 0 {
+			return fmt.Errorf("entry %x has value %x", k, v)
+		}
+		if !want[string(k)] {
+			return fmt.Errorf("entry %x matches no item", k)
+		}
+		delete(want, string(k))
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for k := range want {
+		return fmt.Errorf("no entry %x", k)
+	}
 	return nil
 }

@@ -58,7 +58,8 @@
 //
 // Layout (bucket names in quotes):
 //
-//	"meta"            "format" -> FormatVersion ("1"); Open refuses others
+//	"meta"            "format" -> FormatVersion ("2"); Open migrates "1"
+//	                  and refuses others
 //	"tables"          table name -> JSON table metadata (key schema,
 //	                  attribute definitions, billing, indexes, TTL)
 //	"tokens"          ClientRequestToken -> {request hash, time, response}
@@ -69,6 +70,9 @@
 //	    "i:<index>"   one bucket per secondary index (GSI or LSI):
 //	                  key(index hash, index range, table key) -> the
 //	                  projected item as DynamoDB JSON
+//	    "expiry"      only while TTL is enabled: key(TTL value, table
+//	                  key) -> empty, for each item whose TTL attribute is
+//	                  a Number
 //
 // key(…) concatenates attr.AppendKey encodings, which are order-preserving
 // and self-delimiting: the entries of one partition are contiguous and
@@ -76,6 +80,14 @@
 // ExclusiveStartKey is a Seek. Appending the table key to index keys makes
 // index entries unique. An item lacking an index key attribute (or holding
 // one of another type) has no entry in that index (sparse indexes).
+//
+// The expiry bucket orders items by TTL value, so the TTL sweeper reads only
+// the entries that are due instead of the whole table (ttl.go, expiry.go);
+// UpdateTimeToLive builds it from the items when it enables TTL and drops it
+// when it disables TTL. Format "1" was the same layout without it: the first
+// Open of a "1" file builds the expiry bucket of every table with TTL
+// enabled, reading all the items of those tables once, in Open's
+// transaction, then writes "2".
 //
 // # Divergences from DynamoDB
 //
@@ -90,7 +102,9 @@
 //     returns UnprocessedItems; BatchGetItem returns UnprocessedKeys only
 //     for the 16 MB response limit.
 //   - Expired items (see ttl.go) are never returned, where DynamoDB may
-//     return them until its background deletion catches up.
+//     return them until its background deletion catches up; the engine's
+//     sweeper deletes them within about Options.TTLSweepInterval (DynamoDB:
+//     within a few days).
 //   - Every read is strongly consistent; ConsistentRead only changes the
 //     capacity reported.
 //   - DeleteTable answers TableStatus DELETING, as DynamoDB documents

@@ -22,8 +22,8 @@ const FileName = "ddb.bolt"
 type Options struct {
 	// TTLSweepInterval is how often the background sweeper deletes expired
 	// items. Zero means one minute; a negative value disables the sweeper
-	// (expired items are still never returned, only not deleted). Each sweep
-	// reads every table with TTL enabled.
+	// (expired items are still never returned, only not deleted). A sweep
+	// reads only the entries of the expiry index that are due (expiry.go).
 	TTLSweepInterval time.Duration
 
 	// Now returns the current time; nil means time.Now. Tests use it to

@@ -126,13 +126,16 @@ type writeUnits struct {
 }
 
 // put stores item it at key k, replacing the stored item (old, which may be
-// expired; nil when absent), and maintains index entries and counters. The
-// returned units follow DynamoDB: the larger of the old and new item sizes,
-// plus per index one write per entry removed or added (an entry whose key
-// is unchanged counts once).
+// expired; nil when absent), and maintains index entries, the expiry entry
+// and counters. The returned units follow DynamoDB: the larger of the old
+// and new item sizes, plus per index one write per entry removed or added
+// (an entry whose key is unchanged counts once).
 func (t *tableTx) put(k []byte, old, it attr.Item) (writeUnits, error) {
 	size := attr.Size(it)
 	if err := t.items.Put(k, encodeItem(it)); err != nil {
+		return writeUnits{}, err
+	}
+	if err := t.updateExpiry(k, old, it); err != nil {
 		return writeUnits{}, err
 	}
 	oldSize := 0
@@ -151,13 +154,17 @@ func (t *tableTx) put(k []byte, old, it attr.Item) (writeUnits, error) {
 	return u, nil
 }
 
-// remove deletes the stored item old at key k and its index entries.
-// Deleting an absent item (old == nil) costs one unit and changes nothing.
+// remove deletes the stored item old at key k, its index entries and its
+// expiry entry. Deleting an absent item (old == nil) costs one unit and
+// changes nothing.
 func (t *tableTx) remove(k []byte, old attr.Item) (writeUnits, error) {
 	if old == nil {
 		return writeUnits{table: 1}, nil
 	}
 	if err := t.items.Delete(k); err != nil {
+		return writeUnits{}, err
+	}
+	if err := t.updateExpiry(k, old, nil); err != nil {
 		return writeUnits{}, err
 	}
 	size := attr.Size(old)

@@ -8,8 +8,13 @@ import (
 )
 
 // FormatVersion is the on-disk format version stored in the meta bucket.
-// Open refuses files written with another version (ErrFormatVersion).
-const FormatVersion = "1"
+// Open migrates files of version 1 (see migrateV1) and refuses any other
+// version (ErrFormatVersion).
+const FormatVersion = "2"
+
+// formatV1 is the previous format version: the same layout without the
+// expiry buckets, which Open adds.
+const formatV1 = "1"
 
 // Bucket and key names of the on-disk layout; doc.go describes it.
 var (
@@ -18,6 +23,9 @@ var (
 	keyFormat    = []byte("format")
 	keyStats     = []byte("stats")
 	bucketItems  = []byte("items")
+	// bucketExpiry is the expiry index of a table with TTL enabled
+	// (expiry.go), nested in the table bucket like items.
+	bucketExpiry = []byte("expiry")
 )
 
 // tableBucketName is the top-level bucket holding one table's data.
@@ -27,8 +35,10 @@ func tableBucketName(table string) []byte { return []byte("t:" + table) }
 // index's entries.
 func indexBucketName(index string) []byte { return []byte("i:" + index) }
 
-// initStorage creates the fixed buckets of a new file and checks the format
-// version of an existing one.
+// initStorage creates the fixed buckets of a new file, and checks the format
+// version of an existing one, migrating it from version 1. Open runs it in
+// one transaction, so a migration interrupted by a crash leaves the file at
+// version 1, to be migrated again on the next Open.
 func initStorage(tx *bolt.Tx) error {
 	meta, err := tx.CreateBucketIfNotExists(bucketMeta)
 	if err != nil {
@@ -39,6 +49,13 @@ func initStorage(tx *bolt.Tx) error {
 		if err := meta.Put(keyFormat, []byte(FormatVersion)); err != nil {
 			return fmt.Errorf("ddb: init: %w", err)
 		}
+	case string(v) == formatV1:
+		if err := migrateV1(tx); err != nil {
+			return fmt.Errorf("ddb: migrate from format %s: %w", formatV1, err)
+		}
+		if err := meta.Put(keyFormat, []byte(FormatVersion)); err != nil {
+			return fmt.Errorf("ddb: init: %w", err)
+		}
 	case string(v) != FormatVersion:
 		return fmt.Errorf("%w: file has %q, engine reads %q", ErrFormatVersion, v, FormatVersion)
 	}
@@ -46,6 +63,30 @@ func initStorage(tx *bolt.Tx) error {
 		return fmt.Errorf("ddb: init: %w", err)
 	}
 	return nil
+}
+
+// migrateV1 upgrades a version 1 file to version 2: version 2 added the
+// expiry bucket of each table with TTL enabled, so build them from the
+// items. This reads every item of those tables once.
+func migrateV1(tx *bolt.Tx) error {
+	tables := tx.Bucket(bucketTables)
+	if tables == nil {
+		return nil // a file that never finished its first Open
+	}
+	return tables.ForEach(func(name, _ []byte) error {
+		m, err := loadTable(tx, string(name))
+		if err != nil {
+			return err
+		}
+		if m.TTL == nil || !m.TTL.Enabled {
+			return nil
+		}
+		tb := tx.Bucket(tableBucketName(m.Name))
+		if tb == nil {
+			return fmt.Errorf("ddb: table %s has no bucket", m.Name)
+		}
+		return buildExpiry(tb, m)
+	})
 }
 
 // tableStats are the counters kept per table and per index, updated in the

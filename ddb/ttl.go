@@ -1,9 +1,8 @@
 package ddb
 
 import (
-	"bytes"
 	"context"
-	"strconv"
+	"fmt"
 	"time"
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
@@ -96,6 +95,9 @@ func opUpdateTimeToLive(e *Engine, _ context.Context, body []byte) (any, error) 
 			return validationf("TimeToLive is active on a different AttributeName: current AttributeName is %s", m.TTL.AttributeName)
 		}
 		m.TTL = &ttlSpec{AttributeName: spec.AttributeName, Enabled: *spec.Enabled}
+		if err := setExpiryIndex(tx, m); err != nil {
+			return err
+		}
 		return saveTable(tx, m)
 	})
 	if err != nil {
@@ -145,10 +147,29 @@ func (e *Engine) sweepLoop(interval time.Duration) {
 	}
 }
 
+// setExpiryIndex makes the expiry bucket of table m follow its new TTL
+// setting, in the transaction that stores the setting: built from the
+// stored items when enabled (so the sweeper finds items that expired
+// before), deleted when disabled (writes then no longer maintain it).
+func setExpiryIndex(tx *bolt.Tx, m *tableMeta) error {
+	tb := tx.Bucket(tableBucketName(m.Name))
+	if tb == nil {
+		return fmt.Errorf("ddb: table %s has no bucket", m.Name)
+	}
+	if m.TTL != nil && m.TTL.Enabled {
+		return buildExpiry(tb, m)
+	}
+	if tb.Bucket(bucketExpiry) == nil {
+		return nil
+	}
+	return tb.DeleteBucket(bucketExpiry)
+}
+
 // SweepExpired deletes every expired item of every table with TTL enabled,
 // with its index entries, and returns how many it deleted. The background
 // sweeper calls it; tests may call it directly. Each table is swept in
-// transactions of at most sweepBatch deletions.
+// transactions of at most sweepBatch deletions, and a sweep reads only the
+// expiry entries of items that are due (expiry.go), not the whole table.
 func (e *Engine) SweepExpired() (int, error) {
 	var tables []string
 	err := e.view(func(tx *bolt.Tx) error {
@@ -166,12 +187,12 @@ func (e *Engine) SweepExpired() (int, error) {
 	total := 0
 	for _, name := range tables {
 		for {
-			n, err := e.sweepTable(name)
-			total += n
+			r, err := e.sweepTable(name)
+			total += r.deleted
 			if err != nil {
 				return total, err
 			}
-			if n < sweepBatch {
+			if !r.more {
 				break
 			}
 		}
@@ -179,82 +200,75 @@ func (e *Engine) SweepExpired() (int, error) {
 	return total, nil
 }
 
+// sweepResult is what one sweepTable call did.
+type sweepResult struct {
+	deleted int  // items deleted
+	visited int  // expiry entries read, for tests that check the sweep is not a scan
+	more    bool // a full batch was due and progress made: sweep again
+}
+
 // sweepTable deletes up to sweepBatch expired items of one table. It finds
-// them in a read transaction, so writers are blocked only while the found
-// items are deleted (each re-checked, as it may have changed meanwhile).
-func (e *Engine) sweepTable(name string) (int, error) {
+// them in the expiry index in a read transaction, so writers are blocked
+// only while the found items are deleted (each re-checked, as it may have
+// changed meanwhile). Both phases use the same now, so an item found due is
+// deleted unless a write changed it meanwhile.
+func (e *Engine) sweepTable(name string) (sweepResult, error) {
+	var r sweepResult
+	now := e.now()
 	var keys [][]byte
 	err := e.view(func(tx *bolt.Tx) error {
 		t, err := e.openTable(tx, name)
 		if err != nil {
 			return err
 		}
-		if t.m.TTL == nil || !t.m.TTL.Enabled {
+		if !t.ttlEnabled() {
 			return nil
 		}
-		var needle []byte // nil: no pre-check for names JSON might escape
-		if plainName(t.m.TTL.AttributeName) {
-			needle = []byte(strconv.Quote(t.m.TTL.AttributeName))
+		xb, err := t.expiryBucket()
+		if err != nil {
+			return err
 		}
-		c := t.items.Cursor()
-		for k, v := c.First(); k != nil && len(keys) < sweepBatch; k, v = c.Next() {
-			if needle != nil && !bytes.Contains(v, needle) {
-				continue // cheap pre-check: the item cannot have the attribute
-			}
-			it, err := decodeItem(v)
-			if err != nil {
-				return err
-			}
-			if t.expired(it) {
-				keys = append(keys, append([]byte(nil), k...))
-			}
-		}
-		return nil
+		keys, r.visited, err = dueKeys(xb, now, sweepBatch)
+		return err
 	})
-	if _, ok := err.(*Error); ok || len(keys) == 0 {
-		return 0, nil // table deleted meanwhile, or nothing to do
+	if _, ok := err.(*Error); ok {
+		return sweepResult{}, nil // table deleted meanwhile
 	}
-	if err != nil {
-		return 0, err
+	if err != nil || len(keys) == 0 {
+		return r, err
 	}
-	n := 0
 	err = e.update(func(tx *bolt.Tx) error {
-		n = 0
+		r.deleted = 0
 		t, err := e.openTable(tx, name)
 		if err != nil {
 			return err
+		}
+		if !t.ttlEnabled() {
+			return nil // disabled meanwhile: nothing expires any more
 		}
 		for _, k := range keys {
 			it, err := t.getRaw(k)
 			if err != nil {
 				return err
 			}
-			if it == nil || !t.expired(it) {
+			if it == nil || !isExpired(it, t.m.TTL.AttributeName, now) {
 				continue
 			}
 			if _, err := t.remove(k, it); err != nil {
 				return err
 			}
-			n++
+			r.deleted++
 		}
 		return t.flush()
 	})
 	if _, ok := err.(*Error); ok {
-		return 0, nil
+		return sweepResult{}, nil
 	}
-	if err == nil && n < len(keys) && len(keys) == sweepBatch {
-		n = sweepBatch // keep sweeping: more expired items may follow
+	if err != nil {
+		return sweepResult{}, err
 	}
-	return n, err
-}
-
-// plainName reports whether name is ASCII letters, digits, '_', '-' and '.'
-// only, so that its JSON encoding is its quoted self.
-func plainName(name string) bool {
-	for _, r := range name {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.') {
-			return false
-		}
-	}
-	return name != ""
+	// A full batch may hide more due items behind it; but a batch that
+	// deleted nothing would only be found again, so it ends the sweep.
+	r.more = len(keys) == sweepBatch && r.deleted > 0
+	return r, nil
 }

@@ -75,9 +75,16 @@ func TestTimeToLive(t *testing.T) {
 	if err := checkInvariants(env.e); err != nil {
 		t.Fatal(err)
 	}
+	// Only the ancient item, beyond the horizon, is left in the expiry index.
+	if got, _ := expiryIndex(t, env.e, "tbl"); len(got) != 1 || got[0] != "ancient:1" {
+		t.Errorf("expiry index = %q", got)
+	}
 	off := &types.TimeToLiveSpecification{AttributeName: aws.String("exp"), Enabled: aws.Bool(false)}
 	if _, err := env.client.UpdateTimeToLive(env.ctx, &dynamodb.UpdateTimeToLiveInput{TableName: aws.String("tbl"), TimeToLiveSpecification: off}); err != nil {
 		t.Fatal(err)
+	}
+	if _, present := expiryIndex(t, env.e, "tbl"); present {
+		t.Error("expiry bucket left after TTL was disabled")
 	}
 }
 
