@@ -38,7 +38,9 @@
 //
 // # Storage
 //
-// One bbolt file, dir/ddb.bolt. bbolt gives serializable single-writer
+// One bbolt file, dir/ddb.bolt (OpenMemory keeps the same file in an
+// anonymous in-memory file, never fsynced and gone after Close, like DynamoDB
+// Local's -inMemory). bbolt gives serializable single-writer
 // transactions that fsync on commit, and read transactions that see a
 // consistent snapshot; pages are read from disk on demand, so tables may be
 // larger than memory and Open reads almost nothing. Every write request
