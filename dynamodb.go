@@ -20,12 +20,11 @@ func serveDynamoDB(ctx context.Context, args []string, stdout, stderr io.Writer)
 	store := storeConfig{kind: storeEmbedded}
 	f := newFlags("dynamodb", stderr)
 	f.String(&listen, "listen", "127.0.0.1:8000", "the address to listen on")
-	f.String(&store.dataDir, "data", "data", "the data directory")
-	f.Bool(&store.inMemory, "in-memory", false, "keep the data in memory only, like DynamoDB Local's -inMemory: nothing is written to --data and everything is gone on exit")
+	store.registerEngine(f)
 	if err := f.parse(args); err != nil {
 		return err
 	}
-	engine, err := openEngine(store.dataDir, store.inMemory)
+	engine, err := store.openEngine()
 	if err != nil {
 		return fmt.Errorf("opening the engine: %w", err)
 	}

@@ -32,10 +32,15 @@ type storeConfig struct {
 
 func (c *storeConfig) register(f *flags) {
 	f.String(&c.kind, "store", storeEmbedded, "where the table lives: embedded (the built-in engine, in --data) or dynamodb (Amazon DynamoDB, DynamoDB Local or a compatible endpoint)")
-	f.String(&c.dataDir, "data", "data", "the embedded engine's data directory")
-	f.Bool(&c.inMemory, "in-memory", false, "keep the embedded engine's data in memory only, like DynamoDB Local's -inMemory: nothing is written to --data and everything is gone when the server stops")
+	c.registerEngine(f)
 	f.String(&c.endpointURL, "endpoint-url", "", "with --store dynamodb: the endpoint, e.g. http://127.0.0.1:8000 for DynamoDB Local (default: the AWS SDK's, which also reads AWS_ENDPOINT_URL_DYNAMODB)")
 	f.String(&c.table, "table", dynamo.DefaultTable, "the table's name")
+}
+
+// registerEngine registers the embedded engine's flags, which `serve` and `dynamodb` share.
+func (c *storeConfig) registerEngine(f *flags) {
+	f.String(&c.dataDir, "data", "data", "the embedded engine's data directory")
+	f.Bool(&c.inMemory, "in-memory", false, "keep the embedded engine's data in memory only, like DynamoDB Local's -inMemory: nothing is written to --data and everything is gone on exit")
 }
 
 // openedStore is a client of the configured store and what must be closed with it.
@@ -56,7 +61,7 @@ func (s *openedStore) Close() error {
 func (c storeConfig) open(ctx context.Context) (*openedStore, error) {
 	switch c.kind {
 	case storeEmbedded:
-		engine, err := openEngine(c.dataDir, c.inMemory)
+		engine, err := c.openEngine()
 		if err != nil {
 			return nil, fmt.Errorf("opening the embedded store: %w", err)
 		}
@@ -100,14 +105,14 @@ func (c storeConfig) prepareTable(ctx context.Context, store *dynamo.Store) erro
 	return store.CheckTable(ctx)
 }
 
-// openEngine opens the embedded engine: durable in dataDir, or in memory only.
-func openEngine(dataDir string, inMemory bool) (*ddb.Engine, error) {
-	if inMemory {
+// openEngine opens the embedded engine: durable in the data directory, or in memory only.
+func (c storeConfig) openEngine() (*ddb.Engine, error) {
+	if c.inMemory {
 		return ddb.OpenMemory(nil)
 	}
-	engine, err := ddb.Open(dataDir, nil)
+	engine, err := ddb.Open(c.dataDir, nil)
 	if err != nil {
-		return nil, fmt.Errorf("in %s: %w", dataDir, err)
+		return nil, fmt.Errorf("in %s: %w", c.dataDir, err)
 	}
 	return engine, nil
 }

@@ -44,8 +44,13 @@ type Options struct {
 	OpenTimeout time.Duration
 }
 
-// withDefaults fills in the zero fields of o.
-func (o Options) withDefaults() Options {
+// withDefaults returns *opts (the zero Options when nil) with its zero
+// fields filled in.
+func withDefaults(opts *Options) Options {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
 	if o.Now == nil {
 		o.Now = time.Now
 	}
@@ -85,11 +90,7 @@ type Engine struct {
 // ErrFormatVersion when the file was written with another format version and
 // ErrNotDir when dir is not a directory. The caller must Close the Engine.
 func Open(dir string, opts *Options) (*Engine, error) {
-	var o Options
-	if opts != nil {
-		o = *opts
-	}
-	o = o.withDefaults()
+	o := withDefaults(opts)
 	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
 		return nil, ErrNotDir
 	}
@@ -109,14 +110,10 @@ func Open(dir string, opts *Options) (*Engine, error) {
 // throwaway sessions that want the engine's behaviour without durability.
 // The storage is the same bbolt file format as Open's, kept in an anonymous
 // in-memory file (memfile_linux.go) or, on other systems, in a temporary
-// file removed on Close (memfile_other.go). Options.NoSync is implied.
+// file removed on Close (memfile_other.go). Options.NoSync is ignored:
+// nothing is ever synced.
 func OpenMemory(opts *Options) (*Engine, error) {
-	var o Options
-	if opts != nil {
-		o = *opts
-	}
-	o.NoSync = true
-	o = o.withDefaults()
+	o := withDefaults(opts)
 	f, cleanup, err := memoryFile()
 	if err != nil {
 		return nil, fmt.Errorf("ddb: in-memory storage: %w", err)

@@ -138,47 +138,14 @@ func runCase(t *testing.T, c Case, divs map[string]Divergence) {
 		}
 		golden = g
 	}
-	rec := &goldenCase{Case: c.Name}
-	refColl, engColl := collections{}, collections{}
-	var prevRef, prevEng any
+	run := &caseRun{ctx: ctx, c: c, divs: divs, ref: ref, eng: eng, golden: golden,
+		rec: &goldenCase{Case: c.Name}, refColl: collections{}, engColl: collections{}}
 	failed := 0
 	// Every step is sent in order, since each depends on those before it;
 	// its verdict is reported in a subtest of its own, so that one step can
 	// be read alone (go test -run 'TestConformance/<case>/<step id>_').
 	for i, s := range c.allSteps() {
-		msgs, err := func() ([]string, error) {
-			body := bind(c.Name, s.Request)
-			var refRes, engRes *stepResult
-			var err error
-			switch {
-			case ref != nil:
-				if refRes, err = sendStep(ctx, ref, c.Name, s, body, prevRef); err != nil {
-					return nil, fmt.Errorf("DynamoDB Local: %w", err)
-				}
-				prevRef = refRes.decoded
-				rec.Steps = append(rec.Steps, recordStep(c.Name, s, refRes.resp))
-			case golden != nil:
-				if i >= len(golden.Steps) || golden.Steps[i].ID != s.ID {
-					return nil, errors.New("golden file is stale (re-record it with -conformance.record)")
-				}
-				g := golden.Steps[i]
-				refRes = &stepResult{resp: response{Status: g.Status, Body: bind(c.Name, g.Response)}}
-			}
-			if eng != nil {
-				if engRes, err = sendStep(ctx, eng, c.Name, s, body, prevEng); err != nil {
-					return nil, fmt.Errorf("engine: %w", err)
-				}
-				prevEng = engRes.decoded
-			}
-			msgs := checkStep(c.Name, s, divs[c.Name+"/"+s.ID], refRes, engRes, ref != nil)
-			if refRes != nil {
-				msgs = append(msgs, refColl.check(s, "DynamoDB Local", refRes)...)
-			}
-			if engRes != nil {
-				msgs = append(msgs, engColl.check(s, "engine", engRes)...)
-			}
-			return msgs, nil
-		}()
+		msgs, err := run.step(i, s)
 		t.Run(s.ID+"_"+s.Op, func(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
@@ -198,10 +165,60 @@ func runCase(t *testing.T, c Case, divs map[string]Divergence) {
 		}
 	}
 	if *flagRecord {
-		if err := writeGolden(rec); err != nil {
+		if err := writeGolden(run.rec); err != nil {
 			t.Fatal(err)
 		}
 	}
+}
+
+// caseRun is the state of one case between its steps: the targets, what
+// each answered last (for $prev), their collections, and the golden file
+// read or being recorded.
+type caseRun struct {
+	ctx              context.Context
+	c                Case
+	divs             map[string]Divergence
+	ref, eng         *target // nil when not run
+	golden           *goldenCase
+	rec              *goldenCase
+	refColl, engColl collections
+	prevRef, prevEng any
+}
+
+// step sends step i to the targets and returns what is wrong with their
+// answers; an error means the step could not be run at all.
+func (r *caseRun) step(i int, s Step) ([]string, error) {
+	body := bind(r.c.Name, s.Request)
+	var refRes, engRes *stepResult
+	var err error
+	switch {
+	case r.ref != nil:
+		if refRes, err = sendStep(r.ctx, r.ref, r.c.Name, s, body, r.prevRef); err != nil {
+			return nil, fmt.Errorf("DynamoDB Local: %w", err)
+		}
+		r.prevRef = refRes.decoded
+		r.rec.Steps = append(r.rec.Steps, recordStep(r.c.Name, s, refRes.resp))
+	case r.golden != nil:
+		if i >= len(r.golden.Steps) || r.golden.Steps[i].ID != s.ID {
+			return nil, errors.New("golden file is stale (re-record it with -conformance.record)")
+		}
+		g := r.golden.Steps[i]
+		refRes = &stepResult{resp: response{Status: g.Status, Body: bind(r.c.Name, g.Response)}}
+	}
+	if r.eng != nil {
+		if engRes, err = sendStep(r.ctx, r.eng, r.c.Name, s, body, r.prevEng); err != nil {
+			return nil, fmt.Errorf("engine: %w", err)
+		}
+		r.prevEng = engRes.decoded
+	}
+	msgs := checkStep(r.c.Name, s, r.divs[r.c.Name+"/"+s.ID], refRes, engRes, r.ref != nil)
+	if refRes != nil {
+		msgs = append(msgs, r.refColl.check(s, "DynamoDB Local", refRes)...)
+	}
+	if engRes != nil {
+		msgs = append(msgs, r.engColl.check(s, "engine", engRes)...)
+	}
+	return msgs, nil
 }
 
 // waitActive sends a DescribeTable step until the table and its global
