@@ -3,6 +3,7 @@
 //	quickphotos serve                   serve the API (GraphiQL at the printed address)
 //	quickphotos table create            create the table and its InvertedIndex
 //	quickphotos load FILE               bulk-load items (the tutorial's items.json, or typed JSON)
+//	quickphotos check                   check that the table's items and counters agree
 //	quickphotos sample                  write a deterministic sample dataset to stdout
 //	quickphotos dynamodb                serve the embedded engine's DynamoDB API alone
 //	quickphotos token USERNAME          mint a development token for `serve --jwt-secret`
@@ -38,6 +39,7 @@ commands:
   serve          serve the GraphQL API and the GraphiQL playground
   table create   create the table and its InvertedIndex (idempotent)
   load FILE      bulk-load items from FILE ("-" for stdin)
+  check          check that the table's items and counters agree (a full Scan)
   sample         write a deterministic sample dataset (items.json format) to stdout
   dynamodb       serve the embedded engine alone, as a DynamoDB endpoint (like DynamoDB Local)
   token USERNAME mint a development token signed with --jwt-secret (QUICKPHOTOS_JWT_SECRET)
@@ -61,6 +63,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return tableCreate(ctx, rest[1:], stdout, stderr)
 	case "load":
 		return load(ctx, rest, stdout, stderr)
+	case "check":
+		return checkTable(ctx, rest, stdout, stderr)
 	case "sample":
 		return writeSample(rest, stdout, stderr)
 	case "dynamodb":

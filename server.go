@@ -108,6 +108,19 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 	}
 
+	// A photo deletion a stopped server left half done is finished here (see dynamo's
+	// photodelete.go); every instance sweeps, and their steps are safe side by side.
+	defer serveInBackground(ctx, func(ctx context.Context) error {
+		store.SweepDeletions(ctx, func(finished int, err error) {
+			if err != nil {
+				log.Warn("finishing photo deletions", "finished", finished, "error", err)
+				return
+			}
+			log.Info("finished photo deletions a stopped server left", "finished", finished)
+		})
+		return nil
+	})()
+
 	if cfg.dynamodbListen != "" {
 		if opened.engine == nil {
 			return errors.New("--dynamodb-listen needs the embedded store")

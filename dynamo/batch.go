@@ -108,22 +108,6 @@ func distinct(keys []Key) []Key {
 // maxBatchWriteRequests is DynamoDB's limit on requests in one BatchWriteItem.
 const maxBatchWriteRequests = 25
 
-// batchDelete deletes the items with these keys, 25 a request, retrying unprocessed ones.
-func (s *Store) batchDelete(ctx context.Context, keys []Key) error {
-	for len(keys) > 0 {
-		n := min(len(keys), maxBatchWriteRequests)
-		writes := make([]types.WriteRequest, n)
-		for i, k := range keys[:n] {
-			writes[i] = types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: k.item()}}
-		}
-		keys = keys[n:]
-		if err := writeAll(ctx, s.batchWriteItem, writes, s.retry, nil); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // writeAll sends write requests (at most 25) until DynamoDB has processed them all: send is
 // one BatchWriteItem returning what it left unprocessed. Unprocessed requests are retried with
 // p's backoff, and p.attempts bounds the retries in a row that make no progress. done, when

@@ -2,6 +2,7 @@ package dynamo
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -57,8 +58,8 @@ func (s *Store) Unfollow(ctx context.Context, k domain.FriendshipKey) (domain.Fr
 		{Update: followCounter(k.Follower, attrFollowing, -1)},
 	},
 		onFailed{0, notFollowing(k)},
-		onFailed{1, userNotFound(k.Followed)},
-		onFailed{2, userNotFound(k.Follower)},
+		onFailed{1, uncounted(fmt.Sprintf("user %q", k.Followed), "friendship")},
+		onFailed{2, uncounted(fmt.Sprintf("user %q", k.Follower), "friendship")},
 	)
 	if err != nil {
 		return domain.Friendship{}, err
@@ -66,14 +67,21 @@ func (s *Store) Unfollow(ctx context.Context, k domain.FriendshipKey) (domain.Fr
 	return f, nil
 }
 
-// followCounter adds delta to a profile's followers or following counter, if the profile exists.
+// followCounter adds delta to a profile's followers or following counter, if the profile
+// exists; a decrement also needs the counter to stay at zero or above.
 func followCounter(username, counter string, delta int) *types.Update {
+	e := newExpression()
+	c := e.name(counter)
+	e.and("attribute_exists(PK)")
+	if delta < 0 {
+		e.and("%s >= %s", c, e.value(num(-delta)))
+	}
 	return &types.Update{
 		Key:                       UserKey(username).item(),
-		UpdateExpression:          aws.String("ADD #c :delta"),
-		ConditionExpression:       aws.String("attribute_exists(PK)"),
-		ExpressionAttributeNames:  map[string]string{"#c": counter},
-		ExpressionAttributeValues: Item{":delta": num(delta)},
+		UpdateExpression:          aws.String(fmt.Sprintf("ADD %s %s", c, e.value(num(delta)))),
+		ConditionExpression:       e.condition(),
+		ExpressionAttributeNames:  e.names,
+		ExpressionAttributeValues: e.values,
 	}
 }
 

@@ -27,6 +27,9 @@ const (
 	attrPhoto         = "photo"
 	attrFollowedUser  = "followedUser"
 	attrFollowingUser = "followingUser"
+	// attrDeletion is the id of the deletion under way, on a photo being deleted in steps and
+	// on its deletion record.
+	attrDeletion = "deletion"
 )
 
 func str(s string) *types.AttributeValueMemberS { return &types.AttributeValueMemberS{Value: s} }

@@ -15,12 +15,16 @@ import (
 //	PK REACTION#r#type SK PHOTO#o#t                               a reaction
 //	InvertedIndex: SK PHOTO#o#t  PK REACTION#… … USER#o           a photo's reactions, then the photo
 //	InvertedIndex: SK #FRIEND#f  PK USER#u …                      whom f follows
+//	PK DELETION#o#t    SK #DELETION                               a photo deletion under way
+//	InvertedIndex: SK #DELETION  PK DELETION#…                    every deletion under way
 const (
 	prefixUser     = "USER#"
 	prefixMetadata = "#METADATA#"
 	prefixPhoto    = "PHOTO#"
 	prefixReaction = "REACTION#"
 	prefixFriend   = "#FRIEND#"
+	prefixDeletion = "DELETION#"
+	deletionSK     = "#DELETION"
 )
 
 // Attribute and index names of the table.
@@ -70,6 +74,22 @@ func ReactionKey(k domain.ReactionKey) Key {
 // FriendshipKey is the key of a friendship item: it lives in the followed user's partition.
 func FriendshipKey(k domain.FriendshipKey) Key {
 	return Key{PK: userPK(k.Followed), SK: friendSK(k.Follower)}
+}
+
+// PhotoDeletionKey is the key of the record of a photo deletion under way. Its constant sort
+// key gathers every such record in one InvertedIndex partition, so that deletions a crash
+// interrupted can be found without a Scan.
+func PhotoDeletionKey(k domain.PhotoKey) Key {
+	return Key{PK: prefixDeletion + k.Owner + "#" + k.Timestamp, SK: deletionSK}
+}
+
+// photoKeyFromDeletionPK returns the photo of "DELETION#o#t".
+func photoKeyFromDeletionPK(pk string) (domain.PhotoKey, bool) {
+	rest, ok := cutPrefix(pk, prefixDeletion)
+	if !ok {
+		return domain.PhotoKey{}, false
+	}
+	return photoKeyFromSK(prefixPhoto + rest)
 }
 
 // usernameFromUserPK returns u from "USER#u".

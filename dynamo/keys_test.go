@@ -16,6 +16,7 @@ func TestKeys(t *testing.T) {
 		{PhotoKey(photo), Key{"USER#ada", "PHOTO#ada#2019-03-03T18:20:10Z"}},
 		{ReactionKey(domain.ReactionKey{Username: "bob", Type: domain.ReactionThumbsUp, Photo: photo}), Key{"REACTION#bob#+1", "PHOTO#ada#2019-03-03T18:20:10Z"}},
 		{FriendshipKey(domain.FriendshipKey{Follower: "bob", Followed: "ada"}), Key{"USER#ada", "#FRIEND#bob"}},
+		{PhotoDeletionKey(photo), Key{"DELETION#ada#2019-03-03T18:20:10Z", "#DELETION"}},
 	} {
 		if tc.got != tc.want {
 			t.Errorf("got %+v, want %+v", tc.got, tc.want)
@@ -33,6 +34,9 @@ func TestKeys_ParseRoundTrip(t *testing.T) {
 		if !ok || user != "bob" || gotType != typ {
 			t.Errorf("reaction %s: %s %s %v", typ, user, gotType, ok)
 		}
+	}
+	if got, ok := photoKeyFromDeletionPK(PhotoDeletionKey(photo).PK); !ok || got != photo {
+		t.Errorf("deletion of %+v round-trips to %+v, %v", photo, got, ok)
 	}
 	if f, ok := followerFromSK(friendSK("bob")); !ok || f != "bob" {
 		t.Errorf("friend: %q %v", f, ok)

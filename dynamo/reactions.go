@@ -2,6 +2,7 @@ package dynamo
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -14,8 +15,9 @@ import (
 )
 
 // React stores a reaction and counts it on the photo (pattern 6: one TransactWriteItems: the
-// reaction put if new, the photo's counter incremented if the photo exists, the reacting user
-// checked). Conflict when already reacted; NotFound when the photo or the user does not exist.
+// reaction put if new, the photo's counter incremented if the photo exists and is not being
+// deleted, the reacting user checked). Conflict when already reacted; NotFound when the photo
+// or the user does not exist, or the photo is being deleted.
 func (s *Store) React(ctx context.Context, k domain.ReactionKey) (domain.Reaction, error) {
 	r := domain.Reaction{Username: k.Username, Type: k.Type, Photo: k.Photo, Timestamp: s.Now()}
 	err := s.transact(ctx, "reaction", []types.TransactWriteItem{
@@ -29,7 +31,7 @@ func (s *Store) React(ctx context.Context, k domain.ReactionKey) (domain.Reactio
 			ConditionExpression: aws.String("attribute_exists(PK)"),
 		}},
 	},
-		onFailed{1, photoNotFound(k.Photo)},
+		onFailed{1, domain.Errorf(domain.NotFound, "%q has no photo at %s, or it is being deleted", k.Photo.Owner, k.Photo.Timestamp)},
 		onFailed{2, userNotFound(k.Username)},
 		onFailed{0, domain.Errorf(domain.Conflict, "%q already reacted %s to this photo", k.Username, reactionName(k.Type))},
 	)
@@ -62,7 +64,7 @@ func (s *Store) RemoveReaction(ctx context.Context, k domain.ReactionKey) (domai
 		{Update: counterUpdate(PhotoKey(k.Photo), k.Type, -1)},
 	},
 		onFailed{0, reactionNotFound(k)},
-		onFailed{1, photoNotFound(k.Photo)},
+		onFailed{1, uncounted(fmt.Sprintf("%q's photo at %s", k.Photo.Owner, k.Photo.Timestamp), "reaction")},
 	)
 	if err != nil {
 		return domain.Reaction{}, err
@@ -70,14 +72,24 @@ func (s *Store) RemoveReaction(ctx context.Context, k domain.ReactionKey) (domai
 	return r, nil
 }
 
-// counterUpdate adds delta to the photo's counter of type t, if the photo exists.
+// counterUpdate adds delta to the photo's counter of type t. An increment needs the photo to
+// exist and not be under deletion (see photodelete.go); a decrement needs the counter to stay
+// at zero or above.
 func counterUpdate(photo Key, t domain.ReactionType, delta int) *types.Update {
+	e := newExpression()
+	counter := e.name(attrReactions) + "." + e.name(string(t))
+	e.and("attribute_exists(PK)")
+	if delta > 0 {
+		e.and("attribute_not_exists(%s)", e.name(attrDeletion))
+	} else {
+		e.and("%s >= %s", counter, e.value(num(-delta)))
+	}
 	return &types.Update{
 		Key:                       photo.item(),
-		UpdateExpression:          aws.String("SET #r.#t = if_not_exists(#r.#t, :zero) + :delta"),
-		ConditionExpression:       aws.String("attribute_exists(PK)"),
-		ExpressionAttributeNames:  map[string]string{"#r": attrReactions, "#t": string(t)},
-		ExpressionAttributeValues: Item{":zero": num(0), ":delta": num(delta)},
+		UpdateExpression:          aws.String(fmt.Sprintf("SET %s = if_not_exists(%s, %s) + %s", counter, counter, e.value(num(0)), e.value(num(delta)))),
+		ConditionExpression:       e.condition(),
+		ExpressionAttributeNames:  e.names,
+		ExpressionAttributeValues: e.values,
 	}
 }
 

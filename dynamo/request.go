@@ -105,24 +105,6 @@ func (s *Store) transactWriteItems(ctx context.Context, in *dynamodb.TransactWri
 	})
 }
 
-func (s *Store) batchWriteItem(ctx context.Context, requests []types.WriteRequest) ([]types.WriteRequest, error) {
-	var out *dynamodb.BatchWriteItemOutput
-	err := s.send(ctx, "BatchWriteItem", func(ctx context.Context) (_ []types.ConsumedCapacity, err error) {
-		out, err = s.api.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{
-			RequestItems:           map[string][]types.WriteRequest{s.table: requests},
-			ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,
-		})
-		if err != nil {
-			return nil, err
-		}
-		return out.ConsumedCapacity, nil
-	})
-	if err != nil {
-		return nil, storeError("BatchWriteItem", err)
-	}
-	return out.UnprocessedItems[s.table], nil
-}
-
 // capacityOf returns the consumed capacity of a single-item or query response.
 func capacityOf[O any](out *O, err error, get func(*O) *types.ConsumedCapacity) []types.ConsumedCapacity {
 	if err != nil || out == nil {

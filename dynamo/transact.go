@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -12,11 +13,14 @@ import (
 )
 
 // onFailed is the error an access pattern returns when the condition of its action number
-// Action (0-based, in request order) cancelled the transaction.
+// Action (0-based, in request order, or anyAction) cancelled the transaction.
 type onFailed struct {
 	Action int
 	Err    error
 }
+
+// anyAction in an onFailed matches a failed condition on any action of the transaction.
+const anyAction = -1
 
 // transact runs actions as one TransactWriteItems. Conflicts with other transactions are
 // retried with bounded backoff under one ClientRequestToken, so a retry after a lost response
@@ -61,7 +65,10 @@ func (s *Store) transact(ctx context.Context, what string, actions []types.Trans
 // cancellationError is the error of a transaction cancelled with reasons, one code per action.
 func cancellationError(what string, reasons []string, failures []onFailed) error {
 	for _, f := range failures {
-		if f.Action < len(reasons) && reasons[f.Action] == "ConditionalCheckFailed" {
+		if f.Action == anyAction && slices.Contains(reasons, "ConditionalCheckFailed") {
+			return f.Err
+		}
+		if f.Action >= 0 && f.Action < len(reasons) && reasons[f.Action] == "ConditionalCheckFailed" {
 			return f.Err
 		}
 	}
@@ -86,4 +93,11 @@ func requestToken() string {
 	b := make([]byte, 16)
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
+}
+
+// uncounted is the error of an undo whose parent is missing or does not count the item being
+// removed: data that no write of this server leaves (`quickphotos check` lists it), refused
+// rather than taking a counter below zero.
+func uncounted(parent, what string) error {
+	return domain.Errorf(domain.NotFound, "%s does not exist or does not count this %s; nothing was removed", parent, what)
 }

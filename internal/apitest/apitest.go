@@ -351,3 +351,12 @@ func (s *Server) DeleteTable(t testing.TB) {
 		t.Fatalf("delete table: %v", err)
 	}
 }
+
+// PutItem writes item into the server's table directly, past the API and its transactions, as
+// another program, or data an older release left, would.
+func (s *Server) PutItem(t testing.TB, item map[string]types.AttributeValue) {
+	t.Helper()
+	if _, err := s.client.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: &s.table, Item: item}); err != nil {
+		t.Fatalf("put item: %v", err)
+	}
+}

@@ -1,0 +1,242 @@
+package dynamo
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/quickphotos/quickphotos/domain"
+)
+
+// CheckReport is what Check found in the table.
+type CheckReport struct {
+	// Items is how many items were read.
+	Items int
+	// PendingDeletions are the photos being deleted in steps (see photodelete.go): not a
+	// problem, but FinishDeletions finishes them when no delete is running any more.
+	PendingDeletions []domain.PhotoKey
+	// Problems are the items that break an invariant, sorted; empty when the table is
+	// consistent.
+	Problems []Problem
+}
+
+// Problem is one item that breaks an invariant the access patterns keep.
+type Problem struct {
+	Key    Key
+	Reason string
+}
+
+func (p Problem) String() string { return fmt.Sprintf("%s %s: %s", p.Key.PK, p.Key.SK, p.Reason) }
+
+// Check reads the whole table with a consistent Scan (a read of every item: cheap on the
+// embedded engine, a full table's read capacity on DynamoDB) and checks what every write keeps
+// true under any interleaving and across crashes:
+//
+//   - every reaction has its photo and its user's profile, and every photo its owner's;
+//   - a photo's counter of each type equals its reactions of that type;
+//   - every friendship joins two profiles, and a profile's followers and following counters
+//     equal its friendships;
+//   - so no counter is below zero;
+//   - a photo marked as being deleted has its deletion record with the same id, and the other
+//     way round.
+//
+// Run it on a table no one is writing to: a write that commits during the Scan can make a
+// consistent table look otherwise.
+func (s *Store) Check(ctx context.Context) (CheckReport, error) {
+	c := newChecker()
+	in := &dynamodb.ScanInput{ConsistentRead: aws.Bool(true)}
+	for {
+		out, err := s.scan(ctx, in)
+		if err != nil {
+			return CheckReport{}, err
+		}
+		for _, item := range out.Items {
+			c.add(item)
+		}
+		if out.LastEvaluatedKey == nil {
+			break
+		}
+		in.ExclusiveStartKey = out.LastEvaluatedKey
+	}
+	return c.report(), nil
+}
+
+// checker gathers what Check needs of each item while the Scan runs.
+type checker struct {
+	items       int
+	users       map[string]*checkedUser
+	photos      map[domain.PhotoKey]*checkedPhoto
+	friendships []Key
+	// deletions maps a photo to the id in its deletion record.
+	deletions map[domain.PhotoKey]string
+	problems  []Problem
+}
+
+type checkedUser struct {
+	exists               bool
+	followers, following int
+	// followedBy and follows count the friendship items.
+	followedBy, follows int
+}
+
+type checkedPhoto struct {
+	exists   bool
+	counters domain.ReactionCounts
+	deletion string
+	// reactions are the keys of its reaction items, counted by type in counted.
+	reactions []Key
+	counted   domain.ReactionCounts
+}
+
+func newChecker() *checker {
+	return &checker{
+		users:     map[string]*checkedUser{},
+		photos:    map[domain.PhotoKey]*checkedPhoto{},
+		deletions: map[domain.PhotoKey]string{},
+	}
+}
+
+func (c *checker) user(username string) *checkedUser {
+	u := c.users[username]
+	if u == nil {
+		u = &checkedUser{}
+		c.users[username] = u
+	}
+	return u
+}
+
+func (c *checker) photo(k domain.PhotoKey) *checkedPhoto {
+	p := c.photos[k]
+	if p == nil {
+		p = &checkedPhoto{counted: domain.ReactionCounts{}}
+		c.photos[k] = p
+	}
+	return p
+}
+
+func (c *checker) problem(k Key, format string, args ...any) {
+	c.problems = append(c.problems, Problem{Key: k, Reason: fmt.Sprintf(format, args...)})
+}
+
+// add takes in one item of the Scan.
+func (c *checker) add(item Item) {
+	c.items++
+	k := keyOf(item)
+	user, isUserPK := usernameFromUserPK(k.PK)
+	photoKey, isPhotoSK := photoKeyFromSK(k.SK)
+	_, _, isReactionPK := reactionFromPK(k.PK)
+	follower, isFriendSK := followerFromSK(k.SK)
+	switch {
+	case isUserPK && k.SK == metadataSK(user):
+		u := c.user(user)
+		u.exists = true
+		u.followers, u.following = getInt(item, attrFollowers), getInt(item, attrFollowing)
+	case isUserPK && isPhotoSK && photoKey.Owner == user:
+		photo, err := photoFromItem(item)
+		if err != nil {
+			c.problem(k, "unreadable photo: %v", err)
+			return
+		}
+		p := c.photo(photoKey)
+		p.exists, p.counters = true, photo.Reactions
+		p.deletion, _ = getString(item, attrDeletion)
+	case isReactionPK && isPhotoSK:
+		_, t, _ := reactionFromPK(k.PK)
+		p := c.photo(photoKey)
+		p.reactions = append(p.reactions, k)
+		p.counted[t]++
+	case isUserPK && isFriendSK:
+		c.user(user).followedBy++
+		c.user(follower).follows++
+		c.friendships = append(c.friendships, k)
+	case k.SK == deletionSK:
+		pk, ok := photoKeyFromDeletionPK(k.PK)
+		id, _ := getString(item, attrDeletion)
+		if !ok || id == "" {
+			c.problem(k, "malformed deletion record")
+			return
+		}
+		c.deletions[pk] = id
+	default:
+		c.problem(k, "an item of no known entity")
+	}
+}
+
+// report checks what was gathered.
+func (c *checker) report() CheckReport {
+	for k, p := range c.photos {
+		c.checkPhoto(k, p)
+	}
+	for k, id := range c.deletions {
+		if p := c.photos[k]; p == nil || !p.exists || p.deletion != id {
+			c.problem(PhotoDeletionKey(k), "deletion record %s without a photo marked with it", id)
+		}
+	}
+	for _, k := range c.friendships {
+		followed, _ := usernameFromUserPK(k.PK)
+		follower, _ := followerFromSK(k.SK)
+		for _, u := range []string{followed, follower} {
+			if !c.users[u].exists {
+				c.problem(k, "friendship without the profile of %q", u)
+			}
+		}
+	}
+	for name, u := range c.users {
+		if !u.exists {
+			continue
+		}
+		k := UserKey(name)
+		if u.followers != u.followedBy {
+			c.problem(k, "%s is %d, but %d friendships follow the user", attrFollowers, u.followers, u.followedBy)
+		}
+		if u.following != u.follows {
+			c.problem(k, "%s is %d, but the user is the follower in %d friendships", attrFollowing, u.following, u.follows)
+		}
+	}
+	sort.Slice(c.problems, func(i, j int) bool {
+		a, b := c.problems[i], c.problems[j]
+		if a.Key != b.Key {
+			return a.Key.PK < b.Key.PK || a.Key.PK == b.Key.PK && a.Key.SK < b.Key.SK
+		}
+		return a.Reason < b.Reason
+	})
+	r := CheckReport{Items: c.items, Problems: c.problems}
+	for k, p := range c.photos {
+		if p.exists && p.deletion != "" {
+			r.PendingDeletions = append(r.PendingDeletions, k)
+		}
+	}
+	sort.Slice(r.PendingDeletions, func(i, j int) bool {
+		return photoSK(r.PendingDeletions[i]) < photoSK(r.PendingDeletions[j])
+	})
+	return r
+}
+
+func (c *checker) checkPhoto(k domain.PhotoKey, p *checkedPhoto) {
+	for _, r := range p.reactions {
+		if user, _, _ := reactionFromPK(r.PK); c.users[user] == nil || !c.users[user].exists {
+			c.problem(r, "reaction without the profile of %q", user)
+		}
+	}
+	if !p.exists {
+		for _, r := range p.reactions {
+			c.problem(r, "reaction without its photo")
+		}
+		return
+	}
+	key := PhotoKey(k)
+	if u := c.users[k.Owner]; u == nil || !u.exists {
+		c.problem(key, "photo without its owner's profile")
+	}
+	for _, t := range domain.ReactionTypes {
+		if p.counters[t] != p.counted[t] {
+			c.problem(key, "counter %s is %d, but there are %d such reactions", t, p.counters[t], p.counted[t])
+		}
+	}
+	if p.deletion != "" && c.deletions[k] != p.deletion {
+		c.problem(key, "marked with deletion %s, which has no record", p.deletion)
+	}
+}
