@@ -111,7 +111,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	// A photo deletion a stopped server left half done is finished here (see dynamo's
 	// photodelete.go); every instance sweeps, and their steps are safe side by side.
 	defer serveInBackground(ctx, func(ctx context.Context) error {
-		store.SweepDeletions(ctx, func(finished int, err error) {
+		store.SweepDeletions(ctx, dynamo.DeletionSweepInterval, dynamo.DeletionLease, func(finished int, err error) {
 			if err != nil {
 				log.Warn("finishing photo deletions", "finished", finished, "error", err)
 				return

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/quickphotos/quickphotos/domain"
 	"github.com/quickphotos/quickphotos/dynamo"
@@ -23,19 +24,19 @@ const raceRounds = 25
 // the codes a lost race may give.
 func race(t *testing.T, requests []func() *apitest.Response, allowed ...string) {
 	t.Helper()
-	codes := make([]string, len(requests))
+	answers := make([]*apitest.Response, len(requests))
 	var wg sync.WaitGroup
 	for i, send := range requests {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			codes[i] = send().Code()
+			answers[i] = send()
 		}()
 	}
 	wg.Wait()
-	for i, code := range codes {
-		if code != "" && !contains(allowed, code) {
-			t.Fatalf("request %d answered %q, want success or one of %v", i, code, allowed)
+	for i, resp := range answers {
+		if code := resp.Code(); code != "" && !contains(allowed, code) {
+			t.Fatalf("request %d answered %q (%+v), want success or one of %v", i, code, resp.Errors, allowed)
 		}
 	}
 }
@@ -233,6 +234,23 @@ func TestDeletePhoto_Interrupted(t *testing.T) {
 		if report.Items != 1+27 {
 			t.Fatalf("%d items left, want only the 28 profiles", report.Items)
 		}
+	})
+	t.Run("FinishedByTheServersSweep", func(t *testing.T) {
+		srv, _ := interruptedDeletion(t)
+		ctx, stop := context.WithCancel(context.Background())
+		defer stop()
+		finished := make(chan int, 1)
+		go srv.Store.SweepDeletions(ctx, time.Millisecond, 0, func(n int, err error) {
+			if err != nil {
+				t.Errorf("sweep: %v", err)
+			}
+			finished <- n
+			stop()
+		})
+		if n := <-finished; n != 1 {
+			t.Fatalf("the sweep finished %d deletions, want 1", n)
+		}
+		srv.MustBeConsistent(t)
 	})
 	t.Run("FinishedByDeletingAgain", func(t *testing.T) {
 		srv, photo := interruptedDeletion(t)

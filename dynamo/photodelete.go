@@ -333,14 +333,14 @@ func (s *Store) FinishDeletions(ctx context.Context, olderThan time.Duration) (i
 	}
 }
 
-// SweepDeletions finishes the deletions older than DeletionLease at once and then every
-// DeletionSweepInterval, until ctx ends; report hears the outcome of every sweep that
-// finished a deletion or failed.
-func (s *Store) SweepDeletions(ctx context.Context, report func(finished int, err error)) {
-	t := time.NewTicker(DeletionSweepInterval)
+// SweepDeletions finishes the deletions older than lease at once and then every interval
+// (servers pass DeletionSweepInterval and DeletionLease), until ctx ends; report hears the
+// outcome of every sweep that finished a deletion or failed.
+func (s *Store) SweepDeletions(ctx context.Context, interval, lease time.Duration, report func(finished int, err error)) {
+	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
-		n, err := s.FinishDeletions(ctx, DeletionLease)
+		n, err := s.FinishDeletions(ctx, lease)
 		if ctx.Err() != nil {
 			return
 		}

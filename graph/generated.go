@@ -783,9 +783,9 @@ type Mutation {
   updateUser(username: ID!, input: UpdateUserInput!): User!
   "Uploads a photo. NOT_FOUND when the owner has no profile; CONFLICT when the owner already has a photo at that timestamp."
   uploadPhoto(input: UploadPhotoInput!): Photo!
-  "Deletes a photo and every reaction to it: the photo and its first 99 reactions in one transaction, any further reactions in batches right after. NOT_FOUND when there is no such photo. Returns the deleted photo."
+  "Deletes a photo and every reaction to it. A photo with up to 99 reactions goes with them in one transaction; one with more is first marked (new reactions are then refused), its reactions go in transactions that uncount them, and the photo goes last, so counters always equal reactions and no reaction outlives its photo. A delete cut off by a crash or a timeout is finished by the server within minutes, or at once by sending it again. NOT_FOUND when there is no such photo. Returns the photo as it was when the delete began."
   deletePhoto(owner: ID!, timestamp: String!): Photo!
-  "Reacts to a photo and counts the reaction on the photo, in one transaction. A user reacts at most once per type per photo: CONFLICT when already reacted, NOT_FOUND when the photo or the reacting user does not exist."
+  "Reacts to a photo and counts the reaction on the photo, in one transaction. A user reacts at most once per type per photo: CONFLICT when already reacted, NOT_FOUND when the photo or the reacting user does not exist, or the photo is being deleted."
   reactToPhoto(input: ReactionInput!): Reaction!
   "Removes a reaction and uncounts it, in one transaction. NOT_FOUND when there is no such reaction. Returns the removed reaction."
   removeReaction(input: ReactionInput!): Reaction!
