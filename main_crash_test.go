@@ -69,7 +69,7 @@ func TestServe_CrashesLeaveConsistentData(t *testing.T) {
 		<-ctx.Done()
 		go func() { _ = graphql(base, deleteMutation, map[string]any{"o": crashUser(0), "t": big}, nil) }()
 		time.Sleep(time.Duration(rng.IntN(12000)) * time.Microsecond) // a delete in steps takes about 8 ms here
-		kill() // while requests are in flight
+		kill()                                                        // while requests are in flight
 		stop()
 		wg.Wait()
 		close(acknowledged)
