@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -306,4 +308,83 @@ func TestUnfollow_NeverDrivesACounterBelowZero(t *testing.T) {
 	}
 	assertCounts(t, srv, "bob", 0, 0)
 	assertCounts(t, srv, "ann", 0, 0)
+}
+
+// TestCheckAndRepair_WhatEarlierReleasesLeft: the check finds a reaction orphaned by the
+// racing delete of earlier releases, a photo that does not count a reaction, and a profile
+// that does not count a friendship; the repair fixes each, after which the undo paths work.
+func TestCheckAndRepair_WhatEarlierReleasesLeft(t *testing.T) {
+	srv := apitest.NewServer(t)
+	srv.MustCreateUser(t, "owner")
+	srv.MustCreateUser(t, "fan")
+	gone := domain.PhotoKey{Owner: "owner", Timestamp: apitest.Timestamp(1)}
+	kept := domain.PhotoKey{Owner: "owner", Timestamp: apitest.Timestamp(2)}
+	srv.MustUploadPhoto(t, kept.Owner, kept.Timestamp)
+	srv.PutItem(t, dynamo.ReactionItem(domain.Reaction{Username: "fan", Type: domain.ReactionHeart, Photo: gone}))
+	srv.PutItem(t, dynamo.ReactionItem(domain.Reaction{Username: "fan", Type: domain.ReactionSmiley, Photo: kept}))
+	srv.PutItem(t, dynamo.FriendshipItem(domain.Friendship{Follower: "fan", Followed: "owner"}))
+
+	report, err := srv.Store.Check(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []dynamo.Key{
+		dynamo.ReactionKey(domain.ReactionKey{Username: "fan", Type: domain.ReactionHeart, Photo: gone}),
+		dynamo.UserKey("fan"),
+		dynamo.UserKey("owner"),
+		dynamo.PhotoKey(kept),
+	}
+	var got []dynamo.Key
+	for _, p := range report.Problems {
+		if !p.Repairable() {
+			t.Errorf("%s: not repairable", p)
+		}
+		got = append(got, p.Key)
+	}
+	if !slices.EqualFunc(sortedKeys(got), sortedKeys(want), func(a, b dynamo.Key) bool { return a == b }) {
+		t.Fatalf("check found %v, want problems at %v", report.Problems, want)
+	}
+	if n, err := srv.Store.Repair(context.Background(), report); err != nil || n != len(want) {
+		t.Fatalf("repaired %d (%v), want %d", n, err, len(want))
+	}
+	srv.MustBeConsistent(t)
+	if resp := srv.RemoveReaction(t, "fan", kept.Owner, kept.Timestamp, "SMILEY"); len(resp.Errors) > 0 {
+		t.Fatalf("remove the repaired reaction: %+v", resp.Errors)
+	}
+	if resp := srv.Unfollow(t, "fan", "owner"); len(resp.Errors) > 0 {
+		t.Fatalf("unfollow the repaired friendship: %+v", resp.Errors)
+	}
+	srv.MustBeConsistent(t)
+
+	t.Run("NeverUndoesAWriteMadeSinceTheCheck", func(t *testing.T) {
+		srv := apitest.NewServer(t)
+		srv.MustCreateUser(t, "owner")
+		srv.MustCreateUser(t, "fan")
+		srv.MustCreateUser(t, "other")
+		srv.MustFollow(t, "other", "owner")
+		srv.PutItem(t, dynamo.FriendshipItem(domain.Friendship{Follower: "fan", Followed: "owner"}))
+		report, err := srv.Store.Check(context.Background()) // owner: followers 1, followed by 2
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp := srv.Unfollow(t, "other", "owner"); len(resp.Errors) > 0 { // followers 0, followed by 1
+			t.Fatalf("unfollow: %+v", resp.Errors)
+		}
+		if _, err := srv.Store.Repair(context.Background(), report); err != nil {
+			t.Fatal(err)
+		}
+		// Setting followers to the 2 the check counted would undo the unfollow.
+		assertCounts(t, srv, "owner", 0, 0)
+	})
+}
+
+func sortedKeys(keys []dynamo.Key) []dynamo.Key {
+	out := slices.Clone(keys)
+	slices.SortFunc(out, func(a, b dynamo.Key) int {
+		if a.PK != b.PK {
+			return strings.Compare(a.PK, b.PK)
+		}
+		return strings.Compare(a.SK, b.SK)
+	})
+	return out
 }

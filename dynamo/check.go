@@ -2,11 +2,13 @@ package dynamo
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/quickphotos/quickphotos/domain"
 )
@@ -27,7 +29,12 @@ type CheckReport struct {
 type Problem struct {
 	Key    Key
 	Reason string
+	// repair, when not nil, is the transaction that fixes it (see Repair).
+	repair []types.TransactWriteItem
 }
+
+// Repairable reports whether Repair knows how to fix the problem.
+func (p Problem) Repairable() bool { return p.repair != nil }
 
 func (p Problem) String() string { return fmt.Sprintf("%s %s: %s", p.Key.PK, p.Key.SK, p.Reason) }
 
@@ -121,6 +128,38 @@ func (c *checker) problem(k Key, format string, args ...any) {
 	c.problems = append(c.problems, Problem{Key: k, Reason: fmt.Sprintf(format, args...)})
 }
 
+// repairable records a problem that repair fixes.
+func (c *checker) repairable(k Key, repair []types.TransactWriteItem, format string, args ...any) {
+	c.problems = append(c.problems, Problem{Key: k, Reason: fmt.Sprintf(format, args...), repair: repair})
+}
+
+// setCounter is a repair that sets counter (a path of names, e.g. reactions then heart) of
+// the item at key to want, on the condition that it still is seen: every write that changes
+// what a counter counts changes the counter too, so a write since the Scan fails the
+// condition instead of being undone.
+func setCounter(key Key, path []string, seen, want int) []types.TransactWriteItem {
+	e := newExpression()
+	var counter string
+	for i, name := range path {
+		if i > 0 {
+			counter += "."
+		}
+		counter += e.name(name)
+	}
+	if seen == 0 {
+		e.and("(attribute_not_exists(%s) OR %s = %s)", counter, counter, e.value(num(0)))
+	} else {
+		e.and("%s = %s", counter, e.value(num(seen)))
+	}
+	return []types.TransactWriteItem{{Update: &types.Update{
+		Key:                       key.item(),
+		UpdateExpression:          aws.String(fmt.Sprintf("SET %s = %s", counter, e.value(num(want)))),
+		ConditionExpression:       e.condition(),
+		ExpressionAttributeNames:  e.names,
+		ExpressionAttributeValues: e.values,
+	}}}
+}
+
 // add takes in one item of the Scan.
 func (c *checker) add(item Item) {
 	c.items++
@@ -190,10 +229,12 @@ func (c *checker) report() CheckReport {
 		}
 		k := UserKey(name)
 		if u.followers != u.followedBy {
-			c.problem(k, "%s is %d, but %d friendships follow the user", attrFollowers, u.followers, u.followedBy)
+			c.repairable(k, setCounter(k, []string{attrFollowers}, u.followers, u.followedBy),
+				"%s is %d, but %d friendships follow the user", attrFollowers, u.followers, u.followedBy)
 		}
 		if u.following != u.follows {
-			c.problem(k, "%s is %d, but the user is the follower in %d friendships", attrFollowing, u.following, u.follows)
+			c.repairable(k, setCounter(k, []string{attrFollowing}, u.following, u.follows),
+				"%s is %d, but the user is the follower in %d friendships", attrFollowing, u.following, u.follows)
 		}
 	}
 	sort.Slice(c.problems, func(i, j int) bool {
@@ -223,7 +264,10 @@ func (c *checker) checkPhoto(k domain.PhotoKey, p *checkedPhoto) {
 	}
 	if !p.exists {
 		for _, r := range p.reactions {
-			c.problem(r, "reaction without its photo")
+			c.repairable(r, []types.TransactWriteItem{
+				{ConditionCheck: &types.ConditionCheck{Key: PhotoKey(k).item(), ConditionExpression: aws.String("attribute_not_exists(PK)")}},
+				{Delete: &types.Delete{Key: r.item(), ConditionExpression: aws.String("attribute_exists(PK)")}},
+			}, "reaction without its photo")
 		}
 		return
 	}
@@ -233,10 +277,35 @@ func (c *checker) checkPhoto(k domain.PhotoKey, p *checkedPhoto) {
 	}
 	for _, t := range domain.ReactionTypes {
 		if p.counters[t] != p.counted[t] {
-			c.problem(key, "counter %s is %d, but there are %d such reactions", t, p.counters[t], p.counted[t])
+			c.repairable(key, setCounter(key, []string{attrReactions, string(t)}, p.counters[t], p.counted[t]),
+				"counter %s is %d, but there are %d such reactions", t, p.counters[t], p.counted[t])
 		}
 	}
 	if p.deletion != "" && c.deletions[k] != p.deletion {
 		c.problem(key, "marked with deletion %s, which has no record", p.deletion)
 	}
+}
+
+var errChangedSinceCheck = errors.New("the item changed since the check")
+
+// Repair fixes the repairable problems of report, those that earlier releases could leave: it
+// deletes reactions whose photo is gone and sets counters that differ from their items to what
+// the items say. Each fix is one transaction, conditional on what Check saw, so that a write
+// made since is never undone: a fix whose condition fails is skipped (check again). Returns
+// how many problems it fixed.
+func (s *Store) Repair(ctx context.Context, report CheckReport) (int, error) {
+	fixed := 0
+	for _, p := range report.Problems {
+		if p.repair == nil {
+			continue
+		}
+		err := s.transact(ctx, "repair", p.repair, onFailed{anyAction, errChangedSinceCheck})
+		switch {
+		case err == nil:
+			fixed++
+		case !errors.Is(err, errChangedSinceCheck):
+			return fixed, err
+		}
+	}
+	return fixed, nil
 }
