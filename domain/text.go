@@ -11,7 +11,7 @@ import (
 //   - control characters (Unicode category Cc: U+0000–U+001F, U+007F–U+009F), which can ring
 //     bells, cut strings short in C-based clients and logs, or move the cursor;
 //   - bidirectional controls (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069), which make
-//     text display in an order other than the one it is stored in: "‮gpj.exe" shows as
+//     text display in an order other than the one it is stored in: "\u202egpj.exe" shows as
 //     "exe.jpg";
 //   - the line and paragraph separators U+2028 and U+2029, line breaks by another name.
 //
