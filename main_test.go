@@ -67,6 +67,70 @@ func TestLoad_ThenServeReadsIt(t *testing.T) {
 	resp.Body.Close()
 }
 
+// TestLoad_TutorialTimestampsAreCanonical loads items spelt as in the tutorial's items.json,
+// whose timestamps have no zone, and reaches them through the API by the canonical spelling
+// clients send; uploading again at the same instant is a conflict, not a second photo.
+func TestLoad_TutorialTimestampsAreCanonical(t *testing.T) {
+	dir := t.TempDir()
+	items := filepath.Join(dir, "items.json")
+	tutorial := `{"PK": "USER#jacksonjason", "SK": "#METADATA#jacksonjason", "username": "jacksonjason", "name": "Jason", "followers": 0, "following": 1}
+{"PK": "USER#ada", "SK": "#METADATA#ada", "username": "ada", "name": "Ada", "followers": 1, "following": 0}
+{"PK": "USER#jacksonjason", "SK": "PHOTO#jacksonjason#2018-05-30T15:42:38", "username": "jacksonjason", "timestamp": "2018-05-30T15:42:38", "location": "https://example.com/1.jpg", "reactions": {"heart": 1}}
+{"PK": "REACTION#ada#heart", "SK": "PHOTO#jacksonjason#2018-05-30T15:42:38", "reactingUser": "ada", "reactionType": "heart", "photo": "PHOTO#jacksonjason#2018-05-30T15:42:38", "timestamp": "2018-06-01T10:00:00"}
+{"PK": "USER#ada", "SK": "#FRIEND#jacksonjason", "followedUser": "ada", "followingUser": "jacksonjason", "timestamp": "2018-06-02T10:00:00"}
+`
+	if err := os.WriteFile(items, []byte(tutorial), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	data := filepath.Join(dir, "data")
+	runOK(t, "load", "--data", data, items)
+	base := startServe(t, "--data", data, "--addr", "127.0.0.1:0")
+
+	var got struct {
+		Data struct {
+			Photo *struct {
+				Timestamp      string
+				ReactionCounts struct{ Heart int }
+				Reactions      struct {
+					Edges []struct {
+						Node struct {
+							Timestamp string
+							User      struct{ Username string }
+						}
+					}
+				}
+			}
+			User struct {
+				Followers struct {
+					Edges []struct{ Node struct{ Username string } }
+				}
+			}
+		}
+		Errors []any
+	}
+	query := `{ photo(owner: \"jacksonjason\", timestamp: \"2018-05-30T15:42:38Z\") { timestamp reactionCounts { heart } reactions(first: 5) { edges { node { timestamp user { username } } } } } }`
+	postJSON(t, base+"/graphql", `{"query":"`+query+`"}`, &got)
+	p := got.Data.Photo
+	if p == nil || len(got.Errors) > 0 {
+		t.Fatalf("photo by its canonical timestamp: %+v %v", p, got.Errors)
+	}
+	if p.Timestamp != "2018-05-30T15:42:38Z" || p.ReactionCounts.Heart != 1 || len(p.Reactions.Edges) != 1 ||
+		p.Reactions.Edges[0].Node.User.Username != "ada" || p.Reactions.Edges[0].Node.Timestamp != "2018-06-01T10:00:00Z" {
+		t.Fatalf("photo %+v", p)
+	}
+
+	var upload struct {
+		Errors []struct {
+			Extensions struct{ Code string }
+		}
+	}
+	mutation := `mutation { uploadPhoto(input: {owner: \"jacksonjason\", url: \"https://example.com/2.jpg\", timestamp: \"2018-05-30T15:42:38Z\"}) { timestamp } }`
+	postJSON(t, base+"/graphql", `{"query":"`+mutation+`"}`, &upload)
+	if len(upload.Errors) != 1 || upload.Errors[0].Extensions.Code != "CONFLICT" {
+		t.Fatalf("upload at the loaded photo's instant: %+v, want CONFLICT", upload.Errors)
+	}
+}
+
 func TestLoad_BadLineSaysWhereAndHowMuchWasWritten(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "items.json")

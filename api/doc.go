@@ -1,5 +1,7 @@
 // Package api is the HTTP edge of quickphotos: the GraphQL endpoint (POST and GET /graphql),
 // the playground at /, the health endpoints and, with telemetry, /metrics. It is where domain
-// errors become extensions.code (errors.go), where each operation gets its own loaders
-// (operation.go), and where the DynamoDB cost of an operation is reported when asked (cost.go).
+// errors become extensions.code (errors.go), where requests whose JSON two readers could read
+// differently are refused before gqlgen decodes them (requestjson.go), where each operation
+// gets its own loaders (operation.go), and where the DynamoDB cost of an operation is reported
+// when asked (cost.go).
 package api

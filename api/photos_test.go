@@ -46,7 +46,9 @@ func TestUploadPhoto(t *testing.T) {
 		"ErrTimestampTaken":  {map[string]any{"owner": "alice", "url": "https://cdn.example.com/y.jpg", "timestamp": "2024-05-01T10:00:00Z"}, "CONFLICT"},
 		"ErrURLScheme":       {map[string]any{"owner": "alice", "url": "ftp://cdn.example.com/x.jpg"}, "BAD_USER_INPUT"},
 		"ErrTimestampFormat": {map[string]any{"owner": "alice", "url": "https://cdn.example.com/x.jpg", "timestamp": "yesterday"}, "BAD_USER_INPUT"},
-		"ErrTimestampOffset": {map[string]any{"owner": "alice", "url": "https://cdn.example.com/x.jpg", "timestamp": "2024-05-01T10:00:00+02:00"}, "BAD_USER_INPUT"},
+		"ErrTimestampNoZone": {map[string]any{"owner": "alice", "url": "https://cdn.example.com/x.jpg", "timestamp": "2024-05-01T10:00:00"}, "BAD_USER_INPUT"},
+		"ErrTimestampYear":   {map[string]any{"owner": "alice", "url": "https://cdn.example.com/x.jpg", "timestamp": "2200-05-01T10:00:00Z"}, "BAD_USER_INPUT"},
+		"ErrURLBidi":         {map[string]any{"owner": "alice", "url": "https://cdn.example.com/\u202egpj.exe"}, "BAD_USER_INPUT"},
 		"ErrOwnerWithHash":   {map[string]any{"owner": "ali#ce", "url": "https://cdn.example.com/x.jpg"}, "BAD_USER_INPUT"},
 	} {
 		t.Run(name, func(t *testing.T) {

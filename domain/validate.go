@@ -5,9 +5,7 @@ import (
 	"net/mail"
 	"net/url"
 	"regexp"
-	"strings"
 	"time"
-	"unicode/utf8"
 )
 
 // Limits on what clients may send. Usernames become part of DynamoDB keys, so their alphabet
@@ -20,17 +18,7 @@ const (
 	MaxInterestLength = 100
 )
 
-var (
-	usernamePattern  = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
-	timestampPattern = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z?$`)
-)
-
-// TimestampLayout is how the server writes timestamps: ISO-8601 UTC to the second, so that
-// their lexical order is their time order.
-const TimestampLayout = "2006-01-02T15:04:05Z"
-
-// Timestamp formats t as the server stores it.
-func Timestamp(t time.Time) string { return t.UTC().Format(TimestampLayout) }
+var usernamePattern = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
 
 // ValidateUsername checks a username; field names the argument in the error message.
 func ValidateUsername(field, username string) error {
@@ -45,22 +33,15 @@ func ValidateUsername(field, username string) error {
 	return nil
 }
 
-// ValidateTimestamp checks an ISO-8601 UTC timestamp to the second, with or without the
-// trailing Z (the tutorial's data has none), e.g. 2019-03-03T18:20:10Z.
-func ValidateTimestamp(field, ts string) error {
-	if !timestampPattern.MatchString(ts) {
-		return Errorf(Invalid, "%s: %q is not an ISO-8601 UTC timestamp like 2019-03-03T18:20:10Z", field, ts)
-	}
-	if _, err := time.Parse("2006-01-02T15:04:05", strings.TrimSuffix(ts, "Z")); err != nil {
-		return Errorf(Invalid, "%s: %q is not a real date and time", field, ts)
-	}
-	return nil
-}
-
-// ValidateURL checks that raw is an absolute http or https URL with a host.
+// ValidateURL checks that raw is an absolute http or https URL with a host, and holds no
+// character that text may not hold (see text.go): net/url lets bidirectional controls through,
+// and "https://cdn.example.com/\u202egpj.exe" displays as ".../exe.jpg".
 func ValidateURL(field, raw string) error {
 	if len(raw) > MaxURLLength {
 		return Errorf(Invalid, "%s: a URL is at most %d characters, got %d", field, MaxURLLength, len(raw))
+	}
+	if err := validateText(field, raw, urlText); err != nil {
+		return err
 	}
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -117,7 +98,7 @@ func validateField(f ProfileField, v any) error {
 			return Errorf(Invalid, "%s: at most %d interests, got %d", field, MaxInterests, len(list))
 		}
 		for i, s := range list {
-			if err := validateText(fmt.Sprintf("%s[%d]", field, i), s, MaxInterestLength); err != nil {
+			if err := validateText(fmt.Sprintf("%s[%d]", field, i), s, interestText); err != nil {
 				return err
 			}
 			if s == "" {
@@ -130,7 +111,11 @@ func validateField(f ProfileField, v any) error {
 	if !ok {
 		return Errorf(Invalid, "%s: must be a string", field)
 	}
-	if err := validateText(field, s, MaxTextLength); err != nil {
+	rule := lineText
+	if f == FieldAddress {
+		rule = multilineText
+	}
+	if err := validateText(field, s, rule); err != nil {
 		return err
 	}
 	switch f {
@@ -144,16 +129,6 @@ func validateField(f ProfileField, v any) error {
 		}
 	case FieldPinnedImage:
 		return ValidateURL(field, s)
-	}
-	return nil
-}
-
-func validateText(field, s string, max int) error {
-	if !utf8.ValidString(s) {
-		return Errorf(Invalid, "%s: must be valid UTF-8", field)
-	}
-	if n := utf8.RuneCountInString(s); n > max {
-		return Errorf(Invalid, "%s: at most %d characters, got %d", field, max, n)
 	}
 	return nil
 }
@@ -172,7 +147,7 @@ func ValidateFriendship(k FriendshipKey) error {
 	return nil
 }
 
-// ValidatePhotoKey checks a photo's owner and timestamp.
+// ValidatePhotoKey checks a photo's owner and that its timestamp is in the canonical form.
 func ValidatePhotoKey(k PhotoKey) error {
 	if err := ValidateUsername("owner", k.Owner); err != nil {
 		return err
@@ -180,13 +155,48 @@ func ValidatePhotoKey(k PhotoKey) error {
 	return ValidateTimestamp("timestamp", k.Timestamp)
 }
 
-// ValidateReactionKey checks a reaction's user, type and photo.
+// CanonicalPhotoKey checks a photo key a client sent and returns it with its timestamp in the
+// canonical form, under which the photo is stored.
+func CanonicalPhotoKey(k PhotoKey) (PhotoKey, error) {
+	if err := ValidateUsername("owner", k.Owner); err != nil {
+		return PhotoKey{}, err
+	}
+	ts, err := CanonicalTimestamp("timestamp", k.Timestamp)
+	if err != nil {
+		return PhotoKey{}, err
+	}
+	return PhotoKey{Owner: k.Owner, Timestamp: ts}, nil
+}
+
+// ValidateReactionKey checks a reaction's user, type and photo, whose timestamp must be in the
+// canonical form.
 func ValidateReactionKey(k ReactionKey) error {
+	if err := validateReactor(k); err != nil {
+		return err
+	}
+	return ValidatePhotoKey(k.Photo)
+}
+
+// CanonicalReactionKey checks a reaction key a client sent and returns it with the photo's
+// timestamp in the canonical form.
+func CanonicalReactionKey(k ReactionKey) (ReactionKey, error) {
+	if err := validateReactor(k); err != nil {
+		return ReactionKey{}, err
+	}
+	photo, err := CanonicalPhotoKey(k.Photo)
+	if err != nil {
+		return ReactionKey{}, err
+	}
+	k.Photo = photo
+	return k, nil
+}
+
+func validateReactor(k ReactionKey) error {
 	if err := ValidateUsername("username", k.Username); err != nil {
 		return err
 	}
 	if !k.Type.Valid() {
 		return Errorf(Invalid, "type: %q is not a reaction type", k.Type)
 	}
-	return ValidatePhotoKey(k.Photo)
+	return nil
 }

@@ -42,7 +42,7 @@ func Load(ctx context.Context, client BatchWriter, table string, items *ItemRead
 			break
 		}
 		if err == nil {
-			err = checkLoadItem(item, items.Line())
+			item, err = checkLoadItem(item, items.Line())
 		}
 		if err != nil {
 			if ferr := b.flush(ctx); ferr != nil {
@@ -62,15 +62,20 @@ func Load(ctx context.Context, client BatchWriter, table string, items *ItemRead
 	return b.written, b.flush(ctx)
 }
 
-// checkLoadItem checks that item has the table's keys.
-func checkLoadItem(item Item, line int) error {
+// checkLoadItem checks that item has the table's keys, and returns it with its timestamps in
+// canonical form (see canonicalTimestamps).
+func checkLoadItem(item Item, line int) (Item, error) {
 	for _, name := range []string{attrPK, attrSK} {
 		v, ok := item[name].(*types.AttributeValueMemberS)
 		if !ok || v.Value == "" {
-			return &LineError{Line: line, Err: fmt.Errorf("item without its key: want a non-empty string attribute %s", name)}
+			return nil, &LineError{Line: line, Err: fmt.Errorf("item without its key: want a non-empty string attribute %s", name)}
 		}
 	}
-	return nil
+	item, err := canonicalTimestamps(item)
+	if err != nil {
+		return nil, &LineError{Line: line, Err: err}
+	}
+	return item, nil
 }
 
 // loadBatch is the batch Load is filling.

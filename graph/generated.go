@@ -752,6 +752,26 @@ another. Errors carry ` + "`" + `extensions.code` + "`" + `: BAD_USER_INPUT, NOT
 FORBIDDEN, SERVICE_UNAVAILABLE (the store stayed busy through bounded retries; retry later) or
 INTERNAL_SERVER_ERROR. A mutation that fails writes nothing.
 
+A request must mean one thing to every JSON reader: one whose JSON gives a key twice (at the
+top, or in any object of ` + "`" + `variables` + "`" + ` or ` + "`" + `extensions` + "`" + `), has keys in ` + "`" + `extensions` + "`" + ` that differ only
+in case, spells ` + "`" + `query` + "`" + `, ` + "`" + `operationName` + "`" + `, ` + "`" + `variables` + "`" + ` or ` + "`" + `extensions` + "`" + ` in another case, or holds
+more than one JSON value is refused with HTTP 400 and BAD_USER_INPUT; so is a GET that gives
+one of those parameters twice.
+
+Timestamps that name a photo take RFC 3339 with a zone, ` + "`" + `Z` + "`" + ` or ` + "`" + `±hh:mm` + "`" + `
+(` + "`" + `2019-03-03T20:20:10+02:00` + "`" + `), and optionally a fraction of a second that is zero (` + "`" + `.000` + "`" + `);
+the server keeps and returns one canonical form, UTC to the whole second with a ` + "`" + `Z` + "`" + `
+(` + "`" + `2019-03-03T18:20:10Z` + "`" + `, always 20 characters, so that text order is time order), and every
+argument that names a photo finds it under any spelling of its instant. A timestamp without a
+zone, with a non-zero fraction, or outside 1900-01-01T00:00:00Z through 2100-12-31T23:59:59Z
+is BAD_USER_INPUT.
+
+Text fields (name, status, address, interests, email, URLs) must be valid UTF-8 and may not
+hold control characters (U+0000–U+001F, U+007F–U+009F), bidirectional controls (U+061C,
+U+200E, U+200F, U+202A–U+202E, U+2066–U+2069) or the separators U+2028 and U+2029:
+BAD_USER_INPUT, naming the field and the character's position. Only ` + "`" + `address` + "`" + ` may hold line
+breaks, as line feeds (U+000A).
+
 Callers identify themselves with ` + "`" + `Authorization: Bearer <JWT>` + "`" + `. Anyone may read public data;
 every mutation acts as one user (the argument that names them) and is FORBIDDEN unless the
 caller is that user, UNAUTHENTICATED without a token. Operations that exceed the server's
@@ -772,7 +792,12 @@ type Query {
   "The users with these usernames, in the order asked, null where a username has no profile. BatchGetItem, 100 keys per request; at most 100 usernames."
   users(usernames: [ID!]!): [User]!
   "The photo ` + "`" + `owner` + "`" + ` uploaded at ` + "`" + `timestamp` + "`" + `, or null when there is none. One share of a BatchGetItem; when the selection asks for a first page of ` + "`" + `reactions` + "`" + `, one Query on InvertedIndex brings the photo and its reactions together."
-  photo(owner: ID!, timestamp: String!): Photo
+  photo(
+    "The photo's owner."
+    owner: ID!
+    "The photo's timestamp, in any spelling uploadPhoto accepts: RFC 3339 with a zone, e.g. ` + "`" + `2019-03-03T18:20:10Z` + "`" + ` or ` + "`" + `2019-03-03T20:20:10+02:00` + "`" + `."
+    timestamp: String!
+  ): Photo
 }
 
 "Writes. Each one is a single conditional DynamoDB write; those that keep a counter are one TransactWriteItems."
@@ -784,7 +809,12 @@ type Mutation {
   "Uploads a photo. NOT_FOUND when the owner has no profile; CONFLICT when the owner already has a photo at that timestamp."
   uploadPhoto(input: UploadPhotoInput!): Photo!
   "Deletes a photo and every reaction to it. A photo with up to 99 reactions goes with them in one transaction; one with more is first marked (new reactions are then refused), its reactions go in transactions that uncount them, and the photo goes last, so counters always equal reactions and no reaction outlives its photo. A delete cut off by a crash or a timeout is finished by the server within minutes, or at once by sending it again. NOT_FOUND when there is no such photo. Returns the photo as it was when the delete began."
-  deletePhoto(owner: ID!, timestamp: String!): Photo!
+  deletePhoto(
+    "The photo's owner."
+    owner: ID!
+    "The photo's timestamp, in any spelling uploadPhoto accepts: RFC 3339 with a zone, e.g. ` + "`" + `2019-03-03T18:20:10Z` + "`" + ` or ` + "`" + `2019-03-03T20:20:10+02:00` + "`" + `."
+    timestamp: String!
+  ): Photo!
   "Reacts to a photo and counts the reaction on the photo, in one transaction. A user reacts at most once per type per photo: CONFLICT when already reacted, NOT_FOUND when the photo or the reacting user does not exist, or the photo is being deleted."
   reactToPhoto(input: ReactionInput!): Reaction!
   "Removes a reaction and uncounts it, in one transaction. NOT_FOUND when there is no such reaction. Returns the removed reaction."
@@ -799,17 +829,17 @@ type Mutation {
 type User {
   "The unique, permanent handle: 1 to 64 letters, digits, ` + "`" + `_` + "`" + `, ` + "`" + `-` + "`" + ` or ` + "`" + `.` + "`" + `."
   username: ID!
-  "Display name."
+  "Display name: one line, no control or bidirectional control characters."
   name: String
   "Contact e-mail address. Private: null unless the caller is this user."
   email: String
   "Date of birth, as the user entered it (ISO-8601 date, e.g. ` + "`" + `1990-04-17` + "`" + `). Private: null unless the caller is this user."
   birthdate: String
-  "Postal address. Private: null unless the caller is this user."
+  "Postal address, its lines separated by line feeds. Private: null unless the caller is this user."
   address: String
-  "A short status line."
+  "A short status line: one line, no control or bidirectional control characters."
   status: String
-  "What the user is interested in."
+  "What the user is interested in: each one line, no control or bidirectional control characters."
   interests: [String!]!
   "URL of the photo pinned to the top of the profile."
   pinnedImage: String
@@ -833,7 +863,7 @@ type Photo {
   owner: User!
   "The owner's username."
   username: ID!
-  "When the photo was uploaded: ISO-8601 UTC, e.g. ` + "`" + `2019-03-03T18:20:10Z` + "`" + `."
+  "When the photo was taken or uploaded, in the canonical form: UTC to the whole second, e.g. ` + "`" + `2019-03-03T18:20:10Z` + "`" + ` (always 20 characters; text order is time order)."
   timestamp: String!
   "Where the image is served from (its CDN URL)."
   url: String!
@@ -877,7 +907,7 @@ type Reaction {
   type: ReactionType!
   "The photo reacted to."
   photo: Photo!
-  "When the reaction was made: ISO-8601 UTC."
+  "When the reaction was made, in the canonical form of timestamps: UTC to the whole second, e.g. ` + "`" + `2019-03-03T18:20:10Z` + "`" + `."
   timestamp: String!
 }
 
@@ -887,7 +917,7 @@ type Friendship {
   follower: User!
   "The user who is followed."
   followed: User!
-  "When the follow happened: ISO-8601 UTC."
+  "When the follow happened, in the canonical form of timestamps: UTC to the whole second, e.g. ` + "`" + `2019-03-03T18:20:10Z` + "`" + `."
   timestamp: String!
 }
 
@@ -955,17 +985,17 @@ type ReactionEdge {
 input CreateUserInput {
   "1 to 64 letters, digits, ` + "`" + `_` + "`" + `, ` + "`" + `-` + "`" + ` or ` + "`" + `.` + "`" + `."
   username: ID!
-  "Display name."
+  "Display name: up to 1000 characters on one line; no control characters (U+0000–U+001F, U+007F–U+009F), bidirectional controls (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069) or U+2028/U+2029."
   name: String
   "Contact e-mail address."
   email: String
   "Date of birth, ISO-8601 date (` + "`" + `YYYY-MM-DD` + "`" + `)."
   birthdate: String
-  "Postal address."
+  "Postal address: up to 1000 characters, lines separated by line feeds (U+000A) alone; otherwise the same characters as ` + "`" + `name` + "`" + `."
   address: String
-  "A short status line."
+  "A short status line: up to 1000 characters on one line, the same characters as ` + "`" + `name` + "`" + `."
   status: String
-  "What the user is interested in."
+  "What the user is interested in: at most 50, each 1 to 100 characters on one line, the same characters as ` + "`" + `name` + "`" + `."
   interests: [String!]
   "URL (http or https) of the photo pinned to the profile."
   pinnedImage: String
@@ -973,17 +1003,17 @@ input CreateUserInput {
 
 "Changes to a profile: a field left out keeps its value, a field set to null is removed."
 input UpdateUserInput {
-  "Display name."
+  "Display name: up to 1000 characters on one line; no control characters (U+0000–U+001F, U+007F–U+009F), bidirectional controls (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069) or U+2028/U+2029."
   name: String
   "Contact e-mail address."
   email: String
   "Date of birth, ISO-8601 date (` + "`" + `YYYY-MM-DD` + "`" + `)."
   birthdate: String
-  "Postal address."
+  "Postal address: up to 1000 characters, lines separated by line feeds (U+000A) alone; otherwise the same characters as ` + "`" + `name` + "`" + `."
   address: String
-  "A short status line."
+  "A short status line: up to 1000 characters on one line, the same characters as ` + "`" + `name` + "`" + `."
   status: String
-  "What the user is interested in."
+  "What the user is interested in: at most 50, each 1 to 100 characters on one line, the same characters as ` + "`" + `name` + "`" + `."
   interests: [String!]
   "URL (http or https) of the photo pinned to the profile."
   pinnedImage: String
@@ -993,9 +1023,9 @@ input UpdateUserInput {
 input UploadPhotoInput {
   "The username of the uploader."
   owner: ID!
-  "Where the image is served from: an http or https URL."
+  "Where the image is served from: an http or https URL of at most 2048 bytes, with no control or bidirectional control characters."
   url: String!
-  "When it was taken or uploaded, ISO-8601 UTC (` + "`" + `2019-03-03T18:20:10Z` + "`" + `); the server's clock when left out."
+  "When it was taken or uploaded: RFC 3339 with a zone, ` + "`" + `Z` + "`" + ` or ` + "`" + `±hh:mm` + "`" + ` (` + "`" + `2019-03-03T20:20:10+02:00` + "`" + `), with no fraction of a second or a zero one, from 1900-01-01T00:00:00Z through 2100-12-31T23:59:59Z; kept and returned as UTC to the whole second (` + "`" + `2019-03-03T18:20:10Z` + "`" + `). BAD_USER_INPUT without a zone. The server's clock when left out."
   timestamp: String
 }
 
@@ -1005,7 +1035,7 @@ input ReactionInput {
   username: ID!
   "The photo's owner."
   owner: ID!
-  "The photo's timestamp."
+  "The photo's timestamp, in any spelling uploadPhoto accepts: RFC 3339 with a zone, e.g. ` + "`" + `2019-03-03T18:20:10Z` + "`" + ` or ` + "`" + `2019-03-03T20:20:10+02:00` + "`" + `."
   timestamp: String!
   "The kind of reaction."
   type: ReactionType!

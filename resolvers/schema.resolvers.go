@@ -73,13 +73,15 @@ func (r *mutationResolver) UploadPhoto(ctx context.Context, input model.UploadPh
 	if ts := input.Timestamp.Value(); ts != nil {
 		p.Timestamp = *ts
 	}
-	if err := domain.ValidatePhotoKey(p.Key()); err != nil {
+	k, err := domain.CanonicalPhotoKey(p.Key())
+	if err != nil {
 		return nil, err
 	}
+	p.Timestamp = k.Timestamp
 	if err := domain.ValidateURL("url", p.URL); err != nil {
 		return nil, err
 	}
-	p, err := r.Store.UploadPhoto(ctx, p)
+	p, err = r.Store.UploadPhoto(ctx, p)
 	if err != nil {
 		return nil, err
 	}
@@ -92,8 +94,8 @@ func (r *mutationResolver) DeletePhoto(ctx context.Context, owner string, timest
 	if err := domain.CallerFrom(ctx).MayActAs(owner); err != nil {
 		return nil, err
 	}
-	k := domain.PhotoKey{Owner: owner, Timestamp: timestamp}
-	if err := domain.ValidatePhotoKey(k); err != nil {
+	k, err := domain.CanonicalPhotoKey(domain.PhotoKey{Owner: owner, Timestamp: timestamp})
+	if err != nil {
 		return nil, err
 	}
 	p, err := r.Store.DeletePhoto(ctx, k)
@@ -109,8 +111,8 @@ func (r *mutationResolver) ReactToPhoto(ctx context.Context, input model.Reactio
 	if err := domain.CallerFrom(ctx).MayActAs(input.Username); err != nil {
 		return nil, err
 	}
-	k := toReactionKey(input)
-	if err := domain.ValidateReactionKey(k); err != nil {
+	k, err := domain.CanonicalReactionKey(toReactionKey(input))
+	if err != nil {
 		return nil, err
 	}
 	reaction, err := r.Store.React(ctx, k)
@@ -126,8 +128,8 @@ func (r *mutationResolver) RemoveReaction(ctx context.Context, input model.React
 	if err := domain.CallerFrom(ctx).MayActAs(input.Username); err != nil {
 		return nil, err
 	}
-	k := toReactionKey(input)
-	if err := domain.ValidateReactionKey(k); err != nil {
+	k, err := domain.CanonicalReactionKey(toReactionKey(input))
+	if err != nil {
 		return nil, err
 	}
 	reaction, err := r.Store.RemoveReaction(ctx, k)
@@ -248,8 +250,8 @@ func (r *queryResolver) Users(ctx context.Context, usernames []string) ([]*domai
 
 // Photo is the resolver for the photo field.
 func (r *queryResolver) Photo(ctx context.Context, owner string, timestamp string) (*domain.Photo, error) {
-	k := domain.PhotoKey{Owner: owner, Timestamp: timestamp}
-	if err := domain.ValidatePhotoKey(k); err != nil {
+	k, err := domain.CanonicalPhotoKey(domain.PhotoKey{Owner: owner, Timestamp: timestamp})
+	if err != nil {
 		return nil, err
 	}
 	l := loaders.For(ctx)

@@ -16,17 +16,17 @@ import (
 type CreateUserInput struct {
 	// 1 to 64 letters, digits, `_`, `-` or `.`.
 	Username string `json:"username"`
-	// Display name.
+	// Display name: up to 1000 characters on one line; no control characters (U+0000–U+001F, U+007F–U+009F), bidirectional controls (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069) or U+2028/U+2029.
 	Name graphql.Omittable[*string] `json:"name,omitempty"`
 	// Contact e-mail address.
 	Email graphql.Omittable[*string] `json:"email,omitempty"`
 	// Date of birth, ISO-8601 date (`YYYY-MM-DD`).
 	Birthdate graphql.Omittable[*string] `json:"birthdate,omitempty"`
-	// Postal address.
+	// Postal address: up to 1000 characters, lines separated by line feeds (U+000A) alone; otherwise the same characters as `name`.
 	Address graphql.Omittable[*string] `json:"address,omitempty"`
-	// A short status line.
+	// A short status line: up to 1000 characters on one line, the same characters as `name`.
 	Status graphql.Omittable[*string] `json:"status,omitempty"`
-	// What the user is interested in.
+	// What the user is interested in: at most 50, each 1 to 100 characters on one line, the same characters as `name`.
 	Interests graphql.Omittable[[]string] `json:"interests,omitempty"`
 	// URL (http or https) of the photo pinned to the profile.
 	PinnedImage graphql.Omittable[*string] `json:"pinnedImage,omitempty"`
@@ -128,7 +128,7 @@ type ReactionInput struct {
 	Username string `json:"username"`
 	// The photo's owner.
 	Owner string `json:"owner"`
-	// The photo's timestamp.
+	// The photo's timestamp, in any spelling uploadPhoto accepts: RFC 3339 with a zone, e.g. `2019-03-03T18:20:10Z` or `2019-03-03T20:20:10+02:00`.
 	Timestamp string `json:"timestamp"`
 	// The kind of reaction.
 	Type ReactionType `json:"type"`
@@ -136,17 +136,17 @@ type ReactionInput struct {
 
 // Changes to a profile: a field left out keeps its value, a field set to null is removed.
 type UpdateUserInput struct {
-	// Display name.
+	// Display name: up to 1000 characters on one line; no control characters (U+0000–U+001F, U+007F–U+009F), bidirectional controls (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069) or U+2028/U+2029.
 	Name graphql.Omittable[*string] `json:"name,omitempty"`
 	// Contact e-mail address.
 	Email graphql.Omittable[*string] `json:"email,omitempty"`
 	// Date of birth, ISO-8601 date (`YYYY-MM-DD`).
 	Birthdate graphql.Omittable[*string] `json:"birthdate,omitempty"`
-	// Postal address.
+	// Postal address: up to 1000 characters, lines separated by line feeds (U+000A) alone; otherwise the same characters as `name`.
 	Address graphql.Omittable[*string] `json:"address,omitempty"`
-	// A short status line.
+	// A short status line: up to 1000 characters on one line, the same characters as `name`.
 	Status graphql.Omittable[*string] `json:"status,omitempty"`
-	// What the user is interested in.
+	// What the user is interested in: at most 50, each 1 to 100 characters on one line, the same characters as `name`.
 	Interests graphql.Omittable[[]string] `json:"interests,omitempty"`
 	// URL (http or https) of the photo pinned to the profile.
 	PinnedImage graphql.Omittable[*string] `json:"pinnedImage,omitempty"`
@@ -156,9 +156,9 @@ type UpdateUserInput struct {
 type UploadPhotoInput struct {
 	// The username of the uploader.
 	Owner string `json:"owner"`
-	// Where the image is served from: an http or https URL.
+	// Where the image is served from: an http or https URL of at most 2048 bytes, with no control or bidirectional control characters.
 	URL string `json:"url"`
-	// When it was taken or uploaded, ISO-8601 UTC (`2019-03-03T18:20:10Z`); the server's clock when left out.
+	// When it was taken or uploaded: RFC 3339 with a zone, `Z` or `±hh:mm` (`2019-03-03T20:20:10+02:00`), with no fraction of a second or a zero one, from 1900-01-01T00:00:00Z through 2100-12-31T23:59:59Z; kept and returned as UTC to the whole second (`2019-03-03T18:20:10Z`). BAD_USER_INPUT without a zone. The server's clock when left out.
 	Timestamp graphql.Omittable[*string] `json:"timestamp,omitempty"`
 }
 

@@ -1,0 +1,85 @@
+package dynamo
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestCanonicalTimestamps(t *testing.T) {
+	tests := []struct {
+		name    string
+		item    Item
+		want    Item
+		wantErr string
+	}{{
+		name: "tutorial photo: zone-less key and attribute read as UTC",
+		item: Item{"PK": str("USER#jacksonjason"), "SK": str("PHOTO#jacksonjason#2018-05-30T15:42:38"), "timestamp": str("2018-05-30T15:42:38"), "location": str("https://x/y")},
+		want: Item{"PK": str("USER#jacksonjason"), "SK": str("PHOTO#jacksonjason#2018-05-30T15:42:38Z"), "timestamp": str("2018-05-30T15:42:38Z"), "location": str("https://x/y")},
+	}, {
+		name: "tutorial reaction: the photo attribute repeats the SK",
+		item: Item{"PK": str("REACTION#ada#HEART"), "SK": str("PHOTO#bob#2018-05-30T15:42:38"), "photo": str("PHOTO#bob#2018-05-30T15:42:38"), "timestamp": str("2018-06-01T00:00:00")},
+		want: Item{"PK": str("REACTION#ada#HEART"), "SK": str("PHOTO#bob#2018-05-30T15:42:38Z"), "photo": str("PHOTO#bob#2018-05-30T15:42:38Z"), "timestamp": str("2018-06-01T00:00:00Z")},
+	}, {
+		name: "tutorial friendship",
+		item: Item{"PK": str("USER#bob"), "SK": str("#FRIEND#ada"), "timestamp": str("2018-06-01T00:00:00")},
+		want: Item{"PK": str("USER#bob"), "SK": str("#FRIEND#ada"), "timestamp": str("2018-06-01T00:00:00Z")},
+	}, {
+		name: "an offset and a zero fraction become the canonical form",
+		item: Item{"PK": str("USER#a"), "SK": str("PHOTO#a#2018-05-30T17:42:38.000+02:00")},
+		want: Item{"PK": str("USER#a"), "SK": str("PHOTO#a#2018-05-30T15:42:38Z")},
+	}, {
+		name: "canonical items are unchanged",
+		item: Item{"PK": str("USER#a"), "SK": str("PHOTO#a#2018-05-30T15:42:38Z"), "timestamp": str("2018-05-30T15:42:38Z")},
+		want: Item{"PK": str("USER#a"), "SK": str("PHOTO#a#2018-05-30T15:42:38Z"), "timestamp": str("2018-05-30T15:42:38Z")},
+	}, {
+		name: "items that are not ours keep their timestamp attribute as it is",
+		item: Item{"PK": str("ORDER#1"), "SK": str("LINE#1"), "timestamp": str("yesterday")},
+		want: Item{"PK": str("ORDER#1"), "SK": str("LINE#1"), "timestamp": str("yesterday")},
+	}, {
+		name:    "a photo key without a timestamp",
+		item:    Item{"PK": str("USER#a"), "SK": str("PHOTO#a")},
+		wantErr: "is not a photo key",
+	}, {
+		name:    "a photo key with a year out of range",
+		item:    Item{"PK": str("USER#a"), "SK": str("PHOTO#a#9999-01-01T00:00:00")},
+		wantErr: "outside",
+	}, {
+		name:    "a timestamp attribute that is not one",
+		item:    Item{"PK": str("USER#a"), "SK": str("PHOTO#a#2018-05-30T15:42:38Z"), "timestamp": str("soon")},
+		wantErr: "is not a timestamp",
+	}, {
+		name:    "a timestamp attribute that is a number",
+		item:    Item{"PK": str("USER#b"), "SK": str("#FRIEND#a"), "timestamp": num(1)},
+		wantErr: "not a string",
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before := copyItem(tt.item)
+			got, err := canonicalTimestamps(tt.item)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err %v, want one saying %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Fatalf("got %v\nwant %v", got, tt.want)
+			}
+			if !reflect.DeepEqual(tt.item, before) {
+				t.Fatal("the caller's item was changed")
+			}
+		})
+	}
+}
+
+func copyItem(item Item) Item {
+	out := Item{}
+	for k, v := range item {
+		out[k] = v
+	}
+	return out
+}
