@@ -9,12 +9,19 @@ import (
 
 const follow = `mutation($a: ID!, $b: ID!) { followUser(input: {follower: $a, followed: $b}) { follower { username followingCount } followed { username followerCount } } }`
 
-func TestFollowUser(t *testing.T) {
+// bobFollowsAlice starts a server where alice and bob exist and bob follows alice.
+func bobFollowsAlice(t *testing.T) *apitest.Server {
+	t.Helper()
 	srv := apitest.NewServer(t)
-	srv.MustCreateUser(t, "alice")
-	srv.MustCreateUser(t, "bob")
+	srv.MustCreateUsers(t, "alice", "bob")
+	srv.MustFollow(t, "bob", "alice")
+	return srv
+}
 
+func TestFollowUser(t *testing.T) {
 	t.Run("OK_CountsOnBothProfiles", func(t *testing.T) {
+		srv := apitest.NewServer(t)
+		srv.MustCreateUsers(t, "alice", "bob")
 		resp := srv.Query(t, follow, map[string]any{"a": "bob", "b": "alice"})
 		var got struct {
 			FollowUser struct {
@@ -38,6 +45,7 @@ func TestFollowUser(t *testing.T) {
 		"ErrFollowerNotFound": {"nobody", "alice", "NOT_FOUND"},
 	} {
 		t.Run(name, func(t *testing.T) {
+			srv := bobFollowsAlice(t)
 			before := srv.ItemCount(t)
 			if resp := srv.Query(t, follow, map[string]any{"a": tc.a, "b": tc.b}); resp.Code() != tc.code {
 				t.Fatalf("code %q, want %s: %+v", resp.Code(), tc.code, resp.Errors)
@@ -51,6 +59,7 @@ func TestFollowUser(t *testing.T) {
 	}
 
 	t.Run("Unfollow", func(t *testing.T) {
+		srv := bobFollowsAlice(t)
 		const unfollow = `mutation { unfollowUser(input: {follower: "bob", followed: "alice"}) { timestamp } }`
 		if resp := srv.Query(t, unfollow, nil); len(resp.Errors) > 0 {
 			t.Fatalf("unfollow: %+v", resp.Errors)

@@ -10,10 +10,9 @@ import (
 const upload = `mutation($in: UploadPhotoInput!) { uploadPhoto(input: $in) { username timestamp url reactionCounts { total } } }`
 
 func TestUploadPhoto(t *testing.T) {
-	srv := apitest.NewServer(t)
-	srv.MustCreateUser(t, "alice")
-
 	t.Run("OK", func(t *testing.T) {
+		srv := apitest.NewServer(t)
+		srv.MustCreateUser(t, "alice")
 		resp := srv.Query(t, upload, map[string]any{"in": map[string]any{"owner": "alice", "url": "https://cdn.example.com/1.jpg", "timestamp": "2024-05-01T10:00:00Z"}})
 		var got struct {
 			UploadPhoto struct {
@@ -30,6 +29,8 @@ func TestUploadPhoto(t *testing.T) {
 	})
 
 	t.Run("OK_ServerClockWhenNoTimestamp", func(t *testing.T) {
+		srv := apitest.NewServer(t)
+		srv.MustCreateUser(t, "alice")
 		resp := srv.Query(t, upload, map[string]any{"in": map[string]any{"owner": "alice", "url": "https://cdn.example.com/2.jpg"}})
 		var got struct{ UploadPhoto struct{ Timestamp string } }
 		resp.Decode(t, &got)
@@ -52,6 +53,10 @@ func TestUploadPhoto(t *testing.T) {
 		"ErrOwnerWithHash":   {map[string]any{"owner": "ali#ce", "url": "https://cdn.example.com/x.jpg"}, "BAD_USER_INPUT"},
 	} {
 		t.Run(name, func(t *testing.T) {
+			// alice has a photo at the instant ErrTimestampTaken uploads at.
+			srv := apitest.NewServer(t)
+			srv.MustCreateUser(t, "alice")
+			srv.MustUploadPhoto(t, "alice", "2024-05-01T10:00:00Z")
 			before := srv.ItemCount(t)
 			resp := srv.Query(t, upload, map[string]any{"in": tc.in})
 			if resp.Code() != tc.code {

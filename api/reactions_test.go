@@ -6,14 +6,31 @@ import (
 	"github.com/quickphotos/quickphotos/internal/apitest"
 )
 
-func TestReactToPhoto(t *testing.T) {
+// alicesPhoto starts a server where bob and alice exist and alice has uploaded a photo at ts.
+func alicesPhoto(t *testing.T, ts string) *apitest.Server {
+	t.Helper()
 	srv := apitest.NewServer(t)
-	srv.MustCreateUser(t, "alice")
-	srv.MustCreateUser(t, "bob")
-	ts := apitest.Timestamp(1)
+	srv.MustCreateUsers(t, "alice", "bob")
 	srv.MustUploadPhoto(t, "alice", ts)
+	return srv
+}
+
+// alicesPhotoWithReactions is alicesPhoto with three reactions: bob's THUMBS_UP and HEART and
+// alice's own THUMBS_UP.
+func alicesPhotoWithReactions(t *testing.T, ts string) *apitest.Server {
+	t.Helper()
+	srv := alicesPhoto(t, ts)
+	srv.MustReact(t, "bob", "alice", ts, "THUMBS_UP")
+	srv.MustReact(t, "alice", "alice", ts, "THUMBS_UP")
+	srv.MustReact(t, "bob", "alice", ts, "HEART")
+	return srv
+}
+
+func TestReactToPhoto(t *testing.T) {
+	ts := apitest.Timestamp(1)
 
 	t.Run("OK_CountsOnThePhoto", func(t *testing.T) {
+		srv := alicesPhoto(t, ts)
 		resp := srv.React(t, "bob", "alice", ts, "THUMBS_UP")
 		if c := resp.Cost(t); len(resp.Errors) > 0 || c.Requests != 1 || c.Operations["TransactWriteItems"] != 1 {
 			t.Fatalf("errors %+v, cost %+v: want one TransactWriteItems", resp.Errors, c)
@@ -34,6 +51,7 @@ func TestReactToPhoto(t *testing.T) {
 		"ErrUsernameWithHash": {"b#b", "alice", ts, "HEART", "BAD_USER_INPUT"},
 	} {
 		t.Run(name, func(t *testing.T) {
+			srv := alicesPhotoWithReactions(t, ts)
 			before := srv.ItemCount(t)
 			if resp := srv.React(t, tc.user, tc.owner, tc.ts, tc.typ); resp.Code() != tc.code {
 				t.Fatalf("code %q, want %s: %+v", resp.Code(), tc.code, resp.Errors)
@@ -48,6 +66,7 @@ func TestReactToPhoto(t *testing.T) {
 	}
 
 	t.Run("RemoveReaction", func(t *testing.T) {
+		srv := alicesPhotoWithReactions(t, ts)
 		const remove = `mutation($t: String!) { removeReaction(input: {username: "bob", owner: "alice", timestamp: $t, type: HEART}) { type timestamp user { username } } }`
 		resp := srv.Query(t, remove, map[string]any{"t": ts})
 		var got struct {

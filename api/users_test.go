@@ -33,6 +33,8 @@ func TestCreateUser(t *testing.T) {
 	})
 
 	t.Run("ErrUsernameTaken", func(t *testing.T) {
+		srv := apitest.NewServer(t)
+		srv.MustCreateUser(t, "alice")
 		before := srv.ItemCount(t)
 		resp := srv.Query(t, create, map[string]any{"in": map[string]any{"username": "alice", "name": "Other"}})
 		if resp.Code() != "CONFLICT" {

@@ -4,7 +4,9 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -12,6 +14,7 @@ import (
 	"go.opentelemetry.io/otel/propagation"
 
 	"github.com/quickphotos/quickphotos/domain"
+	"github.com/quickphotos/quickphotos/dynamo"
 )
 
 // accessLogFields are the attributes every access log line has.
@@ -20,77 +23,116 @@ var accessLogFields = []string{
 	"dynamodb_requests", "read_capacity_units", "write_capacity_units", "error_codes",
 }
 
-func TestGraphQL_OperationsAndAccessLog(t *testing.T) {
-	f := newFixture(t)
-	srv := f.serve(t, openStore(t, f.tel.Store()))
+// Secrets a client sends that no log line or metric may contain.
+const (
+	secretToken  = "eyJhbGciOi.secret-token"
+	secretCookie = "session=cookie-secret"
+	secretName   = "Ann Secret-Name"
+)
 
-	const (
-		secretToken  = "eyJhbGciOi.secret-token"
-		secretCookie = "session=cookie-secret"
-		secretName   = "Ann Secret-Name"
-	)
-	tests := []struct {
-		name    string
-		body    map[string]any
-		op, typ string
-		outcome string
-		codes   []string
-		// requests is the number of DynamoDB requests the operation sends.
-		requests float64
-		read     bool // whether it consumes read capacity
-		write    bool // whether it consumes write capacity
-	}{
-		{
-			name: "named mutation",
-			body: map[string]any{
-				"query":     `mutation CreateAnn($in: CreateUserInput!) { createUser(input: $in) { username } }`,
-				"variables": map[string]any{"in": map[string]any{"username": "ann", "name": secretName}},
-			},
-			op: "CreateAnn", typ: "mutation", outcome: "ok", requests: 1, write: true,
+// operationCase is one GraphQL request and what telemetry must record of it.
+type operationCase struct {
+	name string
+	// given is what the table holds before the request: "users" (ann and bob) or "following"
+	// (ann follows bob too). It is written through the store, so no operation records it.
+	given   string
+	body    map[string]any
+	op, typ string
+	outcome string
+	codes   []string
+	// requests is the number of DynamoDB requests the operation sends.
+	requests float64
+	read     bool // whether it consumes read capacity
+	write    bool // whether it consumes write capacity
+}
+
+var operationCases = []operationCase{
+	{
+		name: "named mutation",
+		body: map[string]any{
+			"query":     `mutation CreateAnn($in: CreateUserInput!) { createUser(input: $in) { username } }`,
+			"variables": map[string]any{"in": map[string]any{"username": "ann", "name": secretName}},
 		},
-		{
-			name:     "anonymous mutation",
-			body:     map[string]any{"query": `mutation { createUser(input: {username: "bob"}) { username } }`},
-			op:       "",
-			typ:      "mutation",
-			outcome:  "ok",
-			requests: 1, write: true,
-		},
-		{
-			name: "transaction",
-			body: map[string]any{"query": `mutation Follow { followUser(input: {follower: "ann", followed: "bob"}) { timestamp } }`},
-			op:   "Follow", typ: "mutation", outcome: "ok", requests: 1, write: true,
-		},
-		{
-			name: "cancelled transaction",
-			body: map[string]any{"query": `mutation Follow { followUser(input: {follower: "ann", followed: "bob"}) { timestamp } }`},
-			op:   "Follow", typ: "mutation", outcome: "error", codes: []string{"CONFLICT"}, requests: 1,
-		},
-		{
-			name: "query through a loader",
-			body: map[string]any{"query": `query Profiles { users(usernames: ["ann", "bob"]) { username followerCount } }`},
-			op:   "Profiles", typ: "query", outcome: "ok", requests: 1, read: true,
-		},
-		{
-			name:    "parse error",
-			body:    map[string]any{"query": `{ user(`},
-			outcome: "rejected", codes: []string{"GRAPHQL_PARSE_FAILED"},
-		},
-		{
-			name: "validation error",
-			body: map[string]any{"query": `query Bad { nope }`, "operationName": "Bad"},
-			op:   "Bad", outcome: "rejected", codes: []string{"GRAPHQL_VALIDATION_FAILED"},
-		},
-		{
-			name: "malformed operation name",
-			body: map[string]any{"query": `query A { users(usernames: []) { username } }`, "operationName": "x y\nz"},
-			op:   "other", outcome: "rejected", codes: []string{"GRAPHQL_VALIDATION_FAILED"},
-		},
+		op: "CreateAnn", typ: "mutation", outcome: "ok", requests: 1, write: true,
+	},
+	{
+		name:     "anonymous mutation",
+		body:     map[string]any{"query": `mutation { createUser(input: {username: "bob"}) { username } }`},
+		op:       "",
+		typ:      "mutation",
+		outcome:  "ok",
+		requests: 1, write: true,
+	},
+	{
+		name:  "transaction",
+		given: "users",
+		body:  map[string]any{"query": `mutation Follow { followUser(input: {follower: "ann", followed: "bob"}) { timestamp } }`},
+		op:    "Follow", typ: "mutation", outcome: "ok", requests: 1, write: true,
+	},
+	{
+		name:  "cancelled transaction",
+		given: "following",
+		body:  map[string]any{"query": `mutation Follow { followUser(input: {follower: "ann", followed: "bob"}) { timestamp } }`},
+		op:    "Follow", typ: "mutation", outcome: "error", codes: []string{"CONFLICT"}, requests: 1,
+	},
+	{
+		name:  "query through a loader",
+		given: "users",
+		body:  map[string]any{"query": `query Profiles { users(usernames: ["ann", "bob"]) { username followerCount } }`},
+		op:    "Profiles", typ: "query", outcome: "ok", requests: 1, read: true,
+	},
+	{
+		name:    "parse error",
+		body:    map[string]any{"query": `{ user(`},
+		outcome: "rejected", codes: []string{"GRAPHQL_PARSE_FAILED"},
+	},
+	{
+		name: "validation error",
+		body: map[string]any{"query": `query Bad { nope }`, "operationName": "Bad"},
+		op:   "Bad", outcome: "rejected", codes: []string{"GRAPHQL_VALIDATION_FAILED"},
+	},
+	{
+		name: "malformed operation name",
+		body: map[string]any{"query": `query A { users(usernames: []) { username } }`, "operationName": "x y\nz"},
+		op:   "other", outcome: "rejected", codes: []string{"GRAPHQL_VALIDATION_FAILED"},
+	},
+}
+
+// arrange writes what tc.given names through store.
+func (tc operationCase) arrange(t *testing.T, store *dynamo.Store) {
+	t.Helper()
+	ctx := context.Background()
+	if tc.given == "" {
+		return
 	}
-	for _, tc := range tests {
+	for _, u := range []string{"ann", "bob"} {
+		if _, err := store.CreateUser(ctx, u, domain.Profile{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if tc.given == "following" {
+		if _, err := store.Follow(ctx, domain.FriendshipKey{Follower: "ann", Followed: "bob"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// send posts tc's request as a client that also sends a token and a cookie.
+func (tc operationCase) send(t *testing.T, srv *httptest.Server) (*http.Response, map[string]any) {
+	t.Helper()
+	header := http.Header{"Authorization": {"Bearer " + secretToken}, "Cookie": {secretCookie}}
+	return post(t, srv, tc.body, header)
+}
+
+func TestGraphQL_OperationsAndAccessLog(t *testing.T) {
+	for _, tc := range operationCases {
 		t.Run(tc.name, func(t *testing.T) {
-			header := http.Header{"Authorization": {"Bearer " + secretToken}, "Cookie": {secretCookie}}
-			resp, body := post(t, srv, tc.body, header)
+			f := newFixture(t)
+			store := openStore(t, f.tel.Store())
+			tc.arrange(t, store)
+			srv := f.serve(t, store)
+			resp, body := tc.send(t, srv)
+
 			id := resp.Header.Get("X-Request-Id")
 			if id == "" {
 				t.Fatal("no X-Request-Id in the response")
@@ -117,62 +159,64 @@ func TestGraphQL_OperationsAndAccessLog(t *testing.T) {
 			if !slices.Equal(codes, tc.codes) {
 				t.Errorf("access log error_codes = %v, want %v (response errors %v)", codes, tc.codes, body["errors"])
 			}
-			labels := map[string]string{"operation": tc.op, "type": tc.typ, "outcome": tc.outcome}
-			if got := metric(t, f.reg, "quickphotos_graphql_operations_total", labels); got == 0 {
-				t.Errorf("no quickphotos_graphql_operations_total%v", labels)
-			}
 			if got := line["read_capacity_units"].(float64) > 0; got != tc.read {
 				t.Errorf("read_capacity_units = %v", line["read_capacity_units"])
 			}
 			if got := line["write_capacity_units"].(float64) > 0; got != tc.write {
 				t.Errorf("write_capacity_units = %v", line["write_capacity_units"])
 			}
+
+			operations := "quickphotos_graphql_operations_total"
+			labels := map[string]string{"operation": tc.op, "type": tc.typ, "outcome": tc.outcome}
+			if got := metric(t, f.reg, operations, labels); got != 1 {
+				t.Errorf("%s%v = %v, want 1", operations, labels, got)
+			}
+			for _, code := range tc.codes {
+				if got := metric(t, f.reg, "quickphotos_graphql_errors_total", map[string]string{"code": code}); got != 1 {
+					t.Errorf("quickphotos_graphql_errors_total{code=%q} = %v, want 1", code, got)
+				}
+			}
+			if tc.typ != "" {
+				durations := "quickphotos_graphql_operation_duration_seconds"
+				if got := metric(t, f.reg, durations, map[string]string{"operation": tc.op, "type": tc.typ}); got != 1 {
+					t.Errorf("%s observed %v times, want 1", durations, got)
+				}
+			}
+			if got := metric(t, f.reg, "quickphotos_http_requests_total",
+				map[string]string{"method": "POST", "path": "/graphql", "status": strconv.Itoa(resp.StatusCode)}); got != 1 {
+				t.Errorf("POST /graphql %d requests = %v, want 1", resp.StatusCode, got)
+			}
+			if tc.read {
+				if got := metric(t, f.reg, "quickphotos_dataloader_batch_size", map[string]string{"loader": "users"}); got != 1 {
+					t.Errorf("users batches observed = %v, want 1", got)
+				}
+			}
+			assertNoSecrets(t, f.log.String())
 		})
 	}
+}
 
-	logs := f.log.String()
+// assertNoSecrets fails t when text holds what a client sent in confidence, or the text of its
+// query.
+func assertNoSecrets(t *testing.T, text string) {
+	t.Helper()
 	for _, secret := range []string{secretToken, "Bearer", "cookie-secret", secretName, "createUser(", "nope", "x y"} {
-		if strings.Contains(logs, secret) {
-			t.Errorf("the log contains %q:\n%s", secret, logs)
+		if strings.Contains(text, secret) {
+			t.Errorf("%q is in:\n%s", secret, text)
 		}
+	}
+}
+
+// TestMetrics_ExpositionAfterEveryKindOfOperation sends every operation case to one server
+// and reads /metrics: every metric family is there, and nothing a client sent.
+func TestMetrics_ExpositionAfterEveryKindOfOperation(t *testing.T) {
+	f := newFixture(t)
+	store := openStore(t, f.tel.Store())
+	srv := f.serve(t, store)
+	for _, tc := range operationCases {
+		tc.send(t, srv)
 	}
 
-	operations := "quickphotos_graphql_operations_total"
-	for _, tc := range []struct {
-		labels map[string]string
-		want   float64
-	}{
-		{map[string]string{"operation": "CreateAnn", "type": "mutation", "outcome": "ok"}, 1},
-		{map[string]string{"operation": "", "type": "mutation", "outcome": "ok"}, 1},
-		{map[string]string{"operation": "Follow", "type": "mutation", "outcome": "ok"}, 1},
-		{map[string]string{"operation": "Follow", "type": "mutation", "outcome": "error"}, 1},
-		{map[string]string{"operation": "Profiles", "type": "query", "outcome": "ok"}, 1},
-		{map[string]string{"operation": "", "type": "", "outcome": "rejected"}, 1},
-		{map[string]string{"operation": "Bad", "type": "", "outcome": "rejected"}, 1},
-		{map[string]string{"operation": "other", "type": "", "outcome": "rejected"}, 1},
-	} {
-		if got := metric(t, f.reg, operations, tc.labels); got != tc.want {
-			t.Errorf("%s%v = %v, want %v", operations, tc.labels, got, tc.want)
-		}
-	}
-	for code, want := range map[string]float64{"CONFLICT": 1, "GRAPHQL_PARSE_FAILED": 1, "GRAPHQL_VALIDATION_FAILED": 2} {
-		if got := metric(t, f.reg, "quickphotos_graphql_errors_total", map[string]string{"code": code}); got != want {
-			t.Errorf("quickphotos_graphql_errors_total{code=%q} = %v, want %v", code, got, want)
-		}
-	}
-	if got := metric(t, f.reg, "quickphotos_graphql_operation_duration_seconds",
-		map[string]string{"operation": "Follow", "type": "mutation"}); got != 2 {
-		t.Errorf("Follow durations observed = %v, want 2", got)
-	}
-	if got := metric(t, f.reg, "quickphotos_dataloader_batch_size", map[string]string{"loader": "users"}); got != 1 {
-		t.Errorf("users batches observed = %v, want 1", got)
-	}
-	if got := metric(t, f.reg, "quickphotos_http_requests_total",
-		map[string]string{"method": "POST", "path": "/graphql", "status": "200"}); got < 5 {
-		t.Errorf("POST /graphql 200 requests = %v, want at least 5", got)
-	}
-
-	// The exposition has every metric, and none of the clients' secrets.
 	resp, err := srv.Client().Get(srv.URL + "/metrics")
 	if err != nil {
 		t.Fatal(err)
@@ -194,13 +238,10 @@ func TestGraphQL_OperationsAndAccessLog(t *testing.T) {
 			t.Errorf("/metrics has no %s", name)
 		}
 	}
-	if strings.Contains(string(exposition), "x y") {
-		t.Error("/metrics has a malformed operation name")
-	}
+	assertNoSecrets(t, string(exposition))
+	assertNoSecrets(t, f.log.String())
 }
 
-// TestGraphQL_SpansNest checks that a request's spans form one trace that continues the
-// caller's: server span, operation span, DynamoDB span.
 func TestGraphQL_SpansNest(t *testing.T) {
 	otel.SetTextMapPropagator(propagation.TraceContext{})
 	f := newFixture(t)

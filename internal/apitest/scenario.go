@@ -19,6 +19,14 @@ func (s *Server) MustCreateUser(t testing.TB, username string) {
 	}
 }
 
+// MustCreateUsers creates a user for each of usernames through the API.
+func (s *Server) MustCreateUsers(t testing.TB, usernames ...string) {
+	t.Helper()
+	for _, u := range usernames {
+		s.MustCreateUser(t, u)
+	}
+}
+
 // MustUploadPhoto uploads a photo of owner at timestamp through the API.
 func (s *Server) MustUploadPhoto(t testing.TB, owner, timestamp string) {
 	t.Helper()
