@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"fmt"
+	"testing"
 	"time"
 )
 
@@ -19,12 +20,17 @@ const ttlPollSeconds = 30
 // items are deleted, not only hidden, within the case.
 const ttlSweepInterval = 200 * time.Millisecond
 
-// ttlTimes are the TTL attribute values of ttlExpiryCase, in epoch seconds
-// rounded to the day (so that requests change at most daily): yesterday or
-// the day before, ten years ahead, and six years ago (beyond the five years
-// in the past after which DynamoDB ignores a TTL value).
-func ttlTimes(now time.Time) (past, future, ancient string) {
-	day := now.Unix() / 86400 * 86400
+// ttlAnchor is the day the TTL values of ttlExpiryCase are reckoned from. It is
+// fixed, not today, so that the requests and DynamoDB Local's recorded answers
+// in testdata/golden/ stay the same from day to day. It stays valid while the
+// day before it is less than five years ago (TestTTLAnchorStillValid).
+var ttlAnchor = time.Date(2026, time.November, 1, 0, 0, 0, 0, time.UTC)
+
+// ttlTimes are the TTL attribute values of ttlExpiryCase, in epoch seconds:
+// the day before anchor (expired), ten years after it, and six years before it
+// (beyond the five years in the past after which DynamoDB ignores a TTL value).
+func ttlTimes(anchor time.Time) (past, future, ancient string) {
+	day := anchor.Unix() / 86400 * 86400
 	return fmt.Sprint(day - 86400), fmt.Sprint(day + 10*365*86400), fmt.Sprint(day - 6*366*86400)
 }
 
@@ -35,7 +41,7 @@ func ttlTimes(now time.Time) (past, future, ancient string) {
 // future (a milliseconds value is far in the future), or more than five
 // years in the past are never deleted.
 func ttlExpiryCase() Case {
-	past, future, ancient := ttlTimes(time.Now())
+	past, future, ancient := ttlTimes(ttlAnchor)
 	t := "{{t}}"
 	spec := func(name string, enabled bool) M {
 		return M{"TableName": t, "TimeToLiveSpecification": M{"AttributeName": name, "Enabled": enabled}}
@@ -95,5 +101,21 @@ func ttlExpiryCase() Case {
 		Doc:    "UpdateTimeToLive/DescribeTimeToLive errors and states, and expiry: an item whose Number TTL attribute is past is deleted (polled for up to 30 s); future, non-Number, missing and over-five-years-old values are kept.",
 		Tables: map[string]string{"t": "pk"},
 		Steps:  steps,
+	}
+}
+
+// TestTTLAnchorStillValid fails when ttlAnchor has grown so old that its
+// "past" value would no longer expire (DynamoDB ignores TTL values more than
+// five years in the past), or lies in the future: then move it to a recent
+// day and re-record with -conformance.record.
+func TestTTLAnchorStillValid(t *testing.T) {
+	past, _, _ := ttlTimes(ttlAnchor)
+	var sec int64
+	if _, err := fmt.Sscan(past, &sec); err != nil {
+		t.Fatal(err)
+	}
+	age := time.Since(time.Unix(sec, 0))
+	if age < 0 || age > 4*365*24*time.Hour {
+		t.Fatalf("ttlAnchor %s: its expired value is %s old; move it to a recent day and re-record testdata/golden/ttl-expiry.json", ttlAnchor.Format("2006-01-02"), age.Round(time.Hour))
 	}
 }

@@ -24,8 +24,12 @@
 //     current working directory, that holds a go.mod file. If several dated
 //     directories match, the newest (last in lexical order) wins.
 //
-// A missing jar is an error, never a skip: [Start] fails the test with a
-// message naming the install command.
+// A missing jar or java skips the tests of a plain `go test ./...` with a
+// one-line reason (the differential suite then compares the engine with its
+// recorded answers instead), and fails them when [RequireEnv] is set, as
+// `make test` and CI do, so an install that went wrong can never pass
+// silently. [Main] always fails without the jar: it is for tests that asked
+// for DynamoDB Local explicitly.
 //
 // # Running
 //

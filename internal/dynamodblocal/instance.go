@@ -121,6 +121,9 @@ func (c Config) Launch() (*Instance, error) {
 	return nil, lastErr
 }
 
+// ErrJavaNotFound is returned (wrapped) when no java binary is on the PATH or in JAVA_HOME.
+var ErrJavaNotFound = errors.New("dynamodblocal: java (17 or later) is needed to run DynamoDB Local")
+
 var errExited = errors.New("dynamodblocal: DynamoDB Local exited before answering")
 
 func start(java, jar, dir string, onDisk bool, timeout time.Duration) (*Instance, error) {
@@ -226,7 +229,7 @@ func javaPath() (string, error) {
 	}
 	p, err := exec.LookPath("java")
 	if err != nil {
-		return "", fmt.Errorf("dynamodblocal: java (17 or later) is needed to run DynamoDB Local: %w", err)
+		return "", fmt.Errorf("%w: %v", ErrJavaNotFound, err)
 	}
 	return p, nil
 }

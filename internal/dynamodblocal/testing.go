@@ -8,10 +8,14 @@ import (
 
 // Start launches an instance owned by one test, working in tb.TempDir(), and
 // stops it in tb.Cleanup; if the test fails, the process's output is logged.
-// A missing jar or java fails the test (with the install command), never
-// skips it. Prefer one shared instance from Main when many tests need one.
+// A missing jar or java skips the test with the install command, or fails it
+// when RequireEnv is set. Prefer one shared instance from Main when many tests
+// need one.
 func Start(tb testing.TB) *Instance {
 	tb.Helper()
+	if reason := SkipReason(); reason != "" {
+		tb.Skip(reason)
+	}
 	in, err := Config{Dir: tb.TempDir()}.Launch()
 	if err != nil {
 		tb.Fatalf("%v", err)
