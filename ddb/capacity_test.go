@@ -12,31 +12,30 @@ import (
 )
 
 func TestConsumedCapacity_Writes(t *testing.T) {
-	env := mustOpen(t)
-	env.createTable("tbl", false, gsi("gsi", "G", ""))
 	kb := strings.Repeat("x", 1500) // items of about 1.5 KB: 2 write units
-	put := func(it map[string]types.AttributeValue, mode types.ReturnConsumedCapacity) *types.ConsumedCapacity {
-		out, err := env.client.PutItem(env.ctx, &dynamodb.PutItemInput{TableName: aws.String("tbl"), Item: it, ReturnConsumedCapacity: mode})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return out.ConsumedCapacity
-	}
+	withIndexKey := item("PK", s("a"), "v", s(kb), "G", s("g"))
+	small := item("PK", s("a"), "v", s("small"), "G", s("g"))
 	tests := []struct {
 		name         string
+		before       map[string]types.AttributeValue // the item the put replaces, if any
 		it           map[string]types.AttributeValue
 		total, table float64
 		index        float64 // units on gsi, -1 for none reported
 	}{
 		{name: "NewWithoutIndexKey", it: item("PK", s("a"), "v", s(kb)), total: 2, table: 2, index: -1},
-		{name: "AddIndexKey", it: item("PK", s("a"), "v", s(kb), "G", s("g")), total: 4, table: 2, index: 2},
-		{name: "SameIndexKey", it: item("PK", s("a"), "v", s("small"), "G", s("g")), total: 3, table: 2, index: 1},
-		{name: "MoveIndexKey", it: item("PK", s("a"), "v", s("small"), "G", s("h")), total: 3, table: 1, index: 2},
-		{name: "DropIndexKey", it: item("PK", s("a")), total: 2, table: 1, index: 1},
+		{name: "AddIndexKey", before: item("PK", s("a"), "v", s(kb)), it: withIndexKey, total: 4, table: 2, index: 2},
+		{name: "SameIndexKey", before: withIndexKey, it: small, total: 3, table: 2, index: 1},
+		{name: "MoveIndexKey", before: small, it: item("PK", s("a"), "v", s("small"), "G", s("h")), total: 3, table: 1, index: 2},
+		{name: "DropIndexKey", before: small, it: item("PK", s("a")), total: 2, table: 1, index: 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cc := put(tt.it, types.ReturnConsumedCapacityIndexes)
+			env := mustOpen(t)
+			env.createTable("tbl", false, gsi("gsi", "G", ""))
+			if tt.before != nil {
+				env.put("tbl", tt.before)
+			}
+			cc := putCapacity(t, env, tt.it, types.ReturnConsumedCapacityIndexes)
 			if *cc.CapacityUnits != tt.total || *cc.Table.CapacityUnits != tt.table {
 				t.Errorf("total %v table %v", *cc.CapacityUnits, *cc.Table.CapacityUnits)
 			}
@@ -46,12 +45,26 @@ func TestConsumedCapacity_Writes(t *testing.T) {
 			}
 		})
 	}
-	if cc := put(item("PK", s("b")), types.ReturnConsumedCapacityNone); cc != nil {
-		t.Errorf("NONE returned %+v", cc)
+	t.Run("ReturnModes", func(t *testing.T) {
+		env := mustOpen(t)
+		env.createTable("tbl", false, gsi("gsi", "G", ""))
+		if cc := putCapacity(t, env, item("PK", s("b")), types.ReturnConsumedCapacityNone); cc != nil {
+			t.Errorf("NONE returned %+v", cc)
+		}
+		if cc := putCapacity(t, env, item("PK", s("b")), types.ReturnConsumedCapacityTotal); cc.Table != nil || *cc.TableName != "tbl" {
+			t.Errorf("TOTAL returned %+v", cc)
+		}
+	})
+}
+
+// putCapacity puts it into table tbl and returns the capacity the put reports in mode.
+func putCapacity(t *testing.T, env *testEnv, it map[string]types.AttributeValue, mode types.ReturnConsumedCapacity) *types.ConsumedCapacity {
+	t.Helper()
+	out, err := env.client.PutItem(env.ctx, &dynamodb.PutItemInput{TableName: aws.String("tbl"), Item: it, ReturnConsumedCapacity: mode})
+	if err != nil {
+		t.Fatal(err)
 	}
-	if cc := put(item("PK", s("b")), types.ReturnConsumedCapacityTotal); cc.Table != nil || *cc.TableName != "tbl" {
-		t.Errorf("TOTAL returned %+v", cc)
-	}
+	return out.ConsumedCapacity
 }
 
 func TestConsumedCapacity_QueryIndex(t *testing.T) {
