@@ -89,6 +89,7 @@ func New(cfg Config) http.Handler {
 	} else {
 		gql.Use(extension.Introspection{})
 	}
+	gql.Use(checkArguments{}) // before the limits: a bad `first` is the client's input, not a cost
 	gql.Use(limits.New(*cfg.Limits))
 	ops := perOperation{store: cfg.Store}
 	if cfg.Telemetry != nil {
