@@ -148,6 +148,18 @@ func TestLoad_BadLineSaysWhereAndHowMuchWasWritten(t *testing.T) {
 	}
 }
 
+// TestServe_SecondServerOnTheSameDataSaysWhy: a second server on a data directory that a
+// running one holds stops at once, naming the file and the likely cause.
+func TestServe_SecondServerOnTheSameDataSaysWhy(t *testing.T) {
+	data := t.TempDir()
+	startServe(t, "--data", data, "--addr", "127.0.0.1:0")
+	var stdout, stderr bytes.Buffer
+	err := run(context.Background(), []string{"serve", "--data", data, "--addr", "127.0.0.1:0"}, &stdout, &stderr)
+	if err == nil || !strings.Contains(err.Error(), filepath.Join(data, ddb.FileName)) || !strings.Contains(err.Error(), "another") {
+		t.Fatalf("second serve: %v, want an error naming the data file and another process", err)
+	}
+}
+
 func TestTableCreate_Idempotent(t *testing.T) {
 	data := t.TempDir()
 	for i := 0; i < 2; i++ {

@@ -40,7 +40,9 @@ type Options struct {
 	AccountID string
 
 	// OpenTimeout bounds how long Open waits for the file lock held by
-	// another process. Zero means one second.
+	// another process before it returns ErrLocked. Zero means 100 ms: long
+	// enough for a process that is closing to let go, short enough that a
+	// second server on the same directory is told at once.
 	OpenTimeout time.Duration
 }
 
@@ -64,7 +66,7 @@ func withDefaults(opts *Options) Options {
 		o.TTLSweepInterval = time.Minute
 	}
 	if o.OpenTimeout == 0 {
-		o.OpenTimeout = time.Second
+		o.OpenTimeout = 100 * time.Millisecond
 	}
 	return o
 }
@@ -87,8 +89,9 @@ type Engine struct {
 }
 
 // Open opens (creating if needed) the engine stored in dir. It returns
-// ErrFormatVersion when the file was written with another format version and
-// ErrNotDir when dir is not a directory. The caller must Close the Engine.
+// ErrFormatVersion when the file was written with another format version,
+// ErrNotDir when dir is not a directory, and ErrLocked, naming the file, when
+// another process has it open. The caller must Close the Engine.
 func Open(dir string, opts *Options) (*Engine, error) {
 	o := withDefaults(opts)
 	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
@@ -97,7 +100,14 @@ func Open(dir string, opts *Options) (*Engine, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("ddb: create data directory: %w", err)
 	}
-	db, err := bolt.Open(filepath.Join(dir, FileName), 0o600, &bolt.Options{Timeout: o.OpenTimeout, NoSync: o.NoSync})
+	file := filepath.Join(dir, FileName)
+	db, err := bolt.Open(file, 0o600, &bolt.Options{Timeout: o.OpenTimeout, NoSync: o.NoSync})
+	if errors.Is(err, bolt.ErrTimeout) {
+		if abs, aerr := filepath.Abs(file); aerr == nil {
+			file = abs
+		}
+		return nil, fmt.Errorf("%w: %s is locked (is another quickphotos serve or dynamodb running on this data directory?)", ErrLocked, file)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("ddb: open %s: %w", dir, err)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -38,6 +39,24 @@ func TestOpen(t *testing.T) {
 		if _, err := Open(f, nil); !errors.Is(err, ErrNotDir) {
 			t.Fatalf("err = %v", err)
 		}
+	})
+	t.Run("ErrLocked", func(t *testing.T) {
+		dir := t.TempDir()
+		first, err := Open(dir, &Options{NoSync: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer first.Close()
+		_, err = Open(dir, &Options{NoSync: true})
+		if !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), filepath.Join(dir, FileName)) {
+			t.Fatalf("second Open: %v, want ErrLocked naming the file", err)
+		}
+		first.Close()
+		second, err := Open(dir, &Options{NoSync: true})
+		if err != nil {
+			t.Fatalf("Open after the first closed: %v", err)
+		}
+		second.Close()
 	})
 	t.Run("CloseTwice", func(t *testing.T) {
 		e, err := Open(t.TempDir(), nil)
