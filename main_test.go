@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -160,6 +161,31 @@ func TestServe_SecondServerOnTheSameDataSaysWhy(t *testing.T) {
 	}
 }
 
+// TestServe_SampleSaysWhatItDid: --sample loads the sample into an empty table and says so;
+// on a table with data it says why it loaded nothing. The start-up line names the data
+// directory in full.
+func TestServe_SampleSaysWhatItDid(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	data := filepath.Join(dir, "data")
+	serveSample := func() string {
+		lines, stop := startStoppable(t, "GraphiQL at", "serve", "--data", "data", "--addr", "127.0.0.1:0", "--sample", "--sample-users", "5")
+		stop()
+		return strings.Join(lines, "")
+	}
+	first := serveSample()
+	if !regexp.MustCompile(`loaded the sample dataset: \d+ items`).MatchString(first) {
+		t.Errorf("first start printed %q, want the sample loaded", first)
+	}
+	if !strings.Contains(first, "(store: embedded, data in "+data+", table: quick-photos)") {
+		t.Errorf("first start printed %q, want the data directory in full", first)
+	}
+	second := serveSample()
+	if !strings.Contains(second, "has data already, so the sample was not loaded") {
+		t.Errorf("second start printed %q, want why the sample was not loaded", second)
+	}
+}
+
 func TestTableCreate_Idempotent(t *testing.T) {
 	data := t.TempDir()
 	for i := 0; i < 2; i++ {
@@ -237,6 +263,16 @@ func startServe(t *testing.T, args ...string) string {
 // up to the line containing ready.
 func startCommand(t *testing.T, ready string, args ...string) []string {
 	t.Helper()
+	lines, stop := startStoppable(t, ready, args...)
+	t.Cleanup(stop)
+	return lines
+}
+
+// startStoppable runs a long-running command until stop is called and returns what it
+// printed up to the line containing ready. stop waits for the command to end and fails the
+// test if it ended with an error.
+func startStoppable(t *testing.T, ready string, args ...string) (lines []string, stop func()) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
 	done := make(chan error, 1)
@@ -245,7 +281,7 @@ func startCommand(t *testing.T, ready string, args ...string) []string {
 		pw.CloseWithError(io.EOF)
 		done <- err
 	}()
-	t.Cleanup(func() {
+	stop = sync.OnceFunc(func() {
 		cancel()
 		select {
 		case err := <-done:
@@ -257,10 +293,10 @@ func startCommand(t *testing.T, ready string, args ...string) []string {
 		}
 	})
 	r := bufio.NewReader(pr)
-	var lines []string
 	for {
 		line, err := r.ReadString('\n')
 		if err != nil {
+			stop()
 			t.Fatalf("%s stopped printing before %q: %v (printed %q)", args[0], ready, err, lines)
 		}
 		lines = append(lines, line)
@@ -269,7 +305,7 @@ func startCommand(t *testing.T, ready string, args ...string) []string {
 		}
 	}
 	go func() { _, _ = io.Copy(io.Discard, pr) }()
-	return lines
+	return lines, stop
 }
 
 // TestDynamoDBEndpoints: the engine's DynamoDB API over HTTP, alone (`quickphotos dynamodb`) and

@@ -22,14 +22,15 @@ func writeSample(args []string, stdout, stderr io.Writer) error {
 	return sample.Generate(cfg).WriteJSON(stdout)
 }
 
-// loadSampleIfEmpty loads the sample dataset into an empty table; a table with data is left alone.
-func loadSampleIfEmpty(ctx context.Context, opened *openedStore, store *dynamo.Store, users int, stderr io.Writer) error {
+// loadSampleIfEmpty loads the sample dataset into an empty table; a table with data is left
+// alone. Either way it says so on out, among the other start-up lines.
+func loadSampleIfEmpty(ctx context.Context, opened *openedStore, store *dynamo.Store, users int, out io.Writer) error {
 	empty, err := store.Empty(ctx)
 	if err != nil {
 		return err
 	}
 	if !empty {
-		fmt.Fprintln(stderr, "quickphotos: --sample: the table has data already; not loading the sample")
+		fmt.Fprintf(out, "quickphotos: --sample: table %s has data already, so the sample was not loaded (start with an empty --data directory, or --in-memory, to get it)\n", store.Table())
 		return nil
 	}
 	pr, pw := io.Pipe()
@@ -39,6 +40,6 @@ func loadSampleIfEmpty(ctx context.Context, opened *openedStore, store *dynamo.S
 	if err != nil {
 		return fmt.Errorf("loading the sample: %w", err)
 	}
-	fmt.Fprintf(stderr, "quickphotos: loaded the sample dataset: %d items\n", n)
+	fmt.Fprintf(out, "quickphotos: loaded the sample dataset: %d items\n", n)
 	return nil
 }

@@ -103,7 +103,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if cfg.sample {
-		if err := loadSampleIfEmpty(ctx, opened, store, cfg.users, stderr); err != nil {
+		if err := loadSampleIfEmpty(ctx, opened, store, cfg.users, stdout); err != nil {
 			return err
 		}
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/config"
@@ -127,6 +128,10 @@ func (c storeConfig) describe() string {
 	case c.inMemory:
 		return "in memory only"
 	default:
-		return "data in " + c.dataDir
+		dir, err := filepath.Abs(c.dataDir)
+		if err != nil {
+			dir = c.dataDir
+		}
+		return "data in " + dir
 	}
 }
