@@ -149,6 +149,41 @@ func TestLoad_BadLineSaysWhereAndHowMuchWasWritten(t *testing.T) {
 	}
 }
 
+// TestLoad_RefusesWhatDynamoDBRefuses: items DynamoDB would refuse are refused at their own
+// line, the items before them are written, and what was written reads back as it was loaded.
+func TestLoad_RefusesWhatDynamoDBRefuses(t *testing.T) {
+	good := `{"PK": "USER#a", "SK": "#METADATA#a", "username": "a"}
+{"PK": {"S": "USER#b"}, "SK": {"S": "#METADATA#b"}, "tags": {"SS": ["x", "y"]}}
+`
+	for _, tc := range []struct{ name, bad, says string }{
+		{"empty string set", `{"PK": {"S": "USER#c"}, "SK": {"S": "#METADATA#c"}, "tags": {"SS": []}}`, "may not be empty"},
+		{"empty attribute name", `{"PK": "USER#c", "SK": "#METADATA#c", "": "x"}`, "Empty attribute name"},
+		{"duplicate set members", `{"PK": {"S": "USER#c"}, "SK": {"S": "#METADATA#c"}, "n": {"NS": ["1", "1.00"]}}`, "duplicates"},
+		{"number out of range", `{"PK": "USER#c", "SK": "#METADATA#c", "n": 1e200}`, "Number overflow"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			file := filepath.Join(dir, "items.json")
+			if err := os.WriteFile(file, []byte(good+tc.bad+"\n"+`{"PK": "USER#d", "SK": "#METADATA#d"}`+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			data := filepath.Join(dir, "data")
+			var stdout, stderr bytes.Buffer
+			err := run(context.Background(), []string{"load", "--data", data, file}, &stdout, &stderr)
+			if err == nil || !strings.Contains(err.Error(), "line 3:") || !strings.Contains(err.Error(), tc.says) || !strings.Contains(err.Error(), "2 items before it were written") {
+				t.Fatalf("load: %v; want line 3 refused (%q) after 2 items written", err, tc.says)
+			}
+			exported := scanTable(t, data)
+			want := `{"PK":"USER#a","SK":"#METADATA#a","username":"a"}
+{"PK":{"S":"USER#b"},"SK":{"S":"#METADATA#b"},"tags":{"SS":["x","y"]}}
+`
+			if exported != want {
+				t.Fatalf("the table holds\n%s\nwant\n%s", exported, want)
+			}
+		})
+	}
+}
+
 // TestServe_SecondServerOnTheSameDataSaysWhy: a second server on a data directory that a
 // running one holds stops at once, naming the file and the likely cause.
 func TestServe_SecondServerOnTheSameDataSaysWhy(t *testing.T) {
@@ -385,4 +420,26 @@ func postJSON(t *testing.T, url, body string, v any) {
 	if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// scanTable reads every item of the table in the embedded store at data and writes them as
+// `quickphotos load` reads them, one a line, in the engine's key order.
+func scanTable(t *testing.T, data string) string {
+	t.Helper()
+	engine, err := ddb.Open(data, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer engine.Close()
+	out, err := engine.Client().Scan(t.Context(), &dynamodb.ScanInput{TableName: aws.String(dynamo.DefaultTable), ConsistentRead: aws.Bool(true)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	for _, item := range out.Items {
+		if err := dynamo.WriteItemJSON(&buf, item); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return buf.String()
 }

@@ -10,6 +10,8 @@ import (
 	"io"
 	"regexp"
 	"sort"
+	"strconv"
+	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
@@ -67,8 +69,8 @@ func (r *ItemReader) Next() (Item, error) {
 	// More skips the whitespace before the next value, so the offset is where it starts.
 	more := r.dec.More()
 	r.line = r.lines.lineAt(r.dec.InputOffset())
-	var v any
-	if err := r.dec.Decode(&v); err != nil {
+	var raw json.RawMessage
+	if err := r.dec.Decode(&raw); err != nil {
 		if err == io.EOF && !more {
 			r.err = io.EOF
 			return nil, io.EOF
@@ -79,15 +81,68 @@ func (r *ItemReader) Next() (Item, error) {
 		r.err = &LineError{Line: r.line, Err: err}
 		return nil, r.err
 	}
+	// encoding/json would quietly turn both into U+FFFD, storing text the file never held.
+	if !utf8.Valid(raw) {
+		return nil, &LineError{Line: r.line, Err: errors.New("invalid UTF-8: DynamoDB strings are UTF-8")}
+	}
+	if loneSurrogate(raw) {
+		return nil, &LineError{Line: r.line, Err: errors.New(`a \u escape names half of a UTF-16 surrogate pair: DynamoDB strings are UTF-8`)}
+	}
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(&v); err != nil {
+		return nil, &LineError{Line: r.line, Err: err}
+	}
 	obj, ok := v.(map[string]any)
 	if !ok {
 		return nil, &LineError{Line: r.line, Err: fmt.Errorf("want a JSON object, got %s", jsonKind(v))}
 	}
 	item, err := decodeItem(obj)
+	if err == nil {
+		err = validateItem(item)
+	}
 	if err != nil {
 		return nil, &LineError{Line: r.line, Err: err}
 	}
 	return item, nil
+}
+
+// loneSurrogate reports whether the JSON text raw has a \u escape of a UTF-16 surrogate that
+// is not one half of a pair. Backslashes occur only inside JSON strings, so no string
+// tracking is needed.
+func loneSurrogate(raw []byte) bool {
+	hex := func(b []byte) rune {
+		r, err := strconv.ParseUint(string(b), 16, 32)
+		if err != nil {
+			return -1
+		}
+		return rune(r)
+	}
+	for i := 0; i < len(raw)-1; i++ {
+		if raw[i] != '\\' {
+			continue
+		}
+		if raw[i+1] != 'u' || i+6 > len(raw) {
+			i++ // an escaped character, possibly a backslash
+			continue
+		}
+		r := hex(raw[i+2 : i+6])
+		i += 5
+		switch {
+		case r >= 0xD800 && r < 0xDC00:
+			if i+7 <= len(raw) && raw[i+1] == '\\' && raw[i+2] == 'u' {
+				if low := hex(raw[i+3 : i+7]); low >= 0xDC00 && low < 0xE000 {
+					i += 6
+					continue
+				}
+			}
+			return true
+		case r >= 0xDC00 && r < 0xE000:
+			return true
+		}
+	}
+	return false
 }
 
 // Line is the line on which the item last returned by Next (or the error) starts.
@@ -254,8 +309,9 @@ func typedSet(name string, x any) (types.AttributeValue, error) {
 	if !ok {
 		return nil, fmt.Errorf("%s: want an array, got %s", name, jsonKind(x))
 	}
-	var ss []string
-	var bs [][]byte
+	// Never nil: an empty set must stay an empty set, for the check that refuses it.
+	ss := make([]string, 0, len(list))
+	bs := make([][]byte, 0, len(list))
 	for i, e := range list {
 		var err error
 		switch name {
@@ -474,9 +530,9 @@ func typedJSON(av types.AttributeValue) (map[string]any, error) {
 	case *types.AttributeValueMemberNULL:
 		return map[string]any{"NULL": true}, nil
 	case *types.AttributeValueMemberSS:
-		return map[string]any{"SS": av.Value}, nil
+		return map[string]any{"SS": nonNil(av.Value)}, nil
 	case *types.AttributeValueMemberNS:
-		return map[string]any{"NS": av.Value}, nil
+		return map[string]any{"NS": nonNil(av.Value)}, nil
 	case *types.AttributeValueMemberBS:
 		bs := make([]string, len(av.Value))
 		for i, b := range av.Value {
@@ -501,6 +557,16 @@ func typedJSON(av types.AttributeValue) (map[string]any, error) {
 		return map[string]any{"M": m}, nil
 	}
 	return nil, fmt.Errorf("unsupported attribute value %T", av)
+}
+
+// nonNil makes a nil set an empty one, which JSON writes as [] rather than null: a set is never
+// null, and ItemReader then refuses it by DynamoDB's rule (no empty sets) instead of by a
+// type error.
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }
 
 // isJSONNumber reports whether s is a number literal as JSON spells it.

@@ -126,6 +126,21 @@ func TestItemReader_Errors(t *testing.T) {
 		{"TypedStringNotString", `{"PK": {"S": 5}, "SK": {"S": "s"}}`, 1, "S: want a string, got a number", 0},
 		{"TypedNestedBad", `{"PK": {"S": "p"}, "SK": {"S": "s"}, "l": {"L": [{"S": "a"}, {"X": 1}]}}`, 1, "list (L) element 1", 0},
 		{"StrayCloseBrace", avaPlain + "\n}\n", 2, "invalid character '}'", 1},
+		// What DynamoDB refuses, in its words (found by FuzzItemReader's ancestor, issue 13).
+		{"EmptyStringSet", avaPlain + "\n" + `{"PK": {"S": "p"}, "SK": {"S": "s"}, "tags": {"SS": []}}`, 2, "An string set  may not be empty", 1},
+		{"EmptyNumberSetInAList", `{"PK": {"S": "p"}, "SK": {"S": "s"}, "l": {"L": [{"NS": []}]}}`, 1, "number set  may not be empty", 0},
+		{"DuplicateStrings", `{"PK": {"S": "p"}, "SK": {"S": "s"}, "tags": {"SS": ["a", "a"]}}`, 1, "contains duplicates", 0},
+		{"DuplicateNumbersSpeltTwoWays", `{"PK": {"S": "p"}, "SK": {"S": "s"}, "n": {"NS": ["1", "1.0"]}}`, 1, "contains duplicates", 0},
+		{"DuplicateBinary", `{"PK": {"S": "p"}, "SK": {"S": "s"}, "b": {"BS": ["YQ==", "YQ=="]}}`, 1, "contains duplicates", 0},
+		{"EmptyAttributeName", avaPlain + "\n" + `{"PK": "p", "SK": "s", "": "x"}`, 2, "Empty attribute name", 1},
+		{"EmptyNameInAMap", `{"PK": "p", "SK": "s", "m": {"": 1}}`, 1, "Empty attribute name", 0},
+		{"NumberTooManyDigits", `{"PK": "p", "SK": "s", "n": 123456789012345678901234567890123456789}`, 1, "38", 0},
+		{"NumberOverflow", `{"PK": {"S": "p"}, "SK": {"S": "s"}, "n": {"N": "1e126"}}`, 1, "Number overflow", 0},
+		{"NumberUnderflow", `{"PK": {"S": "p"}, "SK": {"S": "s"}, "n": {"N": "1e-131"}}`, 1, "Number underflow", 0},
+		{"ItemOver400KB", `{"PK": "p", "SK": "s", "x": "` + strings.Repeat("a", 400*1024) + `"}`, 1, "over DynamoDB's limit", 0},
+		{"InvalidUTF8", avaPlain + "\n" + "{\"PK\": \"p\xff\", \"SK\": \"s\"}", 2, "invalid UTF-8", 1},
+		{"LoneSurrogateEscape", `{"PK": "p\ud800", "SK": "s"}`, 1, "surrogate", 0},
+		{"LowSurrogateFirst", `{"PK": "p\udc00\ud800", "SK": "s"}`, 1, "surrogate", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -170,9 +185,9 @@ func TestItemReader_ContinuesAfterBadItem(t *testing.T) {
 func TestWriteItemJSON(t *testing.T) {
 	bigs := dynamo.Item{
 		"PK": s("p"), "SK": s("s"),
-		"big":   n("123456789012345678901234567890123456789"),
+		"big":   n("12345678901234567890123456789012345678"), // DynamoDB's 38 digits
 		"frac":  n("0.1000000000000000000000000000000000001"),
-		"exp":   n("-1.5E+300"),
+		"exp":   n("-9.9999999999999999999999999999999999999E+125"),
 		"tiny":  n("1e-130"),
 		"plus":  n("+7"), // not a JSON literal: forces the typed form
 		"intro": s(`<a href="x">&</a> ✓ "quoted" \ back`),
@@ -189,7 +204,7 @@ func TestWriteItemJSON(t *testing.T) {
 		typed bool
 	}{
 		{"Plain", ava, false},
-		{"ExactNumbers", dynamo.Item{"PK": s("p"), "SK": s("s"), "big": n("123456789012345678901234567890123456789"), "frac": n("0.10"), "exp": n("-1.5E+300")}, false},
+		{"ExactNumbers", dynamo.Item{"PK": s("p"), "SK": s("s"), "big": n("12345678901234567890123456789012345678"), "frac": n("0.10"), "exp": n("-1.5E+125")}, false},
 		{"NumbersJSONCannotSpell", bigs, true},
 		{"SetsAndBinary", sets, true},
 		{"LooksTyped", lookalike, true},

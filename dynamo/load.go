@@ -2,9 +2,13 @@ package dynamo
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"sort"
 	"time"
+
+	"github.com/aws/smithy-go"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -35,7 +39,7 @@ var loadRetry = retryPolicy{attempts: 10, base: 50 * time.Millisecond, max: 5 * 
 // many items were written; a *LineError is in its chain. Loading the same file again after
 // fixing the line is safe: puts are idempotent.
 func Load(ctx context.Context, client BatchWriter, table string, items *ItemReader, progress func(written int)) (written int, err error) {
-	b := &loadBatch{client: client, table: table, progress: progress, keys: map[Key]bool{}}
+	b := &loadBatch{client: client, table: table, progress: progress, keys: map[Key]int{}}
 	for {
 		item, err := items.Next()
 		if err == io.EOF {
@@ -46,20 +50,33 @@ func Load(ctx context.Context, client BatchWriter, table string, items *ItemRead
 		}
 		if err != nil {
 			if ferr := b.flush(ctx); ferr != nil {
-				return b.written, ferr
+				return b.written, withWritten(ferr, b.written)
 			}
-			return b.written, fmt.Errorf("%w (%d items before it were written)", err, b.written)
+			return b.written, withWritten(err, b.written)
 		}
 		key := keyOf(item)
 		// DynamoDB refuses a batch that names a key twice: send what we have first.
-		if b.keys[key] || len(b.requests) == maxBatchWriteRequests {
+		if _, dup := b.keys[key]; dup || len(b.requests) == maxBatchWriteRequests {
 			if err := b.flush(ctx); err != nil {
-				return b.written, err
+				return b.written, withWritten(err, b.written)
 			}
 		}
 		b.add(key, item, items.Line())
 	}
-	return b.written, b.flush(ctx)
+	if err := b.flush(ctx); err != nil {
+		return b.written, withWritten(err, b.written)
+	}
+	return b.written, nil
+}
+
+// withWritten adds to a bad item's error how many items before it were written; other errors
+// say so themselves.
+func withWritten(err error, written int) error {
+	var le *LineError
+	if errors.As(err, &le) {
+		return fmt.Errorf("%w (%d items before it were written)", err, written)
+	}
+	return err
 }
 
 // checkLoadItem checks that item has the table's keys, and returns it with its timestamps in
@@ -85,9 +102,9 @@ type loadBatch struct {
 	progress func(int)
 
 	requests []types.WriteRequest
-	keys     map[Key]bool
-	first    int // line of the batch's first item
-	last     int // line of its last item
+	keys     map[Key]int // the line of each item in the batch; DynamoDB refuses a key twice
+	first    int         // line of the batch's first item
+	last     int         // line of its last item
 	written  int
 }
 
@@ -96,20 +113,25 @@ func (b *loadBatch) add(key Key, item Item, line int) {
 		b.first = line
 	}
 	b.last = line
-	b.keys[key] = true
+	b.keys[key] = line
 	b.requests = append(b.requests, types.WriteRequest{PutRequest: &types.PutRequest{Item: item}})
 }
 
-// flush writes the batch, retrying what stays unprocessed, and empties it.
+// flush writes the batch, retrying what stays unprocessed, and empties it. When DynamoDB
+// refuses the batch as invalid (for a rule the reader does not check, such as a key of the
+// wrong type for the table), it writes the unwritten items one by one, in file order, so that
+// the error names the bad item's line and every item before it is written.
 func (b *loadBatch) flush(ctx context.Context) error {
 	pending := b.requests
-	b.requests = nil
-	clear(b.keys)
+	lines := b.keys
+	b.requests, b.keys = nil, map[Key]int{}
+	var unwritten []types.WriteRequest // what the last request sent, when it failed
 	send := func(ctx context.Context, requests []types.WriteRequest) ([]types.WriteRequest, error) {
 		out, err := b.client.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{
 			RequestItems: map[string][]types.WriteRequest{b.table: requests},
 		})
 		if err != nil {
+			unwritten = requests
 			return nil, storeError("BatchWriteItem", err)
 		}
 		return out.UnprocessedItems[b.table], nil
@@ -120,8 +142,57 @@ func (b *loadBatch) flush(ctx context.Context) error {
 			b.progress(b.written)
 		}
 	}
-	if err := writeAll(ctx, send, pending, loadRetry, written); err != nil {
+	err := writeAll(ctx, send, pending, loadRetry, written)
+	if isValidationError(err) && len(unwritten) > 1 {
+		return b.writeOneByOne(ctx, unwritten, lines, written)
+	}
+	if isValidationError(err) {
+		return &LineError{Line: lines[keyOf(unwritten[0].PutRequest.Item)], Err: refused(err)}
+	}
+	if err != nil {
 		return fmt.Errorf("loading the items on lines %d-%d: %w (%d items written)", b.first, b.last, err, b.written)
 	}
 	return nil
+}
+
+// writeOneByOne writes requests one per BatchWriteItem, in file order, and stops at the first
+// one DynamoDB refuses, naming its line.
+func (b *loadBatch) writeOneByOne(ctx context.Context, requests []types.WriteRequest, lines map[Key]int, written func(int)) error {
+	sort.SliceStable(requests, func(i, j int) bool {
+		return lines[keyOf(requests[i].PutRequest.Item)] < lines[keyOf(requests[j].PutRequest.Item)]
+	})
+	for _, r := range requests {
+		line := lines[keyOf(r.PutRequest.Item)]
+		send := func(ctx context.Context, requests []types.WriteRequest) ([]types.WriteRequest, error) {
+			out, err := b.client.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{
+				RequestItems: map[string][]types.WriteRequest{b.table: requests},
+			})
+			if err != nil {
+				return nil, storeError("BatchWriteItem", err)
+			}
+			return out.UnprocessedItems[b.table], nil
+		}
+		err := writeAll(ctx, send, []types.WriteRequest{r}, loadRetry, written)
+		if isValidationError(err) {
+			return &LineError{Line: line, Err: refused(err)}
+		}
+		if err != nil {
+			return fmt.Errorf("loading the item on line %d: %w (%d items written)", line, err, b.written)
+		}
+	}
+	return nil
+}
+
+// refused is the error of an item DynamoDB refused: its message, without the SDK's framing.
+func refused(err error) error {
+	var apiErr smithy.APIError
+	errors.As(err, &apiErr)
+	return fmt.Errorf("DynamoDB refused the item: %s", apiErr.ErrorMessage())
+}
+
+// isValidationError reports whether err is DynamoDB's ValidationException: the request itself
+// is bad, so sending it again cannot help.
+func isValidationError(err error) bool {
+	var apiErr smithy.APIError
+	return errors.As(err, &apiErr) && apiErr.ErrorCode() == "ValidationException"
 }

@@ -27,6 +27,9 @@ type fakeWriter struct {
 	// unprocessed returns how many of a request's last items to leave unprocessed; call is 1-based.
 	unprocessed func(call, size int) int
 	err         error
+	// refuse, when set, makes a request holding an item it picks fail as a whole, as
+	// DynamoDB's ValidationException does.
+	refuse func(Item) bool
 }
 
 func newFakeWriter(t *testing.T) *fakeWriter {
@@ -45,6 +48,9 @@ func (f *fakeWriter) BatchWriteItem(ctx context.Context, in *dynamodb.BatchWrite
 	}
 	seen := map[Key]bool{}
 	for _, r := range reqs {
+		if f.refuse != nil && f.refuse(r.PutRequest.Item) {
+			return nil, &smithy.GenericAPIError{Code: "ValidationException", Message: "One or more parameter values were invalid: refused by the test"}
+		}
 		k := fakeKeyOf(r.PutRequest.Item)
 		if seen[k] {
 			return nil, &smithy.GenericAPIError{Code: "ValidationException", Message: "Provided list of item keys contains duplicates"}
@@ -105,6 +111,24 @@ func TestLoad(t *testing.T) {
 		f := newFakeWriter(t)
 		if n, _, err := load(context.Background(), f, "\n"); n != 0 || err != nil || len(f.calls) != 0 {
 			t.Errorf("Load = %d, %v after %d requests", n, err, len(f.calls))
+		}
+	})
+
+	t.Run("AnItemDynamoDBRefusesIsNamedByItsLine", func(t *testing.T) {
+		f := newFakeWriter(t)
+		f.refuse = func(item Item) bool { return fakeKeyOf(item).PK == "USER#user19" }
+		n, _, err := load(context.Background(), f, strings.Join(itemLines(30), "\n"))
+		var le *LineError
+		if !errors.As(err, &le) || le.Line != 20 || !strings.Contains(err.Error(), "refused by the test") || !strings.Contains(err.Error(), "19 items before it were written") {
+			t.Fatalf("Load = %d, %v; want line 20 refused with DynamoDB's message after 19 items", n, err)
+		}
+		if n != 19 || len(f.table) != 19 {
+			t.Fatalf("wrote %d (table %d), want the 19 items before line 20", n, len(f.table))
+		}
+		for i := range 19 {
+			if _, ok := f.table[Key{PK: fmt.Sprintf("USER#user%d", i), SK: fmt.Sprintf("#METADATA#user%d", i)}]; !ok {
+				t.Errorf("item of line %d not written", i+1)
+			}
 		}
 	})
 

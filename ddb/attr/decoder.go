@@ -392,6 +392,9 @@ func (d *decoder) typed(t Type, depth int) (Value, error) {
 		var verr error
 		d.object(func(k string) {
 			e, err := d.value(depth + 1)
+			if k == "" && err == nil {
+				err = &ValidationError{Message: msgEmptyName}
+			}
 			if err != nil && verr == nil {
 				verr = err
 			}
@@ -426,6 +429,9 @@ func decodeItem(data []byte) (Item, error) {
 			// The item is the first of DynamoDB's 32 levels, so its attributes are at depth 1
 			// (DynamoDB Local agrees: 31 maps below a top-level attribute is the most it takes).
 			v, err := d.value(1)
+			if k == "" && err == nil {
+				err = &ValidationError{Message: msgEmptyName} // as DynamoDB says it, at any depth
+			}
 			if err != nil && verr == nil {
 				verr = err
 			}

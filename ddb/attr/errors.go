@@ -27,6 +27,7 @@ const (
 	msgOverflow       = "Number overflow. Attempting to store a number with magnitude larger than supported range"
 	msgUnderflow      = "Number underflow. Attempting to store a number with magnitude smaller than supported range"
 	msgNullNotTrue    = MsgInvalidParams + "Null attribute value types must have the value of true"
+	msgEmptyName      = "Empty attribute name"
 	msgEmptySS        = MsgInvalidParams + "An string set  may not be empty"
 	msgEmptyNS        = MsgInvalidParams + "An number set  may not be empty"
 	msgEmptyBS        = MsgInvalidParams + "Binary sets should not be empty"
