@@ -5,11 +5,9 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
-	"time"
 
-	"github.com/quickphotos/quickphotos/api"
 	"github.com/quickphotos/quickphotos/ddb"
+	"github.com/quickphotos/quickphotos/internal/httpserve"
 )
 
 // serveDynamoDB runs `quickphotos dynamodb`: the embedded engine alone, speaking the DynamoDB
@@ -37,8 +35,8 @@ func serveDynamoDB(ctx context.Context, args []string, stdout, stderr io.Writer)
 	return serveEngine(ctx, engine, ln)
 }
 
-// serveEngine serves the engine's DynamoDB API on ln until ctx ends.
+// serveEngine serves the engine's DynamoDB API on ln until ctx ends, with the engine's
+// default timeouts and body limits.
 func serveEngine(ctx context.Context, engine *ddb.Engine, ln net.Listener) error {
-	srv := &http.Server{Handler: engine, ReadHeaderTimeout: 10 * time.Second}
-	return api.Serve(ctx, srv, ln, 0)
+	return httpserve.Serve(ctx, engine.NewServer(ddb.ServerOptions{}), ln, 0)
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/quickphotos/quickphotos/api"
 	"github.com/quickphotos/quickphotos/api/limits"
 	"github.com/quickphotos/quickphotos/dynamo"
+	"github.com/quickphotos/quickphotos/internal/httpserve"
 	"github.com/quickphotos/quickphotos/telemetry"
 )
 
@@ -52,7 +53,7 @@ func (c *serveConfig) register(f *flags) {
 	f.Int(&c.limits.MaxOperations, "max-operations", limits.Defaults.MaxOperations, "refuse documents holding more operations than this (0: no limit)")
 	f.Int(&c.maxBodyBytes, "max-body-bytes", api.DefaultMaxBodyBytes, "refuse request bodies larger than this")
 	f.Duration(&c.requestTimeout, "request-timeout", api.DefaultRequestTimeout, "give up on a GraphQL request, and its DynamoDB calls, after this long")
-	f.Duration(&c.shutdownTimeout, "shutdown-timeout", api.DefaultShutdownTimeout, "on SIGTERM or SIGINT, wait this long for requests in flight before closing")
+	f.Duration(&c.shutdownTimeout, "shutdown-timeout", httpserve.DefaultShutdownTimeout, "on SIGTERM or SIGINT, wait this long for requests in flight before closing")
 	f.Bool(&c.introspection, "introspection", true, "answer introspection queries (__schema, __type); GraphiQL needs them")
 	f.Int(&c.persistedBytes, "persisted-query-bytes", api.DefaultPersistedQueryBytes, "the memory the automatic persisted query cache may hold")
 	f.Int(&c.queryCacheBytes, "query-cache-bytes", api.DefaultQueryCacheBytes, "the memory the cache of parsed GraphQL documents may hold (estimated from their text)")
@@ -179,7 +180,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if tracing {
 		fmt.Fprintln(stdout, "quickphotos: tracing to the OpenTelemetry exporter set by OTEL_* variables")
 	}
-	if err := api.Serve(ctx, srv, ln, cfg.shutdownTimeout); err != nil {
+	if err := httpserve.Serve(ctx, srv, ln, cfg.shutdownTimeout); err != nil {
 		return err
 	}
 	fmt.Fprintln(stdout, "quickphotos: stopped")
@@ -203,7 +204,7 @@ func serveMetrics(ctx context.Context, tel *telemetry.Telemetry, ln net.Listener
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", tel.MetricsHandler())
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	return api.Serve(ctx, srv, ln, 0)
+	return httpserve.Serve(ctx, srv, ln, 0)
 }
 
 // serveInBackground runs serveFn, a server that stops when its context ends, beside the API;

@@ -5,10 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"time"
 
@@ -199,33 +197,4 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(v)
-}
-
-// DefaultShutdownTimeout bounds how long a stopping server waits for requests in flight.
-const DefaultShutdownTimeout = 15 * time.Second
-
-// Serve runs srv on ln until ctx ends, then shuts down gracefully: it stops accepting and
-// waits up to grace for requests in flight (DefaultShutdownTimeout when zero). A clean stop
-// returns nil; requests still running after grace make it return an error.
-func Serve(ctx context.Context, srv *http.Server, ln net.Listener, grace time.Duration) error {
-	if grace <= 0 {
-		grace = DefaultShutdownTimeout
-	}
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-	}
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), grace)
-	defer cancel()
-	if err := srv.Shutdown(shutdownCtx); err != nil {
-		_ = srv.Close()
-		return fmt.Errorf("requests still running after %s were cut off: %w", grace, err)
-	}
-	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return nil
 }

@@ -113,11 +113,21 @@
 //     (DynamoDB Local answers ACTIVE).
 //   - Request signatures are not verified.
 //
+// # Serving HTTP
+//
+// ServeHTTP refuses a body over MaxRequestBytes (16 MiB, DynamoDB's limit)
+// with HTTP 413 before reading it, holds the bodies of all requests in
+// flight within Options.RequestMemory (a request waits for its share), and
+// refuses text that is not UTF-8 (bytes, or a lone surrogate escape) with
+// SerializationException. NewServer wraps the engine in an http.Server with
+// header, body, write and idle timeouts (DefaultServerOptions).
+//
 // # Errors
 //
 // Protocol errors are *Error values with the exception name and DynamoDB's
 // message; ServeHTTP writes them as {"__type", "message"} with status 400,
-// or 500 for InternalServerError. Open returns the sentinel errors
-// ErrFormatVersion and ErrNotDir; operations after Close fail with
-// ErrClosed, reported to clients as an InternalServerError.
+// 413 for a body over the limit, or 500 for InternalServerError. Open
+// returns the sentinel errors ErrFormatVersion, ErrNotDir and ErrLocked;
+// operations after Close fail with ErrClosed, reported to clients as an
+// InternalServerError.
 package ddb

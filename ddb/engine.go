@@ -39,6 +39,12 @@ type Options struct {
 	Region    string
 	AccountID string
 
+	// RequestMemory bounds the bytes of request bodies held at once by
+	// ServeHTTP, across all requests; a request waits for its share before
+	// its body is read. Zero means DefaultRequestMemory; less than
+	// MaxRequestBytes means MaxRequestBytes.
+	RequestMemory int64
+
 	// OpenTimeout bounds how long Open waits for the file lock held by
 	// another process before it returns ErrLocked. Zero means 100 ms: long
 	// enough for a process that is closing to let go, short enough that a
@@ -65,6 +71,9 @@ func withDefaults(opts *Options) Options {
 	if o.TTLSweepInterval == 0 {
 		o.TTLSweepInterval = time.Minute
 	}
+	if o.RequestMemory == 0 {
+		o.RequestMemory = DefaultRequestMemory
+	}
 	if o.OpenTimeout == 0 {
 		o.OpenTimeout = 100 * time.Millisecond
 	}
@@ -85,6 +94,7 @@ type Engine struct {
 	cleanup func() // removes OpenMemory's storage after Close; nil for Open
 
 	commits commitQueue // writers waiting to share a commit (groupcommit.go)
+	bodies  *bodyBudget // memory the request bodies in flight may hold (requestbody.go)
 	metas   metaCache   // decoded table metadata (tablecache.go)
 }
 
@@ -152,7 +162,7 @@ func start(db *bolt.DB, o Options, cleanup func()) (*Engine, error) {
 		}
 		return nil, err
 	}
-	e := &Engine{db: db, opts: o, stop: make(chan struct{}), cleanup: cleanup}
+	e := &Engine{db: db, opts: o, stop: make(chan struct{}), cleanup: cleanup, bodies: newBodyBudget(o.RequestMemory)}
 	if o.TTLSweepInterval > 0 {
 		e.wg.Add(1)
 		go e.sweepLoop(o.TTLSweepInterval)

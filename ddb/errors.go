@@ -51,6 +51,8 @@ func (e *Error) status() int {
 	switch e.Type {
 	case "InternalServerError", "ServiceUnavailable":
 		return http.StatusInternalServerError
+	case typeRequestTooLarge:
+		return http.StatusRequestEntityTooLarge
 	}
 	return http.StatusBadRequest
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"hash/crc32"
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -19,10 +18,6 @@ const targetPrefix = "DynamoDB_20120810."
 
 // errorNamespace prefixes the exception name in the __type of an error body.
 const errorNamespace = "com.amazonaws.dynamodb.v20120810#"
-
-// maxRequestBytes bounds a request body (DynamoDB's limit is 16 MB for
-// BatchWriteItem; a little more for JSON overhead).
-const maxRequestBytes = 32 << 20
 
 // operation handles one DynamoDB operation: it decodes body and returns the
 // response value to encode as JSON.
@@ -72,15 +67,21 @@ func (e *Engine) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case !strings.HasPrefix(target, targetPrefix) || !ok:
 		err = &Error{Type: typeUnknownOperation, Message: "An unknown operation was requested."}
 	default:
-		body, rerr := io.ReadAll(io.LimitReader(r.Body, maxRequestBytes+1))
-		switch {
-		case rerr != nil:
-			err = &Error{Type: typeSerialization, Message: "could not read request body: " + rerr.Error()}
-		case len(body) > maxRequestBytes:
-			err = validationf("Request size exceeded %d bytes", maxRequestBytes)
-		default:
-			resp, err = op(e, r.Context(), body)
+		body, release, rerr := e.bodies.read(r)
+		if rerr != nil {
+			err = rerr
+			break
 		}
+		// Strings are UTF-8 in DynamoDB; Amazon DynamoDB refuses a body that is not, where the
+		// JSON decoders would store U+FFFD (and DynamoDB Local fails with a 500).
+		if terr := attr.CheckJSONText(body); terr != nil {
+			release()
+			err = &Error{Type: typeSerialization, Message: "Request body is not valid JSON text: " + terr.Error()}
+			break
+		}
+		resp, err = op(e, r.Context(), body)
+		// The response may still hold slices of body; it is released once written.
+		defer release()
 	}
 	status := http.StatusOK
 	buf := getBuffer()

@@ -29,6 +29,9 @@ func TestServeHTTP(t *testing.T) {
 		{name: "ErrBadJSON", target: "DynamoDB_20120810.ListTables", body: `{"Limit":"x"}`, status: 400, typ: "SerializationException"},
 		{name: "ErrNotFound", target: "DynamoDB_20120810.GetItem", body: `{"TableName":"nope","Key":{"PK":{"S":"a"}}}`, status: 400, typ: "ResourceNotFoundException"},
 		{name: "ErrBadValue", target: "DynamoDB_20120810.PutItem", body: `{"TableName":"nope","Item":{"PK":{"N":"x"}}}`, status: 400, typ: "ValidationException"},
+		{name: "ErrInvalidUTF8", target: "DynamoDB_20120810.PutItem", body: "{\"TableName\":\"tbl\",\"Item\":{\"PK\":{\"S\":\"a\xff\"}}}", status: 400, typ: "SerializationException"},
+		{name: "ErrLoneSurrogate", target: "DynamoDB_20120810.PutItem", body: `{"TableName":"tbl","Item":{"PK":{"S":"a\ud800"}}}`, status: 400, typ: "SerializationException"},
+		{name: "ErrEmptyAttributeName", target: "DynamoDB_20120810.PutItem", body: `{"TableName":"tbl","Item":{"PK":{"S":"a"},"":{"S":"x"}}}`, status: 400, typ: "ValidationException"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

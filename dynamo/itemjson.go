@@ -10,10 +10,10 @@ import (
 	"io"
 	"regexp"
 	"sort"
-	"strconv"
-	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/quickphotos/quickphotos/ddb/attr"
 )
 
 // The items file format of the tutorial's items.json, read by ItemReader and written by
@@ -82,11 +82,8 @@ func (r *ItemReader) Next() (Item, error) {
 		return nil, r.err
 	}
 	// encoding/json would quietly turn both into U+FFFD, storing text the file never held.
-	if !utf8.Valid(raw) {
-		return nil, &LineError{Line: r.line, Err: errors.New("invalid UTF-8: DynamoDB strings are UTF-8")}
-	}
-	if loneSurrogate(raw) {
-		return nil, &LineError{Line: r.line, Err: errors.New(`a \u escape names half of a UTF-16 surrogate pair: DynamoDB strings are UTF-8`)}
+	if err := attr.CheckJSONText(raw); err != nil {
+		return nil, &LineError{Line: r.line, Err: fmt.Errorf("%w: DynamoDB strings are UTF-8", err)}
 	}
 	var v any
 	dec := json.NewDecoder(bytes.NewReader(raw))
@@ -106,43 +103,6 @@ func (r *ItemReader) Next() (Item, error) {
 		return nil, &LineError{Line: r.line, Err: err}
 	}
 	return item, nil
-}
-
-// loneSurrogate reports whether the JSON text raw has a \u escape of a UTF-16 surrogate that
-// is not one half of a pair. Backslashes occur only inside JSON strings, so no string
-// tracking is needed.
-func loneSurrogate(raw []byte) bool {
-	hex := func(b []byte) rune {
-		r, err := strconv.ParseUint(string(b), 16, 32)
-		if err != nil {
-			return -1
-		}
-		return rune(r)
-	}
-	for i := 0; i < len(raw)-1; i++ {
-		if raw[i] != '\\' {
-			continue
-		}
-		if raw[i+1] != 'u' || i+6 > len(raw) {
-			i++ // an escaped character, possibly a backslash
-			continue
-		}
-		r := hex(raw[i+2 : i+6])
-		i += 5
-		switch {
-		case r >= 0xD800 && r < 0xDC00:
-			if i+7 <= len(raw) && raw[i+1] == '\\' && raw[i+2] == 'u' {
-				if low := hex(raw[i+3 : i+7]); low >= 0xDC00 && low < 0xE000 {
-					i += 6
-					continue
-				}
-			}
-			return true
-		case r >= 0xDC00 && r < 0xE000:
-			return true
-		}
-	}
-	return false
 }
 
 // Line is the line on which the item last returned by Next (or the error) starts.

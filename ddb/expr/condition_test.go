@@ -144,6 +144,12 @@ func TestParseCondition_Errors(t *testing.T) {
 		{"a = attribute_exists(b)", "Invalid ConditionExpression: The function is not allowed to be used this way in an expression; function: attribute_exists"},
 		{"a IN (" + strings.Repeat(":v,", 100) + ":v)", "Invalid ConditionExpression: The expression contains too many operands for the IN operator; maximum: 100, number of operands: 101"},
 		{"a = :" + strings.Repeat("v", 4096), "Invalid ConditionExpression: Expression size has exceeded the maximum allowed size; expression size: 4101"},
+		// At most 300 operators and functions (answers recorded from DynamoDB Local).
+		{chain(151, "AND", "a = :v"), "Invalid ConditionExpression: The expression contains too many operators; operator count: 301"},
+		{chain(151, "OR", "attribute_exists(a)"), "Invalid ConditionExpression: The expression contains too many operators; operator count: 301"},
+		{strings.Repeat("NOT ", 300) + "attribute_exists(a)", "Invalid ConditionExpression: The expression contains too many operators; operator count: 301"},
+		{chain(150, "AND", "size(a) > :v"), "Invalid ConditionExpression: The expression contains too many operators; operator count: 301"},
+		{chain(151, "AND", "a = :v") + " AND )", "Invalid ConditionExpression: The expression contains too many operators; operator count: 301"},
 	}
 	for _, tt := range tests {
 		_, err := expr.ParseCondition(tt.expr)
@@ -228,4 +234,13 @@ func TestIsReserved(t *testing.T) {
 			t.Errorf("%s should not be reserved", w)
 		}
 	}
+}
+
+// chain is n copies of term joined by op: n terms and n-1 operators between them.
+func chain(n int, op, term string) string {
+	terms := make([]string, n)
+	for i := range terms {
+		terms[i] = term
+	}
+	return strings.Join(terms, " "+op+" ")
 }

@@ -21,6 +21,10 @@ const MaxExpressionSize = 4096
 // MaxInOperands is the most operands the IN comparator accepts.
 const MaxInOperands = 100
 
+// MaxOperators is DynamoDB's limit on the operators and functions of one expression:
+// comparators, AND, OR, NOT, BETWEEN, IN, function calls, and + and - in updates.
+const MaxOperators = 300
+
 // invalid returns the ValidationError "Invalid <kind>: <msg>".
 func invalid(kind, msg string) error {
 	return &attr.ValidationError{Message: "Invalid " + kind + ": " + msg}

@@ -17,6 +17,7 @@ type parser struct {
 	names  []string // #placeholders used, in first-use order
 	values []string // :placeholders used, in first-use order
 	update bool     // parsing an UpdateExpression: SET/REMOVE/ADD/DELETE are keywords
+	ops    int      // operators and functions consumed so far
 	// deferred holds the semantic errors found while parsing; DynamoDB
 	// reports them only for syntactically valid expressions, by phase then
 	// source position.
@@ -102,6 +103,16 @@ func (p *parser) next() token {
 }
 
 func (p *parser) fail(err error) { panic(parseError{err}) }
+
+// operator counts an operator or function as it is consumed. Past MaxOperators the parse stops
+// at once, as DynamoDB's does: it reports the count it stopped at, MaxOperators+1, whatever
+// the expression's length, and before any error further on.
+func (p *parser) operator() {
+	p.ops++
+	if p.ops > MaxOperators {
+		p.failf("The expression contains too many operators; operator count: %d", p.ops)
+	}
+}
 
 // syntax fails with a syntax error at the current token.
 func (p *parser) syntax() { p.fail(syntaxError(p.kind, p.src, p.toks, p.pos)) }
@@ -228,6 +239,7 @@ const (
 func (p *parser) call(ctx int) *Operand {
 	start := p.pos
 	name := p.next().text
+	p.operator()
 	p.expect(tokLParen)
 	var args []*Operand
 	if p.peek().kind != tokRParen {
@@ -284,6 +296,7 @@ func (p *parser) condition() *Cond {
 	l := p.and()
 	for p.peek().is("OR") {
 		p.next()
+		p.operator()
 		l = &Cond{Kind: CondOr, Left: l, Right: p.and()}
 	}
 	return l
@@ -293,6 +306,7 @@ func (p *parser) and() *Cond {
 	l := p.not()
 	for p.peek().is("AND") {
 		p.next()
+		p.operator()
 		l = &Cond{Kind: CondAnd, Left: l, Right: p.not()}
 	}
 	return l
@@ -301,6 +315,7 @@ func (p *parser) and() *Cond {
 func (p *parser) not() *Cond {
 	if p.peek().is("NOT") {
 		p.next()
+		p.operator()
 		return &Cond{Kind: CondNot, Left: p.not()}
 	}
 	return p.primary()
@@ -338,11 +353,13 @@ func (p *parser) primary() *Cond {
 	op := p.peek()
 	if cmp, ok := comparators[op.kind]; ok {
 		p.next()
+		p.operator()
 		return &Cond{Kind: CondCompare, Op: cmp, Args: []*Operand{left, p.operand(false)}}
 	}
 	switch {
 	case op.is("BETWEEN"):
 		p.next()
+		p.operator()
 		lo := p.operand(false)
 		if !p.peek().is("AND") {
 			p.syntax()
@@ -353,6 +370,7 @@ func (p *parser) primary() *Cond {
 	case op.is("IN"):
 		inPos := p.pos
 		p.next()
+		p.operator()
 		p.expect(tokLParen)
 		args := []*Operand{left}
 		for {
@@ -380,9 +398,11 @@ func (p *parser) setValue() *Operand {
 	switch p.peek().kind {
 	case tokPlus:
 		p.next()
+		p.operator()
 		return &Operand{Kind: OperandPlus, Args: []*Operand{l, p.setOperand()}, tok: start}
 	case tokMinus:
 		p.next()
+		p.operator()
 		return &Operand{Kind: OperandMinus, Args: []*Operand{l, p.setOperand()}, tok: start}
 	}
 	return l

@@ -1,0 +1,53 @@
+package ddb
+
+import (
+	"net/http"
+	"time"
+)
+
+// ServerOptions are the timeouts of the engine's HTTP listener (NewServer). A zero field takes
+// its default from DefaultServerOptions.
+type ServerOptions struct {
+	// ReadHeaderTimeout bounds reading a request's headers.
+	ReadHeaderTimeout time.Duration
+	// ReadTimeout bounds reading a whole request, body included: a client that sends its body
+	// slowly is cut off instead of holding a connection and its memory.
+	ReadTimeout time.Duration
+	// WriteTimeout bounds handling a request and writing its response.
+	WriteTimeout time.Duration
+	// IdleTimeout bounds how long a kept-alive connection waits for its next request.
+	IdleTimeout time.Duration
+}
+
+// DefaultServerOptions leave room for a 16 MiB body (MaxRequestBytes) from a slow client, and
+// for a Scan of 1 MB pages, and no more: the GraphQL listener's are of the same order.
+var DefaultServerOptions = ServerOptions{
+	ReadHeaderTimeout: 10 * time.Second,
+	ReadTimeout:       60 * time.Second,
+	WriteTimeout:      60 * time.Second,
+	IdleTimeout:       2 * time.Minute,
+}
+
+// maxHeaderBytes bounds a request's headers; SigV4 headers are well under 8 KB.
+const maxHeaderBytes = 64 << 10
+
+// NewServer returns an http.Server for e's DynamoDB API with the timeouts of opts. Request
+// bodies are bounded by MaxRequestBytes each and by Options.RequestMemory together (see
+// ServeHTTP). Serve it with srv.Serve(ln); bind it to loopback, as it has no authentication.
+func (e *Engine) NewServer(opts ServerOptions) *http.Server {
+	d := DefaultServerOptions
+	or := func(v, def time.Duration) time.Duration {
+		if v > 0 {
+			return v
+		}
+		return def
+	}
+	return &http.Server{
+		Handler:           e,
+		ReadHeaderTimeout: or(opts.ReadHeaderTimeout, d.ReadHeaderTimeout),
+		ReadTimeout:       or(opts.ReadTimeout, d.ReadTimeout),
+		WriteTimeout:      or(opts.WriteTimeout, d.WriteTimeout),
+		IdleTimeout:       or(opts.IdleTimeout, d.IdleTimeout),
+		MaxHeaderBytes:    maxHeaderBytes,
+	}
+}
