@@ -112,7 +112,7 @@ func Open(dir string, opts *Options) (*Engine, error) {
 	}
 	file := filepath.Join(dir, FileName)
 	db, err := bolt.Open(file, 0o600, &bolt.Options{Timeout: o.OpenTimeout, NoSync: o.NoSync})
-	if errors.Is(err, bolt.ErrTimeout) {
+	if errors.Is(err, bolterrors.ErrTimeout) {
 		if abs, aerr := filepath.Abs(file); aerr == nil {
 			file = abs
 		}
