@@ -74,9 +74,17 @@ func Load(ctx context.Context, client BatchWriter, table string, items *ItemRead
 func withWritten(err error, written int) error {
 	var le *LineError
 	if errors.As(err, &le) {
-		return fmt.Errorf("%w (%d items before it were written)", err, written)
+		return fmt.Errorf("%w (%s)", err, writtenBefore(written))
 	}
 	return err
+}
+
+// writtenBefore says how many items before a bad one were written.
+func writtenBefore(n int) string {
+	if n == 1 {
+		return "the 1 item before it was written"
+	}
+	return fmt.Sprintf("%d items before it were written", n)
 }
 
 // checkLoadItem checks that item has the table's keys, and returns it with its timestamps in

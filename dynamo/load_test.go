@@ -195,6 +195,16 @@ func TestLoad(t *testing.T) {
 		}
 	})
 
+	t.Run("ErrBadSecondLine", func(t *testing.T) {
+		f := newFakeWriter(t)
+		lines := append(itemLines(1), `{"PK": {"S": "USER#bad"}, "SK": {"S": "x"}, "tags": {"SS": []}}`)
+		n, _, err := load(context.Background(), f, strings.Join(lines, "\n"))
+		want := `line 2: attribute "tags": One or more parameter values were invalid: An string set  may not be empty`
+		if err == nil || !strings.Contains(err.Error(), want) || !strings.HasSuffix(err.Error(), "(the 1 item before it was written)") || n != 1 || len(f.table) != 1 {
+			t.Errorf("Load = %d, %v; want %q and the 1 item before it written", n, err, want)
+		}
+	})
+
 	t.Run("ErrItemWithoutKey", func(t *testing.T) {
 		f := newFakeWriter(t)
 		lines := append(itemLines(3), `{"PK": "USER#x", "name": "no sort key"}`)
