@@ -1,5 +1,7 @@
 #!/bin/sh
 # Runs every Go fuzz target in the module for a short while each (FUZZTIME, default 10s).
+# Minimizing an input (FUZZMINIMIZETIME, default 2s) is bounded well below go test's 60s:
+# it minimizes every new interesting input too, and would otherwise spend a short run on that.
 # `go test -fuzz` takes one target per package per run, so the targets are listed first, by
 # `go test -list` over the whole module: a target added anywhere is run without being named
 # here, and a package whose tests do not build fails the run instead of being skipped.
@@ -8,6 +10,7 @@
 # (plain `go test` runs them every time).
 set -eu
 fuzztime=${FUZZTIME:-10s}
+minimizetime=${FUZZMINIMIZETIME:-2s}
 go=${GO:-go}
 list=$(mktemp)
 trap 'rm -f "$list"' EXIT
@@ -22,7 +25,7 @@ total=$(echo "$targets" | wc -l)
 count=0
 while read -r pkg target; do
 	echo "fuzz: $pkg $target ($fuzztime)"
-	$go test -run '^$' -fuzz "^${target}\$" -fuzztime "$fuzztime" "$pkg" </dev/null
+	$go test -run '^$' -fuzz "^${target}\$" -fuzztime "$fuzztime" -fuzzminimizetime "$minimizetime" "$pkg" </dev/null
 	count=$((count + 1))
 done <<EOF
 $targets
