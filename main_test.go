@@ -269,6 +269,12 @@ func TestUnknownCommandAndBadEnv(t *testing.T) {
 	if err := run(context.Background(), []string{"frobnicate"}, io.Discard, io.Discard); err == nil {
 		t.Fatal("unknown command accepted")
 	}
+	for _, wait := range []string{"0s", "-5ms", "2s"} {
+		err := run(context.Background(), []string{"serve", "--batch-wait", wait}, io.Discard, io.Discard)
+		if err == nil || !strings.Contains(err.Error(), "--batch-wait") {
+			t.Errorf("--batch-wait %s: err %v, want one naming --batch-wait", wait, err)
+		}
+	}
 	t.Setenv("QUICKPHOTOS_SAMPLE", "maybe")
 	err := run(context.Background(), []string{"serve"}, io.Discard, io.Discard)
 	if err == nil || !strings.Contains(err.Error(), "QUICKPHOTOS_SAMPLE") {

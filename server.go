@@ -15,6 +15,7 @@ import (
 	"github.com/quickphotos/quickphotos/api/limits"
 	"github.com/quickphotos/quickphotos/dynamo"
 	"github.com/quickphotos/quickphotos/internal/httpserve"
+	"github.com/quickphotos/quickphotos/loaders"
 	"github.com/quickphotos/quickphotos/telemetry"
 )
 
@@ -29,6 +30,7 @@ type serveConfig struct {
 	dynamodbListen  string
 	maxBodyBytes    int
 	requestTimeout  time.Duration
+	batchWait       time.Duration
 	shutdownTimeout time.Duration
 	introspection   bool
 	persistedBytes  int
@@ -53,6 +55,7 @@ func (c *serveConfig) register(f *flags) {
 	f.Int(&c.limits.MaxOperations, "max-operations", limits.Defaults.MaxOperations, "refuse documents holding more operations than this (0: no limit)")
 	f.Int(&c.maxBodyBytes, "max-body-bytes", api.DefaultMaxBodyBytes, "refuse request bodies larger than this")
 	f.Duration(&c.requestTimeout, "request-timeout", api.DefaultRequestTimeout, "give up on a GraphQL request, and its DynamoDB calls, after this long")
+	f.Duration(&c.batchWait, "batch-wait", loaders.DefaultWait, "how long each dataloader gathers keys before it sends one DynamoDB batch: longer groups more on a busy machine, shorter answers sooner")
 	f.Duration(&c.shutdownTimeout, "shutdown-timeout", httpserve.DefaultShutdownTimeout, "on SIGTERM or SIGINT, wait this long for requests in flight before closing")
 	f.Bool(&c.introspection, "introspection", true, "answer introspection queries (__schema, __type); GraphiQL needs them")
 	f.Int(&c.persistedBytes, "persisted-query-bytes", api.DefaultPersistedQueryBytes, "the memory the automatic persisted query cache may hold")
@@ -61,6 +64,10 @@ func (c *serveConfig) register(f *flags) {
 	f.String(&c.metricsAddr, "metrics-addr", "", "serve /metrics (Prometheus) on this address of its own instead of on --addr, e.g. 127.0.0.1:9090 or :9090 on a private network")
 	f.String(&c.logLevel, "log-level", "info", "the lowest level logged: debug, info, warn or error")
 }
+
+// maxBatchWait bounds --batch-wait: every level of an operation may wait this long, so a
+// larger window is a mistake, not a tuning.
+const maxBatchWait = time.Second
 
 func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var cfg serveConfig
@@ -72,6 +79,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(cfg.logLevel)); err != nil {
 		return fmt.Errorf("--log-level %q: want debug, info, warn or error", cfg.logLevel)
+	}
+	if cfg.batchWait <= 0 || cfg.batchWait > maxBatchWait {
+		return fmt.Errorf("--batch-wait %s: want more than 0 and at most %s", cfg.batchWait, maxBatchWait)
 	}
 	log := slog.New(telemetry.LogHandler(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: level})))
 
@@ -147,6 +157,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		Limits:               &cfg.limits,
 		MaxBodyBytes:         int64(cfg.maxBodyBytes),
 		RequestTimeout:       cfg.requestTimeout,
+		BatchWait:            cfg.batchWait,
 		DisableIntrospection: !cfg.introspection,
 		PersistedQueryBytes:  cfg.persistedBytes,
 		QueryCacheBytes:      cfg.queryCacheBytes,

@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"time"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -17,6 +18,8 @@ type perOperation struct {
 	store *dynamo.Store
 	// batches, when set, is told the size of every loader batch.
 	batches loaders.BatchObserver
+	// batchWait is each loader's batch window (loaders.Options.Wait).
+	batchWait time.Duration
 }
 
 var _ interface {
@@ -30,7 +33,7 @@ func (perOperation) Validate(graphql.ExecutableSchema) error { return nil }
 
 func (p perOperation) InterceptOperation(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
 	ctx, _ = dynamo.WithCost(ctx)
-	opts := loaders.Options{Observer: p.batches}
+	opts := loaders.Options{Observer: p.batches, Wait: p.batchWait}
 	if oc := graphql.GetOperationContext(ctx); oc != nil && oc.Operation != nil {
 		opts.ProfileFields = profileFields(oc.Operation.SelectionSet)
 	}

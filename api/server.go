@@ -62,6 +62,9 @@ type Config struct {
 	// the metrics on a listener of their own (serve --metrics-addr) rather than to the API's
 	// clients.
 	MetricsElsewhere bool
+	// BatchWait is how long each dataloader gathers keys before it sends a batch; zero means
+	// loaders.DefaultWait.
+	BatchWait time.Duration
 }
 
 // DefaultMaxBodyBytes bounds request bodies: GraphQL documents are small, and a large body is
@@ -89,7 +92,7 @@ func New(cfg Config) http.Handler {
 	}
 	gql.Use(checkArguments{}) // before the limits: a bad `first` is the client's input, not a cost
 	gql.Use(limits.New(*cfg.Limits))
-	ops := perOperation{store: cfg.Store}
+	ops := perOperation{store: cfg.Store, batchWait: cfg.BatchWait}
 	if cfg.Telemetry != nil {
 		gql.Use(cfg.Telemetry.GraphQL())
 		ops.batches = cfg.Telemetry.Loaders()

@@ -16,15 +16,25 @@ func (l *Loaders) User(ctx context.Context, username string) (*domain.User, erro
 
 // Users returns the profiles of usernames in order, nil where there is none. Like load, it
 // forgets every key that failed, so no error is served from the cache.
+//
+// It queues every key before it waits on any, in this goroutine: LoadMany starts a goroutine
+// per key, and on a busy machine some of them started after the batch window had closed,
+// splitting one list into several BatchGetItem requests.
 func (l *Loaders) Users(ctx context.Context, usernames []string) ([]*domain.User, error) {
-	thunk := l.users.LoadMany(ctx, usernames)
-	users, errs := thunk()
+	thunks := make([]dataloader.Thunk[*domain.User], len(usernames))
+	for i, u := range usernames {
+		thunks[i] = l.users.Load(ctx, u)
+	}
+	users := make([]*domain.User, len(usernames))
 	var first error
-	for i, err := range errs {
+	for i, thunk := range thunks {
+		u, err := thunk()
 		if err != nil {
 			l.users.Clear(ctx, usernames[i])
 			first = cmp.Or(first, err)
+			continue
 		}
+		users[i] = u
 	}
 	if first != nil {
 		return nil, first

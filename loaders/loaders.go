@@ -10,9 +10,10 @@ import (
 	"github.com/quickphotos/quickphotos/dynamo"
 )
 
-// Wait is how long a loader gathers keys before it sends a batch. GraphQL resolves the
-// siblings of a list concurrently; a few milliseconds lets all of them join one request.
-const Wait = 5 * time.Millisecond
+// DefaultWait is how long a loader gathers keys before it sends a batch, unless
+// Options.Wait says otherwise. GraphQL resolves the siblings of a list concurrently; a few
+// milliseconds lets all of them join one request.
+const DefaultWait = 5 * time.Millisecond
 
 // Options tunes a set of loaders.
 type Options struct {
@@ -21,6 +22,18 @@ type Options struct {
 	ProfileFields []domain.ProfileField
 	// Observer, when set, is told the size of every batch.
 	Observer BatchObserver
+	// Wait is how long a loader gathers keys before it sends a batch; zero means
+	// DefaultWait. A longer wait groups more reliably on a busy machine, at the cost of
+	// latency on every level of an operation that does not fill a batch.
+	Wait time.Duration
+}
+
+// wait is the batch window of o.
+func (o Options) wait() time.Duration {
+	if o.Wait > 0 {
+		return o.Wait
+	}
+	return DefaultWait
 }
 
 // BatchObserver is told the size of every batch a loader sends, so operators can see how well
@@ -65,9 +78,9 @@ func New(store *dynamo.Store, opts Options) *Loaders {
 	attributes := profileAttributes(opts.ProfileFields)
 	l := &Loaders{store: store}
 	l.users = dataloader.NewBatchedLoader(observed(opts.Observer, "users", l.batchUsers(attributes)),
-		dataloader.WithWait[string, *domain.User](Wait), dataloader.WithBatchCapacity[string, *domain.User](100))
+		dataloader.WithWait[string, *domain.User](opts.wait()), dataloader.WithBatchCapacity[string, *domain.User](100))
 	l.photos = dataloader.NewBatchedLoader(observed(opts.Observer, "photos", l.batchPhotos),
-		dataloader.WithWait[domain.PhotoKey, *domain.Photo](Wait), dataloader.WithBatchCapacity[domain.PhotoKey, *domain.Photo](100))
+		dataloader.WithWait[domain.PhotoKey, *domain.Photo](opts.wait()), dataloader.WithBatchCapacity[domain.PhotoKey, *domain.Photo](100))
 	l.photoPages = pages("photoPages", opts, store.ListPhotos)
 	l.followerPages = pages("followerPages", opts, store.Followers)
 	l.followingPages = pages("followingPages", opts, store.Following)
