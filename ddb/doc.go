@@ -126,7 +126,8 @@
 //
 // Protocol errors are *Error values with the exception name and DynamoDB's
 // message; ServeHTTP writes them as {"__type", "message"} with status 400,
-// 413 for a body over the limit, or 500 for InternalServerError. Open
+// 413 for a body over the limit (its __type in the com.amazon.coral.service
+// namespace, as AWS's front end answers it), or 500 for InternalServerError. Open
 // returns the sentinel errors ErrFormatVersion, ErrNotDir and ErrLocked;
 // operations after Close fail with ErrClosed, reported to clients as an
 // InternalServerError.

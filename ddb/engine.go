@@ -41,8 +41,9 @@ type Options struct {
 
 	// RequestMemory bounds the bytes of request bodies held at once by
 	// ServeHTTP, across all requests; a request waits for its share before
-	// its body is read. Zero means DefaultRequestMemory; less than
-	// MaxRequestBytes means MaxRequestBytes.
+	// its body is read. Zero means DefaultRequestMemory; a budget too small
+	// for one body of unknown length (about 33 MiB: see requestbody.go) is
+	// raised to it.
 	RequestMemory int64
 
 	// OpenTimeout bounds how long Open waits for the file lock held by

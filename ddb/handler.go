@@ -67,7 +67,7 @@ func (e *Engine) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case !strings.HasPrefix(target, targetPrefix) || !ok:
 		err = &Error{Type: typeUnknownOperation, Message: "An unknown operation was requested."}
 	default:
-		body, release, rerr := e.bodies.read(r)
+		body, release, rerr := e.bodies.read(w, r)
 		if rerr != nil {
 			err = rerr
 			break
@@ -111,7 +111,11 @@ func (e *Engine) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // encodeError renders a protocol error body.
 func encodeError(e *Error) []byte {
-	body := map[string]any{"__type": errorNamespace + e.Type}
+	namespace := errorNamespace
+	if e.Type == typeRequestTooLarge {
+		namespace = coralServiceNamespace
+	}
+	body := map[string]any{"__type": namespace + e.Type}
 	if e.Type == typeTransactionCanceled {
 		body["Message"] = e.Message
 		if e.reasons != nil {

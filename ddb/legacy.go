@@ -90,6 +90,11 @@ func (l *legacyParams) translate(p *exprParams, slots exprSlots) error {
 	if p.ExpressionAttributeValues != nil {
 		return validationf("ExpressionAttributeValues can only be specified when using expressions")
 	}
+	// Every name becomes an ExpressionAttributeNames value below, whose own message for an
+	// empty one would name a placeholder the client never wrote.
+	if l.hasEmptyName() {
+		return validationf("%s", attr.MsgEmptyName)
+	}
 	g := &placeholderGen{p: p}
 	set := func(slot **string, s string) {
 		if slot != nil {
@@ -127,6 +132,22 @@ func (l *legacyParams) translate(p *exprParams, slots exprSlots) error {
 		set(slots.update, s)
 	}
 	return nil
+}
+
+// hasEmptyName reports whether a legacy parameter names an attribute of no characters.
+func (l *legacyParams) hasEmptyName() bool {
+	for _, a := range l.AttributesToGet {
+		if a == "" {
+			return true
+		}
+	}
+	for _, conds := range []map[string]legacyCondition{l.Expected, l.KeyConditions, l.QueryFilter, l.ScanFilter} {
+		if _, ok := conds[""]; ok {
+			return true
+		}
+	}
+	_, ok := l.AttributeUpdates[""]
+	return ok
 }
 
 // placeholderGen allocates #lN and :lN placeholders into p.

@@ -75,6 +75,48 @@ func TestLegacyParameters(t *testing.T) {
 			t.Errorf("count = %d, scanned %d", out.Count, out.ScannedCount)
 		}
 	})
+	t.Run("ErrEmptyName", func(t *testing.T) {
+		// Each legacy parameter naming "" is refused as DynamoDB words it, not with the message
+		// of the placeholder it is translated to; nothing is written.
+		env := legacyTable(t)
+		key := item("PK", s("a"), "SK", s("1"))
+		tbl := aws.String("tbl")
+		eq := types.Condition{ComparisonOperator: types.ComparisonOperatorEq, AttributeValueList: []types.AttributeValue{s("a")}}
+		notNull := types.Condition{ComparisonOperator: types.ComparisonOperatorNotNull}
+		calls := map[string]func() error{
+			"AttributesToGet": func() error {
+				_, err := env.client.GetItem(env.ctx, &dynamodb.GetItemInput{TableName: tbl, Key: key, AttributesToGet: []string{"v", ""}})
+				return err
+			},
+			"Expected": func() error {
+				_, err := env.client.PutItem(env.ctx, &dynamodb.PutItemInput{TableName: tbl, Item: key, Expected: map[string]types.ExpectedAttributeValue{"": {Exists: aws.Bool(false)}}})
+				return err
+			},
+			"AttributeUpdates": func() error {
+				_, err := env.client.UpdateItem(env.ctx, &dynamodb.UpdateItemInput{TableName: tbl, Key: key, AttributeUpdates: map[string]types.AttributeValueUpdate{"": {Value: n("2")}}})
+				return err
+			},
+			"KeyConditions": func() error {
+				_, err := env.client.Query(env.ctx, &dynamodb.QueryInput{TableName: tbl, KeyConditions: map[string]types.Condition{"": eq}})
+				return err
+			},
+			"QueryFilter": func() error {
+				_, err := env.client.Query(env.ctx, &dynamodb.QueryInput{TableName: tbl, KeyConditions: map[string]types.Condition{"PK": eq}, QueryFilter: map[string]types.Condition{"": notNull}})
+				return err
+			},
+			"ScanFilter": func() error {
+				_, err := env.client.Scan(env.ctx, &dynamodb.ScanInput{TableName: tbl, ScanFilter: map[string]types.Condition{"": notNull}})
+				return err
+			},
+		}
+		for name, call := range calls {
+			t.Run(name, func(t *testing.T) { wantErr(t, call(), "ValidationException", "Empty attribute name") })
+		}
+		out, err := env.client.GetItem(env.ctx, &dynamodb.GetItemInput{TableName: tbl, Key: key})
+		if err != nil || !sameItem(out.Item, item("PK", s("a"), "SK", s("1"), "v", n("1"), "w", s("x"))) {
+			t.Fatalf("after refused requests: %v %v", itemJSON(out.Item), err)
+		}
+	})
 	t.Run("ScanFilter", func(t *testing.T) {
 		env := legacyTable(t)
 		out, err := env.client.Scan(env.ctx, &dynamodb.ScanInput{TableName: aws.String("tbl"),

@@ -1,6 +1,7 @@
 package ddb
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -8,17 +9,34 @@ import (
 	"golang.org/x/sync/semaphore"
 )
 
-// MaxRequestBytes is DynamoDB's limit on a request body: 16 MiB. A larger body is refused
-// with HTTP 413 before it is read, as DynamoDB and DynamoDB Local refuse it.
+// MaxRequestBytes is DynamoDB's limit on a request body: 16 MiB (its sizes are binary units).
+// A larger body is refused with HTTP 413, before it is read when its length is declared, as
+// DynamoDB and DynamoDB Local refuse it.
 const MaxRequestBytes = 16 << 20
 
 // DefaultRequestMemory is the default of Options.RequestMemory: four bodies of the largest
 // size at once.
 const DefaultRequestMemory = 4 * MaxRequestBytes
 
-// typeRequestTooLarge is the exception of a body over MaxRequestBytes. DynamoDB Local answers
-// 413 with an empty message; a name and a message tell a client what went wrong.
+// typeRequestTooLarge is the exception of a body over MaxRequestBytes. It is not one of
+// DynamoDB's own exceptions but its HTTP front end's, so its __type has the service framework's
+// namespace (coralServiceNamespace); DynamoDB Local answers 413 with an empty message.
 const typeRequestTooLarge = "RequestEntityTooLargeException"
+
+// coralServiceNamespace prefixes the __type of the errors the AWS service framework answers
+// before an operation runs (InvalidSignatureException, RequestEntityTooLargeException).
+const coralServiceNamespace = "com.amazon.coral.service#"
+
+// Reading a body of unknown length (chunked) goes by blocks that double up to maxBlock, so a
+// small body costs little; then the blocks are copied into one buffer of the body's size.
+const (
+	firstBlock = 32 << 10
+	maxBlock   = 1 << 20
+)
+
+// unknownLengthReserve is what a body of unknown length reserves while it is read: the blocks,
+// up to the limit plus the last block's slack, and the buffer they are copied into.
+const unknownLengthReserve = 2*(MaxRequestBytes+1) + maxBlock
 
 // bodyBudget bounds the memory that request bodies being read and handled hold at once, so
 // that many large requests in parallel queue for memory instead of growing the process: each
@@ -27,31 +45,34 @@ type bodyBudget struct {
 	sem *semaphore.Weighted
 }
 
+// newBodyBudget returns a budget of bytes, raised to what one body of unknown length reserves
+// (a smaller budget could never admit it).
 func newBodyBudget(bytes int64) *bodyBudget {
-	return &bodyBudget{sem: semaphore.NewWeighted(max(bytes, MaxRequestBytes))}
+	return &bodyBudget{sem: semaphore.NewWeighted(max(bytes, unknownLengthReserve))}
 }
 
-// errTooLarge is the 413 answer.
+// errTooLarge is the 413 answer; size is -1 when the body's length was not declared.
 func errTooLarge(size int64) *Error {
-	msg := fmt.Sprintf("Request body of %d bytes exceeds the limit of %d bytes", size, MaxRequestBytes)
+	msg := fmt.Sprintf("Request size %d exceeded the maximum allowed size of %d bytes", size, MaxRequestBytes)
 	if size < 0 {
-		msg = fmt.Sprintf("Request body exceeds the limit of %d bytes", MaxRequestBytes)
+		msg = fmt.Sprintf("Request size exceeded the maximum allowed size of %d bytes", MaxRequestBytes)
 	}
 	return &Error{Type: typeRequestTooLarge, Message: msg}
 }
 
 // read reads r's body within the limit and the budget, and returns it with the function that
-// gives its memory back. A body of known length is read into a buffer of exactly that size;
-// one of unknown length (chunked) reserves the limit while it is read, then keeps only what
-// it used.
-func (b *bodyBudget) read(r *http.Request) (body []byte, release func(), err error) {
+// gives its memory back. A body of declared length is refused unread when over the limit, and
+// otherwise read into a buffer of exactly that size. One of unknown length (chunked) is cut
+// once it passes the limit (http.MaxBytesReader, which also closes the connection after the
+// answer), and keeps only its own size reserved once read.
+func (b *bodyBudget) read(w http.ResponseWriter, r *http.Request) (body []byte, release func(), err error) {
 	size := r.ContentLength
 	if size > MaxRequestBytes {
 		return nil, nil, errTooLarge(size)
 	}
 	reserve := size
 	if size < 0 {
-		reserve = MaxRequestBytes + 1
+		reserve = unknownLengthReserve
 	}
 	if err := b.sem.Acquire(r.Context(), reserve); err != nil {
 		return nil, nil, &Error{Type: typeSerialization, Message: "request cancelled while waiting for memory: " + err.Error()}
@@ -64,19 +85,46 @@ func (b *bodyBudget) read(r *http.Request) (body []byte, release func(), err err
 		}
 		return body, func() { b.sem.Release(reserve) }, nil
 	}
-	body, err = io.ReadAll(io.LimitReader(r.Body, MaxRequestBytes+1))
-	if err != nil || len(body) > MaxRequestBytes {
+	body, err = readBlocks(http.MaxBytesReader(w, r.Body, MaxRequestBytes))
+	if err != nil {
 		b.sem.Release(reserve)
-		if err != nil {
-			return nil, nil, &Error{Type: typeSerialization, Message: "could not read request body: " + err.Error()}
+		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
+			return nil, nil, errTooLarge(-1)
 		}
-		return nil, nil, errTooLarge(-1)
+		return nil, nil, &Error{Type: typeSerialization, Message: "could not read request body: " + err.Error()}
 	}
-	// Keep only what the body holds: io.ReadAll's slack is garbage once body is copied.
-	body = append([]byte(nil), body...)
 	kept := int64(len(body))
 	b.sem.Release(reserve - kept)
 	return body, func() { b.sem.Release(kept) }, nil
+}
+
+// readBlocks reads r to its end into doubling blocks, then copies them into one buffer of the
+// length read: unlike io.ReadAll, which grows one buffer, it never holds more than the body
+// twice over plus one block, which unknownLengthReserve accounts for.
+func readBlocks(r io.Reader) ([]byte, error) {
+	var blocks [][]byte
+	total := 0
+	for size, eof := firstBlock, false; !eof; size = min(2*size, maxBlock) {
+		block := make([]byte, size)
+		n := 0
+		for n < size && !eof {
+			m, err := r.Read(block[n:])
+			n += m
+			switch {
+			case errors.Is(err, io.EOF):
+				eof = true
+			case err != nil:
+				return nil, err
+			}
+		}
+		blocks = append(blocks, block[:n])
+		total += n
+	}
+	body := make([]byte, 0, total)
+	for _, block := range blocks {
+		body = append(body, block...)
+	}
+	return body, nil
 }
 
 // tryReserve reports whether n more bytes could be reserved now, for tests of the accounting.

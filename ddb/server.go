@@ -19,11 +19,14 @@ type ServerOptions struct {
 	IdleTimeout time.Duration
 }
 
-// DefaultServerOptions leave room for a 16 MiB body (MaxRequestBytes) from a slow client, and
-// for a Scan of 1 MB pages, and no more: the GraphQL listener's are of the same order.
+// DefaultServerOptions are the GraphQL listener's header, body and idle timeouts (see serve in
+// package main). 30 s for the body admits a 16 MiB one (MaxRequestBytes) at 560 KB/s, far
+// below what loopback or a LAN carries, and bounds how long a client that trickles its body
+// holds its connection and its share of Options.RequestMemory. The write timeout, which counts
+// from the end of the headers, leaves the body's 30 s and as long again to handle the request.
 var DefaultServerOptions = ServerOptions{
 	ReadHeaderTimeout: 10 * time.Second,
-	ReadTimeout:       60 * time.Second,
+	ReadTimeout:       30 * time.Second,
 	WriteTimeout:      60 * time.Second,
 	IdleTimeout:       2 * time.Minute,
 }

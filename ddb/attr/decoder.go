@@ -393,7 +393,7 @@ func (d *decoder) typed(t Type, depth int) (Value, error) {
 		d.object(func(k string) {
 			e, err := d.value(depth + 1)
 			if k == "" && err == nil {
-				err = &ValidationError{Message: msgEmptyName}
+				err = &ValidationError{Message: MsgEmptyName}
 			}
 			if err != nil && verr == nil {
 				verr = err
@@ -430,7 +430,7 @@ func decodeItem(data []byte) (Item, error) {
 			// (DynamoDB Local agrees: 31 maps below a top-level attribute is the most it takes).
 			v, err := d.value(1)
 			if k == "" && err == nil {
-				err = &ValidationError{Message: msgEmptyName} // as DynamoDB says it, at any depth
+				err = &ValidationError{Message: MsgEmptyName} // as DynamoDB says it, at any depth
 			}
 			if err != nil && verr == nil {
 				verr = err

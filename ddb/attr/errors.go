@@ -19,6 +19,9 @@ func invalidf(format string, args ...any) *ValidationError {
 const (
 	// MsgInvalidParams prefixes most item validation messages.
 	MsgInvalidParams = "One or more parameter values were invalid: "
+	// MsgEmptyName is DynamoDB's message for an attribute name of no characters, wherever the
+	// request names an attribute.
+	MsgEmptyName = "Empty attribute name"
 
 	msgEmptyValue     = "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes"
 	msgManyTypes      = "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes"
@@ -27,7 +30,6 @@ const (
 	msgOverflow       = "Number overflow. Attempting to store a number with magnitude larger than supported range"
 	msgUnderflow      = "Number underflow. Attempting to store a number with magnitude smaller than supported range"
 	msgNullNotTrue    = MsgInvalidParams + "Null attribute value types must have the value of true"
-	msgEmptyName      = "Empty attribute name"
 	msgEmptySS        = MsgInvalidParams + "An string set  may not be empty"
 	msgEmptyNS        = MsgInvalidParams + "An number set  may not be empty"
 	msgEmptyBS        = MsgInvalidParams + "Binary sets should not be empty"

@@ -115,6 +115,7 @@ func TestKeyCondition_Errors(t *testing.T) {
 		{"PK = :pk AND begins_with(SK, :p)", numeric, "Invalid KeyConditionExpression: Incorrect operand type for operator or function; operator or function: begins_with, operand type: N"},
 		{"PK = :pk AND SK BETWEEN :b AND :a", quickPhotos, "Invalid KeyConditionExpression: The BETWEEN operator requires upper bound to be greater than or equal to lower bound; lower bound operand: AttributeValue: {S:#METADATA#a}, upper bound operand: AttributeValue: {S:#FRIEND#}"},
 		{"PK = :pk AND", quickPhotos, `Invalid KeyConditionExpression: Syntax error; token: "<EOF>", near: "AND"`},
+		{chain(151, "AND", "PK = :pk"), quickPhotos, "Invalid KeyConditionExpression: The expression contains too many operators; operator count: 301"},
 	}
 	for _, tt := range tests {
 		k, err := expr.ParseKeyCondition(tt.expr)

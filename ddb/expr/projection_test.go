@@ -48,6 +48,8 @@ func TestProjection_Errors(t *testing.T) {
 		{"a = :v", `Invalid ProjectionExpression: Syntax error; token: "=", near: "a = :v"`},
 		{"date", "Invalid ProjectionExpression: Attribute name is a reserved keyword; reserved keyword: date"},
 		{"#x", "Invalid ProjectionExpression: An expression attribute name used in the document path is not defined; attribute name: #x"},
+		// A projection has no operators: the 300-operator limit does not bound its paths.
+		{assignments(301, "a%d"), ""},
 	}
 	for _, tt := range tests {
 		pr, err := expr.ParseProjection(tt.expr)

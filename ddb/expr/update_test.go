@@ -1,6 +1,8 @@
 package expr_test
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
@@ -152,6 +154,9 @@ func TestParseUpdate_Errors(t *testing.T) {
 		{"SET a = list_append(b)", "Invalid UpdateExpression: Incorrect number of operands for operator or function; operator or function: list_append, number of operands: 1"},
 		{"SET name = :v", "Invalid UpdateExpression: Attribute name is a reserved keyword; reserved keyword: name"},
 		{"SET a = :v REMOVE b, c ADD d :n DELETE e :s", ""},
+		// + and - count towards the 300 operators (answers recorded from DynamoDB Local).
+		{"SET " + assignments(300, "a%d=:v+:v"), ""},
+		{"SET " + assignments(301, "a%d=:v-:v"), "Invalid UpdateExpression: The expression contains too many operators; operator count: 301"},
 	}
 	for _, tt := range tests {
 		_, err := expr.ParseUpdate(tt.expr)
@@ -190,4 +195,14 @@ func TestUpdate_BindErrors(t *testing.T) {
 			t.Errorf("Bind(%q)\n got: %s\nwant: %s", tt.expr, got, tt.msg)
 		}
 	}
+}
+
+// assignments is n update actions from format, given their index: distinct paths, as an update
+// expression's must be.
+func assignments(n int, format string) string {
+	parts := make([]string, n)
+	for i := range parts {
+		parts[i] = fmt.Sprintf(format, i)
+	}
+	return strings.Join(parts, ",")
 }
