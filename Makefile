@@ -4,7 +4,7 @@ GO ?= go
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 DYNAMODB_LOCAL := tools/dynamodb-local
 
-.PHONY: serve test test-embedded test-dynamodb-local conformance fuzz deps lint generate playground build
+.PHONY: serve test test-embedded test-dynamodb-local conformance public-conformance fuzz deps lint generate playground build
 
 # Serve the API with the sample dataset on the embedded engine (data in ./data).
 serve:
@@ -12,8 +12,9 @@ serve:
 
 # Everything CI runs: lint; every test on the embedded engine, including the differential
 # conformance suite (the same requests to the engine and to DynamoDB Local); the API
-# integration tests again on DynamoDB Local; and every fuzz target for a few seconds.
-test: deps lint test-embedded test-dynamodb-local fuzz
+# integration tests again on DynamoDB Local; the public conformance suite against the engine;
+# and every fuzz target for a few seconds.
+test: deps lint test-embedded test-dynamodb-local public-conformance fuzz
 
 # Under make, a DynamoDB Local that is not installed fails the tests that need it; a plain
 # `go test ./...` skips them with the reason.
@@ -28,6 +29,13 @@ test-dynamodb-local: deps
 # The differential suite alone (see docs/dynamodb-local-divergences.md).
 conformance: deps
 	$(GO) test -count=1 ./ddb/conformance/
+
+# The public DynamoDB conformance suite (../shared/dynamodb-conformance, recorded against
+# Amazon DynamoDB) against `quickphotos dynamodb`, on a data directory and in memory; fails on
+# any test not passing that ddb/conformance/public-baseline.txt does not list. Skips, saying
+# so, where ../shared is absent.
+public-conformance:
+	GO=$(GO) ./scripts/public-conformance.sh
 
 # Every fuzz target in the module, FUZZTIME (default 10s) each; `make fuzz FUZZTIME=5m` digs
 # deeper. Failing inputs land in testdata/fuzz/ (see scripts/fuzz.sh).
