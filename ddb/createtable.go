@@ -21,8 +21,8 @@ type indexInput struct {
 	ProvisionedThroughput *throughput        `json:"ProvisionedThroughput"`
 }
 
-// createTableInput is the CreateTable request. Streams, SSE, tags and
-// table class are accepted and ignored.
+// createTableInput is the CreateTable request. SSE, tags and table class
+// are accepted and ignored.
 type createTableInput struct {
 	TableName              string                `json:"TableName"`
 	KeySchema              []keySchemaElement    `json:"KeySchema"`
@@ -32,6 +32,7 @@ type createTableInput struct {
 	GlobalSecondaryIndexes []indexInput          `json:"GlobalSecondaryIndexes"`
 	LocalSecondaryIndexes  []indexInput          `json:"LocalSecondaryIndexes"`
 	DeletionProtection     bool                  `json:"DeletionProtectionEnabled"`
+	StreamSpecification    *streamSpecInput      `json:"StreamSpecification"`
 }
 
 // opCreateTable creates a table; it is ACTIVE as soon as the call returns.
@@ -65,6 +66,11 @@ func opCreateTable(e *Engine, _ context.Context, body []byte) (any, error) {
 		}
 		if err := saveStats(tb, tableStats{}); err != nil {
 			return err
+		}
+		if spec := in.StreamSpecification; spec != nil && *spec.StreamEnabled {
+			if err := e.enableStream(tx, m, spec.StreamViewType); err != nil {
+				return err
+			}
 		}
 		if err := saveTable(tx, m); err != nil {
 			return err
@@ -140,6 +146,11 @@ func (e *Engine) newTableMeta(in *createTableInput) (*tableMeta, error) {
 	}
 	if len(used) != len(defs) {
 		return nil, invalidParamf("Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions")
+	}
+	if in.StreamSpecification != nil {
+		if err := in.StreamSpecification.check(); err != nil {
+			return nil, err
+		}
 	}
 	return m, nil
 }

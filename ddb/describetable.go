@@ -63,6 +63,7 @@ func (e *Engine) describe(m *tableMeta, st tableStats, status string) map[string
 		// Like DynamoDB Local, only on-demand tables carry a summary.
 		d["BillingModeSummary"] = map[string]any{"BillingMode": billingPayPerRequest, "LastUpdateToPayPerRequestDateTime": m.Created}
 	}
+	e.describeStreamSpec(d, m)
 	var gsis, lsis []map[string]any
 	for _, ix := range m.Indexes {
 		is := st.Indexes[ix.Name]

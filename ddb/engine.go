@@ -46,6 +46,11 @@ type Options struct {
 	// raised to it.
 	RequestMemory int64
 
+	// StreamShardDuration is how long a stream's shard takes records before
+	// it is closed and followed by a child shard. Zero means
+	// DefaultStreamShardDuration (four hours, as DynamoDB).
+	StreamShardDuration time.Duration
+
 	// OpenTimeout bounds how long Open waits for the file lock held by
 	// another process before it returns ErrLocked. Zero means 100 ms: long
 	// enough for a process that is closing to let go, short enough that a
@@ -74,6 +79,9 @@ func withDefaults(opts *Options) Options {
 	}
 	if o.RequestMemory == 0 {
 		o.RequestMemory = DefaultRequestMemory
+	}
+	if o.StreamShardDuration == 0 {
+		o.StreamShardDuration = DefaultStreamShardDuration
 	}
 	if o.OpenTimeout == 0 {
 		o.OpenTimeout = 100 * time.Millisecond

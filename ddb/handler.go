@@ -48,6 +48,20 @@ func init() {
 	}
 }
 
+// lookupOperation returns the handler an X-Amz-Target names: a DynamoDB
+// operation, or one of the Streams API (streamapi.go).
+func lookupOperation(target string) (operation, bool) {
+	if name, ok := strings.CutPrefix(target, targetPrefix); ok {
+		op, ok := operations[name]
+		return op, ok
+	}
+	if name, ok := strings.CutPrefix(target, streamsTargetPrefix); ok {
+		op, ok := streamOperations[name]
+		return op, ok
+	}
+	return nil, false
+}
+
 // ServeHTTP implements http.Handler with the DynamoDB JSON 1.0 protocol:
 // POST with X-Amz-Target "DynamoDB_20120810.<Operation>" and a JSON body.
 // Signatures are not verified; any credentials are accepted. Responses carry
@@ -60,11 +74,11 @@ func (e *Engine) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		err  error
 	)
 	target := r.Header.Get("X-Amz-Target")
-	op, ok := operations[strings.TrimPrefix(target, targetPrefix)]
+	op, ok := lookupOperation(target)
 	switch {
 	case r.Method != http.MethodPost:
 		err = &Error{Type: typeUnknownOperation, Message: "Only POST is supported"}
-	case !strings.HasPrefix(target, targetPrefix) || !ok:
+	case !ok:
 		err = &Error{Type: typeUnknownOperation, Message: "An unknown operation was requested."}
 	default:
 		body, release, rerr := e.bodies.read(w, r)

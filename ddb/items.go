@@ -19,6 +19,12 @@ type tableTx struct {
 	items *bolt.Bucket
 	stats tableStats // loaded only in read-write transactions
 	dirty bool
+	// stream is the table's stream, opened by the first write that records
+	// a change (streamlog.go).
+	stream *streamLog
+	// byService marks writes the service makes itself (TTL deletions),
+	// which stream records attribute to it.
+	byService bool
 }
 
 // openTable returns the named table in tx, or ResourceNotFoundException.
@@ -132,7 +138,11 @@ type writeUnits struct {
 // (an entry whose key is unchanged counts once).
 func (t *tableTx) put(k []byte, old, it attr.Item) (writeUnits, error) {
 	size := attr.Size(it)
-	if err := t.items.Put(k, encodeItem(it)); err != nil {
+	raw := encodeItem(it)
+	if err := t.items.Put(k, raw); err != nil {
+		return writeUnits{}, err
+	}
+	if err := t.recordChange(old, it, raw); err != nil {
 		return writeUnits{}, err
 	}
 	if err := t.updateExpiry(k, old, it); err != nil {
@@ -162,6 +172,9 @@ func (t *tableTx) remove(k []byte, old attr.Item) (writeUnits, error) {
 		return writeUnits{table: 1}, nil
 	}
 	if err := t.items.Delete(k); err != nil {
+		return writeUnits{}, err
+	}
+	if err := t.recordChange(old, nil, nil); err != nil {
 		return writeUnits{}, err
 	}
 	if err := t.updateExpiry(k, old, nil); err != nil {

@@ -8,13 +8,18 @@ import (
 )
 
 // FormatVersion is the on-disk format version stored in the meta bucket.
-// Open migrates files of version 1 (see migrateV1) and refuses any other
-// version (ErrFormatVersion).
-const FormatVersion = "2"
+// Open migrates files of versions 1 and 2 (see migrateV1 and migrateV2) and
+// refuses any other version (ErrFormatVersion).
+const FormatVersion = "3"
 
-// formatV1 is the previous format version: the same layout without the
-// expiry buckets, which Open adds.
-const formatV1 = "1"
+// Earlier format versions. Version 1 had no expiry buckets; version 2 had no
+// streams bucket. An engine that predates streams must not write to a file
+// whose tables have streams, as it would leave their records out: the
+// version number keeps it out.
+const (
+	formatV1 = "1"
+	formatV2 = "2"
+)
 
 // Bucket and key names of the on-disk layout; doc.go describes it.
 var (
@@ -49,18 +54,23 @@ func initStorage(tx *bolt.Tx) error {
 		if err := meta.Put(keyFormat, []byte(FormatVersion)); err != nil {
 			return fmt.Errorf("ddb: init: %w", err)
 		}
-	case string(v) == formatV1:
-		if err := migrateV1(tx); err != nil {
-			return fmt.Errorf("ddb: migrate from format %s: %w", formatV1, err)
+	case string(v) == formatV1 || string(v) == formatV2:
+		if string(v) == formatV1 {
+			if err := migrateV1(tx); err != nil {
+				return fmt.Errorf("ddb: migrate from format %s: %w", formatV1, err)
+			}
 		}
+		// From version 2, the streams bucket created below is all there is to add.
 		if err := meta.Put(keyFormat, []byte(FormatVersion)); err != nil {
 			return fmt.Errorf("ddb: init: %w", err)
 		}
 	case string(v) != FormatVersion:
 		return fmt.Errorf("%w: file has %q, engine reads %q", ErrFormatVersion, v, FormatVersion)
 	}
-	if _, err := tx.CreateBucketIfNotExists(bucketTables); err != nil {
-		return fmt.Errorf("ddb: init: %w", err)
+	for _, name := range [][]byte{bucketTables, bucketStreams} {
+		if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+			return fmt.Errorf("ddb: init: %w", err)
+		}
 	}
 	return nil
 }

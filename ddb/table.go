@@ -73,6 +73,10 @@ type tableMeta struct {
 	Created              float64               `json:"CreationDateTime"`
 	TTL                  *ttlSpec              `json:"TimeToLive,omitempty"`
 	DeletionProtection   bool                  `json:"DeletionProtectionEnabled,omitempty"`
+	// Stream is the stream the table writes to, nil while none is on;
+	// LatestStreamLabel names the newest it has had (stream.go).
+	Stream            *tableStream `json:"Stream,omitempty"`
+	LatestStreamLabel string       `json:"LatestStreamLabel,omitempty"`
 }
 
 // hashKey returns the name of the HASH attribute of a key schema.

@@ -246,6 +246,7 @@ func (e *Engine) sweepTable(name string) (sweepResult, error) {
 		if !t.ttlEnabled() {
 			return nil // disabled meanwhile: nothing expires any more
 		}
+		t.byService = true
 		for _, k := range keys {
 			it, err := t.getRaw(k)
 			if err != nil {

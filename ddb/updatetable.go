@@ -26,6 +26,7 @@ type updateTableInput struct {
 	ProvisionedThroughput       *throughput           `json:"ProvisionedThroughput"`
 	GlobalSecondaryIndexUpdates []gsiUpdate           `json:"GlobalSecondaryIndexUpdates"`
 	DeletionProtectionEnabled   *bool                 `json:"DeletionProtectionEnabled"`
+	StreamSpecification         *streamSpecInput      `json:"StreamSpecification"`
 }
 
 // opUpdateTable changes billing mode and throughput, and creates (backfilled
@@ -62,6 +63,14 @@ func opUpdateTable(e *Engine, _ context.Context, body []byte) (any, error) {
 		}
 		if in.DeletionProtectionEnabled != nil {
 			m.DeletionProtection = *in.DeletionProtectionEnabled
+		}
+		if spec := in.StreamSpecification; spec != nil {
+			if err := spec.check(); err != nil {
+				return err
+			}
+			if err := e.applyStreamSpec(tx, m, spec); err != nil {
+				return err
+			}
 		}
 		if len(in.GlobalSecondaryIndexUpdates) > 1 {
 			return validationf("Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table")

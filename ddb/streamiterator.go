@@ -1,0 +1,81 @@
+package ddb
+
+import (
+	"encoding/base64"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// ShardIteratorLifetime is how long a shard iterator may be used: DynamoDB
+// refuses one obtained more than 15 minutes earlier (ExpiredIteratorException).
+const ShardIteratorLifetime = 15 * time.Minute
+
+// Shard iterator types of GetShardIterator.
+const (
+	iteratorTrimHorizon         = "TRIM_HORIZON"
+	iteratorLatest              = "LATEST"
+	iteratorAtSequenceNumber    = "AT_SEQUENCE_NUMBER"
+	iteratorAfterSequenceNumber = "AFTER_SEQUENCE_NUMBER"
+)
+
+// iteratorVersion marks the iterator layout below, so that a future layout
+// can tell an old iterator from garbage.
+const iteratorVersion = "001"
+
+// shardIterator is a position in a shard: the next record read is the
+// first after sequence number After. Its string form is
+// "<stream ARN>|001|<base64 of shard ID|after|issued Unix ms>", like
+// DynamoDB Local's: the ARN stays readable, the rest is opaque.
+type shardIterator struct {
+	StreamARN string
+	ShardID   string
+	After     uint64
+	Issued    time.Time
+}
+
+// String encodes the iterator.
+func (it shardIterator) String() string {
+	inner := fmt.Sprintf("%s|%s|%020d", it.ShardID, formatSequenceNumber(it.After), it.Issued.UnixMilli())
+	return it.StreamARN + "|" + iteratorVersion + "|" + base64.StdEncoding.EncodeToString([]byte(inner))
+}
+
+// errInvalidIterator is DynamoDB's answer to an iterator it did not issue.
+var errInvalidIterator = validationf("Invalid ShardIterator")
+
+// parseShardIterator decodes an iterator String produced.
+func parseShardIterator(s string) (shardIterator, error) {
+	arn, rest, ok := strings.Cut(s, "|")
+	if !ok {
+		return shardIterator{}, errInvalidIterator
+	}
+	version, encoded, ok := strings.Cut(rest, "|")
+	if !ok || version != iteratorVersion {
+		return shardIterator{}, errInvalidIterator
+	}
+	inner, err := base64.StdEncoding.DecodeString(encoded)
+	if err != nil {
+		return shardIterator{}, errInvalidIterator
+	}
+	parts := strings.Split(string(inner), "|")
+	if len(parts) != 3 {
+		return shardIterator{}, errInvalidIterator
+	}
+	after, err1 := strconv.ParseUint(parts[1], 10, 64)
+	issued, err2 := strconv.ParseInt(parts[2], 10, 64)
+	if err1 != nil || err2 != nil || parts[0] == "" {
+		return shardIterator{}, errInvalidIterator
+	}
+	return shardIterator{StreamARN: arn, ShardID: parts[0], After: after, Issued: time.UnixMilli(issued)}, nil
+}
+
+// parseSequenceNumber reads a SequenceNumber parameter: a decimal number
+// that fits the engine's counter.
+func parseSequenceNumber(s string) (uint64, bool) {
+	if s == "" || len(s) > 40 {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(s, 10, 64)
+	return n, err == nil
+}

@@ -1,0 +1,324 @@
+package ddb
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/quickphotos/quickphotos/ddb/attr"
+	bolt "go.etcd.io/bbolt"
+)
+
+// A stream's storage. The top-level "streams" bucket holds one bucket per
+// stream, named "<table>/<label>" (a table name has no '/'), holding:
+//
+//	"meta"     JSON streamMeta
+//	"shards"   8-byte index -> JSON shardMeta, oldest first; the last is
+//	           the open one unless the stream is switched off
+//	"records"  8-byte sequence number -> 8-byte Unix milliseconds of the
+//	           write, then the record as GetRecords returns it (JSON)
+//
+// The records bucket's own sequence (bbolt NextSequence) numbers the
+// records, so a number is taken in the write's transaction and given back
+// if it rolls back. Numbers only grow; a shard holds those from its Start
+// to its End.
+
+var (
+	bucketStreams  = []byte("streams")
+	keyStreamMeta  = []byte("meta")
+	bucketShards   = []byte("shards")
+	bucketRecords  = []byte("records")
+	serviceTTLUser = map[string]any{"PrincipalId": "dynamodb.amazonaws.com", "Type": "Service"}
+)
+
+// streamBucketName is the name of a stream's bucket inside "streams".
+func streamBucketName(table, label string) []byte { return []byte(table + "/" + label) }
+
+// shardMeta is one shard of a stream: the records numbered Start to End.
+type shardMeta struct {
+	ID     string `json:"ShardId"`
+	Parent string `json:"Parent,omitempty"`
+	Start  uint64 `json:"Start"`
+	// End is the last record of a closed shard; zero while the shard is
+	// open, or when it closed before holding any record.
+	End     uint64  `json:"End,omitempty"`
+	Closed  bool    `json:"Closed,omitempty"`
+	Created float64 `json:"Created"` // Unix seconds
+}
+
+// holds reports whether record seq belongs to shard s (as far as it is
+// written: an open shard holds every number from its start).
+func (s *shardMeta) holds(seq uint64) bool {
+	return seq >= s.Start && (!s.Closed || seq <= s.End)
+}
+
+// streamLog is one stream's buckets in a transaction.
+type streamLog struct {
+	b       *bolt.Bucket
+	meta    *streamMeta
+	shards  *bolt.Bucket
+	records *bolt.Bucket
+}
+
+// createStreamBuckets creates the buckets of new stream s, with its first
+// shard, in root.
+func createStreamBuckets(root *bolt.Bucket, s *streamMeta, now time.Time) error {
+	sb, err := root.CreateBucket(streamBucketName(s.Table, s.Label))
+	if err != nil {
+		return err
+	}
+	log := &streamLog{b: sb, meta: s}
+	if log.shards, err = sb.CreateBucket(bucketShards); err != nil {
+		return err
+	}
+	if log.records, err = sb.CreateBucket(bucketRecords); err != nil {
+		return err
+	}
+	if err := log.saveMeta(); err != nil {
+		return err
+	}
+	return log.openShard("", now)
+}
+
+// openStreamLog returns the stream stored in bucket sb.
+func openStreamLog(sb *bolt.Bucket) (*streamLog, error) {
+	meta, err := loadStreamMeta(sb)
+	if err != nil {
+		return nil, err
+	}
+	log := &streamLog{b: sb, meta: meta, shards: sb.Bucket(bucketShards), records: sb.Bucket(bucketRecords)}
+	if log.shards == nil || log.records == nil {
+		return nil, fmt.Errorf("ddb: stream %s/%s is missing a bucket", meta.Table, meta.Label)
+	}
+	return log, nil
+}
+
+// saveMeta stores the stream's meta.
+func (l *streamLog) saveMeta() error {
+	raw, err := json.Marshal(l.meta)
+	if err != nil {
+		return err
+	}
+	return l.b.Put(keyStreamMeta, raw)
+}
+
+// lastShard returns the newest shard and its key.
+func (l *streamLog) lastShard() (*shardMeta, []byte, error) {
+	k, v := l.shards.Cursor().Last()
+	if k == nil {
+		return nil, nil, fmt.Errorf("ddb: stream %s/%s has no shard", l.meta.Table, l.meta.Label)
+	}
+	var s shardMeta
+	if err := json.Unmarshal(v, &s); err != nil {
+		return nil, nil, fmt.Errorf("ddb: corrupt shard: %w", err)
+	}
+	return &s, k, nil
+}
+
+// allShards returns every shard, oldest first.
+func (l *streamLog) allShards() ([]shardMeta, error) {
+	var out []shardMeta
+	err := l.shards.ForEach(func(_, v []byte) error {
+		var s shardMeta
+		if err := json.Unmarshal(v, &s); err != nil {
+			return fmt.Errorf("ddb: corrupt shard: %w", err)
+		}
+		out = append(out, s)
+		return nil
+	})
+	return out, err
+}
+
+// shard returns the shard named id, or nil.
+func (l *streamLog) shard(id string) (*shardMeta, error) {
+	shards, err := l.allShards()
+	if err != nil {
+		return nil, err
+	}
+	for i := range shards {
+		if shards[i].ID == id {
+			return &shards[i], nil
+		}
+	}
+	return nil, nil
+}
+
+// openShard appends a new open shard, child of parent, whose first record
+// will be the next one written.
+func (l *streamLog) openShard(parent string, now time.Time) error {
+	var random [4]byte
+	_, _ = rand.Read(random[:])
+	s := shardMeta{
+		ID:      fmt.Sprintf("shardId-%020d-%s", now.UnixMilli(), hex.EncodeToString(random[:])),
+		Parent:  parent,
+		Start:   l.records.Sequence() + 1,
+		Created: unixSeconds(now),
+	}
+	n, err := l.shards.NextSequence()
+	if err != nil {
+		return err
+	}
+	return l.putShard(seqKey(n), &s)
+}
+
+// putShard stores shard s under key k.
+func (l *streamLog) putShard(k []byte, s *shardMeta) error {
+	raw, err := json.Marshal(s)
+	if err != nil {
+		return err
+	}
+	return l.shards.Put(k, raw)
+}
+
+// closeShard closes the open shard, if any, after the last record written.
+func (l *streamLog) closeShard() error {
+	s, k, err := l.lastShard()
+	if err != nil || s.Closed {
+		return err
+	}
+	s.Closed = true
+	if last := l.records.Sequence(); last >= s.Start {
+		s.End = last
+	}
+	return l.putShard(k, s)
+}
+
+// append writes the next record: record builds its JSON given its sequence
+// number. A shard open for shardAge or longer is first closed and followed
+// by its child, as DynamoDB rolls its shards over.
+func (l *streamLog) append(now time.Time, shardAge time.Duration, record func(seq uint64) ([]byte, error)) error {
+	s, _, err := l.lastShard()
+	if err != nil {
+		return err
+	}
+	if s.Closed {
+		return fmt.Errorf("ddb: stream %s/%s is switched off but still written", l.meta.Table, l.meta.Label)
+	}
+	if l.records.Sequence() >= s.Start && now.Sub(time.UnixMilli(int64(s.Created*1000))) >= shardAge {
+		if err := l.closeShard(); err != nil {
+			return err
+		}
+		if err := l.openShard(s.ID, now); err != nil {
+			return err
+		}
+	}
+	seq, err := l.records.NextSequence()
+	if err != nil {
+		return err
+	}
+	body, err := record(seq)
+	if err != nil {
+		return err
+	}
+	v := make([]byte, 8, 8+len(body))
+	binary.BigEndian.PutUint64(v, uint64(now.UnixMilli()))
+	return l.records.Put(seqKey(seq), append(v, body...))
+}
+
+// seqKey is the 8-byte big-endian key of sequence number n.
+func seqKey(n uint64) []byte {
+	return binary.BigEndian.AppendUint64(nil, n)
+}
+
+// formatSequenceNumber renders a sequence number as DynamoDB Streams does:
+// a decimal string, here of fixed width so that its string order is its
+// numeric order.
+func formatSequenceNumber(n uint64) string { return fmt.Sprintf("%021d", n) }
+
+// recordChange appends to the table's stream, if it has one, the record of
+// a write that replaced old by it (either may be nil); raw is it's stored
+// encoding. A write that changes nothing leaves no record, as in DynamoDB.
+// It runs in the write's transaction, so the record commits with the write
+// or not at all.
+func (t *tableTx) recordChange(old, it attr.Item, raw []byte) error {
+	spec := t.m.Stream
+	if spec == nil {
+		return nil
+	}
+	var oldRaw []byte
+	if old != nil {
+		oldRaw = encodeItem(old)
+		if it != nil && bytes.Equal(oldRaw, raw) {
+			return nil
+		}
+	}
+	log, err := t.streamLog()
+	if err != nil {
+		return err
+	}
+	keySource := it
+	event := "MODIFY"
+	switch {
+	case old == nil:
+		event = "INSERT"
+	case it == nil:
+		event = "REMOVE"
+		keySource = old
+	}
+	keys := attr.Item{}
+	for _, name := range t.m.keyNames() {
+		keys[name] = keySource[name]
+	}
+	now := t.e.now()
+	return log.append(now, t.e.opts.StreamShardDuration, func(seq uint64) ([]byte, error) {
+		size := attr.Size(keys)
+		change := map[string]any{
+			// DynamoDB rounds the time down to the second.
+			"ApproximateCreationDateTime": now.Unix(),
+			"Keys":                        rawItem(encodeItem(keys)),
+			"SequenceNumber":              formatSequenceNumber(seq),
+			"StreamViewType":              spec.ViewType,
+		}
+		if it != nil && (spec.ViewType == viewNewImage || spec.ViewType == viewNewAndOldImages) {
+			change["NewImage"] = rawItem(raw)
+			size += attr.Size(it)
+		}
+		if old != nil && (spec.ViewType == viewOldImage || spec.ViewType == viewNewAndOldImages) {
+			change["OldImage"] = rawItem(oldRaw)
+			size += attr.Size(old)
+		}
+		change["SizeBytes"] = size
+		rec := map[string]any{
+			"eventID":      newEventID(),
+			"eventName":    event,
+			"eventVersion": "1.1",
+			"eventSource":  "aws:dynamodb",
+			"awsRegion":    t.e.opts.Region,
+			"dynamodb":     change,
+		}
+		if t.byService {
+			rec["userIdentity"] = serviceTTLUser
+		}
+		return appendResponse(nil, rec)
+	})
+}
+
+// streamLog returns the table's current stream in this transaction,
+// opening it once per transaction.
+func (t *tableTx) streamLog() (*streamLog, error) {
+	if t.stream != nil {
+		return t.stream, nil
+	}
+	sb := t.tx.Bucket(bucketStreams).Bucket(streamBucketName(t.m.Name, t.m.Stream.Label))
+	if sb == nil {
+		return nil, fmt.Errorf("ddb: stream %s of table %s has no bucket", t.m.Stream.Label, t.m.Name)
+	}
+	log, err := openStreamLog(sb)
+	if err != nil {
+		return nil, err
+	}
+	t.stream = log
+	return log, nil
+}
+
+// newEventID is a record's eventID: 32 hexadecimal digits, as DynamoDB
+// writes them.
+func newEventID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
