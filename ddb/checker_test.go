@@ -17,7 +17,8 @@ import (
 //     entries its attributes produce;
 //   - the stored counters (items and bytes, per table and per index) match
 //     the data;
-//   - every table bucket has metadata and every index a bucket.
+//   - every table bucket has metadata and every index a bucket;
+//   - every stream is well formed, and agrees with its table (checkStream).
 //
 // It returns the first violation found.
 func checkInvariants(e *Engine) error {
@@ -26,6 +27,15 @@ func checkInvariants(e *Engine) error {
 		err := tx.Bucket(bucketTables).ForEach(func(name, _ []byte) error {
 			tables[string(name)] = true
 			return checkTable(e, tx, string(name))
+		})
+		if err != nil {
+			return err
+		}
+		err = tx.Bucket(bucketStreams).ForEach(func(name, _ []byte) error {
+			if err := checkStream(e, tx, name); err != nil {
+				return fmt.Errorf("stream %s: %w", name, err)
+			}
+			return nil
 		})
 		if err != nil {
 			return err

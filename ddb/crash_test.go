@@ -24,6 +24,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	stypes "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
 )
 
 // The crash test checks the promise of doc.go ("Storage"): a write is
@@ -133,7 +134,8 @@ func TestCrashWriter(t *testing.T) {
 			{AttributeName: aws.String("PK"), AttributeType: types.ScalarAttributeTypeS},
 			{AttributeName: aws.String("TX"), AttributeType: types.ScalarAttributeTypeS},
 		},
-		BillingMode: types.BillingModePayPerRequest,
+		BillingMode:         types.BillingModePayPerRequest,
+		StreamSpecification: &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewTypeNewAndOldImages},
 		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{
 			IndexName:  aws.String(crashIndex),
 			KeySchema:  []types.KeySchemaElement{{AttributeName: aws.String("TX"), KeyType: types.KeyTypeHash}},
@@ -305,7 +307,10 @@ type crashLog struct {
 //   - the counter grew by at least the acknowledged increments and at most
 //     the tried ones (one in flight per writer goroutine);
 //   - the storage invariants hold (checkInvariants: index entries match
-//     items, stored counters match data);
+//     items, stored counters match data, the stream agrees with the table);
+//   - the table's stream holds exactly one record per item present and one
+//     per increment of the counter, none for a write that did not commit,
+//     and a transaction's records are consecutive;
 //   - the writer's own reader never saw half a transaction.
 func TestCrash(t *testing.T) {
 	if testing.Short() {
@@ -541,7 +546,60 @@ func crashVerify(t *testing.T, dir string, round int, log *crashLog, known map[s
 		t.Errorf("round %d: counter = %d, want %d..%d (%d acknowledged increments, %d tried)", round, got, lo, hi,
 			len(log.acked["incr"]), len(log.tried["incr"]))
 	}
+	crashVerifyStream(t, e, round, present, got)
 	return got
+}
+
+// crashVerifyStream checks the crash table's stream after round against
+// the items present: every item was written once, so it has exactly one
+// record, an INSERT of its content; the counter has one record per unit;
+// no other key has any; the records of a transaction are consecutive.
+func crashVerifyStream(t *testing.T, e *Engine, round int, present map[string]map[string]types.AttributeValue, counter int) {
+	t.Helper()
+	ctx := context.Background()
+	desc, err := e.Client().DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(crashTable)})
+	if err != nil {
+		t.Fatalf("round %d: describe: %v", round, err)
+	}
+	records, err := readAllRecords(ctx, e, aws.ToString(desc.Table.LatestStreamArn))
+	if err != nil {
+		t.Fatalf("round %d: reading the stream: %v", round, err)
+	}
+	perKey := map[string]int{}
+	txSeqs := map[string][]uint64{}
+	for _, r := range records {
+		pk := r.Dynamodb.Keys["PK"].(*stypes.AttributeValueMemberS).Value
+		perKey[pk]++
+		if pk == crashCounter {
+			continue
+		}
+		if present[pk] == nil {
+			t.Errorf("round %d: stream has a record of %s, which is not in the table", round, pk)
+			continue
+		}
+		body, _ := r.Dynamodb.NewImage["Body"].(*stypes.AttributeValueMemberS)
+		if r.EventName != stypes.OperationTypeInsert || body == nil || body.Value != crashBody(pk) {
+			t.Errorf("round %d: record of %s is %s with another image", round, pk, r.EventName)
+		}
+		if tx := crashTxOf(pk); tx != "" {
+			seq, _ := parseSequenceNumber(aws.ToString(r.Dynamodb.SequenceNumber))
+			txSeqs[tx] = append(txSeqs[tx], seq)
+		}
+	}
+	for pk := range present {
+		want := 1
+		if pk == crashCounter {
+			want = counter
+		}
+		if perKey[pk] != want {
+			t.Errorf("round %d: %s has %d stream records, want %d", round, pk, perKey[pk], want)
+		}
+	}
+	for tx, seqs := range txSeqs {
+		if len(seqs) != crashTxSize || seqs[crashTxSize-1]-seqs[0] != crashTxSize-1 {
+			t.Errorf("round %d: records of %s are not %d consecutive ones: %v", round, tx, crashTxSize, seqs)
+		}
+	}
 }
 
 // crashTxOf returns the GSI key attribute TX that item pk must hold: that of

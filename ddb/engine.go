@@ -24,6 +24,8 @@ type Options struct {
 	// items. Zero means one minute; a negative value disables the sweeper
 	// (expired items are still never returned, only not deleted). A sweep
 	// reads only the entries of the expiry index that are due (expiry.go).
+	// The same sweeper trims stream records past StreamRetention
+	// (TrimStreams).
 	TTLSweepInterval time.Duration
 
 	// Now returns the current time; nil means time.Now. Tests use it to

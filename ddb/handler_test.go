@@ -25,6 +25,9 @@ func TestServeHTTP(t *testing.T) {
 	}{
 		{name: "OK", target: "DynamoDB_20120810.ListTables", body: `{}`, status: 200},
 		{name: "ErrUnknownOperation", target: "DynamoDB_20120810.Frobnicate", body: `{}`, status: 400, typ: "UnknownOperationException"},
+		{name: "StreamsOK", target: "DynamoDBStreams_20120810.ListStreams", body: `{}`, status: 200},
+		{name: "ErrUnknownStreamsOperation", target: "DynamoDBStreams_20120810.Frobnicate", body: `{}`, status: 400, typ: "UnknownOperationException"},
+		{name: "ErrStreamsOperationOfDynamoDB", target: "DynamoDB_20120810.ListStreams", body: `{}`, status: 400, typ: "UnknownOperationException"},
 		{name: "ErrWrongService", target: "Other_1.ListTables", body: `{}`, status: 400, typ: "UnknownOperationException"},
 		{name: "ErrBadJSON", target: "DynamoDB_20120810.ListTables", body: `{"Limit":"x"}`, status: 400, typ: "SerializationException"},
 		{name: "ErrNotFound", target: "DynamoDB_20120810.GetItem", body: `{"TableName":"nope","Key":{"PK":{"S":"a"}}}`, status: 400, typ: "ResourceNotFoundException"},

@@ -387,4 +387,3 @@ func bytesToSeq(k []byte) uint64 {
 	}
 	return n
 }
-

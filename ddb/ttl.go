@@ -131,7 +131,7 @@ func opDescribeTimeToLive(e *Engine, _ context.Context, body []byte) (any, error
 	return map[string]any{"TimeToLiveDescription": desc}, err
 }
 
-// sweepLoop runs SweepExpired every interval until Close.
+// sweepLoop runs SweepExpired and TrimStreams every interval until Close.
 func (e *Engine) sweepLoop(interval time.Duration) {
 	defer e.wg.Done()
 	tick := time.NewTicker(interval)
@@ -142,6 +142,7 @@ func (e *Engine) sweepLoop(interval time.Duration) {
 			return
 		case <-tick.C:
 			_, _ = e.SweepExpired()
+			_, _ = e.TrimStreams()
 			_ = e.purgeTokens()
 		}
 	}
