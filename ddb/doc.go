@@ -24,7 +24,12 @@
 // UpdateTable (billing, throughput, GSI create with backfill and delete),
 // UpdateTimeToLive, DescribeTimeToLive. Data plane: GetItem, PutItem,
 // UpdateItem, DeleteItem, Query, Scan, BatchGetItem, BatchWriteItem,
-// TransactWriteItems, TransactGetItems. Legacy parameters (Expected,
+// TransactWriteItems, TransactGetItems. DynamoDB Streams (stream.go): a
+// StreamSpecification on CreateTable or UpdateTable, and the Streams API
+// (ListStreams, DescribeStream, GetShardIterator, GetRecords) on the same
+// endpoint under the X-Amz-Target prefix DynamoDBStreams_20120810, as
+// DynamoDB Local serves it; the SDKs' dynamodbstreams clients work over
+// HTTP or in-process through HTTPClient. Legacy parameters (Expected,
 // AttributesToGet, AttributeUpdates, KeyConditions, QueryFilter,
 // ScanFilter, ConditionalOperator) are translated into the equivalent
 // expressions (legacy.go).
@@ -54,17 +59,27 @@
 // durable; table operations and the TTL sweeper commit alone. Every read
 // request is one read transaction.
 //
+// Every item write goes through tableTx.put or tableTx.remove (items.go),
+// which also append the change to the table's stream, if it has one
+// (streamlog.go): a record is written in its write's transaction, so it
+// exists exactly when the write committed, in commit order, and a write
+// that changes nothing leaves none.
+//
 // Items are stored as the exact bytes a response carries (see respjson.go),
 // so reads that return whole items copy them instead of decoding and
 // re-encoding them.
 //
 // Layout (bucket names in quotes):
 //
-//	"meta"            "format" -> FormatVersion ("2"); Open migrates "1"
-//	                  and refuses others
+//	"meta"            "format" -> FormatVersion ("3"); Open migrates "1"
+//	                  and "2" and refuses others
 //	"tables"          table name -> JSON table metadata (key schema,
 //	                  attribute definitions, billing, indexes, TTL)
 //	"tokens"          ClientRequestToken -> {request hash, time, response}
+//	"streams"         one bucket per stream, "<table>/<label>", holding
+//	                  its "meta", its "shards" (index -> JSON) and its
+//	                  "records" (sequence number -> write time, then the
+//	                  record as GetRecords returns it); streamlog.go
 //	"t:<table>"       one bucket per table, holding:
 //	    "stats"       JSON counters: items and bytes of the table and of
 //	                  each index (what DescribeTable reports)
@@ -95,6 +110,12 @@
 //
 //   - Tables and indexes are ACTIVE as soon as the call returns; a GSI
 //     created by UpdateTable is backfilled in the same transaction.
+//     Streams are ENABLED as soon as the call returns, and switched off
+//     (DISABLED) at once.
+//   - Stream records are numbered per stream; a shard is closed and
+//     followed by a child at the first write after it has been open for
+//     Options.StreamShardDuration (four hours). The sweeper trims records
+//     after StreamRetention (24 hours), DynamoDB "about" then.
 //   - ItemCount, TableSizeBytes and IndexSizeBytes are exact at all times
 //     (DynamoDB refreshes them about every six hours).
 //   - Scan returns items in key order (partition key, then sort key),

@@ -69,12 +69,6 @@ func opDeleteTable(e *Engine, _ context.Context, body []byte) (any, error) {
 		if m.DeletionProtection {
 			return validationf("Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.")
 		}
-		// The table's stream outlives it for StreamRetention, as in DynamoDB.
-		if m.Stream != nil {
-			if err := e.disableStream(tx, m); err != nil {
-				return err
-			}
-		}
 		if err := tx.DeleteBucket(tableBucketName(m.Name)); err != nil {
 			return err
 		}
@@ -82,6 +76,10 @@ func opDeleteTable(e *Engine, _ context.Context, body []byte) (any, error) {
 			return err
 		}
 		out = map[string]any{"TableDescription": e.describe(m, st, "DELETING")}
+		// The table's stream outlives it for StreamRetention, as in DynamoDB.
+		if m.Stream != nil {
+			return e.disableStream(tx, m)
+		}
 		return nil
 	})
 	return out, err

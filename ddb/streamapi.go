@@ -204,8 +204,10 @@ func opDescribeStream(e *Engine, _ context.Context, body []byte) (any, error) {
 // describeShard renders a Shard of DescribeStream.
 func describeShard(s *shardMeta) map[string]any {
 	r := map[string]any{"StartingSequenceNumber": formatSequenceNumber(s.Start)}
-	if s.Closed && s.End != 0 {
-		r["EndingSequenceNumber"] = formatSequenceNumber(s.End)
+	if s.Closed {
+		// A shard closed before its first record ends where it starts, as
+		// DynamoDB Local reports it.
+		r["EndingSequenceNumber"] = formatSequenceNumber(max(s.End, s.Start))
 	}
 	d := map[string]any{"ShardId": s.ID, "SequenceNumberRange": r}
 	if s.Parent != "" {

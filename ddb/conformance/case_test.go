@@ -34,7 +34,9 @@ type Step struct {
 	Op string `json:"op"`
 	// Request is the raw JSON body. Strings may contain {{table}}
 	// placeholders; a string value "$prev.Path.To.Field" is replaced by that
-	// field of the previous step's response from the same target.
+	// field of the previous step's response from the same target, and
+	// "$step:ID.Path" by that field of step ID's (array elements by index:
+	// "Shards.0.ShardId"). A step ID used so holds no '.'.
 	Request json.RawMessage `json:"request"`
 	// Error, when set, is the error type (the part after '#') every target
 	// must return; when empty the step must succeed.
@@ -83,6 +85,10 @@ type Compare struct {
 	Ignore []string `json:"ignore,omitempty"`
 	// Unordered lists paths of arrays compared as multisets.
 	Unordered []string `json:"unordered,omitempty"`
+	// Mask lists paths whose values are replaced by "<present>" in both
+	// responses: whether they are there is compared, not what they hold
+	// (identities, sequence numbers, iterators). defaultMask always applies.
+	Mask []string `json:"mask,omitempty"`
 	// Message compares error messages too. Messages of error steps are
 	// compared by default (see messageDefault in messages_test.go), except
 	// for divergences and the steps listed in typeOnlyMessages.

@@ -15,7 +15,6 @@ import (
 // (DynamoDB refreshes ItemCount and sizes about every six hours).
 var defaultIgnore = []string{
 	"**.CreationDateTime", "**.TableArn", "**.TableId", "**.IndexArn",
-	"**.LatestStreamArn", "**.LatestStreamLabel",
 	"**.LastIncreaseDateTime", "**.LastDecreaseDateTime", "**.NumberOfDecreasesToday",
 	"**.LastUpdateToPayPerRequestDateTime",
 	"Table.TableSizeBytes", "Table.ItemCount", "Table.**.IndexSizeBytes", "Table.**.ItemCount",
@@ -23,6 +22,22 @@ var defaultIgnore = []string{
 	"TableDescription.**.IndexSizeBytes", "TableDescription.**.ItemCount",
 	"TableDescription.TableClassSummary", "Table.TableClassSummary",
 	"Table.WarmThroughput", "TableDescription.WarmThroughput", "**.WarmThroughput",
+}
+
+// defaultMask are paths whose presence is compared but whose values differ
+// between any two implementations: stream identities (ARNs, labels, shard
+// IDs), sequence numbers (DynamoDB Local numbers all streams together),
+// iterators, event IDs and record times (DynamoDB Local rounds them down to
+// the minute, DynamoDB to the second), and the region.
+var defaultMask = map[string][]string{
+	"":            {"**.LatestStreamArn", "**.LatestStreamLabel"},
+	"ListStreams": {"Streams.[].StreamArn", "Streams.[].StreamLabel", "LastEvaluatedStreamArn"},
+	"DescribeStream": {"StreamDescription.StreamArn", "StreamDescription.StreamLabel", "StreamDescription.CreationRequestDateTime",
+		"StreamDescription.Shards.[].ShardId", "StreamDescription.Shards.[].ParentShardId", "StreamDescription.LastEvaluatedShardId",
+		"StreamDescription.Shards.[].SequenceNumberRange.StartingSequenceNumber", "StreamDescription.Shards.[].SequenceNumberRange.EndingSequenceNumber"},
+	"GetShardIterator": {"ShardIterator"},
+	"GetRecords": {"NextShardIterator", "Records.[].eventID", "Records.[].awsRegion",
+		"Records.[].dynamodb.SequenceNumber", "Records.[].dynamodb.ApproximateCreationDateTime"},
 }
 
 // defaultUnordered are arrays whose order DynamoDB does not define.
@@ -76,13 +91,14 @@ func normalize(op string, r response, cmp Compare) (any, error) {
 		ignore = append(ignore, "CancellationReasons.[].Message")
 	}
 	unordered := append(append(append([]string{}, defaultUnordered[""]...), defaultUnordered[op]...), cmp.Unordered...)
-	n := normalizer{ignore: parsePatterns(ignore), unordered: parsePatterns(unordered), exact: cmp.ExactNumbers}
+	mask := append(append(append([]string{}, defaultMask[""]...), defaultMask[op]...), cmp.Mask...)
+	n := normalizer{ignore: parsePatterns(ignore), unordered: parsePatterns(unordered), mask: parsePatterns(mask), exact: cmp.ExactNumbers}
 	return n.walk(nil, v), nil
 }
 
 type normalizer struct {
-	ignore, unordered [][]string
-	exact             bool
+	ignore, unordered, mask [][]string
+	exact                   bool
 }
 
 func (n normalizer) walk(path []string, v any) any {
@@ -95,6 +111,10 @@ func (n normalizer) walk(path []string, v any) any {
 		for k, e := range v {
 			p := append(path[:len(path):len(path)], k)
 			if matchAny(n.ignore, p) {
+				continue
+			}
+			if matchAny(n.mask, p) {
+				out[k] = "<present>"
 				continue
 			}
 			out[k] = n.walk(p, e)

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -120,7 +121,7 @@ func countSteps(cases []Case, divs map[string]Divergence) stepCounts {
 // stepResult is one target's answer to a step.
 type stepResult struct {
 	resp     response
-	decoded  any      // raw decoding, for $prev references
+	decoded  any      // raw decoding, for $prev and $step: references
 	problems []string // what a Paginate step found wrong with the pages
 }
 
@@ -146,7 +147,8 @@ func runCase(t *testing.T, c Case, divs map[string]Divergence) {
 		golden = g
 	}
 	run := &caseRun{ctx: ctx, c: c, divs: divs, ref: ref, eng: eng, golden: golden,
-		rec: &goldenCase{Case: c.Name}, refColl: collections{}, engColl: collections{}}
+		rec: &goldenCase{Case: c.Name}, refColl: collections{}, engColl: collections{},
+		refAnswers: map[string]any{}, engAnswers: map[string]any{}}
 	failed := 0
 	// Every step is sent in order, since each depends on those before it;
 	// its verdict is reported in a subtest of its own, so that one step can
@@ -179,7 +181,7 @@ func runCase(t *testing.T, c Case, divs map[string]Divergence) {
 }
 
 // caseRun is the state of one case between its steps: the targets, what
-// each answered last (for $prev), their collections, and the golden file
+// answered (for $prev and $step: references), their collections, and the golden file
 // read or being recorded.
 type caseRun struct {
 	ctx              context.Context
@@ -189,7 +191,10 @@ type caseRun struct {
 	golden           *goldenCase
 	rec              *goldenCase
 	refColl, engColl collections
-	prevRef, prevEng any
+	// refAnswers and engAnswers hold each target's decoded answers for
+	// references (substitutePrev): under "prev" the last, under each step ID
+	// that step's.
+	refAnswers, engAnswers map[string]any
 }
 
 // step sends step i to the targets and returns what is wrong with their
@@ -200,10 +205,10 @@ func (r *caseRun) step(i int, s Step) ([]string, error) {
 	var err error
 	switch {
 	case r.ref != nil:
-		if refRes, err = sendStep(r.ctx, r.ref, r.c.Name, s, body, r.prevRef); err != nil {
+		if refRes, err = sendStep(r.ctx, r.ref, r.c.Name, s, body, r.refAnswers); err != nil {
 			return nil, fmt.Errorf("DynamoDB Local: %w", err)
 		}
-		r.prevRef = refRes.decoded
+		r.refAnswers["prev"], r.refAnswers[s.ID] = refRes.decoded, refRes.decoded
 		r.rec.Steps = append(r.rec.Steps, recordStep(r.c.Name, s, refRes.resp))
 	case r.golden != nil:
 		if i >= len(r.golden.Steps) || r.golden.Steps[i].ID != s.ID {
@@ -213,10 +218,10 @@ func (r *caseRun) step(i int, s Step) ([]string, error) {
 		refRes = &stepResult{resp: response{Status: g.Status, Body: bind(r.c.Name, g.Response)}}
 	}
 	if r.eng != nil {
-		if engRes, err = sendStep(r.ctx, r.eng, r.c.Name, s, body, r.prevEng); err != nil {
+		if engRes, err = sendStep(r.ctx, r.eng, r.c.Name, s, body, r.engAnswers); err != nil {
 			return nil, fmt.Errorf("engine: %w", err)
 		}
-		r.prevEng = engRes.decoded
+		r.engAnswers["prev"], r.engAnswers[s.ID] = engRes.decoded, engRes.decoded
 	}
 	msgs := checkStep(r.c.Name, s, r.divs[r.c.Name+"/"+s.ID], refRes, engRes, r.ref != nil)
 	if refRes != nil {
@@ -359,7 +364,7 @@ func poll(ctx context.Context, tg *target, caseName string, s Step, body []byte,
 
 // send substitutes $prev references and sends the request.
 func send(ctx context.Context, tg *target, op string, body []byte, prev any) (*stepResult, error) {
-	if bytes.Contains(body, []byte(`"$prev.`)) {
+	if bytes.Contains(body, []byte(`"$prev.`)) || bytes.Contains(body, []byte(`"$step:`)) {
 		var v any
 		dec := json.NewDecoder(bytes.NewReader(body))
 		dec.UseNumber()
@@ -380,37 +385,50 @@ func send(ctx context.Context, tg *target, op string, body []byte, prev any) (*s
 	return res, nil
 }
 
-// substitutePrev replaces "$prev.A.B" strings by field A.B of prev; map
+// substitutePrev replaces "$prev.A.B" strings by field A.B of the previous
+// answer, and "$step:ID.A.B" by that field of the answer to step ID, both
+// from the same target (answers, see caseRun; lookup reads the path); map
 // entries whose reference is missing are dropped.
-func substitutePrev(v, prev any) any {
+func substitutePrev(v, answers any) any {
 	switch v := v.(type) {
 	case map[string]any:
 		for k, e := range v {
-			if s, ok := e.(string); ok && strings.HasPrefix(s, "$prev.") {
-				if x, ok := lookup(prev, strings.Split(strings.TrimPrefix(s, "$prev."), ".")); ok {
+			if s, ok := e.(string); ok && (strings.HasPrefix(s, "$prev.") || strings.HasPrefix(s, "$step:")) {
+				path := strings.Split(strings.TrimPrefix(strings.TrimPrefix(s, "$step:"), "$"), ".")
+				if x, ok := lookup(answers, path); ok {
 					v[k] = x
 				} else {
 					delete(v, k)
 				}
 				continue
 			}
-			v[k] = substitutePrev(e, prev)
+			v[k] = substitutePrev(e, answers)
 		}
 	case []any:
 		for i, e := range v {
-			v[i] = substitutePrev(e, prev)
+			v[i] = substitutePrev(e, answers)
 		}
 	}
 	return v
 }
 
+// lookup returns the value at path in v: object keys, or array indexes
+// ("Shards.0.ShardId").
 func lookup(v any, path []string) (any, bool) {
 	for _, p := range path {
-		m, ok := v.(map[string]any)
-		if !ok {
-			return nil, false
-		}
-		if v, ok = m[p]; !ok {
+		switch c := v.(type) {
+		case map[string]any:
+			var ok bool
+			if v, ok = c[p]; !ok {
+				return nil, false
+			}
+		case []any:
+			i, err := strconv.Atoi(p)
+			if err != nil || i < 0 || i >= len(c) {
+				return nil, false
+			}
+			v = c[i]
+		default:
 			return nil, false
 		}
 	}

@@ -35,6 +35,18 @@ var (
 	creds  = aws.Credentials{AccessKeyID: dynamodblocal.AccessKeyID, SecretAccessKey: dynamodblocal.SecretAccessKey}
 )
 
+// streamsOperations are the operations of the DynamoDB Streams API, which
+// both targets serve on their DynamoDB endpoint under their own prefix.
+var streamsOperations = map[string]bool{"ListStreams": true, "DescribeStream": true, "GetShardIterator": true, "GetRecords": true}
+
+// targetOf is the X-Amz-Target header of operation op.
+func targetOf(op string) string {
+	if streamsOperations[op] {
+		return "DynamoDBStreams_20120810." + op
+	}
+	return "DynamoDB_20120810." + op
+}
+
 // do sends one signed request and returns the raw response.
 func (t *target) do(ctx context.Context, op string, body []byte) (response, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, t.endpoint+"/", bytes.NewReader(body))
@@ -42,7 +54,7 @@ func (t *target) do(ctx context.Context, op string, body []byte) (response, erro
 		return response{}, err
 	}
 	req.Header.Set("Content-Type", "application/x-amz-json-1.0")
-	req.Header.Set("X-Amz-Target", "DynamoDB_20120810."+op)
+	req.Header.Set("X-Amz-Target", targetOf(op))
 	sum := sha256.Sum256(body)
 	if err := signer.SignHTTP(ctx, creds, req, hex.EncodeToString(sum[:]), "dynamodb", dynamodblocal.Region, time.Now()); err != nil {
 		return response{}, err
