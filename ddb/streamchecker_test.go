@@ -2,6 +2,7 @@ package ddb
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 
@@ -35,6 +36,11 @@ func checkStream(e *Engine, tx *bolt.Tx, name []byte) error {
 		return fmt.Errorf("no shard")
 	}
 	last := log.records.Sequence()
+	open := log.b.Get(keyOpenShard)
+	if lastShard := shards[len(shards)-1]; lastShard.Closed != (open == nil) ||
+		open != nil && (len(open) != 16 || binary.BigEndian.Uint64(open) != lastShard.Start) {
+		return fmt.Errorf("open shard record %x, last shard %+v", open, lastShard)
+	}
 	for i, s := range shards {
 		if s.Closed != (i < len(shards)-1 || log.meta.Disabled != 0) {
 			return fmt.Errorf("shard %s: closed %v, at %d of %d, stream %s", s.ID, s.Closed, i, len(shards), log.meta.status())

@@ -6,7 +6,9 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
@@ -19,6 +21,9 @@ import (
 //	"meta"     JSON streamMeta
 //	"shards"   8-byte index -> JSON shardMeta, oldest first; the last is
 //	           the open one unless the stream is switched off
+//	"open"     the open shard's first record and creation time (8 bytes
+//	           each), absent once the stream is switched off: what a write
+//	           needs, without decoding JSON
 //	"records"  8-byte sequence number -> 8-byte Unix milliseconds of the
 //	           write, then the record as GetRecords returns it (JSON)
 //
@@ -28,11 +33,11 @@ import (
 // to its End.
 
 var (
-	bucketStreams  = []byte("streams")
-	keyStreamMeta  = []byte("meta")
-	bucketShards   = []byte("shards")
-	bucketRecords  = []byte("records")
-	serviceTTLUser = map[string]any{"PrincipalId": "dynamodb.amazonaws.com", "Type": "Service"}
+	bucketStreams = []byte("streams")
+	keyStreamMeta = []byte("meta")
+	keyOpenShard  = []byte("open")
+	bucketShards  = []byte("shards")
+	bucketRecords = []byte("records")
 )
 
 // streamBucketName is the name of a stream's bucket inside "streams".
@@ -56,12 +61,22 @@ func (s *shardMeta) holds(seq uint64) bool {
 	return seq >= s.Start && (!s.Closed || seq <= s.End)
 }
 
-// streamLog is one stream's buckets in a transaction.
+// streamLog is one stream's buckets in a transaction. meta is loaded only
+// by the operations that need it (openStreamLog), not by writes.
 type streamLog struct {
 	b       *bolt.Bucket
 	meta    *streamMeta
 	shards  *bolt.Bucket
 	records *bolt.Bucket
+}
+
+// streamBuckets returns the buckets of the stream stored in sb.
+func streamBuckets(sb *bolt.Bucket) (*streamLog, error) {
+	log := &streamLog{b: sb, shards: sb.Bucket(bucketShards), records: sb.Bucket(bucketRecords)}
+	if log.shards == nil || log.records == nil {
+		return nil, errors.New("ddb: a stream's bucket lacks its shards or records")
+	}
+	return log, nil
 }
 
 // createStreamBuckets creates the buckets of new stream s, with its first
@@ -84,15 +99,14 @@ func createStreamBuckets(root *bolt.Bucket, s *streamMeta, now time.Time) error 
 	return log.openShard("", now)
 }
 
-// openStreamLog returns the stream stored in bucket sb.
+// openStreamLog returns the stream stored in bucket sb, with its meta.
 func openStreamLog(sb *bolt.Bucket) (*streamLog, error) {
-	meta, err := loadStreamMeta(sb)
+	log, err := streamBuckets(sb)
 	if err != nil {
 		return nil, err
 	}
-	log := &streamLog{b: sb, meta: meta, shards: sb.Bucket(bucketShards), records: sb.Bucket(bucketRecords)}
-	if log.shards == nil || log.records == nil {
-		return nil, fmt.Errorf("ddb: stream %s/%s is missing a bucket", meta.Table, meta.Label)
+	if log.meta, err = loadStreamMeta(sb); err != nil {
+		return nil, err
 	}
 	return log, nil
 }
@@ -162,7 +176,11 @@ func (l *streamLog) openShard(parent string, now time.Time) error {
 	if err != nil {
 		return err
 	}
-	return l.putShard(seqKey(n), &s)
+	if err := l.putShard(seqKey(n), &s); err != nil {
+		return err
+	}
+	open := binary.BigEndian.AppendUint64(nil, s.Start)
+	return l.b.Put(keyOpenShard, binary.BigEndian.AppendUint64(open, uint64(now.UnixMilli())))
 }
 
 // putShard stores shard s under key k.
@@ -184,21 +202,26 @@ func (l *streamLog) closeShard() error {
 	if last := l.records.Sequence(); last >= s.Start {
 		s.End = last
 	}
+	if err := l.b.Delete(keyOpenShard); err != nil {
+		return err
+	}
 	return l.putShard(k, s)
 }
 
 // append writes the next record: record builds its JSON given its sequence
 // number. A shard open for shardAge or longer is first closed and followed
 // by its child, as DynamoDB rolls its shards over.
-func (l *streamLog) append(now time.Time, shardAge time.Duration, record func(seq uint64) ([]byte, error)) error {
-	s, _, err := l.lastShard()
-	if err != nil {
-		return err
+func (l *streamLog) append(now time.Time, shardAge time.Duration, record func(dst []byte, seq uint64) []byte) error {
+	open := l.b.Get(keyOpenShard)
+	if len(open) != 16 {
+		return errors.New("ddb: a stream without an open shard is written")
 	}
-	if s.Closed {
-		return fmt.Errorf("ddb: stream %s/%s is switched off but still written", l.meta.Table, l.meta.Label)
-	}
-	if l.records.Sequence() >= s.Start && now.Sub(time.UnixMilli(int64(s.Created*1000))) >= shardAge {
+	start, created := binary.BigEndian.Uint64(open), int64(binary.BigEndian.Uint64(open[8:]))
+	if l.records.Sequence() >= start && now.Sub(time.UnixMilli(created)) >= shardAge {
+		s, _, err := l.lastShard()
+		if err != nil {
+			return err
+		}
 		if err := l.closeShard(); err != nil {
 			return err
 		}
@@ -210,13 +233,8 @@ func (l *streamLog) append(now time.Time, shardAge time.Duration, record func(se
 	if err != nil {
 		return err
 	}
-	body, err := record(seq)
-	if err != nil {
-		return err
-	}
-	v := make([]byte, 8, 8+len(body))
-	binary.BigEndian.PutUint64(v, uint64(now.UnixMilli()))
-	return l.records.Put(seqKey(seq), append(v, body...))
+	v := binary.BigEndian.AppendUint64(make([]byte, 0, 1024), uint64(now.UnixMilli()))
+	return l.records.Put(seqKey(seq), record(v, seq))
 }
 
 // seqKey is the 8-byte big-endian key of sequence number n.
@@ -225,9 +243,19 @@ func seqKey(n uint64) []byte {
 }
 
 // formatSequenceNumber renders a sequence number as DynamoDB Streams does:
-// a decimal string, here of fixed width so that its string order is its
-// numeric order.
-func formatSequenceNumber(n uint64) string { return fmt.Sprintf("%021d", n) }
+// a decimal string, here of fixed width (21 digits, as DynamoDB Local's) so
+// that its string order is its numeric order.
+func formatSequenceNumber(n uint64) string { return string(appendSequenceNumber(nil, n)) }
+
+// appendSequenceNumber appends formatSequenceNumber(n).
+func appendSequenceNumber(dst []byte, n uint64) []byte {
+	var digits [21]byte
+	for i := len(digits) - 1; i >= 0; i-- {
+		digits[i] = byte('0' + n%10)
+		n /= 10
+	}
+	return append(dst, digits[:]...)
+}
 
 // recordChange appends to the table's stream, if it has one, the record of
 // a write that replaced old by it (either may be nil); raw is it's stored
@@ -259,41 +287,52 @@ func (t *tableTx) recordChange(old, it attr.Item, raw []byte) error {
 		event = "REMOVE"
 		keySource = old
 	}
-	keys := attr.Item{}
+	keys := make(attr.Item, 2)
 	for _, name := range t.m.keyNames() {
 		keys[name] = keySource[name]
 	}
 	now := t.e.now()
-	return log.append(now, t.e.opts.StreamShardDuration, func(seq uint64) ([]byte, error) {
+	return log.append(now, t.e.opts.StreamShardDuration, func(dst []byte, seq uint64) []byte {
+		withNew := it != nil && (spec.ViewType == viewNewImage || spec.ViewType == viewNewAndOldImages)
+		withOld := old != nil && (spec.ViewType == viewOldImage || spec.ViewType == viewNewAndOldImages)
 		size := attr.Size(keys)
-		change := map[string]any{
-			// DynamoDB rounds the time down to the second.
-			"ApproximateCreationDateTime": now.Unix(),
-			"Keys":                        rawItem(encodeItem(keys)),
-			"SequenceNumber":              formatSequenceNumber(seq),
-			"StreamViewType":              spec.ViewType,
-		}
-		if it != nil && (spec.ViewType == viewNewImage || spec.ViewType == viewNewAndOldImages) {
-			change["NewImage"] = rawItem(raw)
+		if withNew {
 			size += attr.Size(it)
 		}
-		if old != nil && (spec.ViewType == viewOldImage || spec.ViewType == viewNewAndOldImages) {
-			change["OldImage"] = rawItem(oldRaw)
+		if withOld {
 			size += attr.Size(old)
 		}
-		change["SizeBytes"] = size
-		rec := map[string]any{
-			"eventID":      newEventID(),
-			"eventName":    event,
-			"eventVersion": "1.1",
-			"eventSource":  "aws:dynamodb",
-			"awsRegion":    t.e.opts.Region,
-			"dynamodb":     change,
+		// The keys in the order json.Marshal sorts them, as appendResponse
+		// writes every response.
+		dst = append(dst, `{"awsRegion":`...)
+		dst = appendString(dst, t.e.opts.Region)
+		dst = append(dst, `,"dynamodb":{"ApproximateCreationDateTime":`...)
+		dst = strconv.AppendInt(dst, now.Unix(), 10) // DynamoDB rounds it down to the second
+		dst = append(dst, `,"Keys":`...)
+		dst = appendItem(dst, keys)
+		if withNew {
+			dst = append(dst, `,"NewImage":`...)
+			dst = append(dst, raw...)
 		}
+		if withOld {
+			dst = append(dst, `,"OldImage":`...)
+			dst = append(dst, oldRaw...)
+		}
+		dst = append(dst, `,"SequenceNumber":"`...)
+		dst = appendSequenceNumber(dst, seq)
+		dst = append(dst, `","SizeBytes":`...)
+		dst = strconv.AppendInt(dst, int64(size), 10)
+		dst = append(dst, `,"StreamViewType":"`...)
+		dst = append(dst, spec.ViewType...)
+		dst = append(dst, `"},"eventID":"`...)
+		dst = appendEventID(dst)
+		dst = append(dst, `","eventName":"`...)
+		dst = append(dst, event...)
+		dst = append(dst, `","eventSource":"aws:dynamodb","eventVersion":"1.1"`...)
 		if t.byService {
-			rec["userIdentity"] = serviceTTLUser
+			dst = append(dst, `,"userIdentity":{"PrincipalId":"dynamodb.amazonaws.com","Type":"Service"}`...)
 		}
-		return appendResponse(nil, rec)
+		return append(dst, '}')
 	})
 }
 
@@ -307,7 +346,7 @@ func (t *tableTx) streamLog() (*streamLog, error) {
 	if sb == nil {
 		return nil, fmt.Errorf("ddb: stream %s of table %s has no bucket", t.m.Stream.Label, t.m.Name)
 	}
-	log, err := openStreamLog(sb)
+	log, err := streamBuckets(sb)
 	if err != nil {
 		return nil, err
 	}
@@ -315,10 +354,10 @@ func (t *tableTx) streamLog() (*streamLog, error) {
 	return log, nil
 }
 
-// newEventID is a record's eventID: 32 hexadecimal digits, as DynamoDB
-// writes them.
-func newEventID() string {
+// appendEventID appends a new eventID: 32 random hexadecimal digits, as
+// DynamoDB writes them.
+func appendEventID(dst []byte) []byte {
 	var b [16]byte
 	_, _ = rand.Read(b[:])
-	return hex.EncodeToString(b[:])
+	return hex.AppendEncode(dst, b[:])
 }
