@@ -138,19 +138,21 @@ type writeUnits struct {
 // (an entry whose key is unchanged counts once).
 func (t *tableTx) put(k []byte, old, it attr.Item) (writeUnits, error) {
 	size := attr.Size(it)
+	oldSize := 0
+	if old != nil {
+		oldSize = attr.Size(old)
+	}
 	raw := encodeItem(it)
 	if err := t.items.Put(k, raw); err != nil {
 		return writeUnits{}, err
 	}
-	if err := t.recordChange(old, it, raw); err != nil {
+	if err := t.recordChange(itemChange{old: old, new: it, newRaw: raw, oldSize: oldSize, newSize: size}); err != nil {
 		return writeUnits{}, err
 	}
 	if err := t.updateExpiry(k, old, it); err != nil {
 		return writeUnits{}, err
 	}
-	oldSize := 0
 	if old != nil {
-		oldSize = attr.Size(old)
 		t.stats.SizeBytes -= int64(oldSize)
 	} else {
 		t.stats.ItemCount++
@@ -174,13 +176,13 @@ func (t *tableTx) remove(k []byte, old attr.Item) (writeUnits, error) {
 	if err := t.items.Delete(k); err != nil {
 		return writeUnits{}, err
 	}
-	if err := t.recordChange(old, nil, nil); err != nil {
+	size := attr.Size(old)
+	if err := t.recordChange(itemChange{old: old, oldSize: size}); err != nil {
 		return writeUnits{}, err
 	}
 	if err := t.updateExpiry(k, old, nil); err != nil {
 		return writeUnits{}, err
 	}
-	size := attr.Size(old)
 	t.stats.ItemCount--
 	t.stats.SizeBytes -= int64(size)
 	t.dirty = true

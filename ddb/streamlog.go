@@ -76,6 +76,9 @@ func streamBuckets(sb *bolt.Bucket) (*streamLog, error) {
 	if log.shards == nil || log.records == nil {
 		return nil, errors.New("ddb: a stream's bucket lacks its shards or records")
 	}
+	// Records are only ever appended: full pages, not bbolt's half-full
+	// splits, halve the pages a commit writes for them.
+	log.records.FillPercent = 1
 	return log, nil
 }
 
@@ -257,20 +260,33 @@ func appendSequenceNumber(dst []byte, n uint64) []byte {
 	return append(dst, digits[:]...)
 }
 
+// itemChange is one item write as the stream records it: the item before
+// (old, nil when there was none) and after (new, nil when deleted), the
+// stored encoding of new, and both sizes (attr.Size), which the write
+// computed already.
+type itemChange struct {
+	old, new         attr.Item
+	newRaw           []byte
+	oldSize, newSize int
+}
+
 // recordChange appends to the table's stream, if it has one, the record of
-// a write that replaced old by it (either may be nil); raw is it's stored
-// encoding. A write that changes nothing leaves no record, as in DynamoDB.
+// change c. A write that changes nothing leaves no record, as in DynamoDB.
 // It runs in the write's transaction, so the record commits with the write
 // or not at all.
-func (t *tableTx) recordChange(old, it attr.Item, raw []byte) error {
+func (t *tableTx) recordChange(c itemChange) error {
 	spec := t.m.Stream
 	if spec == nil {
 		return nil
 	}
+	withNew := c.new != nil && (spec.ViewType == viewNewImage || spec.ViewType == viewNewAndOldImages)
+	withOld := c.old != nil && (spec.ViewType == viewOldImage || spec.ViewType == viewNewAndOldImages)
 	var oldRaw []byte
-	if old != nil {
-		oldRaw = encodeItem(old)
-		if it != nil && bytes.Equal(oldRaw, raw) {
+	// Encoding the old item is needed only for its image, or to tell an
+	// overwrite with the same content, which must have the same size.
+	if withOld || c.old != nil && c.new != nil && c.oldSize == c.newSize {
+		oldRaw = encodeItem(c.old)
+		if c.new != nil && bytes.Equal(oldRaw, c.newRaw) {
 			return nil
 		}
 	}
@@ -278,14 +294,12 @@ func (t *tableTx) recordChange(old, it attr.Item, raw []byte) error {
 	if err != nil {
 		return err
 	}
-	keySource := it
-	event := "MODIFY"
+	keySource, event := c.new, "MODIFY"
 	switch {
-	case old == nil:
+	case c.old == nil:
 		event = "INSERT"
-	case it == nil:
-		event = "REMOVE"
-		keySource = old
+	case c.new == nil:
+		keySource, event = c.old, "REMOVE"
 	}
 	keys := make(attr.Item, 2)
 	for _, name := range t.m.keyNames() {
@@ -293,14 +307,12 @@ func (t *tableTx) recordChange(old, it attr.Item, raw []byte) error {
 	}
 	now := t.e.now()
 	return log.append(now, t.e.opts.StreamShardDuration, func(dst []byte, seq uint64) []byte {
-		withNew := it != nil && (spec.ViewType == viewNewImage || spec.ViewType == viewNewAndOldImages)
-		withOld := old != nil && (spec.ViewType == viewOldImage || spec.ViewType == viewNewAndOldImages)
 		size := attr.Size(keys)
 		if withNew {
-			size += attr.Size(it)
+			size += c.newSize
 		}
 		if withOld {
-			size += attr.Size(old)
+			size += c.oldSize
 		}
 		// The keys in the order json.Marshal sorts them, as appendResponse
 		// writes every response.
@@ -312,7 +324,7 @@ func (t *tableTx) recordChange(old, it attr.Item, raw []byte) error {
 		dst = appendItem(dst, keys)
 		if withNew {
 			dst = append(dst, `,"NewImage":`...)
-			dst = append(dst, raw...)
+			dst = append(dst, c.newRaw...)
 		}
 		if withOld {
 			dst = append(dst, `,"OldImage":`...)
