@@ -4,6 +4,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
 )
 
 // Client returns an aws-sdk-go-v2 DynamoDB client that talks to the engine in memory, through
@@ -23,4 +24,20 @@ func (e *Engine) Client(optFns ...func(*dynamodb.Options)) *dynamodb.Client {
 		fn(&opts)
 	}
 	return dynamodb.New(opts)
+}
+
+// StreamsClient returns an aws-sdk-go-v2 DynamoDB Streams client that talks to the engine in
+// memory, as Client does: a consumer of the engine's streams (ListStreams, DescribeStream,
+// GetShardIterator, GetRecords) runs the same code as against Amazon DynamoDB Streams.
+func (e *Engine) StreamsClient(optFns ...func(*dynamodbstreams.Options)) *dynamodbstreams.Client {
+	opts := dynamodbstreams.Options{
+		Region:       "us-east-1",
+		Credentials:  credentials.NewStaticCredentialsProvider("embedded", "embedded", ""),
+		BaseEndpoint: aws.String("http://embedded.invalid"),
+		HTTPClient:   e.HTTPClient(),
+	}
+	for _, fn := range optFns {
+		fn(&opts)
+	}
+	return dynamodbstreams.New(opts)
 }

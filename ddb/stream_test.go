@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
@@ -17,16 +16,8 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// streamsClient returns an SDK DynamoDB Streams client over the engine's
-// in-memory transport: the Streams API in-process.
-func streamsClient(e *Engine) *dynamodbstreams.Client {
-	return dynamodbstreams.New(dynamodbstreams.Options{
-		Region:       "local",
-		BaseEndpoint: aws.String("http://ddb.local"),
-		Credentials:  credentials.NewStaticCredentialsProvider("id", "secret", ""),
-		HTTPClient:   e.HTTPClient(),
-	})
-}
+// streamsClient returns the engine's in-process Streams client.
+func streamsClient(e *Engine) *dynamodbstreams.Client { return e.StreamsClient() }
 
 // createStreamTable creates table name (PK string hash key) with a stream
 // of the given view type, and returns the stream's ARN.
