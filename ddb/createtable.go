@@ -21,8 +21,8 @@ type indexInput struct {
 	ProvisionedThroughput *throughput        `json:"ProvisionedThroughput"`
 }
 
-// createTableInput is the CreateTable request. SSE, tags and table class
-// are accepted and ignored.
+// createTableInput is the CreateTable request. SSE and table class are
+// accepted and ignored.
 type createTableInput struct {
 	TableName              string                `json:"TableName"`
 	KeySchema              []keySchemaElement    `json:"KeySchema"`
@@ -33,6 +33,7 @@ type createTableInput struct {
 	LocalSecondaryIndexes  []indexInput          `json:"LocalSecondaryIndexes"`
 	DeletionProtection     bool                  `json:"DeletionProtectionEnabled"`
 	StreamSpecification    *streamSpecInput      `json:"StreamSpecification"`
+	Tags                   []tag                 `json:"Tags"`
 }
 
 // opCreateTable creates a table; it is ACTIVE as soon as the call returns.
@@ -151,6 +152,14 @@ func (e *Engine) newTableMeta(in *createTableInput) (*tableMeta, error) {
 		if err := in.StreamSpecification.check(); err != nil {
 			return nil, err
 		}
+	}
+	tags, err := checkTags("tags", in.Tags)
+	if err != nil {
+		return nil, err
+	}
+	m.Tags = tags
+	if len(m.Tags) > maxTagsPerResource {
+		return nil, errTooManyTags(len(m.Tags))
 	}
 	return m, nil
 }

@@ -69,6 +69,7 @@ const (
 	typeSerialization       = "SerializationException"
 	typeInternal            = "InternalServerError"
 	typeLimitExceeded       = "LimitExceededException"
+	typeAccessDenied        = "AccessDeniedException"
 )
 
 // validationf returns a ValidationException with a formatted message.

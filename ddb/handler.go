@@ -45,6 +45,9 @@ func init() {
 		"BatchWriteItem":     opBatchWriteItem,
 		"TransactWriteItems": opTransactWriteItems,
 		"TransactGetItems":   opTransactGetItems,
+		"TagResource":        opTagResource,
+		"UntagResource":      opUntagResource,
+		"ListTagsOfResource": opListTagsOfResource,
 	}
 }
 

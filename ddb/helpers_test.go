@@ -2,7 +2,11 @@ package ddb
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -156,5 +160,28 @@ func wantErr(t *testing.T, err error, code, msg string) {
 	gc, gm := apiError(err)
 	if gc != code || (msg != "" && gm != msg) {
 		t.Fatalf("error = %q %q, want %q %q", gc, gm, code, msg)
+	}
+}
+
+// rawCall returns a call sending body, as is, to DynamoDB operation op of
+// the engine: for requests the SDK refuses to send. Its error is an
+// smithy.APIError carrying the answer's exception and message.
+func (env *testEnv) rawCall(op, body string) func() error {
+	return func() error {
+		req := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(body))
+		req.Header.Set("X-Amz-Target", targetPrefix+op)
+		rec := httptest.NewRecorder()
+		env.e.ServeHTTP(rec, req)
+		if rec.Code == http.StatusOK {
+			return nil
+		}
+		var e struct {
+			Type    string `json:"__type"`
+			Message string `json:"message"`
+		}
+		if err := json.Unmarshal(rec.Body.Bytes(), &e); err != nil {
+			return err
+		}
+		return &smithy.GenericAPIError{Code: e.Type[strings.LastIndexByte(e.Type, '#')+1:], Message: e.Message}
 	}
 }

@@ -77,6 +77,8 @@ type tableMeta struct {
 	// LatestStreamLabel names the newest it has had (stream.go).
 	Stream            *tableStream `json:"Stream,omitempty"`
 	LatestStreamLabel string       `json:"LatestStreamLabel,omitempty"`
+	// Tags are the table's tags, ordered by key (tags.go).
+	Tags []storedTag `json:"Tags,omitempty"`
 }
 
 // hashKey returns the name of the HASH attribute of a key schema.
