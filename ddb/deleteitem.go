@@ -37,6 +37,6 @@ func opDeleteItem(e *Engine, _ context.Context, body []byte) (any, error) {
 			if err != nil {
 				return nil, err
 			}
-			return in.putOrRemoveResponse(t, u, old), nil
+			return in.putOrRemoveResponse(t, u, old, in.Key), nil
 		})
 }

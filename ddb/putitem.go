@@ -35,7 +35,7 @@ func opPutItem(e *Engine, _ context.Context, body []byte) (any, error) {
 			if err != nil {
 				return nil, err
 			}
-			return in.putOrRemoveResponse(t, u, old), nil
+			return in.putOrRemoveResponse(t, u, old, in.Item), nil
 		})
 }
 

@@ -43,6 +43,9 @@ func (p *writeParams) check(allowed ...string) error {
 	if err := checkOnFailure(p.ReturnValuesOnConditionCheckFailure); err != nil {
 		return err
 	}
+	if err := checkCollectionMetricsMode(p.ReturnItemCollectionMetrics); err != nil {
+		return err
+	}
 	if p.ReturnValues == "" || p.ReturnValues == "NONE" {
 		return nil
 	}
@@ -165,12 +168,21 @@ func evalCondition(c condition, it attr.Item) (bool, error) {
 	return c(it)
 }
 
-// putOrRemoveResponse is the response of a PutItem or DeleteItem that
-// wrote units u.
-func (p *writeParams) putOrRemoveResponse(t *tableTx, u writeUnits, old attr.Item) map[string]any {
+// putOrRemoveResponse is the response of a PutItem or DeleteItem of the
+// item with key (or attributes) key that wrote units u.
+func (p *writeParams) putOrRemoveResponse(t *tableTx, u writeUnits, old, key attr.Item) map[string]any {
 	c := newCapacity(t.m)
 	c.addWrite(u, 1)
-	return writeResponse(p.oldIfAsked(old), c, p.ReturnConsumedCapacity)
+	return p.withCollectionMetrics(t, key, writeResponse(p.oldIfAsked(old), c, p.ReturnConsumedCapacity))
+}
+
+// withCollectionMetrics adds to out the ItemCollectionMetrics of a write to
+// the collection of key, when asked for and the table has item collections.
+func (p *writeParams) withCollectionMetrics(t *tableTx, key attr.Item, out map[string]any) map[string]any {
+	if icm := t.collectionMetrics(p.ReturnItemCollectionMetrics, key); icm != nil {
+		out["ItemCollectionMetrics"] = icm
+	}
+	return out
 }
 
 // writeResponse builds the response of a single-item write.

@@ -63,7 +63,7 @@ func opUpdateItem(e *Engine, _ context.Context, body []byte) (any, error) {
 			}
 			c.addWrite(u, 1)
 		}
-		return writeResponse(returnValues(in.ReturnValues, old, nw, upd), c, in.ReturnConsumedCapacity), nil
+		return in.withCollectionMetrics(t, in.Key, writeResponse(returnValues(in.ReturnValues, old, nw, upd), c, in.ReturnConsumedCapacity)), nil
 	})
 }
 

@@ -52,10 +52,20 @@ func opUpdateTable(e *Engine, _ context.Context, body []byte) (any, error) {
 			return err
 		}
 		t.m = m // a private copy: the one openTable returns is shared
+		if in.nothingToUpdate() {
+			return validationf("Nothing to update")
+		}
 		if in.BillingMode != "" || in.ProvisionedThroughput != nil {
 			mode := in.BillingMode
 			if mode == "" {
 				mode = m.BillingMode
+			}
+			// Provisioned throughput set to what it is changes nothing, which
+			// DynamoDB refuses; switching to on-demand when on-demand is a no-op
+			// it accepts.
+			if mode == billingProvisioned && m.BillingMode == billingProvisioned && in.ProvisionedThroughput != nil &&
+				m.Throughput != nil && *in.ProvisionedThroughput == *m.Throughput {
+				return validationf("The requested throughput value equals the current value")
 			}
 			if err := setBilling(m, mode, in.ProvisionedThroughput); err != nil {
 				return err
@@ -145,6 +155,13 @@ func opUpdateTable(e *Engine, _ context.Context, body []byte) (any, error) {
 		return nil
 	})
 	return out, err
+}
+
+// nothingToUpdate reports whether the request asks for no change at all,
+// which DynamoDB refuses.
+func (in *updateTableInput) nothingToUpdate() bool {
+	return in.BillingMode == "" && in.ProvisionedThroughput == nil && len(in.GlobalSecondaryIndexUpdates) == 0 &&
+		in.DeletionProtectionEnabled == nil && in.StreamSpecification == nil
 }
 
 // countGlobal counts a table's global secondary indexes.

@@ -31,7 +31,7 @@ func createTable(name string, extra M) M {
 }
 
 func init() {
-	register(tableLifecycleCase(), listTablesCase(), createTableValidationCase(), gsiBackfillCase(), ttlCase())
+	register(tableLifecycleCase(), listTablesCase(), createTableValidationCase(), gsiBackfillCase(), ttlCase(), updateTableNoOpCase())
 }
 
 func tableLifecycleCase() Case {
@@ -191,6 +191,26 @@ func ttlCase() Case {
 			withID(step("PutItem", M{"TableName": "{{t}}", "Item": M{"PK": S("not-a-number"), "expires": S("soon")}}), "put-string-expiry"),
 			withID(step("GetItem", M{"TableName": "{{t}}", "Key": M{"PK": S("not-a-number")}}), "get-string-expiry"),
 			withID(failStep("DescribeTimeToLive", "ResourceNotFoundException", M{"TableName": "{{nope}}"}), "missing-table"),
+		},
+	}
+}
+
+// updateTableNoOpCase checks which UpdateTable requests that change
+// nothing are refused: none at all, and provisioned throughput set to what
+// it is; switching an on-demand table to on-demand is accepted.
+func updateTableNoOpCase() Case {
+	provisioned := M{"ProvisionedThroughput": M{"ReadCapacityUnits": 5, "WriteCapacityUnits": 5}}
+	return Case{
+		Name: "update-table-no-op",
+		Doc:  "UpdateTable requests that change nothing",
+		Steps: []Step{
+			step("CreateTable", createTable("{{p}}", merge(M{"BillingMode": "PROVISIONED"}, provisioned))),
+			step("CreateTable", createTable("{{o}}", nil)),
+			withID(failStep("UpdateTable", "ValidationException", M{"TableName": "{{p}}"}), "nothing"),
+			withID(failStep("UpdateTable", "ValidationException", merge(M{"TableName": "{{p}}", "BillingMode": "PROVISIONED"}, provisioned)), "same-throughput"),
+			withID(failStep("UpdateTable", "ValidationException", merge(M{"TableName": "{{p}}"}, provisioned)), "same-throughput-no-mode"),
+			withID(step("UpdateTable", M{"TableName": "{{p}}", "ProvisionedThroughput": M{"ReadCapacityUnits": 6, "WriteCapacityUnits": 5}}), "one-changed"),
+			withID(step("UpdateTable", M{"TableName": "{{o}}", "BillingMode": "PAY_PER_REQUEST"}), "on-demand-again"),
 		},
 	}
 }
