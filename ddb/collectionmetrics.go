@@ -14,15 +14,6 @@ import (
 // write for the estimated size of the collection it wrote to. DynamoDB
 // Local never returns them.
 
-// checkCollectionMetricsMode validates ReturnItemCollectionMetrics.
-func checkCollectionMetricsMode(v string) error {
-	switch v {
-	case "", "NONE", "SIZE":
-		return nil
-	}
-	return validationf("1 validation error detected: Value '%s' at 'returnItemCollectionMetrics' failed to satisfy constraint: Member must satisfy enum value set: [SIZE, NONE]", v)
-}
-
 // hasLocalIndex reports whether the table has a local secondary index, the
 // only tables with item collections.
 func (m *tableMeta) hasLocalIndex() bool {

@@ -23,7 +23,7 @@ func opDeleteItem(e *Engine, _ context.Context, body []byte) (any, error) {
 	if err := decode(body, &in); err != nil {
 		return nil, err
 	}
-	env, err := in.front(nil, "ALL_OLD")
+	env, err := in.front(body, nil, "ALL_OLD")
 	if err != nil {
 		return nil, err
 	}

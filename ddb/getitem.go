@@ -17,6 +17,15 @@ type readParams struct {
 	legacyParams
 }
 
+// shape checks the table name and ReturnConsumedCapacity (shape.go),
+// returning the violations for the caller to add its own to.
+func (p *readParams) shape(body []byte) violations {
+	var v violations
+	v.tableName(p.TableName, body)
+	v.enum("returnConsumedCapacity", p.ReturnConsumedCapacity, returnConsumedCapacitySet...)
+	return v
+}
+
 // getItemInput is the GetItem request.
 type getItemInput struct {
 	keyInput
@@ -32,7 +41,7 @@ func opGetItem(e *Engine, _ context.Context, body []byte) (any, error) {
 	if err := in.legacyParams.translate(&in.exprParams, exprSlots{projection: &in.ProjectionExpression}); err != nil {
 		return nil, err
 	}
-	if err := checkCapacityMode(in.ReturnConsumedCapacity); err != nil {
+	if err := in.readParams.shape(body).err(); err != nil {
 		return nil, err
 	}
 	env := in.env()

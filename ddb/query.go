@@ -3,6 +3,7 @@ package ddb
 import (
 	"bytes"
 	"context"
+	"strconv"
 	"strings"
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
@@ -43,14 +44,21 @@ type compiled struct {
 	projNames   []string // top-level attributes the projection selects
 }
 
-// checkList validates the parameters shared by Query and Scan and parses
-// the filter and projection expressions.
-func (p *listParams) checkList(env *exprEnv) (*compiled, error) {
-	if err := checkCapacityMode(p.ReturnConsumedCapacity); err != nil {
+// checkList validates the parameters shared by Query and Scan (decoded
+// from body; op names the operation) and parses the filter and projection
+// expressions.
+func (p *listParams) checkList(op string, body []byte, env *exprEnv) (*compiled, error) {
+	v := p.readParams.shape(body)
+	v.enum("select", p.Select, "SPECIFIC_ATTRIBUTES", "COUNT", "ALL_ATTRIBUTES", "ALL_PROJECTED_ATTRIBUTES")
+	if p.Limit != nil && *p.Limit < 1 && op == "Scan" {
+		v.add(quoted(strconv.Itoa(*p.Limit)), "limit", "Member must have value greater than or equal to 1")
+	}
+	if err := v.err(); err != nil {
 		return nil, err
 	}
+	// Query checks its Limit past the model, in words of its own.
 	if p.Limit != nil && *p.Limit < 1 {
-		return nil, validationf("1 validation error detected: Value '%d' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1", *p.Limit)
+		return nil, validationf("1 validation error detected: Value at 'Limit' failed to satisfy constraint: Member must have value greater than or equal to 1")
 	}
 	switch p.Select {
 	case "", selectAll, selectCount:
@@ -68,8 +76,6 @@ func (p *listParams) checkList(env *exprEnv) (*compiled, error) {
 		if p.ProjectionExpression == nil {
 			return nil, validationf("Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES")
 		}
-	default:
-		return nil, validationf("1 validation error detected: Value '%s' at 'select' failed to satisfy constraint: Member must satisfy enum value set: [SPECIFIC_ATTRIBUTES, COUNT, ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES]", p.Select)
 	}
 	var c compiled
 	var err error
@@ -158,7 +164,7 @@ func opQuery(e *Engine, _ context.Context, body []byte) (any, error) {
 		return nil, err
 	}
 	env := in.env()
-	c, err := in.checkList(env)
+	c, err := in.checkList("Query", body, env)
 	if err != nil {
 		return nil, err
 	}

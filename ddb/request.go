@@ -34,16 +34,17 @@ type writeParams struct {
 	legacyParams
 }
 
-// check validates ReturnValues against the values an operation
-// allows, and ReturnValuesOnConditionCheckFailure and ReturnConsumedCapacity.
-func (p *writeParams) check(allowed ...string) error {
-	if err := checkCapacityMode(p.ReturnConsumedCapacity); err != nil {
-		return err
-	}
-	if err := checkOnFailure(p.ReturnValuesOnConditionCheckFailure); err != nil {
-		return err
-	}
-	if err := checkCollectionMetricsMode(p.ReturnItemCollectionMetrics); err != nil {
+// check validates the request's shape (shape.go: the table name and the
+// enum parameters, all violations reported together), then ReturnValues
+// against the values the operation allows.
+func (p *writeParams) check(body []byte, allowed ...string) error {
+	var v violations
+	v.tableName(p.TableName, body)
+	v.enum("returnValues", p.ReturnValues, returnValuesSet...)
+	v.enum("returnConsumedCapacity", p.ReturnConsumedCapacity, returnConsumedCapacitySet...)
+	v.enum("returnItemCollectionMetrics", p.ReturnItemCollectionMetrics, returnCollectionSet...)
+	v.enum("returnValuesOnConditionCheckFailure", p.ReturnValuesOnConditionCheckFailure, "ALL_OLD", "NONE")
+	if err := v.err(); err != nil {
 		return err
 	}
 	if p.ReturnValues == "" || p.ReturnValues == "NONE" {
@@ -58,12 +59,12 @@ func (p *writeParams) check(allowed ...string) error {
 }
 
 // front is the request front of PutItem, UpdateItem and DeleteItem, after
-// decoding: it validates ReturnValues (against allowed),
-// ReturnValuesOnConditionCheckFailure and ReturnConsumedCapacity, translates
+// decoding body: it validates the request's shape and ReturnValues (against
+// allowed) (check), translates
 // legacy parameters into the ConditionExpression (and into update, when not
 // nil), and returns the request's expression environment.
-func (p *writeParams) front(update **string, allowed ...string) (*exprEnv, error) {
-	if err := p.check(allowed...); err != nil {
+func (p *writeParams) front(body []byte, update **string, allowed ...string) (*exprEnv, error) {
+	if err := p.check(body, allowed...); err != nil {
 		return nil, err
 	}
 	if err := p.legacyParams.translate(&p.exprParams, exprSlots{condition: &p.ConditionExpression, update: update}); err != nil {

@@ -31,7 +31,7 @@ func opScan(e *Engine, _ context.Context, body []byte) (any, error) {
 		return nil, err
 	}
 	env := in.env()
-	c, err := in.checkList(env)
+	c, err := in.checkList("Scan", body, env)
 	if err != nil {
 		return nil, err
 	}

@@ -20,7 +20,7 @@ func opUpdateItem(e *Engine, _ context.Context, body []byte) (any, error) {
 	if err := decode(body, &in); err != nil {
 		return nil, err
 	}
-	env, err := in.front(&in.UpdateExpression, "ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW")
+	env, err := in.front(body, &in.UpdateExpression, "ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW")
 	if err != nil {
 		return nil, err
 	}

@@ -54,6 +54,7 @@ var typeOnlyMessages = map[string]string{
 	"transact-write/missing-table":              msgNotFound,
 	"ttl/missing-table":                         msgNotFound,
 	"update-upsert-and-conditions/#12":          msgNotFound,
+	"update-upsert-and-conditions/#7":           msgConstraint,
 	"batch/get-incomplete-key":                  msgKeySchema,
 	"cart-crud/#7":                              msgKeySchema,
 	"items-put-get-delete/get-extra-key":        msgKeySchema,

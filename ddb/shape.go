@@ -1,0 +1,100 @@
+package ddb
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// Request shape validation. DynamoDB's front end checks every parameter
+// against the constraints of the API model (lengths, patterns, enum values,
+// ranges) before an operation runs, and reports all the violations of a
+// request together: "2 validation errors detected: Value 'X' at
+// 'returnValues' failed to satisfy constraint: …; Value 'Y' at …". The
+// operations then apply their own rules, one error at a time. A table name
+// that breaks the model is so refused before the table is looked up.
+
+// violations collects a request's constraint violations, in the order the
+// model lists the parameters.
+type violations []string
+
+// add records one violation of the parameter at path, whose value is
+// rendered as the model's message does ("null" when absent).
+func (v *violations) add(value, path, constraint string) {
+	*v = append(*v, fmt.Sprintf("Value %s at '%s' failed to satisfy constraint: %s", value, path, constraint))
+}
+
+// err returns the ValidationException listing the violations, nil when
+// there are none.
+func (v violations) err() *Error {
+	switch len(v) {
+	case 0:
+		return nil
+	case 1:
+		return validationf("1 validation error detected: %s", v[0])
+	}
+	return validationf("%d validation errors detected: %s", len(v), strings.Join(v, "; "))
+}
+
+// quoted renders a string value as the model's messages do.
+func quoted(s string) string { return "'" + s + "'" }
+
+// enum checks an optional enum parameter: "" is absent.
+func (v *violations) enum(path, value string, set ...string) {
+	if value == "" {
+		return
+	}
+	for _, s := range set {
+		if value == s {
+			return
+		}
+	}
+	v.add(quoted(value), path, "Member must satisfy enum value set: ["+strings.Join(set, ", ")+"]")
+}
+
+// Enum value sets, in the order DynamoDB's messages list them.
+var (
+	returnValuesSet           = []string{"ALL_NEW", "UPDATED_OLD", "ALL_OLD", "NONE", "UPDATED_NEW"}
+	returnConsumedCapacitySet = []string{"INDEXES", "TOTAL", "NONE"}
+	returnCollectionSet       = []string{"SIZE", "NONE"}
+)
+
+// tableNamePattern is the model's pattern of a table name.
+const tableNamePattern = "[a-zA-Z0-9_.-]+"
+
+// validTableNameChars reports whether name matches tableNamePattern.
+func validTableNameChars(name string) bool {
+	for _, r := range name {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_-.", r)) {
+			return false
+		}
+	}
+	return true
+}
+
+// tableName checks the TableName of an operation on an existing table:
+// present, 1 to 255 characters of tableNamePattern. body tells an absent
+// TableName from an empty one, which decode alike.
+func (v *violations) tableName(name string, body []byte) {
+	switch {
+	case name == "" && !hasTopLevelKey(body, "TableName"):
+		v.add("null", "tableName", "Member must not be null")
+	case name == "":
+		v.add("''", "tableName", "Member must have length greater than or equal to 1")
+	case len(name) > 255:
+		v.add(quoted(name), "tableName", "Member must have length less than or equal to 255")
+	case !validTableNameChars(name):
+		v.add(quoted(name), "tableName", "Member must satisfy regular expression pattern: "+tableNamePattern)
+	}
+}
+
+// hasTopLevelKey reports whether the JSON object body has key with a value
+// other than null. It decodes body again, so it is for error paths only.
+func hasTopLevelKey(body []byte, key string) bool {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(body, &top) != nil {
+		return false
+	}
+	raw, ok := top[key]
+	return ok && string(raw) != "null"
+}
