@@ -2,7 +2,9 @@ package ddb
 
 import (
 	"context"
+	"encoding/json"
 	"sort"
+	"strings"
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
 	bolt "go.etcd.io/bbolt"
@@ -38,7 +40,7 @@ func opBatchGetItem(e *Engine, _ context.Context, body []byte) (any, error) {
 	if err := decode(body, &in); err != nil {
 		return nil, err
 	}
-	if err := checkBatch(in.ReturnConsumedCapacity, len(in.RequestItems)); err != nil {
+	if err := checkBatch("BatchGetItem", in.ReturnConsumedCapacity, len(in.RequestItems)); err != nil {
 		return nil, err
 	}
 	names := sortedKeys(in.RequestItems)
@@ -48,6 +50,9 @@ func opBatchGetItem(e *Engine, _ context.Context, body []byte) (any, error) {
 		ka := in.RequestItems[name]
 		if ka == nil || len(ka.Keys) == 0 {
 			return nil, validationf("1 validation error detected: Value '[]' at 'requestItems.%s.member.keys' failed to satisfy constraint: Member must have length greater than or equal to 1", name)
+		}
+		if len(ka.Keys) > maxBatchGetKeys {
+			return nil, validationf("1 validation error detected: Value at 'RequestItems.%s.member.Keys' failed to satisfy constraint: Member must have length less than or equal to %d", name, maxBatchGetKeys)
 		}
 		total += len(ka.Keys)
 		var p exprParams
@@ -136,10 +141,10 @@ func opBatchGetItem(e *Engine, _ context.Context, body []byte) (any, error) {
 type writeRequest struct {
 	PutRequest *struct {
 		Item attr.Item `json:"Item"`
-	} `json:"PutRequest"`
+	} `json:"PutRequest,omitempty"`
 	DeleteRequest *struct {
 		Key attr.Item `json:"Key"`
-	} `json:"DeleteRequest"`
+	} `json:"DeleteRequest,omitempty"`
 }
 
 // batchWriteInput is the BatchWriteItem request.
@@ -157,14 +162,16 @@ func opBatchWriteItem(e *Engine, _ context.Context, body []byte) (any, error) {
 	if err := decode(body, &in); err != nil {
 		return nil, err
 	}
-	if err := checkBatch(in.ReturnConsumedCapacity, len(in.RequestItems)); err != nil {
+	if err := checkBatch("BatchWriteItem", in.ReturnConsumedCapacity, len(in.RequestItems)); err != nil {
 		return nil, err
 	}
 	n := 0
-	for _, reqs := range in.RequestItems {
+	for _, name := range sortedKeys(in.RequestItems) {
+		reqs := in.RequestItems[name]
 		n += len(reqs)
-		if len(reqs) == 0 {
-			return nil, validationf("1 validation error detected: Value '{}' at 'requestItems' failed to satisfy constraint: Map value must satisfy constraint: [Member must have length less than or equal to 25, Member must have length greater than or equal to 1]")
+		if len(reqs) == 0 || len(reqs) > maxBatchWriteItems {
+			return nil, validationf("1 validation error detected: Value '{%s}' at 'requestItems' failed to satisfy constraint: Map value must satisfy constraint: [Member must have length less than or equal to 25, Member must have length greater than or equal to 1]",
+				renderWriteRequests(name, reqs))
 		}
 	}
 	if n > maxBatchWriteItems {
@@ -238,16 +245,31 @@ func opBatchWriteItem(e *Engine, _ context.Context, body []byte) (any, error) {
 	return out, nil
 }
 
-// checkBatch validates what BatchGetItem and BatchWriteItem share:
+// checkBatch validates what BatchGetItem and BatchWriteItem (op) share:
 // ReturnConsumedCapacity, and RequestItems naming at least one table.
-func checkBatch(capMode string, tables int) error {
+func checkBatch(op, capMode string, tables int) error {
 	if err := checkCapacityMode(capMode); err != nil {
 		return err
 	}
 	if tables == 0 {
-		return validationf("1 validation error detected: Value null at 'requestItems' failed to satisfy constraint: Member must have length greater than or equal to 1")
+		return validationf("The requestItems parameter is required for %s", op)
 	}
 	return nil
+}
+
+// renderWriteRequests renders one table's write requests as the model's
+// messages show a RequestItems entry: "<table>=[<request>, …]", each
+// request as its JSON.
+func renderWriteRequests(table string, reqs []writeRequest) string {
+	parts := make([]string, len(reqs))
+	for i, r := range reqs {
+		raw, err := json.Marshal(r)
+		if err != nil {
+			raw = []byte("?")
+		}
+		parts[i] = string(raw)
+	}
+	return table + "=[" + strings.Join(parts, ", ") + "]"
 }
 
 // sortedKeys returns the keys of a map in order.

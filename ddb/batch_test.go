@@ -32,7 +32,7 @@ func TestBatchWriteItem(t *testing.T) {
 	}{
 		{name: "OK", reqs: map[string][]types.WriteRequest{"tbl": {putReq("a"), putReq("b"), delReq("old")}, "tb2": {putReq("x")}}, items: 2},
 		{name: "OK25", reqs: map[string][]types.WriteRequest{"tbl": many(25)}, items: 26},
-		{name: "ErrTooMany", reqs: map[string][]types.WriteRequest{"tbl": many(26)}, items: 1,
+		{name: "ErrTooManyAcrossTables", reqs: map[string][]types.WriteRequest{"tbl": many(13), "tb2": many(13)}, items: 1,
 			code: "ValidationException", msg: "Too many items requested for the BatchWriteItem call"},
 		{name: "ErrDuplicate", reqs: map[string][]types.WriteRequest{"tbl": {putReq("a"), delReq("a")}}, items: 1,
 			code: "ValidationException", msg: "Provided list of item keys contains duplicates"},

@@ -42,6 +42,11 @@ func opCreateTable(e *Engine, _ context.Context, body []byte) (any, error) {
 	if err := decode(body, &in); err != nil {
 		return nil, err
 	}
+	if in.TableName == "" && !hasTopLevelKey(body, "TableName") {
+		// CreateTable words a missing name its own way (an empty one breaks
+		// the length constraint).
+		return nil, validationf("The parameter 'TableName' is required but was not present in the request")
+	}
 	m, err := e.newTableMeta(&in)
 	if err != nil {
 		return nil, err
@@ -89,11 +94,11 @@ func (e *Engine) newTableMeta(in *createTableInput) (*tableMeta, error) {
 		return nil, err
 	}
 	defs := map[string]string{}
-	for _, d := range in.AttributeDefinitions {
+	for i, d := range in.AttributeDefinitions {
 		switch d.AttributeType {
 		case "S", "N", "B":
 		default:
-			return nil, invalidParamf("Member must satisfy enum value set: [B, N, S] for AttributeType of %s", d.AttributeName)
+			return nil, validationf("1 validation error detected: Value '%s' at 'attributeDefinitions.%d.member.attributeType' failed to satisfy constraint: Member must satisfy enum value set: [B, N, S]", d.AttributeType, i+1)
 		}
 		if _, dup := defs[d.AttributeName]; dup {
 			return nil, invalidParamf("Cannot have two attributes with the same name")

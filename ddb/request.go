@@ -70,7 +70,31 @@ func (p *writeParams) front(body []byte, update **string, allowed ...string) (*e
 	if err := p.legacyParams.translate(&p.exprParams, exprSlots{condition: &p.ConditionExpression, update: update}); err != nil {
 		return nil, err
 	}
+	if err := p.placeholdersWithoutExpressions(update); err != nil {
+		return nil, err
+	}
 	return p.env(), nil
+}
+
+// placeholdersWithoutExpressions refuses ExpressionAttributeNames or
+// ExpressionAttributeValues in a write that has no expression to use them,
+// naming the expressions that are missing as DynamoDB does. update is nil
+// for PutItem and DeleteItem, which have no UpdateExpression.
+func (p *writeParams) placeholdersWithoutExpressions(update **string) error {
+	if p.ConditionExpression != nil || update != nil && *update != nil {
+		return nil
+	}
+	missing := "ConditionExpression is null"
+	if update != nil {
+		missing = "UpdateExpression and ConditionExpression are null"
+	}
+	switch {
+	case len(p.ExpressionAttributeNames) > 0:
+		return validationf("ExpressionAttributeNames can only be specified when using expressions: %s", missing)
+	case len(p.ExpressionAttributeValues) > 0:
+		return validationf("ExpressionAttributeValues can only be specified when using expressions: %s", missing)
+	}
+	return nil
 }
 
 // bindCondition binds the ConditionExpression, the last expression of a

@@ -40,7 +40,31 @@ func TestShape_ViolationsReportedTogether(t *testing.T) {
 				"Value '0' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1"},
 		{"Query limit in its own words", "Query", `{"TableName":"tbl","Limit":0,"KeyConditionExpression":"PK = :a","ExpressionAttributeValues":{":a":{"S":"a"}}}`,
 			"1 validation error detected: Value at 'Limit' failed to satisfy constraint: Member must have value greater than or equal to 1"},
+		{"BatchGetItem without RequestItems", "BatchGetItem", `{}`, "The requestItems parameter is required for BatchGetItem"},
+		{"BatchWriteItem without RequestItems", "BatchWriteItem", `{"RequestItems":{}}`, "The requestItems parameter is required for BatchWriteItem"},
+		{"no transaction actions", "TransactWriteItems", `{"TransactItems":[]}`,
+			"1 validation error detected: Value '[]' at 'transactItems' failed to satisfy constraint: Member must have length greater than or equal to 1"},
+		{"CreateTable without a name", "CreateTable", `{"AttributeDefinitions":[{"AttributeName":"PK","AttributeType":"S"}],"KeySchema":[{"AttributeName":"PK","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"}`,
+			"The parameter 'TableName' is required but was not present in the request"},
+		{"CreateTable with an empty name", "CreateTable", `{"TableName":"","AttributeDefinitions":[{"AttributeName":"PK","AttributeType":"S"}],"KeySchema":[{"AttributeName":"PK","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"}`,
+			"1 validation error detected: Value '' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3"},
+		{"CreateTable with a two-letter name", "CreateTable", `{"TableName":"ab","AttributeDefinitions":[{"AttributeName":"PK","AttributeType":"S"}],"KeySchema":[{"AttributeName":"PK","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"}`,
+			"1 validation error detected: Value 'ab' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3"},
+		{"an unknown key type", "CreateTable", `{"TableName":"abc","AttributeDefinitions":[{"AttributeName":"PK","AttributeType":"S"}],"KeySchema":[{"AttributeName":"PK","KeyType":"PRIMARY"}],"BillingMode":"PAY_PER_REQUEST"}`,
+			"1 validation error detected: Value 'PRIMARY' at 'keySchema.1.member.keyType' failed to satisfy constraint: Member must satisfy enum value set: [HASH, RANGE]"},
+		{"an unknown attribute type", "CreateTable", `{"TableName":"abc","AttributeDefinitions":[{"AttributeName":"PK","AttributeType":"X"}],"KeySchema":[{"AttributeName":"PK","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"}`,
+			"1 validation error detected: Value 'X' at 'attributeDefinitions.1.member.attributeType' failed to satisfy constraint: Member must satisfy enum value set: [B, N, S]"},
+		{"three key elements", "CreateTable", `{"TableName":"abc","AttributeDefinitions":[{"AttributeName":"PK","AttributeType":"S"}],"KeySchema":[{"AttributeName":"PK","KeyType":"HASH"},{"AttributeName":"a","KeyType":"RANGE"},{"AttributeName":"b","KeyType":"RANGE"}],"BillingMode":"PAY_PER_REQUEST"}`,
+			"1 validation error detected: Value '[KeySchemaElement(attributeName=PK, keyType=HASH), KeySchemaElement(attributeName=a, keyType=RANGE), KeySchemaElement(attributeName=b, keyType=RANGE)]' at 'keySchema' failed to satisfy constraint: Member must have length less than or equal to 2"},
+		{"values without a condition", "PutItem", `{"TableName":"tbl","Item":{"PK":{"S":"a"}},"ExpressionAttributeValues":{":v":{"S":"x"}}}`,
+			"ExpressionAttributeValues can only be specified when using expressions: ConditionExpression is null"},
+		{"names without an update or condition", "UpdateItem", `{"TableName":"tbl","Key":{"PK":{"S":"a"}},"ExpressionAttributeNames":{"#n":"x"}}`,
+			"ExpressionAttributeNames can only be specified when using expressions: UpdateExpression and ConditionExpression are null"},
 	} {
 		t.Run(c.name, func(t *testing.T) { wantErr(t, env.rawCall(c.op, c.body)(), "ValidationException", c.msg) })
 	}
+	t.Run("a transaction action's key error cancels it", func(t *testing.T) {
+		wantErr(t, env.rawCall("TransactGetItems", `{"TransactItems":[{"Get":{"TableName":"tbl","Key":{"PK":{"S":"a"}}}},{"Get":{"TableName":"tbl","Key":{}}}]}`)(),
+			"TransactionCanceledException", "Transaction cancelled, please refer cancellation reasons for specific reasons [None, ValidationError]")
+	})
 }

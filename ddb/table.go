@@ -138,8 +138,11 @@ func (e *Engine) tableARN(name string) string {
 // validTableName reports whether name satisfies DynamoDB's naming rule:
 // 3 to 255 characters of a-z, A-Z, 0-9, '_', '-' and '.'.
 func validTableName(field, name string) *Error {
-	if len(name) < 3 || len(name) > 255 {
-		return validationf("1 validation error detected: Value '%s' at '%s' failed to satisfy constraint: Member must have length less than or equal to 255 and greater than or equal to 3", name, field)
+	switch {
+	case len(name) < 3:
+		return validationf("1 validation error detected: Value '%s' at '%s' failed to satisfy constraint: Member must have length greater than or equal to 3", name, field)
+	case len(name) > 255:
+		return validationf("1 validation error detected: Value '%s' at '%s' failed to satisfy constraint: Member must have length less than or equal to 255", name, field)
 	}
 	for _, r := range name {
 		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_-.", r)) {
@@ -153,7 +156,16 @@ func validTableName(field, name string) *Error {
 // optional RANGE element, each defined in defs with a scalar type.
 func validKeySchema(ks []keySchemaElement, defs map[string]string) *Error {
 	if len(ks) == 0 || len(ks) > 2 {
-		return validationf("1 validation error detected: Value '%v' at 'keySchema' failed to satisfy constraint: Member must have length less than or equal to 2", ks)
+		elems := make([]string, len(ks))
+		for i, k := range ks {
+			elems[i] = fmt.Sprintf("KeySchemaElement(attributeName=%s, keyType=%s)", k.AttributeName, k.KeyType)
+		}
+		return validationf("1 validation error detected: Value '[%s]' at 'keySchema' failed to satisfy constraint: Member must have length less than or equal to 2", strings.Join(elems, ", "))
+	}
+	for i, k := range ks {
+		if k.KeyType != keyTypeHash && k.KeyType != keyTypeRange {
+			return validationf("1 validation error detected: Value '%s' at 'keySchema.%d.member.keyType' failed to satisfy constraint: Member must satisfy enum value set: [HASH, RANGE]", k.KeyType, i+1)
+		}
 	}
 	if ks[0].KeyType != keyTypeHash {
 		return invalidParamf("Invalid KeySchema: The first KeySchemaElement is not a HASH key type")
@@ -163,7 +175,8 @@ func validKeySchema(ks []keySchemaElement, defs map[string]string) *Error {
 			return invalidParamf("Invalid KeySchema: The second KeySchemaElement is not a RANGE key type")
 		}
 		if ks[0].AttributeName == ks[1].AttributeName {
-			return invalidParamf("Both the Hash Key and the Range Key element in the KeySchema have the same name")
+			// DynamoDB's words for one attribute named twice.
+			return validationf("Invalid KeySchema: Some index key attribute have no definition")
 		}
 	}
 	var missing []string

@@ -66,8 +66,8 @@ func (in *transactWriteInput) plan() ([]plannedAction, error) {
 		return nil, err
 	}
 	n := len(in.TransactItems)
-	if n == 0 || n > maxTransactItems {
-		return nil, validationf("1 validation error detected: Value at 'transactItems' failed to satisfy constraint: Member must have length less than or equal to %d and greater than or equal to 1", maxTransactItems)
+	if err := checkTransactItemCount(in.TransactItems); err != nil {
+		return nil, err
 	}
 	if len(in.ClientRequestToken) > 36 {
 		return nil, validationf("1 validation error detected: Value at 'clientRequestToken' failed to satisfy constraint: Member must have length less than or equal to 36")
@@ -251,12 +251,7 @@ func (e *Engine) transactWrite(tx *bolt.Tx, plans []plannedAction, capMode strin
 		}
 	}
 	if failed {
-		codes := make([]string, len(reasons))
-		for i, r := range reasons {
-			codes[i] = r.Code
-		}
-		return nil, &Error{Type: typeTransactionCanceled, reasons: reasons,
-			Message: fmt.Sprintf("Transaction cancelled, please refer cancellation reasons for specific reasons [%s]", strings.Join(codes, ", "))}
+		return nil, transactionCanceled(reasons)
 	}
 	if size > maxTransactBytes {
 		return nil, validationf("Transaction request size exceeds the maximum of %d bytes", maxTransactBytes)
@@ -307,4 +302,36 @@ func decodeJSONMap(raw []byte) (map[string]any, error) {
 	var m map[string]any
 	err := json.Unmarshal(raw, &m)
 	return m, err
+}
+
+// transactionCanceled is the TransactionCanceledException of a transaction
+// whose actions failed for reasons (one per action, "None" for the others).
+func transactionCanceled(reasons []cancellationReason) *Error {
+	codes := make([]string, len(reasons))
+	for i, r := range reasons {
+		codes[i] = r.Code
+	}
+	return &Error{Type: typeTransactionCanceled, reasons: reasons,
+		Message: fmt.Sprintf("Transaction cancelled, please refer cancellation reasons for specific reasons [%s]", strings.Join(codes, ", "))}
+}
+
+// checkTransactItemCount validates the number of a transaction's actions
+// (1 to maxTransactItems) in the model's words, which show the list.
+func checkTransactItemCount[T any](items []T) error {
+	if len(items) >= 1 && len(items) <= maxTransactItems {
+		return nil
+	}
+	bound := "greater than or equal to 1"
+	if len(items) > maxTransactItems {
+		bound = fmt.Sprintf("less than or equal to %d", maxTransactItems)
+	}
+	parts := make([]string, len(items))
+	for i, it := range items {
+		raw, err := json.Marshal(it)
+		if err != nil {
+			raw = []byte("?")
+		}
+		parts[i] = string(raw)
+	}
+	return validationf("1 validation error detected: Value '[%s]' at 'transactItems' failed to satisfy constraint: Member must have length %s", strings.Join(parts, ", "), bound)
 }

@@ -32,8 +32,8 @@ func opTransactGetItems(e *Engine, _ context.Context, body []byte) (any, error) 
 		return nil, err
 	}
 	n := len(in.TransactItems)
-	if n == 0 || n > maxTransactItems {
-		return nil, validationf("1 validation error detected: Value at 'transactItems' failed to satisfy constraint: Member must have length less than or equal to %d and greater than or equal to 1", maxTransactItems)
+	if err := checkTransactItemCount(in.TransactItems); err != nil {
+		return nil, err
 	}
 	projs := make([]projector, n)
 	for i, ti := range in.TransactItems {
@@ -55,7 +55,10 @@ func opTransactGetItems(e *Engine, _ context.Context, body []byte) (any, error) 
 	err := e.view(func(tx *bolt.Tx) error {
 		tables := map[string]*tableTx{}
 		seen := map[string]bool{}
+		reasons := make([]cancellationReason, n)
+		failed := false
 		for i, ti := range in.TransactItems {
+			reasons[i] = cancellationReason{Code: "None"}
 			g := ti.Get
 			t := tables[g.TableName]
 			if t == nil {
@@ -68,9 +71,11 @@ func opTransactGetItems(e *Engine, _ context.Context, body []byte) (any, error) 
 			}
 			k, err := t.m.keyParam(g.Key)
 			if err != nil {
-				// Like DynamoDB Local: a key that does not match the schema
-				// cancels the transaction.
-				return &Error{Type: typeTransactionCanceled, Message: "The number of conditions on the keys is invalid"}
+				// An action's own validation error cancels the transaction,
+				// with the reason in its place.
+				reasons[i] = cancellationReason{Code: "ValidationError", Message: asError(err).Message}
+				failed = true
+				continue
 			}
 			if seen[g.TableName+"\x00"+string(k)] {
 				return validationf("Transaction request cannot include multiple operations on one item")
@@ -85,6 +90,9 @@ func opTransactGetItems(e *Engine, _ context.Context, body []byte) (any, error) 
 			if raw != nil {
 				responses[i]["Item"] = projectedOrRaw(projs[i], it, raw)
 			}
+		}
+		if failed {
+			return transactionCanceled(reasons)
 		}
 		return nil
 	})

@@ -54,7 +54,7 @@ func ValidateSet(v Value) error {
 		seen := make(map[string]struct{}, len(v.SS))
 		for _, s := range v.SS {
 			if _, dup := seen[s]; dup {
-				return invalidf("%sInput collection [%s] contains duplicates", MsgInvalidParams, strings.Join(v.SS, ", "))
+				return invalidf("%sInput collection [%s] contains duplicates.", MsgInvalidParams, strings.Join(v.SS, ", "))
 			}
 			seen[s] = struct{}{}
 		}

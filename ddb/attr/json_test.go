@@ -53,7 +53,7 @@ func TestValue_UnmarshalJSON_ValidationErrors(t *testing.T) {
 		{`{"SS":[]}`, "One or more parameter values were invalid: An string set  may not be empty"},
 		{`{"NS":[]}`, "One or more parameter values were invalid: An number set  may not be empty"},
 		{`{"BS":[]}`, "One or more parameter values were invalid: Binary sets should not be empty"},
-		{`{"SS":["a","a"]}`, "One or more parameter values were invalid: Input collection [a, a] contains duplicates"},
+		{`{"SS":["a","a"]}`, "One or more parameter values were invalid: Input collection [a, a] contains duplicates."},
 		{`{"NS":["1","1.0"]}`, "Input collection contains duplicates"},
 		{`{"BS":["AA==","AA=="]}`, "One or more parameter values were invalid: Input collection of type BS contains duplicates."},
 		{`{"N":"x"}`, "A value provided cannot be converted into a number"},

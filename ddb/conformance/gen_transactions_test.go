@@ -104,7 +104,8 @@ func transactGetCase() Case {
 			withID(failStep("TransactGetItems", "ValidationException", M{"TransactItems": []any{get("x", nil), get("x", nil)}}), "same-item-twice"),
 			withID(failStep("TransactGetItems", "ValidationException", M{"TransactItems": []any{}}), "empty"),
 			withID(failStep("TransactGetItems", "ResourceNotFoundException", M{"TransactItems": []any{M{"Get": M{"TableName": "{{nope}}", "Key": txKey("x")}}}}), "missing-table"),
-			withID(failStep("TransactGetItems", "TransactionCanceledException", M{"TransactItems": []any{M{"Get": M{"TableName": a, "Key": M{"PK": S("x")}}}}}), "incomplete-key"),
+			withID(expecting(failStep("TransactGetItems", "TransactionCanceledException", M{"TransactItems": []any{M{"Get": M{"TableName": a, "Key": M{"PK": S("x")}}}}}),
+				M{"__type": "TransactionCanceledException", "CancellationReasons": []any{M{"Code": "ValidationError"}}}), "incomplete-key"),
 		},
 	}
 }

@@ -12,7 +12,7 @@ func TestValues_UnmarshalJSON(t *testing.T) {
 	tests := []struct{ in, msg string }{
 		{`{":v":{"S":"x"},":w_1":{"N":"01"}}`, ""},
 		{`{":v":{"S":"x"},":w":{"SS":[]}}`, "ExpressionAttributeValues contains invalid value: One or more parameter values were invalid: An string set  may not be empty for key :w"},
-		{`{":v":{"SS":["a","a"]}}`, "ExpressionAttributeValues contains invalid value: One or more parameter values were invalid: Input collection [a, a] contains duplicates for key :v"},
+		{`{":v":{"SS":["a","a"]}}`, "ExpressionAttributeValues contains invalid value: One or more parameter values were invalid: Input collection [a, a] contains duplicates. for key :v"},
 		{`{":v":{"N":"x"},"y":{"S":"a"}}`, `ExpressionAttributeValues contains invalid key: Syntax error; key: "y"`},
 		{`{":":{"S":"x"}}`, `ExpressionAttributeValues contains invalid key: Syntax error; key: ":"`},
 	}
