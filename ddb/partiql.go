@@ -1,0 +1,582 @@
+package ddb
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"strings"
+
+	"github.com/quickphotos/quickphotos/ddb/attr"
+	"github.com/quickphotos/quickphotos/ddb/partiql"
+	bolt "go.etcd.io/bbolt"
+)
+
+// ExecuteStatement, BatchExecuteStatement and ExecuteTransaction: PartiQL
+// (package ddb/partiql parses it; partiqltranslate.go turns it into
+// DynamoDB requests, which the operations of the JSON API run).
+
+// Limits of the PartiQL operations.
+const (
+	maxBatchStatements    = 25
+	maxTransactStatements = 100
+)
+
+// dmlRequest is a statement as the DynamoDB request that runs it.
+type dmlRequest struct {
+	op  string         // GetItem, Query, Scan, PutItem, UpdateItem or DeleteItem
+	req map[string]any // its body
+	// projection, for a SELECT of some paths, renames each path's value to
+	// its last name, as DynamoDB's PartiQL returns them.
+	projection []partiql.Path
+	insert     bool // a failed condition means the key exists
+}
+
+// planStatement parses statement, binds params and returns the request
+// that runs it. single asks for a statement on one item (by its full key),
+// as batches and transactions require.
+func (e *Engine) planStatement(statement string, params []attr.Value, single bool) (*dmlRequest, error) {
+	if len(statement) > partiql.MaxStatementLength {
+		return nil, validationf("1 validation error detected: Value at 'statement' failed to satisfy constraint: Member must have length less than or equal to %d", partiql.MaxStatementLength)
+	}
+	st, n, err := partiql.Parse(statement)
+	if err != nil {
+		return nil, validationf("%s", err.Error())
+	}
+	if n != len(params) {
+		return nil, validationf("Number of parameters in request and statement don't match.")
+	}
+	tr := newTranslation(params)
+	switch st := st.(type) {
+	case *partiql.Select:
+		return e.planSelect(st, tr, single)
+	case *partiql.Insert:
+		m, err := e.partiqlTable(st.Table)
+		if err != nil {
+			return nil, err
+		}
+		item, ok, err := tr.constant(st.Value)
+		if err != nil {
+			return nil, err
+		}
+		if !ok || item.Type != attr.TypeM {
+			return nil, errPartiQL("INSERT takes one item: VALUE {'name': value, …}")
+		}
+		cond := "attribute_not_exists(" + tr.name(hashKey(m.KeySchema)) + ")"
+		return &dmlRequest{op: "PutItem", insert: true, req: tr.placeholders(map[string]any{
+			"TableName": st.Table, "Item": attr.Item(item.M), "ConditionExpression": cond})}, nil
+	case *partiql.Update:
+		m, err := e.partiqlTable(st.Table)
+		if err != nil {
+			return nil, err
+		}
+		key, rest, ok := tr.splitKey(st.Where, m.keyNames())
+		if !ok {
+			return nil, validationf("Where clause does not contain a mandatory equality on all key attributes")
+		}
+		var clauses []string
+		for _, a := range st.Sets {
+			v, err := tr.operand(a.Value)
+			if err != nil {
+				return nil, err
+			}
+			clauses = append(clauses, tr.path(a.Path)+" = "+v)
+		}
+		update := ""
+		if len(clauses) > 0 {
+			update = "SET " + strings.Join(clauses, ", ")
+		}
+		if len(st.Removes) > 0 {
+			paths := make([]string, len(st.Removes))
+			for i, p := range st.Removes {
+				paths[i] = tr.path(p)
+			}
+			update += " REMOVE " + strings.Join(paths, ", ")
+		}
+		// UPDATE changes an existing item only.
+		cond, err := tr.conditionOf(rest)
+		if err != nil {
+			return nil, err
+		}
+		exists := "attribute_exists(" + tr.name(hashKey(m.KeySchema)) + ")"
+		if cond != "" {
+			exists += " AND " + cond
+		}
+		return &dmlRequest{op: "UpdateItem", req: tr.placeholders(map[string]any{
+			"TableName": st.Table, "Key": key, "UpdateExpression": strings.TrimSpace(update), "ConditionExpression": exists})}, nil
+	case *partiql.Delete:
+		m, err := e.partiqlTable(st.Table)
+		if err != nil {
+			return nil, err
+		}
+		key, rest, ok := tr.splitKey(st.Where, m.keyNames())
+		if !ok {
+			return nil, validationf("Where clause does not contain a mandatory equality on all key attributes")
+		}
+		req := map[string]any{"TableName": st.Table, "Key": key}
+		cond, err := tr.conditionOf(rest)
+		if err != nil {
+			return nil, err
+		}
+		if cond != "" {
+			req["ConditionExpression"] = cond
+		}
+		return &dmlRequest{op: "DeleteItem", req: tr.placeholders(req)}, nil
+	}
+	return nil, errPartiQL("unsupported statement")
+}
+
+// planSelect plans a SELECT: a GetItem when the WHERE names one item and
+// nothing else, a Query when it names a partition (the rest filters), else
+// a Scan, which single refuses.
+func (e *Engine) planSelect(st *partiql.Select, tr *translation, single bool) (*dmlRequest, error) {
+	m, err := e.partiqlTable(st.Table)
+	if err != nil {
+		return nil, err
+	}
+	ks := m.KeySchema
+	if st.Index != "" {
+		ix := m.index(st.Index)
+		if ix == nil {
+			return nil, validationf("The table does not have the specified index: %s", st.Index)
+		}
+		ks = ix.KeySchema
+	}
+	req := map[string]any{"TableName": st.Table}
+	if st.Index != "" {
+		req["IndexName"] = st.Index
+	}
+	if st.Projection != nil {
+		paths := make([]string, len(st.Projection))
+		for i, p := range st.Projection {
+			paths[i] = tr.path(p)
+		}
+		req["ProjectionExpression"] = strings.Join(paths, ", ")
+	}
+	names := []string{hashKey(ks)}
+	if r := rangeKey(ks); r != "" {
+		names = append(names, r)
+	}
+	plan := &dmlRequest{req: req, projection: st.Projection}
+	if key, rest, ok := tr.splitKey(st.Where, names); ok && len(rest) == 0 && st.Index == "" {
+		plan.op, req["Key"] = "GetItem", key
+		return plan.withPlaceholders(tr), nil
+	}
+	if single {
+		return nil, validationf("Where clause does not contain a mandatory equality on all key attributes")
+	}
+	hash := hashKey(ks)
+	var keyCond []string
+	var rest []partiql.Expr
+	rng := rangeKey(ks)
+	for _, c := range conjuncts(st.Where) {
+		if n, v, ok := tr.keyEquality(c); ok && n == hash && len(keyCond) == 0 {
+			keyCond = append(keyCond, tr.name(n)+" = "+tr.value(v))
+			continue
+		}
+		rest = append(rest, c)
+	}
+	if len(keyCond) == 0 {
+		plan.op = "Scan"
+		if st.Where != nil {
+			cond, err := tr.condition(st.Where)
+			if err != nil {
+				return nil, err
+			}
+			req["FilterExpression"] = cond
+		}
+		return plan.withPlaceholders(tr), nil
+	}
+	// One condition on the sort key narrows the Query; the others filter.
+	var filter []partiql.Expr
+	for _, c := range rest {
+		if rng != "" && len(keyCond) == 1 && onlyAbout(c, rng) {
+			s, err := tr.condition(c)
+			if err != nil {
+				return nil, err
+			}
+			keyCond = append(keyCond, s)
+			continue
+		}
+		filter = append(filter, c)
+	}
+	plan.op, req["KeyConditionExpression"] = "Query", strings.Join(keyCond, " AND ")
+	if f, err := tr.conditionOf(filter); err != nil {
+		return nil, err
+	} else if f != "" {
+		req["FilterExpression"] = f
+	}
+	return plan.withPlaceholders(tr), nil
+}
+
+// onlyAbout reports whether condition c is a key condition DynamoDB
+// accepts on sort key rng: a comparison or BETWEEN of it with constants,
+// or begins_with(rng, constant).
+func onlyAbout(c partiql.Expr, rng string) bool {
+	isKey := func(e partiql.Expr) bool {
+		p, ok := e.(partiql.Path)
+		return ok && len(p.Steps) == 1 && !p.Steps[0].IsIndex && p.Steps[0].Name == rng
+	}
+	isConst := func(e partiql.Expr) bool {
+		switch e.(type) {
+		case partiql.Literal, partiql.Param:
+			return true
+		}
+		return false
+	}
+	switch c := c.(type) {
+	case *partiql.Binary:
+		switch c.Op {
+		case "=", "<", "<=", ">", ">=":
+			return isKey(c.L) && isConst(c.R)
+		}
+	case *partiql.Between:
+		return isKey(c.X) && isConst(c.Lo) && isConst(c.Hi)
+	case *partiql.Call:
+		return c.Name == "begins_with" && len(c.Args) == 2 && isKey(c.Args[0]) && isConst(c.Args[1])
+	}
+	return false
+}
+
+// withPlaceholders adds the translation's placeholders to the request.
+func (d *dmlRequest) withPlaceholders(tr *translation) *dmlRequest {
+	tr.placeholders(d.req)
+	return d
+}
+
+// partiqlTable loads the metadata of a table a statement names.
+func (e *Engine) partiqlTable(name string) (*tableMeta, error) {
+	var m *tableMeta
+	err := e.view(func(tx *bolt.Tx) error {
+		var err error
+		m, err = loadTable(tx, name)
+		return err
+	})
+	if err == nil && m == nil {
+		err = resourceNotFound()
+	}
+	return m, err
+}
+
+// run sends the request to its operation and decodes the answer.
+func (e *Engine) runDML(ctx context.Context, d *dmlRequest) (map[string]json.RawMessage, error) {
+	body, err := json.Marshal(d.req)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := operations[d.op](e, ctx, body)
+	if err != nil {
+		if d.insert {
+			if de, ok := err.(*Error); ok && de.Type == typeConditionalCheck {
+				return nil, &Error{Type: "DuplicateItemException", Message: "Duplicate primary key exists in table"}
+			}
+		}
+		return nil, err
+	}
+	raw, err := appendResponse(nil, resp)
+	if err != nil {
+		return nil, err
+	}
+	var out map[string]json.RawMessage
+	return out, json.Unmarshal(raw, &out)
+}
+
+// items returns the items of a read's answer, reshaped for the SELECT's
+// projection.
+func (d *dmlRequest) items(out map[string]json.RawMessage) ([]attr.Item, error) {
+	var items []attr.Item
+	if raw, ok := out["Items"]; ok {
+		if err := json.Unmarshal(raw, &items); err != nil {
+			return nil, err
+		}
+	}
+	if raw, ok := out["Item"]; ok {
+		var it attr.Item
+		if err := json.Unmarshal(raw, &it); err != nil {
+			return nil, err
+		}
+		items = append(items, it)
+	}
+	if d.projection == nil {
+		return items, nil
+	}
+	for i, it := range items {
+		shaped := attr.Item{}
+		for _, p := range d.projection {
+			if v, ok := valueAt(it, p); ok {
+				last := p.Steps[len(p.Steps)-1]
+				name := last.Name
+				if last.IsIndex {
+					name = p.Steps[0].Name
+				}
+				shaped[name] = v
+			}
+		}
+		items[i] = shaped
+	}
+	return items, nil
+}
+
+// valueAt returns the value at path p of item it.
+func valueAt(it attr.Item, p partiql.Path) (attr.Value, bool) {
+	v, ok := it[p.Steps[0].Name]
+	for _, s := range p.Steps[1:] {
+		switch {
+		case !ok:
+			return attr.Value{}, false
+		case s.IsIndex && v.Type == attr.TypeL && s.Index < len(v.L):
+			v = v.L[s.Index]
+		case !s.IsIndex && v.Type == attr.TypeM:
+			v, ok = v.M[s.Name]
+		default:
+			return attr.Value{}, false
+		}
+	}
+	return v, ok
+}
+
+// executeStatementInput is the ExecuteStatement request.
+type executeStatementInput struct {
+	Statement              string       `json:"Statement"`
+	Parameters             []attr.Value `json:"Parameters"`
+	ConsistentRead         bool         `json:"ConsistentRead"`
+	NextToken              *string      `json:"NextToken"`
+	Limit                  *int         `json:"Limit"`
+	ReturnConsumedCapacity string       `json:"ReturnConsumedCapacity"`
+}
+
+// opExecuteStatement runs one PartiQL statement. A SELECT returns its
+// items, at most Limit, with a NextToken to continue; a write returns no
+// items.
+func opExecuteStatement(e *Engine, ctx context.Context, body []byte) (any, error) {
+	var in executeStatementInput
+	if err := decode(body, &in); err != nil {
+		return nil, err
+	}
+	var v violations
+	v.enum("returnConsumedCapacity", in.ReturnConsumedCapacity, returnConsumedCapacitySet...)
+	if in.Statement == "" {
+		v.add("null", "statement", "Member must not be null")
+	}
+	if err := v.err(); err != nil {
+		return nil, err
+	}
+	d, err := e.planStatement(in.Statement, in.Parameters, false)
+	if err != nil {
+		return nil, err
+	}
+	if in.ReturnConsumedCapacity != "" {
+		d.req["ReturnConsumedCapacity"] = in.ReturnConsumedCapacity
+	}
+	if d.op == "Query" || d.op == "Scan" || d.op == "GetItem" {
+		if in.ConsistentRead {
+			d.req["ConsistentRead"] = true
+		}
+	}
+	if d.op == "Query" || d.op == "Scan" {
+		if in.Limit != nil {
+			d.req["Limit"] = *in.Limit
+		}
+		if in.NextToken != nil {
+			start, err := decodeNextToken(*in.NextToken)
+			if err != nil {
+				return nil, err
+			}
+			d.req["ExclusiveStartKey"] = start
+		}
+	}
+	out, err := e.runDML(ctx, d)
+	if err != nil {
+		return nil, err
+	}
+	items, err := d.items(out)
+	if err != nil {
+		return nil, err
+	}
+	resp := map[string]any{"Items": itemsList(items)}
+	if raw, ok := out["LastEvaluatedKey"]; ok {
+		resp["NextToken"] = base64.StdEncoding.EncodeToString(raw)
+		resp["LastEvaluatedKey"] = json.RawMessage(raw)
+	}
+	if raw, ok := out["ConsumedCapacity"]; ok {
+		resp["ConsumedCapacity"] = json.RawMessage(raw)
+	}
+	return resp, nil
+}
+
+// itemsList is items as a response list.
+func itemsList(items []attr.Item) []any {
+	out := make([]any, len(items))
+	for i, it := range items {
+		out[i] = it
+	}
+	return out
+}
+
+// decodeNextToken reads a NextToken this engine issued: the encoded
+// LastEvaluatedKey of the page before.
+func decodeNextToken(token string) (attr.Item, error) {
+	raw, err := base64.StdEncoding.DecodeString(token)
+	var key attr.Item
+	if err == nil {
+		err = json.Unmarshal(raw, &key)
+	}
+	if err != nil || len(key) == 0 {
+		return nil, validationf("Invalid NextToken")
+	}
+	return key, nil
+}
+
+// batchStatement is one statement of BatchExecuteStatement or
+// ExecuteTransaction.
+type batchStatement struct {
+	Statement      string       `json:"Statement"`
+	Parameters     []attr.Value `json:"Parameters"`
+	ConsistentRead bool         `json:"ConsistentRead"`
+}
+
+// batchExecuteInput is the BatchExecuteStatement request.
+type batchExecuteInput struct {
+	Statements             []batchStatement `json:"Statements"`
+	ReturnConsumedCapacity string           `json:"ReturnConsumedCapacity"`
+}
+
+// opBatchExecuteStatement runs up to 25 statements on single items, each
+// on its own: every statement gets its response, or an error in its place.
+func opBatchExecuteStatement(e *Engine, ctx context.Context, body []byte) (any, error) {
+	var in batchExecuteInput
+	if err := decode(body, &in); err != nil {
+		return nil, err
+	}
+	var v violations
+	v.enum("returnConsumedCapacity", in.ReturnConsumedCapacity, returnConsumedCapacitySet...)
+	switch n := len(in.Statements); {
+	case n == 0:
+		v.add("'[]'", "statements", "Member must have length greater than or equal to 1")
+	case n > maxBatchStatements:
+		v.add("'[…]'", "statements", "Member must have length less than or equal to 25")
+	}
+	if err := v.err(); err != nil {
+		return nil, err
+	}
+	responses := make([]any, len(in.Statements))
+	for i, s := range in.Statements {
+		r := map[string]any{}
+		d, err := e.planStatement(s.Statement, s.Parameters, true)
+		if err == nil {
+			r["TableName"] = d.req["TableName"]
+			if s.ConsistentRead && d.op == "GetItem" {
+				d.req["ConsistentRead"] = true
+			}
+			var out map[string]json.RawMessage
+			if out, err = e.runDML(ctx, d); err == nil {
+				var items []attr.Item
+				if items, err = d.items(out); err == nil && len(items) > 0 {
+					r["Item"] = items[0]
+				}
+			}
+		}
+		if err != nil {
+			de := asError(err)
+			r = map[string]any{"Error": map[string]any{"Code": strings.TrimSuffix(de.Type, "Exception"), "Message": de.Message}}
+		}
+		responses[i] = r
+	}
+	return map[string]any{"Responses": responses}, nil
+}
+
+// executeTransactionInput is the ExecuteTransaction request.
+type executeTransactionInput struct {
+	TransactStatements     []batchStatement `json:"TransactStatements"`
+	ClientRequestToken     string           `json:"ClientRequestToken"`
+	ReturnConsumedCapacity string           `json:"ReturnConsumedCapacity"`
+}
+
+// opExecuteTransaction runs up to 100 statements on single items as one
+// transaction: all reads (a TransactGetItems) or all writes (a
+// TransactWriteItems), never a mix.
+func opExecuteTransaction(e *Engine, ctx context.Context, body []byte) (any, error) {
+	var in executeTransactionInput
+	if err := decode(body, &in); err != nil {
+		return nil, err
+	}
+	var v violations
+	v.enum("returnConsumedCapacity", in.ReturnConsumedCapacity, returnConsumedCapacitySet...)
+	switch n := len(in.TransactStatements); {
+	case n == 0:
+		v.add("'[]'", "transactStatements", "Member must have length greater than or equal to 1")
+	case n > maxTransactStatements:
+		v.add("'[…]'", "transactStatements", "Member must have length less than or equal to 100")
+	}
+	if err := v.err(); err != nil {
+		return nil, err
+	}
+	var reads, writes []map[string]any
+	var plans []*dmlRequest
+	for _, s := range in.TransactStatements {
+		d, err := e.planStatement(s.Statement, s.Parameters, true)
+		if err != nil {
+			return nil, err
+		}
+		plans = append(plans, d)
+		delete(d.req, "ReturnConsumedCapacity")
+		switch d.op {
+		case "GetItem":
+			reads = append(reads, map[string]any{"Get": d.req})
+		case "PutItem":
+			writes = append(writes, map[string]any{"Put": d.req})
+		case "UpdateItem":
+			writes = append(writes, map[string]any{"Update": d.req})
+		case "DeleteItem":
+			writes = append(writes, map[string]any{"Delete": d.req})
+		}
+	}
+	if len(reads) > 0 && len(writes) > 0 {
+		return nil, validationf("Transactions can be either all reads or all writes, not a mix")
+	}
+	req := map[string]any{}
+	if in.ReturnConsumedCapacity != "" {
+		req["ReturnConsumedCapacity"] = in.ReturnConsumedCapacity
+	}
+	op := "TransactWriteItems"
+	if len(reads) > 0 {
+		op, req["TransactItems"] = "TransactGetItems", reads
+	} else {
+		req["TransactItems"] = writes
+		if in.ClientRequestToken != "" {
+			req["ClientRequestToken"] = in.ClientRequestToken
+		}
+	}
+	out, err := e.runDML(ctx, &dmlRequest{op: op, req: req})
+	if err != nil {
+		return nil, err
+	}
+	resp := map[string]any{}
+	if raw, ok := out["Responses"]; ok {
+		var rs []struct {
+			Item attr.Item `json:"Item"`
+		}
+		if err := json.Unmarshal(raw, &rs); err != nil {
+			return nil, err
+		}
+		list := make([]any, len(rs))
+		for i, r := range rs {
+			item := map[string]any{}
+			if r.Item != nil {
+				items, err := plans[i].items(map[string]json.RawMessage{"Item": mustJSON(r.Item)})
+				if err != nil {
+					return nil, err
+				}
+				item["Item"] = items[0]
+			}
+			list[i] = item
+		}
+		resp["Responses"] = list
+	}
+	if raw, ok := out["ConsumedCapacity"]; ok {
+		resp["ConsumedCapacity"] = json.RawMessage(raw)
+	}
+	return resp, nil
+}
+
+// mustJSON encodes an item.
+func mustJSON(it attr.Item) json.RawMessage { return attr.AppendItemJSON(nil, it) }
