@@ -29,7 +29,10 @@
 // (ListStreams, DescribeStream, GetShardIterator, GetRecords) on the same
 // endpoint under the X-Amz-Target prefix DynamoDBStreams_20120810, as
 // DynamoDB Local serves it; the SDKs' dynamodbstreams clients work over
-// HTTP or in-process through HTTPClient. Tags (tags.go): TagResource,
+// HTTP or in-process through HTTPClient. PartiQL (partiql.go):
+// ExecuteStatement, BatchExecuteStatement and ExecuteTransaction, parsed
+// by package ddb/partiql and run as the equivalent DynamoDB requests
+// (partiqltranslate.go). Tags (tags.go): TagResource,
 // UntagResource, ListTagsOfResource and Tags on CreateTable. Legacy parameters (Expected,
 // AttributesToGet, AttributeUpdates, KeyConditions, QueryFilter,
 // ScanFilter, ConditionalOperator) are translated into the equivalent

@@ -458,6 +458,16 @@ func opBatchExecuteStatement(e *Engine, ctx context.Context, body []byte) (any, 
 	if err := v.err(); err != nil {
 		return nil, err
 	}
+	// A batch is all reads or all writes, as in DynamoDB.
+	reads := 0
+	for _, s := range in.Statements {
+		if isSelect(s.Statement) {
+			reads++
+		}
+	}
+	if reads != 0 && reads != len(in.Statements) {
+		return nil, validationf("Batch statements can be either all reads or all writes, not a mix")
+	}
 	responses := make([]any, len(in.Statements))
 	for i, s := range in.Statements {
 		r := map[string]any{}
@@ -477,7 +487,8 @@ func opBatchExecuteStatement(e *Engine, ctx context.Context, body []byte) (any, 
 		}
 		if err != nil {
 			de := asError(err)
-			r = map[string]any{"Error": map[string]any{"Code": strings.TrimSuffix(de.Type, "Exception"), "Message": de.Message}}
+			delete(r, "Item")
+			r["Error"] = map[string]any{"Code": strings.TrimSuffix(de.Type, "Exception"), "Message": de.Message}
 		}
 		responses[i] = r
 	}
@@ -547,10 +558,20 @@ func opExecuteTransaction(e *Engine, ctx context.Context, body []byte) (any, err
 		}
 	}
 	out, err := e.runDML(ctx, &dmlRequest{op: op, req: req})
+	if de, ok := err.(*Error); ok && de.Type == typeTransactionCanceled {
+		// An INSERT whose item exists is a ValidationError, as DynamoDB
+		// Local reports it, not a failed condition.
+		for i, r := range de.reasons {
+			if i < len(plans) && plans[i].insert && r.Code == "ConditionalCheckFailed" {
+				de.reasons[i] = cancellationReason{Code: "ValidationError", Message: "Duplicate primary key exists in table"}
+			}
+		}
+		return nil, transactionCanceled(de.reasons)
+	}
 	if err != nil {
 		return nil, err
 	}
-	resp := map[string]any{}
+	resp := map[string]any{"Responses": []any{}}
 	if raw, ok := out["Responses"]; ok {
 		var rs []struct {
 			Item attr.Item `json:"Item"`
@@ -576,6 +597,12 @@ func opExecuteTransaction(e *Engine, ctx context.Context, body []byte) (any, err
 		resp["ConsumedCapacity"] = json.RawMessage(raw)
 	}
 	return resp, nil
+}
+
+// isSelect reports whether a statement reads (its first word is SELECT).
+func isSelect(statement string) bool {
+	fields := strings.Fields(statement)
+	return len(fields) > 0 && strings.EqualFold(fields[0], "SELECT")
 }
 
 // mustJSON encodes an item.

@@ -170,6 +170,11 @@ func TestStream_EveryWritePathRecordsItsChange(t *testing.T) {
 		{ConditionCheck: &types.ConditionCheck{TableName: tbl, Key: key("zz"), ConditionExpression: aws.String("attribute_exists(PK)")}},
 	}}))
 
+	// PartiQL writes are item writes like the others.
+	must(c.ExecuteStatement(ctx, &dynamodb.ExecuteStatementInput{Statement: aws.String(`INSERT INTO "tbl" VALUE {'PK': 'g', 'v': '1'}`)}))
+	must(c.ExecuteStatement(ctx, &dynamodb.ExecuteStatementInput{Statement: aws.String(`UPDATE "tbl" SET v = '2' WHERE PK = 'g'`)}))
+	must(c.ExecuteStatement(ctx, &dynamodb.ExecuteStatementInput{Statement: aws.String(`DELETE FROM "tbl" WHERE PK = 'g'`)}))
+
 	// TTL: the sweeper's deletion is attributed to the service.
 	_, err := c.UpdateTimeToLive(ctx, &dynamodb.UpdateTimeToLiveInput{TableName: tbl,
 		TimeToLiveSpecification: &types.TimeToLiveSpecification{AttributeName: aws.String("exp"), Enabled: aws.Bool(true)}})
@@ -188,6 +193,9 @@ func TestStream_EveryWritePathRecordsItsChange(t *testing.T) {
 		streamEvent{"MODIFY", "c", "2", "1", false},
 		streamEvent{"REMOVE", "b", "-", "1", false},
 		streamEvent{"INSERT", "d", "1", "-", false},
+		streamEvent{"INSERT", "g", "1", "-", false},
+		streamEvent{"MODIFY", "g", "2", "1", false},
+		streamEvent{"REMOVE", "g", "-", "2", false},
 		streamEvent{"INSERT", "f", "1", "-", false},
 		streamEvent{"REMOVE", "f", "-", "1", true},
 	)

@@ -38,6 +38,11 @@ const (
 	msgOther    = "the wordings differ (see the comment above the entry)"
 )
 
+// msgPartiQLSyntax is the reason for PartiQL statements the engine refuses
+// in words of its own: DynamoDB Local quotes the statement back.
+const msgPartiQLSyntax = "a PartiQL statement refused: DynamoDB Local says \"Statement wasn't well formed, can't be processed: <the statement>\"; " +
+	"the engine says what it expected where (ddb/partiql)"
+
 // msgDuplicates is the reason for set-duplicate steps.
 const msgDuplicates = "a set with duplicate members: DynamoDB Local says \"Input collection [a, a] contains duplicates\"; " +
 	"the engine adds the period Amazon DynamoDB ends the sentence with (the public conformance suite's tier3/error-messages/putItem)"
@@ -59,6 +64,11 @@ var typeOnlyMessages = map[string]string{
 	"ttl/missing-table":                         msgNotFound,
 	"update-upsert-and-conditions/#12":          msgNotFound,
 	"update-upsert-and-conditions/#7":           msgConstraint,
+	"partiql/no-table":                          msgNotFound,
+	"partiql/syntax-error":                      msgPartiQLSyntax,
+	"partiql-batch/batch-empty":                 msgConstraint,
+	"partiql-batch/transaction-empty":           msgConstraint,
+	"partiql-batch/batch-mixed":                 msgPartiQLSyntax,
 	"batch/get-101":                             msgConstraint,
 	"batch/write-26":                            msgConstraint,
 	"expr-conditions/dup-set":                   msgDuplicates,
