@@ -10,13 +10,13 @@ import (
 type tokenKind int
 
 const (
-	tokEOF     tokenKind = iota
-	tokIdent             // a bare identifier or keyword: pk, SELECT
-	tokQuoted            // a double-quoted identifier: "my-table"
-	tokString            // a single-quoted string: 'text'
-	tokNumber            // 42, -1.5, 1e3
-	tokParam             // ?
-	tokPunct             // operators and punctuation
+	tokEOF    tokenKind = iota
+	tokIdent            // a bare identifier or keyword: pk, SELECT
+	tokQuoted           // a double-quoted identifier: "my-table"
+	tokString           // a single-quoted string: 'text'
+	tokNumber           // 42, -1.5, 1e3
+	tokParam            // ?
+	tokPunct            // operators and punctuation
 )
 
 // token is one lexeme with its position (a byte offset) for messages.
