@@ -98,3 +98,22 @@ func TestPartiQL_TransactionIsAllOrNothing(t *testing.T) {
 	}})
 	wantErr(t, err, "ValidationException", "Batch statements can be either all reads or all writes, not a mix")
 }
+
+// TestPartiQL_SelectFromAnIndex: "table"."index" reads the index, by its
+// own key or by a scan of it.
+func TestPartiQL_SelectFromAnIndex(t *testing.T) {
+	env := mustOpen(t)
+	env.createTable("tbl", false, gsi("byG", "G", ""))
+	env.execute(`INSERT INTO "tbl" VALUE {'PK': 'a', 'G': 'x'}`)
+	env.execute(`INSERT INTO "tbl" VALUE {'PK': 'b', 'G': 'y'}`)
+	env.execute(`INSERT INTO "tbl" VALUE {'PK': 'c'}`)
+	for statement, want := range map[string]int{
+		`SELECT * FROM "tbl"."byG" WHERE G = 'x'`: 1,
+		`SELECT * FROM "tbl"."byG"`:               2,
+		`SELECT * FROM "tbl"`:                     3,
+	} {
+		if out := env.execute(statement); len(out.Items) != want {
+			t.Errorf("%s: %d items, want %d", statement, len(out.Items), want)
+		}
+	}
+}
