@@ -149,7 +149,14 @@ func opUpdateTable(e *Engine, _ context.Context, body []byte) (any, error) {
 		if err := t.flush(); err != nil {
 			return err
 		}
-		d := e.describe(m, t.stats, "ACTIVE")
+		// While an index is created or deleted, DynamoDB describes the
+		// table as UPDATING; the engine's change is done on return, so only
+		// this answer says so (DescribeTable then answers ACTIVE).
+		status := "ACTIVE"
+		if len(in.GlobalSecondaryIndexUpdates) > 0 && (in.GlobalSecondaryIndexUpdates[0].Create != nil || in.GlobalSecondaryIndexUpdates[0].Delete != nil) {
+			status = "UPDATING"
+		}
+		d := e.describe(m, t.stats, status)
 		markIndexChanges(d, in.GlobalSecondaryIndexUpdates, deleted)
 		out = map[string]any{"TableDescription": d}
 		return nil

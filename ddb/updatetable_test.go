@@ -37,8 +37,8 @@ func TestUpdateTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	g := out.TableDescription.GlobalSecondaryIndexes
-	if len(g) != 1 || g[0].IndexStatus != types.IndexStatusCreating {
-		t.Fatalf("indexes = %+v", g)
+	if len(g) != 1 || g[0].IndexStatus != types.IndexStatusCreating || out.TableDescription.TableStatus != types.TableStatusUpdating {
+		t.Fatalf("table %s, indexes = %+v; want UPDATING while the index is CREATING", out.TableDescription.TableStatus, g)
 	}
 	d, err := env.client.DescribeTable(env.ctx, &dynamodb.DescribeTableInput{TableName: aws.String("tbl")})
 	if err != nil {

@@ -156,8 +156,11 @@ func gsiBackfillCase() Case {
 		return M{"TableName": "{{t}}", "IndexName": "byG", "KeyConditionExpression": "G = :g", "ExpressionAttributeValues": M{":g": S(g)}}
 	}
 	steps = append(steps,
-		withID(step("UpdateTable", M{"TableName": "{{t}}", "AttributeDefinitions": attrDefs("G", "S", "SK", "S"),
-			"GlobalSecondaryIndexUpdates": []any{M{"Create": M{"IndexName": "byG", "KeySchema": keySchema("G", "SK"), "Projection": M{"ProjectionType": "ALL"}}}}}), "create-gsi"),
+		// TableStatus: DynamoDB Local answers ACTIVE while the index is
+		// CREATING (or DELETING), DynamoDB UPDATING (see
+		// docs/dynamodb-local-divergences.md; ddb/updatetable_test.go checks it).
+		withID(ignoring(step("UpdateTable", M{"TableName": "{{t}}", "AttributeDefinitions": attrDefs("G", "S", "SK", "S"),
+			"GlobalSecondaryIndexUpdates": []any{M{"Create": M{"IndexName": "byG", "KeySchema": keySchema("G", "SK"), "Projection": M{"ProjectionType": "ALL"}}}}}), "TableDescription.TableStatus"), "create-gsi"),
 		withID(Step{Op: "DescribeTable", Request: raw(M{"TableName": "{{t}}"}), Wait: true}, "wait-active"),
 		withID(step("Query", gsiQuery("g0")), "query-g0"),
 		withID(step("Query", gsiQuery("g1")), "query-g1"),
@@ -168,7 +171,7 @@ func gsiBackfillCase() Case {
 		withID(failStep("UpdateTable", "ValidationException", M{"TableName": "{{t}}", "AttributeDefinitions": attrDefs("G", "S", "SK", "S"),
 			"GlobalSecondaryIndexUpdates": []any{M{"Create": M{"IndexName": "byG", "KeySchema": keySchema("G", "SK"), "Projection": M{"ProjectionType": "ALL"}}}}}), "create-duplicate"),
 		withID(failStep("UpdateTable", "ResourceNotFoundException", M{"TableName": "{{t}}", "GlobalSecondaryIndexUpdates": []any{M{"Delete": M{"IndexName": "nope"}}}}), "delete-missing"),
-		withID(step("UpdateTable", M{"TableName": "{{t}}", "GlobalSecondaryIndexUpdates": []any{M{"Delete": M{"IndexName": "byG"}}}}), "delete-gsi"),
+		withID(ignoring(step("UpdateTable", M{"TableName": "{{t}}", "GlobalSecondaryIndexUpdates": []any{M{"Delete": M{"IndexName": "byG"}}}}), "TableDescription.TableStatus"), "delete-gsi"),
 		withID(Step{Op: "DescribeTable", Request: raw(M{"TableName": "{{t}}"}), Wait: true}, "wait-deleted"),
 		withID(failStep("Query", "ValidationException", gsiQuery("g0")), "query-deleted-index"),
 	)
