@@ -102,7 +102,7 @@ func New(cfg Config) http.Handler {
 	gql.SetErrorPresenter(presentError(cfg.Logger))
 	gql.SetRecoverFunc(recoverPanic(cfg.Logger))
 
-	api := limitBody(cfg.MaxBodyBytes, strictRequests(withTimeout(cfg.RequestTimeout, identify(cfg.Verifier, cfg.Logger, askCost(gql)))))
+	api := limitBody(cfg.MaxBodyBytes, strictRequests(withTimeout(cfg.RequestTimeout, identify(cfg.Verifier, cfg.Logger, askCost(overHTTPStatus(gql))))))
 	mux := http.NewServeMux()
 	mux.Handle("GET "+Endpoint, api)
 	mux.Handle("POST "+Endpoint, api)
