@@ -33,11 +33,17 @@
 //
 // # Running
 //
-// Each [Instance] is one JVM listening on a free 127.0.0.1 port, started as
+// Each [Instance] is one JVM on a free port, reached at 127.0.0.1, started as
 //
 //	java -Djava.library.path=<lib> -jar DynamoDBLocal.jar -inMemory -port <port> -disableTelemetry
 //
-// in a fresh temporary working directory, always with telemetry disabled. The
+// in a fresh temporary working directory, always with telemetry disabled.
+// DynamoDB Local has no option to choose the address it binds (-help lists
+// none, and its embedded Jetty server takes only the port): it listens on
+// every interface (`ss -ltn` shows *:<port>). The instances here hold only
+// test tables, in memory, for the test binary's lifetime, on an ephemeral
+// port; on a machine whose network is not trusted, keep ephemeral ports
+// firewalled. The
 // JVM takes 2-3 seconds to start, so a test binary should share one instance:
 // call [Launch] in TestMain and [Instance.Stop] before os.Exit, and give every
 // test its own table names. [Start] is the per-test convenience: it launches an
