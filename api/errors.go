@@ -13,18 +13,6 @@ import (
 	"github.com/quickphotos/quickphotos/domain"
 )
 
-// extensionCodes maps each domain error code to the GraphQL extensions.code clients see. This
-// is the only place the two vocabularies meet.
-var extensionCodes = map[domain.Code]string{
-	domain.Invalid:         "BAD_USER_INPUT",
-	domain.NotFound:        "NOT_FOUND",
-	domain.Conflict:        "CONFLICT",
-	domain.Unauthenticated: "UNAUTHENTICATED",
-	domain.Forbidden:       "FORBIDDEN",
-	domain.Unavailable:     "SERVICE_UNAVAILABLE",
-	domain.Internal:        "INTERNAL_SERVER_ERROR",
-}
-
 // presentError gives every resolver error a code and a client-safe message. Internal errors
 // are logged with their cause and shown only as "internal error".
 func presentError(log *slog.Logger) graphql.ErrorPresenterFunc {
@@ -40,7 +28,7 @@ func presentError(log *slog.Logger) graphql.ErrorPresenterFunc {
 				// query extension): the client's mistake, said in gqlgen's words, minus the
 				// echo of the whole body.
 				gqlErr.Message, _, _ = strings.Cut(gqlErr.Message, " body:")
-				gqlErr.Extensions = map[string]any{"code": extensionCodes[domain.Invalid]}
+				gqlErr.Extensions = map[string]any{"code": extensionCode(domain.Invalid)}
 				return gqlErr
 			}
 		}
@@ -61,7 +49,7 @@ func presentError(log *slog.Logger) graphql.ErrorPresenterFunc {
 		if gqlErr.Extensions == nil {
 			gqlErr.Extensions = map[string]any{}
 		}
-		gqlErr.Extensions["code"] = extensionCodes[code]
+		gqlErr.Extensions["code"] = extensionCode(code)
 		return gqlErr
 	}
 }

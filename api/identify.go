@@ -49,23 +49,12 @@ func callerOf(r *http.Request, v auth.Verifier) (domain.Caller, error) {
 	return domain.Authenticated(username), nil
 }
 
-// httpStatuses are the HTTP statuses of errors answered before GraphQL runs.
-var httpStatuses = map[domain.Code]int{
-	domain.Invalid:         http.StatusBadRequest,
-	domain.Unauthenticated: http.StatusUnauthorized,
-	domain.Forbidden:       http.StatusForbidden,
-	domain.Unavailable:     http.StatusServiceUnavailable,
-}
-
 // writeHTTPError answers a request refused before GraphQL ran, in GraphQL's error shape so
 // that clients handle it like any other error. A zero status is the error code's.
 func writeHTTPError(w http.ResponseWriter, status int, err error) {
 	code := domain.ErrorCode(err)
 	if status == 0 {
-		status = httpStatuses[code]
-	}
-	if status == 0 {
-		status = http.StatusInternalServerError
+		status = httpStatus(code)
 	}
 	message := domain.ErrorMessage(err)
 	if code == domain.Unauthenticated {
@@ -76,7 +65,7 @@ func writeHTTPError(w http.ResponseWriter, status int, err error) {
 	_ = json.NewEncoder(w).Encode(map[string]any{
 		"errors": []any{map[string]any{
 			"message":    message,
-			"extensions": map[string]any{"code": extensionCodes[code]},
+			"extensions": map[string]any{"code": extensionCode(code)},
 		}},
 	})
 }

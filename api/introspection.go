@@ -29,7 +29,7 @@ func (noIntrospection) MutateOperationContext(_ context.Context, oc *graphql.Ope
 		return nil
 	}
 	err := gqlerror.Errorf("introspection is switched off on this server")
-	err.Extensions = map[string]any{"code": "GRAPHQL_VALIDATION_FAILED"}
+	err.Extensions = map[string]any{"code": codeValidationFailed}
 	return err
 }
 
