@@ -299,7 +299,7 @@ func (s *Store) Repair(ctx context.Context, report CheckReport) (int, error) {
 		if p.repair == nil {
 			continue
 		}
-		err := s.transact(ctx, "repair", p.repair, onFailed{anyAction, errChangedSinceCheck})
+		err := s.transact(ctx, "repair", allIf(p.repair, errChangedSinceCheck))
 		switch {
 		case err == nil:
 			fixed++

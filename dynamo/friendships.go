@@ -16,18 +16,14 @@ import (
 // TransactWriteItems). Conflict when already following; NotFound when either user is missing.
 func (s *Store) Follow(ctx context.Context, k domain.FriendshipKey) (domain.Friendship, error) {
 	f := domain.Friendship{Follower: k.Follower, Followed: k.Followed, Timestamp: s.Now()}
-	err := s.transact(ctx, "follow", []types.TransactWriteItem{
-		{Put: &types.Put{
+	err := s.transact(ctx, "follow", []txAction{
+		updateIf(followCounter(k.Followed, attrFollowers, 1), userNotFound(k.Followed)),
+		updateIf(followCounter(k.Follower, attrFollowing, 1), userNotFound(k.Follower)),
+		putIf(&types.Put{
 			Item:                FriendshipItem(f),
 			ConditionExpression: aws.String("attribute_not_exists(PK)"),
-		}},
-		{Update: followCounter(k.Followed, attrFollowers, 1)},
-		{Update: followCounter(k.Follower, attrFollowing, 1)},
-	},
-		onFailed{1, userNotFound(k.Followed)},
-		onFailed{2, userNotFound(k.Follower)},
-		onFailed{0, domain.Errorf(domain.Conflict, "%q already follows %q", k.Follower, k.Followed)},
-	)
+		}, domain.Errorf(domain.Conflict, "%q already follows %q", k.Follower, k.Followed)),
+	})
 	if err != nil {
 		return domain.Friendship{}, err
 	}
@@ -49,18 +45,14 @@ func (s *Store) Unfollow(ctx context.Context, k domain.FriendshipKey) (domain.Fr
 	if err != nil {
 		return domain.Friendship{}, domain.Wrap(domain.Internal, err, "reading friendship")
 	}
-	err = s.transact(ctx, "unfollow", []types.TransactWriteItem{
-		{Delete: &types.Delete{
+	err = s.transact(ctx, "unfollow", []txAction{
+		deleteIf(&types.Delete{
 			Key:                 FriendshipKey(k).item(),
 			ConditionExpression: aws.String("attribute_exists(PK)"),
-		}},
-		{Update: followCounter(k.Followed, attrFollowers, -1)},
-		{Update: followCounter(k.Follower, attrFollowing, -1)},
-	},
-		onFailed{0, notFollowing(k)},
-		onFailed{1, uncounted(fmt.Sprintf("user %q", k.Followed), "friendship")},
-		onFailed{2, uncounted(fmt.Sprintf("user %q", k.Follower), "friendship")},
-	)
+		}, notFollowing(k)),
+		updateIf(followCounter(k.Followed, attrFollowers, -1), uncounted(fmt.Sprintf("user %q", k.Followed), "friendship")),
+		updateIf(followCounter(k.Follower, attrFollowing, -1), uncounted(fmt.Sprintf("user %q", k.Follower), "friendship")),
+	})
 	if err != nil {
 		return domain.Friendship{}, err
 	}

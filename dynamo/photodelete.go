@@ -73,7 +73,7 @@ func (s *Store) DeletePhoto(ctx context.Context, key domain.PhotoKey) (domain.Ph
 			return *c.photo, nil
 		}
 		actions, _ := deleteActions(key, "", c)
-		err = s.transact(ctx, "delete", actions, onFailed{anyAction, errPhotoChanged})
+		err = s.transact(ctx, "delete", allIf(actions, errPhotoChanged))
 		if err == nil {
 			return *c.photo, nil
 		}
@@ -90,7 +90,7 @@ func (s *Store) DeletePhoto(ctx context.Context, key domain.PhotoKey) (domain.Ph
 func (s *Store) deleteInSteps(ctx context.Context, photo domain.Photo) error {
 	key := photo.Key()
 	id := requestToken()
-	err := s.transact(ctx, "delete (mark)", []types.TransactWriteItem{
+	err := s.transact(ctx, "delete (mark)", allIf([]types.TransactWriteItem{
 		{Update: &types.Update{
 			Key:                       PhotoKey(key).item(),
 			UpdateExpression:          aws.String("SET #d = :id"),
@@ -102,7 +102,7 @@ func (s *Store) deleteInSteps(ctx context.Context, photo domain.Photo) error {
 			Item:                photoDeletionItem(key, id, s.Now()),
 			ConditionExpression: aws.String("attribute_not_exists(PK)"),
 		}},
-	}, onFailed{anyAction, errPhotoChanged})
+	}, errPhotoChanged))
 	if errors.Is(err, errPhotoChanged) {
 		// Deleted or marked by another delete since it was read: carry on with that one.
 		c, err := s.readPhotoCollection(ctx, key)
@@ -134,7 +134,7 @@ func (s *Store) finishDeletion(ctx context.Context, key domain.PhotoKey, id stri
 			return s.forgetDeletion(ctx, key, id)
 		}
 		actions, last := deleteActions(key, id, c)
-		err = s.transact(ctx, "delete", actions, onFailed{anyAction, errPhotoChanged})
+		err = s.transact(ctx, "delete", allIf(actions, errPhotoChanged))
 		switch {
 		case err == nil && last:
 			return nil
@@ -158,13 +158,20 @@ func (s *Store) finishDeletion(ctx context.Context, key domain.PhotoKey, id stri
 // deletion. The final step deletes both together, so this finds nothing to do unless the
 // record was left by hand.
 func (s *Store) forgetDeletion(ctx context.Context, key domain.PhotoKey, id string) error {
-	return s.transact(ctx, "delete (record)", []types.TransactWriteItem{{Delete: &types.Delete{
+	err := s.transact(ctx, "delete (record)", []txAction{deleteIf(&types.Delete{
 		Key:                       PhotoDeletionKey(key).item(),
 		ConditionExpression:       aws.String("#d = :id"),
 		ExpressionAttributeNames:  map[string]string{"#d": attrDeletion},
 		ExpressionAttributeValues: Item{":id": str(id)},
-	}}}, onFailed{anyAction, nil})
+	}, errRecordGone)})
+	if errors.Is(err, errRecordGone) {
+		return nil // gone, or another deletion's: nothing of ours to forget
+	}
+	return err
 }
+
+// errRecordGone is forgetDeletion's failed condition: the record is not the one it names.
+var errRecordGone = errors.New("the deletion record is gone or another deletion's")
 
 // deleteActions is one step of a delete: the reactions read (as many as fit), and either the
 // photo, when they are all of its reactions (last), or a decrement of its counters by as

@@ -19,19 +19,16 @@ func (s *Store) UploadPhoto(ctx context.Context, p domain.Photo) (domain.Photo, 
 	for _, t := range domain.ReactionTypes {
 		p.Reactions[t] = 0
 	}
-	err := s.transact(ctx, "upload", []types.TransactWriteItem{
-		{ConditionCheck: &types.ConditionCheck{
+	err := s.transact(ctx, "upload", []txAction{
+		checkIf(&types.ConditionCheck{
 			Key:                 UserKey(p.Owner).item(),
 			ConditionExpression: aws.String("attribute_exists(PK)"),
-		}},
-		{Put: &types.Put{
+		}, userNotFound(p.Owner)),
+		putIf(&types.Put{
 			Item:                PhotoItem(p),
 			ConditionExpression: aws.String("attribute_not_exists(PK)"),
-		}},
-	},
-		onFailed{0, userNotFound(p.Owner)},
-		onFailed{1, domain.Errorf(domain.Conflict, "%q already has a photo at %s", p.Owner, p.Timestamp)},
-	)
+		}, domain.Errorf(domain.Conflict, "%q already has a photo at %s", p.Owner, p.Timestamp)),
+	})
 	if err != nil {
 		return domain.Photo{}, err
 	}

@@ -20,21 +20,18 @@ import (
 // or the user does not exist, or the photo is being deleted.
 func (s *Store) React(ctx context.Context, k domain.ReactionKey) (domain.Reaction, error) {
 	r := domain.Reaction{Username: k.Username, Type: k.Type, Photo: k.Photo, Timestamp: s.Now()}
-	err := s.transact(ctx, "reaction", []types.TransactWriteItem{
-		{Put: &types.Put{
-			Item:                ReactionItem(r),
-			ConditionExpression: aws.String("attribute_not_exists(PK)"),
-		}},
-		{Update: counterUpdate(PhotoKey(k.Photo), k.Type, 1)},
-		{ConditionCheck: &types.ConditionCheck{
+	err := s.transact(ctx, "reaction", []txAction{
+		updateIf(counterUpdate(PhotoKey(k.Photo), k.Type, 1),
+			domain.Errorf(domain.NotFound, "%q has no photo at %s, or it is being deleted", k.Photo.Owner, k.Photo.Timestamp)),
+		checkIf(&types.ConditionCheck{
 			Key:                 UserKey(k.Username).item(),
 			ConditionExpression: aws.String("attribute_exists(PK)"),
-		}},
-	},
-		onFailed{1, domain.Errorf(domain.NotFound, "%q has no photo at %s, or it is being deleted", k.Photo.Owner, k.Photo.Timestamp)},
-		onFailed{2, userNotFound(k.Username)},
-		onFailed{0, domain.Errorf(domain.Conflict, "%q already reacted %s to this photo", k.Username, reactionName(k.Type))},
-	)
+		}, userNotFound(k.Username)),
+		putIf(&types.Put{
+			Item:                ReactionItem(r),
+			ConditionExpression: aws.String("attribute_not_exists(PK)"),
+		}, domain.Errorf(domain.Conflict, "%q already reacted %s to this photo", k.Username, reactionName(k.Type))),
+	})
 	if err != nil {
 		return domain.Reaction{}, err
 	}
@@ -56,16 +53,14 @@ func (s *Store) RemoveReaction(ctx context.Context, k domain.ReactionKey) (domai
 	if err != nil {
 		return domain.Reaction{}, domain.Wrap(domain.Internal, err, "reading reaction")
 	}
-	err = s.transact(ctx, "removal", []types.TransactWriteItem{
-		{Delete: &types.Delete{
+	err = s.transact(ctx, "removal", []txAction{
+		deleteIf(&types.Delete{
 			Key:                 ReactionKey(k).item(),
 			ConditionExpression: aws.String("attribute_exists(PK)"),
-		}},
-		{Update: counterUpdate(PhotoKey(k.Photo), k.Type, -1)},
-	},
-		onFailed{0, reactionNotFound(k)},
-		onFailed{1, uncounted(fmt.Sprintf("%q's photo at %s", k.Photo.Owner, k.Photo.Timestamp), "reaction")},
-	)
+		}, reactionNotFound(k)),
+		updateIf(counterUpdate(PhotoKey(k.Photo), k.Type, -1),
+			uncounted(fmt.Sprintf("%q's photo at %s", k.Photo.Owner, k.Photo.Timestamp), "reaction")),
+	})
 	if err != nil {
 		return domain.Reaction{}, err
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -12,29 +11,55 @@ import (
 	"github.com/quickphotos/quickphotos/domain"
 )
 
-// onFailed is the error an access pattern returns when the condition of its action number
-// Action (0-based, in request order, or anyAction) cancelled the transaction.
-type onFailed struct {
-	Action int
-	Err    error
+// txAction is one action of a transaction, with the error its failed condition means. The
+// first action in the transaction whose condition failed decides the error, so actions are
+// listed in the order their failures should be reported.
+type txAction struct {
+	write types.TransactWriteItem
+	// ifFailed is returned when this action's condition fails; nil means its condition never
+	// fails but for data no write of this server leaves, an internal error.
+	ifFailed error
 }
 
-// anyAction in an onFailed matches a failed condition on any action of the transaction.
-const anyAction = -1
+// Constructors of transaction actions, each named with what its failed condition means.
+func putIf(p *types.Put, ifFailed error) txAction {
+	return txAction{types.TransactWriteItem{Put: p}, ifFailed}
+}
+func updateIf(u *types.Update, ifFailed error) txAction {
+	return txAction{types.TransactWriteItem{Update: u}, ifFailed}
+}
+func deleteIf(d *types.Delete, ifFailed error) txAction {
+	return txAction{types.TransactWriteItem{Delete: d}, ifFailed}
+}
+func checkIf(c *types.ConditionCheck, ifFailed error) txAction {
+	return txAction{types.TransactWriteItem{ConditionCheck: c}, ifFailed}
+}
+
+// allIf gives every write of a transaction the same meaning for a failed condition: for
+// transactions conditional as a whole on what was read before (a delete, a repair).
+func allIf(writes []types.TransactWriteItem, ifFailed error) []txAction {
+	actions := make([]txAction, len(writes))
+	for i, w := range writes {
+		actions[i] = txAction{w, ifFailed}
+	}
+	return actions
+}
 
 // transact runs actions as one TransactWriteItems. Conflicts with other transactions are
 // retried with bounded backoff under one ClientRequestToken, so a retry after a lost response
-// cannot apply the writes twice. A cancellation by a condition returns the Err of the first of
-// failures, in the order given, whose action's condition failed; any other cancellation is
-// Internal, naming what the transaction was for.
-func (s *Store) transact(ctx context.Context, what string, actions []types.TransactWriteItem, failures ...onFailed) error {
+// cannot apply the writes twice. A cancellation by a condition returns the ifFailed of the
+// first action whose condition failed; any other cancellation is Internal, naming what the
+// transaction was for.
+func (s *Store) transact(ctx context.Context, what string, actions []txAction) error {
+	writes := make([]types.TransactWriteItem, len(actions))
 	for i := range actions {
-		setTable(&actions[i], &s.table)
+		writes[i] = actions[i].write
+		setTable(&writes[i], &s.table)
 	}
 	token := requestToken()
 	for attempt := 1; ; attempt++ {
 		err := s.transactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{
-			TransactItems:      actions,
+			TransactItems:      writes,
 			ClientRequestToken: &token,
 		})
 		if err == nil {
@@ -43,7 +68,7 @@ func (s *Store) transact(ctx context.Context, what string, actions []types.Trans
 		reasons := cancellationReasons(err)
 		retry := isTransactionInProgress(err) || (reasons != nil && isRetryableCancellation(reasons))
 		if reasons != nil && !retry {
-			return cancellationError(what, reasons, failures)
+			return cancellationError(what, reasons, actions)
 		}
 		if !retry {
 			return storeError("TransactWriteItems", err)
@@ -62,14 +87,12 @@ func (s *Store) transact(ctx context.Context, what string, actions []types.Trans
 	}
 }
 
-// cancellationError is the error of a transaction cancelled with reasons, one code per action.
-func cancellationError(what string, reasons []string, failures []onFailed) error {
-	for _, f := range failures {
-		if f.Action == anyAction && slices.Contains(reasons, "ConditionalCheckFailed") {
-			return f.Err
-		}
-		if f.Action >= 0 && f.Action < len(reasons) && reasons[f.Action] == "ConditionalCheckFailed" {
-			return f.Err
+// cancellationError is the error of a transaction cancelled with reasons, one code per action:
+// the ifFailed of the first action whose condition failed.
+func cancellationError(what string, reasons []string, actions []txAction) error {
+	for i, r := range reasons {
+		if r == "ConditionalCheckFailed" && i < len(actions) && actions[i].ifFailed != nil {
+			return actions[i].ifFailed
 		}
 	}
 	return domain.Errorf(domain.Internal, "%s cancelled: %v", what, reasons)
