@@ -34,7 +34,7 @@ func (s *Store) Follow(ctx context.Context, k domain.FriendshipKey) (domain.Frie
 // after reading it (its timestamp is part of the answer). NotFound when k.Follower does not
 // follow k.Followed. Returns the removed friendship.
 func (s *Store) Unfollow(ctx context.Context, k domain.FriendshipKey) (domain.Friendship, error) {
-	item, err := s.getItem(ctx, FriendshipKey(k), true)
+	item, err := s.getItem(ctx, FriendshipKey(k))
 	if err != nil {
 		return domain.Friendship{}, err
 	}

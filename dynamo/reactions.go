@@ -42,7 +42,7 @@ func (s *Store) React(ctx context.Context, k domain.ReactionKey) (domain.Reactio
 // after reading it (its timestamp is part of the answer). NotFound when there is no such
 // reaction. Returns the removed reaction.
 func (s *Store) RemoveReaction(ctx context.Context, k domain.ReactionKey) (domain.Reaction, error) {
-	item, err := s.getItem(ctx, ReactionKey(k), true)
+	item, err := s.getItem(ctx, ReactionKey(k))
 	if err != nil {
 		return domain.Reaction{}, err
 	}

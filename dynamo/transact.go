@@ -71,7 +71,7 @@ func (s *Store) transact(ctx context.Context, what string, actions []txAction) e
 			return cancellationError(what, reasons, actions)
 		}
 		if !retry {
-			return storeError("TransactWriteItems", err)
+			return err
 		}
 		if attempt >= s.retry.attempts {
 			return domain.Wrap(domain.Unavailable, err, "the write kept conflicting with other writes; retry later")

@@ -25,7 +25,7 @@ func (s *Store) CreateUser(ctx context.Context, username string, p domain.Profil
 		return domain.User{}, domain.Errorf(domain.Conflict, "username %q is taken", username)
 	}
 	if err != nil {
-		return domain.User{}, storeError("PutItem", err)
+		return domain.User{}, err
 	}
 	if u.Interests == nil {
 		u.Interests = []string{}
@@ -38,7 +38,7 @@ func (s *Store) CreateUser(ctx context.Context, username string, p domain.Profil
 // to change it reads the profile instead.
 func (s *Store) UpdateUser(ctx context.Context, username string, c domain.ProfileChanges) (domain.User, error) {
 	if c.Empty() {
-		item, err := s.getItem(ctx, UserKey(username), true)
+		item, err := s.getItem(ctx, UserKey(username))
 		if err != nil {
 			return domain.User{}, err
 		}
@@ -60,7 +60,7 @@ func (s *Store) UpdateUser(ctx context.Context, username string, c domain.Profil
 		return domain.User{}, userNotFound(username)
 	}
 	if err != nil {
-		return domain.User{}, storeError("UpdateItem", err)
+		return domain.User{}, err
 	}
 	return userFromItem(out.Attributes)
 }
