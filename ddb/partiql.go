@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"strings"
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
@@ -447,15 +448,7 @@ func opBatchExecuteStatement(e *Engine, ctx context.Context, body []byte) (any, 
 	if err := decode(body, &in); err != nil {
 		return nil, err
 	}
-	var v violations
-	v.enum("returnConsumedCapacity", in.ReturnConsumedCapacity, returnConsumedCapacitySet...)
-	switch n := len(in.Statements); {
-	case n == 0:
-		v.add("'[]'", "statements", "Member must have length greater than or equal to 1")
-	case n > maxBatchStatements:
-		v.add("'[…]'", "statements", "Member must have length less than or equal to 25")
-	}
-	if err := v.err(); err != nil {
+	if err := checkStatements(in.ReturnConsumedCapacity, "statements", len(in.Statements), maxBatchStatements); err != nil {
 		return nil, err
 	}
 	// A batch is all reads or all writes, as in DynamoDB.
@@ -495,6 +488,23 @@ func opBatchExecuteStatement(e *Engine, ctx context.Context, body []byte) (any, 
 	return map[string]any{"Responses": responses}, nil
 }
 
+// checkStatements validates the shape of a batch or transaction of n statements (field names
+// them in messages; at most most) and its ReturnConsumedCapacity.
+func checkStatements(capacityMode, field string, n, most int) error {
+	var v violations
+	v.enum("returnConsumedCapacity", capacityMode, returnConsumedCapacitySet...)
+	switch {
+	case n == 0:
+		v.add("'[]'", field, "Member must have length greater than or equal to 1")
+	case n > most:
+		v.add("'[…]'", field, fmt.Sprintf("Member must have length less than or equal to %d", most))
+	}
+	if err := v.err(); err != nil {
+		return err
+	}
+	return nil
+}
+
 // executeTransactionInput is the ExecuteTransaction request.
 type executeTransactionInput struct {
 	TransactStatements     []batchStatement `json:"TransactStatements"`
@@ -510,15 +520,7 @@ func opExecuteTransaction(e *Engine, ctx context.Context, body []byte) (any, err
 	if err := decode(body, &in); err != nil {
 		return nil, err
 	}
-	var v violations
-	v.enum("returnConsumedCapacity", in.ReturnConsumedCapacity, returnConsumedCapacitySet...)
-	switch n := len(in.TransactStatements); {
-	case n == 0:
-		v.add("'[]'", "transactStatements", "Member must have length greater than or equal to 1")
-	case n > maxTransactStatements:
-		v.add("'[…]'", "transactStatements", "Member must have length less than or equal to 100")
-	}
-	if err := v.err(); err != nil {
+	if err := checkStatements(in.ReturnConsumedCapacity, "transactStatements", len(in.TransactStatements), maxTransactStatements); err != nil {
 		return nil, err
 	}
 	var reads, writes []map[string]any
