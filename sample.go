@@ -19,7 +19,7 @@ func writeSample(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	cfg.Seed = uint64(seed)
-	return sample.Generate(cfg).WriteJSON(stdout)
+	return dynamo.WriteDatasetJSON(stdout, sample.Generate(cfg))
 }
 
 // loadSampleIfEmpty loads the sample dataset into an empty table; a table with data is left
@@ -33,10 +33,7 @@ func loadSampleIfEmpty(ctx context.Context, opened *openedStore, store *dynamo.S
 		fmt.Fprintf(out, "quickphotos: --sample: table %s has data already, so the sample was not loaded (start with an empty --data directory, or --in-memory, to get it)\n", store.Table())
 		return nil
 	}
-	pr, pw := io.Pipe()
-	go func() { pw.CloseWithError(sample.Generate(sample.Config{Users: users, Seed: 1}).WriteJSON(pw)) }()
-	n, err := dynamo.Load(ctx, opened.client, store.Table(), dynamo.NewItemReader(pr), nil)
-	pr.Close()
+	n, err := dynamo.LoadDataset(ctx, opened.client, store.Table(), sample.Generate(sample.Config{Users: users, Seed: 1}), nil)
 	if err != nil {
 		return fmt.Errorf("loading the sample: %w", err)
 	}

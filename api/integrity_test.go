@@ -277,7 +277,7 @@ func TestRemoveReaction_NeverDrivesACounterBelowZero(t *testing.T) {
 	srv.MustCreateUser(t, "owner")
 	srv.MustCreateUser(t, "fan")
 	photo := domain.PhotoKey{Owner: "owner", Timestamp: apitest.Timestamp(1)}
-	srv.PutItem(t, dynamo.ReactionItem(domain.Reaction{Username: "fan", Type: domain.ReactionHeart, Photo: photo, Timestamp: photo.Timestamp}))
+	srv.WriteRaw(t, domain.Dataset{Reactions: []domain.Reaction{{Username: "fan", Type: domain.ReactionHeart, Photo: photo, Timestamp: photo.Timestamp}}})
 	srv.MustUploadPhoto(t, photo.Owner, photo.Timestamp)
 
 	if code := srv.RemoveReaction(t, "fan", photo.Owner, photo.Timestamp, "HEART").Code(); code == "" {
@@ -302,7 +302,7 @@ func TestUnfollow_NeverDrivesACounterBelowZero(t *testing.T) {
 	srv := apitest.NewServer(t)
 	srv.MustCreateUser(t, "ann")
 	srv.MustCreateUser(t, "bob")
-	srv.PutItem(t, dynamo.FriendshipItem(domain.Friendship{Follower: "ann", Followed: "bob", Timestamp: apitest.Timestamp(1)}))
+	srv.WriteRaw(t, domain.Dataset{Friendships: []domain.Friendship{{Follower: "ann", Followed: "bob", Timestamp: apitest.Timestamp(1)}}})
 	if code := srv.Unfollow(t, "ann", "bob").Code(); code == "" {
 		t.Fatal("removing an uncounted friendship succeeded")
 	}
@@ -320,9 +320,13 @@ func TestCheckAndRepair_WhatEarlierReleasesLeft(t *testing.T) {
 	gone := domain.PhotoKey{Owner: "owner", Timestamp: apitest.Timestamp(1)}
 	kept := domain.PhotoKey{Owner: "owner", Timestamp: apitest.Timestamp(2)}
 	srv.MustUploadPhoto(t, kept.Owner, kept.Timestamp)
-	srv.PutItem(t, dynamo.ReactionItem(domain.Reaction{Username: "fan", Type: domain.ReactionHeart, Photo: gone}))
-	srv.PutItem(t, dynamo.ReactionItem(domain.Reaction{Username: "fan", Type: domain.ReactionSmiley, Photo: kept}))
-	srv.PutItem(t, dynamo.FriendshipItem(domain.Friendship{Follower: "fan", Followed: "owner"}))
+	srv.WriteRaw(t, domain.Dataset{
+		Reactions: []domain.Reaction{
+			{Username: "fan", Type: domain.ReactionHeart, Photo: gone, Timestamp: apitest.Timestamp(3)},
+			{Username: "fan", Type: domain.ReactionSmiley, Photo: kept, Timestamp: apitest.Timestamp(3)},
+		},
+		Friendships: []domain.Friendship{{Follower: "fan", Followed: "owner", Timestamp: apitest.Timestamp(3)}},
+	})
 
 	report, err := srv.Store.Check(context.Background())
 	if err != nil {
@@ -362,7 +366,7 @@ func TestCheckAndRepair_WhatEarlierReleasesLeft(t *testing.T) {
 		srv.MustCreateUser(t, "fan")
 		srv.MustCreateUser(t, "other")
 		srv.MustFollow(t, "other", "owner")
-		srv.PutItem(t, dynamo.FriendshipItem(domain.Friendship{Follower: "fan", Followed: "owner"}))
+		srv.WriteRaw(t, domain.Dataset{Friendships: []domain.Friendship{{Follower: "fan", Followed: "owner", Timestamp: apitest.Timestamp(3)}}})
 		report, err := srv.Store.Check(context.Background()) // owner: followers 1, followed by 2
 		if err != nil {
 			t.Fatal(err)

@@ -40,10 +40,20 @@ func (p perOperation) InterceptOperation(ctx context.Context, next graphql.Opera
 	return next(loaders.With(ctx, loaders.New(p.store, opts)))
 }
 
+// schemaProfileFields maps the schema's User fields that hold a profile field to that field.
+var schemaProfileFields = map[string]domain.ProfileField{
+	"name":        domain.FieldName,
+	"email":       domain.FieldEmail,
+	"birthdate":   domain.FieldBirthdate,
+	"address":     domain.FieldAddress,
+	"status":      domain.FieldStatus,
+	"interests":   domain.FieldInterests,
+	"pinnedImage": domain.FieldPinnedImage,
+}
+
 // profileFields lists the optional profile fields an operation selects anywhere, so that
-// profile reads fetch only those. A profile field is named as its User field in the schema
-// (see domain.ProfileField), so the User fields selected are collected by name and only those
-// in domain.ProfileFields are kept. It returns an empty, non-nil list when none is selected.
+// profile reads fetch only those. It returns them in domain.ProfileFields order, an empty,
+// non-nil list when none is selected.
 func profileFields(set ast.SelectionSet) []domain.ProfileField {
 	seen := map[domain.ProfileField]bool{}
 	visited := map[*ast.FragmentDefinition]bool{}
@@ -52,8 +62,8 @@ func profileFields(set ast.SelectionSet) []domain.ProfileField {
 		for _, sel := range set {
 			switch s := sel.(type) {
 			case *ast.Field:
-				if s.ObjectDefinition != nil && s.ObjectDefinition.Name == "User" {
-					seen[domain.ProfileField(s.Name)] = true
+				if f, ok := schemaProfileFields[s.Name]; ok && s.ObjectDefinition != nil && s.ObjectDefinition.Name == "User" {
+					seen[f] = true
 				}
 				walk(s.SelectionSet)
 			case *ast.InlineFragment:

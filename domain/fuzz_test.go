@@ -69,8 +69,18 @@ func checkTimestamp(t *testing.T, ts string) (string, bool) {
 	return c, true
 }
 
+// urlField stands for a photo's URL among textFields: zero is no profile field.
+const urlField domain.ProfileField = 0
+
 // textFields are the fields FuzzValidateText picks from: the profile's, then a photo's URL.
-var textFields = append(append([]domain.ProfileField{}, domain.ProfileFields...), "url")
+var textFields = append(append([]domain.ProfileField{}, domain.ProfileFields...), urlField)
+
+func fieldName(f domain.ProfileField) string {
+	if f == urlField {
+		return "url"
+	}
+	return f.String()
+}
 
 // FuzzValidateText: text accepted for a profile field or a photo URL holds no invalid UTF-8,
 // control, bidirectional control or line-separator character (line feeds only in an
@@ -84,7 +94,7 @@ func FuzzValidateText(f *testing.F) {
 		field := textFields[int(pick)%len(textFields)]
 		var err error
 		switch field {
-		case "url":
+		case urlField:
 			err = domain.ValidateURL("url", s)
 		case domain.FieldInterests:
 			err = domain.ValidateProfileChanges(domain.ProfileChanges{Set: map[domain.ProfileField]any{field: []string{s}}})
@@ -100,7 +110,7 @@ func FuzzValidateText(f *testing.F) {
 			}
 		}
 		if err != nil {
-			checkRefusal(t, string(field), s, err)
+			checkRefusal(t, fieldName(field), s, err)
 			return
 		}
 		if !utf8.ValidString(s) {
@@ -108,10 +118,10 @@ func FuzzValidateText(f *testing.F) {
 		}
 		for i, r := range s {
 			if unicode.IsControl(r) && (r != '\n' || field != domain.FieldAddress) || unicode.Is(unicode.Bidi_Control, r) || r == '\u2028' || r == '\u2029' {
-				t.Fatalf("%s: accepted %q with %U at byte %d", field, s, r, i)
+				t.Fatalf("%s: accepted %q with %U at byte %d", fieldName(field), s, r, i)
 			}
 		}
-		limit := map[domain.ProfileField]int{domain.FieldInterests: domain.MaxInterestLength, "url": domain.MaxURLLength}[field]
+		limit := map[domain.ProfileField]int{domain.FieldInterests: domain.MaxInterestLength, urlField: domain.MaxURLLength}[field]
 		if limit == 0 {
 			limit = domain.MaxTextLength
 		}
@@ -127,7 +137,7 @@ func FuzzValidateText(f *testing.F) {
 			if _, err := time.Parse(time.DateOnly, s); err != nil {
 				t.Fatalf("birthdate: accepted %q", s)
 			}
-		case domain.FieldPinnedImage, "url":
+		case domain.FieldPinnedImage, urlField:
 			if u, err := url.Parse(s); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 				t.Fatalf("%s: accepted %q", field, s)
 			}

@@ -1,18 +1,36 @@
 package domain
 
-// ReactionType is one of the four reactions, with its stored spelling as its value.
-type ReactionType string
+import "fmt"
 
-// The reaction types, in the order their stored spellings sort.
+// ReactionType is one of the four reactions. How the schema and the table spell each type is
+// said at those boundaries (resolvers; dynamo), not here.
+type ReactionType uint8
+
+// The reaction types. The zero value is no type.
 const (
-	ReactionThumbsUp   ReactionType = "+1"
-	ReactionHeart      ReactionType = "heart"
-	ReactionSmiley     ReactionType = "smiley"
-	ReactionSunglasses ReactionType = "sunglasses"
+	ReactionThumbsUp ReactionType = iota + 1
+	ReactionHeart
+	ReactionSmiley
+	ReactionSunglasses
 )
 
-// ReactionTypes lists every reaction type in the order their stored spellings sort.
+// ReactionTypes lists every reaction type.
 var ReactionTypes = []ReactionType{ReactionThumbsUp, ReactionHeart, ReactionSmiley, ReactionSunglasses}
+
+// String is the type's name in messages.
+func (t ReactionType) String() string {
+	switch t {
+	case ReactionThumbsUp:
+		return "thumbs up"
+	case ReactionHeart:
+		return "heart"
+	case ReactionSmiley:
+		return "smiley"
+	case ReactionSunglasses:
+		return "sunglasses"
+	}
+	return fmt.Sprintf("ReactionType(%d)", uint8(t))
+}
 
 // Valid reports whether t is one of the four reaction types.
 func (t ReactionType) Valid() bool {

@@ -41,7 +41,7 @@ func TestProfileText_ControlAndBidiCharacters(t *testing.T) {
 				t.Errorf("%s in %s: err %v, want invalid", name, f, err)
 				continue
 			}
-			if !strings.HasPrefix(err.Error(), string(f)) {
+			if !strings.HasPrefix(err.Error(), f.String()) {
 				t.Errorf("%s in %s: %q does not name the field", name, f, err)
 			}
 			if strings.ContainsAny(err.Error(), "\x00\a\u202e\u2028") {

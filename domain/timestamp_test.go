@@ -88,7 +88,7 @@ func TestCanonicalKeys(t *testing.T) {
 		"NoZone":     {Username: "bob", Type: domain.ReactionHeart, Photo: domain.PhotoKey{Owner: "ada", Timestamp: "2019-03-03T18:20:10"}},
 		"BadOwner":   {Username: "bob", Type: domain.ReactionHeart, Photo: domain.PhotoKey{Owner: "a#b", Timestamp: "2019-03-03T18:20:10Z"}},
 		"BadUser":    {Username: "", Type: domain.ReactionHeart, Photo: domain.PhotoKey{Owner: "ada", Timestamp: "2019-03-03T18:20:10Z"}},
-		"BadType":    {Username: "bob", Type: "wink", Photo: domain.PhotoKey{Owner: "ada", Timestamp: "2019-03-03T18:20:10Z"}},
+		"BadType":    {Username: "bob", Type: domain.ReactionType(99), Photo: domain.PhotoKey{Owner: "ada", Timestamp: "2019-03-03T18:20:10Z"}},
 		"OutOfRange": {Username: "bob", Type: domain.ReactionHeart, Photo: domain.PhotoKey{Owner: "ada", Timestamp: "1800-01-01T00:00:00Z"}},
 	} {
 		if _, err := domain.CanonicalReactionKey(k); domain.ErrorCode(err) != domain.Invalid {

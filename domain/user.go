@@ -1,15 +1,12 @@
 package domain
 
-// User is a profile. Optional fields are nil when the user has not set them.
+import "fmt"
+
+// User is a user's profile and its counters. Optional fields are nil when the user has not set
+// them.
 type User struct {
-	Username       string
-	Name           *string
-	Email          *string
-	Birthdate      *string
-	Address        *string
-	Status         *string
-	Interests      []string
-	PinnedImage    *string
+	Username string
+	Profile
 	FollowerCount  int
 	FollowingCount int
 }
@@ -25,19 +22,41 @@ type Profile struct {
 	PinnedImage *string
 }
 
-// ProfileField names one settable field of a profile.
-type ProfileField string
+// ProfileField names one settable field of a profile. How the schema and the table spell each
+// field is said at those boundaries (resolvers and api; dynamo), not here.
+type ProfileField uint8
 
-// The settable profile fields, named as in the schema and in the table.
+// The settable profile fields.
 const (
-	FieldName        ProfileField = "name"
-	FieldEmail       ProfileField = "email"
-	FieldBirthdate   ProfileField = "birthdate"
-	FieldAddress     ProfileField = "address"
-	FieldStatus      ProfileField = "status"
-	FieldInterests   ProfileField = "interests"
-	FieldPinnedImage ProfileField = "pinnedImage"
+	FieldName ProfileField = iota + 1
+	FieldEmail
+	FieldBirthdate
+	FieldAddress
+	FieldStatus
+	FieldInterests
+	FieldPinnedImage
 )
+
+// String is the field's name in messages.
+func (f ProfileField) String() string {
+	switch f {
+	case FieldName:
+		return "name"
+	case FieldEmail:
+		return "email"
+	case FieldBirthdate:
+		return "birthdate"
+	case FieldAddress:
+		return "address"
+	case FieldStatus:
+		return "status"
+	case FieldInterests:
+		return "interests"
+	case FieldPinnedImage:
+		return "pinnedImage"
+	}
+	return fmt.Sprintf("ProfileField(%d)", uint8(f))
+}
 
 // ProfileFields lists every settable profile field, in the schema's order.
 var ProfileFields = []ProfileField{FieldName, FieldEmail, FieldBirthdate, FieldAddress, FieldStatus, FieldInterests, FieldPinnedImage}
@@ -63,22 +82,6 @@ func (p *Profile) Field(f ProfileField) **string {
 		return &p.PinnedImage
 	}
 	return nil
-}
-
-// NewUser is the profile of username with fields p and zero counters.
-func NewUser(username string, p Profile) User {
-	return User{
-		Username: username, Name: p.Name, Email: p.Email, Birthdate: p.Birthdate, Address: p.Address,
-		Status: p.Status, Interests: p.Interests, PinnedImage: p.PinnedImage,
-	}
-}
-
-// Profile returns the fields u set on their own profile.
-func (u User) Profile() Profile {
-	return Profile{
-		Name: u.Name, Email: u.Email, Birthdate: u.Birthdate, Address: u.Address,
-		Status: u.Status, Interests: u.Interests, PinnedImage: u.PinnedImage,
-	}
 }
 
 // ProfileChanges is what updateUser applies: Set holds the new values of the fields to set

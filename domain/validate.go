@@ -88,7 +88,7 @@ func ValidateProfileChanges(c ProfileChanges) error {
 }
 
 func validateField(f ProfileField, v any) error {
-	field := string(f)
+	field := f.String()
 	if f == FieldInterests {
 		list, ok := v.([]string)
 		if !ok {

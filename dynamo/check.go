@@ -211,7 +211,7 @@ func (c *checker) report() CheckReport {
 	}
 	for k, id := range c.deletions {
 		if p := c.photos[k]; p == nil || !p.exists || p.deletion != id {
-			c.problem(PhotoDeletionKey(k), "deletion record %s without a photo marked with it", id)
+			c.problem(photoDeletionKey(k), "deletion record %s without a photo marked with it", id)
 		}
 	}
 	for _, k := range c.friendships {
@@ -277,7 +277,7 @@ func (c *checker) checkPhoto(k domain.PhotoKey, p *checkedPhoto) {
 	}
 	for _, t := range domain.ReactionTypes {
 		if p.counters[t] != p.counted[t] {
-			c.repairable(key, setCounter(key, []string{attrReactions, string(t)}, p.counters[t], p.counted[t]),
+			c.repairable(key, setCounter(key, []string{attrReactions, storedReactionTypes[t]}, p.counters[t], p.counted[t]),
 				"counter %s is %d, but there are %d such reactions", t, p.counters[t], p.counted[t])
 		}
 	}

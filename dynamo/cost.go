@@ -7,10 +7,14 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// Cost is what one GraphQL operation cost in DynamoDB: how many requests of each kind, and the
+// Cost is the one record of what DynamoDB requests cost: how many of each kind, and the
 // capacity DynamoDB reported for them. Store.send adds every request sent with a context from
-// WithCost. It is safe for concurrent use: a request's resolvers run in parallel.
+// WithCost, to that Cost and to every Cost it is nested in: the HTTP request's (read by the
+// access log) holds the sum of its GraphQL operations' (read by extensions.cost). It is safe
+// for concurrent use: a request's resolvers run in parallel.
 type Cost struct {
+	parent *Cost
+
 	mu         sync.Mutex
 	requests   int
 	operations map[string]int
@@ -27,9 +31,10 @@ type CostSnapshot struct {
 
 type costKey struct{}
 
-// WithCost returns a context whose DynamoDB requests are added to the returned Cost.
+// WithCost returns a context whose DynamoDB requests are added to the returned Cost, and to
+// the Cost ctx already carries, if any.
 func WithCost(ctx context.Context) (context.Context, *Cost) {
-	c := &Cost{operations: map[string]int{}}
+	c := &Cost{parent: CostFrom(ctx), operations: map[string]int{}}
 	return context.WithValue(ctx, costKey{}, c), c
 }
 
@@ -44,12 +49,15 @@ func (c *Cost) Snapshot() CostSnapshot {
 	return CostSnapshot{Requests: c.requests, Operations: ops, ReadCapacityUnits: c.rcu, WriteCapacityUnits: c.wcu}
 }
 
-// add accounts one request and the capacity it consumed; a nil Cost (a context without one)
-// accounts nothing.
+// add accounts one request and the capacity it consumed to c and the Costs it is nested in; a
+// nil Cost (a context without one) accounts nothing.
 func (c *Cost) add(operation string, capacity []Capacity) {
-	if c == nil {
-		return
+	for ; c != nil; c = c.parent {
+		c.addOne(operation, capacity)
 	}
+}
+
+func (c *Cost) addOne(operation string, capacity []Capacity) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.requests++

@@ -20,7 +20,7 @@ func (s *Store) Follow(ctx context.Context, k domain.FriendshipKey) (domain.Frie
 		updateIf(followCounter(k.Followed, attrFollowers, 1), userNotFound(k.Followed)),
 		updateIf(followCounter(k.Follower, attrFollowing, 1), userNotFound(k.Follower)),
 		putIf(&types.Put{
-			Item:                FriendshipItem(f),
+			Item:                friendshipItem(f),
 			ConditionExpression: aws.String("attribute_not_exists(PK)"),
 		}, domain.Errorf(domain.Conflict, "%q already follows %q", k.Follower, k.Followed)),
 	})
@@ -34,7 +34,7 @@ func (s *Store) Follow(ctx context.Context, k domain.FriendshipKey) (domain.Frie
 // after reading it (its timestamp is part of the answer). NotFound when k.Follower does not
 // follow k.Followed. Returns the removed friendship.
 func (s *Store) Unfollow(ctx context.Context, k domain.FriendshipKey) (domain.Friendship, error) {
-	item, err := s.getItem(ctx, FriendshipKey(k))
+	item, err := s.getItem(ctx, friendshipKey(k))
 	if err != nil {
 		return domain.Friendship{}, err
 	}
@@ -47,7 +47,7 @@ func (s *Store) Unfollow(ctx context.Context, k domain.FriendshipKey) (domain.Fr
 	}
 	err = s.transact(ctx, "unfollow", []txAction{
 		deleteIf(&types.Delete{
-			Key:                 FriendshipKey(k).item(),
+			Key:                 friendshipKey(k).item(),
 			ConditionExpression: aws.String("attribute_exists(PK)"),
 		}, notFollowing(k)),
 		updateIf(followCounter(k.Followed, attrFollowers, -1), uncounted(fmt.Sprintf("user %q", k.Followed), "friendship")),

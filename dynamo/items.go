@@ -14,31 +14,13 @@ import (
 // into domain values and back.
 type Item = map[string]types.AttributeValue
 
-// Attribute names, as in the tutorial's items.json, so its data and scripts work unchanged.
-const (
-	attrUsername      = "username"
-	attrFollowers     = "followers"
-	attrFollowing     = "following"
-	attrTimestamp     = "timestamp"
-	attrLocation      = "location"
-	attrReactions     = "reactions"
-	attrReactingUser  = "reactingUser"
-	attrReactionType  = "reactionType"
-	attrPhoto         = "photo"
-	attrFollowedUser  = "followedUser"
-	attrFollowingUser = "followingUser"
-	// attrDeletion is the id of the deletion under way, on a photo being deleted in steps and
-	// on its deletion record.
-	attrDeletion = "deletion"
-)
-
 func str(s string) *types.AttributeValueMemberS { return &types.AttributeValueMemberS{Value: s} }
 func num(n int) *types.AttributeValueMemberN {
 	return &types.AttributeValueMemberN{Value: strconv.Itoa(n)}
 }
 
-// UserItem is the profile item of u.
-func UserItem(u domain.User) Item {
+// userItem is the profile item of u.
+func userItem(u domain.User) Item {
 	k := UserKey(u.Username)
 	item := Item{
 		attrPK:        str(k.PK),
@@ -47,14 +29,13 @@ func UserItem(u domain.User) Item {
 		attrFollowers: num(u.FollowerCount),
 		attrFollowing: num(u.FollowingCount),
 	}
-	p := u.Profile()
 	for _, f := range domain.StringFields {
-		if v := *p.Field(f); v != nil {
-			item[string(f)] = str(*v)
+		if v := *u.Field(f); v != nil {
+			item[profileAttributes[f]] = str(*v)
 		}
 	}
 	if u.Interests != nil {
-		item[string(domain.FieldInterests)] = stringList(u.Interests)
+		item[attrInterests] = stringList(u.Interests)
 	}
 	return item
 }
@@ -76,25 +57,24 @@ func userFromItem(item Item) (domain.User, error) {
 			return domain.User{}, fmt.Errorf("profile item without username (PK %q)", pk)
 		}
 	}
-	var p domain.Profile
+	u := domain.User{Username: username}
 	for _, f := range domain.StringFields {
-		if s, ok := getString(item, string(f)); ok {
-			*p.Field(f) = &s
+		if s, ok := getString(item, profileAttributes[f]); ok {
+			*u.Field(f) = &s
 		}
 	}
-	p.Interests = getStrings(item, string(domain.FieldInterests))
-	u := domain.NewUser(username, p)
+	u.Interests = getStrings(item, attrInterests)
 	u.FollowerCount = getInt(item, attrFollowers)
 	u.FollowingCount = getInt(item, attrFollowing)
 	return u, nil
 }
 
-// PhotoItem is the item of photo p, with a counter for every reaction type.
-func PhotoItem(p domain.Photo) Item {
+// photoItem is the item of photo p, with a counter for every reaction type.
+func photoItem(p domain.Photo) Item {
 	k := PhotoKey(p.Key())
 	counts := Item{}
 	for _, t := range domain.ReactionTypes {
-		counts[string(t)] = num(p.Reactions[t])
+		counts[storedReactionTypes[t]] = num(p.Reactions[t])
 	}
 	return Item{
 		attrPK:        str(k.PK),
@@ -116,20 +96,20 @@ func photoFromItem(item Item) (domain.Photo, error) {
 	p.URL, _ = getString(item, attrLocation)
 	if m, ok := item[attrReactions].(*types.AttributeValueMemberM); ok {
 		for _, t := range domain.ReactionTypes {
-			p.Reactions[t] = getInt(m.Value, string(t))
+			p.Reactions[t] = getInt(m.Value, storedReactionTypes[t])
 		}
 	}
 	return p, nil
 }
 
-// ReactionItem is the item of reaction r.
-func ReactionItem(r domain.Reaction) Item {
+// reactionItem is the item of reaction r.
+func reactionItem(r domain.Reaction) Item {
 	k := ReactionKey(domain.ReactionKey{Username: r.Username, Type: r.Type, Photo: r.Photo})
 	return Item{
 		attrPK:           str(k.PK),
 		attrSK:           str(k.SK),
 		attrReactingUser: str(r.Username),
-		attrReactionType: str(string(r.Type)),
+		attrReactionType: str(storedReactionTypes[r.Type]),
 		attrPhoto:        str(k.SK),
 		attrTimestamp:    str(r.Timestamp),
 	}
@@ -148,9 +128,9 @@ func reactionFromItem(item Item) (domain.Reaction, error) {
 	return r, nil
 }
 
-// FriendshipItem is the item of friendship f.
-func FriendshipItem(f domain.Friendship) Item {
-	k := FriendshipKey(domain.FriendshipKey{Follower: f.Follower, Followed: f.Followed})
+// friendshipItem is the item of friendship f.
+func friendshipItem(f domain.Friendship) Item {
+	k := friendshipKey(domain.FriendshipKey{Follower: f.Follower, Followed: f.Followed})
 	return Item{
 		attrPK:            str(k.PK),
 		attrSK:            str(k.SK),

@@ -11,21 +11,21 @@ import (
 
 func TestItems_RoundTrip(t *testing.T) {
 	name, email := "Ada", "ada@example.com"
-	u := domain.User{Username: "ada", Name: &name, Email: &email, Interests: []string{"maths", "poetry"}, FollowerCount: 3, FollowingCount: 5}
-	if got, err := userFromItem(UserItem(u)); err != nil || !reflect.DeepEqual(got, u) {
+	u := domain.User{Username: "ada", Profile: domain.Profile{Name: &name, Email: &email, Interests: []string{"maths", "poetry"}}, FollowerCount: 3, FollowingCount: 5}
+	if got, err := userFromItem(userItem(u)); err != nil || !reflect.DeepEqual(got, u) {
 		t.Errorf("user round-trips to %+v, %v", got, err)
 	}
 	p := domain.Photo{Owner: "ada", Timestamp: "2019-03-03T18:20:10Z", URL: "https://cdn.example.com/a.jpg",
 		Reactions: domain.ReactionCounts{domain.ReactionHeart: 2, domain.ReactionThumbsUp: 1, domain.ReactionSmiley: 0, domain.ReactionSunglasses: 0}}
-	if got, err := photoFromItem(PhotoItem(p)); err != nil || !reflect.DeepEqual(got, p) {
+	if got, err := photoFromItem(photoItem(p)); err != nil || !reflect.DeepEqual(got, p) {
 		t.Errorf("photo round-trips to %+v, %v", got, err)
 	}
 	r := domain.Reaction{Username: "bob", Type: domain.ReactionSunglasses, Photo: p.Key(), Timestamp: "2020-01-01T00:00:00Z"}
-	if got, err := reactionFromItem(ReactionItem(r)); err != nil || got != r {
+	if got, err := reactionFromItem(reactionItem(r)); err != nil || got != r {
 		t.Errorf("reaction round-trips to %+v, %v", got, err)
 	}
 	f := domain.Friendship{Follower: "bob", Followed: "ada", Timestamp: "2020-01-01T00:00:00Z"}
-	if got, err := friendshipFromItem(FriendshipItem(f)); err != nil || got != f {
+	if got, err := friendshipFromItem(friendshipItem(f)); err != nil || got != f {
 		t.Errorf("friendship round-trips to %+v, %v", got, err)
 	}
 }

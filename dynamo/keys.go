@@ -40,7 +40,7 @@ func photoSK(k domain.PhotoKey) string  { return prefixPhoto + k.Owner + "#" + k
 func photoPrefix(owner string) string   { return prefixPhoto + owner + "#" }
 func friendSK(follower string) string   { return prefixFriend + follower }
 func reactionPK(username string, t domain.ReactionType) string {
-	return prefixReaction + username + "#" + string(t)
+	return prefixReaction + username + "#" + storedReactionTypes[t]
 }
 
 // Range bounds. "PHOTO$" is just past every "PHOTO#…" key, and "USER$" past every "USER#…" key.
@@ -71,15 +71,15 @@ func ReactionKey(k domain.ReactionKey) Key {
 	return Key{PK: reactionPK(k.Username, k.Type), SK: photoSK(k.Photo)}
 }
 
-// FriendshipKey is the key of a friendship item: it lives in the followed user's partition.
-func FriendshipKey(k domain.FriendshipKey) Key {
+// friendshipKey is the key of a friendship item: it lives in the followed user's partition.
+func friendshipKey(k domain.FriendshipKey) Key {
 	return Key{PK: userPK(k.Followed), SK: friendSK(k.Follower)}
 }
 
-// PhotoDeletionKey is the key of the record of a photo deletion under way. Its constant sort
+// photoDeletionKey is the key of the record of a photo deletion under way. Its constant sort
 // key gathers every such record in one InvertedIndex partition, so that deletions a crash
 // interrupted can be found without a Scan.
-func PhotoDeletionKey(k domain.PhotoKey) Key {
+func photoDeletionKey(k domain.PhotoKey) Key {
 	return Key{PK: prefixDeletion + k.Owner + "#" + k.Timestamp, SK: deletionSK}
 }
 
@@ -115,13 +115,14 @@ func photoKeyFromSK(sk string) (domain.PhotoKey, bool) {
 func reactionFromPK(pk string) (string, domain.ReactionType, bool) {
 	rest, ok := cutPrefix(pk, prefixReaction)
 	if !ok {
-		return "", "", false
+		return "", 0, false
 	}
-	user, t, ok := strings.Cut(rest, "#")
-	if !ok || user == "" || !domain.ReactionType(t).Valid() {
-		return "", "", false
+	user, stored, ok := strings.Cut(rest, "#")
+	t, valid := reactionTypeFromStored(stored)
+	if !ok || user == "" || !valid {
+		return "", 0, false
 	}
-	return user, domain.ReactionType(t), true
+	return user, t, true
 }
 
 // followerFromSK returns f from "#FRIEND#f".

@@ -15,8 +15,8 @@ func TestKeys(t *testing.T) {
 		{UserKey("ada"), Key{"USER#ada", "#METADATA#ada"}},
 		{PhotoKey(photo), Key{"USER#ada", "PHOTO#ada#2019-03-03T18:20:10Z"}},
 		{ReactionKey(domain.ReactionKey{Username: "bob", Type: domain.ReactionThumbsUp, Photo: photo}), Key{"REACTION#bob#+1", "PHOTO#ada#2019-03-03T18:20:10Z"}},
-		{FriendshipKey(domain.FriendshipKey{Follower: "bob", Followed: "ada"}), Key{"USER#ada", "#FRIEND#bob"}},
-		{PhotoDeletionKey(photo), Key{"DELETION#ada#2019-03-03T18:20:10Z", "#DELETION"}},
+		{friendshipKey(domain.FriendshipKey{Follower: "bob", Followed: "ada"}), Key{"USER#ada", "#FRIEND#bob"}},
+		{photoDeletionKey(photo), Key{"DELETION#ada#2019-03-03T18:20:10Z", "#DELETION"}},
 	} {
 		if tc.got != tc.want {
 			t.Errorf("got %+v, want %+v", tc.got, tc.want)
@@ -35,7 +35,7 @@ func TestKeys_ParseRoundTrip(t *testing.T) {
 			t.Errorf("reaction %s: %s %s %v", typ, user, gotType, ok)
 		}
 	}
-	if got, ok := photoKeyFromDeletionPK(PhotoDeletionKey(photo).PK); !ok || got != photo {
+	if got, ok := photoKeyFromDeletionPK(photoDeletionKey(photo).PK); !ok || got != photo {
 		t.Errorf("deletion of %+v round-trips to %+v, %v", photo, got, ok)
 	}
 	if f, ok := followerFromSK(friendSK("bob")); !ok || f != "bob" {

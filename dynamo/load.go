@@ -39,6 +39,18 @@ var loadRetry = retryPolicy{attempts: 10, base: 50 * time.Millisecond, max: 5 * 
 // many items were written; a *LineError is in its chain. Loading the same file again after
 // fixing the line is safe: puts are idempotent.
 func Load(ctx context.Context, client BatchWriter, table string, items *ItemReader, progress func(written int)) (written int, err error) {
+	return loadItems(ctx, client, table, items, progress)
+}
+
+// itemSource is what load reads: items, each with the line that names it in errors.
+type itemSource interface {
+	// Next returns the next item, io.EOF after the last.
+	Next() (Item, error)
+	// Line is the line of the item Next returned last.
+	Line() int
+}
+
+func loadItems(ctx context.Context, client BatchWriter, table string, items itemSource, progress func(written int)) (written int, err error) {
 	b := &loadBatch{client: client, table: table, progress: progress, keys: map[Key]int{}}
 	for {
 		item, err := items.Next()

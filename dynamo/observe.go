@@ -2,6 +2,7 @@ package dynamo
 
 import (
 	"context"
+	"errors"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
@@ -20,6 +21,8 @@ type RequestOutcome struct {
 	Err error
 	// Capacity is the capacity DynamoDB reported as consumed, per table.
 	Capacity []Capacity
+	// Cancelled reports that DynamoDB cancelled a transaction (TransactionCanceledException).
+	Cancelled bool
 	// CancellationReasons holds, for a cancelled transaction, one code per action in request
 	// order ("None" for actions that did not cause the cancellation).
 	CancellationReasons []string
@@ -48,7 +51,8 @@ func (s *Store) send(ctx context.Context, operation string, call func(context.Co
 		ctx, end = s.observer.BeginRequest(ctx, operation, s.table)
 	}
 	capacity, err := call(ctx)
-	outcome := RequestOutcome{Err: err, CancellationReasons: cancellationReasons(err)}
+	var tce *types.TransactionCanceledException
+	outcome := RequestOutcome{Err: err, Cancelled: errors.As(err, &tce), CancellationReasons: cancellationReasons(err)}
 	for _, cc := range capacity {
 		r, w := capacityUnits(operation, cc)
 		table := s.table

@@ -159,7 +159,7 @@ func (s *Store) finishDeletion(ctx context.Context, key domain.PhotoKey, id stri
 // record was left by hand.
 func (s *Store) forgetDeletion(ctx context.Context, key domain.PhotoKey, id string) error {
 	err := s.transact(ctx, "delete (record)", []txAction{deleteIf(&types.Delete{
-		Key:                       PhotoDeletionKey(key).item(),
+		Key:                       photoDeletionKey(key).item(),
 		ConditionExpression:       aws.String("#d = :id"),
 		ExpressionAttributeNames:  map[string]string{"#d": attrDeletion},
 		ExpressionAttributeValues: Item{":id": str(id)},
@@ -205,7 +205,7 @@ func deleteActions(key domain.PhotoKey, id string, c photoCollection) (actions [
 		var set []string
 		for _, t := range domain.ReactionTypes {
 			if n := counts[t]; n > 0 {
-				counter := cond.name(attrReactions) + "." + cond.name(string(t))
+				counter := cond.name(attrReactions) + "." + cond.name(storedReactionTypes[t])
 				cond.and("%s >= %s", counter, cond.value(num(n)))
 				set = append(set, fmt.Sprintf("%s = %s - %s", counter, counter, cond.value(num(n))))
 			}
@@ -219,7 +219,7 @@ func deleteActions(key domain.PhotoKey, id string, c photoCollection) (actions [
 		}}), false
 	}
 	for _, t := range domain.ReactionTypes {
-		counter := cond.name(attrReactions) + "." + cond.name(string(t))
+		counter := cond.name(attrReactions) + "." + cond.name(storedReactionTypes[t])
 		if n := counts[t]; n > 0 {
 			cond.and("%s = %s", counter, cond.value(num(n)))
 		} else {
@@ -233,7 +233,7 @@ func deleteActions(key domain.PhotoKey, id string, c photoCollection) (actions [
 		ExpressionAttributeValues: cond.valuesOrNil(),
 	}})
 	if id != "" {
-		actions = append(actions, types.TransactWriteItem{Delete: &types.Delete{Key: PhotoDeletionKey(key).item()}})
+		actions = append(actions, types.TransactWriteItem{Delete: &types.Delete{Key: photoDeletionKey(key).item()}})
 	}
 	return actions, last
 }
@@ -282,7 +282,7 @@ func (s *Store) readPhotoCollection(ctx context.Context, key domain.PhotoKey) (p
 
 // photoDeletionItem is the record of a deletion of photo key with this id, begun at startedAt.
 func photoDeletionItem(key domain.PhotoKey, id, startedAt string) Item {
-	k := PhotoDeletionKey(key)
+	k := photoDeletionKey(key)
 	return Item{
 		attrPK:        str(k.PK),
 		attrSK:        str(k.SK),

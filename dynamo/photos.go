@@ -25,7 +25,7 @@ func (s *Store) UploadPhoto(ctx context.Context, p domain.Photo) (domain.Photo, 
 			ConditionExpression: aws.String("attribute_exists(PK)"),
 		}, userNotFound(p.Owner)),
 		putIf(&types.Put{
-			Item:                PhotoItem(p),
+			Item:                photoItem(p),
 			ConditionExpression: aws.String("attribute_not_exists(PK)"),
 		}, domain.Errorf(domain.Conflict, "%q already has a photo at %s", p.Owner, p.Timestamp)),
 	})

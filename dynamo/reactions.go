@@ -28,9 +28,9 @@ func (s *Store) React(ctx context.Context, k domain.ReactionKey) (domain.Reactio
 			ConditionExpression: aws.String("attribute_exists(PK)"),
 		}, userNotFound(k.Username)),
 		putIf(&types.Put{
-			Item:                ReactionItem(r),
+			Item:                reactionItem(r),
 			ConditionExpression: aws.String("attribute_not_exists(PK)"),
-		}, domain.Errorf(domain.Conflict, "%q already reacted %s to this photo", k.Username, reactionName(k.Type))),
+		}, domain.Errorf(domain.Conflict, "%q already reacted with %s to this photo", k.Username, k.Type)),
 	})
 	if err != nil {
 		return domain.Reaction{}, err
@@ -72,7 +72,7 @@ func (s *Store) RemoveReaction(ctx context.Context, k domain.ReactionKey) (domai
 // at zero or above.
 func counterUpdate(photo Key, t domain.ReactionType, delta int) *types.Update {
 	e := newExpression()
-	counter := e.name(attrReactions) + "." + e.name(string(t))
+	counter := e.name(attrReactions) + "." + e.name(storedReactionTypes[t])
 	e.and("attribute_exists(PK)")
 	if delta > 0 {
 		e.and("attribute_not_exists(%s)", e.name(attrDeletion))
@@ -148,7 +148,7 @@ func (s *Store) UserReactions(ctx context.Context, username string, page domain.
 		return domain.Page[domain.Reaction]{}, err
 	}
 	var remaining []domain.ReactionType
-	for _, t := range domain.ReactionTypes {
+	for _, t := range reactionTypesInKeyOrder {
 		if !ok || reactionPK(username, t) >= after.PK {
 			remaining = append(remaining, t)
 		}
@@ -180,15 +180,5 @@ func (s *Store) UserReactions(ctx context.Context, username string, page domain.
 }
 
 func reactionNotFound(k domain.ReactionKey) error {
-	return domain.Errorf(domain.NotFound, "%q has not reacted %s to %q's photo at %s", k.Username, reactionName(k.Type), k.Photo.Owner, k.Photo.Timestamp)
-}
-
-// reactionName is how a reaction type reads in messages: its GraphQL name.
-func reactionName(t domain.ReactionType) string {
-	switch t {
-	case domain.ReactionThumbsUp:
-		return "THUMBS_UP"
-	default:
-		return strings.ToUpper(string(t))
-	}
+	return domain.Errorf(domain.NotFound, "%q has not reacted with %s to %q's photo at %s", k.Username, k.Type, k.Photo.Owner, k.Photo.Timestamp)
 }

@@ -3,7 +3,8 @@ package dynamo
 import (
 	"context"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -16,9 +17,9 @@ import (
 // CreateUser stores a new profile with zero counters (pattern 1: one conditional PutItem).
 // Conflict when the username is taken.
 func (s *Store) CreateUser(ctx context.Context, username string, p domain.Profile) (domain.User, error) {
-	u := domain.NewUser(username, p)
+	u := domain.User{Username: username, Profile: p}
 	err := s.putItem(ctx, &dynamodb.PutItemInput{
-		Item:                UserItem(u),
+		Item:                userItem(u),
 		ConditionExpression: aws.String("attribute_not_exists(PK)"),
 	})
 	if isConditionFailed(err) {
@@ -65,20 +66,18 @@ func (s *Store) UpdateUser(ctx context.Context, username string, c domain.Profil
 	return userFromItem(out.Attributes)
 }
 
-// profileUpdate builds the update expression for c, fields in a fixed order so the same
+// profileUpdate builds the update expression for c, attributes in a fixed order so the same
 // change always makes the same request.
 func profileUpdate(c domain.ProfileChanges) (expr string, names map[string]string, values Item) {
 	names, values = map[string]string{}, Item{}
-	fields := make([]string, 0, len(c.Set))
-	for f := range c.Set {
-		fields = append(fields, string(f))
-	}
-	sort.Strings(fields)
+	fields := slices.SortedFunc(maps.Keys(c.Set), func(a, b domain.ProfileField) int {
+		return strings.Compare(profileAttributes[a], profileAttributes[b])
+	})
 	var set, remove []string
 	for i, f := range fields {
 		n, v := fmt.Sprintf("#s%d", i), fmt.Sprintf(":s%d", i)
-		names[n] = f
-		switch val := c.Set[domain.ProfileField(f)].(type) {
+		names[n] = profileAttributes[f]
+		switch val := c.Set[f].(type) {
 		case []string:
 			values[v] = stringList(val)
 		case string:
@@ -88,7 +87,7 @@ func profileUpdate(c domain.ProfileChanges) (expr string, names map[string]strin
 	}
 	for i, f := range c.Remove {
 		n := fmt.Sprintf("#r%d", i)
-		names[n] = string(f)
+		names[n] = profileAttributes[f]
 		remove = append(remove, n)
 	}
 	var parts []string
@@ -105,14 +104,15 @@ func profileUpdate(c domain.ProfileChanges) (expr string, names map[string]strin
 }
 
 // GetUsers returns the profiles of usernames that exist (pattern 3: BatchGetItem, 100 keys a
-// request). attributes, when not empty, limits what DynamoDB returns to those attributes: the
-// profile's identity is always included.
-func (s *Store) GetUsers(ctx context.Context, usernames []string, attributes []string) (map[string]domain.User, error) {
+// request). fields, when not nil, are the only optional profile fields read (the others are
+// left nil); the username and the counters are always read.
+func (s *Store) GetUsers(ctx context.Context, usernames []string, fields []domain.ProfileField) (map[string]domain.User, error) {
 	keys := make([]Key, len(usernames))
 	for i, u := range usernames {
 		keys[i] = UserKey(u)
 	}
-	if len(attributes) > 0 {
+	attributes := userAttributes(fields)
+	if attributes != nil {
 		attributes = append([]string{attrPK, attrUsername}, attributes...)
 	}
 	items, err := s.batchGet(ctx, keys, attributes)

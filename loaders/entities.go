@@ -69,9 +69,9 @@ func (l *Loaders) PrimePhoto(ctx context.Context, p domain.Photo) {
 	l.photos.Clear(ctx, p.Key()).Prime(ctx, p.Key(), &p)
 }
 
-func (l *Loaders) batchUsers(attributes []string) dataloader.BatchFunc[string, *domain.User] {
+func (l *Loaders) batchUsers(fields []domain.ProfileField) dataloader.BatchFunc[string, *domain.User] {
 	return func(ctx context.Context, usernames []string) []*dataloader.Result[*domain.User] {
-		found, err := l.store.GetUsers(ctx, usernames, attributes)
+		found, err := l.store.GetUsers(ctx, usernames, fields)
 		results := make([]*dataloader.Result[*domain.User], len(usernames))
 		for i, name := range usernames {
 			if err != nil {

@@ -75,9 +75,8 @@ type pageKey[K comparable] struct {
 
 // New returns the loaders of one operation over store.
 func New(store *dynamo.Store, opts Options) *Loaders {
-	attributes := profileAttributes(opts.ProfileFields)
 	l := &Loaders{store: store}
-	l.users = dataloader.NewBatchedLoader(observed(opts.Observer, "users", l.batchUsers(attributes)),
+	l.users = dataloader.NewBatchedLoader(observed(opts.Observer, "users", l.batchUsers(opts.ProfileFields)),
 		dataloader.WithWait[string, *domain.User](opts.wait()), dataloader.WithBatchCapacity[string, *domain.User](100))
 	l.photos = dataloader.NewBatchedLoader(observed(opts.Observer, "photos", l.batchPhotos),
 		dataloader.WithWait[domain.PhotoKey, *domain.Photo](opts.wait()), dataloader.WithBatchCapacity[domain.PhotoKey, *domain.Photo](100))
@@ -87,18 +86,6 @@ func New(store *dynamo.Store, opts Options) *Loaders {
 	l.reactionPages = pages("photoReactionPages", opts, store.PhotoReactions)
 	l.userReactions = pages("userReactionPages", opts, store.UserReactions)
 	return l
-}
-
-// profileAttributes is the projection for profile reads, nil to read whole items.
-func profileAttributes(fields []domain.ProfileField) []string {
-	if fields == nil {
-		return nil
-	}
-	attrs := []string{"followers", "following"}
-	for _, f := range fields {
-		attrs = append(attrs, string(f))
-	}
-	return attrs
 }
 
 type ctxKey struct{}

@@ -35,7 +35,7 @@ var reactionMix = []struct {
 type generator struct {
 	cfg Config
 	rng *rand.Rand
-	d   Dataset
+	d   domain.Dataset
 	// userCum[i] and photoCum[i] are the cumulative popularity of Users[0..i] and appeal of
 	// Photos[0..i], for weighted draws.
 	userCum  []float64
@@ -47,7 +47,7 @@ func newGenerator(cfg Config) *generator {
 	return &generator{cfg: cfg, rng: rand.New(rand.NewPCG(cfg.Seed, 0x7175696b70686f74))}
 }
 
-func (g *generator) run() *Dataset {
+func (g *generator) run() *domain.Dataset {
 	g.users()
 	g.photos()
 	g.pinImages()
@@ -71,16 +71,15 @@ func (g *generator) users() {
 		}
 		taken[username] = true
 		city := pick(g.rng, cities)
-		u := domain.User{
-			Username: username,
-			Name:     ptr(first + " " + last),
-			Email:    ptr(g.email(first, last)),
+		u := domain.User{Username: username, Profile: domain.Profile{
+			Name:  ptr(first + " " + last),
+			Email: ptr(g.email(first, last)),
 			Birthdate: ptr(time.Date(1950, 1, 1, 0, 0, 0, 0, time.UTC).
 				AddDate(0, 0, g.rng.IntN(55*365)).Format(time.DateOnly)),
 			Address: ptr(fmt.Sprintf("%d %s %s, %s, %s %05d", 1+g.rng.IntN(9999), pick(g.rng, streetNames),
 				pick(g.rng, streetKinds), city[0], city[1], 10000+g.rng.IntN(89999))),
 			Interests: g.interests(),
-		}
+		}}
 		if g.rng.IntN(4) > 0 {
 			u.Status = ptr(pick(g.rng, statuses))
 		}

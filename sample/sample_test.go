@@ -15,7 +15,7 @@ import (
 func TestGenerate_Deterministic(t *testing.T) {
 	write := func(cfg sample.Config) []byte {
 		var buf bytes.Buffer
-		if err := sample.Generate(cfg).WriteJSON(&buf); err != nil {
+		if err := dynamo.WriteDatasetJSON(&buf, sample.Generate(cfg)); err != nil {
 			t.Fatal(err)
 		}
 		return buf.Bytes()
@@ -53,7 +53,7 @@ func TestGenerate_Valid(t *testing.T) {
 
 // checkDataset checks every rule a dataset obeys, and that its items read back through the
 // items file codec say the same.
-func checkDataset(t *testing.T, d *sample.Dataset) {
+func checkDataset(t *testing.T, d *domain.Dataset) {
 	t.Helper()
 	users := map[string]*domain.User{}
 	for i := range d.Users {
@@ -133,7 +133,7 @@ func checkDataset(t *testing.T, d *sample.Dataset) {
 
 	// The items, written and read back: one per entity, no key twice.
 	var buf bytes.Buffer
-	if err := d.WriteJSON(&buf); err != nil {
+	if err := dynamo.WriteDatasetJSON(&buf, d); err != nil {
 		t.Fatal(err)
 	}
 	r := dynamo.NewItemReader(&buf)

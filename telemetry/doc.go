@@ -13,7 +13,8 @@
 //
 // The layers report into a per-request record that Middleware keeps in the request's
 // context, so the access log line says what the request cost in DynamoDB without any layer
-// logging on its own. LogHandler adds the request id to any other log record written with a
+// logging on its own. What it cost is read from the request's dynamo.Cost, the same record
+// extensions.cost reads, so the two always agree. LogHandler adds the request id to any other log record written with a
 // request's context, so that every line about a request can be found from its id, which is
 // also the X-Request-Id response header.
 //

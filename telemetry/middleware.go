@@ -15,6 +15,8 @@ import (
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/trace"
+
+	"github.com/quickphotos/quickphotos/dynamo"
 )
 
 // StatusClientClosedRequest is the status logged and counted for a request whose client
@@ -46,8 +48,9 @@ func (t *Telemetry) Middleware(next http.Handler) http.Handler {
 		w.Header().Set(RequestIDHeader, id)
 
 		method, path := methodLabel(r.Method), pathLabel(r.URL.Path)
-		rec := &record{id: id}
-		ctx := otel.GetTextMapPropagator().Extract(r.Context(), propagation.HeaderCarrier(r.Header))
+		ctx, cost := dynamo.WithCost(r.Context())
+		rec := &record{id: id, cost: cost}
+		ctx = otel.GetTextMapPropagator().Extract(ctx, propagation.HeaderCarrier(r.Header))
 		ctx, span := t.tracer.Start(ctx, method+" "+path,
 			trace.WithSpanKind(trace.SpanKindServer),
 			trace.WithAttributes(

@@ -5,6 +5,8 @@ import (
 	"crypto/rand"
 	"log/slog"
 	"sync"
+
+	"github.com/quickphotos/quickphotos/dynamo"
 )
 
 // RequestIDHeader carries the request id: a client may send one, and every response has one.
@@ -38,13 +40,13 @@ func newRequestID() string { return rand.Text() }
 // goroutines: resolvers run in parallel.
 type record struct {
 	id string
+	// cost is the request's DynamoDB requests, as the store counts them (see dynamo.Cost).
+	cost *dynamo.Cost
 
 	mu            sync.Mutex
 	operation     string
 	operationType string
 	errorCodes    []string
-	requests      int
-	rcu, wcu      float64
 }
 
 type recordKey struct{}
@@ -80,19 +82,12 @@ func (r *record) addErrorCodes(codes []string) {
 	r.errorCodes = append(r.errorCodes, codes...)
 }
 
-func (r *record) addRequest(rcu, wcu float64) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.requests++
-	r.rcu += rcu
-	r.wcu += wcu
-}
-
 // recordAttrs is how many attributes appendAttrs adds.
 const recordAttrs = 6
 
 // appendAttrs appends the record's fields for the access log to attrs.
 func (r *record) appendAttrs(attrs []slog.Attr) []slog.Attr {
+	cost := r.cost.Snapshot()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	codes := make([]string, len(r.errorCodes))
@@ -100,9 +95,9 @@ func (r *record) appendAttrs(attrs []slog.Attr) []slog.Attr {
 	return append(attrs,
 		slog.String("operation", r.operation),
 		slog.String("operation_type", r.operationType),
-		slog.Int("dynamodb_requests", r.requests),
-		slog.Float64("read_capacity_units", r.rcu),
-		slog.Float64("write_capacity_units", r.wcu),
+		slog.Int("dynamodb_requests", cost.Requests),
+		slog.Float64("read_capacity_units", cost.ReadCapacityUnits),
+		slog.Float64("write_capacity_units", cost.WriteCapacityUnits),
 		slog.Any("error_codes", codes),
 	)
 }

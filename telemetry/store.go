@@ -5,7 +5,6 @@ import (
 	"errors"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
@@ -48,7 +47,6 @@ func (o storeObserver) BeginRequest(ctx context.Context, operation, table string
 			attribute.String("rpc.method", operation),
 			attribute.StringSlice("aws.dynamodb.table_names", []string{table}),
 		))
-	rec := recordFrom(ctx)
 	return ctx, func(out dynamo.RequestOutcome) {
 		defer span.End()
 		m := o.t.m
@@ -66,9 +64,6 @@ func (o storeObserver) BeginRequest(ctx context.Context, operation, table string
 			}
 			rcu += c.ReadUnits
 			wcu += c.WriteUnits
-		}
-		if rec != nil {
-			rec.addRequest(rcu, wcu)
 		}
 		span.SetAttributes(
 			attribute.Float64("aws.dynamodb.consumed_read_capacity", rcu),
@@ -98,11 +93,10 @@ func (o storeObserver) BeginRequest(ctx context.Context, operation, table string
 
 // requestOutcome classifies a request's result for the outcome label.
 func requestOutcome(out dynamo.RequestOutcome) string {
-	var tce *types.TransactionCanceledException
 	switch {
 	case out.Err == nil:
 		return OutcomeOK
-	case len(out.CancellationReasons) > 0 || errors.As(out.Err, &tce):
+	case out.Cancelled:
 		return OutcomeCancelled
 	case errors.Is(out.Err, context.Canceled) || errors.Is(out.Err, context.DeadlineExceeded):
 		return OutcomeAborted

@@ -30,6 +30,7 @@ import (
 	"github.com/quickphotos/quickphotos/api"
 	"github.com/quickphotos/quickphotos/auth"
 	"github.com/quickphotos/quickphotos/ddb"
+	"github.com/quickphotos/quickphotos/domain"
 	"github.com/quickphotos/quickphotos/dynamo"
 	"github.com/quickphotos/quickphotos/internal/dynamodblocal"
 )
@@ -358,11 +359,12 @@ func (s *Server) DeleteTable(t testing.TB) {
 	}
 }
 
-// PutItem writes item into the server's table directly, past the API and its transactions, as
-// another program, or data an older release left, would.
-func (s *Server) PutItem(t testing.TB, item map[string]types.AttributeValue) {
+// WriteRaw writes d's entities into the server's table as they are, past the API and its
+// transactions (counters are not touched), as another program, or data an older release
+// left, would.
+func (s *Server) WriteRaw(t testing.TB, d domain.Dataset) {
 	t.Helper()
-	if _, err := s.client.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: &s.table, Item: item}); err != nil {
-		t.Fatalf("put item: %v", err)
+	if _, err := dynamo.LoadDataset(context.Background(), s.client, s.table, &d, nil); err != nil {
+		t.Fatalf("write raw: %v", err)
 	}
 }
