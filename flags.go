@@ -35,51 +35,35 @@ func envName(flagName string) string {
 	return "QUICKPHOTOS_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
 }
 
-func (f *flags) envOr(name, def string) string {
-	if v, ok := os.LookupEnv(envName(name)); ok {
-		return v
+// fromEnv is def, or the value of the flag's environment variable when it is set; a value
+// parse refuses is noted for parse to report, as not being what.
+func fromEnv[T any](f *flags, name string, def T, parse func(string) (T, error), what string) T {
+	s, ok := os.LookupEnv(envName(name))
+	if !ok {
+		return def
 	}
-	return def
+	v, err := parse(s)
+	if err != nil {
+		f.envErr = fmt.Errorf("%s: %q is not %s", envName(name), s, what)
+		return def
+	}
+	return v
 }
 
 func (f *flags) String(p *string, name, def, usage string) {
-	f.StringVar(p, name, f.envOr(name, def), usage)
+	f.StringVar(p, name, fromEnv(f, name, def, func(s string) (string, error) { return s, nil }, ""), usage)
 }
 
 func (f *flags) Bool(p *bool, name string, def bool, usage string) {
-	v := def
-	if s, ok := os.LookupEnv(envName(name)); ok {
-		b, err := strconv.ParseBool(s)
-		if err != nil {
-			f.envErr = fmt.Errorf("%s: %q is not a boolean", envName(name), s)
-		}
-		v = b
-	}
-	f.BoolVar(p, name, v, usage)
+	f.BoolVar(p, name, fromEnv(f, name, def, strconv.ParseBool, "a boolean"), usage)
 }
 
 func (f *flags) Int(p *int, name string, def int, usage string) {
-	v := def
-	if s, ok := os.LookupEnv(envName(name)); ok {
-		n, err := strconv.Atoi(s)
-		if err != nil {
-			f.envErr = fmt.Errorf("%s: %q is not a whole number", envName(name), s)
-		}
-		v = n
-	}
-	f.IntVar(p, name, v, usage)
+	f.IntVar(p, name, fromEnv(f, name, def, strconv.Atoi, "a whole number"), usage)
 }
 
 func (f *flags) Duration(p *time.Duration, name string, def time.Duration, usage string) {
-	v := def
-	if s, ok := os.LookupEnv(envName(name)); ok {
-		d, err := time.ParseDuration(s)
-		if err != nil {
-			f.envErr = fmt.Errorf("%s: %q is not a duration like 30s", envName(name), s)
-		}
-		v = d
-	}
-	f.DurationVar(p, name, v, usage)
+	f.DurationVar(p, name, fromEnv(f, name, def, time.ParseDuration, "a duration like 30s"), usage)
 }
 
 // parse parses args, reporting a malformed environment variable first.

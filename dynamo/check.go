@@ -265,8 +265,8 @@ func (c *checker) checkPhoto(k domain.PhotoKey, p *checkedPhoto) {
 	if !p.exists {
 		for _, r := range p.reactions {
 			c.repairable(r, []types.TransactWriteItem{
-				{ConditionCheck: &types.ConditionCheck{Key: PhotoKey(k).item(), ConditionExpression: aws.String("attribute_not_exists(PK)")}},
-				{Delete: &types.Delete{Key: r.item(), ConditionExpression: aws.String("attribute_exists(PK)")}},
+				{ConditionCheck: &types.ConditionCheck{Key: PhotoKey(k).item(), ConditionExpression: itemIsNew}},
+				{Delete: &types.Delete{Key: r.item(), ConditionExpression: itemExists}},
 			}, "reaction without its photo")
 		}
 		return

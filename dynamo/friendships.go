@@ -19,10 +19,7 @@ func (s *Store) Follow(ctx context.Context, k domain.FriendshipKey) (domain.Frie
 	err := s.transact(ctx, "follow", []txAction{
 		updateIf(followCounter(k.Followed, attrFollowers, 1), userNotFound(k.Followed)),
 		updateIf(followCounter(k.Follower, attrFollowing, 1), userNotFound(k.Follower)),
-		putIf(&types.Put{
-			Item:                friendshipItem(f),
-			ConditionExpression: aws.String("attribute_not_exists(PK)"),
-		}, domain.Errorf(domain.Conflict, "%q already follows %q", k.Follower, k.Followed)),
+		putNew(friendshipItem(f), domain.Errorf(domain.Conflict, "%q already follows %q", k.Follower, k.Followed)),
 	})
 	if err != nil {
 		return domain.Friendship{}, err
@@ -34,29 +31,9 @@ func (s *Store) Follow(ctx context.Context, k domain.FriendshipKey) (domain.Frie
 // after reading it (its timestamp is part of the answer). NotFound when k.Follower does not
 // follow k.Followed. Returns the removed friendship.
 func (s *Store) Unfollow(ctx context.Context, k domain.FriendshipKey) (domain.Friendship, error) {
-	item, err := s.getItem(ctx, friendshipKey(k))
-	if err != nil {
-		return domain.Friendship{}, err
-	}
-	if item == nil {
-		return domain.Friendship{}, notFollowing(k)
-	}
-	f, err := friendshipFromItem(item)
-	if err != nil {
-		return domain.Friendship{}, domain.Wrap(domain.Internal, err, "reading friendship")
-	}
-	err = s.transact(ctx, "unfollow", []txAction{
-		deleteIf(&types.Delete{
-			Key:                 friendshipKey(k).item(),
-			ConditionExpression: aws.String("attribute_exists(PK)"),
-		}, notFollowing(k)),
+	return removeCounted(ctx, s, "friendship", friendshipKey(k), friendshipFromItem, notFollowing(k),
 		updateIf(followCounter(k.Followed, attrFollowers, -1), uncounted(fmt.Sprintf("user %q", k.Followed), "friendship")),
-		updateIf(followCounter(k.Follower, attrFollowing, -1), uncounted(fmt.Sprintf("user %q", k.Follower), "friendship")),
-	})
-	if err != nil {
-		return domain.Friendship{}, err
-	}
-	return f, nil
+		updateIf(followCounter(k.Follower, attrFollowing, -1), uncounted(fmt.Sprintf("user %q", k.Follower), "friendship")))
 }
 
 // followCounter adds delta to a profile's followers or following counter, if the profile

@@ -100,7 +100,7 @@ func (s *Store) deleteInSteps(ctx context.Context, photo domain.Photo) error {
 		}},
 		{Put: &types.Put{
 			Item:                photoDeletionItem(key, id, s.Now()),
-			ConditionExpression: aws.String("attribute_not_exists(PK)"),
+			ConditionExpression: itemIsNew,
 		}},
 	}, errPhotoChanged))
 	if errors.Is(err, errPhotoChanged) {
@@ -192,7 +192,7 @@ func deleteActions(key domain.PhotoKey, id string, c photoCollection) (actions [
 		counts[r.Type]++
 		actions = append(actions, types.TransactWriteItem{Delete: &types.Delete{
 			Key:                 ReactionKey(r).item(),
-			ConditionExpression: aws.String("attribute_exists(PK)"),
+			ConditionExpression: itemExists,
 		}})
 	}
 	cond := newExpression()

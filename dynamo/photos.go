@@ -6,7 +6,6 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/quickphotos/quickphotos/domain"
 )
@@ -20,14 +19,8 @@ func (s *Store) UploadPhoto(ctx context.Context, p domain.Photo) (domain.Photo, 
 		p.Reactions[t] = 0
 	}
 	err := s.transact(ctx, "upload", []txAction{
-		checkIf(&types.ConditionCheck{
-			Key:                 UserKey(p.Owner).item(),
-			ConditionExpression: aws.String("attribute_exists(PK)"),
-		}, userNotFound(p.Owner)),
-		putIf(&types.Put{
-			Item:                photoItem(p),
-			ConditionExpression: aws.String("attribute_not_exists(PK)"),
-		}, domain.Errorf(domain.Conflict, "%q already has a photo at %s", p.Owner, p.Timestamp)),
+		checkExists(UserKey(p.Owner), userNotFound(p.Owner)),
+		putNew(photoItem(p), domain.Errorf(domain.Conflict, "%q already has a photo at %s", p.Owner, p.Timestamp)),
 	})
 	if err != nil {
 		return domain.Photo{}, err

@@ -23,14 +23,8 @@ func (s *Store) React(ctx context.Context, k domain.ReactionKey) (domain.Reactio
 	err := s.transact(ctx, "reaction", []txAction{
 		updateIf(counterUpdate(PhotoKey(k.Photo), k.Type, 1),
 			domain.Errorf(domain.NotFound, "%q has no photo at %s, or it is being deleted", k.Photo.Owner, k.Photo.Timestamp)),
-		checkIf(&types.ConditionCheck{
-			Key:                 UserKey(k.Username).item(),
-			ConditionExpression: aws.String("attribute_exists(PK)"),
-		}, userNotFound(k.Username)),
-		putIf(&types.Put{
-			Item:                reactionItem(r),
-			ConditionExpression: aws.String("attribute_not_exists(PK)"),
-		}, domain.Errorf(domain.Conflict, "%q already reacted with %s to this photo", k.Username, k.Type)),
+		checkExists(UserKey(k.Username), userNotFound(k.Username)),
+		putNew(reactionItem(r), domain.Errorf(domain.Conflict, "%q already reacted with %s to this photo", k.Username, k.Type)),
 	})
 	if err != nil {
 		return domain.Reaction{}, err
@@ -42,29 +36,9 @@ func (s *Store) React(ctx context.Context, k domain.ReactionKey) (domain.Reactio
 // after reading it (its timestamp is part of the answer). NotFound when there is no such
 // reaction. Returns the removed reaction.
 func (s *Store) RemoveReaction(ctx context.Context, k domain.ReactionKey) (domain.Reaction, error) {
-	item, err := s.getItem(ctx, ReactionKey(k))
-	if err != nil {
-		return domain.Reaction{}, err
-	}
-	if item == nil {
-		return domain.Reaction{}, reactionNotFound(k)
-	}
-	r, err := reactionFromItem(item)
-	if err != nil {
-		return domain.Reaction{}, domain.Wrap(domain.Internal, err, "reading reaction")
-	}
-	err = s.transact(ctx, "removal", []txAction{
-		deleteIf(&types.Delete{
-			Key:                 ReactionKey(k).item(),
-			ConditionExpression: aws.String("attribute_exists(PK)"),
-		}, reactionNotFound(k)),
+	return removeCounted(ctx, s, "reaction", ReactionKey(k), reactionFromItem, reactionNotFound(k),
 		updateIf(counterUpdate(PhotoKey(k.Photo), k.Type, -1),
-			uncounted(fmt.Sprintf("%q's photo at %s", k.Photo.Owner, k.Photo.Timestamp), "reaction")),
-	})
-	if err != nil {
-		return domain.Reaction{}, err
-	}
-	return r, nil
+			uncounted(fmt.Sprintf("%q's photo at %s", k.Photo.Owner, k.Photo.Timestamp), "reaction")))
 }
 
 // counterUpdate adds delta to the photo's counter of type t. An increment needs the photo to

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -33,6 +34,49 @@ func deleteIf(d *types.Delete, ifFailed error) txAction {
 }
 func checkIf(c *types.ConditionCheck, ifFailed error) txAction {
 	return txAction{types.TransactWriteItem{ConditionCheck: c}, ifFailed}
+}
+
+// Conditions on an item's existence, the most common ones.
+var (
+	itemExists = aws.String("attribute_exists(PK)")
+	itemIsNew  = aws.String("attribute_not_exists(PK)")
+)
+
+// putNew puts item only where no item has its key; ifTaken when one has.
+func putNew(item Item, ifTaken error) txAction {
+	return putIf(&types.Put{Item: item, ConditionExpression: itemIsNew}, ifTaken)
+}
+
+// checkExists checks that the item at k exists; ifMissing when it does not.
+func checkExists(k Key, ifMissing error) txAction {
+	return checkIf(&types.ConditionCheck{Key: k.item(), ConditionExpression: itemExists}, ifMissing)
+}
+
+// deleteExisting deletes the item at k, which must exist; ifMissing when it does not.
+func deleteExisting(k Key, ifMissing error) txAction {
+	return deleteIf(&types.Delete{Key: k.item(), ConditionExpression: itemExists}, ifMissing)
+}
+
+// removeCounted deletes the item at k and uncounts it, in one transaction: the undo of a write
+// that put it and counted it. It reads the item first, since what was removed is the answer;
+// missing is the error when there is no such item, before or at the transaction.
+func removeCounted[T any](ctx context.Context, s *Store, what string, k Key, from func(Item) (T, error), missing error, uncount ...txAction) (T, error) {
+	var zero T
+	item, err := s.getItem(ctx, k)
+	if err != nil {
+		return zero, err
+	}
+	if item == nil {
+		return zero, missing
+	}
+	v, err := from(item)
+	if err != nil {
+		return zero, domain.Wrap(domain.Internal, err, "reading the "+what)
+	}
+	if err := s.transact(ctx, what+" removal", append([]txAction{deleteExisting(k, missing)}, uncount...)); err != nil {
+		return zero, err
+	}
+	return v, nil
 }
 
 // allIf gives every write of a transaction the same meaning for a failed condition: for

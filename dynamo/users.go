@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -20,7 +19,7 @@ func (s *Store) CreateUser(ctx context.Context, username string, p domain.Profil
 	u := domain.User{Username: username, Profile: p}
 	err := s.putItem(ctx, &dynamodb.PutItemInput{
 		Item:                userItem(u),
-		ConditionExpression: aws.String("attribute_not_exists(PK)"),
+		ConditionExpression: itemIsNew,
 	})
 	if isConditionFailed(err) {
 		return domain.User{}, domain.Errorf(domain.Conflict, "username %q is taken", username)
@@ -52,7 +51,7 @@ func (s *Store) UpdateUser(ctx context.Context, username string, c domain.Profil
 	out, err := s.updateItem(ctx, &dynamodb.UpdateItemInput{
 		Key:                       UserKey(username).item(),
 		UpdateExpression:          &expr,
-		ConditionExpression:       aws.String("attribute_exists(PK)"),
+		ConditionExpression:       itemExists,
 		ExpressionAttributeNames:  names,
 		ExpressionAttributeValues: values,
 		ReturnValues:              types.ReturnValueAllNew,

@@ -70,37 +70,32 @@ func (l *Loaders) PrimePhoto(ctx context.Context, p domain.Photo) {
 }
 
 func (l *Loaders) batchUsers(fields []domain.ProfileField) dataloader.BatchFunc[string, *domain.User] {
-	return func(ctx context.Context, usernames []string) []*dataloader.Result[*domain.User] {
-		found, err := l.store.GetUsers(ctx, usernames, fields)
-		results := make([]*dataloader.Result[*domain.User], len(usernames))
-		for i, name := range usernames {
-			if err != nil {
-				results[i] = &dataloader.Result[*domain.User]{Error: err}
-				continue
-			}
-			if u, ok := found[name]; ok {
-				results[i] = &dataloader.Result[*domain.User]{Data: &u}
-			} else {
-				results[i] = &dataloader.Result[*domain.User]{}
+	return batchGet(func(ctx context.Context, usernames []string) (map[string]domain.User, error) {
+		return l.store.GetUsers(ctx, usernames, fields)
+	})
+}
+
+func (l *Loaders) batchPhotos() dataloader.BatchFunc[domain.PhotoKey, *domain.Photo] {
+	return batchGet(l.store.GetPhotos)
+}
+
+// batchGet turns a store read of many keys into a batch function: one result per key, in the
+// keys' order, nil where the key has no entity, and the read's error for every key when it
+// failed.
+func batchGet[K comparable, V any](get func(context.Context, []K) (map[K]V, error)) dataloader.BatchFunc[K, *V] {
+	return func(ctx context.Context, keys []K) []*dataloader.Result[*V] {
+		found, err := get(ctx, keys)
+		results := make([]*dataloader.Result[*V], len(keys))
+		for i, k := range keys {
+			switch v, ok := found[k]; {
+			case err != nil:
+				results[i] = &dataloader.Result[*V]{Error: err}
+			case ok:
+				results[i] = &dataloader.Result[*V]{Data: &v}
+			default:
+				results[i] = &dataloader.Result[*V]{}
 			}
 		}
 		return results
 	}
-}
-
-func (l *Loaders) batchPhotos(ctx context.Context, keys []domain.PhotoKey) []*dataloader.Result[*domain.Photo] {
-	found, err := l.store.GetPhotos(ctx, keys)
-	results := make([]*dataloader.Result[*domain.Photo], len(keys))
-	for i, k := range keys {
-		if err != nil {
-			results[i] = &dataloader.Result[*domain.Photo]{Error: err}
-			continue
-		}
-		if p, ok := found[k]; ok {
-			results[i] = &dataloader.Result[*domain.Photo]{Data: &p}
-		} else {
-			results[i] = &dataloader.Result[*domain.Photo]{}
-		}
-	}
-	return results
 }

@@ -78,7 +78,7 @@ func New(store *dynamo.Store, opts Options) *Loaders {
 	l := &Loaders{store: store}
 	l.users = dataloader.NewBatchedLoader(observed(opts.Observer, "users", l.batchUsers(opts.ProfileFields)),
 		dataloader.WithWait[string, *domain.User](opts.wait()), dataloader.WithBatchCapacity[string, *domain.User](100))
-	l.photos = dataloader.NewBatchedLoader(observed(opts.Observer, "photos", l.batchPhotos),
+	l.photos = dataloader.NewBatchedLoader(observed(opts.Observer, "photos", l.batchPhotos()),
 		dataloader.WithWait[domain.PhotoKey, *domain.Photo](opts.wait()), dataloader.WithBatchCapacity[domain.PhotoKey, *domain.Photo](100))
 	l.photoPages = pages("photoPages", opts, store.ListPhotos)
 	l.followerPages = pages("followerPages", opts, store.Followers)

@@ -26,152 +26,111 @@ func (r *friendshipResolver) Followed(ctx context.Context, obj *domain.Friendshi
 
 // CreateUser is the resolver for the createUser field.
 func (r *mutationResolver) CreateUser(ctx context.Context, input model.CreateUserInput) (*domain.User, error) {
-	if err := domain.CallerFrom(ctx).MayActAs(input.Username); err != nil {
-		return nil, err
+	type newUser struct {
+		username string
+		profile  domain.Profile
 	}
-	profile := toProfile(input)
-	if err := domain.ValidateUsername("username", input.Username); err != nil {
-		return nil, err
-	}
-	if err := domain.ValidateProfile(profile); err != nil {
-		return nil, err
-	}
-	u, err := r.Store.CreateUser(ctx, input.Username, profile)
-	if err != nil {
-		return nil, err
-	}
-	loaders.For(ctx).PrimeUser(ctx, u)
-	return &u, nil
+	return mutation[newUser, domain.User]{
+		actAs: input.Username,
+		input: validated(newUser{input.Username, toProfile(input)},
+			func(n newUser) error { return domain.ValidateUsername("username", n.username) },
+			func(n newUser) error { return domain.ValidateProfile(n.profile) }),
+		write: func(ctx context.Context, n newUser) (domain.User, error) {
+			return r.Store.CreateUser(ctx, n.username, n.profile)
+		},
+		loaded: primeUser[newUser],
+	}.run(ctx)
 }
 
 // UpdateUser is the resolver for the updateUser field.
 func (r *mutationResolver) UpdateUser(ctx context.Context, username string, input model.UpdateUserInput) (*domain.User, error) {
-	if err := domain.CallerFrom(ctx).MayActAs(username); err != nil {
-		return nil, err
-	}
-	changes := toProfileChanges(input)
-	if err := domain.ValidateUsername("username", username); err != nil {
-		return nil, err
-	}
-	if err := domain.ValidateProfileChanges(changes); err != nil {
-		return nil, err
-	}
-	u, err := r.Store.UpdateUser(ctx, username, changes)
-	if err != nil {
-		return nil, err
-	}
-	loaders.For(ctx).PrimeUser(ctx, u)
-	return &u, nil
+	return mutation[domain.ProfileChanges, domain.User]{
+		actAs: username,
+		input: validated(toProfileChanges(input),
+			func(domain.ProfileChanges) error { return domain.ValidateUsername("username", username) },
+			domain.ValidateProfileChanges),
+		write: func(ctx context.Context, c domain.ProfileChanges) (domain.User, error) {
+			return r.Store.UpdateUser(ctx, username, c)
+		},
+		loaded: primeUser[domain.ProfileChanges],
+	}.run(ctx)
 }
 
 // UploadPhoto is the resolver for the uploadPhoto field.
 func (r *mutationResolver) UploadPhoto(ctx context.Context, input model.UploadPhotoInput) (*domain.Photo, error) {
-	if err := domain.CallerFrom(ctx).MayActAs(input.Owner); err != nil {
-		return nil, err
-	}
-	p := domain.Photo{Owner: input.Owner, URL: input.URL, Timestamp: r.Store.Now()}
-	if ts := input.Timestamp.Value(); ts != nil {
-		p.Timestamp = *ts
-	}
-	k, err := domain.CanonicalPhotoKey(p.Key())
-	if err != nil {
-		return nil, err
-	}
-	p.Timestamp = k.Timestamp
-	if err := domain.ValidateURL("url", p.URL); err != nil {
-		return nil, err
-	}
-	p, err = r.Store.UploadPhoto(ctx, p)
-	if err != nil {
-		return nil, err
-	}
-	loaders.For(ctx).PrimePhoto(ctx, p)
-	return &p, nil
+	return mutation[domain.Photo, domain.Photo]{
+		actAs: input.Owner,
+		input: func() (domain.Photo, error) {
+			p := domain.Photo{Owner: input.Owner, URL: input.URL, Timestamp: r.Store.Now()}
+			if ts := input.Timestamp.Value(); ts != nil {
+				p.Timestamp = *ts
+			}
+			k, err := domain.CanonicalPhotoKey(p.Key())
+			if err != nil {
+				return p, err
+			}
+			p.Timestamp = k.Timestamp
+			return p, domain.ValidateURL("url", p.URL)
+		},
+		write: r.Store.UploadPhoto,
+		loaded: func(ctx context.Context, l *loaders.Loaders, _ domain.Photo, p domain.Photo) {
+			l.PrimePhoto(ctx, p)
+		},
+	}.run(ctx)
 }
 
 // DeletePhoto is the resolver for the deletePhoto field.
 func (r *mutationResolver) DeletePhoto(ctx context.Context, owner string, timestamp string) (*domain.Photo, error) {
-	if err := domain.CallerFrom(ctx).MayActAs(owner); err != nil {
-		return nil, err
-	}
-	k, err := domain.CanonicalPhotoKey(domain.PhotoKey{Owner: owner, Timestamp: timestamp})
-	if err != nil {
-		return nil, err
-	}
-	p, err := r.Store.DeletePhoto(ctx, k)
-	if err != nil {
-		return nil, err
-	}
-	loaders.For(ctx).ForgetPhoto(ctx, k)
-	return &p, nil
+	return mutation[domain.PhotoKey, domain.Photo]{
+		actAs: owner,
+		input: func() (domain.PhotoKey, error) {
+			return domain.CanonicalPhotoKey(domain.PhotoKey{Owner: owner, Timestamp: timestamp})
+		},
+		write: r.Store.DeletePhoto,
+		loaded: func(ctx context.Context, l *loaders.Loaders, k domain.PhotoKey, _ domain.Photo) {
+			l.ForgetPhoto(ctx, k)
+		},
+	}.run(ctx)
 }
 
 // ReactToPhoto is the resolver for the reactToPhoto field.
 func (r *mutationResolver) ReactToPhoto(ctx context.Context, input model.ReactionInput) (*domain.Reaction, error) {
-	if err := domain.CallerFrom(ctx).MayActAs(input.Username); err != nil {
-		return nil, err
-	}
-	k, err := domain.CanonicalReactionKey(toReactionKey(input))
-	if err != nil {
-		return nil, err
-	}
-	reaction, err := r.Store.React(ctx, k)
-	if err != nil {
-		return nil, err
-	}
-	loaders.For(ctx).ForgetPhoto(ctx, k.Photo)
-	return &reaction, nil
+	return mutation[domain.ReactionKey, domain.Reaction]{
+		actAs:  input.Username,
+		input:  func() (domain.ReactionKey, error) { return domain.CanonicalReactionKey(toReactionKey(input)) },
+		write:  r.Store.React,
+		loaded: forgetReactedPhoto,
+	}.run(ctx)
 }
 
 // RemoveReaction is the resolver for the removeReaction field.
 func (r *mutationResolver) RemoveReaction(ctx context.Context, input model.ReactionInput) (*domain.Reaction, error) {
-	if err := domain.CallerFrom(ctx).MayActAs(input.Username); err != nil {
-		return nil, err
-	}
-	k, err := domain.CanonicalReactionKey(toReactionKey(input))
-	if err != nil {
-		return nil, err
-	}
-	reaction, err := r.Store.RemoveReaction(ctx, k)
-	if err != nil {
-		return nil, err
-	}
-	loaders.For(ctx).ForgetPhoto(ctx, k.Photo)
-	return &reaction, nil
+	return mutation[domain.ReactionKey, domain.Reaction]{
+		actAs:  input.Username,
+		input:  func() (domain.ReactionKey, error) { return domain.CanonicalReactionKey(toReactionKey(input)) },
+		write:  r.Store.RemoveReaction,
+		loaded: forgetReactedPhoto,
+	}.run(ctx)
 }
 
 // FollowUser is the resolver for the followUser field.
 func (r *mutationResolver) FollowUser(ctx context.Context, input model.FriendshipInput) (*domain.Friendship, error) {
-	if err := domain.CallerFrom(ctx).MayActAs(input.Follower); err != nil {
-		return nil, err
-	}
-	k := toFriendshipKey(input)
-	if err := domain.ValidateFriendship(k); err != nil {
-		return nil, err
-	}
-	f, err := r.Store.Follow(ctx, k)
-	if err != nil {
-		return nil, err
-	}
-	loaders.For(ctx).ForgetUsers(ctx, k.Follower, k.Followed)
-	return &f, nil
+	return mutation[domain.FriendshipKey, domain.Friendship]{
+		actAs:  input.Follower,
+		input:  validated(toFriendshipKey(input), domain.ValidateFriendship),
+		write:  r.Store.Follow,
+		loaded: forgetFriends,
+	}.run(ctx)
 }
 
 // UnfollowUser is the resolver for the unfollowUser field.
 func (r *mutationResolver) UnfollowUser(ctx context.Context, input model.FriendshipInput) (*domain.Friendship, error) {
-	if err := domain.CallerFrom(ctx).MayActAs(input.Follower); err != nil {
-		return nil, err
-	}
-	k := toFriendshipKey(input)
-	if err := domain.ValidateFriendship(k); err != nil {
-		return nil, err
-	}
-	f, err := r.Store.Unfollow(ctx, k)
-	if err != nil {
-		return nil, err
-	}
-	loaders.For(ctx).ForgetUsers(ctx, k.Follower, k.Followed)
-	return &f, nil
+	return mutation[domain.FriendshipKey, domain.Friendship]{
+		actAs:  input.Follower,
+		input:  validated(toFriendshipKey(input), domain.ValidateFriendship),
+		write:  r.Store.Unfollow,
+		loaded: forgetFriends,
+	}.run(ctx)
 }
 
 // Owner is the resolver for the owner field.

@@ -1,0 +1,63 @@
+package resolvers
+
+import (
+	"context"
+
+	"github.com/quickphotos/quickphotos/domain"
+	"github.com/quickphotos/quickphotos/loaders"
+)
+
+// mutation is what every mutation does, in this order: the caller must be allowed to act as
+// the user the mutation acts as; its input becomes a valid, canonical argument (or an Invalid
+// error) before anything is written; the store writes; and the operation's loaders learn
+// what changed, so that the fields selected on the result read the new state.
+type mutation[In, Out any] struct {
+	actAs  string
+	input  func() (In, error)
+	write  func(context.Context, In) (Out, error)
+	loaded func(context.Context, *loaders.Loaders, In, Out)
+}
+
+func (m mutation[In, Out]) run(ctx context.Context) (*Out, error) {
+	if err := domain.CallerFrom(ctx).MayActAs(m.actAs); err != nil {
+		return nil, err
+	}
+	in, err := m.input()
+	if err != nil {
+		return nil, err
+	}
+	out, err := m.write(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	m.loaded(ctx, loaders.For(ctx), in, out)
+	return &out, nil
+}
+
+// validated is a mutation input that is valid once validate says so.
+func validated[In any](in In, validate ...func(In) error) func() (In, error) {
+	return func() (In, error) {
+		for _, v := range validate {
+			if err := v(in); err != nil {
+				return in, err
+			}
+		}
+		return in, nil
+	}
+}
+
+// primeUser tells the loaders a mutation's resulting profile.
+func primeUser[In any](ctx context.Context, l *loaders.Loaders, _ In, u domain.User) {
+	l.PrimeUser(ctx, u)
+}
+
+// forgetReactedPhoto makes the loaders read again the photo a reaction changed the counters of.
+func forgetReactedPhoto(ctx context.Context, l *loaders.Loaders, k domain.ReactionKey, _ domain.Reaction) {
+	l.ForgetPhoto(ctx, k.Photo)
+}
+
+// forgetFriends makes the loaders read again the two profiles a friendship changed the
+// counters of.
+func forgetFriends(ctx context.Context, l *loaders.Loaders, k domain.FriendshipKey, _ domain.Friendship) {
+	l.ForgetUsers(ctx, k.Follower, k.Followed)
+}
