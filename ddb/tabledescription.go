@@ -1,48 +1,5 @@
 package ddb
 
-import (
-	"context"
-
-	bolt "go.etcd.io/bbolt"
-)
-
-// tableNameInput is the request of operations naming only a table.
-type tableNameInput struct {
-	TableName string `json:"TableName"`
-}
-
-// opDescribeTable returns the table description with live counters.
-func opDescribeTable(e *Engine, _ context.Context, body []byte) (any, error) {
-	var in tableNameInput
-	if err := decode(body, &in); err != nil {
-		return nil, err
-	}
-	var out any
-	err := e.view(func(tx *bolt.Tx) error {
-		m, st, err := tableAndStats(tx, in.TableName)
-		if err != nil {
-			return err
-		}
-		out = map[string]any{"Table": e.describe(m, st, "ACTIVE")}
-		return nil
-	})
-	return out, err
-}
-
-// tableAndStats loads a table's metadata and counters, or returns the
-// ResourceNotFoundException naming it.
-func tableAndStats(tx *bolt.Tx, name string) (*tableMeta, tableStats, error) {
-	m, err := loadTable(tx, name)
-	if err != nil {
-		return nil, tableStats{}, err
-	}
-	if m == nil {
-		return nil, tableStats{}, tableNotFound(name)
-	}
-	st, err := loadStats(tx.Bucket(tableBucketName(name)))
-	return m, st, err
-}
-
 // describe renders a TableDescription.
 func (e *Engine) describe(m *tableMeta, st tableStats, status string) map[string]any {
 	arn := e.tableARN(m.Name)

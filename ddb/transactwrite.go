@@ -2,16 +2,10 @@ package ddb
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
-	"strings"
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
 	bolt "go.etcd.io/bbolt"
 )
-
-// maxTransactItems is DynamoDB's limit on actions per transaction.
-const maxTransactItems = 100
 
 // maxTransactBytes is the aggregate item size limit of a transaction.
 const maxTransactBytes = 4 << 20
@@ -41,14 +35,6 @@ type transactWriteInput struct {
 	ClientRequestToken          string              `json:"ClientRequestToken"`
 	ReturnConsumedCapacity      string              `json:"ReturnConsumedCapacity"`
 	ReturnItemCollectionMetrics string              `json:"ReturnItemCollectionMetrics"`
-}
-
-// cancellationReason is one element of a TransactionCanceledException's
-// CancellationReasons, in action order.
-type cancellationReason struct {
-	Code    string    `json:"Code"`
-	Message string    `json:"Message,omitempty"`
-	Item    attr.Item `json:"Item,omitempty"`
 }
 
 // plannedAction is a validated transaction action.
@@ -295,43 +281,4 @@ func (e *Engine) transactWrite(tx *bolt.Tx, plans []plannedAction, capMode strin
 		out["ConsumedCapacity"] = list
 	}
 	return out, nil
-}
-
-// decodeJSONMap decodes a stored JSON response.
-func decodeJSONMap(raw []byte) (map[string]any, error) {
-	var m map[string]any
-	err := json.Unmarshal(raw, &m)
-	return m, err
-}
-
-// transactionCanceled is the TransactionCanceledException of a transaction
-// whose actions failed for reasons (one per action, "None" for the others).
-func transactionCanceled(reasons []cancellationReason) *Error {
-	codes := make([]string, len(reasons))
-	for i, r := range reasons {
-		codes[i] = r.Code
-	}
-	return &Error{Type: typeTransactionCanceled, reasons: reasons,
-		Message: fmt.Sprintf("Transaction cancelled, please refer cancellation reasons for specific reasons [%s]", strings.Join(codes, ", "))}
-}
-
-// checkTransactItemCount validates the number of a transaction's actions
-// (1 to maxTransactItems) in the model's words, which show the list.
-func checkTransactItemCount[T any](items []T) error {
-	if len(items) >= 1 && len(items) <= maxTransactItems {
-		return nil
-	}
-	bound := "greater than or equal to 1"
-	if len(items) > maxTransactItems {
-		bound = fmt.Sprintf("less than or equal to %d", maxTransactItems)
-	}
-	parts := make([]string, len(items))
-	for i, it := range items {
-		raw, err := json.Marshal(it)
-		if err != nil {
-			raw = []byte("?")
-		}
-		parts[i] = string(raw)
-	}
-	return validationf("1 validation error detected: Value '[%s]' at 'transactItems' failed to satisfy constraint: Member must have length %s", strings.Join(parts, ", "), bound)
 }

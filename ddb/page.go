@@ -209,9 +209,6 @@ func (pg *page) setLastKey(s *source) error {
 	return nil
 }
 
-// ttlEnabled reports whether the table has TTL enabled.
-func (t *tableTx) ttlEnabled() bool { return t.m.TTL != nil && t.m.TTL.Enabled }
-
 // isLive reports whether an item read from the source is not expired. For
 // an index whose projection lacks the TTL attribute, the table item decides.
 func (s *source) isLive(it attr.Item) (bool, error) {
@@ -227,17 +224,4 @@ func (s *source) isLive(it attr.Item) (bool, error) {
 		return false, err
 	}
 	return !s.t.expired(base), nil
-}
-
-// prefixEnd returns the smallest key greater than every key with prefix p,
-// or nil when there is none.
-func prefixEnd(p []byte) []byte {
-	end := append([]byte(nil), p...)
-	for i := len(end) - 1; i >= 0; i-- {
-		if end[i] < 0xFF {
-			end[i]++
-			return end[:i+1]
-		}
-	}
-	return nil
 }
