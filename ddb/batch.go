@@ -3,7 +3,6 @@ package ddb
 import (
 	"context"
 	"encoding/json"
-	"sort"
 	"strings"
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
@@ -270,14 +269,4 @@ func renderWriteRequests(table string, reqs []writeRequest) string {
 		parts[i] = string(raw)
 	}
 	return table + "=[" + strings.Join(parts, ", ") + "]"
-}
-
-// sortedKeys returns the keys of a map in order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
