@@ -37,12 +37,46 @@ type transactWriteInput struct {
 	ReturnItemCollectionMetrics string              `json:"ReturnItemCollectionMetrics"`
 }
 
+// transactKind is the kind of a TransactWriteItems action: which of the
+// four members of its element is set.
+type transactKind int
+
+// The action kinds, in the order of transactWriteItem's members.
+const (
+	transactConditionCheck transactKind = iota
+	transactPut
+	transactDelete
+	transactUpdate
+)
+
+// action returns the element's one action and its kind.
+func (ti *transactWriteItem) action() (transactKind, *transactAction, error) {
+	var kind transactKind
+	var a *transactAction
+	count := 0
+	for k, x := range [...]*transactAction{
+		transactConditionCheck: ti.ConditionCheck,
+		transactPut:            ti.Put,
+		transactDelete:         ti.Delete,
+		transactUpdate:         ti.Update,
+	} {
+		if x != nil {
+			kind, a = transactKind(k), x
+			count++
+		}
+	}
+	if count != 1 {
+		return 0, nil, validationf("TransactItems can only contain one of Check, Put, Update or Delete")
+	}
+	return kind, a, nil
+}
+
 // plannedAction is a validated transaction action.
 type plannedAction struct {
-	kind string // ConditionCheck, Put, Delete, Update
+	kind transactKind
 	a    *transactAction
 	cond condition
-	upd  *updater
+	upd  *updater // transactUpdate only
 }
 
 // plan validates a transaction's actions (shape, expressions) without
@@ -51,49 +85,27 @@ func (in *transactWriteInput) plan() ([]plannedAction, error) {
 	if err := checkCapacityMode(in.ReturnConsumedCapacity); err != nil {
 		return nil, err
 	}
-	n := len(in.TransactItems)
 	if err := checkTransactItemCount(in.TransactItems); err != nil {
 		return nil, err
 	}
 	if len(in.ClientRequestToken) > 36 {
 		return nil, validationf("1 validation error detected: Value at 'clientRequestToken' failed to satisfy constraint: Member must have length less than or equal to 36")
 	}
-	plans := make([]plannedAction, n)
-	for i, ti := range in.TransactItems {
-		var p plannedAction
-		count := 0
-		for kind, a := range map[string]*transactAction{"ConditionCheck": ti.ConditionCheck, "Put": ti.Put, "Delete": ti.Delete, "Update": ti.Update} {
-			if a != nil {
-				p.kind, p.a = kind, a
-				count++
-			}
-		}
-		if count != 1 {
-			return nil, validationf("TransactItems can only contain one of Check, Put, Update or Delete")
-		}
-		if err := checkOnFailure(p.a.ReturnValuesOnConditionCheckFailure); err != nil {
+	plans := make([]plannedAction, len(in.TransactItems))
+	for i := range in.TransactItems {
+		kind, a, err := in.TransactItems[i].action()
+		if err != nil {
 			return nil, err
 		}
-		env := p.a.env()
-		var err error
-		switch p.kind {
-		case "ConditionCheck":
-			if p.a.ConditionExpression == nil {
-				return nil, validationf("The ConditionExpression parameter is required for ConditionCheck")
-			}
-		case "Put":
-			if p.a.Item == nil {
-				return nil, validationf("1 validation error detected: Value null at 'transactItems.%d.member.put.item' failed to satisfy constraint: Member must not be null", i+1)
-			}
-		case "Update":
-			if p.a.UpdateExpression == nil {
-				return nil, validationf("1 validation error detected: Value null at 'transactItems.%d.member.update.updateExpression' failed to satisfy constraint: Member must not be null", i+1)
-			}
-			if p.upd, err = env.update(*p.a.UpdateExpression, nil); err != nil {
-				return nil, err
-			}
+		if err := checkOnFailure(a.ReturnValuesOnConditionCheckFailure); err != nil {
+			return nil, err
 		}
-		if p.cond, err = env.condition(p.a.ConditionExpression); err != nil {
+		p := plannedAction{kind: kind, a: a}
+		env := a.env()
+		if err := p.bind(i, env); err != nil {
+			return nil, err
+		}
+		if p.cond, err = env.condition(a.ConditionExpression); err != nil {
 			return nil, err
 		}
 		if err := env.check(); err != nil {
@@ -102,6 +114,67 @@ func (in *transactWriteInput) plan() ([]plannedAction, error) {
 		plans[i] = p
 	}
 	return plans, nil
+}
+
+// bind checks the members the action's kind requires (i is its index in
+// TransactItems) and binds its UpdateExpression.
+func (p *plannedAction) bind(i int, env *exprEnv) error {
+	switch p.kind {
+	case transactConditionCheck:
+		if p.a.ConditionExpression == nil {
+			return validationf("The ConditionExpression parameter is required for ConditionCheck")
+		}
+	case transactPut:
+		if p.a.Item == nil {
+			return validationf("1 validation error detected: Value null at 'transactItems.%d.member.put.item' failed to satisfy constraint: Member must not be null", i+1)
+		}
+	case transactUpdate:
+		if p.a.UpdateExpression == nil {
+			return validationf("1 validation error detected: Value null at 'transactItems.%d.member.update.updateExpression' failed to satisfy constraint: Member must not be null", i+1)
+		}
+		var err error
+		p.upd, err = env.update(*p.a.UpdateExpression, nil)
+		return err
+	}
+	return nil
+}
+
+// key returns the table key of the item the action acts on: a Put names it
+// by its item, the others by Key.
+func (p *plannedAction) key(m *tableMeta) ([]byte, error) {
+	if p.kind == transactPut {
+		return m.itemKey(p.a.Item)
+	}
+	return m.keyParam(p.a.Key)
+}
+
+// newItem returns the item the action writes in place of old, or nil for
+// the kinds that write none. An update that fails at run time (an operand
+// of the wrong type) fails the request, as in DynamoDB Local, rather than
+// cancelling the transaction.
+func (p *plannedAction) newItem(old attr.Item) (attr.Item, error) {
+	switch p.kind {
+	case transactPut:
+		return p.a.Item, nil
+	case transactUpdate:
+		return applyUpdate(p.upd, old, p.a.Key)
+	}
+	return nil, nil
+}
+
+// write applies the action to its target and returns the units it wrote.
+func (p *plannedAction) write(tg *transactTarget) (writeUnits, error) {
+	switch p.kind {
+	case transactConditionCheck:
+		return writeUnits{table: float64(attr.WriteUnits(sizeOf(tg.old)))}, nil
+	case transactDelete:
+		return tg.t.remove(tg.k, tg.raw)
+	case transactUpdate:
+		if tg.old == nil && len(tg.nw) == len(p.a.Key) {
+			return writeUnits{table: 1}, nil // only removals on an absent item
+		}
+	}
+	return tg.t.put(tg.k, tg.raw, tg.nw)
 }
 
 // opTransactWriteItems applies up to 100 actions atomically in one bbolt
@@ -147,18 +220,47 @@ func opTransactWriteItems(e *Engine, _ context.Context, body []byte) (any, error
 	return out, err
 }
 
-// transactWrite runs validated actions inside tx.
+// transactTarget is the item an action acts on, read before any action
+// writes: its table, its key, the stored item (raw, possibly expired), the
+// live one (old, nil when absent or expired), and the item the action
+// writes (nw, set by evaluate).
+type transactTarget struct {
+	t        *tableTx
+	k        []byte
+	raw, old attr.Item
+	nw       attr.Item
+}
+
+// transactWrite runs validated actions inside tx: it reads every target,
+// evaluates every action against the state before the transaction, then
+// applies them all or none.
 func (e *Engine) transactWrite(tx *bolt.Tx, plans []plannedAction, capMode string) (map[string]any, error) {
-	tables := map[string]*tableTx{}
-	type target struct {
-		t        *tableTx
-		k        []byte
-		raw, old attr.Item
-		nw       attr.Item
+	targets, err := e.readTargets(tx, plans)
+	if err != nil {
+		return nil, err
 	}
-	targets := make([]target, len(plans))
+	if err := evaluate(plans, targets); err != nil {
+		return nil, err
+	}
+	caps, err := applyActions(plans, targets)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]any{}
+	if list := renderTables(caps, capMode); list != nil {
+		out["ConsumedCapacity"] = list
+	}
+	return out, nil
+}
+
+// readTargets opens the table of each action (once per table), finds its
+// key and reads the item there, refusing two actions on one item.
+func (e *Engine) readTargets(tx *bolt.Tx, plans []plannedAction) ([]transactTarget, error) {
+	tables := map[string]*tableTx{}
+	targets := make([]transactTarget, len(plans))
 	seen := map[string]bool{}
-	for i, p := range plans {
+	for i := range plans {
+		p := &plans[i]
 		t := tables[p.a.TableName]
 		if t == nil {
 			var err error
@@ -167,13 +269,7 @@ func (e *Engine) transactWrite(tx *bolt.Tx, plans []plannedAction, capMode strin
 			}
 			tables[p.a.TableName] = t
 		}
-		var k []byte
-		var err error
-		if p.kind == "Put" {
-			k, err = t.m.itemKey(p.a.Item)
-		} else {
-			k, err = t.m.keyParam(p.a.Key)
-		}
+		k, err := p.key(t.m)
 		if err != nil {
 			return nil, err
 		}
@@ -186,99 +282,104 @@ func (e *Engine) transactWrite(tx *bolt.Tx, plans []plannedAction, capMode strin
 		if err != nil {
 			return nil, err
 		}
-		targets[i] = target{t: t, k: k, raw: raw, old: t.live(raw)}
+		targets[i] = transactTarget{t: t, k: k, raw: raw, old: t.live(raw)}
 	}
-	// Evaluate every action against the state before the transaction.
+	return targets, nil
+}
+
+// evaluate checks every action against its target and sets the items they
+// write. Any action that fails cancels the transaction, with a reason per
+// action in action order; a transaction that passes may still be refused
+// for its total size.
+func evaluate(plans []plannedAction, targets []transactTarget) error {
 	reasons := make([]cancellationReason, len(plans))
 	failed := false
-	size := 0
-	for i, p := range plans {
-		tg := &targets[i]
-		reasons[i] = cancellationReason{Code: "None"}
-		if p.kind == "Update" {
-			// Like DynamoDB Local: a key update cancels the transaction.
-			if err := checkKeyNotUpdated(tg.t.m, p.upd); err != nil {
-				reasons[i] = cancellationReason{Code: "ValidationError", Message: asError(err).Message}
-				failed = true
-				continue
-			}
-		}
-		ok, err := evalCondition(p.cond, tg.old)
-		if err == nil && !ok {
-			reasons[i] = cancellationReason{Code: "ConditionalCheckFailed", Message: "The conditional request failed"}
-			if p.a.ReturnValuesOnConditionCheckFailure == "ALL_OLD" {
-				reasons[i].Item = tg.old
-			}
-			failed = true
-			continue
-		}
-		switch p.kind {
-		case "Put":
-			tg.nw = p.a.Item
-		case "Update":
-			if err == nil {
-				// An update that fails at run time (an operand of the wrong
-				// type) fails the request, as in DynamoDB Local, rather than
-				// cancelling the transaction.
-				if tg.nw, err = applyUpdate(p.upd, tg.old, p.a.Key); err != nil {
-					return nil, err
-				}
-			}
-		}
-		if err == nil && tg.nw != nil {
-			if err = tg.t.m.checkIndexKeys(tg.nw); err == nil {
-				err = checkItemSize(tg.nw)
-			}
-			size += attr.Size(tg.nw)
-		}
+	for i := range plans {
+		r, err := plans[i].evaluate(&targets[i])
 		if err != nil {
-			reasons[i] = cancellationReason{Code: "ValidationError", Message: asError(err).Message}
-			failed = true
+			return err
 		}
+		reasons[i] = r
+		failed = failed || r.Code != "None"
 	}
 	if failed {
-		return nil, transactionCanceled(reasons)
+		return transactionCanceled(reasons)
+	}
+	size := 0
+	for i := range targets {
+		size += sizeOf(targets[i].nw)
 	}
 	if size > maxTransactBytes {
-		return nil, validationf("Transaction request size exceeds the maximum of %d bytes", maxTransactBytes)
+		return validationf("Transaction request size exceeds the maximum of %d bytes", maxTransactBytes)
 	}
+	return nil
+}
+
+// evaluate checks one action against the item before the transaction and
+// sets tg.nw. It returns the action's cancellation reason ("None" when it
+// may proceed), or an error that fails the whole request.
+func (p *plannedAction) evaluate(tg *transactTarget) (cancellationReason, error) {
+	if p.kind == transactUpdate {
+		// Like DynamoDB Local: a key update cancels the transaction.
+		if err := checkKeyNotUpdated(tg.t.m, p.upd); err != nil {
+			return validationReason(err), nil
+		}
+	}
+	ok, err := evalCondition(p.cond, tg.old)
+	if err != nil {
+		return validationReason(err), nil
+	}
+	if !ok {
+		r := cancellationReason{Code: "ConditionalCheckFailed", Message: "The conditional request failed"}
+		if p.a.ReturnValuesOnConditionCheckFailure == "ALL_OLD" {
+			r.Item = tg.old
+		}
+		return r, nil
+	}
+	if tg.nw, err = p.newItem(tg.old); err != nil {
+		return cancellationReason{}, err
+	}
+	if tg.nw != nil {
+		if err := tg.t.m.checkIndexKeys(tg.nw); err != nil {
+			return validationReason(err), nil
+		}
+		if err := checkItemSize(tg.nw); err != nil {
+			return validationReason(err), nil
+		}
+	}
+	return cancellationReason{Code: "None"}, nil
+}
+
+// validationReason is the cancellation reason of an action refused by err.
+func validationReason(err error) cancellationReason {
+	return cancellationReason{Code: "ValidationError", Message: asError(err).Message}
+}
+
+// applyActions writes every action, in order, and stores the tables'
+// counters; it returns the capacity consumed per table. Every item write
+// goes through tableTx.put or remove, so each appends its stream record in
+// this transaction.
+func applyActions(plans []plannedAction, targets []transactTarget) (map[string]*capacity, error) {
 	caps := map[string]*capacity{}
-	for i, p := range plans {
-		tg := &targets[i]
+	for i := range plans {
+		p, tg := &plans[i], &targets[i]
 		c := caps[p.a.TableName]
 		if c == nil {
 			c = newCapacity(tg.t.m)
 			caps[p.a.TableName] = c
 		}
-		var u writeUnits
-		var err error
-		switch {
-		case p.kind == "ConditionCheck":
-			u = writeUnits{table: float64(attr.WriteUnits(sizeOf(tg.old)))}
-		case p.kind == "Delete":
-			u, err = tg.t.remove(tg.k, tg.raw)
-		case p.kind == "Update" && tg.old == nil && len(tg.nw) == len(p.a.Key):
-			u = writeUnits{table: 1} // only removals on an absent item
-		default:
-			u, err = tg.t.put(tg.k, tg.raw, tg.nw)
-		}
+		u, err := p.write(tg)
 		if err != nil {
 			return nil, err
 		}
+		// A transactional write costs twice a standard one.
 		c.addWrite(u, 2)
 	}
-	for _, t := range tables {
-		if err := t.flush(); err != nil {
+	for i := range targets {
+		// flush stores a table's counters once; later calls find it clean.
+		if err := targets[i].t.flush(); err != nil {
 			return nil, err
 		}
 	}
-	out := map[string]any{}
-	if capMode == capacityTotal || capMode == capacityIndexes {
-		var list []map[string]any
-		for _, name := range sortedKeys(caps) {
-			list = append(list, caps[name].render(capMode))
-		}
-		out["ConsumedCapacity"] = list
-	}
-	return out, nil
+	return caps, nil
 }

@@ -155,3 +155,34 @@ func TestTransactWriteItems(t *testing.T) {
 		wantErr(t, err, "TransactionCanceledException", "")
 	})
 }
+
+func TestTransactWriteItem_Action(t *testing.T) {
+	a := &transactAction{TableName: "tbl"}
+	for _, tc := range []struct {
+		name string
+		item transactWriteItem
+		want transactKind
+		err  bool
+	}{
+		{"ConditionCheck", transactWriteItem{ConditionCheck: a}, transactConditionCheck, false},
+		{"Put", transactWriteItem{Put: a}, transactPut, false},
+		{"Delete", transactWriteItem{Delete: a}, transactDelete, false},
+		{"Update", transactWriteItem{Update: a}, transactUpdate, false},
+		{"none", transactWriteItem{}, 0, true},
+		{"two", transactWriteItem{Put: a, Delete: a}, 0, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			kind, got, err := tc.item.action()
+			if tc.err {
+				var de *Error
+				if !errors.As(err, &de) || de.Type != typeValidation || de.Message != "TransactItems can only contain one of Check, Put, Update or Delete" {
+					t.Errorf("action() error = %v", err)
+				}
+				return
+			}
+			if err != nil || kind != tc.want || got != a {
+				t.Errorf("action() = %v, %p, %v; want %v, %p", kind, got, err, tc.want, a)
+			}
+		})
+	}
+}
