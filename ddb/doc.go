@@ -179,7 +179,11 @@
 // Protocol errors are *Error values with the exception name and DynamoDB's
 // message; ServeHTTP writes them as {"__type", "message"} with status 400,
 // 413 for a body over the limit (its __type in the com.amazon.coral.service
-// namespace, as AWS's front end answers it), or 500 for InternalServerError. Open
+// namespace, as AWS's front end answers it), or 500 for InternalServerError.
+// Query and Scan stop reading once the request's context ends (its client
+// went away); such a request is answered 499 RequestCanceled, which is no
+// DynamoDB exception and no server error, and the in-process transport
+// returns the context's error, as a network client does. Open
 // returns the sentinel errors ErrFormatVersion, ErrNotDir and ErrLocked;
 // operations after Close fail with ErrClosed, reported to clients as an
 // InternalServerError.

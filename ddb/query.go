@@ -28,8 +28,9 @@ func checkFilterKeys(ks []keySchemaElement, c *compiled) error {
 	return nil
 }
 
-// opQuery reads the items of one partition of the table or an index.
-func opQuery(e *Engine, _ context.Context, body []byte) (any, error) {
+// opQuery reads the items of one partition of the table or an index. It
+// stops with ctx's error once ctx ends (see source.read).
+func opQuery(e *Engine, ctx context.Context, body []byte) (any, error) {
 	var in queryInput
 	if err := decode(body, &in); err != nil {
 		return nil, err
@@ -78,7 +79,7 @@ func opQuery(e *Engine, _ context.Context, body []byte) (any, error) {
 			return validationf("The provided starting key does not match the range key predicate")
 		}
 		forward := in.ScanIndexForward == nil || *in.ScanIndexForward
-		pg, err := s.read(pageSpec{lo: lo, hi: hi, forward: forward, start: start, limit: in.limit(), rawOnly: s.rawOnly(&in.listParams, c)})
+		pg, err := s.read(ctx, pageSpec{lo: lo, hi: hi, forward: forward, start: start, limit: in.limit(), rawOnly: s.rawOnly(&in.listParams, c)})
 		if err != nil {
 			return err
 		}
