@@ -2,8 +2,6 @@ package ddb
 
 import (
 	"context"
-	"encoding/json"
-	"strings"
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
 	bolt "go.etcd.io/bbolt"
@@ -257,16 +255,7 @@ func checkBatch(op, capMode string, tables int) error {
 }
 
 // renderWriteRequests renders one table's write requests as the model's
-// messages show a RequestItems entry: "<table>=[<request>, …]", each
-// request as its JSON.
+// messages show a RequestItems entry: "<table>=[<request>, …]".
 func renderWriteRequests(table string, reqs []writeRequest) string {
-	parts := make([]string, len(reqs))
-	for i, r := range reqs {
-		raw, err := json.Marshal(r)
-		if err != nil {
-			raw = []byte("?")
-		}
-		parts[i] = string(raw)
-	}
-	return table + "=[" + strings.Join(parts, ", ") + "]"
+	return table + "=[" + jsonList(reqs) + "]"
 }

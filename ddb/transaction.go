@@ -4,7 +4,6 @@ package ddb
 // share: the action limit and the TransactionCanceledException.
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -43,13 +42,5 @@ func checkTransactItemCount[T any](items []T) error {
 	if len(items) > maxTransactItems {
 		bound = fmt.Sprintf("less than or equal to %d", maxTransactItems)
 	}
-	parts := make([]string, len(items))
-	for i, it := range items {
-		raw, err := json.Marshal(it)
-		if err != nil {
-			raw = []byte("?")
-		}
-		parts[i] = string(raw)
-	}
-	return validationf("1 validation error detected: Value '[%s]' at 'transactItems' failed to satisfy constraint: Member must have length %s", strings.Join(parts, ", "), bound)
+	return validationf("1 validation error detected: Value '[%s]' at 'transactItems' failed to satisfy constraint: Member must have length %s", jsonList(items), bound)
 }
