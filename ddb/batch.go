@@ -2,9 +2,6 @@ package ddb
 
 import (
 	"context"
-	"encoding/json"
-	"sort"
-	"strings"
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
 	bolt "go.etcd.io/bbolt"
@@ -258,26 +255,7 @@ func checkBatch(op, capMode string, tables int) error {
 }
 
 // renderWriteRequests renders one table's write requests as the model's
-// messages show a RequestItems entry: "<table>=[<request>, …]", each
-// request as its JSON.
+// messages show a RequestItems entry: "<table>=[<request>, …]".
 func renderWriteRequests(table string, reqs []writeRequest) string {
-	parts := make([]string, len(reqs))
-	for i, r := range reqs {
-		raw, err := json.Marshal(r)
-		if err != nil {
-			raw = []byte("?")
-		}
-		parts[i] = string(raw)
-	}
-	return table + "=[" + strings.Join(parts, ", ") + "]"
-}
-
-// sortedKeys returns the keys of a map in order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
+	return table + "=[" + jsonList(reqs) + "]"
 }

@@ -2,24 +2,9 @@ package ddb
 
 import (
 	"context"
-	"strings"
 
 	bolt "go.etcd.io/bbolt"
 )
-
-// Limits on secondary indexes per table.
-const (
-	maxGSIs = 20
-	maxLSIs = 5
-)
-
-// indexInput is a GlobalSecondaryIndex or LocalSecondaryIndex in a request.
-type indexInput struct {
-	IndexName             string             `json:"IndexName"`
-	KeySchema             []keySchemaElement `json:"KeySchema"`
-	Projection            *projection        `json:"Projection"`
-	ProvisionedThroughput *throughput        `json:"ProvisionedThroughput"`
-}
 
 // createTableInput is the CreateTable request. SSE and table class are
 // accepted and ignored.
@@ -167,68 +152,4 @@ func (e *Engine) newTableMeta(in *createTableInput) (*tableMeta, error) {
 		return nil, errTooManyTags(len(m.Tags))
 	}
 	return m, nil
-}
-
-// setBilling applies a BillingMode and ProvisionedThroughput to m,
-// PROVISIONED being DynamoDB's default.
-func setBilling(m *tableMeta, mode string, tp *throughput) *Error {
-	switch mode {
-	case "", billingProvisioned:
-		if tp == nil {
-			return invalidParamf("ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED")
-		}
-		if tp.ReadCapacityUnits < 1 || tp.WriteCapacityUnits < 1 {
-			return validationf("One or more parameter values were invalid: Provisioned throughput must be positive")
-		}
-		m.BillingMode, m.Throughput = billingProvisioned, tp
-	case billingPayPerRequest:
-		if tp != nil {
-			return invalidParamf("Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST")
-		}
-		m.BillingMode, m.Throughput = billingPayPerRequest, nil
-	default:
-		return validationf("1 validation error detected: Value '%s' at 'billingMode' failed to satisfy constraint: Member must satisfy enum value set: [PROVISIONED, PAY_PER_REQUEST]", mode)
-	}
-	return nil
-}
-
-// newIndexMeta validates one secondary index definition of table m.
-func newIndexMeta(m *tableMeta, in *indexInput, global bool, defs map[string]string) (*indexMeta, error) {
-	if err := validTableName("indexName", in.IndexName); err != nil {
-		return nil, err
-	}
-	if err := validKeySchema(in.KeySchema, defs); err != nil {
-		return nil, err
-	}
-	if in.Projection == nil {
-		return nil, invalidParamf("Projection must be specified for index: %s", in.IndexName)
-	}
-	if err := validProjection(in.Projection); err != nil {
-		return nil, err
-	}
-	ix := &indexMeta{Name: in.IndexName, KeySchema: in.KeySchema, Projection: *in.Projection, Global: global}
-	if !global {
-		if hashKey(in.KeySchema) != hashKey(m.KeySchema) {
-			return nil, invalidParamf("Index KeySchema does not have the same leading hash key as table KeySchema for index: %s. index hash key: %s, table hash key: %s", in.IndexName, hashKey(in.KeySchema), hashKey(m.KeySchema))
-		}
-		if rangeKey(in.KeySchema) == "" {
-			return nil, invalidParamf("Index KeySchema does not have a range key for index: %s", in.IndexName)
-		}
-		return ix, nil
-	}
-	switch {
-	case m.BillingMode == billingProvisioned && in.ProvisionedThroughput == nil:
-		return nil, invalidParamf("ProvisionedThroughput is not specified for index: %s", in.IndexName)
-	case m.BillingMode == billingPayPerRequest && in.ProvisionedThroughput != nil:
-		return nil, invalidParamf("ProvisionedThroughput should not be specified for index: %s when BillingMode is PAY_PER_REQUEST", in.IndexName)
-	}
-	ix.Throughput = in.ProvisionedThroughput
-	if ix.Projection.ProjectionType == projectionInclude {
-		for _, a := range ix.Projection.NonKeyAttributes {
-			if strings.TrimSpace(a) == "" {
-				return nil, invalidParamf("NonKeyAttributes must not be empty")
-			}
-		}
-	}
-	return ix, nil
 }

@@ -6,11 +6,6 @@ import (
 	"github.com/quickphotos/quickphotos/ddb/attr"
 )
 
-// keyInput is the Key parameter of single-item operations.
-type keyInput struct {
-	Key attr.Item `json:"Key"`
-}
-
 // deleteItemInput is the DeleteItem request.
 type deleteItemInput struct {
 	keyInput

@@ -18,6 +18,33 @@
 // package ddb/expr. This package holds storage, table metadata, the
 // operations and the protocol, one file per concept.
 //
+// # Files
+//
+// Each operation has a file named for it (getitem.go, putitem.go,
+// query.go, createtable.go, deletetable.go, …), which holds only what that
+// operation alone uses; what several operations share lives in the file of
+// its concept:
+//
+//	engine.go, storage.go    Open and Close; the bbolt layout and migrations
+//	table.go, tablecache.go  table metadata, its validation, its cache
+//	tabledescription.go      the TableDescription of every table operation
+//	tabletx.go               tableTx: one table in a bbolt transaction, the
+//	                         only code that writes items and index entries
+//	itemcodec.go, keys.go    stored items; key encoding and Key parameters
+//	read.go                  what GetItem, Query, Scan, BatchGetItem and
+//	                         TransactGetItems share
+//	queryscan.go, page.go    what Query and Scan share; reading one page
+//	write.go                 the write path of PutItem, UpdateItem and
+//	                         DeleteItem, the checks batch and transaction
+//	                         writes share with it
+//	condition.go             condition evaluation and its failure
+//	transaction.go           what both transactions (and PartiQL's) share
+//	exprs.go, legacy.go      expressions, and legacy parameters as them
+//	capacity.go              ConsumedCapacity
+//	handler.go, errors.go    dispatch by X-Amz-Target; exceptions
+//	shape.go, requestbody.go request shapes; bodies within RequestMemory
+//	respjson.go              response encoding
+//
 // # Operations
 //
 // Control plane: CreateTable, DescribeTable, ListTables, DeleteTable,
@@ -63,7 +90,7 @@
 // durable; table operations and the TTL sweeper commit alone. Every read
 // request is one read transaction.
 //
-// Every item write goes through tableTx.put or tableTx.remove (items.go),
+// Every item write goes through tableTx.put or tableTx.remove (tabletx.go),
 // which also append the change to the table's stream, if it has one
 // (streamlog.go): a record is written in its write's transaction, so it
 // exists exactly when the write committed, in commit order, and a write
@@ -152,7 +179,11 @@
 // Protocol errors are *Error values with the exception name and DynamoDB's
 // message; ServeHTTP writes them as {"__type", "message"} with status 400,
 // 413 for a body over the limit (its __type in the com.amazon.coral.service
-// namespace, as AWS's front end answers it), or 500 for InternalServerError. Open
+// namespace, as AWS's front end answers it), or 500 for InternalServerError.
+// Query and Scan stop reading once the request's context ends (its client
+// went away); such a request is answered 499 RequestCanceled, which is no
+// DynamoDB exception and no server error, and the in-process transport
+// returns the context's error, as a network client does. Open
 // returns the sentinel errors ErrFormatVersion, ErrNotDir and ErrLocked;
 // operations after Close fail with ErrClosed, reported to clients as an
 // InternalServerError.

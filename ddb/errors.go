@@ -1,6 +1,7 @@
 package ddb
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -31,7 +32,8 @@ var (
 // Error is a DynamoDB protocol error: Type is the exception name without its
 // namespace (e.g. "ValidationException"), Message the text DynamoDB sends.
 // ServeHTTP writes it as {"__type": "com.amazonaws.dynamodb.v20120810#Type",
-// "message": Message} with HTTP status 400, or 500 for InternalServerError.
+// "message": Message} with HTTP status 400, 500 for InternalServerError, or
+// 499 for a request whose context ended (RequestCanceled).
 type Error struct {
 	Type    string
 	Message string
@@ -46,6 +48,10 @@ type Error struct {
 // Error implements error.
 func (e *Error) Error() string { return e.Type + ": " + e.Message }
 
+// statusClientClosedRequest is the status of a request its client gave up
+// on (nginx's 499): not a server error, so it is not counted as one.
+const statusClientClosedRequest = 499
+
 // status is the HTTP status code DynamoDB uses for the error.
 func (e *Error) status() int {
 	switch e.Type {
@@ -53,6 +59,8 @@ func (e *Error) status() int {
 		return http.StatusInternalServerError
 	case typeRequestTooLarge:
 		return http.StatusRequestEntityTooLarge
+	case typeRequestCanceled:
+		return statusClientClosedRequest
 	}
 	return http.StatusBadRequest
 }
@@ -70,6 +78,9 @@ const (
 	typeInternal            = "InternalServerError"
 	typeLimitExceeded       = "LimitExceededException"
 	typeAccessDenied        = "AccessDeniedException"
+	// typeRequestCanceled is no DynamoDB exception: it answers a request
+	// whose context ended (its client went away) before it was done.
+	typeRequestCanceled = "RequestCanceled"
 )
 
 // validationf returns a ValidationException with a formatted message.
@@ -101,7 +112,8 @@ func conditionFailed(old any) *Error {
 }
 
 // internalError wraps an unexpected error (storage, encoding) as the
-// InternalServerError clients see.
+// InternalServerError clients see; the error of a request's ended context
+// is RequestCanceled instead.
 func internalError(err error) *Error {
 	var e *Error
 	if errors.As(err, &e) {
@@ -110,6 +122,9 @@ func internalError(err error) *Error {
 	var ve *attr.ValidationError
 	if errors.As(err, &ve) {
 		return &Error{Type: typeValidation, Message: ve.Message}
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return &Error{Type: typeRequestCanceled, Message: "The request was canceled: " + err.Error()}
 	}
 	return &Error{Type: typeInternal, Message: "Internal server error: " + err.Error()}
 }

@@ -212,3 +212,18 @@ func keyNamesOf(key attr.Item) []string {
 	}
 	return names
 }
+
+// exprParams are the expression parameters shared by most requests.
+type exprParams struct {
+	ExpressionAttributeNames  map[string]string `json:"ExpressionAttributeNames"`
+	ExpressionAttributeValues expr.Values       `json:"ExpressionAttributeValues"`
+}
+
+// env returns the expression environment of the request.
+func (p *exprParams) env() *exprEnv {
+	return &exprEnv{
+		names:  p.ExpressionAttributeNames,
+		values: p.ExpressionAttributeValues,
+		err:    expr.CheckParams(p.ExpressionAttributeNames, p.ExpressionAttributeValues),
+	}
+}

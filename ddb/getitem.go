@@ -3,28 +3,8 @@ package ddb
 import (
 	"context"
 
-	"github.com/quickphotos/quickphotos/ddb/attr"
 	bolt "go.etcd.io/bbolt"
 )
-
-// readParams are the parameters shared by GetItem, Query and Scan.
-type readParams struct {
-	TableName              string  `json:"TableName"`
-	ProjectionExpression   *string `json:"ProjectionExpression"`
-	ConsistentRead         bool    `json:"ConsistentRead"`
-	ReturnConsumedCapacity string  `json:"ReturnConsumedCapacity"`
-	exprParams
-	legacyParams
-}
-
-// shape checks the table name and ReturnConsumedCapacity (shape.go),
-// returning the violations for the caller to add its own to.
-func (p *readParams) shape(body []byte) violations {
-	var v violations
-	v.tableName(p.TableName, body)
-	v.enum("returnConsumedCapacity", p.ReturnConsumedCapacity, returnConsumedCapacitySet...)
-	return v
-}
 
 // getItemInput is the GetItem request.
 type getItemInput struct {
@@ -78,12 +58,4 @@ func opGetItem(e *Engine, _ context.Context, body []byte) (any, error) {
 		return nil
 	})
 	return out, err
-}
-
-// sizeOf is attr.Size allowing a nil item.
-func sizeOf(it attr.Item) int {
-	if it == nil {
-		return 0
-	}
-	return attr.Size(it)
 }

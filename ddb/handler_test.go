@@ -1,7 +1,9 @@
 package ddb
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"hash/crc32"
 	"net/http"
 	"net/http/httptest"
@@ -105,4 +107,71 @@ func TestServeHTTP_OverNetwork(t *testing.T) {
 	}
 	_, err = c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("nope"), Key: item("PK", s("a"))})
 	wantErr(t, err, "ResourceNotFoundException", "Requested resource not found")
+}
+
+// TestServeHTTP_CanceledRequest: a read whose client went away stops with
+// 499 RequestCanceled, no InternalServerError; the in-process transport
+// returns the context's error instead, as a network client does.
+func TestServeHTTP_CanceledRequest(t *testing.T) {
+	env := mustOpen(t)
+	env.createTable("tbl", true)
+	env.fillPartition("p", 2*ctxCheckEvery)
+	scan := func(ctx context.Context) *http.Request {
+		req := httptest.NewRequestWithContext(ctx, http.MethodPost, "/", strings.NewReader(`{"TableName":"tbl"}`))
+		req.Header.Set("X-Amz-Target", targetPrefix+"Scan")
+		return req
+	}
+	for _, tt := range []struct {
+		name string
+		ctx  func(ctx context.Context, cancel func()) context.Context
+	}{
+		{"WaitingForMemory", func(ctx context.Context, cancel func()) context.Context { cancel(); return ctx }},
+		{"Reading", func(ctx context.Context, cancel func()) context.Context {
+			return &cancelAtCheck{Context: ctx, cancel: cancel, at: 1}
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			rec := httptest.NewRecorder()
+			env.e.ServeHTTP(rec, scan(tt.ctx(ctx, cancel)))
+			var e struct {
+				Type string `json:"__type"`
+			}
+			if err := json.Unmarshal(rec.Body.Bytes(), &e); err != nil {
+				t.Fatal(err)
+			}
+			if rec.Code != statusClientClosedRequest || e.Type != errorNamespace+typeRequestCanceled {
+				t.Errorf("status %d, body %s; want %d %s", rec.Code, rec.Body, statusClientClosedRequest, typeRequestCanceled)
+			}
+		})
+	}
+	t.Run("Transport", func(t *testing.T) {
+		// The context ends once the request is being served: RoundTrip's own
+		// check before serving passes, the Scan's first check fails.
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		c := &cancelAtCheck{Context: ctx, cancel: cancel, at: 2}
+		resp, err := NewTransport(env.e).RoundTrip(scan(c))
+		if !errors.Is(err, context.Canceled) || resp != nil {
+			t.Errorf("RoundTrip = %v, %v; want context.Canceled", resp, err)
+		}
+		if c.checks < c.at {
+			t.Errorf("the context was checked %d times, want the Scan to check it", c.checks)
+		}
+	})
+}
+
+// cancelAtCheck is a context that cancels itself at the at'th check of Err.
+type cancelAtCheck struct {
+	context.Context
+	cancel     func()
+	at, checks int
+}
+
+func (c *cancelAtCheck) Err() error {
+	if c.checks++; c.checks == c.at {
+		c.cancel()
+	}
+	return c.Context.Err()
 }

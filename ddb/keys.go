@@ -163,3 +163,21 @@ func (m *tableMeta) project(ix *indexMeta, it attr.Item) attr.Item {
 func isEmptyKey(v attr.Value) bool {
 	return (v.Type == attr.TypeS && v.S == "") || (v.Type == attr.TypeB && len(v.B) == 0)
 }
+
+// keyInput is the Key parameter of single-item operations.
+type keyInput struct {
+	Key attr.Item `json:"Key"`
+}
+
+// prefixEnd returns the smallest key greater than every key with prefix p,
+// or nil when there is none.
+func prefixEnd(p []byte) []byte {
+	end := append([]byte(nil), p...)
+	for i := len(end) - 1; i >= 0; i-- {
+		if end[i] < 0xFF {
+			end[i]++
+			return end[:i+1]
+		}
+	}
+	return nil
+}

@@ -52,35 +52,3 @@ func opListTables(e *Engine, _ context.Context, body []byte) (any, error) {
 	}
 	return out, err
 }
-
-// opDeleteTable deletes a table with all its items and indexes in one
-// transaction.
-func opDeleteTable(e *Engine, _ context.Context, body []byte) (any, error) {
-	var in tableNameInput
-	if err := decode(body, &in); err != nil {
-		return nil, err
-	}
-	var out any
-	err := e.update(func(tx *bolt.Tx) error {
-		m, st, err := tableAndStats(tx, in.TableName)
-		if err != nil {
-			return err
-		}
-		if m.DeletionProtection {
-			return validationf("Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.")
-		}
-		if err := tx.DeleteBucket(tableBucketName(m.Name)); err != nil {
-			return err
-		}
-		if err := tx.Bucket(bucketTables).Delete([]byte(m.Name)); err != nil {
-			return err
-		}
-		out = map[string]any{"TableDescription": e.describe(m, st, "DELETING")}
-		// The table's stream outlives it for StreamRetention, as in DynamoDB.
-		if m.Stream != nil {
-			return e.disableStream(tx, m)
-		}
-		return nil
-	})
-	return out, err
-}

@@ -38,27 +38,3 @@ func opPutItem(e *Engine, _ context.Context, body []byte) (any, error) {
 			return in.putOrRemoveResponse(t, u, old, in.Item), nil
 		})
 }
-
-// checkNewItem validates an item about to be stored (size, table keys,
-// index keys) and returns its table key.
-func (t *tableTx) checkNewItem(it attr.Item) ([]byte, error) {
-	k, err := t.m.itemKey(it)
-	if err != nil {
-		return nil, err
-	}
-	if err := t.m.checkIndexKeys(it); err != nil {
-		return nil, err
-	}
-	if err := checkItemSize(it); err != nil {
-		return nil, err
-	}
-	return k, nil
-}
-
-// live returns it unless it is expired.
-func (t *tableTx) live(it attr.Item) attr.Item {
-	if it == nil || t.expired(it) {
-		return nil
-	}
-	return it
-}

@@ -75,7 +75,7 @@ func (b *bodyBudget) read(w http.ResponseWriter, r *http.Request) (body []byte, 
 		reserve = unknownLengthReserve
 	}
 	if err := b.sem.Acquire(r.Context(), reserve); err != nil {
-		return nil, nil, &Error{Type: typeSerialization, Message: "request cancelled while waiting for memory: " + err.Error()}
+		return nil, nil, &Error{Type: typeRequestCanceled, Message: "The request was canceled while waiting for memory: " + err.Error()}
 	}
 	if size >= 0 {
 		body = make([]byte, size)

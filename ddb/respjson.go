@@ -3,6 +3,7 @@ package ddb
 import (
 	"encoding/json"
 	"math"
+	"sort"
 	"strconv"
 	"sync"
 	"unicode/utf8"
@@ -235,4 +236,14 @@ func putBuffer(b *[]byte) {
 	if cap(*b) <= maxPooledBuffer {
 		bufferPool.Put(b)
 	}
+}
+
+// sortedKeys returns the keys of a map in order.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }

@@ -21,8 +21,9 @@ const maxSegments = 1000000
 // opScan reads every item of the table or an index, in key order (by
 // partition key, unlike DynamoDB's hash order), optionally one segment of a
 // parallel scan. An item belongs to segment hash(partition key) mod
-// TotalSegments, so a partition is never split between segments.
-func opScan(e *Engine, _ context.Context, body []byte) (any, error) {
+// TotalSegments, so a partition is never split between segments. It stops
+// with ctx's error once ctx ends (see source.read).
+func opScan(e *Engine, ctx context.Context, body []byte) (any, error) {
 	var in scanInput
 	if err := decode(body, &in); err != nil {
 		return nil, err
@@ -57,7 +58,7 @@ func opScan(e *Engine, _ context.Context, body []byte) (any, error) {
 			partitionOf := s.partitionOf()
 			spec.keep = func(k []byte) bool { return keep(partitionOf(k)) }
 		}
-		pg, err := s.read(spec)
+		pg, err := s.read(ctx, spec)
 		if err != nil {
 			return err
 		}

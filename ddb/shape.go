@@ -98,3 +98,17 @@ func hasTopLevelKey(body []byte, key string) bool {
 	raw, ok := top[key]
 	return ok && string(raw) != "null"
 }
+
+// jsonList renders values as the model's validation messages show a list:
+// each value as its JSON ("?" if it has none), joined by ", ".
+func jsonList[T any](values []T) string {
+	parts := make([]string, len(values))
+	for i, v := range values {
+		raw, err := json.Marshal(v)
+		if err != nil {
+			raw = []byte("?")
+		}
+		parts[i] = string(raw)
+	}
+	return strings.Join(parts, ", ")
+}

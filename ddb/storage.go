@@ -157,3 +157,17 @@ func saveStats(tb *bolt.Bucket, s tableStats) error {
 	}
 	return tb.Put(keyStats, raw)
 }
+
+// tableAndStats loads a table's metadata and counters, or returns the
+// ResourceNotFoundException naming it.
+func tableAndStats(tx *bolt.Tx, name string) (*tableMeta, tableStats, error) {
+	m, err := loadTable(tx, name)
+	if err != nil {
+		return nil, tableStats{}, err
+	}
+	if m == nil {
+		return nil, tableStats{}, tableNotFound(name)
+	}
+	st, err := loadStats(tx.Bucket(tableBucketName(name)))
+	return m, st, err
+}

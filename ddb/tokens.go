@@ -106,3 +106,10 @@ func requestHash(body []byte) []byte {
 	sum := sha256.Sum256(body)
 	return sum[:]
 }
+
+// decodeJSONMap decodes a stored JSON response.
+func decodeJSONMap(raw []byte) (map[string]any, error) {
+	var m map[string]any
+	err := json.Unmarshal(raw, &m)
+	return m, err
+}

@@ -100,11 +100,7 @@ func opTransactGetItems(e *Engine, _ context.Context, body []byte) (any, error) 
 		return nil, err
 	}
 	out := map[string]any{"Responses": responses}
-	if in.ReturnConsumedCapacity == capacityTotal || in.ReturnConsumedCapacity == capacityIndexes {
-		var list []map[string]any
-		for _, name := range sortedKeys(caps) {
-			list = append(list, caps[name].render(in.ReturnConsumedCapacity))
-		}
+	if list := renderTables(caps, in.ReturnConsumedCapacity); list != nil {
 		out["ConsumedCapacity"] = list
 	}
 	return out, nil

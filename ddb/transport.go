@@ -40,6 +40,12 @@ func (t transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if req.Body != nil {
 		req.Body.Close()
 	}
+	// A network client fails with the context's error when it ends before
+	// the answer arrives; so does this one, so that callers see the
+	// cancellation, not the RequestCanceled answer nobody was waiting for.
+	if err := req.Context().Err(); err != nil {
+		return nil, err
+	}
 	return &http.Response{
 		Status:        http.StatusText(rec.status),
 		StatusCode:    rec.status,

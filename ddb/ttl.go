@@ -274,3 +274,6 @@ func (e *Engine) sweepTable(name string) (sweepResult, error) {
 	r.more = len(keys) == sweepBatch && r.deleted > 0
 	return r, nil
 }
+
+// ttlEnabled reports whether the table has TTL enabled.
+func (t *tableTx) ttlEnabled() bool { return t.m.TTL != nil && t.m.TTL.Enabled }

@@ -67,34 +67,6 @@ func opUpdateItem(e *Engine, _ context.Context, body []byte) (any, error) {
 	})
 }
 
-// applyUpdate returns the item an update produces from old, or from the key
-// alone when old is absent.
-func applyUpdate(upd *updater, old, key attr.Item) (attr.Item, error) {
-	base := old
-	if base == nil {
-		base = key.ShallowClone()
-	}
-	if upd == nil {
-		return base, nil
-	}
-	return upd.apply(base)
-}
-
-// checkKeyNotUpdated refuses update expressions that touch key attributes.
-func checkKeyNotUpdated(m *tableMeta, upd *updater) error {
-	if upd == nil {
-		return nil
-	}
-	for _, name := range upd.names {
-		for _, k := range m.keyNames() {
-			if name == k {
-				return invalidParamf("Cannot update attribute %s. This attribute is part of the key", name)
-			}
-		}
-	}
-	return nil
-}
-
 // returnValues selects the Attributes of an UpdateItem response. UPDATED_OLD
 // and UPDATED_NEW return the paths the expression names (as a
 // ProjectionExpression of them would), from the old or the new item.

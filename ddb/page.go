@@ -2,6 +2,7 @@ package ddb
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
@@ -10,6 +11,13 @@ import (
 
 // maxPageBytes is the most item data one Query or Scan page reads (1 MB).
 const maxPageBytes = 1 << 20
+
+// ctxCheckEvery is how many entries a page read visits between checks of
+// its request's context. A page holds at most 1 MB of items, but a
+// segment's Scan, or a read past many expired items, may visit the whole
+// table to fill it; a client that went away should not keep it reading.
+// Checking every entry would cost more than the reading it saves.
+const ctxCheckEvery = 256
 
 // source is what a Query or Scan reads: the table's items or one index's
 // entries (projected items).
@@ -104,8 +112,9 @@ type page struct {
 
 // read reads one page: live items in [lo, hi) after start, in order, until
 // the range ends, limit items were read or the next item would take the
-// page past maxPageBytes (a first item is always read).
-func (s *source) read(p pageSpec) (*page, error) {
+// page past maxPageBytes (a first item is always read). It returns ctx's
+// error, and no page, once ctx has ended.
+func (s *source) read(ctx context.Context, p pageSpec) (*page, error) {
 	c := s.b.Cursor()
 	var k, v []byte
 	switch {
@@ -140,7 +149,12 @@ func (s *source) read(p pageSpec) (*page, error) {
 	// Without a TTL, an item the response returns as stored needs no
 	// decoding: its size is read off the stored bytes.
 	rawOnly := p.rawOnly && !s.t.ttlEnabled()
-	for k != nil {
+	for visited := 0; k != nil; visited++ {
+		if visited%ctxCheckEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 		if p.forward && p.hi != nil && bytes.Compare(k, p.hi) >= 0 {
 			break
 		}
@@ -209,9 +223,6 @@ func (pg *page) setLastKey(s *source) error {
 	return nil
 }
 
-// ttlEnabled reports whether the table has TTL enabled.
-func (t *tableTx) ttlEnabled() bool { return t.m.TTL != nil && t.m.TTL.Enabled }
-
 // isLive reports whether an item read from the source is not expired. For
 // an index whose projection lacks the TTL attribute, the table item decides.
 func (s *source) isLive(it attr.Item) (bool, error) {
@@ -227,17 +238,4 @@ func (s *source) isLive(it attr.Item) (bool, error) {
 		return false, err
 	}
 	return !s.t.expired(base), nil
-}
-
-// prefixEnd returns the smallest key greater than every key with prefix p,
-// or nil when there is none.
-func prefixEnd(p []byte) []byte {
-	end := append([]byte(nil), p...)
-	for i := len(end) - 1; i >= 0; i-- {
-		if end[i] < 0xFF {
-			end[i]++
-			return end[:i+1]
-		}
-	}
-	return nil
 }

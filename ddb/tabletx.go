@@ -53,21 +53,6 @@ func (e *Engine) openTable(tx *bolt.Tx, name string) (*tableTx, error) {
 	return t, nil
 }
 
-// decodeItem decodes a stored item with attr's codec (encoding/json would
-// first scan the whole value, then hand it to attr.Item.UnmarshalJSON).
-func decodeItem(raw []byte) (attr.Item, error) {
-	it, err := attr.DecodeItem(raw)
-	if err != nil {
-		return nil, fmt.Errorf("ddb: corrupt item: %w", err)
-	}
-	return it, nil
-}
-
-// encodeItem is the stored form of an item or index entry: exactly the
-// bytes json.Marshal gives (see appendItem), so a read can copy them into
-// a response.
-func encodeItem(it attr.Item) []byte { return appendItem(nil, it) }
-
 // getRaw returns the stored item at key k regardless of TTL, or nil.
 func (t *tableTx) getRaw(k []byte) (attr.Item, error) {
 	raw := t.items.Get(k)
@@ -75,6 +60,14 @@ func (t *tableTx) getRaw(k []byte) (attr.Item, error) {
 		return nil, nil
 	}
 	return decodeItem(raw)
+}
+
+// live returns it unless it is expired.
+func (t *tableTx) live(it attr.Item) attr.Item {
+	if it == nil || t.expired(it) {
+		return nil
+	}
+	return it
 }
 
 // getStored is getRaw that also returns a copy of the item's stored bytes,
@@ -97,7 +90,7 @@ func (t *tableTx) getStored(k []byte) (attr.Item, rawItem, error) {
 // its size; raw is nil when the item is absent or expired. The item is
 // decoded only when asked for (decode) or when the table has TTL enabled,
 // to tell whether it expired; otherwise it is nil and its size is read off
-// the stored bytes, as reader.go does for unprojected pages.
+// the stored bytes, as page.go does for unprojected pages.
 func (t *tableTx) getLive(k []byte, decode bool) (it attr.Item, raw rawItem, size int, err error) {
 	v := t.items.Get(k)
 	if v == nil {
@@ -113,15 +106,6 @@ func (t *tableTx) getLive(k []byte, decode bool) (it attr.Item, raw rawItem, siz
 		return nil, nil, 0, err
 	}
 	return it, append(rawItem(nil), v...), attr.Size(it), nil
-}
-
-// projectedOrRaw is the response form of a read item: the stored bytes
-// when there is no projection, else the projected item.
-func projectedOrRaw(p projector, it attr.Item, raw rawItem) any {
-	if p == nil {
-		return raw
-	}
-	return p(it)
 }
 
 // writeUnits are the write capacity units of one item write: the table's and

@@ -156,20 +156,33 @@ func TestTransactWriteItems(t *testing.T) {
 	})
 }
 
-func TestTransactGetItems(t *testing.T) {
-	env := transactEnv(t)
-	out, err := env.client.TransactGetItems(env.ctx, &dynamodb.TransactGetItemsInput{TransactItems: []types.TransactGetItem{
-		{Get: &types.Get{TableName: aws.String("tbl"), Key: item("PK", s("USER#b"), "SK", s("#METADATA#b")), ProjectionExpression: aws.String("followers")}},
-		{Get: &types.Get{TableName: aws.String("tbl"), Key: item("PK", s("USER#x"), "SK", s("#METADATA#x"))}},
-		{Get: &types.Get{TableName: aws.String("tbl"), Key: item("PK", s("USER#a"), "SK", s("#METADATA#a"))}},
-	}, ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(out.Responses) != 3 || len(out.Responses[0].Item) != 1 || out.Responses[1].Item != nil || len(out.Responses[2].Item) != 4 {
-		t.Errorf("responses = %+v", out.Responses)
-	}
-	if *out.ConsumedCapacity[0].CapacityUnits != 6 {
-		t.Errorf("capacity = %v", *out.ConsumedCapacity[0].CapacityUnits)
+func TestTransactWriteItem_Action(t *testing.T) {
+	a := &transactAction{TableName: "tbl"}
+	for _, tc := range []struct {
+		name string
+		item transactWriteItem
+		want transactKind
+		err  bool
+	}{
+		{"ConditionCheck", transactWriteItem{ConditionCheck: a}, transactConditionCheck, false},
+		{"Put", transactWriteItem{Put: a}, transactPut, false},
+		{"Delete", transactWriteItem{Delete: a}, transactDelete, false},
+		{"Update", transactWriteItem{Update: a}, transactUpdate, false},
+		{"none", transactWriteItem{}, 0, true},
+		{"two", transactWriteItem{Put: a, Delete: a}, 0, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			kind, got, err := tc.item.action()
+			if tc.err {
+				var de *Error
+				if !errors.As(err, &de) || de.Type != typeValidation || de.Message != "TransactItems can only contain one of Check, Put, Update or Delete" {
+					t.Errorf("action() error = %v", err)
+				}
+				return
+			}
+			if err != nil || kind != tc.want || got != a {
+				t.Errorf("action() = %v, %p, %v; want %v, %p", kind, got, err, tc.want, a)
+			}
+		})
 	}
 }

@@ -1,25 +1,13 @@
 package ddb
 
+// The write path: PutItem, UpdateItem and DeleteItem run through
+// conditionalWrite; BatchWriteItem and TransactWriteItems share the checks of
+// a new item and the application of an update.
+
 import (
 	"github.com/quickphotos/quickphotos/ddb/attr"
-	"github.com/quickphotos/quickphotos/ddb/expr"
 	bolt "go.etcd.io/bbolt"
 )
-
-// exprParams are the expression parameters shared by most requests.
-type exprParams struct {
-	ExpressionAttributeNames  map[string]string `json:"ExpressionAttributeNames"`
-	ExpressionAttributeValues expr.Values       `json:"ExpressionAttributeValues"`
-}
-
-// env returns the expression environment of the request.
-func (p *exprParams) env() *exprEnv {
-	return &exprEnv{
-		names:  p.ExpressionAttributeNames,
-		values: p.ExpressionAttributeValues,
-		err:    expr.CheckParams(p.ExpressionAttributeNames, p.ExpressionAttributeValues),
-	}
-}
 
 // writeParams are the parameters shared by PutItem, UpdateItem and
 // DeleteItem.
@@ -97,34 +85,6 @@ func (p *writeParams) placeholdersWithoutExpressions(update **string) error {
 	return nil
 }
 
-// bindCondition binds the ConditionExpression, the last expression of a
-// single-item write, then reports placeholders no expression used.
-func (p *writeParams) bindCondition(env *exprEnv) (condition, error) {
-	cond, err := env.condition(p.ConditionExpression)
-	if err != nil {
-		return nil, err
-	}
-	return cond, env.check()
-}
-
-// checkOnFailure validates ReturnValuesOnConditionCheckFailure.
-func checkOnFailure(v string) error {
-	switch v {
-	case "", "NONE", "ALL_OLD":
-		return nil
-	}
-	return validationf("1 validation error detected: Value '%s' at 'returnValuesOnConditionCheckFailure' failed to satisfy constraint: Member must satisfy enum value set: [ALL_OLD, NONE]", v)
-}
-
-// failure returns the ConditionalCheckFailedException of a write, with the
-// old item when asked for.
-func (p *writeParams) failure(old attr.Item) error {
-	if p.ReturnValuesOnConditionCheckFailure == "ALL_OLD" && old != nil {
-		return conditionFailed(old)
-	}
-	return conditionFailed(nil)
-}
-
 // itemWrite is one single-item write (PutItem, UpdateItem, DeleteItem) inside
 // conditionalWrite: it stores its change given the item's key, the stored
 // item (raw, possibly expired) and the live one (old, nil when absent or
@@ -181,18 +141,6 @@ func checkItemSize(it attr.Item) error {
 	return nil
 }
 
-// evalCondition evaluates an optional condition against an item that may be
-// absent (nil is evaluated as an empty item).
-func evalCondition(c condition, it attr.Item) (bool, error) {
-	if c == nil {
-		return true, nil
-	}
-	if it == nil {
-		it = attr.Item{}
-	}
-	return c(it)
-}
-
 // putOrRemoveResponse is the response of a PutItem or DeleteItem of the
 // item with key (or attributes) key that wrote units u.
 func (p *writeParams) putOrRemoveResponse(t *tableTx, u writeUnits, old, key attr.Item) map[string]any {
@@ -220,4 +168,48 @@ func writeResponse(attrs attr.Item, c *capacity, mode string) map[string]any {
 		out["ConsumedCapacity"] = cc
 	}
 	return out
+}
+
+// checkNewItem validates an item about to be stored (size, table keys,
+// index keys) and returns its table key.
+func (t *tableTx) checkNewItem(it attr.Item) ([]byte, error) {
+	k, err := t.m.itemKey(it)
+	if err != nil {
+		return nil, err
+	}
+	if err := t.m.checkIndexKeys(it); err != nil {
+		return nil, err
+	}
+	if err := checkItemSize(it); err != nil {
+		return nil, err
+	}
+	return k, nil
+}
+
+// applyUpdate returns the item an update produces from old, or from the key
+// alone when old is absent.
+func applyUpdate(upd *updater, old, key attr.Item) (attr.Item, error) {
+	base := old
+	if base == nil {
+		base = key.ShallowClone()
+	}
+	if upd == nil {
+		return base, nil
+	}
+	return upd.apply(base)
+}
+
+// checkKeyNotUpdated refuses update expressions that touch key attributes.
+func checkKeyNotUpdated(m *tableMeta, upd *updater) error {
+	if upd == nil {
+		return nil
+	}
+	for _, name := range upd.names {
+		for _, k := range m.keyNames() {
+			if name == k {
+				return invalidParamf("Cannot update attribute %s. This attribute is part of the key", name)
+			}
+		}
+	}
+	return nil
 }

@@ -1,0 +1,34 @@
+package ddb
+
+// What the reads share (GetItem, Query, Scan, BatchGetItem, TransactGetItems):
+// their common parameters and the response form of an item read.
+
+import "github.com/quickphotos/quickphotos/ddb/attr"
+
+// readParams are the parameters shared by GetItem, Query and Scan.
+type readParams struct {
+	TableName              string  `json:"TableName"`
+	ProjectionExpression   *string `json:"ProjectionExpression"`
+	ConsistentRead         bool    `json:"ConsistentRead"`
+	ReturnConsumedCapacity string  `json:"ReturnConsumedCapacity"`
+	exprParams
+	legacyParams
+}
+
+// shape checks the table name and ReturnConsumedCapacity (shape.go),
+// returning the violations for the caller to add its own to.
+func (p *readParams) shape(body []byte) violations {
+	var v violations
+	v.tableName(p.TableName, body)
+	v.enum("returnConsumedCapacity", p.ReturnConsumedCapacity, returnConsumedCapacitySet...)
+	return v
+}
+
+// projectedOrRaw is the response form of a read item: the stored bytes
+// when there is no projection, else the projected item.
+func projectedOrRaw(p projector, it attr.Item, raw rawItem) any {
+	if p == nil {
+		return raw
+	}
+	return p(it)
+}
