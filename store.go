@@ -3,12 +3,14 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
 
 	"github.com/quickphotos/quickphotos/ddb"
 	"github.com/quickphotos/quickphotos/dynamo"
@@ -46,8 +48,9 @@ func (c *storeConfig) registerEngine(f *flags) {
 
 // openedStore is a client of the configured store and what must be closed with it.
 type openedStore struct {
-	client *dynamodb.Client
-	engine *ddb.Engine // nil unless embedded
+	client  *dynamodb.Client
+	streams *dynamodbstreams.Client // reads the table's change stream
+	engine  *ddb.Engine             // nil unless embedded
 }
 
 func (s *openedStore) Close() error {
@@ -66,7 +69,7 @@ func (c storeConfig) open(ctx context.Context) (*openedStore, error) {
 		if err != nil {
 			return nil, fmt.Errorf("opening the embedded store: %w", err)
 		}
-		return &openedStore{client: engine.Client(), engine: engine}, nil
+		return &openedStore{client: engine.Client(), streams: engine.StreamsClient(), engine: engine}, nil
 	case storeDynamoDB:
 		if c.inMemory {
 			return nil, fmt.Errorf("--in-memory is for the embedded store, not --store %s", storeDynamoDB)
@@ -90,10 +93,29 @@ func (c storeConfig) open(ctx context.Context) (*openedStore, error) {
 				o.BaseEndpoint = aws.String(c.endpointURL)
 			}
 		})
-		return &openedStore{client: client}, nil
+		streams := dynamodbstreams.NewFromConfig(cfg, func(o *dynamodbstreams.Options) {
+			if endpoint := c.streamsEndpoint(); endpoint != "" {
+				o.BaseEndpoint = aws.String(endpoint)
+			}
+		})
+		return &openedStore{client: client, streams: streams}, nil
 	default:
 		return nil, fmt.Errorf("--store: %q is neither %s nor %s", c.kind, storeEmbedded, storeDynamoDB)
 	}
+}
+
+// streamsEndpoint is where the Streams API is reached when it is not AWS's: DynamoDB Local and
+// compatible stores serve it on their DynamoDB endpoint, so --endpoint-url, or the SDK's
+// AWS_ENDPOINT_URL_DYNAMODB, serves for both unless AWS_ENDPOINT_URL_DYNAMODB_STREAMS says
+// otherwise (the SDK reads that one itself).
+func (c storeConfig) streamsEndpoint() string {
+	if c.endpointURL != "" {
+		return c.endpointURL
+	}
+	if _, ok := os.LookupEnv("AWS_ENDPOINT_URL_DYNAMODB_STREAMS"); ok {
+		return ""
+	}
+	return os.Getenv("AWS_ENDPOINT_URL_DYNAMODB")
 }
 
 // prepareTable makes sure the table and its index are there: the embedded store and

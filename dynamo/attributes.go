@@ -29,6 +29,13 @@ const (
 	attrDeletion = "deletion"
 	// attrInterests is the profile's list of interests.
 	attrInterests = "interests"
+	// attrExpiresAt is when an item may go, in seconds since the Unix epoch: the table's TTL
+	// attribute, set on feed entries only.
+	attrExpiresAt = "expiresAt"
+	// attrSequenceNumber is the last stream record a consumer handled in a shard, and
+	// attrShardDone marks a shard it read to its end.
+	attrSequenceNumber = "sequenceNumber"
+	attrShardDone      = "done"
 )
 
 // profileAttributes spells each settable profile field as its attribute.

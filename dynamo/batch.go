@@ -142,3 +142,30 @@ func writeAll(ctx context.Context, send func(context.Context, []types.WriteReque
 
 // errUnprocessed is in the chain of an error when DynamoDB kept leaving writes unprocessed.
 var errUnprocessed = domain.Errorf(domain.Unavailable, "the table is too busy; retry later or raise its write capacity")
+
+// batchWrite sends writes (puts and deletes of distinct keys) as BatchWriteItem requests of
+// 25, one after the other, retrying what DynamoDB leaves unprocessed with backoff.
+func (s *Store) batchWrite(ctx context.Context, writes []types.WriteRequest) error {
+	for len(writes) > 0 {
+		n := min(len(writes), maxBatchWriteRequests)
+		request := map[string][]types.WriteRequest{s.table: writes[:n]}
+		writes = writes[n:]
+		for attempt := 1; ; attempt++ {
+			out, err := s.batchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: request})
+			if err != nil {
+				return err
+			}
+			request = out.UnprocessedItems
+			if len(request[s.table]) == 0 {
+				break
+			}
+			if attempt >= s.retry.attempts {
+				return domain.Errorf(domain.Unavailable, "the database is busy: %d writes stayed unprocessed; retry later", len(request[s.table]))
+			}
+			if !s.retry.wait(ctx, attempt) {
+				return ctx.Err()
+			}
+		}
+	}
+	return nil
+}

@@ -17,6 +17,7 @@ const (
 	listFollowing      list = "following"
 	listPhotoReactions list = "photoReactions"
 	listUserReactions  list = "userReactions"
+	listFeed           list = "feed"
 )
 
 // cursor is the position after which a page starts: the key of the last item of the previous

@@ -17,6 +17,8 @@ import (
 //	InvertedIndex: SK #FRIEND#f  PK USER#u …                      whom f follows
 //	PK DELETION#o#t    SK #DELETION                               a photo deletion under way
 //	InvertedIndex: SK #DELETION  PK DELETION#…                    every deletion under way
+//	PK FEED#r          SK t#o                                     r's feed, newest first
+//	PK STREAM#c        SK SHARD#id                                stream consumer c's checkpoints
 const (
 	prefixUser     = "USER#"
 	prefixMetadata = "#METADATA#"
@@ -25,6 +27,9 @@ const (
 	prefixFriend   = "#FRIEND#"
 	prefixDeletion = "DELETION#"
 	deletionSK     = "#DELETION"
+	prefixFeed     = "FEED#"
+	prefixStream   = "STREAM#"
+	prefixShard    = "SHARD#"
 )
 
 // Attribute and index names of the table.
@@ -81,6 +86,34 @@ func friendshipKey(k domain.FriendshipKey) Key {
 // interrupted can be found without a Scan.
 func photoDeletionKey(k domain.PhotoKey) Key {
 	return Key{PK: prefixDeletion + k.Owner + "#" + k.Timestamp, SK: deletionSK}
+}
+
+// feedEntryKey is the key of a feed entry: in the reader's feed partition, sorted by the
+// photo's timestamp then its owner, so that a descending Query reads the feed newest first.
+func feedEntryKey(e domain.FeedEntry) Key {
+	return Key{PK: feedPK(e.Reader), SK: feedSK(e.Photo)}
+}
+
+func feedPK(reader string) string     { return prefixFeed + reader }
+func feedSK(k domain.PhotoKey) string { return k.Timestamp + "#" + k.Owner }
+
+// feedEntryFromKey returns the entry of "FEED#r" / "t#o". Timestamps never contain '#', so
+// the first '#' of the sort key separates timestamp from owner.
+func feedEntryFromKey(k Key) (domain.FeedEntry, bool) {
+	reader, ok := cutPrefix(k.PK, prefixFeed)
+	if !ok {
+		return domain.FeedEntry{}, false
+	}
+	ts, owner, ok := strings.Cut(k.SK, "#")
+	if !ok || ts == "" || owner == "" {
+		return domain.FeedEntry{}, false
+	}
+	return domain.FeedEntry{Reader: reader, Photo: domain.PhotoKey{Owner: owner, Timestamp: ts}}, true
+}
+
+// checkpointKey is the key of a stream consumer's position in one shard.
+func checkpointKey(consumer, shard string) Key {
+	return Key{PK: prefixStream + consumer, SK: prefixShard + shard}
 }
 
 // photoKeyFromDeletionPK returns the photo of "DELETION#o#t".

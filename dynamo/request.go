@@ -80,6 +80,14 @@ func (s *Store) batchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInput
 		func(o *dynamodb.BatchGetItemOutput) []types.ConsumedCapacity { return o.ConsumedCapacity })
 }
 
+func (s *Store) batchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItemInput) (*dynamodb.BatchWriteItemOutput, error) {
+	in.ReturnConsumedCapacity = total
+	return request(ctx, s, "BatchWriteItem", func(ctx context.Context) (*dynamodb.BatchWriteItemOutput, error) {
+		return s.api.BatchWriteItem(ctx, in)
+	},
+		func(o *dynamodb.BatchWriteItemOutput) []types.ConsumedCapacity { return o.ConsumedCapacity })
+}
+
 func (s *Store) transactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput) error {
 	in.ReturnConsumedCapacity = total
 	_, err := request(ctx, s, "TransactWriteItems", func(ctx context.Context) (*dynamodb.TransactWriteItemsOutput, error) {

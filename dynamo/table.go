@@ -42,12 +42,16 @@ func (s *Store) CreateTable(ctx context.Context) error {
 			KeySchema:              tableKeySchema(),
 			BillingMode:            types.BillingModePayPerRequest,
 			GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{invertedIndex},
+			StreamSpecification:    &tableStream,
 		})
 		var inUse *types.ResourceInUseException
 		if err != nil && !errors.As(err, &inUse) {
 			return fmt.Errorf("creating table %s: %w", s.table, err)
 		}
-		return s.waitActive(ctx)
+		if err := s.waitActive(ctx); err != nil {
+			return err
+		}
+		return s.enableExpiry(ctx)
 	}
 	if err != nil {
 		return err
@@ -70,7 +74,13 @@ func (s *Store) CreateTable(ctx context.Context) error {
 	} else if err := checkIndex(desc); err != nil {
 		return err
 	}
-	return s.waitActive(ctx)
+	if err := s.waitActive(ctx); err != nil {
+		return err
+	}
+	if err := s.enableStream(ctx, desc); err != nil {
+		return err
+	}
+	return s.enableExpiry(ctx)
 }
 
 // CheckTable verifies that the table and its index exist with the keys the access patterns

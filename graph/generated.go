@@ -93,6 +93,7 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
+		Feed   func(childComplexity int, first *int, after *string) int
 		Photo  func(childComplexity int, owner string, timestamp string) int
 		User   func(childComplexity int, username string) int
 		Users  func(childComplexity int, usernames []string) int
@@ -129,6 +130,7 @@ type ComplexityRoot struct {
 		Address        func(childComplexity int) int
 		Birthdate      func(childComplexity int) int
 		Email          func(childComplexity int) int
+		Feed           func(childComplexity int, first *int, after *string) int
 		FollowerCount  func(childComplexity int) int
 		Followers      func(childComplexity int, first *int, after *string) int
 		Following      func(childComplexity int, first *int, after *string) int
@@ -170,6 +172,7 @@ type PhotoResolver interface {
 type QueryResolver interface {
 	User(ctx context.Context, username string) (*domain.User, error)
 	Viewer(ctx context.Context) (*domain.User, error)
+	Feed(ctx context.Context, first *int, after *string) (*model.PhotoConnection, error)
 	Users(ctx context.Context, usernames []string) ([]*domain.User, error)
 	Photo(ctx context.Context, owner string, timestamp string) (*domain.Photo, error)
 }
@@ -184,6 +187,7 @@ type UserResolver interface {
 	Address(ctx context.Context, obj *domain.User) (*string, error)
 
 	Photos(ctx context.Context, obj *domain.User, first *int, after *string) (*model.PhotoConnection, error)
+	Feed(ctx context.Context, obj *domain.User, first *int, after *string) (*model.PhotoConnection, error)
 	Followers(ctx context.Context, obj *domain.User, first *int, after *string) (*model.FriendshipConnection, error)
 	Following(ctx context.Context, obj *domain.User, first *int, after *string) (*model.FriendshipConnection, error)
 	Reactions(ctx context.Context, obj *domain.User, first *int, after *string) (*model.ReactionConnection, error)
@@ -422,6 +426,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PhotoEdge.Node(childComplexity), true
 
+	case "Query.feed":
+		if e.ComplexityRoot.Query.Feed == nil {
+			break
+		}
+
+		args, err := ec.field_Query_feed_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Feed(childComplexity, args["first"].(*int), args["after"].(*string)), true
+
 	case "Query.photo":
 		if e.ComplexityRoot.Query.Photo == nil {
 			break
@@ -568,6 +584,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.User.Email(childComplexity), true
+	case "User.feed":
+		if e.ComplexityRoot.User.Feed == nil {
+			break
+		}
+
+		args, err := ec.field_User_feed_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.User.Feed(childComplexity, args["first"].(*int), args["after"].(*string)), true
 	case "User.followerCount":
 		if e.ComplexityRoot.User.FollowerCount == nil {
 			break
@@ -789,6 +816,8 @@ type Query {
   user(username: ID!): User
   "The caller's own profile: the user the request's bearer token names, or null when that user has not created a profile yet. UNAUTHENTICATED without a token."
   viewer: User
+  "The caller's feed: the photos of the users the caller follows, newest first (see ` + "`" + `User.feed` + "`" + `). UNAUTHENTICATED without a signed-in caller."
+  feed(first: Int = 20, after: String): PhotoConnection!
   "The users with these usernames, in the order asked, null where a username has no profile. BatchGetItem, 100 keys per request; at most 100 usernames."
   users(usernames: [ID!]!): [User]!
   "The photo ` + "`" + `owner` + "`" + ` uploaded at ` + "`" + `timestamp` + "`" + `, or null when there is none. One share of a BatchGetItem; when the selection asks for a first page of ` + "`" + `reactions` + "`" + `, one Query on InvertedIndex brings the photo and its reactions together."
@@ -849,6 +878,8 @@ type User {
   followingCount: Int!
   "This user's photos, most recent first."
   photos(first: Int = 20, after: String): PhotoConnection!
+  "This user's feed: the photos of the users they follow, newest first. Feeds are filled from the table's change stream a moment after each upload, follow or unfollow, whoever made the write, so they are eventually consistent: a photo deleted a moment ago is left out of the page it would be on. Only the user may read their feed (FORBIDDEN for anyone else). One Query on the user's feed partition, then the photos in one BatchGetItem."
+  feed(first: Int = 20, after: String): PhotoConnection!
   "The friendships in which this user is followed, in descending order of the follower's username (the order in which DynamoDB returns them together with the profile)."
   followers(first: Int = 20, after: String): FriendshipConnection!
   "The friendships in which this user follows someone, ordered by the followed user's username."
@@ -1214,6 +1245,8 @@ func (ec *executionContext) childFields_User(ctx context.Context, field graphql.
 		return ec.fieldContext_User_followingCount(ctx, field)
 	case "photos":
 		return ec.fieldContext_User_photos(ctx, field)
+	case "feed":
+		return ec.fieldContext_User_feed(ctx, field)
 	case "followers":
 		return ec.fieldContext_User_followers(ctx, field)
 	case "following":
@@ -1504,6 +1537,28 @@ func (ec *executionContext) field_Query___type_args(ctx context.Context, rawArgs
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_feed_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_photo_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -1551,6 +1606,28 @@ func (ec *executionContext) field_Query_users_args(ctx context.Context, rawArgs 
 		return nil, err
 	}
 	args["usernames"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_User_feed_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
 	return args, nil
 }
 
@@ -2701,6 +2778,50 @@ func (ec *executionContext) fieldContext_Query_viewer(_ context.Context, field g
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_feed(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_feed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Feed(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PhotoConnection) graphql.Marshaler {
+			return ec.marshalNPhotoConnection2ᚖgithubᚗcomᚋquickphotosᚋquickphotosᚋgraphᚋmodelᚐPhotoConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_feed(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PhotoConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_feed_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_users(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -3500,6 +3621,50 @@ func (ec *executionContext) fieldContext_User_photos(ctx context.Context, field 
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_User_photos_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _User_feed(ctx context.Context, field graphql.CollectedField, obj *domain.User) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_User_feed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.User().Feed(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PhotoConnection) graphql.Marshaler {
+			return ec.marshalNPhotoConnection2ᚖgithubᚗcomᚋquickphotosᚋquickphotosᚋgraphᚋmodelᚐPhotoConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_User_feed(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "User",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PhotoConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_User_feed_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -5645,6 +5810,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "feed":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_feed(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "users":
 			field := field
 
@@ -6196,6 +6383,44 @@ func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj
 					}
 				}()
 				res = ec._User_photos(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "feed":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._User_feed(ctx, field, obj)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}

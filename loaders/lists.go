@@ -82,3 +82,29 @@ func (l *Loaders) PhotoReactions(ctx context.Context, k domain.PhotoKey, p domai
 func (l *Loaders) UserReactions(ctx context.Context, username string, p domain.PageRequest) (domain.Page[domain.Reaction], error) {
 	return load(ctx, l.userReactions, pageKey[string]{username, p.First, p.After})
 }
+
+// Feed returns a page of reader's feed with its photos, in feed order. A photo deleted since
+// its entry was written (the feed catches up a moment later) is left out of the page.
+func (l *Loaders) Feed(ctx context.Context, reader string, p domain.PageRequest) (domain.Page[domain.Photo], error) {
+	entries, err := load(ctx, l.feedPages, pageKey[string]{reader, p.First, p.After})
+	if err != nil {
+		return domain.Page[domain.Photo]{}, err
+	}
+	thunks := make([]dataloader.Thunk[*domain.Photo], len(entries.Items))
+	for i, e := range entries.Items {
+		thunks[i] = l.photos.Load(ctx, e.Photo)
+	}
+	page := domain.Page[domain.Photo]{HasNextPage: entries.HasNextPage}
+	for i, thunk := range thunks {
+		photo, err := thunk()
+		if err != nil {
+			l.photos.Clear(ctx, entries.Items[i].Photo)
+			return domain.Page[domain.Photo]{}, err
+		}
+		if photo != nil {
+			page.Items = append(page.Items, *photo)
+			page.Cursors = append(page.Cursors, entries.Cursors[i])
+		}
+	}
+	return page, nil
+}

@@ -63,6 +63,7 @@ type Loaders struct {
 	followerPages  *dataloader.Loader[pageKey[string], dynamo.FollowersPage]
 	followingPages *dataloader.Loader[pageKey[string], domain.Page[domain.Friendship]]
 	reactionPages  *dataloader.Loader[pageKey[domain.PhotoKey], dynamo.PhotoReactionsPage]
+	feedPages      *dataloader.Loader[pageKey[string], domain.Page[domain.FeedEntry]]
 	userReactions  *dataloader.Loader[pageKey[string], domain.Page[domain.Reaction]]
 }
 
@@ -85,6 +86,7 @@ func New(store *dynamo.Store, opts Options) *Loaders {
 	l.followingPages = pages("followingPages", opts, store.Following)
 	l.reactionPages = pages("photoReactionPages", opts, store.PhotoReactions)
 	l.userReactions = pages("userReactionPages", opts, store.UserReactions)
+	l.feedPages = pages("feedPages", opts, store.Feed)
 	return l
 }
 

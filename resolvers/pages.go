@@ -1,8 +1,11 @@
 package resolvers
 
 import (
+	"context"
+
 	"github.com/quickphotos/quickphotos/domain"
 	"github.com/quickphotos/quickphotos/graph/model"
+	"github.com/quickphotos/quickphotos/loaders"
 )
 
 // pageRequest validates a connection's arguments; first has a schema default, so nil means
@@ -48,4 +51,17 @@ func reactionConnection(p domain.Page[domain.Reaction], total *int) *model.React
 		c.Edges[i] = model.ReactionEdge{Cursor: p.Cursors[i], Node: &p.Items[i]}
 	}
 	return c
+}
+
+// feedConnection is a page of reader's feed.
+func feedConnection(ctx context.Context, reader string, first *int, after *string) (*model.PhotoConnection, error) {
+	p, err := pageRequest(first, after)
+	if err != nil {
+		return nil, err
+	}
+	page, err := loaders.For(ctx).Feed(ctx, reader, p)
+	if err != nil {
+		return nil, err
+	}
+	return photoConnection(page), nil
 }

@@ -189,9 +189,17 @@ func (r *queryResolver) User(ctx context.Context, username string) (*domain.User
 func (r *queryResolver) Viewer(ctx context.Context) (*domain.User, error) {
 	caller := domain.CallerFrom(ctx)
 	if caller.Username == "" {
-		return nil, errNoViewer(caller)
+		return nil, errNoSignedInCaller("viewer", caller)
 	}
 	return r.User(ctx, caller.Username)
+}
+
+func (r *queryResolver) Feed(ctx context.Context, first *int, after *string) (*model.PhotoConnection, error) {
+	caller := domain.CallerFrom(ctx)
+	if caller.Username == "" {
+		return nil, errNoSignedInCaller("feed", caller)
+	}
+	return feedConnection(ctx, caller.Username, first, after)
 }
 
 // Users is the resolver for the users field.
@@ -270,6 +278,13 @@ func (r *userResolver) Photos(ctx context.Context, obj *domain.User, first *int,
 		return nil, err
 	}
 	return photoConnection(page.Page), nil
+}
+
+func (r *userResolver) Feed(ctx context.Context, obj *domain.User, first *int, after *string) (*model.PhotoConnection, error) {
+	if !domain.CallerFrom(ctx).MaySeePrivate(obj.Username) {
+		return nil, domain.Errorf(domain.Forbidden, "only %q may read their feed", obj.Username)
+	}
+	return feedConnection(ctx, obj.Username, first, after)
 }
 
 // Followers is the resolver for the followers field.

@@ -25,10 +25,11 @@ func private(ctx context.Context, owner *domain.User, value *string) *string {
 	return value
 }
 
-// errNoViewer explains why a caller without a username has no viewer.
-func errNoViewer(caller domain.Caller) error {
+// errNoSignedInCaller explains why a caller without a username cannot have field, which is
+// about the caller's own user.
+func errNoSignedInCaller(field string, caller domain.Caller) error {
 	if caller.IsTrusted() {
-		return domain.Errorf(domain.Unauthenticated, "viewer needs a signed-in caller, and this server runs without authentication")
+		return domain.Errorf(domain.Unauthenticated, "%s needs a signed-in caller, and this server runs without authentication", field)
 	}
-	return domain.Errorf(domain.Unauthenticated, "viewer needs a signed-in caller: send Authorization: Bearer <token>")
+	return domain.Errorf(domain.Unauthenticated, "%s needs a signed-in caller: send Authorization: Bearer <token>", field)
 }

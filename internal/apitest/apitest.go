@@ -26,13 +26,16 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
 
 	"github.com/quickphotos/quickphotos/api"
 	"github.com/quickphotos/quickphotos/auth"
 	"github.com/quickphotos/quickphotos/ddb"
 	"github.com/quickphotos/quickphotos/domain"
 	"github.com/quickphotos/quickphotos/dynamo"
+	"github.com/quickphotos/quickphotos/feed"
 	"github.com/quickphotos/quickphotos/internal/dynamodblocal"
+	"github.com/quickphotos/quickphotos/stream"
 )
 
 // StoreEnv selects the store integration tests run on: "embedded" (the default) for the
@@ -91,6 +94,7 @@ type options struct {
 	config   func(*api.Config)
 	observer dynamo.Observer
 	auth     bool
+	feed     *feed.Config
 }
 
 // WithConfig lets a test change the API's configuration before the server starts.
@@ -109,6 +113,32 @@ func WithAuth() Option {
 	return func(o *options) { o.auth = true }
 }
 
+// WithFeed runs the feed's stream consumer beside the server, as serve does, reading the
+// table's stream every FeedPoll. Feeds are eventually consistent: check them with Eventually.
+func WithFeed(cfg feed.Config) Option {
+	return func(o *options) { o.feed = &cfg }
+}
+
+// Eventually calls check until it reports success, for at most 10 seconds (a feed normally
+// catches up in milliseconds), and fails the test with check's last account of what it saw.
+func Eventually(t testing.TB, what string, check func() (ok bool, saw string)) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		ok, saw := check()
+		if ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: still not so after 10s; last saw %s", what, saw)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// FeedPoll is how often test servers' feed consumers read an open shard that had nothing new.
+const FeedPoll = 10 * time.Millisecond
+
 // BatchWait is the dataloader batch window of test servers. Tests assert how many DynamoDB
 // requests an operation costs, and under the race detector, with other packages' tests on
 // the same cores, resolver goroutines sometimes started after serve's 5 ms window had
@@ -123,7 +153,7 @@ func NewServer(t testing.TB, opts ...Option) *Server {
 	for _, opt := range opts {
 		opt(&o)
 	}
-	client := newClient(t)
+	client, streams := newClients(t)
 	table := fmt.Sprintf("qp-%d-%d", os.Getpid(), tables.Add(1))
 	var storeOpts []dynamo.Option
 	if o.observer != nil {
@@ -149,7 +179,21 @@ func NewServer(t testing.TB, opts ...Option) *Server {
 	}
 	httpSrv := httptest.NewServer(api.New(cfg))
 	srv.URL = httpSrv.URL
+	stopFeed := func() {}
+	if o.feed != nil {
+		ctx, cancel := context.WithCancel(context.Background())
+		consumer := &stream.Consumer{Name: "feed", Streams: streams, Store: store, Handle: feed.NewFanOut(store, *o.feed).Handle, Poll: FeedPoll}
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			if err := consumer.Run(ctx); err != nil && ctx.Err() == nil {
+				t.Errorf("feed consumer: %v", err)
+			}
+		}()
+		stopFeed = func() { cancel(); <-done }
+	}
 	t.Cleanup(func() {
+		stopFeed()
 		httpSrv.Close()
 		_, _ = client.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: &table})
 	})
@@ -192,9 +236,9 @@ func (s *Server) actingAs(t testing.TB, username string) *Server {
 	return s.As(t, username)
 }
 
-// newClient returns a client of the test binary's store: a new embedded engine in a
-// temporary directory, closed when the test ends, or the shared DynamoDB Local.
-func newClient(t testing.TB) *dynamodb.Client {
+// newClients returns a client of the test binary's store and of its stream: a new embedded
+// engine in a temporary directory, closed when the test ends, or the shared DynamoDB Local.
+func newClients(t testing.TB) (*dynamodb.Client, *dynamodbstreams.Client) {
 	if Backend() == StoreEmbedded {
 		engine, err := ddb.Open(t.TempDir(), nil)
 		if err != nil {
@@ -205,12 +249,12 @@ func newClient(t testing.TB) *dynamodb.Client {
 				t.Errorf("close engine: %v", err)
 			}
 		})
-		return engine.Client()
+		return engine.Client(), engine.StreamsClient()
 	}
 	if local == nil {
 		t.Fatal("apitest: DynamoDB Local is not running; call apitest.Main from TestMain")
 	}
-	return local.Client()
+	return local.Client(), local.StreamsClient()
 }
 
 // Response is a GraphQL response.

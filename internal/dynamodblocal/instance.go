@@ -15,6 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
 
 	"github.com/quickphotos/quickphotos/internal/syncbuf"
 )
@@ -191,6 +192,16 @@ func (in *Instance) waitReady(timeout time.Duration) error {
 // optional functions adjust its options.
 func (in *Instance) Client(optFns ...func(*dynamodb.Options)) *dynamodb.Client {
 	return dynamodb.New(dynamodb.Options{
+		Region:       Region,
+		Credentials:  credentials.NewStaticCredentialsProvider(AccessKeyID, SecretAccessKey, ""),
+		BaseEndpoint: aws.String(in.Endpoint),
+	}, optFns...)
+}
+
+// StreamsClient returns a DynamoDB Streams client for the instance, which serves the Streams
+// API on the same endpoint, with Client's credentials and region.
+func (in *Instance) StreamsClient(optFns ...func(*dynamodbstreams.Options)) *dynamodbstreams.Client {
+	return dynamodbstreams.New(dynamodbstreams.Options{
 		Region:       Region,
 		Credentials:  credentials.NewStaticCredentialsProvider(AccessKeyID, SecretAccessKey, ""),
 		BaseEndpoint: aws.String(in.Endpoint),

@@ -1,0 +1,193 @@
+package api_test
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/quickphotos/quickphotos/domain"
+	"github.com/quickphotos/quickphotos/feed"
+	"github.com/quickphotos/quickphotos/internal/apitest"
+)
+
+// feedPage is one page of a feed as the API answers it.
+type feedPage struct {
+	Photos []string // "owner@timestamp", in feed order
+	End    string
+	More   bool
+}
+
+const feedQuery = `query($u: ID!, $first: Int, $after: String) {
+  user(username: $u) { feed(first: $first, after: $after) {
+    edges { cursor node { owner { username } timestamp reactionCounts { total } } }
+    pageInfo { hasNextPage endCursor } } } }`
+
+// readFeed reads a page of reader's feed.
+func readFeed(t *testing.T, srv *apitest.Server, reader string, first int, after string) feedPage {
+	t.Helper()
+	vars := map[string]any{"u": reader, "first": first}
+	if after != "" {
+		vars["after"] = after
+	}
+	var got struct {
+		User struct {
+			Feed struct {
+				Edges []struct {
+					Node struct {
+						Owner          struct{ Username string }
+						Timestamp      string
+						ReactionCounts struct{ Total int }
+					}
+				}
+				PageInfo struct {
+					HasNextPage bool
+					EndCursor   *string
+				}
+			}
+		}
+	}
+	srv.Query(t, feedQuery, vars).Decode(t, &got)
+	var p feedPage
+	for _, e := range got.User.Feed.Edges {
+		p.Photos = append(p.Photos, e.Node.Owner.Username+"@"+e.Node.Timestamp)
+	}
+	if c := got.User.Feed.PageInfo.EndCursor; c != nil {
+		p.End = *c
+	}
+	p.More = got.User.Feed.PageInfo.HasNextPage
+	return p
+}
+
+// feedBecomes waits until reader's first page of 100 is want (owner@timestamp, newest first).
+func feedBecomes(t *testing.T, srv *apitest.Server, reader string, want ...string) {
+	t.Helper()
+	apitest.Eventually(t, reader+"'s feed is ["+strings.Join(want, " ")+"]", func() (bool, string) {
+		got := readFeed(t, srv, reader, 100, "").Photos
+		return slices.Equal(got, want), fmt.Sprint(got)
+	})
+}
+
+func photo(owner string, i int) string { return owner + "@" + apitest.Timestamp(i) }
+
+func TestFeed(t *testing.T) {
+	t.Run("a follower sees the photos uploaded after the follow, newest first", func(t *testing.T) {
+		srv := apitest.NewServer(t, apitest.WithFeed(feed.Config{}))
+		srv.MustCreateUsers(t, "ann", "bob", "cy")
+		srv.MustFollow(t, "ann", "bob")
+		srv.MustFollow(t, "ann", "cy")
+		srv.MustUploadPhoto(t, "bob", apitest.Timestamp(1))
+		srv.MustUploadPhoto(t, "cy", apitest.Timestamp(2))
+		srv.MustUploadPhoto(t, "bob", apitest.Timestamp(3))
+		feedBecomes(t, srv, "ann", photo("bob", 3), photo("cy", 2), photo("bob", 1))
+		feedBecomes(t, srv, "bob") // no one bob follows uploaded anything
+	})
+
+	t.Run("following brings the followed user's latest photos", func(t *testing.T) {
+		srv := apitest.NewServer(t, apitest.WithFeed(feed.Config{Backfill: 2}))
+		srv.MustCreateUsers(t, "ann", "bob", "cy")
+		srv.MustFollow(t, "cy", "bob")
+		for i := 1; i <= 3; i++ {
+			srv.MustUploadPhoto(t, "bob", apitest.Timestamp(i))
+		}
+		// Once cy's feed has them, the uploads were fanned out: ann, who follows later, gets
+		// the latest two from the follow alone.
+		feedBecomes(t, srv, "cy", photo("bob", 3), photo("bob", 2), photo("bob", 1))
+		srv.MustFollow(t, "ann", "bob")
+		feedBecomes(t, srv, "ann", photo("bob", 3), photo("bob", 2))
+	})
+
+	t.Run("unfollowing takes the followed user's photos out", func(t *testing.T) {
+		srv := apitest.NewServer(t, apitest.WithFeed(feed.Config{}))
+		srv.MustCreateUsers(t, "ann", "bob", "cy")
+		srv.MustFollow(t, "ann", "bob")
+		srv.MustFollow(t, "ann", "cy")
+		srv.MustUploadPhoto(t, "bob", apitest.Timestamp(1))
+		srv.MustUploadPhoto(t, "cy", apitest.Timestamp(2))
+		feedBecomes(t, srv, "ann", photo("cy", 2), photo("bob", 1))
+		if code := srv.Unfollow(t, "ann", "bob").Code(); code != "" {
+			t.Fatalf("unfollow: %s", code)
+		}
+		feedBecomes(t, srv, "ann", photo("cy", 2))
+	})
+
+	t.Run("a deleted photo leaves every feed", func(t *testing.T) {
+		srv := apitest.NewServer(t, apitest.WithFeed(feed.Config{}))
+		srv.MustCreateUsers(t, "ann", "bob", "cy")
+		srv.MustFollow(t, "ann", "cy")
+		srv.MustFollow(t, "bob", "cy")
+		srv.MustUploadPhoto(t, "cy", apitest.Timestamp(1))
+		srv.MustUploadPhoto(t, "cy", apitest.Timestamp(2))
+		feedBecomes(t, srv, "ann", photo("cy", 2), photo("cy", 1))
+		if code := srv.DeletePhoto(t, "cy", apitest.Timestamp(2)).Code(); code != "" {
+			t.Fatalf("delete: %s", code)
+		}
+		feedBecomes(t, srv, "ann", photo("cy", 1))
+		feedBecomes(t, srv, "bob", photo("cy", 1))
+	})
+
+	t.Run("a photo written past the API, by any DynamoDB client, is fanned out too", func(t *testing.T) {
+		srv := apitest.NewServer(t, apitest.WithFeed(feed.Config{}))
+		srv.MustCreateUsers(t, "ann", "bob")
+		srv.MustFollow(t, "ann", "bob")
+		srv.WriteRaw(t, domain.Dataset{Photos: []domain.Photo{{Owner: "bob", Timestamp: apitest.Timestamp(7), URL: "https://cdn.example.com/b.jpg"}}})
+		feedBecomes(t, srv, "ann", photo("bob", 7))
+	})
+
+	t.Run("pages follow one another with the usual cursor rules", func(t *testing.T) {
+		srv := apitest.NewServer(t, apitest.WithFeed(feed.Config{}))
+		srv.MustCreateUsers(t, "ann", "bob")
+		srv.MustFollow(t, "ann", "bob")
+		var want []string
+		for i := 5; i >= 1; i-- {
+			srv.MustUploadPhoto(t, "bob", apitest.Timestamp(i))
+			want = append(want, photo("bob", i))
+		}
+		feedBecomes(t, srv, "ann", want...)
+		var got []string
+		after := ""
+		for pages := 0; ; pages++ {
+			if pages > 3 {
+				t.Fatal("more pages than the feed has photos")
+			}
+			p := readFeed(t, srv, "ann", 2, after)
+			got = append(got, p.Photos...)
+			if !p.More {
+				break
+			}
+			after = p.End
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("pages of 2 gave %v, want %v", got, want)
+		}
+		if code := srv.Query(t, feedQuery, map[string]any{"u": "bob", "first": 2, "after": after}).Code(); code != "BAD_USER_INPUT" {
+			t.Errorf("ann's cursor on bob's feed: code %q, want BAD_USER_INPUT", code)
+		}
+	})
+}
+
+func TestFeed_OnlyItsOwnerReadsIt(t *testing.T) {
+	srv := apitest.NewServer(t, apitest.WithAuth(), apitest.WithFeed(feed.Config{}))
+	srv.MustCreateUsers(t, "ann", "bob")
+	q := `query($u: ID!) { user(username: $u) { feed { edges { node { timestamp } } } } }`
+	if code := srv.As(t, "bob").Query(t, q, map[string]any{"u": "ann"}).Code(); code != "FORBIDDEN" {
+		t.Errorf("bob reading ann's feed: code %q, want FORBIDDEN", code)
+	}
+	if code := srv.As(t, "ann").Query(t, q, map[string]any{"u": "ann"}).Code(); code != "" {
+		t.Errorf("ann reading her feed: code %q", code)
+	}
+	if code := srv.Query(t, `{ feed { edges { cursor } } }`, nil).Code(); code != "UNAUTHENTICATED" {
+		t.Errorf("feed without a token: code %q, want UNAUTHENTICATED", code)
+	}
+	srv.MustFollow(t, "ann", "bob")
+	srv.MustUploadPhoto(t, "bob", apitest.Timestamp(1))
+	apitest.Eventually(t, "ann's own feed has bob's photo", func() (bool, string) {
+		var got struct {
+			Feed struct {
+				Edges []struct{ Node struct{ Timestamp string } }
+			}
+		}
+		srv.As(t, "ann").Query(t, `{ feed { edges { node { timestamp } } } }`, nil).Decode(t, &got)
+		return len(got.Feed.Edges) == 1 && got.Feed.Edges[0].Node.Timestamp == apitest.Timestamp(1), fmt.Sprint(got)
+	})
+}

@@ -1,0 +1,128 @@
+package dynamo
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	streamtypes "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
+
+	"github.com/quickphotos/quickphotos/domain"
+)
+
+// ChangeFromRecord reads one record of the table's change stream as a change to an entity.
+// false for records of items that are no entity of the domain (stream checkpoints, deletion
+// records), which consumers skip. The record must carry new and old images.
+func ChangeFromRecord(r streamtypes.Record) (domain.Change, bool, error) {
+	if r.Dynamodb == nil {
+		return domain.Change{}, false, fmt.Errorf("stream record %v without its change", r.EventID)
+	}
+	var op domain.ChangeOp
+	switch r.EventName {
+	case streamtypes.OperationTypeInsert:
+		op = domain.Added
+	case streamtypes.OperationTypeModify:
+		op = domain.Updated
+	case streamtypes.OperationTypeRemove:
+		op = domain.Removed
+	default:
+		return domain.Change{}, false, fmt.Errorf("stream record with event %q", r.EventName)
+	}
+	return changeOf(op, fromStreamItem(r.Dynamodb.Keys), fromStreamItem(r.Dynamodb.OldImage), fromStreamItem(r.Dynamodb.NewImage))
+}
+
+// changeOf reads a change to the item with key keys from its old and new images (nil where
+// the item did not exist).
+func changeOf(op domain.ChangeOp, keys, old, new Item) (domain.Change, bool, error) {
+	k := keyOf(keys)
+	decode := entityDecoder(k)
+	if decode == nil {
+		return domain.Change{}, false, nil
+	}
+	c := domain.Change{Op: op}
+	var err error
+	if old != nil && op != domain.Added {
+		if c.Old, err = decode(old); err != nil {
+			return domain.Change{}, false, fmt.Errorf("stream record of %s %s: %w", k.PK, k.SK, err)
+		}
+	}
+	if new != nil && op != domain.Removed {
+		if c.New, err = decode(new); err != nil {
+			return domain.Change{}, false, fmt.Errorf("stream record of %s %s: %w", k.PK, k.SK, err)
+		}
+	}
+	if c.Old == nil && c.New == nil {
+		return domain.Change{}, false, fmt.Errorf("stream record of %s %s without images: the stream must be %s", k.PK, k.SK, tableStream.StreamViewType)
+	}
+	return c, true, nil
+}
+
+// entityDecoder returns the converter of the items with key k, nil when k is no entity's key.
+func entityDecoder(k Key) func(Item) (any, error) {
+	switch {
+	case strings.HasPrefix(k.PK, prefixUser) && strings.HasPrefix(k.SK, prefixMetadata):
+		return asAny(userFromItem)
+	case strings.HasPrefix(k.PK, prefixUser) && strings.HasPrefix(k.SK, prefixPhoto):
+		return asAny(photoFromItem)
+	case strings.HasPrefix(k.PK, prefixUser) && strings.HasPrefix(k.SK, prefixFriend):
+		return asAny(friendshipFromItem)
+	case strings.HasPrefix(k.PK, prefixReaction):
+		return asAny(reactionFromItem)
+	case strings.HasPrefix(k.PK, prefixFeed):
+		return asAny(feedEntryFromItem)
+	}
+	return nil
+}
+
+func asAny[T any](decode func(Item) (T, error)) func(Item) (any, error) {
+	return func(item Item) (any, error) {
+		v, err := decode(item)
+		if err != nil {
+			return nil, err
+		}
+		return v, nil
+	}
+}
+
+// fromStreamItem converts an item of the Streams API's types into the DynamoDB API's: the two
+// SDK packages declare the same union separately.
+func fromStreamItem(item map[string]streamtypes.AttributeValue) Item {
+	if item == nil {
+		return nil
+	}
+	out := make(Item, len(item))
+	for name, v := range item {
+		out[name] = fromStreamValue(v)
+	}
+	return out
+}
+
+func fromStreamValue(v streamtypes.AttributeValue) types.AttributeValue {
+	switch v := v.(type) {
+	case *streamtypes.AttributeValueMemberS:
+		return &types.AttributeValueMemberS{Value: v.Value}
+	case *streamtypes.AttributeValueMemberN:
+		return &types.AttributeValueMemberN{Value: v.Value}
+	case *streamtypes.AttributeValueMemberB:
+		return &types.AttributeValueMemberB{Value: v.Value}
+	case *streamtypes.AttributeValueMemberBOOL:
+		return &types.AttributeValueMemberBOOL{Value: v.Value}
+	case *streamtypes.AttributeValueMemberNULL:
+		return &types.AttributeValueMemberNULL{Value: v.Value}
+	case *streamtypes.AttributeValueMemberSS:
+		return &types.AttributeValueMemberSS{Value: v.Value}
+	case *streamtypes.AttributeValueMemberNS:
+		return &types.AttributeValueMemberNS{Value: v.Value}
+	case *streamtypes.AttributeValueMemberBS:
+		return &types.AttributeValueMemberBS{Value: v.Value}
+	case *streamtypes.AttributeValueMemberL:
+		l := make([]types.AttributeValue, len(v.Value))
+		for i, e := range v.Value {
+			l[i] = fromStreamValue(e)
+		}
+		return &types.AttributeValueMemberL{Value: l}
+	case *streamtypes.AttributeValueMemberM:
+		return &types.AttributeValueMemberM{Value: fromStreamItem(v.Value)}
+	}
+	return &types.AttributeValueMemberNULL{Value: true}
+}

@@ -1,0 +1,349 @@
+package stream
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
+
+	"github.com/quickphotos/quickphotos/domain"
+	"github.com/quickphotos/quickphotos/dynamo"
+)
+
+// API is the part of the DynamoDB Streams API a Consumer reads; *dynamodbstreams.Client
+// implements it.
+type API interface {
+	DescribeStream(context.Context, *dynamodbstreams.DescribeStreamInput, ...func(*dynamodbstreams.Options)) (*dynamodbstreams.DescribeStreamOutput, error)
+	GetShardIterator(context.Context, *dynamodbstreams.GetShardIteratorInput, ...func(*dynamodbstreams.Options)) (*dynamodbstreams.GetShardIteratorOutput, error)
+	GetRecords(context.Context, *dynamodbstreams.GetRecordsInput, ...func(*dynamodbstreams.Options)) (*dynamodbstreams.GetRecordsOutput, error)
+}
+
+// Handler handles the changes of one batch of records of one shard, in the order they were
+// made. It must be idempotent: a batch whose checkpoint a crash lost is delivered again. An
+// error makes the consumer retry the same batch, with backoff, until it succeeds or the
+// consumer stops.
+type Handler func(ctx context.Context, changes []domain.Change) error
+
+// Consumer reads the stream of a table and calls Handle with its changes.
+type Consumer struct {
+	// Name is the consumer's name, under which its checkpoints are kept in the table; "" keeps
+	// none and starts at the newest record.
+	Name string
+	// Streams reads the stream.
+	Streams API
+	// Store finds the stream and keeps the checkpoints.
+	Store *dynamo.Store
+	// Handle is called with every batch of changes.
+	Handle Handler
+	// Poll is how long a reader waits after reading nothing from an open shard; 250 ms when
+	// zero. Each open shard costs one GetRecords per Poll.
+	Poll time.Duration
+	// Rescan is how often the shards are listed again to find new ones, besides right after
+	// a shard ends; 30 s when zero.
+	Rescan time.Duration
+	// Log gets a line for every failure the consumer retries; slog.Default() when nil.
+	Log *slog.Logger
+}
+
+// maxRecords is the most records one GetRecords returns (the API's limit).
+const maxRecords = 1000
+
+// backoff bounds the waits between retries of a failed request or handler.
+var backoff = struct{ base, max time.Duration }{100 * time.Millisecond, 5 * time.Second}
+
+// Run reads the stream until ctx ends, and returns ctx's error then; or an error at once when
+// the table has no stream or its checkpoints cannot be read.
+func (c *Consumer) Run(ctx context.Context) error {
+	arn, err := c.Store.StreamARN(ctx)
+	if err != nil {
+		return err
+	}
+	done := map[string]bool{}
+	var checkpoints map[string]dynamo.Checkpoint
+	if c.Name != "" {
+		if checkpoints, err = c.Store.Checkpoints(ctx, c.Name); err != nil {
+			return fmt.Errorf("reading the checkpoints of stream consumer %s: %w", c.Name, err)
+		}
+		for shard, cp := range checkpoints {
+			done[shard] = cp.Done
+		}
+	}
+
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	ended := make(chan string)
+	running := map[string]bool{}
+	first := true
+	for {
+		shards, err := c.shards(ctx, arn)
+		if err != nil {
+			c.log().WarnContext(ctx, "stream: listing shards", "error", err)
+		}
+		listed := map[string]bool{}
+		for _, s := range shards {
+			listed[aws.ToString(s.ShardId)] = true
+		}
+		for _, s := range shards {
+			id := aws.ToString(s.ShardId)
+			if running[id] || done[id] {
+				continue
+			}
+			if parent := aws.ToString(s.ParentShardId); parent != "" && listed[parent] && !done[parent] {
+				continue // the parent's changes come first
+			}
+			start, ok := c.startOf(s, checkpoints[id], first)
+			if !ok {
+				done[id] = true
+				continue
+			}
+			running[id] = true
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if c.read(ctx, arn, id, start) {
+					select {
+					case ended <- id:
+					case <-ctx.Done():
+					}
+				}
+			}()
+		}
+		first = false
+
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case id := <-ended:
+			delete(running, id)
+			done[id] = true
+		case <-time.After(c.rescan()):
+		}
+	}
+}
+
+// position is where a reader starts in a shard.
+type position struct {
+	iterator types.ShardIteratorType
+	after    string // the sequence number, for AFTER_SEQUENCE_NUMBER
+}
+
+// startOf is where to read shard s from: after the checkpoint; for a named consumer without
+// one, the shard's oldest record; for an unnamed one, the newest record of the shards open
+// when it started (false for those already closed: their changes are past), and the oldest of
+// those that opened since.
+func (c *Consumer) startOf(s types.Shard, cp dynamo.Checkpoint, atStart bool) (position, bool) {
+	switch {
+	case cp.SequenceNumber != "":
+		return position{iterator: types.ShardIteratorTypeAfterSequenceNumber, after: cp.SequenceNumber}, true
+	case c.Name != "" || !atStart:
+		return position{iterator: types.ShardIteratorTypeTrimHorizon}, true
+	case s.SequenceNumberRange != nil && s.SequenceNumberRange.EndingSequenceNumber != nil:
+		return position{}, false
+	}
+	return position{iterator: types.ShardIteratorTypeLatest}, true
+}
+
+// shards lists every shard of the stream, following DescribeStream's pages.
+func (c *Consumer) shards(ctx context.Context, arn string) ([]types.Shard, error) {
+	var shards []types.Shard
+	in := &dynamodbstreams.DescribeStreamInput{StreamArn: &arn}
+	for {
+		out, err := c.Streams.DescribeStream(ctx, in)
+		if err != nil {
+			return shards, err
+		}
+		shards = append(shards, out.StreamDescription.Shards...)
+		if out.StreamDescription.LastEvaluatedShardId == nil {
+			return shards, nil
+		}
+		in.ExclusiveStartShardId = out.StreamDescription.LastEvaluatedShardId
+	}
+}
+
+// read reads shard id from start until the shard ends (true) or ctx does (false), handing
+// every batch to Handle and checkpointing after it.
+func (c *Consumer) read(ctx context.Context, arn, id string, start position) bool {
+	iterator, ok := c.iterator(ctx, arn, id, start)
+	if !ok {
+		return false
+	}
+	for attempt := 0; ; {
+		out, err := c.Streams.GetRecords(ctx, &dynamodbstreams.GetRecordsInput{ShardIterator: iterator, Limit: aws.Int32(maxRecords)})
+		var expired *types.ExpiredIteratorException
+		var trimmed *types.TrimmedDataAccessException
+		var gone *types.ResourceNotFoundException
+		switch {
+		case ctx.Err() != nil:
+			return false
+		case errors.As(err, &expired):
+			if iterator, ok = c.iterator(ctx, arn, id, start); !ok {
+				return false
+			}
+			continue
+		case errors.As(err, &trimmed):
+			c.log().WarnContext(ctx, "stream: records were trimmed before they were read; going on from the oldest left", "shard", id, "consumer", c.Name)
+			start = position{iterator: types.ShardIteratorTypeTrimHorizon}
+			if iterator, ok = c.iterator(ctx, arn, id, start); !ok {
+				return false
+			}
+			continue
+		case errors.As(err, &gone):
+			return c.finish(ctx, id, start.after)
+		case err != nil:
+			attempt++
+			c.log().WarnContext(ctx, "stream: reading records", "shard", id, "error", err, "attempt", attempt)
+			if !sleep(ctx, delay(attempt)) {
+				return false
+			}
+			continue
+		}
+		attempt = 0
+		if n := len(out.Records); n > 0 {
+			if !c.handle(ctx, id, out.Records) {
+				return false
+			}
+			start = position{iterator: types.ShardIteratorTypeAfterSequenceNumber, after: aws.ToString(out.Records[n-1].Dynamodb.SequenceNumber)}
+			if out.NextShardIterator != nil && !c.save(ctx, dynamo.Checkpoint{Shard: id, SequenceNumber: start.after}) {
+				return false
+			}
+		}
+		if out.NextShardIterator == nil {
+			return c.finish(ctx, id, start.after)
+		}
+		iterator = out.NextShardIterator
+		if len(out.Records) == 0 && !sleep(ctx, c.poll()) {
+			return false
+		}
+	}
+}
+
+// iterator gets an iterator at start, retrying with backoff; false when ctx ended.
+func (c *Consumer) iterator(ctx context.Context, arn, id string, start position) (*string, bool) {
+	in := &dynamodbstreams.GetShardIteratorInput{StreamArn: &arn, ShardId: &id, ShardIteratorType: start.iterator}
+	if start.after != "" {
+		in.SequenceNumber = &start.after
+	}
+	for attempt := 1; ; attempt++ {
+		out, err := c.Streams.GetShardIterator(ctx, in)
+		if err == nil {
+			return out.ShardIterator, true
+		}
+		var trimmed *types.TrimmedDataAccessException
+		if errors.As(err, &trimmed) {
+			c.log().WarnContext(ctx, "stream: the checkpoint is older than the stream keeps; going on from the oldest record left", "shard", id, "consumer", c.Name)
+			in.ShardIteratorType, in.SequenceNumber = types.ShardIteratorTypeTrimHorizon, nil
+			continue
+		}
+		if ctx.Err() != nil {
+			return nil, false
+		}
+		c.log().WarnContext(ctx, "stream: getting a shard iterator", "shard", id, "error", err, "attempt", attempt)
+		if !sleep(ctx, delay(attempt)) {
+			return nil, false
+		}
+	}
+}
+
+// handle decodes records and hands them to Handle until it succeeds; false when ctx ended.
+// A record no change can be read from is logged and skipped: retrying would never succeed
+// and would stop the shard for good.
+func (c *Consumer) handle(ctx context.Context, id string, records []types.Record) bool {
+	changes := make([]domain.Change, 0, len(records))
+	for _, r := range records {
+		change, ok, err := dynamo.ChangeFromRecord(r)
+		if err != nil {
+			c.log().ErrorContext(ctx, "stream: skipping a record", "shard", id, "event_id", aws.ToString(r.EventID), "error", err)
+			continue
+		}
+		if ok {
+			changes = append(changes, change)
+		}
+	}
+	if len(changes) == 0 {
+		return true
+	}
+	for attempt := 1; ; attempt++ {
+		err := c.Handle(ctx, changes)
+		if err == nil {
+			return true
+		}
+		if ctx.Err() != nil {
+			return false
+		}
+		c.log().WarnContext(ctx, "stream: handling changes", "shard", id, "consumer", c.Name, "error", err, "attempt", attempt)
+		if !sleep(ctx, delay(attempt)) {
+			return false
+		}
+	}
+}
+
+// finish records that shard id was read to its end.
+func (c *Consumer) finish(ctx context.Context, id, last string) bool {
+	return c.save(ctx, dynamo.Checkpoint{Shard: id, SequenceNumber: last, Done: true})
+}
+
+// save stores a checkpoint of a named consumer, retrying with backoff; false when ctx ended.
+func (c *Consumer) save(ctx context.Context, cp dynamo.Checkpoint) bool {
+	if c.Name == "" {
+		return true
+	}
+	for attempt := 1; ; attempt++ {
+		err := c.Store.SaveCheckpoint(ctx, c.Name, cp)
+		if err == nil {
+			return true
+		}
+		if ctx.Err() != nil {
+			return false
+		}
+		c.log().WarnContext(ctx, "stream: saving a checkpoint", "shard", cp.Shard, "consumer", c.Name, "error", err, "attempt", attempt)
+		if !sleep(ctx, delay(attempt)) {
+			return false
+		}
+	}
+}
+
+func (c *Consumer) poll() time.Duration {
+	if c.Poll > 0 {
+		return c.Poll
+	}
+	return 250 * time.Millisecond
+}
+
+func (c *Consumer) rescan() time.Duration {
+	if c.Rescan > 0 {
+		return c.Rescan
+	}
+	return 30 * time.Second
+}
+
+func (c *Consumer) log() *slog.Logger {
+	if c.Log != nil {
+		return c.Log
+	}
+	return slog.Default()
+}
+
+// delay is the wait before retry number attempt (1-based): doubling from backoff.base up to
+// backoff.max.
+func delay(attempt int) time.Duration {
+	d := backoff.base << min(attempt-1, 16)
+	return min(d, backoff.max)
+}
+
+// sleep waits d; false when ctx ended first.
+func sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}

@@ -1,0 +1,14 @@
+// Package stream reads the table's change stream and hands each committed change to a
+// handler: the feed's fan-out (package feed) and the live updates of subscriptions build on
+// it. It speaks the DynamoDB Streams API through aws-sdk-go-v2's dynamodbstreams client, so the
+// same code reads Amazon DynamoDB Streams, DynamoDB Local's streams and the embedded engine's
+// (ddb.Engine.StreamsClient, in process).
+//
+// A Consumer reads every shard of the stream, a shard's children only after the shard itself
+// (so the changes of one item arrive in the order they were made), and follows rollovers and
+// splits as they come. A named consumer keeps its position per shard in the table (see
+// dynamo.Checkpoint) after each batch it handled, so after a crash or a restart it resumes
+// where it stopped: a change is delivered at least once, and handlers are idempotent. An
+// unnamed consumer keeps no position and starts at the newest record, as live subscribers
+// want.
+package stream
