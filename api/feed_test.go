@@ -191,3 +191,40 @@ func TestFeed_OnlyItsOwnerReadsIt(t *testing.T) {
 		return len(got.Feed.Edges) == 1 && got.Feed.Edges[0].Node.Timestamp == apitest.Timestamp(1), fmt.Sprint(got)
 	})
 }
+
+// TestFeed_Budget: a page of the feed is one Query on the reader's feed partition, then its
+// photos in one BatchGetItem, and their owners in one more when selected.
+func TestFeed_Budget(t *testing.T) {
+	srv := apitest.NewServer(t, apitest.WithFeed(feed.Config{}))
+	srv.MustCreateUsers(t, "ann", "bob", "cy")
+	srv.MustFollow(t, "ann", "bob")
+	srv.MustFollow(t, "ann", "cy")
+	for i := 1; i <= 3; i++ {
+		srv.MustUploadPhoto(t, "bob", apitest.Timestamp(2*i))
+		srv.MustUploadPhoto(t, "cy", apitest.Timestamp(2*i+1))
+	}
+	feedBecomes(t, srv, "ann", photo("cy", 7), photo("bob", 6), photo("cy", 5), photo("bob", 4), photo("cy", 3), photo("bob", 2))
+	for _, tc := range []struct {
+		name, query string
+		want        map[string]int
+	}{
+		{"photos", `{ user(username: "ann") { feed(first: 5) { edges { node { url reactionCounts { total } } } } } }`,
+			map[string]int{"Query": 1, "BatchGetItem": 2}}, // the user, then the photos
+		{"photos and owners", `{ user(username: "ann") { feed(first: 5) { edges { node { url owner { name } } } } } }`,
+			map[string]int{"Query": 1, "BatchGetItem": 3}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := srv.Query(t, tc.query, nil).Cost(t)
+			total := 0
+			for op, n := range tc.want {
+				total += n
+				if c.Operations[op] != n {
+					t.Errorf("%s: %d, want %d (%+v)", op, c.Operations[op], n, c)
+				}
+			}
+			if c.Requests != total {
+				t.Errorf("%d requests, want %d (%+v)", c.Requests, total, c)
+			}
+		})
+	}
+}

@@ -1,0 +1,96 @@
+package feed_test
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/quickphotos/quickphotos/ddb"
+	"github.com/quickphotos/quickphotos/domain"
+	"github.com/quickphotos/quickphotos/dynamo"
+	"github.com/quickphotos/quickphotos/feed"
+)
+
+func newStore(t *testing.T) *dynamo.Store {
+	t.Helper()
+	e, err := ddb.Open(t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	store := dynamo.New(e.Client(), "photos")
+	if err := store.CreateTable(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return store
+}
+
+func feedOf(t *testing.T, store *dynamo.Store, reader string) []domain.PhotoKey {
+	t.Helper()
+	page, err := store.Feed(context.Background(), reader, domain.PageRequest{First: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []domain.PhotoKey
+	for _, e := range page.Items {
+		keys = append(keys, e.Photo)
+	}
+	return keys
+}
+
+// TestFanOut_HandlingTwiceChangesNothing: a consumer resuming after a crash hands a batch again;
+// every effect of the fan-out is a whole put or delete, so the feeds end the same.
+func TestFanOut_HandlingTwiceChangesNothing(t *testing.T) {
+	ctx := context.Background()
+	store := newStore(t)
+	for _, u := range []string{"ann", "bob", "cy", "owner"} {
+		if _, err := store.CreateUser(ctx, u, domain.Profile{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{"ann", "bob"} {
+		if _, err := store.Follow(ctx, domain.FriendshipKey{Follower: f, Followed: "owner"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	kept := domain.Photo{Owner: "owner", Timestamp: "2024-01-01T00:00:01Z"}
+	gone := domain.Photo{Owner: "owner", Timestamp: "2024-01-01T00:00:02Z"}
+	late := domain.Friendship{Follower: "cy", Followed: "owner"}
+	if _, err := store.UploadPhoto(ctx, kept); err != nil {
+		t.Fatal(err)
+	}
+	changes := []domain.Change{
+		{Op: domain.Added, New: kept},
+		{Op: domain.Added, New: gone},
+		{Op: domain.Removed, Old: gone},
+		{Op: domain.Added, New: late}, // cy follows: the owner's photos come in
+		{Op: domain.Updated, Old: kept, New: kept},
+		{Op: domain.Added, New: domain.Reaction{Username: "ann", Type: domain.ReactionHeart, Photo: kept.Key()}},
+	}
+	if _, err := store.Follow(ctx, domain.FriendshipKey{Follower: late.Follower, Followed: late.Followed}); err != nil {
+		t.Fatal(err)
+	}
+	f := feed.NewFanOut(store, feed.Config{Retention: time.Hour})
+	want := []domain.PhotoKey{kept.Key()}
+	for round := 1; round <= 2; round++ {
+		if err := f.Handle(ctx, changes); err != nil {
+			t.Fatalf("round %d: %v", round, err)
+		}
+		for _, reader := range []string{"ann", "bob", "cy"} {
+			if got := feedOf(t, store, reader); !slices.Equal(got, want) {
+				t.Errorf("round %d: %s's feed %v, want %v", round, reader, got, want)
+			}
+		}
+		if got := feedOf(t, store, "owner"); len(got) != 0 {
+			t.Errorf("round %d: the owner's feed %v, want it empty", round, got)
+		}
+	}
+
+	if err := f.Handle(ctx, []domain.Change{{Op: domain.Removed, Old: late}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := feedOf(t, store, "cy"); len(got) != 0 {
+		t.Errorf("after cy unfollowed, cy's feed %v, want it empty", got)
+	}
+}
