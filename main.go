@@ -41,6 +41,7 @@ commands:
   load FILE      bulk-load items from FILE ("-" for stdin)
   check          check that the table's items and counters agree (a full Scan)
   sample         write a deterministic sample dataset (items.json format) to stdout
+  stream         fill feeds from the table's stream, apart from serve (serve does it too unless --no-feed)
   dynamodb       serve the embedded engine alone, as a DynamoDB endpoint (like DynamoDB Local)
   token USERNAME mint a development token signed with --jwt-secret (QUICKPHOTOS_JWT_SECRET)
 
@@ -67,6 +68,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return checkTable(ctx, rest, stdout, stderr)
 	case "sample":
 		return writeSample(rest, stdout, stderr)
+	case "stream":
+		return runStream(ctx, rest, stdout, stderr)
 	case "dynamodb":
 		return serveDynamoDB(ctx, rest, stdout, stderr)
 	case "token":

@@ -17,7 +17,6 @@ import (
 	"github.com/quickphotos/quickphotos/feed"
 	"github.com/quickphotos/quickphotos/internal/httpserve"
 	"github.com/quickphotos/quickphotos/loaders"
-	"github.com/quickphotos/quickphotos/stream"
 	"github.com/quickphotos/quickphotos/telemetry"
 )
 
@@ -69,9 +68,7 @@ func (c *serveConfig) register(f *flags) {
 	f.String(&c.metricsAddr, "metrics-addr", "", "serve /metrics (Prometheus) on this address of its own instead of on --addr, e.g. 127.0.0.1:9090 or :9090 on a private network")
 	f.String(&c.logLevel, "log-level", "info", "the lowest level logged: debug, info, warn or error")
 	f.Bool(&c.noFeed, "no-feed", false, "do not fill feeds from the table's stream in this process (run `quickphotos stream` elsewhere instead)")
-	f.Duration(&c.feed.Retention, "feed-retention", feed.DefaultRetention, "how long a photo stays in its followers' feeds (the table's TTL removes it then)")
-	f.Int(&c.feed.Backfill, "feed-backfill", feed.DefaultBackfill, "how many of a user's latest photos a new follower's feed receives")
-	f.Duration(&c.streamPoll, "stream-poll", 250*time.Millisecond, "how long a stream reader waits after finding no new record in a shard")
+	registerFeed(f, &c.feed, &c.streamPoll)
 }
 
 // maxBatchWait bounds --batch-wait: every level of an operation may wait this long, so a
@@ -129,11 +126,11 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 
 	if !cfg.noFeed {
-		stopFeed, err := startFeed(ctx, opened, store, cfg.feed, cfg.streamPoll, log)
+		consumer, err := feedConsumer(ctx, opened, store, cfg.feed, cfg.streamPoll, log)
 		if err != nil {
-			return err
+			return fmt.Errorf("%w (or serve with --no-feed)", err)
 		}
-		defer stopFeed()
+		defer serveInBackground(ctx, consumer.Run)()
 	}
 
 	// A photo deletion a stopped server left half done is finished here (see dynamo's
@@ -214,26 +211,6 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintln(stdout, "quickphotos: stopped")
 	return nil
 }
-
-// startFeed runs the feed's stream consumer beside the API until the returned stop; an error
-// at once when the table has no stream.
-func startFeed(ctx context.Context, opened *openedStore, store *dynamo.Store, cfg feed.Config, poll time.Duration, log *slog.Logger) (stop func(), err error) {
-	if _, err := store.StreamARN(ctx); err != nil {
-		return nil, fmt.Errorf("the feed reads the table's stream: %w (or serve with --no-feed)", err)
-	}
-	consumer := &stream.Consumer{
-		Name:    feedConsumer,
-		Streams: opened.streams,
-		Store:   store,
-		Handle:  feed.NewFanOut(store, cfg).Handle,
-		Poll:    poll,
-		Log:     log,
-	}
-	return serveInBackground(ctx, consumer.Run), nil
-}
-
-// feedConsumer is the name under which the feed's stream consumer keeps its checkpoints.
-const feedConsumer = "feed"
 
 // splitList splits a comma-separated flag value, dropping blanks.
 func splitList(s string) []string {

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/quickphotos/quickphotos/ddb"
+)
+
+// TestStream_FillsFeedsApartFromServe: `serve --no-feed` and `quickphotos stream` on one
+// DynamoDB endpoint (--store dynamodb, as in production): a photo uploaded through the API
+// reaches the follower's feed through the separate consumer, which found the stream through
+// --endpoint-url.
+func TestStream_FillsFeedsApartFromServe(t *testing.T) {
+	engine, err := ddb.Open(t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { engine.Close() })
+	endpoint := httptest.NewServer(engine)
+	t.Cleanup(endpoint.Close)
+	t.Setenv("AWS_ACCESS_KEY_ID", "test")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "test")
+	t.Setenv("AWS_REGION", "us-east-1")
+	store := []string{"--store", "dynamodb", "--endpoint-url", endpoint.URL}
+
+	base := startServe(t, append(store, "--create-table", "--no-feed", "--addr", "127.0.0.1:0")...)
+	startCommand(t, "filling feeds", append([]string{"stream", "--stream-poll", "10ms"}, store...)...)
+
+	for _, m := range []string{
+		`mutation { createUser(input: {username: \"ann\"}) { username } }`,
+		`mutation { createUser(input: {username: \"bob\"}) { username } }`,
+		`mutation { followUser(input: {follower: \"ann\", followed: \"bob\"}) { timestamp } }`,
+		`mutation { uploadPhoto(input: {owner: \"bob\", url: \"https://cdn.example.com/1.jpg\", timestamp: \"2024-05-01T00:00:00Z\"}) { timestamp } }`,
+	} {
+		var got struct{ Errors []any }
+		postJSON(t, base+"/graphql", `{"query":"`+m+`"}`, &got)
+		if len(got.Errors) > 0 {
+			t.Fatalf("%s: %v", m, got.Errors)
+		}
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var got struct {
+			Data struct {
+				User struct {
+					Feed struct {
+						Edges []struct{ Node struct{ Timestamp string } }
+					}
+				}
+			}
+		}
+		postJSON(t, base+"/graphql", `{"query":"{ user(username: \"ann\") { feed { edges { node { timestamp } } } } }"}`, &got)
+		if e := got.Data.User.Feed.Edges; len(e) == 1 && e[0].Node.Timestamp == "2024-05-01T00:00:00Z" {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("ann's feed after 10s: %+v", got)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestServe_FeedNeedsAStream: serve on a table without a stream says how to get one.
+func TestServe_FeedNeedsAStream(t *testing.T) {
+	engine, err := ddb.Open(t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { engine.Close() })
+	endpoint := httptest.NewServer(engine)
+	t.Cleanup(endpoint.Close)
+	t.Setenv("AWS_ACCESS_KEY_ID", "test")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "test")
+	t.Setenv("AWS_REGION", "us-east-1")
+	s := func(v string) *string { return &v }
+	_, err = engine.Client().CreateTable(t.Context(), &dynamodb.CreateTableInput{
+		TableName: s("quick-photos"),
+		AttributeDefinitions: []types.AttributeDefinition{
+			{AttributeName: s("PK"), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: s("SK"), AttributeType: types.ScalarAttributeTypeS},
+		},
+		KeySchema:   []types.KeySchemaElement{{AttributeName: s("PK"), KeyType: types.KeyTypeHash}, {AttributeName: s("SK"), KeyType: types.KeyTypeRange}},
+		BillingMode: types.BillingModePayPerRequest,
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{
+			IndexName:  s("InvertedIndex"),
+			KeySchema:  []types.KeySchemaElement{{AttributeName: s("SK"), KeyType: types.KeyTypeHash}, {AttributeName: s("PK"), KeyType: types.KeyTypeRange}},
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
+		}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = run(t.Context(), []string{"serve", "--store", "dynamodb", "--endpoint-url", endpoint.URL, "--addr", "127.0.0.1:0"}, &strings.Builder{}, &strings.Builder{})
+	if err == nil || !strings.Contains(err.Error(), "no stream") || !strings.Contains(err.Error(), "--no-feed") {
+		t.Fatalf("err %v: want one saying the table has no stream, and how to go on", err)
+	}
+}

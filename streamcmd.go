@@ -1,0 +1,88 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"time"
+
+	"github.com/quickphotos/quickphotos/dynamo"
+	"github.com/quickphotos/quickphotos/feed"
+	"github.com/quickphotos/quickphotos/stream"
+	"github.com/quickphotos/quickphotos/telemetry"
+)
+
+// streamConfig is the configuration of `quickphotos stream`.
+type streamConfig struct {
+	store    storeConfig
+	feed     feed.Config
+	poll     time.Duration
+	logLevel string
+}
+
+// registerFeed registers the feed's flags, which `serve` and `stream` share.
+func registerFeed(f *flags, cfg *feed.Config, poll *time.Duration) {
+	f.Duration(&cfg.Retention, "feed-retention", feed.DefaultRetention, "how long a photo stays in its followers' feeds (the table's TTL removes it then)")
+	f.Int(&cfg.Backfill, "feed-backfill", feed.DefaultBackfill, "how many of a user's latest photos a new follower's feed receives")
+	f.Duration(poll, "stream-poll", 250*time.Millisecond, "how long a stream reader waits after finding no new record in a shard")
+}
+
+// runStream runs `quickphotos stream`: the feed's stream consumer alone, for deployments that
+// scale it apart from `serve --no-feed`. It stops on SIGTERM or SIGINT, after the batch in
+// hand; its checkpoints let the next run, here or elsewhere, go on from there.
+func runStream(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var cfg streamConfig
+	f := newFlags("stream", stderr)
+	cfg.store.register(f)
+	registerFeed(f, &cfg.feed, &cfg.poll)
+	f.String(&cfg.logLevel, "log-level", "info", "the lowest level logged: debug, info, warn or error")
+	if err := f.parse(args); err != nil {
+		return err
+	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(cfg.logLevel)); err != nil {
+		return fmt.Errorf("--log-level %q: want debug, info, warn or error", cfg.logLevel)
+	}
+	log := slog.New(telemetry.LogHandler(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: level})))
+	opened, err := cfg.store.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer opened.Close()
+	store := dynamo.New(opened.client, cfg.store.table)
+	if err := cfg.store.prepareTable(ctx, store); err != nil {
+		return err
+	}
+	consumer, err := feedConsumer(ctx, opened, store, cfg.feed, cfg.poll, log)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "quickphotos: filling feeds from the stream of table %s (store: %s, %s)\n", cfg.store.table, cfg.store.kind, cfg.store.describe())
+	if err := consumer.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
+		return err
+	}
+	fmt.Fprintln(stdout, "quickphotos: stopped")
+	return nil
+}
+
+// feedConsumerName is the name under which the feed's stream consumer keeps its checkpoints:
+// one name for `serve` and `stream`, so either takes over where the other stopped.
+const feedConsumerName = "feed"
+
+// feedConsumer is the feed's stream consumer over store; an error at once when the table has
+// no stream.
+func feedConsumer(ctx context.Context, opened *openedStore, store *dynamo.Store, cfg feed.Config, poll time.Duration, log *slog.Logger) (*stream.Consumer, error) {
+	if _, err := store.StreamARN(ctx); err != nil {
+		return nil, fmt.Errorf("the feed reads the table's stream: %w", err)
+	}
+	return &stream.Consumer{
+		Name:    feedConsumerName,
+		Streams: opened.streams,
+		Store:   store,
+		Handle:  feed.NewFanOut(store, cfg).Handle,
+		Poll:    poll,
+		Log:     log,
+	}, nil
+}
