@@ -1,7 +1,10 @@
 package main
 
 import (
+	"io"
+	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -99,5 +102,43 @@ func TestServe_FeedNeedsAStream(t *testing.T) {
 	err = run(t.Context(), []string{"serve", "--store", "dynamodb", "--endpoint-url", endpoint.URL, "--addr", "127.0.0.1:0"}, &strings.Builder{}, &strings.Builder{})
 	if err == nil || !strings.Contains(err.Error(), "no stream") || !strings.Contains(err.Error(), "--no-feed") {
 		t.Fatalf("err %v: want one saying the table has no stream, and how to go on", err)
+	}
+}
+
+// TestServe_ShutdownCompletesSubscriptions: on SIGTERM (its context ending), serve completes
+// the subscriptions it holds, so a Server-Sent Events stream ends with "complete" and serve
+// stops within its shutdown timeout instead of waiting on the stream forever.
+func TestServe_ShutdownCompletesSubscriptions(t *testing.T) {
+	lines, stop := startStoppable(t, "GraphiQL at", "serve", "--in-memory", "--addr", "127.0.0.1:0", "--shutdown-timeout", "5s")
+	base := regexp.MustCompile(`http://127\.0\.0\.1:\d+`).FindString(lines[len(lines)-1])
+	req, _ := http.NewRequest(http.MethodPost, base+"/graphql", strings.NewReader(`{"query":"subscription { userChanged(username: \"nobody\") { kind } }"}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("SSE: status %d", resp.StatusCode)
+	}
+	done := make(chan string, 1)
+	go func() {
+		body, _ := io.ReadAll(resp.Body)
+		done <- string(body)
+	}()
+	time.Sleep(100 * time.Millisecond) // the subscription starts
+	start := time.Now()
+	stop()
+	select {
+	case body := <-done:
+		if !strings.Contains(body, "event: complete") {
+			t.Errorf("the stream ended without complete: %q", body)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the SSE stream did not end after serve stopped")
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("serve took %s to stop, past its shutdown timeout", d)
 	}
 }

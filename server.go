@@ -16,6 +16,7 @@ import (
 	"github.com/quickphotos/quickphotos/dynamo"
 	"github.com/quickphotos/quickphotos/feed"
 	"github.com/quickphotos/quickphotos/internal/httpserve"
+	"github.com/quickphotos/quickphotos/live"
 	"github.com/quickphotos/quickphotos/loaders"
 	"github.com/quickphotos/quickphotos/telemetry"
 )
@@ -133,6 +134,13 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		defer serveInBackground(ctx, consumer.Run)()
 	}
 
+	hub := live.NewHub(live.Config{})
+	subscriptions, err := liveConsumer(ctx, opened, store, hub, cfg.streamPoll, log)
+	if err != nil {
+		return err
+	}
+	defer serveInBackground(ctx, subscriptions.Run)()
+
 	// A photo deletion a stopped server left half done is finished here (see dynamo's
 	// photodelete.go); every instance sweeps, and their steps are safe side by side.
 	defer serveInBackground(ctx, func(ctx context.Context) error {
@@ -178,6 +186,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		CORSOrigins:          splitList(cfg.corsOrigins),
 		Telemetry:            tel,
 		MetricsElsewhere:     cfg.metricsAddr != "",
+		Live:                 hub,
 	})
 	srv := &http.Server{
 		Handler:           handler,
@@ -190,6 +199,10 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		MaxHeaderBytes: 64 << 10,
 		ErrorLog:       slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
+	// Shutdown waits for requests, not for WebSockets (hijacked) or the streams of Server-Sent
+	// Events (which never end by themselves): ending every subscription completes them, and
+	// SSE requests return.
+	srv.RegisterOnShutdown(hub.Close)
 	if cfg.metricsAddr != "" {
 		mln, err := net.Listen("tcp", cfg.metricsAddr)
 		if err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/quickphotos/quickphotos/dynamo"
 	"github.com/quickphotos/quickphotos/feed"
+	"github.com/quickphotos/quickphotos/live"
 	"github.com/quickphotos/quickphotos/stream"
 	"github.com/quickphotos/quickphotos/telemetry"
 )
@@ -85,4 +86,14 @@ func feedConsumer(ctx context.Context, opened *openedStore, store *dynamo.Store,
 		Poll:    poll,
 		Log:     log,
 	}, nil
+}
+
+// liveConsumer is the stream consumer of this process's subscriptions: unnamed, so it keeps no
+// checkpoint and starts at the newest change, and every instance delivers every change to its
+// own subscribers.
+func liveConsumer(ctx context.Context, opened *openedStore, store *dynamo.Store, hub *live.Hub, poll time.Duration, log *slog.Logger) (*stream.Consumer, error) {
+	if _, err := store.StreamARN(ctx); err != nil {
+		return nil, fmt.Errorf("subscriptions read the table's stream: %w", err)
+	}
+	return &stream.Consumer{Streams: opened.streams, Store: store, Handle: hub.Handle, Poll: poll, Log: log}, nil
 }

@@ -24,6 +24,7 @@ var errorKinds = map[domain.Code]errorKind{
 	domain.Unauthenticated: {"UNAUTHENTICATED", http.StatusUnauthorized},
 	domain.Forbidden:       {"FORBIDDEN", http.StatusForbidden},
 	domain.Unavailable:     {"SERVICE_UNAVAILABLE", http.StatusServiceUnavailable},
+	domain.LimitExceeded:   {"LIMIT_EXCEEDED", http.StatusTooManyRequests},
 	domain.Internal:        {"INTERNAL_SERVER_ERROR", http.StatusInternalServerError},
 }
 

@@ -19,6 +19,7 @@ import (
 	"github.com/quickphotos/quickphotos/domain"
 	"github.com/quickphotos/quickphotos/dynamo"
 	"github.com/quickphotos/quickphotos/graph"
+	"github.com/quickphotos/quickphotos/live"
 	"github.com/quickphotos/quickphotos/playground"
 	"github.com/quickphotos/quickphotos/resolvers"
 	"github.com/quickphotos/quickphotos/telemetry"
@@ -65,6 +66,12 @@ type Config struct {
 	// BatchWait is how long each dataloader gathers keys before it sends a batch; zero means
 	// loaders.DefaultWait.
 	BatchWait time.Duration
+	// Live delivers the table's changes to subscriptions (graphql-ws and Server-Sent Events at
+	// Endpoint); nil refuses subscriptions.
+	Live *live.Hub
+	// MaxLiveConnections bounds the open subscription connections; zero means
+	// DefaultMaxLiveConnections.
+	MaxLiveConnections int
 }
 
 // DefaultMaxBodyBytes bounds request bodies: GraphQL documents are small, and a large body is
@@ -80,7 +87,10 @@ const DefaultRequestTimeout = 10 * time.Second
 // (unless Config.MetricsElsewhere).
 func New(cfg Config) http.Handler {
 	cfg = withDefaults(cfg)
-	gql := handler.New(graph.NewExecutableSchema(graph.Config{Resolvers: &resolvers.Resolver{Store: cfg.Store}}))
+	gql := handler.New(graph.NewExecutableSchema(graph.Config{Resolvers: &resolvers.Resolver{Store: cfg.Store, Live: cfg.Live}}))
+	for _, t := range liveTransports(cfg.Verifier, cfg.CORSOrigins) {
+		gql.AddTransport(t)
+	}
 	gql.AddTransport(transport.GET{})
 	gql.AddTransport(transport.POST{})
 	gql.SetQueryCache(newQueryCache(cfg.QueryCacheBytes))
@@ -97,12 +107,15 @@ func New(cfg Config) http.Handler {
 		gql.Use(cfg.Telemetry.GraphQL())
 		ops.batches = cfg.Telemetry.Loaders()
 	}
+	gql.Use(perEvent{})
 	gql.Use(ops)
 	gql.Use(costReporter{})
 	gql.SetErrorPresenter(presentError(cfg.Logger))
 	gql.SetRecoverFunc(recoverPanic(cfg.Logger))
 
 	api := limitBody(cfg.MaxBodyBytes, strictRequests(withTimeout(cfg.RequestTimeout, identify(cfg.Verifier, cfg.Logger, askCost(overHTTPStatus(gql))))))
+	liveAPI := limitLive(cfg.MaxLiveConnections, identify(cfg.Verifier, cfg.Logger, gql))
+	api = liveOr(liveAPI, api)
 	mux := http.NewServeMux()
 	mux.Handle("GET "+Endpoint, api)
 	mux.Handle("POST "+Endpoint, api)
@@ -134,6 +147,9 @@ func withDefaults(cfg Config) Config {
 	}
 	if cfg.QueryCacheBytes == 0 {
 		cfg.QueryCacheBytes = DefaultQueryCacheBytes
+	}
+	if cfg.MaxLiveConnections == 0 {
+		cfg.MaxLiveConnections = DefaultMaxLiveConnections
 	}
 	if cfg.PersistedQueryBytes == 0 {
 		cfg.PersistedQueryBytes = DefaultPersistedQueryBytes

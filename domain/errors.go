@@ -22,6 +22,9 @@ const (
 	Forbidden Code = "forbidden"
 	// Unavailable: the store is overloaded or unreachable after bounded retries; retrying later may succeed.
 	Unavailable Code = "unavailable"
+	// LimitExceeded: the caller went past a bound the server sets on what one client may
+	// hold (subscriptions, connections, how far behind a subscriber may fall).
+	LimitExceeded Code = "limit_exceeded"
 	// Internal: a bug or an unexpected failure; its details are logged, not shown.
 	Internal Code = "internal"
 )

@@ -32,8 +32,10 @@ type ResolverRoot interface {
 	Friendship() FriendshipResolver
 	Mutation() MutationResolver
 	Photo() PhotoResolver
+	PhotoChange() PhotoChangeResolver
 	Query() QueryResolver
 	Reaction() ReactionResolver
+	Subscription() SubscriptionResolver
 	User() UserResolver
 }
 
@@ -82,6 +84,12 @@ type ComplexityRoot struct {
 		URL            func(childComplexity int) int
 	}
 
+	PhotoChange struct {
+		Kind     func(childComplexity int) int
+		Photo    func(childComplexity int) int
+		Reaction func(childComplexity int) int
+	}
+
 	PhotoConnection struct {
 		Edges    func(childComplexity int) int
 		PageInfo func(childComplexity int) int
@@ -126,6 +134,13 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	Subscription struct {
+		FeedPhotoAdded func(childComplexity int) int
+		FollowerAdded  func(childComplexity int) int
+		PhotoChanged   func(childComplexity int, owner string, timestamp string) int
+		UserChanged    func(childComplexity int, username string) int
+	}
+
 	User struct {
 		Address        func(childComplexity int) int
 		Birthdate      func(childComplexity int) int
@@ -142,6 +157,11 @@ type ComplexityRoot struct {
 		Reactions      func(childComplexity int, first *int, after *string) int
 		Status         func(childComplexity int) int
 		Username       func(childComplexity int) int
+	}
+
+	UserChange struct {
+		Kind func(childComplexity int) int
+		User func(childComplexity int) int
 	}
 }
 
@@ -169,6 +189,9 @@ type PhotoResolver interface {
 	ReactionCounts(ctx context.Context, obj *domain.Photo) (*model.ReactionCounts, error)
 	Reactions(ctx context.Context, obj *domain.Photo, first *int, after *string) (*model.ReactionConnection, error)
 }
+type PhotoChangeResolver interface {
+	Photo(ctx context.Context, obj *model.PhotoChange) (*domain.Photo, error)
+}
 type QueryResolver interface {
 	User(ctx context.Context, username string) (*domain.User, error)
 	Viewer(ctx context.Context) (*domain.User, error)
@@ -180,6 +203,12 @@ type ReactionResolver interface {
 	User(ctx context.Context, obj *domain.Reaction) (*domain.User, error)
 	Type(ctx context.Context, obj *domain.Reaction) (model.ReactionType, error)
 	Photo(ctx context.Context, obj *domain.Reaction) (*domain.Photo, error)
+}
+type SubscriptionResolver interface {
+	PhotoChanged(ctx context.Context, owner string, timestamp string) (<-chan *model.PhotoChange, error)
+	FeedPhotoAdded(ctx context.Context) (<-chan *domain.Photo, error)
+	FollowerAdded(ctx context.Context) (<-chan *domain.Friendship, error)
+	UserChanged(ctx context.Context, username string) (<-chan *model.UserChange, error)
 }
 type UserResolver interface {
 	Email(ctx context.Context, obj *domain.User) (*string, error)
@@ -400,6 +429,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Photo.URL(childComplexity), true
 
+	case "PhotoChange.kind":
+		if e.ComplexityRoot.PhotoChange.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PhotoChange.Kind(childComplexity), true
+	case "PhotoChange.photo":
+		if e.ComplexityRoot.PhotoChange.Photo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PhotoChange.Photo(childComplexity), true
+	case "PhotoChange.reaction":
+		if e.ComplexityRoot.PhotoChange.Reaction == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PhotoChange.Reaction(childComplexity), true
+
 	case "PhotoConnection.edges":
 		if e.ComplexityRoot.PhotoConnection.Edges == nil {
 			break
@@ -566,6 +614,41 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ReactionEdge.Node(childComplexity), true
 
+	case "Subscription.feedPhotoAdded":
+		if e.ComplexityRoot.Subscription.FeedPhotoAdded == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Subscription.FeedPhotoAdded(childComplexity), true
+	case "Subscription.followerAdded":
+		if e.ComplexityRoot.Subscription.FollowerAdded == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Subscription.FollowerAdded(childComplexity), true
+	case "Subscription.photoChanged":
+		if e.ComplexityRoot.Subscription.PhotoChanged == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_photoChanged_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.PhotoChanged(childComplexity, args["owner"].(string), args["timestamp"].(string)), true
+	case "Subscription.userChanged":
+		if e.ComplexityRoot.Subscription.UserChanged == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_userChanged_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.UserChanged(childComplexity, args["username"].(string)), true
+
 	case "User.address":
 		if e.ComplexityRoot.User.Address == nil {
 			break
@@ -682,6 +765,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.User.Username(childComplexity), true
 
+	case "UserChange.kind":
+		if e.ComplexityRoot.UserChange.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserChange.Kind(childComplexity), true
+	case "UserChange.user":
+		if e.ComplexityRoot.UserChange.User == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserChange.User(childComplexity), true
+
 	}
 	return 0, false
 }
@@ -738,6 +834,23 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			ctx = graphql.WithUnmarshalerMap(ctx, inputUnmarshalMap)
 			data := ec._Mutation(ctx, opCtx.Operation.SelectionSet)
 			var buf bytes.Buffer
+			data.MarshalGQL(&buf)
+
+			return &graphql.Response{
+				Data: buf.Bytes(),
+			}
+		}
+	case ast.Subscription:
+		next := ec._Subscription(ctx, opCtx.Operation.SelectionSet)
+
+		var buf bytes.Buffer
+		return func(ctx context.Context) *graphql.Response {
+			buf.Reset()
+			data := next(ctx)
+
+			if data == nil {
+				return nil
+			}
 			data.MarshalGQL(&buf)
 
 			return &graphql.Response{
@@ -808,6 +921,7 @@ depth, cost, alias or operation limits are refused before they run, with
 schema {
   query: Query
   mutation: Mutation
+  subscription: Subscription
 }
 
 "Reads. Each field costs a fixed, small number of DynamoDB requests; send the header ` + "`" + `X-Quickphotos-Cost: 1` + "`" + ` to see them in ` + "`" + `extensions.cost` + "`" + `."
@@ -827,6 +941,63 @@ type Query {
     "The photo's timestamp, in any spelling uploadPhoto accepts: RFC 3339 with a zone, e.g. ` + "`" + `2019-03-03T18:20:10Z` + "`" + ` or ` + "`" + `2019-03-03T20:20:10+02:00` + "`" + `."
     timestamp: String!
   ): Photo
+}
+
+"""
+Live updates, over graphql-ws (the ` + "`" + `graphql-transport-ws` + "`" + ` WebSocket protocol of Apollo Client and
+urql; authenticate with ` + "`" + `{"Authorization": "Bearer <token>"}` + "`" + ` as the ` + "`" + `connection_init` + "`" + ` payload) or
+Server-Sent Events (POST or GET the operation with ` + "`" + `Accept: text/event-stream` + "`" + ` and the usual
+Authorization header). Events come from the table's change stream, not from the mutation that
+caused them: a write made through another server instance, by ` + "`" + `quickphotos load` + "`" + ` or by any
+DynamoDB client is delivered too, a moment after it commits. A subscription delivers the changes
+of one item in the order they were made, and sees the changes made after it started. A
+subscriber that falls too far behind gets an error and its subscription ends; subscribe again
+and read what was missed with a query.
+"""
+type Subscription {
+  "The changes of one photo: reactions added and removed, its counters, its deletion (the last event)."
+  photoChanged(owner: ID!, timestamp: String!): PhotoChange!
+  "The photos that come into the caller's feed, as the feed receives them. UNAUTHENTICATED without a signed-in caller."
+  feedPhotoAdded: Photo!
+  "The caller's new followers. UNAUTHENTICATED without a signed-in caller."
+  followerAdded: Friendship!
+  "The changes of one user's profile: created, updated (fields or counters), deleted."
+  userChanged(username: ID!): UserChange!
+}
+
+"What a change did to a photo."
+enum PhotoChangeKind {
+  "A reaction was added: ` + "`" + `reaction` + "`" + ` is it, ` + "`" + `photo` + "`" + ` is the photo as it was then."
+  REACTION_ADDED
+  "A reaction was removed: ` + "`" + `reaction` + "`" + ` is it."
+  REACTION_REMOVED
+  "The photo itself changed (its reaction counters): ` + "`" + `photo` + "`" + ` is it after the change."
+  UPDATED
+  "The photo was deleted: ` + "`" + `photo` + "`" + ` is null. No event follows."
+  DELETED
+}
+
+"One change of a photo."
+type PhotoChange {
+  kind: PhotoChangeKind!
+  "The photo after the change, read when the event is delivered; null once it is deleted."
+  photo: Photo
+  "The reaction added or removed, for REACTION_ADDED and REACTION_REMOVED."
+  reaction: Reaction
+}
+
+"What a change did to a profile."
+enum UserChangeKind {
+  CREATED
+  UPDATED
+  DELETED
+}
+
+"One change of a profile."
+type UserChange {
+  kind: UserChangeKind!
+  "The profile after the change; null once deleted."
+  user: User
 }
 
 "Writes. Each one is a single conditional DynamoDB write; those that keep a counter are one TransactWriteItems."
@@ -1149,6 +1320,18 @@ func (ec *executionContext) childFields_Photo(ctx context.Context, field graphql
 	return nil, fmt.Errorf("no field named %q was found under type Photo", field.Name)
 }
 
+func (ec *executionContext) childFields_PhotoChange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kind":
+		return ec.fieldContext_PhotoChange_kind(ctx, field)
+	case "photo":
+		return ec.fieldContext_PhotoChange_photo(ctx, field)
+	case "reaction":
+		return ec.fieldContext_PhotoChange_reaction(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PhotoChange", field.Name)
+}
+
 func (ec *executionContext) childFields_PhotoConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "edges":
@@ -1255,6 +1438,16 @@ func (ec *executionContext) childFields_User(ctx context.Context, field graphql.
 		return ec.fieldContext_User_reactions(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type User", field.Name)
+}
+
+func (ec *executionContext) childFields_UserChange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kind":
+		return ec.fieldContext_UserChange_kind(ctx, field)
+	case "user":
+		return ec.fieldContext_UserChange_user(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UserChange", field.Name)
 }
 
 func (ec *executionContext) childFields___Directive(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -1606,6 +1799,42 @@ func (ec *executionContext) field_Query_users_args(ctx context.Context, rawArgs 
 		return nil, err
 	}
 	args["usernames"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Subscription_photoChanged_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "owner",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["owner"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "timestamp",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["timestamp"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Subscription_userChanged_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "username",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["username"] = arg0
 	return args, nil
 }
 
@@ -2583,6 +2812,93 @@ func (ec *executionContext) fieldContext_Photo_reactions(ctx context.Context, fi
 	return fc, nil
 }
 
+func (ec *executionContext) _PhotoChange_kind(ctx context.Context, field graphql.CollectedField, obj *model.PhotoChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PhotoChange_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PhotoChangeKind) graphql.Marshaler {
+			return ec.marshalNPhotoChangeKind2githubᚗcomᚋquickphotosᚋquickphotosᚋgraphᚋmodelᚐPhotoChangeKind(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PhotoChange_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PhotoChange", field, false, false, errors.New("field of type PhotoChangeKind does not have child fields"))
+}
+
+func (ec *executionContext) _PhotoChange_photo(ctx context.Context, field graphql.CollectedField, obj *model.PhotoChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PhotoChange_photo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.PhotoChange().Photo(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.Photo) graphql.Marshaler {
+			return ec.marshalOPhoto2ᚖgithubᚗcomᚋquickphotosᚋquickphotosᚋdomainᚐPhoto(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PhotoChange_photo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PhotoChange",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Photo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PhotoChange_reaction(ctx context.Context, field graphql.CollectedField, obj *model.PhotoChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PhotoChange_reaction(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Reaction, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.Reaction) graphql.Marshaler {
+			return ec.marshalOReaction2ᚖgithubᚗcomᚋquickphotosᚋquickphotosᚋdomainᚐReaction(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PhotoChange_reaction(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PhotoChange",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Reaction(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _PhotoConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.PhotoConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -3353,6 +3669,158 @@ func (ec *executionContext) fieldContext_ReactionEdge_node(_ context.Context, fi
 	return fc, nil
 }
 
+func (ec *executionContext) _Subscription_photoChanged(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_photoChanged(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Subscription().PhotoChanged(ctx, fc.Args["owner"].(string), fc.Args["timestamp"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PhotoChange) graphql.Marshaler {
+			return ec.marshalNPhotoChange2ᚖgithubᚗcomᚋquickphotosᚋquickphotosᚋgraphᚋmodelᚐPhotoChange(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_photoChanged(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PhotoChange(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Subscription_photoChanged_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Subscription_feedPhotoAdded(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_feedPhotoAdded(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Subscription().FeedPhotoAdded(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.Photo) graphql.Marshaler {
+			return ec.marshalNPhoto2ᚖgithubᚗcomᚋquickphotosᚋquickphotosᚋdomainᚐPhoto(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_feedPhotoAdded(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Photo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Subscription_followerAdded(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_followerAdded(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Subscription().FollowerAdded(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.Friendship) graphql.Marshaler {
+			return ec.marshalNFriendship2ᚖgithubᚗcomᚋquickphotosᚋquickphotosᚋdomainᚐFriendship(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_followerAdded(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Friendship(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Subscription_userChanged(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_userChanged(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Subscription().UserChanged(ctx, fc.Args["username"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.UserChange) graphql.Marshaler {
+			return ec.marshalNUserChange2ᚖgithubᚗcomᚋquickphotosᚋquickphotosᚋgraphᚋmodelᚐUserChange(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_userChanged(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserChange(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Subscription_userChanged_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _User_username(ctx context.Context, field graphql.CollectedField, obj *domain.User) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -3799,6 +4267,61 @@ func (ec *executionContext) fieldContext_User_reactions(ctx context.Context, fie
 	if fc.Args, err = ec.field_User_reactions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UserChange_kind(ctx context.Context, field graphql.CollectedField, obj *model.UserChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserChange_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.UserChangeKind) graphql.Marshaler {
+			return ec.marshalNUserChangeKind2githubᚗcomᚋquickphotosᚋquickphotosᚋgraphᚋmodelᚐUserChangeKind(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UserChange_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UserChange", field, false, false, errors.New("field of type UserChangeKind does not have child fields"))
+}
+
+func (ec *executionContext) _UserChange_user(ctx context.Context, field graphql.CollectedField, obj *model.UserChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserChange_user(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.User, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.User) graphql.Marshaler {
+			return ec.marshalOUser2ᚖgithubᚗcomᚋquickphotosᚋquickphotosᚋdomainᚐUser(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_UserChange_user(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UserChange",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
 	}
 	return fc, nil
 }
@@ -5660,6 +6183,87 @@ func (ec *executionContext) _Photo(ctx context.Context, sel ast.SelectionSet, ob
 	return out
 }
 
+var photoChangeImplementors = []string{"PhotoChange"}
+
+func (ec *executionContext) _PhotoChange(ctx context.Context, sel ast.SelectionSet, obj *model.PhotoChange) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, photoChangeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PhotoChange")
+		case "kind":
+			out.Values[i] = ec._PhotoChange_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "photo":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._PhotoChange_photo(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "reaction":
+			out.Values[i] = ec._PhotoChange_reaction(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var photoConnectionImplementors = []string{"PhotoConnection"}
 
 func (ec *executionContext) _PhotoConnection(ctx context.Context, sel ast.SelectionSet, obj *model.PhotoConnection) graphql.Marshaler {
@@ -6212,6 +6816,32 @@ func (ec *executionContext) _ReactionEdge(ctx context.Context, sel ast.Selection
 	return out
 }
 
+var subscriptionImplementors = []string{"Subscription"}
+
+func (ec *executionContext) _Subscription(ctx context.Context, sel ast.SelectionSet) func(ctx context.Context) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, subscriptionImplementors)
+	ctx = graphql.WithFieldContext(ctx, &graphql.FieldContext{
+		Object: "Subscription",
+	})
+	if len(fields) != 1 {
+		graphql.AddErrorf(ctx, "must subscribe to exactly one stream")
+		return nil
+	}
+
+	switch fields[0].Name {
+	case "photoChanged":
+		return ec._Subscription_photoChanged(ctx, fields[0])
+	case "feedPhotoAdded":
+		return ec._Subscription_feedPhotoAdded(ctx, fields[0])
+	case "followerAdded":
+		return ec._Subscription_followerAdded(ctx, fields[0])
+	case "userChanged":
+		return ec._Subscription_userChanged(ctx, fields[0])
+	default:
+		panic("unknown field " + strconv.Quote(fields[0].Name))
+	}
+}
+
 var userImplementors = []string{"User"}
 
 func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj *domain.User) graphql.Marshaler {
@@ -6563,6 +7193,49 @@ func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var userChangeImplementors = []string{"UserChange"}
+
+func (ec *executionContext) _UserChange(ctx context.Context, sel ast.SelectionSet, obj *model.UserChange) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, userChangeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UserChange")
+		case "kind":
+			out.Values[i] = ec._UserChange_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "user":
+			out.Values[i] = ec._UserChange_user(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -7123,6 +7796,26 @@ func (ec *executionContext) marshalNPhoto2ᚖgithubᚗcomᚋquickphotosᚋquickp
 	return ec._Photo(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNPhotoChange2ᚖgithubᚗcomᚋquickphotosᚋquickphotosᚋgraphᚋmodelᚐPhotoChange(ctx context.Context, sel ast.SelectionSet, v *model.PhotoChange) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PhotoChange(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNPhotoChangeKind2githubᚗcomᚋquickphotosᚋquickphotosᚋgraphᚋmodelᚐPhotoChangeKind(ctx context.Context, v any) (model.PhotoChangeKind, error) {
+	var res model.PhotoChangeKind
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNPhotoChangeKind2githubᚗcomᚋquickphotosᚋquickphotosᚋgraphᚋmodelᚐPhotoChangeKind(ctx context.Context, sel ast.SelectionSet, v model.PhotoChangeKind) graphql.Marshaler {
+	return v
+}
+
 func (ec *executionContext) marshalNPhotoConnection2ᚖgithubᚗcomᚋquickphotosᚋquickphotosᚋgraphᚋmodelᚐPhotoConnection(ctx context.Context, sel ast.SelectionSet, v *model.PhotoConnection) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -7291,6 +7984,26 @@ func (ec *executionContext) marshalNUser2ᚖgithubᚗcomᚋquickphotosᚋquickph
 		return graphql.Null
 	}
 	return ec._User(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNUserChange2ᚖgithubᚗcomᚋquickphotosᚋquickphotosᚋgraphᚋmodelᚐUserChange(ctx context.Context, sel ast.SelectionSet, v *model.UserChange) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._UserChange(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNUserChangeKind2githubᚗcomᚋquickphotosᚋquickphotosᚋgraphᚋmodelᚐUserChangeKind(ctx context.Context, v any) (model.UserChangeKind, error) {
+	var res model.UserChangeKind
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNUserChangeKind2githubᚗcomᚋquickphotosᚋquickphotosᚋgraphᚋmodelᚐUserChangeKind(ctx context.Context, sel ast.SelectionSet, v model.UserChangeKind) graphql.Marshaler {
+	return v
 }
 
 func (ec *executionContext) marshalN__Directive2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐDirective(ctx context.Context, sel ast.SelectionSet, v introspection.Directive) graphql.Marshaler {
@@ -7486,6 +8199,13 @@ func (ec *executionContext) marshalOPhoto2ᚖgithubᚗcomᚋquickphotosᚋquickp
 		return graphql.Null
 	}
 	return ec._Photo(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOReaction2ᚖgithubᚗcomᚋquickphotosᚋquickphotosᚋdomainᚐReaction(ctx context.Context, sel ast.SelectionSet, v *domain.Reaction) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Reaction(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOString2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {

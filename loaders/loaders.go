@@ -56,6 +56,7 @@ func observed[K comparable, V any](o BatchObserver, name string, f dataloader.Ba
 // Loaders are the dataloaders of one GraphQL operation.
 type Loaders struct {
 	store *dynamo.Store
+	opts  Options
 
 	users          *dataloader.Loader[string, *domain.User]
 	photos         *dataloader.Loader[domain.PhotoKey, *domain.Photo]
@@ -76,7 +77,7 @@ type pageKey[K comparable] struct {
 
 // New returns the loaders of one operation over store.
 func New(store *dynamo.Store, opts Options) *Loaders {
-	l := &Loaders{store: store}
+	l := &Loaders{store: store, opts: opts}
 	l.users = dataloader.NewBatchedLoader(observed(opts.Observer, "users", l.batchUsers(opts.ProfileFields)),
 		dataloader.WithWait[string, *domain.User](opts.wait()), dataloader.WithBatchCapacity[string, *domain.User](100))
 	l.photos = dataloader.NewBatchedLoader(observed(opts.Observer, "photos", l.batchPhotos()),
@@ -89,6 +90,10 @@ func New(store *dynamo.Store, opts Options) *Loaders {
 	l.feedPages = pages("feedPages", opts, store.Feed)
 	return l
 }
+
+// Renewed returns new, empty loaders with l's store and options: a subscription reads with
+// them for each event, so that nothing cached for an earlier event is served stale.
+func (l *Loaders) Renewed() *Loaders { return New(l.store, l.opts) }
 
 type ctxKey struct{}
 

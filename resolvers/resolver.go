@@ -5,9 +5,12 @@ package resolvers
 
 import (
 	"github.com/quickphotos/quickphotos/dynamo"
+	"github.com/quickphotos/quickphotos/live"
 )
 
 // Resolver holds what every resolver needs.
 type Resolver struct {
 	Store *dynamo.Store
+	// Live delivers the table's changes to subscriptions; nil refuses subscriptions.
+	Live *live.Hub
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/quickphotos/quickphotos/domain"
 	"github.com/quickphotos/quickphotos/graph"
 	"github.com/quickphotos/quickphotos/graph/model"
+	"github.com/quickphotos/quickphotos/live"
 	"github.com/quickphotos/quickphotos/loaders"
 )
 
@@ -157,6 +158,18 @@ func (r *photoResolver) Reactions(ctx context.Context, obj *domain.Photo, first 
 	return reactionConnection(page.Page, &total), nil
 }
 
+func (r *photoChangeResolver) Photo(ctx context.Context, obj *model.PhotoChange) (*domain.Photo, error) {
+	switch {
+	case obj.Kind == model.PhotoChangeKindDeleted:
+		return nil, nil
+	case obj.Photo != nil:
+		return obj.Photo, nil
+	case obj.Reaction != nil:
+		return loaders.For(ctx).Photo(ctx, obj.Reaction.Photo)
+	}
+	return nil, nil
+}
+
 // User is the resolver for the user field.
 func (r *queryResolver) User(ctx context.Context, username string) (*domain.User, error) {
 	if err := domain.ValidateUsername("username", username); err != nil {
@@ -252,6 +265,43 @@ func (r *reactionResolver) Photo(ctx context.Context, obj *domain.Reaction) (*do
 	return p, err
 }
 
+func (r *subscriptionResolver) PhotoChanged(ctx context.Context, owner string, timestamp string) (<-chan *model.PhotoChange, error) {
+	k, err := domain.CanonicalPhotoKey(domain.PhotoKey{Owner: owner, Timestamp: timestamp})
+	if err != nil {
+		return nil, err
+	}
+	return subscribe(ctx, r.Live, live.PhotoTopic(k), photoChange)
+}
+
+func (r *subscriptionResolver) FeedPhotoAdded(ctx context.Context) (<-chan *domain.Photo, error) {
+	reader, err := signedIn(ctx, "feedPhotoAdded")
+	if err != nil {
+		return nil, err
+	}
+	return subscribe(ctx, r.Live, live.FeedTopic(reader), func(c domain.Change) (*domain.Photo, bool, bool) {
+		e := c.New.(domain.FeedEntry)
+		// The photo is read now, as the entry comes: a photo deleted meanwhile is skipped.
+		found, err := r.Store.GetPhotos(ctx, []domain.PhotoKey{e.Photo})
+		p, ok := found[e.Photo]
+		return &p, err == nil && ok, false
+	})
+}
+
+func (r *subscriptionResolver) FollowerAdded(ctx context.Context) (<-chan *domain.Friendship, error) {
+	followed, err := signedIn(ctx, "followerAdded")
+	if err != nil {
+		return nil, err
+	}
+	return subscribe(ctx, r.Live, live.FollowersTopic(followed), newFollower)
+}
+
+func (r *subscriptionResolver) UserChanged(ctx context.Context, username string) (<-chan *model.UserChange, error) {
+	if err := domain.ValidateUsername("username", username); err != nil {
+		return nil, err
+	}
+	return subscribe(ctx, r.Live, live.UserTopic(username), userChange)
+}
+
 // Email is the resolver for the email field.
 func (r *userResolver) Email(ctx context.Context, obj *domain.User) (*string, error) {
 	return private(ctx, obj, obj.Email), nil
@@ -332,17 +382,23 @@ func (r *Resolver) Mutation() graph.MutationResolver { return &mutationResolver{
 
 func (r *Resolver) Photo() graph.PhotoResolver { return &photoResolver{r} }
 
+func (r *Resolver) PhotoChange() graph.PhotoChangeResolver { return &photoChangeResolver{r} }
+
 func (r *Resolver) Query() graph.QueryResolver { return &queryResolver{r} }
 
 func (r *Resolver) Reaction() graph.ReactionResolver { return &reactionResolver{r} }
 
+func (r *Resolver) Subscription() graph.SubscriptionResolver { return &subscriptionResolver{r} }
+
 func (r *Resolver) User() graph.UserResolver { return &userResolver{r} }
 
 type (
-	friendshipResolver struct{ *Resolver }
-	mutationResolver   struct{ *Resolver }
-	photoResolver      struct{ *Resolver }
-	queryResolver      struct{ *Resolver }
-	reactionResolver   struct{ *Resolver }
-	userResolver       struct{ *Resolver }
+	friendshipResolver   struct{ *Resolver }
+	mutationResolver     struct{ *Resolver }
+	photoResolver        struct{ *Resolver }
+	photoChangeResolver  struct{ *Resolver }
+	queryResolver        struct{ *Resolver }
+	reactionResolver     struct{ *Resolver }
+	subscriptionResolver struct{ *Resolver }
+	userResolver         struct{ *Resolver }
 )

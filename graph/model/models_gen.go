@@ -70,6 +70,15 @@ type PageInfo struct {
 	EndCursor *string `json:"endCursor,omitempty"`
 }
 
+// One change of a photo.
+type PhotoChange struct {
+	Kind PhotoChangeKind `json:"kind"`
+	// The photo after the change, read when the event is delivered; null once it is deleted.
+	Photo *domain.Photo `json:"photo,omitempty"`
+	// The reaction added or removed, for REACTION_ADDED and REACTION_REMOVED.
+	Reaction *domain.Reaction `json:"reaction,omitempty"`
+}
+
 // A page of photos.
 type PhotoConnection struct {
 	// The photos of this page.
@@ -134,6 +143,18 @@ type ReactionInput struct {
 	Type ReactionType `json:"type"`
 }
 
+// Live updates, over graphql-ws (the `graphql-transport-ws` WebSocket protocol of Apollo Client and
+// urql; authenticate with `{"Authorization": "Bearer <token>"}` as the `connection_init` payload) or
+// Server-Sent Events (POST or GET the operation with `Accept: text/event-stream` and the usual
+// Authorization header). Events come from the table's change stream, not from the mutation that
+// caused them: a write made through another server instance, by `quickphotos load` or by any
+// DynamoDB client is delivered too, a moment after it commits. A subscription delivers the changes
+// of one item in the order they were made, and sees the changes made after it started. A
+// subscriber that falls too far behind gets an error and its subscription ends; subscribe again
+// and read what was missed with a query.
+type Subscription struct {
+}
+
 // Changes to a profile: a field left out keeps its value, a field set to null is removed.
 type UpdateUserInput struct {
 	// Display name: up to 1000 characters on one line; no control characters (U+0000–U+001F, U+007F–U+009F), bidirectional controls (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069) or U+2028/U+2029.
@@ -160,6 +181,77 @@ type UploadPhotoInput struct {
 	URL string `json:"url"`
 	// When it was taken or uploaded: RFC 3339 with a zone, `Z` or `±hh:mm` (`2019-03-03T20:20:10+02:00`), with no fraction of a second or a zero one, from 1900-01-01T00:00:00Z through 2100-12-31T23:59:59Z; kept and returned as UTC to the whole second (`2019-03-03T18:20:10Z`). BAD_USER_INPUT without a zone. The server's clock when left out.
 	Timestamp graphql.Omittable[*string] `json:"timestamp,omitempty"`
+}
+
+// One change of a profile.
+type UserChange struct {
+	Kind UserChangeKind `json:"kind"`
+	// The profile after the change; null once deleted.
+	User *domain.User `json:"user,omitempty"`
+}
+
+// What a change did to a photo.
+type PhotoChangeKind string
+
+const (
+	// A reaction was added: `reaction` is it, `photo` is the photo as it was then.
+	PhotoChangeKindReactionAdded PhotoChangeKind = "REACTION_ADDED"
+	// A reaction was removed: `reaction` is it.
+	PhotoChangeKindReactionRemoved PhotoChangeKind = "REACTION_REMOVED"
+	// The photo itself changed (its reaction counters): `photo` is it after the change.
+	PhotoChangeKindUpdated PhotoChangeKind = "UPDATED"
+	// The photo was deleted: `photo` is null. No event follows.
+	PhotoChangeKindDeleted PhotoChangeKind = "DELETED"
+)
+
+var AllPhotoChangeKind = []PhotoChangeKind{
+	PhotoChangeKindReactionAdded,
+	PhotoChangeKindReactionRemoved,
+	PhotoChangeKindUpdated,
+	PhotoChangeKindDeleted,
+}
+
+func (e PhotoChangeKind) IsValid() bool {
+	switch e {
+	case PhotoChangeKindReactionAdded, PhotoChangeKindReactionRemoved, PhotoChangeKindUpdated, PhotoChangeKindDeleted:
+		return true
+	}
+	return false
+}
+
+func (e PhotoChangeKind) String() string {
+	return string(e)
+}
+
+func (e *PhotoChangeKind) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = PhotoChangeKind(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid PhotoChangeKind", str)
+	}
+	return nil
+}
+
+func (e PhotoChangeKind) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *PhotoChangeKind) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e PhotoChangeKind) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
 }
 
 // The four ways to react to a photo.
@@ -221,6 +313,64 @@ func (e *ReactionType) UnmarshalJSON(b []byte) error {
 }
 
 func (e ReactionType) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// What a change did to a profile.
+type UserChangeKind string
+
+const (
+	UserChangeKindCreated UserChangeKind = "CREATED"
+	UserChangeKindUpdated UserChangeKind = "UPDATED"
+	UserChangeKindDeleted UserChangeKind = "DELETED"
+)
+
+var AllUserChangeKind = []UserChangeKind{
+	UserChangeKindCreated,
+	UserChangeKindUpdated,
+	UserChangeKindDeleted,
+}
+
+func (e UserChangeKind) IsValid() bool {
+	switch e {
+	case UserChangeKindCreated, UserChangeKindUpdated, UserChangeKindDeleted:
+		return true
+	}
+	return false
+}
+
+func (e UserChangeKind) String() string {
+	return string(e)
+}
+
+func (e *UserChangeKind) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = UserChangeKind(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid UserChangeKind", str)
+	}
+	return nil
+}
+
+func (e UserChangeKind) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *UserChangeKind) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e UserChangeKind) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

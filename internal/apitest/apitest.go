@@ -19,6 +19,7 @@ import (
 	"net/url"
 	"os"
 	"sort"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -35,6 +36,7 @@ import (
 	"github.com/quickphotos/quickphotos/dynamo"
 	"github.com/quickphotos/quickphotos/feed"
 	"github.com/quickphotos/quickphotos/internal/dynamodblocal"
+	"github.com/quickphotos/quickphotos/live"
 	"github.com/quickphotos/quickphotos/stream"
 )
 
@@ -78,10 +80,12 @@ func Main(m *testing.M) int {
 // Server is a running quickphotos API over its own, new table. The requests it sends carry
 // its header; As returns a copy whose requests carry a user's token.
 type Server struct {
-	URL    string
-	Store  *dynamo.Store
-	client *dynamodb.Client
-	table  string
+	URL     string
+	Store   *dynamo.Store
+	client  *dynamodb.Client
+	streams *dynamodbstreams.Client
+	hub     *live.Hub
+	table   string
 	// secret signs tokens when the server authenticates (WithAuth), nil otherwise.
 	secret []byte
 	header http.Header
@@ -95,6 +99,7 @@ type options struct {
 	observer dynamo.Observer
 	auth     bool
 	feed     *feed.Config
+	live     *live.Config
 }
 
 // WithConfig lets a test change the API's configuration before the server starts.
@@ -136,6 +141,12 @@ func Eventually(t testing.TB, what string, check func() (ok bool, saw string)) {
 	}
 }
 
+// WithLive makes the server deliver subscriptions, as serve does: a hub fed by a stream
+// consumer of its own, reading every FeedPoll.
+func WithLive(cfg live.Config) Option {
+	return func(o *options) { o.live = &cfg }
+}
+
 // FeedPoll is how often test servers' feed consumers read an open shard that had nothing new.
 const FeedPoll = 10 * time.Millisecond
 
@@ -163,7 +174,7 @@ func NewServer(t testing.TB, opts ...Option) *Server {
 	if err := store.CreateTable(context.Background()); err != nil {
 		t.Fatalf("create table: %v", err)
 	}
-	srv := &Server{Store: store, client: client, table: table, header: http.Header{}}
+	srv := &Server{Store: store, client: client, streams: streams, table: table, header: http.Header{}}
 	cfg := api.Config{Store: store, BatchWait: BatchWait}
 	if o.auth {
 		srv.secret = make([]byte, 32)
@@ -174,31 +185,44 @@ func NewServer(t testing.TB, opts ...Option) *Server {
 		}
 		cfg.Verifier = v
 	}
+	var consumers []*stream.Consumer
+	if o.live != nil {
+		cfg.Live = live.NewHub(*o.live)
+		consumers = append(consumers, &stream.Consumer{Streams: streams, Store: store, Handle: cfg.Live.Handle, Poll: FeedPoll})
+	}
+	if o.feed != nil {
+		consumers = append(consumers, &stream.Consumer{Name: "feed", Streams: streams, Store: store, Handle: feed.NewFanOut(store, *o.feed).Handle, Poll: FeedPoll})
+	}
 	if o.config != nil {
 		o.config(&cfg)
 	}
+	srv.hub = cfg.Live
 	httpSrv := httptest.NewServer(api.New(cfg))
 	srv.URL = httpSrv.URL
-	stopFeed := func() {}
-	if o.feed != nil {
-		ctx, cancel := context.WithCancel(context.Background())
-		consumer := &stream.Consumer{Name: "feed", Streams: streams, Store: store, Handle: feed.NewFanOut(store, *o.feed).Handle, Poll: FeedPoll}
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			if err := consumer.Run(ctx); err != nil && ctx.Err() == nil {
-				t.Errorf("feed consumer: %v", err)
-			}
-		}()
-		stopFeed = func() { cancel(); <-done }
-	}
+	stopConsumers := runConsumers(t, consumers)
 	t.Cleanup(func() {
-		stopFeed()
+		stopConsumers()
 		httpSrv.Close()
 		_, _ = client.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: &table})
 	})
 	return srv
 }
+
+// Twin starts a second server instance over the same table, as a second instance behind a
+// load balancer: its own API and, for subscriptions, its own hub and stream consumer.
+func (s *Server) Twin(t testing.TB, cfg live.Config) *Server {
+	t.Helper()
+	twin := *s
+	apiCfg := api.Config{Store: s.Store, BatchWait: BatchWait, Live: live.NewHub(cfg)}
+	httpSrv := httptest.NewServer(api.New(apiCfg))
+	twin.URL = httpSrv.URL
+	stop := runConsumers(t, []*stream.Consumer{{Streams: s.streams, Store: s.Store, Handle: apiCfg.Live.Handle, Poll: FeedPoll}})
+	t.Cleanup(func() { stop(); httpSrv.Close() })
+	return &twin
+}
+
+// Hub is the server's subscription hub, nil without WithLive.
+func (s *Server) Hub() *live.Hub { return s.hub }
 
 // Token mints a token for username, valid for an hour, signed with the server's secret.
 func (s *Server) Token(t testing.TB, username string) string {
@@ -234,6 +258,22 @@ func (s *Server) actingAs(t testing.TB, username string) *Server {
 		return s
 	}
 	return s.As(t, username)
+}
+
+// runConsumers runs consumers until the returned stop.
+func runConsumers(t testing.TB, consumers []*stream.Consumer) (stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	for _, c := range consumers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := c.Run(ctx); err != nil && ctx.Err() == nil {
+				t.Errorf("stream consumer %q: %v", c.Name, err)
+			}
+		}()
+	}
+	return func() { cancel(); wg.Wait() }
 }
 
 // newClients returns a client of the test binary's store and of its stream: a new embedded

@@ -1,0 +1,225 @@
+package apitest
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/coder/websocket/wsjson"
+)
+
+// LiveTimeout bounds how long a test waits for a subscription's next message: events come
+// from the stream a few FeedPolls after the write.
+const LiveTimeout = 10 * time.Second
+
+// WS is a graphql-ws client (the graphql-transport-ws protocol) connected to the server.
+type WS struct {
+	conn *websocket.Conn
+	msgs chan wsMessage
+	// held keeps the messages of other operations that Next read while waiting for one.
+	held map[string][]wsMessage
+}
+
+// wsMessage is one message of the graphql-transport-ws protocol.
+type wsMessage struct {
+	ID      string          `json:"id,omitempty"`
+	Type    string          `json:"type"`
+	Payload json.RawMessage `json:"payload,omitempty"`
+}
+
+// DialWS opens a graphql-ws connection and waits for connection_ack; token, when not "",
+// goes in connection_init as Apollo Client and graphql-ws send it. The connection closes
+// when the test ends.
+func (s *Server) DialWS(t testing.TB, token string) *WS {
+	t.Helper()
+	ws, err := s.TryDialWS(token)
+	if err != nil {
+		t.Fatalf("graphql-ws: %v", err)
+	}
+	t.Cleanup(func() { ws.conn.Close(websocket.StatusNormalClosure, "") })
+	return ws
+}
+
+// TryDialWS is DialWS returning the error of a refused connection.
+func (s *Server) TryDialWS(token string) (*WS, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), LiveTimeout)
+	defer cancel()
+	conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(s.URL, "http")+"/graphql", &websocket.DialOptions{Subprotocols: []string{"graphql-transport-ws"}})
+	if err != nil {
+		return nil, err
+	}
+	ws := &WS{conn: conn, msgs: make(chan wsMessage, 64), held: map[string][]wsMessage{}}
+	init := wsMessage{Type: "connection_init"}
+	if token != "" {
+		init.Payload, _ = json.Marshal(map[string]string{"Authorization": "Bearer " + token})
+	}
+	if err := wsjson.Write(ctx, conn, init); err != nil {
+		return nil, err
+	}
+	var ack wsMessage
+	if err := wsjson.Read(ctx, conn, &ack); err != nil {
+		return nil, err
+	}
+	if ack.Type != "connection_ack" {
+		conn.Close(websocket.StatusNormalClosure, "")
+		return nil, &wsRefused{ack}
+	}
+	go ws.read()
+	return ws, nil
+}
+
+type wsRefused struct{ msg wsMessage }
+
+func (e *wsRefused) Error() string {
+	return "connection_init answered " + e.msg.Type + " " + string(e.msg.Payload)
+}
+
+// read passes every message to msgs, answering pings.
+func (ws *WS) read() {
+	defer close(ws.msgs)
+	for {
+		var m wsMessage
+		if err := wsjson.Read(context.Background(), ws.conn, &m); err != nil {
+			return
+		}
+		if m.Type == "ping" {
+			_ = wsjson.Write(context.Background(), ws.conn, wsMessage{Type: "pong"})
+			continue
+		}
+		ws.msgs <- m
+	}
+}
+
+// Subscribe starts operation id.
+func (ws *WS) Subscribe(t testing.TB, id, query string, vars map[string]any) {
+	t.Helper()
+	payload, _ := json.Marshal(map[string]any{"query": query, "variables": vars})
+	if err := wsjson.Write(context.Background(), ws.conn, wsMessage{ID: id, Type: "subscribe", Payload: payload}); err != nil {
+		t.Fatalf("subscribe %s: %v", id, err)
+	}
+}
+
+// Next waits for the next message of operation id and returns it as a response: a "next"
+// message's payload, or the errors of an "error" message; Ended reports a "complete".
+func (ws *WS) Next(t testing.TB, id string) (resp *Response, ended bool) {
+	t.Helper()
+	timeout := time.After(LiveTimeout)
+	for {
+		var m wsMessage
+		if held := ws.held[id]; len(held) > 0 {
+			m, ws.held[id] = held[0], held[1:]
+		} else {
+			select {
+			case msg, ok := <-ws.msgs:
+				if !ok {
+					t.Fatalf("operation %s: the connection closed", id)
+				}
+				if msg.ID != id {
+					ws.held[msg.ID] = append(ws.held[msg.ID], msg)
+					continue
+				}
+				m = msg
+			case <-timeout:
+				t.Fatalf("operation %s: nothing within %s", id, LiveTimeout)
+			}
+		}
+		switch m.Type {
+		case "next":
+			var r Response
+			if err := json.Unmarshal(m.Payload, &r); err != nil {
+				t.Fatalf("operation %s: payload %s: %v", id, m.Payload, err)
+			}
+			return &r, false
+		case "error":
+			r := &Response{}
+			if err := json.Unmarshal(m.Payload, &r.Errors); err != nil {
+				t.Fatalf("operation %s: error payload %s: %v", id, m.Payload, err)
+			}
+			return r, true
+		case "complete":
+			return nil, true
+		}
+	}
+}
+
+// Refused waits for operation id to end with an error and returns its code: an "error"
+// message, or a "next" with errors and no data followed by "complete".
+func (ws *WS) Refused(t testing.TB, id string) string {
+	t.Helper()
+	resp, ended := ws.Next(t, id)
+	if resp == nil || len(resp.Errors) == 0 {
+		t.Fatalf("operation %s: %+v, want an error", id, resp)
+	}
+	if !ended {
+		if _, ended := ws.Next(t, id); !ended {
+			t.Fatalf("operation %s went on after its error", id)
+		}
+	}
+	return resp.Code()
+}
+
+// SSE is a subscription over Server-Sent Events.
+type SSE struct {
+	resp   *http.Response
+	events chan string
+}
+
+// SubscribeSSE starts a subscription over Server-Sent Events (POST with Accept:
+// text/event-stream), with the server's header; it ends when the test does.
+func (s *Server) SubscribeSSE(t testing.TB, query string, vars map[string]any) *SSE {
+	t.Helper()
+	body, _ := json.Marshal(map[string]any{"query": query, "variables": vars})
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, s.URL+"/graphql", strings.NewReader(string(body)))
+	req.Header = s.header.Clone()
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("SSE: %v", err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("SSE: status %d", resp.StatusCode)
+	}
+	sse := &SSE{resp: resp, events: make(chan string, 64)}
+	go func() {
+		defer close(sse.events)
+		sc := bufio.NewScanner(resp.Body)
+		event := ""
+		for sc.Scan() {
+			line := sc.Text()
+			switch {
+			case strings.HasPrefix(line, "event: "):
+				event = strings.TrimPrefix(line, "event: ")
+			case strings.HasPrefix(line, "data: ") && event == "next":
+				sse.events <- strings.TrimPrefix(line, "data: ")
+			}
+		}
+	}()
+	return sse
+}
+
+// Next waits for the subscription's next event.
+func (sse *SSE) Next(t testing.TB) *Response {
+	t.Helper()
+	select {
+	case data, ok := <-sse.events:
+		if !ok {
+			t.Fatal("SSE: the stream ended")
+		}
+		var r Response
+		if err := json.Unmarshal([]byte(data), &r); err != nil {
+			t.Fatalf("SSE: %s: %v", data, err)
+		}
+		return &r
+	case <-time.After(LiveTimeout):
+		t.Fatalf("SSE: nothing within %s", LiveTimeout)
+	}
+	return nil
+}
