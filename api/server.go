@@ -114,7 +114,7 @@ func New(cfg Config) http.Handler {
 	gql.SetRecoverFunc(recoverPanic(cfg.Logger))
 
 	api := limitBody(cfg.MaxBodyBytes, strictRequests(withTimeout(cfg.RequestTimeout, identify(cfg.Verifier, cfg.Logger, askCost(overHTTPStatus(gql))))))
-	liveAPI := limitLive(cfg.MaxLiveConnections, identify(cfg.Verifier, cfg.Logger, gql))
+	liveAPI := limitLive(cfg.MaxLiveConnections, cfg.Live, identify(cfg.Verifier, cfg.Logger, gql))
 	api = liveOr(liveAPI, api)
 	mux := http.NewServeMux()
 	mux.Handle("GET "+Endpoint, api)

@@ -79,6 +79,7 @@ type Hub struct {
 
 	delivered, dropped atomic.Int64
 	active             atomic.Int64
+	connections        atomic.Int64
 }
 
 // NewHub returns a hub with no subscribers.
@@ -195,13 +196,23 @@ func (h *Hub) Close() {
 
 // Stats are the hub's counters, for metrics.
 type Stats struct {
-	Subscriptions     int64
+	// Connections and Subscriptions are open now.
+	Connections, Subscriptions int64
+	// Delivered counts the changes passed to subscribers; Lagged the subscriptions ended
+	// because they fell behind.
 	Delivered, Lagged int64
 }
 
 // Stats returns the hub's counters.
 func (h *Hub) Stats() Stats {
-	return Stats{Subscriptions: h.active.Load(), Delivered: h.delivered.Load(), Lagged: h.dropped.Load()}
+	return Stats{Connections: h.connections.Load(), Subscriptions: h.active.Load(), Delivered: h.delivered.Load(), Lagged: h.dropped.Load()}
+}
+
+// Connected counts a client connection open until the returned func is called.
+func (h *Hub) Connected() (disconnected func()) {
+	h.connections.Add(1)
+	var once sync.Once
+	return func() { once.Do(func() { h.connections.Add(-1) }) }
 }
 
 // connection counts the subscriptions one client connection holds.

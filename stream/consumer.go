@@ -49,6 +49,10 @@ type Consumer struct {
 	Rescan time.Duration
 	// Log gets a line for every failure the consumer retries; slog.Default() when nil.
 	Log *slog.Logger
+	// Observe, when set, is told after each batch it handled how far behind the consumer is:
+	// the time since the batch's newest change was made (DynamoDB Streams gives that to the
+	// second).
+	Observe func(lag time.Duration)
 }
 
 // maxRecords is the most records one GetRecords returns (the API's limit).
@@ -207,6 +211,9 @@ func (c *Consumer) read(ctx context.Context, arn, id string, start position) boo
 		if n := len(out.Records); n > 0 {
 			if !c.handle(ctx, id, out.Records) {
 				return false
+			}
+			if made := out.Records[n-1].Dynamodb.ApproximateCreationDateTime; c.Observe != nil && made != nil {
+				c.Observe(time.Since(*made))
 			}
 			start = position{iterator: types.ShardIteratorTypeAfterSequenceNumber, after: aws.ToString(out.Records[n-1].Dynamodb.SequenceNumber)}
 			if out.NextShardIterator != nil && !c.save(ctx, dynamo.Checkpoint{Shard: id, SequenceNumber: start.after}) {

@@ -64,6 +64,13 @@
 //	    cancellation reason is not None (ConditionalCheckFailed, TransactionConflict, …).
 //	quickphotos_dataloader_batch_size{loader}
 //	    histogram (buckets 1, 2, 5, 10, 25, 50, 100): keys in each batch a dataloader sends.
+//	quickphotos_stream_lag_seconds{consumer}
+//	    gauge: how long after its newest change a stream consumer (feed, live) handled its
+//	    last batch.
+//	quickphotos_live_connections, quickphotos_live_subscriptions
+//	    gauges: open WebSocket and Server-Sent Events connections, and subscriptions (Live).
+//	quickphotos_live_events_delivered_total, quickphotos_live_subscriptions_lagged_total
+//	    counters: changes passed to subscribers; subscriptions ended for falling behind.
 //
 // With a nil Options.Registry, the registry also holds the standard go_* and process_*
 // collectors.

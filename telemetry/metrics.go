@@ -22,6 +22,8 @@ type metrics struct {
 	dynamoCancellations *prometheus.CounterVec
 
 	batchSize *prometheus.HistogramVec
+
+	streamLag *prometheus.GaugeVec
 }
 
 // latencyBuckets (seconds) suit requests that take from a millisecond to several seconds.
@@ -74,6 +76,10 @@ func newMetrics() *metrics {
 		batchSize: histogram("dataloader", "batch_size",
 			"Keys in each batch a dataloader sends.", batchBuckets,
 			"loader"),
+		streamLag: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Namespace: namespace, Subsystem: "stream", Name: "lag_seconds",
+			Help: "How long before its last batch's newest change a stream consumer handled it, by consumer (feed, live).",
+		}, []string{"consumer"}),
 	}
 }
 
@@ -82,7 +88,7 @@ func (m *metrics) collectors() []prometheus.Collector {
 		m.httpRequests, m.httpDuration,
 		m.operations, m.operationDuration, m.graphqlErrors,
 		m.dynamoRequests, m.dynamoDuration, m.dynamoCapacity, m.dynamoCancellations,
-		m.batchSize,
+		m.batchSize, m.streamLag,
 	}
 }
 

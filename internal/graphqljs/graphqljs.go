@@ -1,0 +1,57 @@
+// Package graphqljs runs the JavaScript GraphQL tools pinned in tools/graphql-js (the
+// graphql-http server audit, the graphql-ws client) from tests, with the machine's Node.js.
+package graphqljs
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// RequireEnv makes missing tools (no node, or the npm packages not installed) a test failure
+// instead of a skip; `make test`, and so CI, sets it.
+const RequireEnv = "QUICKPHOTOS_REQUIRE_GRAPHQL_JS"
+
+// InstallHint says how to install the tools.
+const InstallHint = "npm ci --prefix tools/graphql-js"
+
+// Script returns node and the path of script in tools/graphql-js, or skips the test (fails it
+// under RequireEnv) when either is missing.
+func Script(t testing.TB, script string) (node, path string) {
+	t.Helper()
+	dir, err := toolsDir()
+	if err == nil {
+		_, err = os.Stat(filepath.Join(dir, "node_modules", ".package-lock.json"))
+	}
+	if err == nil {
+		node, err = exec.LookPath("node")
+	}
+	if err != nil {
+		if v := os.Getenv(RequireEnv); v != "" && v != "0" {
+			t.Fatalf("the JavaScript GraphQL tools cannot run: %v (install: %s)", err, InstallHint)
+		}
+		t.Skipf("the JavaScript GraphQL tools are not installed (%s); %s=1 makes this a failure", InstallHint, RequireEnv)
+	}
+	return node, filepath.Join(dir, script)
+}
+
+// toolsDir finds tools/graphql-js in the module root: the nearest directory above the
+// working directory that holds a go.mod.
+func toolsDir() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return filepath.Join(dir, "tools", "graphql-js"), nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("no go.mod above the working directory")
+		}
+		dir = parent
+	}
+}
