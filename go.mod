@@ -27,6 +27,8 @@ require (
 	golang.org/x/sys v0.48.0
 )
 
+require github.com/aws/aws-lambda-go v1.55.1
+
 require (
 	github.com/agnivade/levenshtein v1.2.2 // indirect
 	github.com/aws/aws-sdk-go-v2/feature/ec2/imds v1.20.7 // indirect

@@ -42,6 +42,7 @@ commands:
   check          check that the table's items and counters agree (a full Scan)
   sample         write a deterministic sample dataset (items.json format) to stdout
   stream         fill feeds from the table's stream, apart from serve (serve does it too unless --no-feed)
+  lambda         fill feeds as an AWS Lambda function of a DynamoDB Streams event source mapping
   dynamodb       serve the embedded engine alone, as a DynamoDB endpoint (like DynamoDB Local)
   token USERNAME mint a development token signed with --jwt-secret (QUICKPHOTOS_JWT_SECRET)
 
@@ -70,6 +71,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return writeSample(rest, stdout, stderr)
 	case "stream":
 		return runStream(ctx, rest, stdout, stderr)
+	case "lambda":
+		return runLambda(ctx, rest, stdout, stderr)
 	case "dynamodb":
 		return serveDynamoDB(ctx, rest, stdout, stderr)
 	case "token":

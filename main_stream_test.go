@@ -142,3 +142,12 @@ func TestServe_ShutdownCompletesSubscriptions(t *testing.T) {
 		t.Errorf("serve took %s to stop, past its shutdown timeout", d)
 	}
 }
+
+// TestLambda_OnlyUnderAWSLambda: outside AWS Lambda the command says what to run instead.
+func TestLambda_OnlyUnderAWSLambda(t *testing.T) {
+	t.Setenv(lambdaRuntimeEnv, "")
+	err := run(t.Context(), []string{"lambda"}, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "quickphotos stream") {
+		t.Fatalf("err %v, want one pointing to quickphotos stream", err)
+	}
+}

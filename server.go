@@ -69,7 +69,8 @@ func (c *serveConfig) register(f *flags) {
 	f.String(&c.metricsAddr, "metrics-addr", "", "serve /metrics (Prometheus) on this address of its own instead of on --addr, e.g. 127.0.0.1:9090 or :9090 on a private network")
 	f.String(&c.logLevel, "log-level", "info", "the lowest level logged: debug, info, warn or error")
 	f.Bool(&c.noFeed, "no-feed", false, "do not fill feeds from the table's stream in this process (run `quickphotos stream` elsewhere instead)")
-	registerFeed(f, &c.feed, &c.streamPoll)
+	registerFeed(f, &c.feed)
+	registerStreamPoll(f, &c.streamPoll)
 }
 
 // maxBatchWait bounds --batch-wait: every level of an operation may wait this long, so a

@@ -23,10 +23,15 @@ type streamConfig struct {
 	logLevel string
 }
 
-// registerFeed registers the feed's flags, which `serve` and `stream` share.
-func registerFeed(f *flags, cfg *feed.Config, poll *time.Duration) {
+// registerFeed registers the feed's flags, which `serve`, `stream` and `lambda` share.
+func registerFeed(f *flags, cfg *feed.Config) {
 	f.Duration(&cfg.Retention, "feed-retention", feed.DefaultRetention, "how long a photo stays in its followers' feeds (the table's TTL removes it then)")
 	f.Int(&cfg.Backfill, "feed-backfill", feed.DefaultBackfill, "how many of a user's latest photos a new follower's feed receives")
+}
+
+// registerStreamPoll registers the flag of the stream readers' polling, which `serve` and
+// `stream` share.
+func registerStreamPoll(f *flags, poll *time.Duration) {
 	f.Duration(poll, "stream-poll", 250*time.Millisecond, "how long a stream reader waits after finding no new record in a shard")
 }
 
@@ -37,7 +42,8 @@ func runStream(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	var cfg streamConfig
 	f := newFlags("stream", stderr)
 	cfg.store.register(f)
-	registerFeed(f, &cfg.feed, &cfg.poll)
+	registerFeed(f, &cfg.feed)
+	registerStreamPoll(f, &cfg.poll)
 	f.String(&cfg.logLevel, "log-level", "info", "the lowest level logged: debug, info, warn or error")
 	if err := f.parse(args); err != nil {
 		return err

@@ -2,9 +2,13 @@ package feed_test
 
 import (
 	"context"
+	"encoding/json"
+	"os"
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/aws/aws-lambda-go/events"
 
 	"github.com/quickphotos/quickphotos/ddb"
 	"github.com/quickphotos/quickphotos/domain"
@@ -92,5 +96,49 @@ func TestFanOut_HandlingTwiceChangesNothing(t *testing.T) {
 	}
 	if got := feedOf(t, store, "cy"); len(got) != 0 {
 		t.Errorf("after cy unfollowed, cy's feed %v, want it empty", got)
+	}
+}
+
+// TestHandleLambda: an event as AWS Lambda delivers it from a DynamoDB Streams event source
+// mapping (testdata/lambda-event.json: a photo inserted, and an item that is no entity) fans
+// the photo out to its owner's followers, and reports no failure.
+func TestHandleLambda(t *testing.T) {
+	ctx := context.Background()
+	store := newStore(t)
+	for _, u := range []string{"fan", "owner"} {
+		if _, err := store.CreateUser(ctx, u, domain.Profile{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := store.Follow(ctx, domain.FriendshipKey{Follower: "fan", Followed: "owner"}); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile("testdata/lambda-event.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var event events.DynamoDBEvent
+	if err := json.Unmarshal(raw, &event); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := feed.NewFanOut(store, feed.Config{}).HandleLambda(ctx, event)
+	if err != nil || len(resp.BatchItemFailures) != 0 {
+		t.Fatalf("HandleLambda: %+v, %v", resp, err)
+	}
+	want := []domain.PhotoKey{{Owner: "owner", Timestamp: "2024-06-01T12:00:00Z"}}
+	if got := feedOf(t, store, "fan"); !slices.Equal(got, want) {
+		t.Errorf("fan's feed %v, want %v", got, want)
+	}
+
+	// A table that is gone: the first record fails, and is reported so that Lambda retries
+	// from it.
+	e, err := ddb.Open(t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	resp, err = feed.NewFanOut(dynamo.New(e.Client(), "gone"), feed.Config{}).HandleLambda(ctx, event)
+	if err != nil || len(resp.BatchItemFailures) != 1 || resp.BatchItemFailures[0].ItemIdentifier != "111" {
+		t.Errorf("with a failing store: %+v, %v; want record 111 reported", resp, err)
 	}
 }
