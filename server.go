@@ -73,6 +73,10 @@ func (c *serveConfig) register(f *flags) {
 	registerStreamPoll(f, &c.streamPoll)
 }
 
+// liveReadyTimeout bounds how long serve waits for the stream consumer of subscriptions before
+// it listens.
+const liveReadyTimeout = 10 * time.Second
+
 // maxBatchWait bounds --batch-wait: every level of an operation may wait this long, so a
 // larger window is a mistake, not a tuning.
 const maxBatchWait = time.Second
@@ -143,7 +147,18 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	subscriptions.Observe = tel.StreamLag("live")
+	ready := make(chan struct{})
+	subscriptions.Ready = func() { close(ready) }
 	defer serveInBackground(ctx, subscriptions.Run)()
+	// A subscription sees the changes made after it started only once the consumer is at the
+	// stream's end; the API listens after that, or after a bounded wait that says so.
+	select {
+	case <-ready:
+	case <-time.After(liveReadyTimeout):
+		log.Warn("the stream consumer of subscriptions is not at the stream's end yet; serving anyway", "waited", liveReadyTimeout)
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 
 	// A photo deletion a stopped server left half done is finished here (see dynamo's
 	// photodelete.go); every instance sweeps, and their steps are safe side by side.

@@ -32,7 +32,7 @@ func registerFeed(f *flags, cfg *feed.Config) {
 // registerStreamPoll registers the flag of the stream readers' polling, which `serve` and
 // `stream` share.
 func registerStreamPoll(f *flags, poll *time.Duration) {
-	f.Duration(poll, "stream-poll", 250*time.Millisecond, "how long a stream reader waits after finding no new record in a shard")
+	f.Duration(poll, "stream-poll", stream.DefaultPoll, "how long a stream reader waits after finding no new record in a shard")
 }
 
 // runStream runs `quickphotos stream`: the feed's stream consumer alone, for deployments that

@@ -228,3 +228,62 @@ func TestFeed_Budget(t *testing.T) {
 		})
 	}
 }
+
+// TestFeed_PopularUsersAreMergedWhenRead: the photos of a user with FanOutLimit followers or
+// more are not written into feeds; a follower's feed merges them in, in order, across pages,
+// at one Query per popular user followed. Crossing the limit either way keeps every feed whole.
+func TestFeed_PopularUsersAreMergedWhenRead(t *testing.T) {
+	srv := apitest.NewServer(t, apitest.WithFeed(feed.Config{FanOutLimit: 3})) // popular at 3, no longer below 2
+	srv.MustCreateUsers(t, "ann", "bob", "cy", "star", "reg")
+	srv.MustFollow(t, "ann", "star")
+	srv.MustFollow(t, "ann", "reg")
+	srv.MustUploadPhoto(t, "star", apitest.Timestamp(1)) // 1 follower: fanned out
+	feedBecomes(t, srv, "ann", photo("star", 1))
+
+	srv.MustFollow(t, "bob", "star")
+	srv.MustFollow(t, "cy", "star") // 3 followers: popular from now on
+	srv.MustUploadPhoto(t, "star", apitest.Timestamp(2))
+	srv.MustUploadPhoto(t, "reg", apitest.Timestamp(3))
+	srv.MustUploadPhoto(t, "star", apitest.Timestamp(4))
+	srv.MustUploadPhoto(t, "reg", apitest.Timestamp(5))
+	all := []string{photo("reg", 5), photo("star", 4), photo("reg", 3), photo("star", 2), photo("star", 1)}
+	feedBecomes(t, srv, "ann", all...)
+	feedBecomes(t, srv, "bob", photo("star", 4), photo("star", 2), photo("star", 1))
+
+	var got []string
+	after := ""
+	for pages := 0; ; pages++ {
+		if pages > 5 {
+			t.Fatal("more pages than the feed has photos")
+		}
+		p := readFeed(t, srv, "ann", 2, after)
+		got = append(got, p.Photos...)
+		if !p.More {
+			break
+		}
+		after = p.End
+	}
+	if !slices.Equal(got, all) {
+		t.Errorf("pages of 2 gave %v, want %v", got, all)
+	}
+
+	c := srv.Query(t, `{ user(username: "ann") { feed(first: 3) { edges { node { url } } } } }`, nil).Cost(t)
+	if c.Operations["Query"] != 2 || c.Operations["BatchGetItem"] != 2 || c.Requests != 4 {
+		t.Errorf("a page with one popular user followed: %+v, want 2 Queries (the feed, the popular user's photos) and 2 BatchGetItems (ann, the fanned-out photos)", c)
+	}
+
+	// bob and cy leave: star is no longer popular; ann's feed gets star's photos written in,
+	// and reads no partition but its own.
+	for _, f := range []string{"bob", "cy"} {
+		if code := srv.Unfollow(t, f, "star").Code(); code != "" {
+			t.Fatalf("unfollow: %s", code)
+		}
+	}
+	feedBecomes(t, srv, "bob")
+	srv.MustUploadPhoto(t, "star", apitest.Timestamp(6))
+	feedBecomes(t, srv, "ann", append([]string{photo("star", 6)}, all...)...)
+	apitest.Eventually(t, "ann's feed reads only its own partition", func() (bool, string) {
+		c := srv.Query(t, `{ user(username: "ann") { feed(first: 3) { edges { node { url } } } } }`, nil).Cost(t)
+		return c.Operations["Query"] == 1, fmt.Sprint(c)
+	})
+}

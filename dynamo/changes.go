@@ -68,7 +68,7 @@ func entityDecoder(k Key) func(Item) (any, error) {
 		return asAny(friendshipFromItem)
 	case strings.HasPrefix(k.PK, prefixReaction):
 		return asAny(reactionFromItem)
-	case strings.HasPrefix(k.PK, prefixFeed):
+	case strings.HasPrefix(k.PK, prefixFeed) && !strings.HasPrefix(k.SK, prefixPopular):
 		return asAny(feedEntryFromItem)
 	}
 	return nil

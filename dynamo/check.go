@@ -203,7 +203,9 @@ func (c *checker) add(item Item) {
 	case strings.HasPrefix(k.PK, prefixFeed):
 		// Feeds lag the table by design (they follow its stream) and expire by themselves,
 		// so an entry of a photo just deleted is no inconsistency; only its key is checked.
-		if _, ok := feedEntryFromKey(k); !ok {
+		_, entry := feedEntryFromKey(k)
+		_, mark := popularFromSK(k.SK)
+		if !entry && !mark {
 			c.problem(k, "malformed feed entry")
 		}
 	case strings.HasPrefix(k.PK, prefixStream) && strings.HasPrefix(k.SK, prefixShard):

@@ -18,6 +18,7 @@ import (
 //	PK DELETION#o#t    SK #DELETION                               a photo deletion under way
 //	InvertedIndex: SK #DELETION  PK DELETION#…                    every deletion under way
 //	PK FEED#r          SK t#o                                     r's feed, newest first
+//	PK FEED#r          SK ~POPULAR#u                              r follows u, whose photos are not fanned out
 //	PK STREAM#c        SK SHARD#id                                stream consumer c's checkpoints
 const (
 	prefixUser     = "USER#"
@@ -28,6 +29,7 @@ const (
 	prefixDeletion = "DELETION#"
 	deletionSK     = "#DELETION"
 	prefixFeed     = "FEED#"
+	prefixPopular  = "~POPULAR#" // '~' sorts above every timestamp: first in a descending Query
 	prefixStream   = "STREAM#"
 	prefixShard    = "SHARD#"
 )
@@ -105,11 +107,20 @@ func feedEntryFromKey(k Key) (domain.FeedEntry, bool) {
 		return domain.FeedEntry{}, false
 	}
 	ts, owner, ok := strings.Cut(k.SK, "#")
-	if !ok || ts == "" || owner == "" {
+	if !ok || ts == "" || owner == "" || strings.HasPrefix(k.SK, prefixPopular) {
 		return domain.FeedEntry{}, false
 	}
 	return domain.FeedEntry{Reader: reader, Photo: domain.PhotoKey{Owner: owner, Timestamp: ts}}, true
 }
+
+// popularFollowKey is the key of the mark, in reader's feed partition, that reader follows
+// popular, a user whose photos are merged into the feed when it is read rather than fanned out.
+func popularFollowKey(reader, popular string) Key {
+	return Key{PK: feedPK(reader), SK: prefixPopular + popular}
+}
+
+// popularFromSK returns u from "~POPULAR#u".
+func popularFromSK(sk string) (string, bool) { return cutPrefix(sk, prefixPopular) }
 
 // checkpointKey is the key of a stream consumer's position in one shard.
 func checkpointKey(consumer, shard string) Key {

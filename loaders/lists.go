@@ -90,6 +90,9 @@ func (l *Loaders) Feed(ctx context.Context, reader string, p domain.PageRequest)
 	if err != nil {
 		return domain.Page[domain.Photo]{}, err
 	}
+	for k, photo := range entries.Photos {
+		l.photos.Prime(ctx, k, &photo)
+	}
 	thunks := make([]dataloader.Thunk[*domain.Photo], len(entries.Items))
 	for i, e := range entries.Items {
 		thunks[i] = l.photos.Load(ctx, e.Photo)

@@ -64,7 +64,7 @@ type Loaders struct {
 	followerPages  *dataloader.Loader[pageKey[string], dynamo.FollowersPage]
 	followingPages *dataloader.Loader[pageKey[string], domain.Page[domain.Friendship]]
 	reactionPages  *dataloader.Loader[pageKey[domain.PhotoKey], dynamo.PhotoReactionsPage]
-	feedPages      *dataloader.Loader[pageKey[string], domain.Page[domain.FeedEntry]]
+	feedPages      *dataloader.Loader[pageKey[string], dynamo.FeedPage]
 	userReactions  *dataloader.Loader[pageKey[string], domain.Page[domain.Reaction]]
 }
 

@@ -41,19 +41,28 @@ type Consumer struct {
 	Store *dynamo.Store
 	// Handle is called with every batch of changes.
 	Handle Handler
-	// Poll is how long a reader waits after reading nothing from an open shard; 250 ms when
-	// zero. Each open shard costs one GetRecords per Poll.
+	// Poll is how long a reader waits after reading nothing from an open shard; DefaultPoll
+	// when zero. Each open shard costs one GetRecords per Poll.
 	Poll time.Duration
 	// Rescan is how often the shards are listed again to find new ones, besides right after
 	// a shard ends; 30 s when zero.
 	Rescan time.Duration
 	// Log gets a line for every failure the consumer retries; slog.Default() when nil.
 	Log *slog.Logger
+	// Ready, when set, is called once every shard open when Run started has a reader at its
+	// starting position: from then on, no change is missed. An unnamed consumer starts at the
+	// newest record, so a subscription taken before Ready may miss a change made meanwhile.
+	Ready func()
 	// Observe, when set, is told after each batch it handled how far behind the consumer is:
 	// the time since the batch's newest change was made (DynamoDB Streams gives that to the
 	// second).
 	Observe func(lag time.Duration)
 }
+
+// DefaultPoll is how long a reader waits after reading nothing from an open shard, unless
+// Consumer.Poll says otherwise: well under the second a change may take to reach a feed or a
+// subscriber, at four GetRecords a second per shard, the rate AWS Lambda polls at.
+const DefaultPoll = 250 * time.Millisecond
 
 // maxRecords is the most records one GetRecords returns (the API's limit).
 const maxRecords = 1000
@@ -84,6 +93,7 @@ func (c *Consumer) Run(ctx context.Context) error {
 	ended := make(chan string)
 	running := map[string]bool{}
 	first := true
+	var positioned sync.WaitGroup // the readers of the first round, until they have an iterator
 	for {
 		shards, err := c.shards(ctx, arn)
 		if err != nil {
@@ -108,13 +118,29 @@ func (c *Consumer) Run(ctx context.Context) error {
 			}
 			running[id] = true
 			wg.Add(1)
+			var onPositioned func()
+			if first {
+				positioned.Add(1)
+				onPositioned = sync.OnceFunc(positioned.Done)
+			}
 			go func() {
 				defer wg.Done()
-				if c.read(ctx, arn, id, start) {
+				if onPositioned != nil {
+					defer onPositioned()
+				}
+				if c.read(ctx, arn, id, start, onPositioned) {
 					select {
 					case ended <- id:
 					case <-ctx.Done():
 					}
+				}
+			}()
+		}
+		if first && c.Ready != nil {
+			go func() {
+				positioned.Wait()
+				if ctx.Err() == nil {
+					c.Ready()
 				}
 			}()
 		}
@@ -171,11 +197,15 @@ func (c *Consumer) shards(ctx context.Context, arn string) ([]types.Shard, error
 }
 
 // read reads shard id from start until the shard ends (true) or ctx does (false), handing
-// every batch to Handle and checkpointing after it.
-func (c *Consumer) read(ctx context.Context, arn, id string, start position) bool {
+// every batch to Handle and checkpointing after it; positioned, when not nil, is called once
+// it holds its first iterator.
+func (c *Consumer) read(ctx context.Context, arn, id string, start position, positioned func()) bool {
 	iterator, ok := c.iterator(ctx, arn, id, start)
 	if !ok {
 		return false
+	}
+	if positioned != nil {
+		positioned()
 	}
 	for attempt := 0; ; {
 		out, err := c.Streams.GetRecords(ctx, &dynamodbstreams.GetRecordsInput{ShardIterator: iterator, Limit: aws.Int32(maxRecords)})
@@ -319,7 +349,7 @@ func (c *Consumer) poll() time.Duration {
 	if c.Poll > 0 {
 		return c.Poll
 	}
-	return 250 * time.Millisecond
+	return DefaultPoll
 }
 
 func (c *Consumer) rescan() time.Duration {

@@ -95,6 +95,7 @@ type Server struct {
 type Option func(*options)
 
 type options struct {
+	poll     time.Duration
 	config   func(*api.Config)
 	observer dynamo.Observer
 	auth     bool
@@ -147,6 +148,12 @@ func WithLive(cfg live.Config) Option {
 	return func(o *options) { o.live = &cfg }
 }
 
+// WithStreamPoll makes the server's stream consumers poll every d instead of FeedPoll: a
+// benchmark measures with serve's own stream.DefaultPoll.
+func WithStreamPoll(d time.Duration) Option {
+	return func(o *options) { o.poll = d }
+}
+
 // FeedPoll is how often test servers' feed consumers read an open shard that had nothing new.
 const FeedPoll = 10 * time.Millisecond
 
@@ -185,13 +192,20 @@ func NewServer(t testing.TB, opts ...Option) *Server {
 		}
 		cfg.Verifier = v
 	}
+	poll := FeedPoll
+	if o.poll > 0 {
+		poll = o.poll
+	}
 	var consumers []*stream.Consumer
+	var liveReady chan struct{}
 	if o.live != nil {
 		cfg.Live = live.NewHub(*o.live)
-		consumers = append(consumers, &stream.Consumer{Streams: streams, Store: store, Handle: cfg.Live.Handle, Poll: FeedPoll})
+		liveReady = make(chan struct{})
+		consumers = append(consumers, &stream.Consumer{Streams: streams, Store: store, Handle: cfg.Live.Handle, Poll: poll,
+			Ready: func() { close(liveReady) }})
 	}
 	if o.feed != nil {
-		consumers = append(consumers, &stream.Consumer{Name: "feed", Streams: streams, Store: store, Handle: feed.NewFanOut(store, *o.feed).Handle, Poll: FeedPoll})
+		consumers = append(consumers, &stream.Consumer{Name: "feed", Streams: streams, Store: store, Handle: feed.NewFanOut(store, *o.feed).Handle, Poll: poll})
 	}
 	if o.config != nil {
 		o.config(&cfg)
@@ -205,6 +219,9 @@ func NewServer(t testing.TB, opts ...Option) *Server {
 		httpSrv.Close()
 		_, _ = client.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: &table})
 	})
+	if liveReady != nil {
+		awaitReady(t, liveReady)
+	}
 	return srv
 }
 
@@ -216,8 +233,11 @@ func (s *Server) Twin(t testing.TB, cfg live.Config) *Server {
 	apiCfg := api.Config{Store: s.Store, BatchWait: BatchWait, Live: live.NewHub(cfg)}
 	httpSrv := httptest.NewServer(api.New(apiCfg))
 	twin.URL = httpSrv.URL
-	stop := runConsumers(t, []*stream.Consumer{{Streams: s.streams, Store: s.Store, Handle: apiCfg.Live.Handle, Poll: FeedPoll}})
+	ready := make(chan struct{})
+	stop := runConsumers(t, []*stream.Consumer{{Streams: s.streams, Store: s.Store, Handle: apiCfg.Live.Handle, Poll: FeedPoll,
+		Ready: func() { close(ready) }}})
 	t.Cleanup(func() { stop(); httpSrv.Close() })
+	awaitReady(t, ready)
 	return &twin
 }
 
@@ -258,6 +278,17 @@ func (s *Server) actingAs(t testing.TB, username string) *Server {
 		return s
 	}
 	return s.As(t, username)
+}
+
+// awaitReady waits until a live stream consumer is positioned, as serve does before it
+// listens: a subscription then sees every change made after it started.
+func awaitReady(t testing.TB, ready <-chan struct{}) {
+	t.Helper()
+	select {
+	case <-ready:
+	case <-time.After(LiveTimeout):
+		t.Fatal("the stream consumer of subscriptions never got to the stream's end")
+	}
 }
 
 // runConsumers runs consumers until the returned stop.
