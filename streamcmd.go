@@ -27,6 +27,7 @@ type streamConfig struct {
 func registerFeed(f *flags, cfg *feed.Config) {
 	f.Duration(&cfg.Retention, "feed-retention", feed.DefaultRetention, "how long a photo stays in its followers' feeds (the table's TTL removes it then)")
 	f.Int(&cfg.Backfill, "feed-backfill", feed.DefaultBackfill, "how many of a user's latest photos a new follower's feed receives")
+	f.Int(&cfg.FanOutLimit, "feed-fanout-limit", feed.DefaultFanOutLimit, "the follower count from which a user's photos are merged into feeds when read instead of written into each follower's feed")
 }
 
 // registerStreamPoll registers the flag of the stream readers' polling, which `serve` and
