@@ -20,17 +20,8 @@ import (
 // reaches the follower's feed through the separate consumer, which found the stream through
 // --endpoint-url.
 func TestStream_FillsFeedsApartFromServe(t *testing.T) {
-	engine, err := ddb.Open(t.TempDir(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { engine.Close() })
-	endpoint := httptest.NewServer(engine)
-	t.Cleanup(endpoint.Close)
-	t.Setenv("AWS_ACCESS_KEY_ID", "test")
-	t.Setenv("AWS_SECRET_ACCESS_KEY", "test")
-	t.Setenv("AWS_REGION", "us-east-1")
-	store := []string{"--store", "dynamodb", "--endpoint-url", endpoint.URL}
+	_, endpoint := dynamoDBEndpoint(t)
+	store := []string{"--store", "dynamodb", "--endpoint-url", endpoint}
 
 	base := startServe(t, append(store, "--create-table", "--no-feed", "--addr", "127.0.0.1:0")...)
 	startCommand(t, "filling feeds", append([]string{"stream", "--stream-poll", "10ms"}, store...)...)
@@ -69,8 +60,10 @@ func TestStream_FillsFeedsApartFromServe(t *testing.T) {
 	}
 }
 
-// TestServe_FeedNeedsAStream: serve on a table without a stream says how to get one.
-func TestServe_FeedNeedsAStream(t *testing.T) {
+// dynamoDBEndpoint serves a new embedded engine over HTTP on 127.0.0.1, as a DynamoDB endpoint
+// for --store dynamodb, with credentials in the environment, until the test ends.
+func dynamoDBEndpoint(t *testing.T) (*ddb.Engine, string) {
+	t.Helper()
 	engine, err := ddb.Open(t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -81,8 +74,14 @@ func TestServe_FeedNeedsAStream(t *testing.T) {
 	t.Setenv("AWS_ACCESS_KEY_ID", "test")
 	t.Setenv("AWS_SECRET_ACCESS_KEY", "test")
 	t.Setenv("AWS_REGION", "us-east-1")
+	return engine, endpoint.URL
+}
+
+// TestServe_FeedNeedsAStream: serve on a table without a stream says how to get one.
+func TestServe_FeedNeedsAStream(t *testing.T) {
+	engine, endpoint := dynamoDBEndpoint(t)
 	s := func(v string) *string { return &v }
-	_, err = engine.Client().CreateTable(t.Context(), &dynamodb.CreateTableInput{
+	_, err := engine.Client().CreateTable(t.Context(), &dynamodb.CreateTableInput{
 		TableName: s("quick-photos"),
 		AttributeDefinitions: []types.AttributeDefinition{
 			{AttributeName: s("PK"), AttributeType: types.ScalarAttributeTypeS},
@@ -99,7 +98,7 @@ func TestServe_FeedNeedsAStream(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = run(t.Context(), []string{"serve", "--store", "dynamodb", "--endpoint-url", endpoint.URL, "--addr", "127.0.0.1:0"}, &strings.Builder{}, &strings.Builder{})
+	err = run(t.Context(), []string{"serve", "--store", "dynamodb", "--endpoint-url", endpoint, "--addr", "127.0.0.1:0"}, &strings.Builder{}, &strings.Builder{})
 	if err == nil || !strings.Contains(err.Error(), "no stream") || !strings.Contains(err.Error(), "--no-feed") {
 		t.Fatalf("err %v: want one saying the table has no stream, and how to go on", err)
 	}

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -233,26 +232,17 @@ func TestTableCreate_Idempotent(t *testing.T) {
 // TestServe_DynamoDBStore runs serve against a DynamoDB endpoint (the engine over loopback
 // HTTP): without the table it stops with a hint; with --create-table it creates it and serves.
 func TestServe_DynamoDBStore(t *testing.T) {
-	engine, err := ddb.Open(t.TempDir(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { engine.Close() })
-	endpoint := httptest.NewServer(engine)
-	t.Cleanup(endpoint.Close)
-	t.Setenv("AWS_ACCESS_KEY_ID", "test")
-	t.Setenv("AWS_SECRET_ACCESS_KEY", "test")
-	t.Setenv("AWS_REGION", "us-east-1")
+	_, endpoint := dynamoDBEndpoint(t)
 
 	var stdout, stderr bytes.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	err = run(ctx, []string{"serve", "--store", "dynamodb", "--endpoint-url", endpoint.URL, "--addr", "127.0.0.1:0"}, &stdout, &stderr)
+	err := run(ctx, []string{"serve", "--store", "dynamodb", "--endpoint-url", endpoint, "--addr", "127.0.0.1:0"}, &stdout, &stderr)
 	if err == nil || !strings.Contains(err.Error(), "does not exist") || !strings.Contains(err.Error(), "--create-table") {
 		t.Fatalf("err %v: want a missing-table error with a hint", err)
 	}
 
-	t.Setenv("QUICKPHOTOS_ENDPOINT_URL", endpoint.URL) // flags have environment variables
+	t.Setenv("QUICKPHOTOS_ENDPOINT_URL", endpoint) // flags have environment variables
 	base := startServe(t, "--store", "dynamodb", "--create-table", "--addr", "127.0.0.1:0")
 	var got struct {
 		Data struct {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/quickphotos/quickphotos/dynamo"
 	"github.com/quickphotos/quickphotos/internal/apitest"
 )
 
@@ -55,19 +56,26 @@ func TestRequestBudgets(t *testing.T) {
 				t.Fatalf("errors: %+v", resp.Errors)
 			}
 			c := resp.Cost(t)
-			total := 0
-			for op, n := range tc.want {
-				total += n
-				if c.Operations[op] != n {
-					t.Errorf("%s: %d requests, want %d (cost %+v)", op, c.Operations[op], n, c)
-				}
-			}
-			if c.Requests != total {
-				t.Errorf("%d requests in all, want %d (cost %+v)", c.Requests, total, c)
-			}
+			assertRequests(t, c, tc.want)
 			if c.ReadCapacityUnits <= 0 {
 				t.Errorf("no read capacity reported: %+v", c)
 			}
 		})
+	}
+}
+
+// assertRequests checks that an operation cost exactly want: so many requests of each kind,
+// and no other.
+func assertRequests(t *testing.T, c dynamo.CostSnapshot, want map[string]int) {
+	t.Helper()
+	total := 0
+	for op, n := range want {
+		total += n
+		if c.Operations[op] != n {
+			t.Errorf("%s: %d requests, want %d (cost %+v)", op, c.Operations[op], n, c)
+		}
+	}
+	if c.Requests != total {
+		t.Errorf("%d requests in all, want %d (cost %+v)", c.Requests, total, c)
 	}
 }

@@ -59,6 +59,23 @@ func readFeed(t *testing.T, srv *apitest.Server, reader string, first int, after
 	return p
 }
 
+// readWholeFeed reads reader's feed a page of size at a time, and returns its photos and the
+// last page's end cursor.
+func readWholeFeed(t *testing.T, srv *apitest.Server, reader string, size int) (photos []string, end string) {
+	t.Helper()
+	for pages := 0; ; pages++ {
+		if pages > 100 {
+			t.Fatal("the feed's pages never end")
+		}
+		p := readFeed(t, srv, reader, size, end)
+		photos = append(photos, p.Photos...)
+		if !p.More {
+			return photos, end
+		}
+		end = p.End
+	}
+}
+
 // feedBecomes waits until reader's first page of 100 is want (owner@timestamp, newest first).
 func feedBecomes(t *testing.T, srv *apitest.Server, reader string, want ...string) {
 	t.Helper()
@@ -144,19 +161,7 @@ func TestFeed(t *testing.T) {
 			want = append(want, photo("bob", i))
 		}
 		feedBecomes(t, srv, "ann", want...)
-		var got []string
-		after := ""
-		for pages := 0; ; pages++ {
-			if pages > 3 {
-				t.Fatal("more pages than the feed has photos")
-			}
-			p := readFeed(t, srv, "ann", 2, after)
-			got = append(got, p.Photos...)
-			if !p.More {
-				break
-			}
-			after = p.End
-		}
+		got, after := readWholeFeed(t, srv, "ann", 2)
 		if !slices.Equal(got, want) {
 			t.Fatalf("pages of 2 gave %v, want %v", got, want)
 		}
@@ -214,17 +219,7 @@ func TestFeed_Budget(t *testing.T) {
 			map[string]int{"Query": 1, "BatchGetItem": 3}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := srv.Query(t, tc.query, nil).Cost(t)
-			total := 0
-			for op, n := range tc.want {
-				total += n
-				if c.Operations[op] != n {
-					t.Errorf("%s: %d, want %d (%+v)", op, c.Operations[op], n, c)
-				}
-			}
-			if c.Requests != total {
-				t.Errorf("%d requests, want %d (%+v)", c.Requests, total, c)
-			}
+			assertRequests(t, srv.Query(t, tc.query, nil).Cost(t), tc.want)
 		})
 	}
 }
@@ -250,20 +245,7 @@ func TestFeed_PopularUsersAreMergedWhenRead(t *testing.T) {
 	feedBecomes(t, srv, "ann", all...)
 	feedBecomes(t, srv, "bob", photo("star", 4), photo("star", 2), photo("star", 1))
 
-	var got []string
-	after := ""
-	for pages := 0; ; pages++ {
-		if pages > 5 {
-			t.Fatal("more pages than the feed has photos")
-		}
-		p := readFeed(t, srv, "ann", 2, after)
-		got = append(got, p.Photos...)
-		if !p.More {
-			break
-		}
-		after = p.End
-	}
-	if !slices.Equal(got, all) {
+	if got, _ := readWholeFeed(t, srv, "ann", 2); !slices.Equal(got, all) {
 		t.Errorf("pages of 2 gave %v, want %v", got, all)
 	}
 

@@ -17,18 +17,24 @@ func ChangeFromRecord(r streamtypes.Record) (domain.Change, bool, error) {
 	if r.Dynamodb == nil {
 		return domain.Change{}, false, fmt.Errorf("stream record %v without its change", r.EventID)
 	}
-	var op domain.ChangeOp
-	switch r.EventName {
-	case streamtypes.OperationTypeInsert:
-		op = domain.Added
-	case streamtypes.OperationTypeModify:
-		op = domain.Updated
-	case streamtypes.OperationTypeRemove:
-		op = domain.Removed
-	default:
-		return domain.Change{}, false, fmt.Errorf("stream record with event %q", r.EventName)
+	op, err := changeOp(string(r.EventName))
+	if err != nil {
+		return domain.Change{}, false, err
 	}
 	return changeOf(op, fromStreamItem(r.Dynamodb.Keys), fromStreamItem(r.Dynamodb.OldImage), fromStreamItem(r.Dynamodb.NewImage))
+}
+
+// changeOp reads a stream record's eventName, as every reader of a stream spells it.
+func changeOp(eventName string) (domain.ChangeOp, error) {
+	switch eventName {
+	case "INSERT":
+		return domain.Added, nil
+	case "MODIFY":
+		return domain.Updated, nil
+	case "REMOVE":
+		return domain.Removed, nil
+	}
+	return 0, fmt.Errorf("stream record with event %q", eventName)
 }
 
 // changeOf reads a change to the item with key keys from its old and new images (nil where

@@ -1,8 +1,6 @@
 package dynamo
 
 import (
-	"fmt"
-
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -13,16 +11,9 @@ import (
 // to a function of an event source mapping, like ChangeFromRecord: false for items that are no
 // entity.
 func ChangeFromLambdaRecord(r events.DynamoDBEventRecord) (domain.Change, bool, error) {
-	var op domain.ChangeOp
-	switch r.EventName {
-	case "INSERT":
-		op = domain.Added
-	case "MODIFY":
-		op = domain.Updated
-	case "REMOVE":
-		op = domain.Removed
-	default:
-		return domain.Change{}, false, fmt.Errorf("stream record with event %q", r.EventName)
+	op, err := changeOp(r.EventName)
+	if err != nil {
+		return domain.Change{}, false, err
 	}
 	return changeOf(op, fromLambdaItem(r.Change.Keys), fromLambdaItem(r.Change.OldImage), fromLambdaItem(r.Change.NewImage))
 }

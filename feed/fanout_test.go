@@ -10,23 +10,15 @@ import (
 
 	"github.com/aws/aws-lambda-go/events"
 
-	"github.com/quickphotos/quickphotos/ddb"
 	"github.com/quickphotos/quickphotos/domain"
 	"github.com/quickphotos/quickphotos/dynamo"
 	"github.com/quickphotos/quickphotos/feed"
+	"github.com/quickphotos/quickphotos/internal/storetest"
 )
 
 func newStore(t *testing.T) *dynamo.Store {
 	t.Helper()
-	e, err := ddb.Open(t.TempDir(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { e.Close() })
-	store := dynamo.New(e.Client(), "photos")
-	if err := store.CreateTable(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	store, _ := storetest.New(t)
 	return store
 }
 
@@ -132,12 +124,7 @@ func TestHandleLambda(t *testing.T) {
 
 	// A table that is gone: the first record fails, and is reported so that Lambda retries
 	// from it.
-	e, err := ddb.Open(t.TempDir(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
-	resp, err = feed.NewFanOut(dynamo.New(e.Client(), "gone"), feed.Config{}).HandleLambda(ctx, event)
+	resp, err = feed.NewFanOut(dynamo.New(storetest.Engine(t).Client(), "gone"), feed.Config{}).HandleLambda(ctx, event)
 	if err != nil || len(resp.BatchItemFailures) != 1 || resp.BatchItemFailures[0].ItemIdentifier != "111" {
 		t.Errorf("with a failing store: %+v, %v; want record 111 reported", resp, err)
 	}

@@ -4,23 +4,15 @@ import (
 	"context"
 	"testing"
 
-	"github.com/quickphotos/quickphotos/ddb"
 	"github.com/quickphotos/quickphotos/domain"
 	"github.com/quickphotos/quickphotos/dynamo"
+	"github.com/quickphotos/quickphotos/internal/storetest"
 	"github.com/quickphotos/quickphotos/loaders"
 )
 
 func newStore(t *testing.T) *dynamo.Store {
 	t.Helper()
-	engine, err := ddb.Open(t.TempDir(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { engine.Close() })
-	store := dynamo.New(engine.Client(), "quick-photos")
-	if err := store.CreateTable(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	store, _ := storetest.New(t)
 	return store
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/quickphotos/quickphotos/ddb"
 	"github.com/quickphotos/quickphotos/domain"
 	"github.com/quickphotos/quickphotos/dynamo"
+	"github.com/quickphotos/quickphotos/internal/storetest"
 	"github.com/quickphotos/quickphotos/stream"
 )
 
@@ -23,15 +24,7 @@ type table struct {
 
 func newTable(t *testing.T) *table {
 	t.Helper()
-	e, err := ddb.Open(t.TempDir(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { e.Close() })
-	store := dynamo.New(e.Client(), "photos")
-	if err := store.CreateTable(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	store, e := storetest.New(t)
 	return &table{engine: e, store: store}
 }
 
@@ -160,11 +153,7 @@ func TestConsumer_UnnamedStartsAtTheNewest(t *testing.T) {
 }
 
 func TestConsumer_TableWithoutStream(t *testing.T) {
-	e, err := ddb.Open(t.TempDir(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e := storetest.Engine(t)
 	store := dynamo.New(e.Client(), "photos")
 	c := &stream.Consumer{Name: "c", Streams: e.StreamsClient(), Store: store, Handle: (&seen{}).handle}
 	if err := c.Run(context.Background()); err == nil {
