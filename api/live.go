@@ -22,7 +22,7 @@ import (
 // holds at once.
 const DefaultMaxLiveConnections = 10000
 
-// Heartbeats of live connections: a graphql-ws "ping" or an SSE comment every
+// Heartbeats of live connections: a graphql-ws "ping" or an SSE keep-alive every
 // liveKeepAlive, so that proxies keep idle connections open and dead ones are found.
 const (
 	liveKeepAlive   = 15 * time.Second
@@ -35,7 +35,7 @@ const (
 func liveTransports(v auth.Verifier, origins []string) []graphql.Transport {
 	accept := websocket.AcceptOptions{OriginPatterns: originPatterns(origins)}
 	return []graphql.Transport{
-		transport.SSE{},
+		transport.SSE{KeepAlivePingInterval: liveKeepAlive},
 		transport.Websocket{
 			Implementation:        transport.CoderWebsocketImplementation{AcceptOptions: accept},
 			InitFunc:              authenticateInit(v),

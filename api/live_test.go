@@ -3,8 +3,10 @@ package api_test
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/quickphotos/quickphotos/api"
 	"github.com/quickphotos/quickphotos/domain"
 	"github.com/quickphotos/quickphotos/feed"
 	"github.com/quickphotos/quickphotos/internal/apitest"
@@ -243,4 +245,26 @@ func TestSubscriptions_ASubscriberTooFarBehindIsTold(t *testing.T) {
 			t.Fatalf("%d events delivered through a buffer of 1", events)
 		}
 	}
+}
+
+// TestSubscriptions_ConnectionCap: past MaxLiveConnections open ones, a new live connection is
+// refused with 503, and is let in again once one closes.
+func TestSubscriptions_ConnectionCap(t *testing.T) {
+	srv := apitest.NewServer(t, apitest.WithLive(live.Config{}), apitest.WithConfig(func(c *api.Config) { c.MaxLiveConnections = 1 }))
+	first, err := srv.TryDialWS("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := srv.TryDialWS(""); err == nil || !strings.Contains(err.Error(), "503") {
+		t.Fatalf("a second connection past a cap of 1: %v, want 503", err)
+	}
+	first.Close()
+	apitest.Eventually(t, "a connection is let in after the first closed", func() (bool, string) {
+		ws, err := srv.TryDialWS("")
+		if err != nil {
+			return false, err.Error()
+		}
+		ws.Close()
+		return true, ""
+	})
 }

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
+
 	"github.com/quickphotos/quickphotos/ddb"
 	"github.com/quickphotos/quickphotos/domain"
 	"github.com/quickphotos/quickphotos/dynamo"
@@ -159,4 +161,84 @@ func TestConsumer_TableWithoutStream(t *testing.T) {
 	if err := c.Run(context.Background()); err == nil {
 		t.Fatal("Run on a table that does not exist succeeded")
 	}
+}
+
+// TestConsumer_FollowsShardsInOrder: on an engine whose shards close every few milliseconds,
+// the changes of one item spread over a chain of shards arrive complete and in the order they
+// were made: a child shard is read only after its parent.
+func TestConsumer_FollowsShardsInOrder(t *testing.T) {
+	e, err := ddb.Open(t.TempDir(), &ddb.Options{StreamShardDuration: 20 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	store := dynamo.New(e.Client(), "photos")
+	if err := store.CreateTable(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.CreateUser(context.Background(), "ann", domain.Profile{}); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var counts []int
+	handle := func(_ context.Context, changes []domain.Change) error {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range changes {
+			if u, ok := c.New.(domain.User); ok && u.Username == "ann" {
+				counts = append(counts, u.FollowerCount)
+			}
+		}
+		return nil
+	}
+	const follows = 30
+	for i := 0; i < follows; i++ {
+		follower := fmt.Sprintf("f%02d", i)
+		if _, err := store.CreateUser(context.Background(), follower, domain.Profile{}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := store.Follow(context.Background(), domain.FriendshipKey{Follower: follower, Followed: "ann"}); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(5 * time.Millisecond) // the writes span several shards
+	}
+	c := &stream.Consumer{Name: "c", Streams: e.StreamsClient(), Store: store, Handle: handle, Poll: 5 * time.Millisecond, Rescan: 10 * time.Millisecond}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- c.Run(ctx) }()
+	defer func() { cancel(); <-done }()
+
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		mu.Lock()
+		got := slices.Clone(counts)
+		mu.Unlock()
+		if len(got) >= follows+1 {
+			want := make([]int, follows+1)
+			for i := range want {
+				want[i] = i
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("ann's follower counts arrived as %v, want 0 to %d in order", got, follows)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after 10s the consumer saw %v", got)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	out, err := e.StreamsClient().DescribeStream(context.Background(), describeInput(t, store))
+	if err != nil || len(out.StreamDescription.Shards) < 3 {
+		t.Fatalf("the writes spanned %d shards (%v); the test needs several", len(out.StreamDescription.Shards), err)
+	}
+}
+
+func describeInput(t *testing.T, store *dynamo.Store) *dynamodbstreams.DescribeStreamInput {
+	t.Helper()
+	arn, err := store.StreamARN(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &dynamodbstreams.DescribeStreamInput{StreamArn: &arn}
 }

@@ -79,6 +79,9 @@ func (e *wsRefused) Error() string {
 	return "connection_init answered " + e.msg.Type + " " + string(e.msg.Payload)
 }
 
+// Close closes the connection.
+func (ws *WS) Close() { ws.conn.Close(websocket.StatusNormalClosure, "") }
+
 // read passes every message to msgs, answering pings.
 func (ws *WS) read() {
 	defer close(ws.msgs)
