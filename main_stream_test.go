@@ -1,11 +1,16 @@
 package main
 
 import (
+	"fmt"
 	"io"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"os/exec"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -13,6 +18,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/quickphotos/quickphotos/ddb"
+	"github.com/quickphotos/quickphotos/domain"
+	"github.com/quickphotos/quickphotos/dynamo"
 )
 
 // TestStream_FillsFeedsApartFromServe: `serve --no-feed` and `quickphotos stream` on one
@@ -148,5 +155,75 @@ func TestLambda_OnlyUnderAWSLambda(t *testing.T) {
 	err := run(t.Context(), []string{"lambda"}, io.Discard, io.Discard)
 	if err == nil || !strings.Contains(err.Error(), "quickphotos stream") {
 		t.Fatalf("err %v, want one pointing to quickphotos stream", err)
+	}
+}
+
+// TestStream_KilledAndRestartedLosesNothing: `quickphotos stream` in a process of its own,
+// SIGKILLed again and again while photos are uploaded, each time restarted: in the end every
+// follower's feed holds every photo, once. Whatever a kill cut off between a batch's writes and
+// its checkpoint is handled again, to the same effect.
+func TestStream_KilledAndRestartedLosesNothing(t *testing.T) {
+	engine, endpoint := dynamoDBEndpoint(t)
+	ctx := t.Context()
+	store := dynamo.New(engine.Client(), dynamo.DefaultTable)
+	if err := store.CreateTable(ctx); err != nil {
+		t.Fatal(err)
+	}
+	const followers = 40
+	if _, err := store.CreateUser(ctx, "author", domain.Profile{}); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < followers; i++ {
+		f := fmt.Sprintf("f%02d", i)
+		if _, err := store.CreateUser(ctx, f, domain.Profile{}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := store.Follow(ctx, domain.FriendshipKey{Follower: f, Followed: "author"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	start := func() (kill func()) {
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), runMainEnv+"=stream --store dynamodb --endpoint-url "+endpoint+" --stream-poll 5ms --log-level error")
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		var once sync.Once
+		kill = func() { once.Do(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }) }
+		t.Cleanup(kill)
+		return kill
+	}
+
+	rng := rand.New(rand.NewPCG(3, 4))
+	photos := 0
+	for cycle := 0; cycle < 8; cycle++ {
+		kill := start()
+		for i := 0; i < 4; i++ {
+			photos++
+			if _, err := store.UploadPhoto(ctx, domain.Photo{Owner: "author", URL: "https://cdn.example.com/p.jpg",
+				Timestamp: fmt.Sprintf("2024-03-01T00:00:%02dZ", photos)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		time.Sleep(time.Duration(20+rng.IntN(150)) * time.Millisecond)
+		kill() // mid-batch, or between a batch and its checkpoint, or idle
+	}
+	start()
+	deadline := time.Now().Add(20 * time.Second)
+	for i := 0; i < followers; i++ {
+		reader := fmt.Sprintf("f%02d", i)
+		for {
+			page, err := store.Feed(ctx, reader, domain.PageRequest{First: 100})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(page.Items) == photos {
+				break
+			}
+			if len(page.Items) > photos || time.Now().After(deadline) {
+				t.Fatalf("%s's feed holds %d photos, want the %d uploaded", reader, len(page.Items), photos)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
 	}
 }
