@@ -21,6 +21,8 @@ test: deps lint test-embedded test-dynamodb-local public-conformance fuzz
 # that need them; a plain `go test ./...` skips them with the reason.
 test test-embedded test-dynamodb-local conformance: export QUICKPHOTOS_REQUIRE_DYNAMODB_LOCAL = 1
 test test-embedded test-dynamodb-local: export QUICKPHOTOS_REQUIRE_GRAPHQL_JS = 1
+# The relay test runs a redis-server (Debian's redis-server package; .ci/run installs it).
+test test-embedded: export QUICKPHOTOS_REQUIRE_REDIS = 1
 
 test-embedded: deps
 	$(GO) test -race -count=1 ./...

@@ -27,7 +27,12 @@ require (
 	golang.org/x/sys v0.48.0
 )
 
-require github.com/aws/aws-lambda-go v1.55.1
+require (
+	github.com/aws/aws-lambda-go v1.55.1
+	github.com/redis/go-redis/v9 v9.23.0
+)
+
+require go.uber.org/atomic v1.12.0 // indirect
 
 require (
 	github.com/agnivade/levenshtein v1.2.2 // indirect

@@ -18,6 +18,7 @@ import (
 	"github.com/quickphotos/quickphotos/internal/httpserve"
 	"github.com/quickphotos/quickphotos/live"
 	"github.com/quickphotos/quickphotos/loaders"
+	"github.com/quickphotos/quickphotos/relay"
 	"github.com/quickphotos/quickphotos/telemetry"
 )
 
@@ -42,6 +43,7 @@ type serveConfig struct {
 	metricsAddr     string
 	feed            feed.Config
 	noFeed          bool
+	changesFrom     string
 	streamPoll      time.Duration
 }
 
@@ -71,6 +73,36 @@ func (c *serveConfig) register(f *flags) {
 	f.Bool(&c.noFeed, "no-feed", false, "do not fill feeds from the table's stream in this process (run `quickphotos stream` elsewhere instead)")
 	registerFeed(f, &c.feed)
 	registerStreamPoll(f, &c.streamPoll)
+	f.String(&c.changesFrom, "changes-from", "", "take the changes of subscriptions from this Redis (redis://host:6379/0), where `quickphotos stream --publish-changes` publishes them, instead of reading the table's stream: for more instances than the stream has readers")
+}
+
+// changesSource returns what feeds the subscriptions' hub until its context ends, calling
+// ready once in place: a stream consumer of this instance's own, or, with --changes-from, a
+// subscription to the changes a relay publishes.
+func (c *serveConfig) changesSource(ctx context.Context, opened *openedStore, store *dynamo.Store, hub *live.Hub, tel *telemetry.Telemetry, log *slog.Logger) (func(ctx context.Context, ready func()) error, error) {
+	if c.changesFrom != "" {
+		client, err := relay.Open(c.changesFrom)
+		if err != nil {
+			return nil, fmt.Errorf("--changes-from: %w", err)
+		}
+		return func(ctx context.Context, ready func()) error {
+			defer client.Close()
+			err := relay.Subscribe(ctx, client, relay.Channel(c.store.table), hub.Handle, ready, log)
+			if err != nil && ctx.Err() == nil {
+				log.Error("subscriptions get no changes", "error", err)
+			}
+			return err
+		}, nil
+	}
+	consumer, err := liveConsumer(ctx, opened, store, hub, c.streamPoll, log)
+	if err != nil {
+		return nil, err
+	}
+	consumer.Observe = tel.StreamLag("live")
+	return func(ctx context.Context, ready func()) error {
+		consumer.Ready = ready
+		return consumer.Run(ctx)
+	}, nil
 }
 
 // liveReadyTimeout bounds how long serve waits for the stream consumer of subscriptions before
@@ -142,20 +174,19 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 	hub := live.NewHub(live.Config{})
 	tel.Live(hub)
-	subscriptions, err := liveConsumer(ctx, opened, store, hub, cfg.streamPoll, log)
+	changes, err := cfg.changesSource(ctx, opened, store, hub, tel, log)
 	if err != nil {
 		return err
 	}
-	subscriptions.Observe = tel.StreamLag("live")
 	ready := make(chan struct{})
-	subscriptions.Ready = func() { close(ready) }
-	defer serveInBackground(ctx, subscriptions.Run)()
-	// A subscription sees the changes made after it started only once the consumer is at the
-	// stream's end; the API listens after that, or after a bounded wait that says so.
+	defer serveInBackground(ctx, func(ctx context.Context) error { return changes(ctx, func() { close(ready) }) })()
+	// A subscription sees the changes made after it started only once the source is in place
+	// (the consumer at the stream's end, or the relay subscribed); the API listens after that,
+	// or after a bounded wait that says so.
 	select {
 	case <-ready:
 	case <-time.After(liveReadyTimeout):
-		log.Warn("the stream consumer of subscriptions is not at the stream's end yet; serving anyway", "waited", liveReadyTimeout)
+		log.Warn("the source of subscriptions' changes is not ready yet; serving anyway", "waited", liveReadyTimeout)
 	case <-ctx.Done():
 		return ctx.Err()
 	}

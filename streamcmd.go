@@ -8,9 +8,12 @@ import (
 	"log/slog"
 	"time"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/quickphotos/quickphotos/dynamo"
 	"github.com/quickphotos/quickphotos/feed"
 	"github.com/quickphotos/quickphotos/live"
+	"github.com/quickphotos/quickphotos/relay"
 	"github.com/quickphotos/quickphotos/stream"
 	"github.com/quickphotos/quickphotos/telemetry"
 )
@@ -18,6 +21,7 @@ import (
 // streamConfig is the configuration of `quickphotos stream`.
 type streamConfig struct {
 	store    storeConfig
+	publish  string
 	feed     feed.Config
 	poll     time.Duration
 	logLevel string
@@ -46,6 +50,7 @@ func runStream(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	registerFeed(f, &cfg.feed)
 	registerStreamPoll(f, &cfg.poll)
 	f.String(&cfg.logLevel, "log-level", "info", "the lowest level logged: debug, info, warn or error")
+	f.String(&cfg.publish, "publish-changes", "", "also publish every change of the table to this Redis (redis://host:6379/0), for `serve --changes-from`")
 	if err := f.parse(args); err != nil {
 		return err
 	}
@@ -67,13 +72,35 @@ func runStream(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error { return consumer.Run(gctx) })
+	if cfg.publish != "" {
+		client, err := relay.Open(cfg.publish)
+		if err != nil {
+			return fmt.Errorf("--publish-changes: %w", err)
+		}
+		defer client.Close()
+		publisher := &stream.Consumer{
+			Name:    relayConsumerName,
+			Streams: opened.streams,
+			Store:   store,
+			Handle:  relay.NewPublisher(client, relay.Channel(cfg.store.table)).Handle,
+			Poll:    cfg.poll,
+			Log:     log,
+		}
+		g.Go(func() error { return publisher.Run(gctx) })
+		fmt.Fprintf(stdout, "quickphotos: publishing the changes of table %s to %s\n", cfg.store.table, relay.Channel(cfg.store.table))
+	}
 	fmt.Fprintf(stdout, "quickphotos: filling feeds from the stream of table %s (store: %s, %s)\n", cfg.store.table, cfg.store.kind, cfg.store.describe())
-	if err := consumer.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
+	if err := g.Wait(); err != nil && !errors.Is(err, context.Canceled) {
 		return err
 	}
 	fmt.Fprintln(stdout, "quickphotos: stopped")
 	return nil
 }
+
+// relayConsumerName is the name under which the relay's publisher keeps its checkpoints.
+const relayConsumerName = "relay"
 
 // feedConsumerName is the name under which the feed's stream consumer keeps its checkpoints:
 // one name for `serve` and `stream`, so either takes over where the other stopped.
