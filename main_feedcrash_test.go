@@ -66,7 +66,9 @@ func TestServe_CrashesLoseNoFeedWrite(t *testing.T) {
 	var got struct {
 		Data struct {
 			User struct {
-				Photos struct{ Edges []struct{ Node struct{ Timestamp string } } }
+				Photos struct {
+					Edges []struct{ Node struct{ Timestamp string } }
+				}
 			}
 		}
 	}
@@ -93,7 +95,9 @@ func TestServe_CrashesLoseNoFeedWrite(t *testing.T) {
 			var feed struct {
 				Data struct {
 					User struct {
-						Feed struct{ Edges []struct{ Node struct{ Timestamp string } } }
+						Feed struct {
+							Edges []struct{ Node struct{ Timestamp string } }
+						}
 					}
 				}
 			}

@@ -87,7 +87,9 @@ func BenchmarkFeedLag(b *testing.B) {
 		for {
 			var got struct {
 				User struct {
-					Feed struct{ Edges []struct{ Node struct{ Timestamp string } } }
+					Feed struct {
+						Edges []struct{ Node struct{ Timestamp string } }
+					}
 				}
 			}
 			srv.Query(b, q, nil).Decode(b, &got)
