@@ -100,6 +100,29 @@ func TestFeed(t *testing.T) {
 		feedBecomes(t, srv, "bob") // no one bob follows uploaded anything
 	})
 
+	t.Run("the photos of many followed users come in one order, newest first", func(t *testing.T) {
+		srv := apitest.NewServer(t, apitest.WithFeed(feed.Config{}))
+		srv.MustCreateUser(t, "ann")
+		var want []string
+		for i := 0; i < 12; i++ {
+			u := fmt.Sprintf("u%02d", i)
+			srv.MustCreateUser(t, u)
+			srv.MustFollow(t, "ann", u)
+		}
+		for round := 0; round < 2; round++ { // timestamps interleave across users
+			for i := 0; i < 12; i++ {
+				n := round*12 + (i*5)%12 + 1
+				srv.MustUploadPhoto(t, fmt.Sprintf("u%02d", i), apitest.Timestamp(n))
+				want = append(want, photo(fmt.Sprintf("u%02d", i), n))
+			}
+		}
+		slices.SortFunc(want, func(a, b string) int { return strings.Compare(b[4:], a[4:]) })
+		feedBecomes(t, srv, "ann", want...)
+		if got, _ := readWholeFeed(t, srv, "ann", 5); !slices.Equal(got, want) {
+			t.Errorf("pages of 5 gave %v, want %v", got, want)
+		}
+	})
+
 	t.Run("following brings the followed user's latest photos", func(t *testing.T) {
 		srv := apitest.NewServer(t, apitest.WithFeed(feed.Config{Backfill: 2}))
 		srv.MustCreateUsers(t, "ann", "bob", "cy")
