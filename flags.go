@@ -16,6 +16,8 @@ import (
 type flags struct {
 	*flag.FlagSet
 	envErr error
+	// epilogue, when set, follows the flags in the usage message.
+	epilogue string
 }
 
 func newFlags(name string, stderr io.Writer) *flags {
@@ -27,6 +29,7 @@ func newFlags(name string, stderr io.Writer) *flags {
 		fs.VisitAll(func(fl *flag.Flag) {
 			fmt.Fprintf(stderr, "  --%s (%s)\n    \t%s (default %q)\n", fl.Name, envName(fl.Name), fl.Usage, fl.DefValue)
 		})
+		fmt.Fprint(stderr, f.epilogue)
 	}
 	return f
 }

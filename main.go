@@ -7,6 +7,7 @@
 //	quickphotos sample                  write a deterministic sample dataset to stdout
 //	quickphotos dynamodb                serve the embedded engine's DynamoDB API alone
 //	quickphotos token USERNAME          mint a development token for `serve --jwt-secret`
+//	quickphotos loadtest                drive running servers with the app's workload and report
 //
 // Every flag can also be set by an environment variable, listed by `quickphotos CMD -h`.
 package main
@@ -45,6 +46,7 @@ commands:
   lambda         fill feeds as an AWS Lambda function of a DynamoDB Streams event source mapping
   dynamodb       serve the embedded engine alone, as a DynamoDB endpoint (like DynamoDB Local)
   token USERNAME mint a development token signed with --jwt-secret (QUICKPHOTOS_JWT_SECRET)
+  loadtest       drive running servers with the app's workload; report ops/s, latencies, live lag
 
 Run "quickphotos COMMAND -h" for a command's flags and environment variables.
 `
@@ -77,6 +79,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return serveDynamoDB(ctx, rest, stdout, stderr)
 	case "token":
 		return mintToken(rest, stdout, stderr)
+	case "loadtest":
+		return runLoadTest(ctx, rest, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

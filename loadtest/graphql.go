@@ -1,0 +1,68 @@
+package loadtest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+)
+
+// answer is what a GraphQL response says, as far as the load tool cares.
+type answer struct {
+	// code is the first error's extensions.code, "" when the operation succeeded.
+	code string
+}
+
+// graphqlResponse is the part of a response the tool reads.
+type graphqlResponse struct {
+	Errors []struct {
+		Message    string `json:"message"`
+		Extensions struct {
+			Code string `json:"code"`
+		} `json:"extensions"`
+	} `json:"errors"`
+}
+
+// post sends one operation and reads the whole answer. A transport failure, a status other than
+// 200 or a body that is not a GraphQL response is an error; GraphQL errors are the answer's code.
+func post(ctx context.Context, hc *http.Client, url, token string, c call) (answer, error) {
+	body, err := json.Marshal(map[string]any{"query": c.document, "variables": c.vars})
+	if err != nil {
+		return answer{}, err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return answer{}, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		return answer{}, err
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return answer{}, err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return answer{}, fmt.Errorf("HTTP %d: %.200s", resp.StatusCode, raw)
+	}
+	var r graphqlResponse
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return answer{}, fmt.Errorf("not a GraphQL response: %.200s", raw)
+	}
+	if len(r.Errors) > 0 {
+		code := r.Errors[0].Extensions.Code
+		if code == "" {
+			code = "NO_CODE: " + r.Errors[0].Message
+		}
+		return answer{code: code}, nil
+	}
+	return answer{}, nil
+}

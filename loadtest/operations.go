@@ -1,0 +1,110 @@
+package loadtest
+
+import (
+	"sort"
+	"strings"
+)
+
+// operation is one kind of request of the workload.
+type operation struct {
+	name string
+	// about says what it is, for the command's help.
+	about string
+	// asCaller: the operation reads as the signed-in caller, so it needs a token.
+	asCaller bool
+	// next builds the request a client sends next.
+	next func(c *client) call
+}
+
+// call is one request about to be sent.
+type call struct {
+	document string
+	vars     map[string]any
+	// actor is the user the request acts as ("" for none): its token goes with the request when
+	// the run has a signing secret.
+	actor string
+	// settle, when set, learns from the answer's error code ("" for success) what the next call
+	// on the same thing must do.
+	settle func(code string)
+	// upload, when set, is the photo this call uploads: subscription mode times its arrival.
+	upload *photoRef
+}
+
+// The documents are what a mobile client of the app sends; tools/apollo-peer implements the same.
+const (
+	profileQuery     = `query Profile($u: ID!) { user(username: $u) { username name status interests pinnedImage followerCount followingCount } }`
+	photosQuery      = `query Photos($u: ID!) { user(username: $u) { username photos(first: 20) { edges { cursor node { username timestamp url reactionCounts { total } } } pageInfo { hasNextPage endCursor } } } }`
+	photoQuery       = `query Photo($o: ID!, $t: String!) { photo(owner: $o, timestamp: $t) { username timestamp url reactionCounts { heart smiley thumbsUp sunglasses total } reactions(first: 20) { edges { node { type timestamp user { username name } } } } } }`
+	followersQuery   = `query Followers($u: ID!) { user(username: $u) { followerCount followers(first: 20) { edges { node { timestamp follower { username name } } } } } }`
+	followingQuery   = `query Following($u: ID!) { user(username: $u) { following(first: 10) { edges { node { followed { username photos(first: 5) { edges { node { timestamp url } } } } } } } } }`
+	feedQuery        = `query Feed { feed(first: 20) { edges { cursor node { username timestamp url owner { name } reactionCounts { total } } } pageInfo { hasNextPage endCursor } } }`
+	reactMutation    = `mutation React($i: ReactionInput!) { reactToPhoto(input: $i) { type timestamp photo { reactionCounts { total } } } }`
+	unreactMutation  = `mutation Unreact($i: ReactionInput!) { removeReaction(input: $i) { type } }`
+	followMutation   = `mutation Follow($i: FriendshipInput!) { followUser(input: $i) { timestamp follower { followingCount } followed { followerCount } } }`
+	unfollowMutation = `mutation Unfollow($i: FriendshipInput!) { unfollowUser(input: $i) { timestamp } }`
+	uploadMutation   = `mutation Upload($i: UploadPhotoInput!) { uploadPhoto(input: $i) { username timestamp } }`
+	feedSubscribe    = `subscription { feedPhotoAdded { username timestamp } }`
+)
+
+// reactionTypes are the schema's ReactionType values.
+var reactionTypes = []string{"HEART", "SMILEY", "THUMBS_UP", "SUNGLASSES"}
+
+// operations are every operation a mix can name.
+var operations = map[string]*operation{
+	"profile": {name: "profile", about: "a user's profile",
+		next: func(c *client) call { return call{document: profileQuery, vars: map[string]any{"u": c.user()}} }},
+	"photos": {name: "photos", about: "a user's 20 most recent photos with their reaction totals",
+		next: func(c *client) call { return call{document: photosQuery, vars: map[string]any{"u": c.user()}} }},
+	"photo": {name: "photo", about: "a photo with its counters and 20 reactions with their users",
+		next: func(c *client) call {
+			p := c.photo()
+			return call{document: photoQuery, vars: map[string]any{"o": p.Owner, "t": p.Timestamp}}
+		}},
+	"followers": {name: "followers", about: "a user's first 20 followers with their names",
+		next: func(c *client) call { return call{document: followersQuery, vars: map[string]any{"u": c.user()}} }},
+	"following": {name: "following", about: "the first 10 users a user follows, with 5 photos of each",
+		next: func(c *client) call { return call{document: followingQuery, vars: map[string]any{"u": c.user()}} }},
+	"feed": {name: "feed", about: "the caller's feed, 20 photos with owners and totals (needs --jwt-secret)", asCaller: true,
+		next: func(c *client) call { return call{document: feedQuery, actor: c.user()} }},
+	"react": {name: "react", about: "reacts to a photo, or removes the reaction the run made before",
+		next: func(c *client) call {
+			user, p, kind := c.user(), c.photo(), reactionTypes[c.rand.IntN(len(reactionTypes))]
+			input := map[string]any{"username": user, "owner": p.Owner, "timestamp": p.Timestamp, "type": kind}
+			return c.toggle(strings.Join([]string{"reaction", user, p.Owner, p.Timestamp, kind}, "|"),
+				call{document: reactMutation, vars: map[string]any{"i": input}, actor: user},
+				call{document: unreactMutation, vars: map[string]any{"i": input}, actor: user})
+		}},
+	"follow": {name: "follow", about: "follows a user, or unfollows one the run followed before",
+		next: func(c *client) call {
+			follower, followed := c.twoUsers()
+			input := map[string]any{"follower": follower, "followed": followed}
+			return c.toggle("friendship|"+follower+"|"+followed,
+				call{document: followMutation, vars: map[string]any{"i": input}, actor: follower},
+				call{document: unfollowMutation, vars: map[string]any{"i": input}, actor: follower})
+		}},
+	"upload": {name: "upload", about: "uploads a photo (to its owner's followers' feeds)",
+		next: func(c *client) call {
+			p := c.newPhoto()
+			input := map[string]any{"owner": p.Owner, "timestamp": p.Timestamp, "url": "https://cdn.example.com/loadtest/" + p.Owner + "/" + p.Timestamp + ".jpg"}
+			return call{document: uploadMutation, vars: map[string]any{"i": input}, actor: p.Owner, upload: &p}
+		}},
+}
+
+// OperationNames lists the operations a mix can name.
+func OperationNames() []string {
+	names := make([]string, 0, len(operations))
+	for name := range operations {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Describe says what each operation does, a line each.
+func Describe() string {
+	var b strings.Builder
+	for _, name := range OperationNames() {
+		b.WriteString("  " + name + strings.Repeat(" ", 10-len(name)) + operations[name].about + "\n")
+	}
+	return b.String()
+}

@@ -1,0 +1,108 @@
+package loadtest
+
+import (
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/quickphotos/quickphotos/domain"
+	"github.com/quickphotos/quickphotos/sample"
+)
+
+// photoRef names a photo as the API does.
+type photoRef struct{ Owner, Timestamp string }
+
+// population is what the workload picks from: the sample's users and photos, and what the run
+// has changed since.
+type population struct {
+	users  []string
+	photos []photoRef
+
+	mu sync.Mutex
+	// made says, for each reaction or friendship the run has touched, whether it now exists.
+	made map[string]bool
+	// lastUpload is each owner's latest upload timestamp: a photo's key holds whole seconds, so
+	// an owner's next upload must be a second later.
+	lastUpload map[string]time.Time
+}
+
+// newPopulation is the sample dataset `serve --sample --sample-users users` loads (seed 1, as
+// serve uses).
+func newPopulation(users int, seed uint64) *population {
+	d := sample.Generate(sample.Config{Users: users, Seed: seed})
+	p := &population{made: map[string]bool{}, lastUpload: map[string]time.Time{}}
+	for _, u := range d.Users {
+		p.users = append(p.users, u.Username)
+	}
+	for _, ph := range d.Photos {
+		p.photos = append(p.photos, photoRef{ph.Owner, ph.Timestamp})
+	}
+	return p
+}
+
+// exists reports whether the run last left key existing.
+func (p *population) exists(key string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.made[key]
+}
+
+// settle records whether key exists after an answer: success of the create or a CONFLICT say it
+// does; success of the undo or a NOT_FOUND say it does not.
+func (p *population) settle(key string, undo bool, code string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch {
+	case code == "" && !undo, code == "CONFLICT":
+		p.made[key] = true
+	case code == "" && undo, code == "NOT_FOUND":
+		p.made[key] = false
+	}
+}
+
+// nextUpload returns a timestamp for owner's next photo: now, or a second after its last upload.
+func (p *population) nextUpload(owner string, now time.Time) string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	t := now.UTC().Truncate(time.Second)
+	if last, ok := p.lastUpload[owner]; ok && !t.After(last) {
+		t = last.Add(time.Second)
+	}
+	p.lastUpload[owner] = t
+	return domain.Timestamp(t)
+}
+
+// client is one simulated app: it sends one request at a time.
+type client struct {
+	pop  *population
+	rand *rand.Rand
+}
+
+func (c *client) user() string { return c.pop.users[c.rand.IntN(len(c.pop.users))] }
+
+func (c *client) photo() photoRef { return c.pop.photos[c.rand.IntN(len(c.pop.photos))] }
+
+// twoUsers returns two different users.
+func (c *client) twoUsers() (string, string) {
+	n := len(c.pop.users)
+	i, j := c.rand.IntN(n), c.rand.IntN(n-1)
+	if j >= i {
+		j++
+	}
+	return c.pop.users[i], c.pop.users[j]
+}
+
+func (c *client) newPhoto() photoRef {
+	owner := c.user()
+	return photoRef{owner, c.pop.nextUpload(owner, time.Now())}
+}
+
+// toggle sends create, or undo when the run last left key existing, and records the outcome.
+func (c *client) toggle(key string, create, undo call) call {
+	next, isUndo := create, c.pop.exists(key)
+	if isUndo {
+		next = undo
+	}
+	next.settle = func(code string) { c.pop.settle(key, isUndo, code) }
+	return next
+}

@@ -1,0 +1,40 @@
+package loadtest
+
+import (
+	"testing"
+	"time"
+)
+
+// A toggled thing's next call follows what the server last said of it.
+func TestPopulation_SettleFollowsTheAnswers(t *testing.T) {
+	p := &population{made: map[string]bool{}}
+	for _, step := range []struct {
+		undo bool
+		code string
+		want bool
+	}{
+		{undo: false, code: "", want: true},           // created
+		{undo: true, code: "", want: false},           // undone
+		{undo: false, code: "CONFLICT", want: true},   // someone else had made it
+		{undo: true, code: "NOT_FOUND", want: false},  // someone else had undone it
+		{undo: false, code: "FORBIDDEN", want: false}, // says nothing of it
+	} {
+		p.settle("k", step.undo, step.code)
+		if got := p.exists("k"); got != step.want {
+			t.Fatalf("after undo=%v answered %q: exists %v, want %v", step.undo, step.code, got, step.want)
+		}
+	}
+}
+
+// An owner's uploads within one second get timestamps a second apart: the key holds seconds.
+func TestPopulation_UploadsOfOneOwnerNeverShareASecond(t *testing.T) {
+	p := &population{lastUpload: map[string]time.Time{}}
+	now := time.Date(2026, 11, 23, 10, 0, 0, 500, time.UTC)
+	got := []string{p.nextUpload("a", now), p.nextUpload("a", now), p.nextUpload("b", now), p.nextUpload("a", now.Add(5*time.Second))}
+	want := []string{"2026-11-23T10:00:00Z", "2026-11-23T10:00:01Z", "2026-11-23T10:00:00Z", "2026-11-23T10:00:05Z"}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("upload %d: %s, want %s", i, got[i], want[i])
+		}
+	}
+}

@@ -1,0 +1,221 @@
+package loadtest
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Report is what a run measured, per target.
+type Report struct {
+	Mix     string
+	Clients int
+	Targets []*TargetReport
+}
+
+// TargetReport is what one target sustained over all its rounds.
+type TargetReport struct {
+	URL string
+	// Ops are the operations of the mix, in its order.
+	Ops []*OpReport
+	// Rounds are the operations a second of each round, in order.
+	Rounds []float64
+	// Elapsed is the measured time over all rounds.
+	Elapsed time.Duration
+	// Live is what the subscribers received; nil without subscription mode.
+	Live *LiveReport
+}
+
+// OpReport is one operation's outcomes and latencies.
+type OpReport struct {
+	Name string
+	// OK operations succeeded; Rejected got CONFLICT or NOT_FOUND, the answers a concurrent
+	// workload expects (a reaction someone else made a moment earlier); Failed got anything
+	// else: transport errors, HTTP errors, other error codes.
+	OK, Rejected, Failed int
+	// Errors are up to five distinct failures, to say what went wrong.
+	Errors  []string
+	Latency latencies
+}
+
+// LiveReport is what the subscribers of a target received.
+type LiveReport struct {
+	Subscribers int
+	// Events is how many feedPhotoAdded events arrived; Timed is how many of them were of
+	// uploads the run made, whose lag is in Lag.
+	Events, Timed int
+	// Ended counts subscriptions the server ended (an error, such as falling behind).
+	Ended int
+	Lag   latencies
+}
+
+func newTargetReport(url string, m Mix) *TargetReport {
+	t := &TargetReport{URL: url}
+	for _, op := range m.ops {
+		t.Ops = append(t.Ops, &OpReport{Name: op.name})
+	}
+	return t
+}
+
+// Total is the number of operations answered (succeeded or rejected).
+func (t *TargetReport) Total() int {
+	n := 0
+	for _, op := range t.Ops {
+		n += op.OK + op.Rejected
+	}
+	return n
+}
+
+// Failed is the number of operations that failed.
+func (t *TargetReport) Failed() int {
+	n := 0
+	for _, op := range t.Ops {
+		n += op.Failed
+	}
+	return n
+}
+
+// PerSecond is the operations answered a second over all rounds.
+func (t *TargetReport) PerSecond() float64 {
+	if t.Elapsed <= 0 {
+		return 0
+	}
+	return float64(t.Total()) / t.Elapsed.Seconds()
+}
+
+// Op returns the report of the named operation, nil when the mix has none.
+func (t *TargetReport) Op(name string) *OpReport {
+	for _, op := range t.Ops {
+		if op.Name == name {
+			return op
+		}
+	}
+	return nil
+}
+
+// add folds one round's recorder into the report.
+func (t *TargetReport) add(rec *recorder, elapsed time.Duration, subs *subscribers) {
+	n := 0
+	for i, got := range rec.ops {
+		op := t.Ops[i]
+		op.OK += got.OK
+		op.Rejected += got.Rejected
+		op.Failed += got.Failed
+		op.Latency = append(op.Latency, got.Latency...)
+		for _, e := range got.Errors {
+			if len(op.Errors) < 5 && !contains(op.Errors, e) {
+				op.Errors = append(op.Errors, e)
+			}
+		}
+		n += got.OK + got.Rejected
+	}
+	t.Elapsed += elapsed
+	t.Rounds = append(t.Rounds, float64(n)/elapsed.Seconds())
+	if subs != nil {
+		if t.Live == nil {
+			t.Live = &LiveReport{Subscribers: subs.n}
+		}
+		subs.report(t.Live)
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// recorder collects one round's outcomes, for every client at once.
+type recorder struct {
+	mu  sync.Mutex
+	idx map[*operation]int
+	ops []*OpReport
+}
+
+func newRecorder(m Mix) *recorder {
+	r := &recorder{idx: map[*operation]int{}}
+	for i, op := range m.ops {
+		r.idx[op] = i
+		r.ops = append(r.ops, &OpReport{Name: op.name})
+	}
+	return r
+}
+
+// answered records an answer; a nil recorder records nothing (warm-up).
+func (r *recorder) answered(op *operation, code string, took time.Duration) {
+	if r == nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	got := r.ops[r.idx[op]]
+	switch code {
+	case "":
+		got.OK++
+	case "CONFLICT", "NOT_FOUND":
+		got.Rejected++
+	default:
+		got.Failed++
+		if len(got.Errors) < 5 && !contains(got.Errors, code) {
+			got.Errors = append(got.Errors, code)
+		}
+		return
+	}
+	got.Latency = append(got.Latency, took)
+}
+
+// failed records an operation that got no GraphQL answer.
+func (r *recorder) failed(op *operation, err error) {
+	if r == nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	got := r.ops[r.idx[op]]
+	got.Failed++
+	if msg := err.Error(); len(got.Errors) < 5 && !contains(got.Errors, msg) {
+		got.Errors = append(got.Errors, msg)
+	}
+}
+
+// Write prints the report as a table per target, then the targets' ratios to the first.
+func (r *Report) Write(w io.Writer) {
+	fmt.Fprintf(w, "mix %s, %d clients\n", r.Mix, r.Clients)
+	for _, t := range r.Targets {
+		rounds := make([]string, len(t.Rounds))
+		for i, x := range t.Rounds {
+			rounds[i] = fmt.Sprintf("%.0f", x)
+		}
+		fmt.Fprintf(w, "\n%s: %d operations in %s, %.0f ops/s (rounds: %s), %d failed\n",
+			t.URL, t.Total(), t.Elapsed.Round(time.Millisecond), t.PerSecond(), strings.Join(rounds, ", "), t.Failed())
+		fmt.Fprintf(w, "  %-10s %8s %9s %9s %9s %9s %9s %9s %7s\n", "operation", "answered", "ops/s", "p50", "p90", "p99", "max", "rejected", "failed")
+		for _, op := range t.Ops {
+			fmt.Fprintf(w, "  %-10s %8d %9.1f %9s %9s %9s %9s %9d %7d\n", op.Name, op.OK+op.Rejected,
+				float64(op.OK+op.Rejected)/t.Elapsed.Seconds(), ms(op.Latency.Percentile(50)), ms(op.Latency.Percentile(90)),
+				ms(op.Latency.Percentile(99)), ms(op.Latency.Max()), op.Rejected, op.Failed)
+			for _, e := range op.Errors {
+				fmt.Fprintf(w, "    failure: %s\n", e)
+			}
+		}
+		if l := t.Live; l != nil {
+			fmt.Fprintf(w, "  subscription mode: %d subscribers received %d events (%.0f events/s); upload→subscriber lag over %d events p50 %s p99 %s max %s; %d subscriptions ended by the server\n",
+				l.Subscribers, l.Events, float64(l.Events)/t.Elapsed.Seconds(), l.Timed,
+				ms(l.Lag.Percentile(50)), ms(l.Lag.Percentile(99)), ms(l.Lag.Max()), l.Ended)
+		}
+	}
+	if len(r.Targets) > 1 {
+		base := r.Targets[0]
+		fmt.Fprintf(w, "\nops/s relative to %s:\n", base.URL)
+		for _, t := range r.Targets[1:] {
+			fmt.Fprintf(w, "  %s: %.2f×\n", t.URL, t.PerSecond()/base.PerSecond())
+		}
+	}
+}
+
+// ms spells a duration in milliseconds with two decimals.
+func ms(d time.Duration) string { return fmt.Sprintf("%.2fms", float64(d)/float64(time.Millisecond)) }

@@ -1,0 +1,172 @@
+package loadtest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Config says what to run.
+type Config struct {
+	// Targets are the GraphQL endpoints (http://host:port/graphql) to measure; with more than
+	// one, each round runs the workload on each in turn.
+	Targets []string
+	// Mix is the workload.
+	Mix Mix
+	// Clients is how many clients send requests at once, each one request at a time.
+	Clients int
+	// Duration bounds each measured round on each target.
+	Duration time.Duration
+	// MaxOps, when positive, ends a round after that many operations, before Duration if sooner.
+	MaxOps int
+	// Warmup runs the workload unmeasured on each target before each of its rounds.
+	Warmup time.Duration
+	// Rounds is how many times each target is measured, alternating targets.
+	Rounds int
+	// SampleUsers and Seed name the dataset the servers hold (serve --sample --sample-users N
+	// loads seed 1).
+	SampleUsers int
+	Seed        uint64
+	// Tokens, when set, gives the bearer token of a user: mutations act as their user, and the
+	// feed and subscriptions are the caller's. Servers without authentication need none, but
+	// the feed and subscriptions do.
+	Tokens func(username string) (string, error)
+	// Subscribers, in subscription mode, is how many graphql-ws connections subscribe to
+	// feedPhotoAdded, each as another user, during each round.
+	Subscribers int
+	// HTTPClient sends the requests; one with a connection pool as large as Clients when nil.
+	HTTPClient *http.Client
+}
+
+func (cfg *Config) check() error {
+	switch {
+	case len(cfg.Targets) == 0:
+		return errors.New("no target to measure")
+	case cfg.Clients < 1:
+		return errors.New("clients must be at least 1")
+	case cfg.Duration <= 0:
+		return errors.New("the duration must be positive: every run is bounded in time")
+	case cfg.Rounds < 1:
+		return errors.New("rounds must be at least 1")
+	case cfg.SampleUsers < 2:
+		return errors.New("the sample must have at least 2 users")
+	case cfg.Mix.total == 0:
+		return errors.New("no mix")
+	case cfg.Tokens == nil && cfg.Mix.needsCaller():
+		return errors.New("the feed is the caller's: it needs a signing secret (--jwt-secret)")
+	case cfg.Tokens == nil && cfg.Subscribers > 0:
+		return errors.New("feedPhotoAdded is the caller's: subscription mode needs a signing secret (--jwt-secret)")
+	}
+	return nil
+}
+
+// Run measures every target, round by round, and reports what each sustained.
+func Run(ctx context.Context, cfg Config) (*Report, error) {
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
+	if cfg.HTTPClient == nil {
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		t.MaxIdleConnsPerHost = cfg.Clients + cfg.Subscribers
+		cfg.HTTPClient = &http.Client{Transport: t}
+	}
+	pop := newPopulation(cfg.SampleUsers, cfg.Seed)
+	report := &Report{Mix: cfg.Mix.String(), Clients: cfg.Clients}
+	for _, url := range cfg.Targets {
+		report.Targets = append(report.Targets, newTargetReport(url, cfg.Mix))
+	}
+	for round := 0; round < cfg.Rounds; round++ {
+		for _, target := range report.Targets {
+			if err := runRound(ctx, cfg, pop, target, round); err != nil {
+				return report, fmt.Errorf("%s, round %d: %w", target.URL, round+1, err)
+			}
+		}
+	}
+	return report, nil
+}
+
+// runRound warms a target up, then measures one round on it.
+func runRound(ctx context.Context, cfg Config, pop *population, target *TargetReport, round int) error {
+	if cfg.Warmup > 0 {
+		warm, cancel := context.WithTimeout(ctx, cfg.Warmup)
+		drive(warm, cfg, pop, target.URL, 0, int64(round), nil, nil)
+		cancel()
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	var subs *subscribers
+	if cfg.Subscribers > 0 {
+		var err error
+		if subs, err = subscribe(ctx, target.URL, cfg.Subscribers, pop, cfg.Tokens); err != nil {
+			return err
+		}
+	}
+	measure, cancel := context.WithTimeout(ctx, cfg.Duration)
+	defer cancel()
+	rec := newRecorder(cfg.Mix)
+	start := time.Now()
+	drive(measure, cfg, pop, target.URL, cfg.MaxOps, int64(round)+1000, rec, subs)
+	elapsed := time.Since(start)
+	if subs != nil {
+		// The last uploads' events are still on their way: the stream is polled.
+		subs.drain(ctx, 5*time.Second)
+		subs.close()
+	}
+	target.add(rec, elapsed, subs)
+	return ctx.Err()
+}
+
+// drive runs cfg.Clients clients until ctx ends or maxOps operations (when positive) were sent,
+// recording each operation in rec (nil to record nothing).
+func drive(ctx context.Context, cfg Config, pop *population, url string, maxOps int, seed int64, rec *recorder, subs *subscribers) {
+	var sent atomic.Int64
+	var wg sync.WaitGroup
+	for i := range cfg.Clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c := &client{pop: pop, rand: rand.New(rand.NewPCG(uint64(seed), uint64(i)))}
+			for ctx.Err() == nil && (maxOps <= 0 || sent.Add(1) <= int64(maxOps)) {
+				op := cfg.Mix.pick(c.rand)
+				next := op.next(c)
+				token, err := tokenFor(cfg.Tokens, next.actor)
+				if err != nil {
+					rec.failed(op, err)
+					continue
+				}
+				if next.upload != nil && subs != nil {
+					subs.uploading(*next.upload, time.Now())
+				}
+				began := time.Now()
+				ans, err := post(ctx, cfg.HTTPClient, url, token, next)
+				took := time.Since(began)
+				if err != nil {
+					if ctx.Err() != nil {
+						return // cut off by the end of the round: not the server's failure
+					}
+					rec.failed(op, err)
+					continue
+				}
+				if next.settle != nil {
+					next.settle(ans.code)
+				}
+				rec.answered(op, ans.code, took)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// tokenFor is actor's token, "" when there is no actor or no way to sign.
+func tokenFor(tokens func(string) (string, error), actor string) (string, error) {
+	if tokens == nil || actor == "" {
+		return "", nil
+	}
+	return tokens(actor)
+}

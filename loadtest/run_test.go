@@ -1,0 +1,153 @@
+package loadtest_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/quickphotos/quickphotos/api"
+	"github.com/quickphotos/quickphotos/auth"
+	"github.com/quickphotos/quickphotos/feed"
+	"github.com/quickphotos/quickphotos/internal/apitest"
+	"github.com/quickphotos/quickphotos/live"
+	"github.com/quickphotos/quickphotos/loadtest"
+	"github.com/quickphotos/quickphotos/sample"
+)
+
+func TestMain(m *testing.M) { os.Exit(apitest.Main(m)) }
+
+// sampleUsers is the size of the sample the test servers hold.
+const sampleUsers = 30
+
+// sampleServer starts a server holding the sample, as `serve --sample --sample-users 30` does.
+func sampleServer(t *testing.T, opts ...apitest.Option) *apitest.Server {
+	srv := apitest.NewServer(t, opts...)
+	srv.WriteRaw(t, *sample.Generate(sample.Config{Users: sampleUsers, Seed: 1}))
+	return srv
+}
+
+// tokensOf signs tokens the server verifies.
+func tokensOf(srv *apitest.Server) func(string) (string, error) {
+	return func(username string) (string, error) {
+		return auth.Mint(srv.Secret(), username, time.Hour, auth.Options{})
+	}
+}
+
+func mix(t *testing.T, spec string) loadtest.Mix {
+	m, err := loadtest.ParseMix(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// The feed mix with subscribers, on a server with authentication, its feed and live updates:
+// every operation is answered, uploads reach subscribers, and after concurrent reacts and
+// follows, undone and redone, every counter still equals what it counts.
+func TestRun_FeedMixWithSubscribers(t *testing.T) {
+	srv := sampleServer(t, apitest.WithAuth(), apitest.WithFeed(feed.Config{}), apitest.WithLive(live.Config{}))
+	const ops = 400
+	report, err := loadtest.Run(context.Background(), loadtest.Config{
+		Targets: []string{srv.URL + api.Endpoint}, Mix: mix(t, "feed"), Clients: 4, Rounds: 1,
+		Duration: time.Minute, MaxOps: ops, SampleUsers: sampleUsers, Seed: 1,
+		Tokens: tokensOf(srv), Subscribers: 8,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	report.Write(&out)
+	t.Log(out.String())
+	target := report.Targets[0]
+	if target.Total() != ops || target.Failed() != 0 {
+		t.Fatalf("answered %d of %d operations, %d failed", target.Total(), ops, target.Failed())
+	}
+	for _, op := range target.Ops {
+		if op.OK == 0 {
+			t.Errorf("%s never succeeded", op.Name)
+		}
+		if len(op.Latency) != op.OK+op.Rejected {
+			t.Errorf("%s: %d latencies for %d answers", op.Name, len(op.Latency), op.OK+op.Rejected)
+		}
+	}
+	live := target.Live
+	if live == nil || live.Timed == 0 || len(live.Lag) != live.Timed || live.Ended != 0 {
+		t.Fatalf("subscription mode: %+v", live)
+	}
+	check, err := srv.Store.Check(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(check.Problems) > 0 {
+		t.Errorf("the table's counters disagree after the run: %v", check.Problems)
+	}
+}
+
+// Several targets are measured in alternating rounds, each its own report.
+func TestRun_AlternatesTargets(t *testing.T) {
+	a, b := sampleServer(t), sampleServer(t)
+	report, err := loadtest.Run(context.Background(), loadtest.Config{
+		Targets: []string{a.URL + api.Endpoint, b.URL + api.Endpoint}, Mix: mix(t, "standard"), Clients: 2,
+		Rounds: 2, Duration: time.Minute, MaxOps: 60, SampleUsers: sampleUsers, Seed: 1,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, target := range report.Targets {
+		if len(target.Rounds) != 2 || target.Total() != 120 || target.Failed() != 0 {
+			t.Errorf("%s: %d rounds, %d answered, %d failed", target.URL, len(target.Rounds), target.Total(), target.Failed())
+		}
+	}
+	var out strings.Builder
+	report.Write(&out)
+	if !strings.Contains(out.String(), "ops/s relative to "+a.URL) {
+		t.Errorf("no ratio in the report:\n%s", out.String())
+	}
+}
+
+// A server that does not answer GraphQL fails every operation, and the report says why.
+func TestRun_CountsFailures(t *testing.T) {
+	broken := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		http.Error(w, "overloaded", http.StatusServiceUnavailable)
+	}))
+	defer broken.Close()
+	report, err := loadtest.Run(context.Background(), loadtest.Config{
+		Targets: []string{broken.URL}, Mix: mix(t, "profile=1"), Clients: 2, Rounds: 1,
+		Duration: time.Minute, MaxOps: 10, SampleUsers: sampleUsers, Seed: 1,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	op := report.Targets[0].Op("profile")
+	if op.Failed != 10 || op.OK != 0 || len(op.Errors) != 1 || !strings.Contains(op.Errors[0], "HTTP 503") {
+		t.Errorf("profile: %+v", op)
+	}
+}
+
+func TestRun_RefusesWhatItCannotRun(t *testing.T) {
+	base := loadtest.Config{Targets: []string{"http://127.0.0.1:1/graphql"}, Mix: mix(t, "standard"), Clients: 1,
+		Rounds: 1, Duration: time.Second, SampleUsers: sampleUsers}
+	for _, tc := range []struct {
+		name   string
+		change func(*loadtest.Config)
+		want   string
+	}{
+		{"feed without tokens", func(c *loadtest.Config) { c.Mix = mix(t, "feed") }, "signing secret"},
+		{"subscribers without tokens", func(c *loadtest.Config) { c.Subscribers = 1 }, "signing secret"},
+		{"unbounded", func(c *loadtest.Config) { c.Duration = 0 }, "bounded in time"},
+		{"no target", func(c *loadtest.Config) { c.Targets = nil }, "no target"},
+		{"no clients", func(c *loadtest.Config) { c.Clients = 0 }, "clients"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := base
+			tc.change(&cfg)
+			if _, err := loadtest.Run(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Run = %v, want an error with %q", err, tc.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,36 @@
+package main
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestLoadTest_AgainstServe: `quickphotos loadtest` in subscription mode against `serve
+// --sample` with tokens: the feed mix is answered in full, nothing fails, and the subscribers
+// time the uploads that reach them.
+func TestLoadTest_AgainstServe(t *testing.T) {
+	const secret = "loadtest-secret-loadtest-secret-32"
+	base := startServe(t, "--in-memory", "--addr", "127.0.0.1:0", "--sample", "--sample-users", "20",
+		"--jwt-secret", secret, "--stream-poll", "20ms")
+	out := runOK(t, "loadtest", "--url", base+"/graphql", "--sample-users", "20", "--mix", "feed",
+		"--clients", "4", "--max-ops", "200", "--duration", "1m", "--warmup", "0s", "--subscribers", "4",
+		"--jwt-secret", secret)
+	t.Log(out)
+	for _, want := range []string{"200 operations", ", 0 failed", "subscription mode: 4 subscribers"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the report does not say %q", want)
+		}
+	}
+	if !regexp.MustCompile(`lag over [1-9]\d* events`).MatchString(out) {
+		t.Errorf("no upload reached a subscriber")
+	}
+}
+
+func TestLoadTest_RefusesABadMix(t *testing.T) {
+	var stderr strings.Builder
+	err := run(t.Context(), []string{"loadtest", "--mix", "likes=1", "--duration", "1s"}, &stderr, &stderr)
+	if err == nil || !strings.Contains(err.Error(), `no operation "likes"`) {
+		t.Errorf("loadtest --mix likes=1: %v", err)
+	}
+}
