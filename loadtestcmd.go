@@ -44,11 +44,7 @@ func runLoadTest(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if cfg.Mix, err = loadtest.ParseMix(mix); err != nil {
 		return err
 	}
-	for _, u := range strings.Split(urls, ",") {
-		if u = strings.TrimSpace(u); u != "" {
-			cfg.Targets = append(cfg.Targets, u)
-		}
-	}
+	cfg.Targets = splitList(urls)
 	cfg.MaxOps, cfg.SampleUsers, cfg.Seed = ops, sampleUsers, 1
 	if secret != "" {
 		run := time.Duration(cfg.Rounds*len(cfg.Targets)) * (cfg.Warmup + cfg.Duration)

@@ -288,9 +288,11 @@ func TestServe_MetricsOnTheirOwnListener(t *testing.T) {
 		args           []string
 		publicMetrics  bool
 		ownMetricsLine bool
+		profiles       bool
 	}{
-		"default: on the API's address": {nil, true, false},
-		"--metrics-addr":                {[]string{"--metrics-addr", "127.0.0.1:0"}, false, true},
+		"default: on the API's address": {nil, true, false, false},
+		"--metrics-addr":                {[]string{"--metrics-addr", "127.0.0.1:0"}, false, true, false},
+		"--metrics-addr --pprof":        {[]string{"--metrics-addr", "127.0.0.1:0", "--pprof"}, false, true, true},
 	} {
 		t.Run(name, func(t *testing.T) {
 			lines := strings.Join(startCommand(t, "GraphiQL at", append([]string{"serve", "--addr", "127.0.0.1:0", "--data", t.TempDir()}, tc.args...)...), "")
@@ -298,6 +300,9 @@ func TestServe_MetricsOnTheirOwnListener(t *testing.T) {
 			var got map[string]any
 			postJSON(t, api+"/graphql", `{"query":"{ __typename }"}`, &got)
 
+			if status, _ := getBody(t, api+"/debug/pprof/"); status != http.StatusNotFound {
+				t.Errorf("the API's address answers /debug/pprof/ with %d, want 404", status)
+			}
 			status, _ := getBody(t, api+"/metrics")
 			if (status == http.StatusOK) != tc.publicMetrics {
 				t.Errorf("GET %s/metrics: %d, want metrics there: %v", api, status, tc.publicMetrics)
@@ -316,6 +321,10 @@ func TestServe_MetricsOnTheirOwnListener(t *testing.T) {
 			if status, _ := getBody(t, strings.TrimSuffix(m[1], "/metrics")+"/graphql"); status != http.StatusNotFound {
 				t.Errorf("the metrics listener answers /graphql with %d, want 404", status)
 			}
+			status, body = getBody(t, strings.TrimSuffix(m[1], "/metrics")+"/debug/pprof/heap?debug=1")
+			if served := status == http.StatusOK && strings.Contains(body, "heap profile"); served != tc.profiles {
+				t.Errorf("GET /debug/pprof/heap on the metrics listener: %d %.100q; profiles expected: %v", status, body, tc.profiles)
+			}
 		})
 	}
 }
@@ -333,4 +342,11 @@ func getBody(t *testing.T, url string) (int, string) {
 		t.Fatal(err)
 	}
 	return resp.StatusCode, string(b)
+}
+
+func TestServe_ProfilesOnlyBesideTheMetrics(t *testing.T) {
+	err := run(t.Context(), []string{"serve", "--addr", "127.0.0.1:0", "--in-memory", "--pprof"}, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "--metrics-addr") {
+		t.Errorf("serve --pprof without --metrics-addr: %v", err)
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"strings"
 	"time"
 
@@ -41,6 +42,7 @@ type serveConfig struct {
 	corsOrigins     string
 	logLevel        string
 	metricsAddr     string
+	pprof           bool
 	feed            feed.Config
 	noFeed          bool
 	changesFrom     string
@@ -69,6 +71,7 @@ func (c *serveConfig) register(f *flags) {
 	f.Int(&c.queryCacheBytes, "query-cache-bytes", api.DefaultQueryCacheBytes, "the memory the cache of parsed GraphQL documents may hold (estimated from their text)")
 	f.String(&c.corsOrigins, "cors-origins", "", `comma-separated browser origins allowed to call the API, e.g. https://app.example.com ("*" for any; empty: same origin only)`)
 	f.String(&c.metricsAddr, "metrics-addr", "", "serve /metrics (Prometheus) on this address of its own instead of on --addr, e.g. 127.0.0.1:9090 or :9090 on a private network")
+	f.Bool(&c.pprof, "pprof", false, "with --metrics-addr: also serve Go's runtime profiles (CPU, heap, goroutines, …) at /debug/pprof/ on that listener, never on --addr")
 	f.String(&c.logLevel, "log-level", "info", "the lowest level logged: debug, info, warn or error")
 	f.Bool(&c.noFeed, "no-feed", false, "do not fill feeds from the table's stream in this process (run `quickphotos stream` elsewhere instead)")
 	registerFeed(f, &c.feed)
@@ -253,13 +256,19 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	// Events (which never end by themselves): ending every subscription completes them, and
 	// SSE requests return.
 	srv.RegisterOnShutdown(hub.Close)
+	if cfg.pprof && cfg.metricsAddr == "" {
+		return errors.New("--pprof serves the profiles on the metrics listener only: give --metrics-addr too")
+	}
 	if cfg.metricsAddr != "" {
 		mln, err := net.Listen("tcp", cfg.metricsAddr)
 		if err != nil {
 			return fmt.Errorf("--metrics-addr: %w", err)
 		}
 		fmt.Fprintf(stdout, "quickphotos: metrics at http://%s/metrics\n", mln.Addr())
-		defer serveInBackground(ctx, func(ctx context.Context) error { return serveMetrics(ctx, tel, mln) })()
+		if cfg.pprof {
+			fmt.Fprintf(stdout, "quickphotos: profiles at http://%s/debug/pprof/\n", mln.Addr())
+		}
+		defer serveInBackground(ctx, func(ctx context.Context) error { return serveMetrics(ctx, tel, mln, cfg.pprof) })()
 	}
 	base := "http://" + ln.Addr().String()
 	fmt.Fprintf(stdout, "quickphotos: GraphiQL at %s/ — GraphQL API at %s%s (store: %s, %s, table: %s)\n",
@@ -287,10 +296,19 @@ func splitList(s string) []string {
 }
 
 // serveMetrics serves the Prometheus metrics alone on ln until ctx ends: the listener for
-// --metrics-addr, which scrapers reach and API clients do not.
-func serveMetrics(ctx context.Context, tel *telemetry.Telemetry, ln net.Listener) error {
+// --metrics-addr, which scrapers reach and API clients do not. With profiles, Go's runtime
+// profiles are served there too: they expose the program's internals and cost CPU while taken,
+// so they are opt-in and never on the API's address.
+func serveMetrics(ctx context.Context, tel *telemetry.Telemetry, ln net.Listener, profiles bool) error {
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", tel.MetricsHandler())
+	if profiles {
+		mux.HandleFunc("/debug/pprof/", pprof.Index)
+		mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+		mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+		mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+		mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	}
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	return httpserve.Serve(ctx, srv, ln, 0)
 }
