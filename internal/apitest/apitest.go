@@ -80,7 +80,9 @@ func Main(m *testing.M) int {
 // Server is a running quickphotos API over its own, new table. The requests it sends carry
 // its header; As returns a copy whose requests carry a user's token.
 type Server struct {
-	URL     string
+	URL string
+	// Handler is the API itself, for benchmarks that call it in-process (no socket).
+	Handler http.Handler
 	Store   *dynamo.Store
 	client  *dynamodb.Client
 	streams *dynamodbstreams.Client
@@ -211,7 +213,8 @@ func NewServer(t testing.TB, opts ...Option) *Server {
 		o.config(&cfg)
 	}
 	srv.hub = cfg.Live
-	httpSrv := httptest.NewServer(api.New(cfg))
+	srv.Handler = api.New(cfg)
+	httpSrv := httptest.NewServer(srv.Handler)
 	srv.URL = httpSrv.URL
 	stopConsumers := runConsumers(t, consumers)
 	t.Cleanup(func() {
@@ -231,7 +234,8 @@ func (s *Server) Twin(t testing.TB, cfg live.Config) *Server {
 	t.Helper()
 	twin := *s
 	apiCfg := api.Config{Store: s.Store, BatchWait: BatchWait, Live: live.NewHub(cfg)}
-	httpSrv := httptest.NewServer(api.New(apiCfg))
+	twin.Handler = api.New(apiCfg)
+	httpSrv := httptest.NewServer(twin.Handler)
 	twin.URL = httpSrv.URL
 	ready := make(chan struct{})
 	stop := runConsumers(t, []*stream.Consumer{{Streams: s.streams, Store: s.Store, Handle: apiCfg.Live.Handle, Poll: FeedPoll,
