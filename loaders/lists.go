@@ -28,7 +28,8 @@ func pages[K comparable, V any](name string, opts Options, query func(context.Co
 		wg.Wait()
 		return results
 	}
-	return dataloader.NewBatchedLoader(observed(opts.Observer, name, batch), dataloader.WithWait[pageKey[K], V](opts.wait()))
+	return dataloader.NewBatchedLoader(observed(opts.Observer, name, batch), dataloader.WithWait[pageKey[K], V](opts.wait()),
+		dataloader.WithInputCapacity[pageKey[K], V](inputBuffer))
 }
 
 // Photos returns a page of owner's photos, most recent first. The photos, and the owner's

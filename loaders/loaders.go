@@ -75,13 +75,21 @@ type pageKey[K comparable] struct {
 	After string
 }
 
+// inputBuffer is how many keys a loader's batch buffers on their way to it. dataloader's
+// default, 1000, allocated an 8 KB channel for every batch of every operation, a tenth of a
+// profile read's memory; the batch reads its keys as they come, so a Load past the buffer
+// waits a moment, no more.
+const inputBuffer = 16
+
 // New returns the loaders of one operation over store.
 func New(store *dynamo.Store, opts Options) *Loaders {
 	l := &Loaders{store: store, opts: opts}
 	l.users = dataloader.NewBatchedLoader(observed(opts.Observer, "users", l.batchUsers(opts.ProfileFields)),
-		dataloader.WithWait[string, *domain.User](opts.wait()), dataloader.WithBatchCapacity[string, *domain.User](100))
+		dataloader.WithWait[string, *domain.User](opts.wait()), dataloader.WithBatchCapacity[string, *domain.User](100),
+		dataloader.WithInputCapacity[string, *domain.User](inputBuffer))
 	l.photos = dataloader.NewBatchedLoader(observed(opts.Observer, "photos", l.batchPhotos()),
-		dataloader.WithWait[domain.PhotoKey, *domain.Photo](opts.wait()), dataloader.WithBatchCapacity[domain.PhotoKey, *domain.Photo](100))
+		dataloader.WithWait[domain.PhotoKey, *domain.Photo](opts.wait()), dataloader.WithBatchCapacity[domain.PhotoKey, *domain.Photo](100),
+		dataloader.WithInputCapacity[domain.PhotoKey, *domain.Photo](inputBuffer))
 	l.photoPages = pages("photoPages", opts, store.ListPhotos)
 	l.followerPages = pages("followerPages", opts, store.Followers)
 	l.followingPages = pages("followingPages", opts, store.Following)
