@@ -13,8 +13,23 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ApolloServer } from '@apollo/server';
 import { startStandaloneServer } from '@apollo/server/standalone';
+import { checkArguments } from './arguments.mjs';
 import { createLoaders, resolvers } from './resolvers.mjs';
 import { Store } from './store.mjs';
+
+// reportCost adds the counts of a request's DynamoDB requests to its answer, when asked.
+const reportCost = {
+  async requestDidStart() {
+    return {
+      async willSendResponse({ contextValue, response }) {
+        if (contextValue.cost && response.body.kind === 'single') {
+          const result = response.body.singleResult;
+          result.extensions = { ...result.extensions, cost: contextValue.cost };
+        }
+      },
+    };
+  },
+};
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -56,13 +71,20 @@ const store = new Store({ endpoint: flags.endpoint, table: flags.table });
 const server = new ApolloServer({
   typeDefs: readFileSync(flags.schema, 'utf8'),
   resolvers,
+  plugins: [checkArguments, reportCost],
   includeStacktraceInErrorResponses: false,
   // SIGTERM is handled below, to exit with status 0 once stopped.
   stopOnTerminationSignals: false,
 });
 const { url } = await startStandaloneServer(server, {
   listen: { host, port },
-  context: async () => ({ store, loaders: createLoaders(store) }),
+  context: async ({ req }) => {
+    // With X-Quickphotos-Cost: 1 the answer counts the request's DynamoDB requests, as
+    // quickphotos's does (extensions.cost: requests, operations).
+    const cost = req.headers['x-quickphotos-cost'] === '1' ? { requests: 0, operations: {} } : null;
+    const s = cost ? store.counted(cost) : store;
+    return { store: s, loaders: createLoaders(s), cost };
+  },
 });
 // The standalone server answers on every path; /graphql is quickphotos's.
 process.stdout.write(`${new URL('graphql', url)}\n`);

@@ -141,13 +141,30 @@ export class Store {
     this.client.destroy();
   }
 
+  // counted returns this store for one request that counts its DynamoDB requests in cost, by
+  // operation: what quickphotos answers in extensions.cost when asked with the header
+  // X-Quickphotos-Cost: 1.
+  counted(cost) {
+    const view = Object.create(this);
+    view.cost = cost;
+    return view;
+  }
+
+  send(operation, command) {
+    if (this.cost) {
+      this.cost.requests++;
+      this.cost.operations[operation] = (this.cost.operations[operation] ?? 0) + 1;
+    }
+    return this.doc.send(command);
+  }
+
   // batchGet returns the items with these keys that exist, in any order: one BatchGetItem
   // (at most 100 keys: the loaders' maxBatchSize), unprocessed keys retried.
   async batchGet(keys) {
     let request = { [this.table]: { Keys: keys } };
     const items = [];
     for (let attempt = 1; ; attempt++) {
-      const out = await this.doc.send(new BatchGetCommand({ RequestItems: request }));
+      const out = await this.send('BatchGetItem', new BatchGetCommand({ RequestItems: request }));
       items.push(...(out.Responses?.[this.table] ?? []));
       const unprocessed = out.UnprocessedKeys?.[this.table]?.Keys ?? [];
       if (unprocessed.length === 0) return items;
@@ -173,7 +190,7 @@ export class Store {
     const items = [];
     let start = input.ExclusiveStartKey;
     for (;;) {
-      const out = await this.doc.send(new QueryCommand({
+      const out = await this.send('Query', new QueryCommand({
         ...input, TableName: this.table, Limit: want - items.length, ExclusiveStartKey: start,
       }));
       items.push(...out.Items);
@@ -261,7 +278,7 @@ export class Store {
     });
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.doc.send(new TransactWriteCommand({ TransactItems }));
+        await this.send('TransactWriteItems', new TransactWriteCommand({ TransactItems }));
         return;
       } catch (err) {
         const reasons = err.name === 'TransactionCanceledException' ? (err.CancellationReasons ?? []).map((r) => r.Code) : null;
@@ -280,7 +297,7 @@ export class Store {
   }
 
   async getItem(key) {
-    const out = await this.doc.send(new GetCommand({ TableName: this.table, Key: key, ConsistentRead: true }));
+    const out = await this.send('GetItem', new GetCommand({ TableName: this.table, Key: key, ConsistentRead: true }));
     return out.Item ?? null;
   }
 
