@@ -12,11 +12,10 @@ import (
 // photoRef names a photo as the API does.
 type photoRef struct{ Owner, Timestamp string }
 
-// population is what the workload picks from: the sample's users and photos, and what the run
-// has changed since.
+// population is what the workload picks from on one target: the sample's users and photos,
+// and what the run has changed there since.
 type population struct {
-	users  []string
-	photos []photoRef
+	*dataset
 
 	mu sync.Mutex
 	// made says, for each reaction or friendship the run has touched, whether it now exists.
@@ -26,18 +25,30 @@ type population struct {
 	lastUpload map[string]time.Time
 }
 
-// newPopulation is the sample dataset `serve --sample --sample-users users` loads (seed 1, as
-// serve uses).
-func newPopulation(users int, seed uint64) *population {
+// dataset is the users and photos of the sample the targets hold.
+type dataset struct {
+	users  []string
+	photos []photoRef
+}
+
+// sampleDataset is the sample `serve --sample --sample-users users` loads (seed 1, as serve
+// uses).
+func sampleDataset(users int, seed uint64) *dataset {
 	d := sample.Generate(sample.Config{Users: users, Seed: seed})
-	p := &population{made: map[string]bool{}, lastUpload: map[string]time.Time{}}
+	ds := &dataset{}
 	for _, u := range d.Users {
-		p.users = append(p.users, u.Username)
+		ds.users = append(ds.users, u.Username)
 	}
 	for _, ph := range d.Photos {
-		p.photos = append(p.photos, photoRef{ph.Owner, ph.Timestamp})
+		ds.photos = append(ds.photos, photoRef{ph.Owner, ph.Timestamp})
 	}
-	return p
+	return ds
+}
+
+// on starts a target's population: each target holds its own copy of the data, so what the
+// run made on one says nothing of another.
+func (d *dataset) on() *population {
+	return &population{dataset: d, made: map[string]bool{}, lastUpload: map[string]time.Time{}}
 }
 
 // exists reports whether the run last left key existing.

@@ -7,7 +7,7 @@ import (
 
 // A toggled thing's next call follows what the server last said of it.
 func TestPopulation_SettleFollowsTheAnswers(t *testing.T) {
-	p := &population{made: map[string]bool{}}
+	p := (&dataset{}).on()
 	for _, step := range []struct {
 		undo bool
 		code string
@@ -28,7 +28,7 @@ func TestPopulation_SettleFollowsTheAnswers(t *testing.T) {
 
 // An owner's uploads within one second get timestamps a second apart: the key holds seconds.
 func TestPopulation_UploadsOfOneOwnerNeverShareASecond(t *testing.T) {
-	p := &population{lastUpload: map[string]time.Time{}}
+	p := (&dataset{}).on()
 	now := time.Date(2026, 11, 23, 10, 0, 0, 500, time.UTC)
 	got := []string{p.nextUpload("a", now), p.nextUpload("a", now), p.nextUpload("b", now), p.nextUpload("a", now.Add(5*time.Second))}
 	want := []string{"2026-11-23T10:00:00Z", "2026-11-23T10:00:01Z", "2026-11-23T10:00:00Z", "2026-11-23T10:00:05Z"}

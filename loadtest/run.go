@@ -75,14 +75,16 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		t.MaxIdleConnsPerHost = cfg.Clients + cfg.Subscribers
 		cfg.HTTPClient = &http.Client{Transport: t}
 	}
-	pop := newPopulation(cfg.SampleUsers, cfg.Seed)
+	data := sampleDataset(cfg.SampleUsers, cfg.Seed)
 	report := &Report{Mix: cfg.Mix.String(), Clients: cfg.Clients}
+	var pops []*population
 	for _, url := range cfg.Targets {
 		report.Targets = append(report.Targets, newTargetReport(url, cfg.Mix))
+		pops = append(pops, data.on())
 	}
 	for round := 0; round < cfg.Rounds; round++ {
-		for _, target := range report.Targets {
-			if err := runRound(ctx, cfg, pop, target, round); err != nil {
+		for i, target := range report.Targets {
+			if err := runRound(ctx, cfg, pops[i], target, round); err != nil {
 				return report, fmt.Errorf("%s, round %d: %w", target.URL, round+1, err)
 			}
 		}
