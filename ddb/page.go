@@ -104,10 +104,14 @@ type pageSpec struct {
 
 // page is what one Query or Scan page read.
 type page struct {
-	items   []attr.Item // every live item read, before filter; nil entries when read rawOnly
-	raws    []rawItem   // their stored bytes (copies), for unprojected responses
-	bytes   int         // total size of the items read
-	lastKey attr.Item   // LastEvaluatedKey, nil when the range is exhausted
+	items []attr.Item // every live item read, before filter; nil entries when read rawOnly
+	// raws are their response JSON when read rawOnly, else nil entries:
+	// the response encodes the items themselves.
+	raws    []rawItem
+	bytes   int       // total size of the items read
+	lastKey attr.Item // LastEvaluatedKey, nil when the range is exhausted
+	// last is the entry key of the last item read (a copy).
+	last []byte
 }
 
 // read reads one page: live items in [lo, hi) after start, in order, until
@@ -162,7 +166,7 @@ func (s *source) read(ctx context.Context, p pageSpec) (*page, error) {
 			break
 		}
 		if p.keep == nil || p.keep(k) {
-			it, size, live, err := s.entry(v, rawOnly)
+			it, raw, size, live, err := s.entry(k, v, rawOnly)
 			if err != nil {
 				return nil, err
 			}
@@ -171,7 +175,8 @@ func (s *source) read(ctx context.Context, p pageSpec) (*page, error) {
 					return out, out.setLastKey(s)
 				}
 				out.items = append(out.items, it)
-				out.raws = append(out.raws, append(rawItem(nil), v...))
+				out.raws = append(out.raws, raw)
+				out.last = append(out.last[:0], k...)
 				out.bytes += size
 				if p.limit > 0 && len(out.items) >= p.limit {
 					return out, out.setLastKey(s)
@@ -187,37 +192,120 @@ func (s *source) read(ctx context.Context, p pageSpec) (*page, error) {
 	return out, nil
 }
 
-// entry reads one stored entry: the item (nil when rawOnly), its size and
-// whether it is live.
-func (s *source) entry(v []byte, rawOnly bool) (attr.Item, int, bool, error) {
+// entry reads the stored entry k, v: the item (nil when rawOnly), its
+// response JSON (only when rawOnly), its size and whether it is live.
+func (s *source) entry(k, v []byte, rawOnly bool) (attr.Item, rawItem, int, bool, error) {
 	if rawOnly {
-		size, err := attr.SizeJSON(v)
-		if err != nil {
-			return nil, 0, false, fmt.Errorf("ddb: corrupt item: %w", err)
-		}
-		return nil, size, true, nil
+		raw, size, err := s.entryJSON(k, v)
+		return nil, raw, size, err == nil, err
 	}
-	it, err := decodeItem(v)
+	it, size, err := s.entryItem(k, v)
 	if err != nil {
-		return nil, 0, false, err
+		return nil, nil, 0, false, err
 	}
 	live, err := s.isLive(it)
 	if err != nil || !live {
-		return nil, 0, false, err
+		return nil, nil, 0, false, err
 	}
-	return it, attr.Size(it), true, nil
+	return it, nil, size, true, nil
 }
 
-// setLastKey sets the LastEvaluatedKey from the last item of the page,
-// decoding it if the page was read rawOnly.
-func (pg *page) setLastKey(s *source) error {
-	i := len(pg.items) - 1
-	it := pg.items[i]
-	if it == nil {
-		var err error
-		if it, err = decodeItem(pg.raws[i]); err != nil {
-			return err
+// entryJSON returns the response JSON of entry k, v (see itemcodec.go for
+// the stored forms) and its size.
+func (s *source) entryJSON(k, v []byte) (rawItem, int, error) {
+	switch {
+	case s.ix == nil:
+		return s.t.m.storedJSON(k, v)
+	case s.ix.Projection.ProjectionType == projectionAll:
+		tk, base, err := s.base(k)
+		if err != nil {
+			return nil, 0, err
 		}
+		return s.t.m.storedJSON(tk, base)
+	}
+	keys, err := keyAttrs(k, s.t.m.indexKeyParts(s.ix))
+	if err != nil {
+		return nil, 0, err
+	}
+	if s.ix.Projection.ProjectionType == projectionInclude {
+		return binaryJSON(keys, v)
+	}
+	it := make(attr.Item, len(keys))
+	for _, kv := range keys {
+		it[kv.Name] = kv.Value
+	}
+	return appendItem(nil, it), attr.Size(it), nil
+}
+
+// entryItem decodes entry k, v and returns its size.
+func (s *source) entryItem(k, v []byte) (attr.Item, int, error) {
+	switch {
+	case s.ix == nil:
+		it, err := s.t.m.decodeStored(k, v)
+		if err != nil {
+			return nil, 0, err
+		}
+		size, err := storedSize(v)
+		return it, size, err
+	case s.ix.Projection.ProjectionType == projectionAll:
+		tk, base, err := s.base(k)
+		if err != nil {
+			return nil, 0, err
+		}
+		it, err := s.t.m.decodeStored(tk, base)
+		if err != nil {
+			return nil, 0, err
+		}
+		size, err := storedSize(base)
+		return it, size, err
+	}
+	keys, err := keyAttrs(k, s.t.m.indexKeyParts(s.ix))
+	if err != nil {
+		return nil, 0, err
+	}
+	if s.ix.Projection.ProjectionType == projectionInclude {
+		it, err := decodeWithKeys(keys, v)
+		if err != nil {
+			return nil, 0, err
+		}
+		size, err := storedSize(v)
+		return it, size, err
+	}
+	it := make(attr.Item, len(keys))
+	for _, kv := range keys {
+		it[kv.Name] = kv.Value
+	}
+	return it, attr.Size(it), nil
+}
+
+// base returns the table key and stored item of the ALL-projection index
+// entry k, whose item is the table's.
+func (s *source) base(k []byte) ([]byte, []byte, error) {
+	tk, err := s.t.m.tableKeyOf(s.ix, k)
+	if err != nil {
+		return nil, nil, err
+	}
+	v := s.t.items.Get(tk)
+	if v == nil {
+		return nil, nil, fmt.Errorf("ddb: index %s entry %x has no item", s.ix.Name, k)
+	}
+	return tk, v, nil
+}
+
+// setLastKey sets the LastEvaluatedKey from the entry key of the last item
+// of the page, which holds every key attribute of the item.
+func (pg *page) setLastKey(s *source) error {
+	parts := s.t.m.tableKeyParts()
+	if s.ix != nil {
+		parts = s.t.m.indexKeyParts(s.ix)
+	}
+	keys, err := keyAttrs(pg.last, parts)
+	if err != nil {
+		return err
+	}
+	it := make(attr.Item, len(keys))
+	for _, kv := range keys {
+		it[kv.Name] = kv.Value
 	}
 	pg.lastKey = s.lastKey(it)
 	return nil

@@ -170,3 +170,42 @@ func decodeNumberKey(b []byte) (Decimal, []byte, error) {
 	}
 	return Decimal{}, nil, ErrBadKey
 }
+
+// KeyLen returns the length of the encoding of one key value of type t (S,
+// N or B) at the front of b, without decoding it: how the engine splits a
+// stored key into its values' encodings.
+func KeyLen(b []byte, t Type) (int, error) {
+	switch t {
+	case TypeS, TypeB:
+		for i := 0; i+1 < len(b); i++ {
+			if b[i] != 0 {
+				continue
+			}
+			switch b[i+1] {
+			case 0x01:
+				return i + 2, nil
+			case 0xFF:
+				i++
+			default:
+				return 0, ErrBadKey
+			}
+		}
+	case TypeN:
+		if len(b) > 0 && b[0] == numZero {
+			return 1, nil
+		}
+		if len(b) < 2 || b[0] != numPos && b[0] != numNeg {
+			return 0, ErrBadKey
+		}
+		term := byte(0x00)
+		if b[0] == numNeg {
+			term = 0xFF
+		}
+		for i := 2; i < len(b); i++ {
+			if b[i] == term {
+				return i + 1, nil
+			}
+		}
+	}
+	return 0, ErrBadKey
+}
