@@ -15,7 +15,7 @@ package ddb
 //     the projected size in front.
 //
 // Reads that return items as stored turn them straight into the response's
-// JSON (storedJSON, entryJSON), byte for byte what json.Marshal gives the
+// JSON (storedJSON, appendEntryJSON), byte for byte what json.Marshal gives the
 // decoded item, without building the item.
 
 import (
@@ -77,6 +77,15 @@ func keyAttrs(k []byte, parts []keyPart) ([]attr.NamedValue, error) {
 	return out, nil
 }
 
+// itemOf returns the item holding just attributes kvs.
+func itemOf(kvs []attr.NamedValue) attr.Item {
+	it := make(attr.Item, len(kvs))
+	for _, kv := range kvs {
+		it[kv.Name] = kv.Value
+	}
+	return it
+}
+
 // compareStrings orders strings bytewise.
 func compareStrings(a, b string) int {
 	switch {
@@ -117,19 +126,23 @@ func decodeWithKeys(keys []attr.NamedValue, v []byte) (attr.Item, error) {
 // storedJSON returns the response JSON of the item stored under table key
 // k with value v, in a new slice, and its size.
 func (m *tableMeta) storedJSON(k, v []byte) (rawItem, int, error) {
-	keys, err := keyAttrs(k, m.tableKeyParts())
+	return appendEntryJSON(nil, k, v, m.tableKeyParts())
+}
+
+// appendEntryJSON appends the response JSON of the item made of the key
+// attributes (parts) of entry key k and the binary value v, and returns the
+// size recorded in v.
+func appendEntryJSON(dst, k, v []byte, parts []keyPart) ([]byte, int, error) {
+	keys, err := keyAttrs(k, parts)
 	if err != nil {
 		return nil, 0, err
 	}
-	return binaryJSON(keys, v)
-}
-
-// binaryJSON returns the response JSON of the item made of binary value v
-// and keys, in a new slice, and the size recorded in v.
-func binaryJSON(keys []attr.NamedValue, v []byte) (rawItem, int, error) {
-	// JSON takes about one and a half times the binary form; room for that
-	// and the keys saves most regrowing.
-	return appendStoredJSON(make([]byte, 0, len(v)*3/2+96), keys, v)
+	if cap(dst) == 0 {
+		// JSON takes about one and a half times the binary form; room for
+		// that and the keys saves most regrowing.
+		dst = make([]byte, 0, len(v)*3/2+96)
+	}
+	return appendStoredJSON(dst, keys, v)
 }
 
 // appendStoredJSON appends to dst the response JSON (what appendItem
@@ -166,24 +179,27 @@ func (m *tableMeta) indexEntryValue(ix *indexMeta, proj attr.Item, size int) []b
 	return attr.AppendBinary(nil, proj, size, omit...)
 }
 
-// tableKeyOf returns the table key of the index entry stored under k: the
-// encodings of the table key attributes, cut out of k.
-func (m *tableMeta) tableKeyOf(ix *indexMeta, k []byte) ([]byte, error) {
-	parts := m.indexKeyParts(ix)
-	pieces := make(map[string][]byte, len(parts))
+// tableKeyOf appends to dst the table key of the index entry stored under
+// k, whose key attributes are parts (indexKeyParts): the encodings of the
+// table key attributes, cut out of k.
+func (m *tableMeta) tableKeyOf(dst []byte, parts []keyPart, k []byte) ([]byte, error) {
+	var pieces [4][]byte // an entry key holds at most four attributes
 	rest := k
-	for _, p := range parts {
+	for i, p := range parts {
 		n, err := attr.KeyLen(rest, p.typ)
 		if err != nil {
 			return nil, fmt.Errorf("ddb: corrupt index key %x: %w", k, err)
 		}
-		pieces[p.name], rest = rest[:n], rest[n:]
+		pieces[i], rest = rest[:n], rest[n:]
 	}
-	var tk []byte
 	for _, name := range m.keyNames() {
-		tk = append(tk, pieces[name]...)
+		for i, p := range parts {
+			if p.name == name {
+				dst = append(dst, pieces[i]...)
+			}
+		}
 	}
-	return tk, nil
+	return dst, nil
 }
 
 // sizeOf is attr.Size allowing a nil item.

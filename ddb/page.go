@@ -25,13 +25,18 @@ type source struct {
 	t  *tableTx
 	ix *indexMeta // nil for the table
 	b  *bolt.Bucket
+	// parts are the attributes held by the source's entry keys, tableParts
+	// the table's (itemcodec.go).
+	parts, tableParts []keyPart
+	tk                []byte // scratch: the table key of an index entry
 }
 
 // openSource returns the table or the named index, validating IndexName and
 // ConsistentRead.
 func (t *tableTx) openSource(indexName string, consistent bool) (*source, error) {
+	tableParts := t.m.tableKeyParts()
 	if indexName == "" {
-		return &source{t: t, b: t.items}, nil
+		return &source{t: t, b: t.items, parts: tableParts, tableParts: tableParts}, nil
 	}
 	ix := t.m.index(indexName)
 	if ix == nil {
@@ -40,7 +45,7 @@ func (t *tableTx) openSource(indexName string, consistent bool) (*source, error)
 	if ix.Global && consistent {
 		return nil, validationf("Consistent reads are not supported on global secondary indexes")
 	}
-	return &source{t: t, ix: ix, b: t.b.Bucket(indexBucketName(ix.Name))}, nil
+	return &source{t: t, ix: ix, b: t.b.Bucket(indexBucketName(ix.Name)), parts: t.m.indexKeyParts(ix), tableParts: tableParts}, nil
 }
 
 // keyNames returns the attributes of a LastEvaluatedKey from this source:
@@ -151,8 +156,10 @@ func (s *source) read(ctx context.Context, p pageSpec) (*page, error) {
 	}
 	out := &page{}
 	// Without a TTL, an item the response returns as stored needs no
-	// decoding: its size is read off the stored bytes.
+	// decoding: its size is read off the stored bytes, and its JSON written
+	// straight from them.
 	rawOnly := p.rawOnly && !s.t.ttlEnabled()
+	var scratch []byte // each item's JSON, then copied to its exact size
 	for visited := 0; k != nil; visited++ {
 		if visited%ctxCheckEvery == 0 {
 			if err := ctx.Err(); err != nil {
@@ -166,13 +173,25 @@ func (s *source) read(ctx context.Context, p pageSpec) (*page, error) {
 			break
 		}
 		if p.keep == nil || p.keep(k) {
-			it, raw, size, live, err := s.entry(k, v, rawOnly)
+			var it attr.Item
+			var raw rawItem
+			var size int
+			live := true
+			var err error
+			if rawOnly {
+				scratch, size, err = s.appendEntryJSON(scratch[:0], k, v)
+			} else {
+				it, size, live, err = s.entry(k, v)
+			}
 			if err != nil {
 				return nil, err
 			}
 			if live {
 				if len(out.items) > 0 && out.bytes+size > maxPageBytes {
 					return out, out.setLastKey(s)
+				}
+				if rawOnly {
+					raw = append(rawItem(nil), scratch...)
 				}
 				out.items = append(out.items, it)
 				out.raws = append(out.raws, raw)
@@ -192,49 +211,42 @@ func (s *source) read(ctx context.Context, p pageSpec) (*page, error) {
 	return out, nil
 }
 
-// entry reads the stored entry k, v: the item (nil when rawOnly), its
-// response JSON (only when rawOnly), its size and whether it is live.
-func (s *source) entry(k, v []byte, rawOnly bool) (attr.Item, rawItem, int, bool, error) {
-	if rawOnly {
-		raw, size, err := s.entryJSON(k, v)
-		return nil, raw, size, err == nil, err
-	}
+// entry decodes the stored entry k, v and returns the item, its size and
+// whether it is live.
+func (s *source) entry(k, v []byte) (attr.Item, int, bool, error) {
 	it, size, err := s.entryItem(k, v)
 	if err != nil {
-		return nil, nil, 0, false, err
+		return nil, 0, false, err
 	}
 	live, err := s.isLive(it)
 	if err != nil || !live {
-		return nil, nil, 0, false, err
+		return nil, 0, false, err
 	}
-	return it, nil, size, true, nil
+	return it, size, true, nil
 }
 
-// entryJSON returns the response JSON of entry k, v (see itemcodec.go for
-// the stored forms) and its size.
-func (s *source) entryJSON(k, v []byte) (rawItem, int, error) {
+// appendEntryJSON appends the response JSON of entry k, v (see itemcodec.go
+// for the stored forms) and returns its size.
+func (s *source) appendEntryJSON(dst, k, v []byte) ([]byte, int, error) {
 	switch {
 	case s.ix == nil:
-		return s.t.m.storedJSON(k, v)
+		return appendEntryJSON(dst, k, v, s.parts)
 	case s.ix.Projection.ProjectionType == projectionAll:
-		tk, base, err := s.base(k)
+		base, err := s.base(k)
 		if err != nil {
 			return nil, 0, err
 		}
-		return s.t.m.storedJSON(tk, base)
+		return appendEntryJSON(dst, s.tk, base, s.tableParts)
 	}
-	keys, err := keyAttrs(k, s.t.m.indexKeyParts(s.ix))
+	keys, err := keyAttrs(k, s.parts)
 	if err != nil {
 		return nil, 0, err
 	}
 	if s.ix.Projection.ProjectionType == projectionInclude {
-		return binaryJSON(keys, v)
+		return appendStoredJSON(dst, keys, v)
 	}
-	it := make(attr.Item, len(keys))
-	for _, kv := range keys {
-		it[kv.Name] = kv.Value
-	}
-	return appendItem(nil, it), attr.Size(it), nil
+	it := itemOf(keys)
+	return appendItem(dst, it), attr.Size(it), nil
 }
 
 // entryItem decodes entry k, v and returns its size.
@@ -248,18 +260,18 @@ func (s *source) entryItem(k, v []byte) (attr.Item, int, error) {
 		size, err := storedSize(v)
 		return it, size, err
 	case s.ix.Projection.ProjectionType == projectionAll:
-		tk, base, err := s.base(k)
+		base, err := s.base(k)
 		if err != nil {
 			return nil, 0, err
 		}
-		it, err := s.t.m.decodeStored(tk, base)
+		it, err := s.t.m.decodeStored(s.tk, base)
 		if err != nil {
 			return nil, 0, err
 		}
 		size, err := storedSize(base)
 		return it, size, err
 	}
-	keys, err := keyAttrs(k, s.t.m.indexKeyParts(s.ix))
+	keys, err := keyAttrs(k, s.parts)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -271,43 +283,32 @@ func (s *source) entryItem(k, v []byte) (attr.Item, int, error) {
 		size, err := storedSize(v)
 		return it, size, err
 	}
-	it := make(attr.Item, len(keys))
-	for _, kv := range keys {
-		it[kv.Name] = kv.Value
-	}
+	it := itemOf(keys)
 	return it, attr.Size(it), nil
 }
 
-// base returns the table key and stored item of the ALL-projection index
-// entry k, whose item is the table's.
-func (s *source) base(k []byte) ([]byte, []byte, error) {
-	tk, err := s.t.m.tableKeyOf(s.ix, k)
-	if err != nil {
-		return nil, nil, err
+// base returns the stored item of the ALL-projection index entry k, whose
+// item is the table's, leaving its table key in s.tk.
+func (s *source) base(k []byte) ([]byte, error) {
+	var err error
+	if s.tk, err = s.t.m.tableKeyOf(s.tk[:0], s.parts, k); err != nil {
+		return nil, err
 	}
-	v := s.t.items.Get(tk)
+	v := s.t.items.Get(s.tk)
 	if v == nil {
-		return nil, nil, fmt.Errorf("ddb: index %s entry %x has no item", s.ix.Name, k)
+		return nil, fmt.Errorf("ddb: index %s entry %x has no item", s.ix.Name, k)
 	}
-	return tk, v, nil
+	return v, nil
 }
 
 // setLastKey sets the LastEvaluatedKey from the entry key of the last item
 // of the page, which holds every key attribute of the item.
 func (pg *page) setLastKey(s *source) error {
-	parts := s.t.m.tableKeyParts()
-	if s.ix != nil {
-		parts = s.t.m.indexKeyParts(s.ix)
-	}
-	keys, err := keyAttrs(pg.last, parts)
+	keys, err := keyAttrs(pg.last, s.parts)
 	if err != nil {
 		return err
 	}
-	it := make(attr.Item, len(keys))
-	for _, kv := range keys {
-		it[kv.Name] = kv.Value
-	}
-	pg.lastKey = s.lastKey(it)
+	pg.lastKey = s.lastKey(itemOf(keys))
 	return nil
 }
 

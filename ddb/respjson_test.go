@@ -93,9 +93,9 @@ func TestAppendResponse_MatchesEncodingJSON(t *testing.T) {
 			t.Fatalf("appendItem differs from json.Marshal:\n got %s\nwant %s", enc, want)
 		}
 		// What reads return from the stored form is the same.
-		enc, size, err := binaryJSON(nil, attr.AppendBinary(nil, it, attr.Size(it)))
+		enc, size, err := appendStoredJSON(nil, nil, attr.AppendBinary(nil, it, attr.Size(it)))
 		if want := mustMarshal(t, it); err != nil || !bytes.Equal(enc, want) || size != attr.Size(it) {
-			t.Fatalf("binaryJSON differs from json.Marshal (%v, size %d):\n got %s\nwant %s", err, size, enc, want)
+			t.Fatalf("appendStoredJSON differs from json.Marshal (%v, size %d):\n got %s\nwant %s", err, size, enc, want)
 		}
 	}
 }

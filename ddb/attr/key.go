@@ -1,6 +1,7 @@
 package attr
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 )
@@ -96,7 +97,7 @@ func DecodeKey(b []byte, t Type) (Value, []byte, error) {
 		if t == TypeS {
 			return S(string(raw)), rest, nil
 		}
-		return B(raw), rest, nil
+		return B(append([]byte{}, raw...)), rest, nil
 	case TypeN:
 		d, rest, err := decodeNumberKey(b)
 		if err != nil {
@@ -107,7 +108,13 @@ func DecodeKey(b []byte, t Type) (Value, []byte, error) {
 	return Value{}, nil, ErrBadKey
 }
 
+// decodeEscaped decodes an S or B key encoding from the front of b. The
+// value returned may share b's memory.
 func decodeEscaped(b []byte) ([]byte, []byte, error) {
+	// Without escaped zero bytes (nearly always), the value is b's prefix.
+	if i := bytes.IndexByte(b, 0); i >= 0 && i+1 < len(b) && b[i+1] == 0x01 {
+		return b[:i], b[i+2:], nil
+	}
 	out := make([]byte, 0, len(b))
 	for i := 0; i < len(b); i++ {
 		c := b[i]
