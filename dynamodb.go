@@ -15,9 +15,11 @@ import (
 // can use it.
 func serveDynamoDB(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var listen string
+	var diskUsage bool
 	store := storeConfig{kind: storeEmbedded}
 	f := newFlags("dynamodb", stderr)
 	f.String(&listen, "listen", "127.0.0.1:8000", "the address to listen on")
+	f.Bool(&diskUsage, "disk-usage", false, "print where the bytes of the data file go (pages, fill and stored bytes per table, index and stream; DynamoDB's billed size of each table) and exit instead of serving")
 	store.registerEngine(f)
 	if err := f.parse(args); err != nil {
 		return err
@@ -27,6 +29,13 @@ func serveDynamoDB(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return fmt.Errorf("opening the engine: %w", err)
 	}
 	defer engine.Close()
+	if diskUsage {
+		u, err := engine.DiskUsage()
+		if err != nil {
+			return err
+		}
+		return u.WriteReport(stdout)
+	}
 	ln, err := net.Listen("tcp", listen)
 	if err != nil {
 		return err

@@ -2,7 +2,6 @@ package ddb
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
@@ -68,9 +67,21 @@ func checkTable(e *Engine, tx *bolt.Tx, name string) error {
 	}
 	var count, size int64
 	err = t.items.ForEach(func(k, v []byte) error {
-		it, err := attr.DecodeItem(v)
+		it, err := t.m.decodeStored(k, v)
 		if err != nil {
 			return fmt.Errorf("table %s: item %x: %w", name, k, err)
+		}
+		if size, err := storedSize(v); err != nil || size != attr.Size(it) {
+			return fmt.Errorf("table %s: item %x records size %d (%v), is %d", name, k, size, err, attr.Size(it))
+		}
+		stored := attr.Item{}
+		if _, err := attr.DecodeBinary(v, stored); err != nil {
+			return fmt.Errorf("table %s: item %x: %w", name, k, err)
+		}
+		for _, key := range t.m.keyNames() {
+			if _, ok := stored[key]; ok {
+				return fmt.Errorf("table %s: item %x stores its key attribute %s again", name, k, key)
+			}
 		}
 		if _, err := t.m.itemKey(it); err != nil {
 			return fmt.Errorf("table %s: item %x has invalid key: %w", name, k, err)
@@ -87,8 +98,7 @@ func checkTable(e *Engine, tx *bolt.Tx, name string) error {
 				continue
 			}
 			proj := t.m.project(ix, it)
-			raw, _ := json.Marshal(proj)
-			want[ix.Name][string(ik)] = raw
+			want[ix.Name][string(ik)] = t.m.indexEntryValue(ix, proj, attr.Size(proj))
 			st := wantStats[ix.Name]
 			st.ItemCount++
 			st.SizeBytes += int64(attr.Size(proj))
@@ -111,7 +121,7 @@ func checkTable(e *Engine, tx *bolt.Tx, name string) error {
 				return fmt.Errorf("table %s index %s: entry %x matches no item", name, ix.Name, k)
 			}
 			if !bytes.Equal(w, v) {
-				return fmt.Errorf("table %s index %s: entry %x holds %s, item projects %s", name, ix.Name, k, v, w)
+				return fmt.Errorf("table %s index %s: entry %x holds %x, item projects %x", name, ix.Name, k, v, w)
 			}
 			return nil
 		})
@@ -147,7 +157,7 @@ func checkExpiry(t *tableTx) error {
 	}
 	want := map[string]bool{}
 	err := t.items.ForEach(func(k, v []byte) error {
-		it, err := decodeItem(v)
+		it, err := t.m.decodeStored(k, v)
 		if err != nil {
 			return err
 		}

@@ -30,7 +30,10 @@
 //	tabledescription.go      the TableDescription of every table operation
 //	tabletx.go               tableTx: one table in a bbolt transaction, the
 //	                         only code that writes items and index entries
-//	itemcodec.go, keys.go    stored items; key encoding and Key parameters
+//	itemcodec.go, keys.go    stored items and index entries; key encoding
+//	                         and Key parameters
+//	formatv4.go              the upgrade of JSON storage (formats 1-3)
+//	diskusage.go             where a file's bytes go (DiskUsage)
 //	read.go                  what GetItem, Query, Scan, BatchGetItem and
 //	                         TransactGetItems share
 //	queryscan.go, page.go    what Query and Scan share; reading one page
@@ -96,28 +99,38 @@
 // exists exactly when the write committed, in commit order, and a write
 // that changes nothing leaves none.
 //
-// Items are stored as the exact bytes a response carries (see respjson.go),
-// so reads that return whole items copy them instead of decoding and
-// re-encoding them.
+// Items, index entries and stream records are stored compactly, holding no
+// byte that a key or another entry already holds (itemcodec.go,
+// streamrecord.go): items in attr's binary codec without their key
+// attributes, index entries of ALL and KEYS_ONLY projections as keys alone.
+// For the sample dataset the table and its index take less than DynamoDB
+// bills for them (item size plus 100 bytes, per item and per index entry);
+// TestDiskPerItem checks it, and `quickphotos dynamodb --disk-usage`
+// (Engine.DiskUsage) shows where a file's bytes go. Reads that return
+// whole items write their response JSON straight from the stored form,
+// without building the item.
 //
 // Layout (bucket names in quotes):
 //
-//	"meta"            "format" -> FormatVersion ("3"); Open migrates "1"
-//	                  and "2" and refuses others
+//	"meta"            "format" -> FormatVersion ("4"); Open migrates "1"
+//	                  to "3" (formatv4.go) and refuses others
 //	"tables"          table name -> JSON table metadata (key schema,
 //	                  attribute definitions, billing, indexes, TTL)
 //	"tokens"          ClientRequestToken -> {request hash, time, response}
 //	"streams"         one bucket per stream, "<table>/<label>", holding
 //	                  its "meta", its "shards" (index -> JSON) and its
 //	                  "records" (sequence number -> write time, then the
-//	                  record as GetRecords returns it); streamlog.go
+//	                  record in its stored form); streamlog.go
 //	"t:<table>"       one bucket per table, holding:
 //	    "stats"       JSON counters: items and bytes of the table and of
 //	                  each index (what DescribeTable reports)
-//	    "items"       key(item) -> item as DynamoDB JSON
+//	    "items"       key(item) -> the item's attributes other than its
+//	                  keys, binary (attr.AppendBinary), its size in front
 //	    "i:<index>"   one bucket per secondary index (GSI or LSI):
-//	                  key(index hash, index range, table key) -> the
-//	                  projected item as DynamoDB JSON
+//	                  key(index hash, index range, the table keys not
+//	                  among them) -> nothing for ALL (the item is the
+//	                  table's) and KEYS_ONLY projections, the projected
+//	                  non-key attributes, binary, for INCLUDE
 //	    "expiry"      only while TTL is enabled: key(TTL value, table
 //	                  key) -> empty, for each item whose TTL attribute is
 //	                  a Number
@@ -125,8 +138,9 @@
 // key(…) concatenates attr.AppendKey encodings, which are order-preserving
 // and self-delimiting: the entries of one partition are contiguous and
 // ordered by sort key, so a Query is one cursor range and
-// ExclusiveStartKey is a Seek. Appending the table key to index keys makes
-// index entries unique. An item lacking an index key attribute (or holding
+// ExclusiveStartKey is a Seek. Appending the table keys the index key lacks
+// makes index entries unique, and every entry key holds all the key
+// attributes of its item. An item lacking an index key attribute (or holding
 // one of another type) has no entry in that index (sparse indexes).
 //
 // The expiry bucket orders items by TTL value, so the TTL sweeper reads only

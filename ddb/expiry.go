@@ -86,7 +86,7 @@ func buildExpiry(tb *bolt.Bucket, m *tableMeta) error {
 	}
 	c := tb.Bucket(bucketItems).Cursor()
 	for k, v := c.First(); k != nil; k, v = c.Next() {
-		it, err := decodeItem(v)
+		it, err := m.decodeStored(k, v)
 		if err != nil {
 			return err
 		}

@@ -216,8 +216,12 @@ func TestSweepExpiredIndex(t *testing.T) {
 	}
 	err = env.e.view(func(tx *bolt.Tx) error {
 		var got []string
-		err := tx.Bucket(tableBucketName("tbl")).Bucket(bucketItems).ForEach(func(_, v []byte) error {
-			it, err := decodeItem(v)
+		tt, err := env.e.openTable(tx, "tbl")
+		if err != nil {
+			return err
+		}
+		err = tt.items.ForEach(func(k, v []byte) error {
+			it, err := tt.m.decodeStored(k, v)
 			got = append(got, it["PK"].S)
 			return err
 		})
@@ -310,7 +314,8 @@ func TestMigrateV1(t *testing.T) {
 	if err := env.e.Close(); err != nil {
 		t.Fatal(err)
 	}
-	// Make the file what version 1 wrote: no expiry buckets.
+	// Make the file what version 1 wrote: items as JSON, no expiry buckets.
+	rewriteFile(t, env.dir, downgradeToV3)
 	rewrite := func(version string) {
 		t.Helper()
 		db, err := bolt.Open(filepath.Join(env.dir, FileName), 0o600, nil)

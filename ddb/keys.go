@@ -96,17 +96,19 @@ func (m *tableMeta) tableKeyBytes(it attr.Item) []byte {
 
 // indexKeyBytes returns the index entry key of item it in index ix, or nil
 // when the item has no entry (it lacks an index key attribute, or has one
-// of another type: sparse index).
+// of another type: sparse index). The key is the index key, then the table
+// key attributes it lacks (indexKeyParts), which make entries unique.
 func (m *tableMeta) indexKeyBytes(ix *indexMeta, it attr.Item) []byte {
 	var k []byte
-	for _, name := range ix.keyNamesList() {
-		v, ok := it[name]
-		if !ok || v.Type.String() != m.attrType(name) || isEmptyKey(v) {
+	indexKeys := len(ix.keyNamesList())
+	for i, p := range m.indexKeyParts(ix) {
+		v, ok := it[p.name]
+		if i < indexKeys && (!ok || v.Type != p.typ || isEmptyKey(v)) {
 			return nil
 		}
 		k = attr.AppendKey(k, v)
 	}
-	return append(k, m.tableKeyBytes(it)...)
+	return k
 }
 
 // keyNamesList returns an index's key attribute names (hash, then range).

@@ -25,13 +25,18 @@ type source struct {
 	t  *tableTx
 	ix *indexMeta // nil for the table
 	b  *bolt.Bucket
+	// parts are the attributes held by the source's entry keys, tableParts
+	// the table's (itemcodec.go).
+	parts, tableParts []keyPart
+	tk                []byte // scratch: the table key of an index entry
 }
 
 // openSource returns the table or the named index, validating IndexName and
 // ConsistentRead.
 func (t *tableTx) openSource(indexName string, consistent bool) (*source, error) {
+	tableParts := t.m.tableKeyParts()
 	if indexName == "" {
-		return &source{t: t, b: t.items}, nil
+		return &source{t: t, b: t.items, parts: tableParts, tableParts: tableParts}, nil
 	}
 	ix := t.m.index(indexName)
 	if ix == nil {
@@ -40,7 +45,7 @@ func (t *tableTx) openSource(indexName string, consistent bool) (*source, error)
 	if ix.Global && consistent {
 		return nil, validationf("Consistent reads are not supported on global secondary indexes")
 	}
-	return &source{t: t, ix: ix, b: t.b.Bucket(indexBucketName(ix.Name))}, nil
+	return &source{t: t, ix: ix, b: t.b.Bucket(indexBucketName(ix.Name)), parts: t.m.indexKeyParts(ix), tableParts: tableParts}, nil
 }
 
 // keyNames returns the attributes of a LastEvaluatedKey from this source:
@@ -104,10 +109,14 @@ type pageSpec struct {
 
 // page is what one Query or Scan page read.
 type page struct {
-	items   []attr.Item // every live item read, before filter; nil entries when read rawOnly
-	raws    []rawItem   // their stored bytes (copies), for unprojected responses
-	bytes   int         // total size of the items read
-	lastKey attr.Item   // LastEvaluatedKey, nil when the range is exhausted
+	items []attr.Item // every live item read, before filter; nil entries when read rawOnly
+	// raws are their response JSON when read rawOnly, else nil entries:
+	// the response encodes the items themselves.
+	raws    []rawItem
+	bytes   int       // total size of the items read
+	lastKey attr.Item // LastEvaluatedKey, nil when the range is exhausted
+	// last is the entry key of the last item read (a copy).
+	last []byte
 }
 
 // read reads one page: live items in [lo, hi) after start, in order, until
@@ -147,8 +156,10 @@ func (s *source) read(ctx context.Context, p pageSpec) (*page, error) {
 	}
 	out := &page{}
 	// Without a TTL, an item the response returns as stored needs no
-	// decoding: its size is read off the stored bytes.
+	// decoding: its size is read off the stored bytes, and its JSON written
+	// straight from them.
 	rawOnly := p.rawOnly && !s.t.ttlEnabled()
+	var scratch []byte // each item's JSON, then copied to its exact size
 	for visited := 0; k != nil; visited++ {
 		if visited%ctxCheckEvery == 0 {
 			if err := ctx.Err(); err != nil {
@@ -162,7 +173,16 @@ func (s *source) read(ctx context.Context, p pageSpec) (*page, error) {
 			break
 		}
 		if p.keep == nil || p.keep(k) {
-			it, size, live, err := s.entry(v, rawOnly)
+			var it attr.Item
+			var raw rawItem
+			var size int
+			live := true
+			var err error
+			if rawOnly {
+				scratch, size, err = s.appendEntryJSON(scratch[:0], k, v)
+			} else {
+				it, size, live, err = s.entry(k, v)
+			}
 			if err != nil {
 				return nil, err
 			}
@@ -170,8 +190,12 @@ func (s *source) read(ctx context.Context, p pageSpec) (*page, error) {
 				if len(out.items) > 0 && out.bytes+size > maxPageBytes {
 					return out, out.setLastKey(s)
 				}
+				if rawOnly {
+					raw = append(rawItem(nil), scratch...)
+				}
 				out.items = append(out.items, it)
-				out.raws = append(out.raws, append(rawItem(nil), v...))
+				out.raws = append(out.raws, raw)
+				out.last = append(out.last[:0], k...)
 				out.bytes += size
 				if p.limit > 0 && len(out.items) >= p.limit {
 					return out, out.setLastKey(s)
@@ -187,17 +211,10 @@ func (s *source) read(ctx context.Context, p pageSpec) (*page, error) {
 	return out, nil
 }
 
-// entry reads one stored entry: the item (nil when rawOnly), its size and
+// entry decodes the stored entry k, v and returns the item, its size and
 // whether it is live.
-func (s *source) entry(v []byte, rawOnly bool) (attr.Item, int, bool, error) {
-	if rawOnly {
-		size, err := attr.SizeJSON(v)
-		if err != nil {
-			return nil, 0, false, fmt.Errorf("ddb: corrupt item: %w", err)
-		}
-		return nil, size, true, nil
-	}
-	it, err := decodeItem(v)
+func (s *source) entry(k, v []byte) (attr.Item, int, bool, error) {
+	it, size, err := s.entryItem(k, v)
 	if err != nil {
 		return nil, 0, false, err
 	}
@@ -205,21 +222,93 @@ func (s *source) entry(v []byte, rawOnly bool) (attr.Item, int, bool, error) {
 	if err != nil || !live {
 		return nil, 0, false, err
 	}
-	return it, attr.Size(it), true, nil
+	return it, size, true, nil
 }
 
-// setLastKey sets the LastEvaluatedKey from the last item of the page,
-// decoding it if the page was read rawOnly.
-func (pg *page) setLastKey(s *source) error {
-	i := len(pg.items) - 1
-	it := pg.items[i]
-	if it == nil {
-		var err error
-		if it, err = decodeItem(pg.raws[i]); err != nil {
-			return err
+// appendEntryJSON appends the response JSON of entry k, v (see itemcodec.go
+// for the stored forms) and returns its size.
+func (s *source) appendEntryJSON(dst, k, v []byte) ([]byte, int, error) {
+	switch {
+	case s.ix == nil:
+		return appendEntryJSON(dst, k, v, s.parts)
+	case s.ix.Projection.ProjectionType == projectionAll:
+		base, err := s.base(k)
+		if err != nil {
+			return nil, 0, err
 		}
+		return appendEntryJSON(dst, s.tk, base, s.tableParts)
 	}
-	pg.lastKey = s.lastKey(it)
+	keys, err := keyAttrs(k, s.parts)
+	if err != nil {
+		return nil, 0, err
+	}
+	if s.ix.Projection.ProjectionType == projectionInclude {
+		return appendStoredJSON(dst, keys, v)
+	}
+	it := itemOf(keys)
+	return appendItem(dst, it), attr.Size(it), nil
+}
+
+// entryItem decodes entry k, v and returns its size.
+func (s *source) entryItem(k, v []byte) (attr.Item, int, error) {
+	switch {
+	case s.ix == nil:
+		it, err := s.t.m.decodeStored(k, v)
+		if err != nil {
+			return nil, 0, err
+		}
+		size, err := storedSize(v)
+		return it, size, err
+	case s.ix.Projection.ProjectionType == projectionAll:
+		base, err := s.base(k)
+		if err != nil {
+			return nil, 0, err
+		}
+		it, err := s.t.m.decodeStored(s.tk, base)
+		if err != nil {
+			return nil, 0, err
+		}
+		size, err := storedSize(base)
+		return it, size, err
+	}
+	keys, err := keyAttrs(k, s.parts)
+	if err != nil {
+		return nil, 0, err
+	}
+	if s.ix.Projection.ProjectionType == projectionInclude {
+		it, err := decodeWithKeys(keys, v)
+		if err != nil {
+			return nil, 0, err
+		}
+		size, err := storedSize(v)
+		return it, size, err
+	}
+	it := itemOf(keys)
+	return it, attr.Size(it), nil
+}
+
+// base returns the stored item of the ALL-projection index entry k, whose
+// item is the table's, leaving its table key in s.tk.
+func (s *source) base(k []byte) ([]byte, error) {
+	var err error
+	if s.tk, err = s.t.m.tableKeyOf(s.tk[:0], s.parts, k); err != nil {
+		return nil, err
+	}
+	v := s.t.items.Get(s.tk)
+	if v == nil {
+		return nil, fmt.Errorf("ddb: index %s entry %x has no item", s.ix.Name, k)
+	}
+	return v, nil
+}
+
+// setLastKey sets the LastEvaluatedKey from the entry key of the last item
+// of the page, which holds every key attribute of the item.
+func (pg *page) setLastKey(s *source) error {
+	keys, err := keyAttrs(pg.last, s.parts)
+	if err != nil {
+		return err
+	}
+	pg.lastKey = s.lastKey(itemOf(keys))
 	return nil
 }
 

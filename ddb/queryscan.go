@@ -161,12 +161,12 @@ func (s *source) respond(p *listParams, c *compiled, pg *page) (map[string]any, 
 		raw := pg.raws[i]
 		if s.fetchesBase(p, c) {
 			// Local index: attributes not projected are fetched from the table.
-			base, baseRaw, err := s.t.getStored(s.t.m.tableKeyBytes(it))
+			base, err := s.t.getRaw(s.t.m.tableKeyBytes(it))
 			if err != nil {
 				return nil, err
 			}
 			if base != nil {
-				it, raw = base, baseRaw
+				it, raw = base, nil
 			}
 		}
 		items = append(items, projectedOrRaw(c.proj, it, raw))

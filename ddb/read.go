@@ -24,11 +24,15 @@ func (p *readParams) shape(body []byte) violations {
 	return v
 }
 
-// projectedOrRaw is the response form of a read item: the stored bytes
-// when there is no projection, else the projected item.
+// projectedOrRaw is the response form of a read item: its response JSON
+// (raw) when there is no projection, or the item itself when it was read
+// decoded (raw nil); else the projected item.
 func projectedOrRaw(p projector, it attr.Item, raw rawItem) any {
-	if p == nil {
-		return raw
+	switch {
+	case p != nil:
+		return p(it)
+	case raw == nil:
+		return it
 	}
-	return p(it)
+	return raw
 }

@@ -20,9 +20,9 @@ import (
 // same float formatting); anything else falls back to json.Marshal.
 // respjson_test.go checks the equivalence.
 
-// rawItem is an item in its stored wire form (written by appendItem, so
-// already exactly what json.Marshal of the decoded item produces). Reads
-// return it instead of re-encoding the decoded item.
+// rawItem is an item's response JSON, exactly what json.Marshal of the
+// decoded item produces (appendItem's bytes), which reads write straight
+// from the stored form (itemcodec.go) instead of building the item.
 type rawItem []byte
 
 // MarshalJSON returns the stored encoding; it lets encoding/json (tokens,
@@ -30,8 +30,7 @@ type rawItem []byte
 func (r rawItem) MarshalJSON() ([]byte, error) { return r, nil }
 
 // appendItem appends the encoding json.Marshal gives an item: attr's wire
-// encoding with <, >, & and U+2028/U+2029 escaped. Stored items and index
-// entries use it too, so stored bytes can be copied into responses as is.
+// encoding with <, >, & and U+2028/U+2029 escaped.
 func appendItem(dst []byte, it attr.Item) []byte {
 	start := len(dst)
 	dst = attr.AppendItemJSON(dst, it)

@@ -60,8 +60,8 @@ func TestAppendResponse_MatchesEncodingJSON(t *testing.T) {
 		it := randItem(r, 3)
 		resp := map[string]any{
 			"Item":     it,
-			"Raw":      rawItem(encodeItem(it)),
-			"Items":    []any{it, rawItem(encodeItem(it)), randItem(r, 2)},
+			"Raw":      rawItem(appendItem(nil, it)),
+			"Items":    []any{it, rawItem(appendItem(nil, it)), randItem(r, 2)},
 			"List":     []attr.Item{it},
 			"NilList":  []attr.Item(nil),
 			"NilItem":  attr.Item(nil),
@@ -73,7 +73,7 @@ func TestAppendResponse_MatchesEncodingJSON(t *testing.T) {
 			"Nothing":  nil,
 			"Names":    []string{"a", "<b>"},
 			"Caps":     []map[string]any{{"TableName": trickyStrings[i%len(trickyStrings)], "CapacityUnits": 1.5}},
-			"Batch":    map[string][]any{"t": {rawItem(encodeItem(it))}, "u": nil},
+			"Batch":    map[string][]any{"t": {rawItem(appendItem(nil, it))}, "u": nil},
 			"Struct":   cancellationReason{Code: "None"},
 			"NaNValue": map[string]any{},
 		}
@@ -89,8 +89,13 @@ func TestAppendResponse_MatchesEncodingJSON(t *testing.T) {
 		if !bytes.Equal(got, want) {
 			t.Fatalf("appendResponse differs from json.Marshal:\n got %s\nwant %s", got, want)
 		}
-		if enc, want := encodeItem(it), mustMarshal(t, it); !bytes.Equal(enc, want) {
-			t.Fatalf("encodeItem differs from json.Marshal:\n got %s\nwant %s", enc, want)
+		if enc, want := appendItem(nil, it), mustMarshal(t, it); !bytes.Equal(enc, want) {
+			t.Fatalf("appendItem differs from json.Marshal:\n got %s\nwant %s", enc, want)
+		}
+		// What reads return from the stored form is the same.
+		enc, size, err := appendStoredJSON(nil, nil, attr.AppendBinary(nil, it, attr.Size(it)))
+		if want := mustMarshal(t, it); err != nil || !bytes.Equal(enc, want) || size != attr.Size(it) {
+			t.Fatalf("appendStoredJSON differs from json.Marshal (%v, size %d):\n got %s\nwant %s", err, size, enc, want)
 		}
 	}
 }

@@ -8,17 +8,19 @@ import (
 )
 
 // FormatVersion is the on-disk format version stored in the meta bucket.
-// Open migrates files of versions 1 and 2 (see migrateV1 and migrateV2) and
-// refuses any other version (ErrFormatVersion).
-const FormatVersion = "3"
+// Open migrates files of versions 1, 2 and 3 (see migrateV1 and
+// migrateToV4) and refuses any other version (ErrFormatVersion).
+const FormatVersion = "4"
 
 // Earlier format versions. Version 1 had no expiry buckets; version 2 had no
 // streams bucket. An engine that predates streams must not write to a file
 // whose tables have streams, as it would leave their records out: the
-// version number keeps it out.
+// version number keeps it out. Versions 1 to 3 stored items, index entries
+// and stream records as JSON (formatv4.go).
 const (
 	formatV1 = "1"
 	formatV2 = "2"
+	formatV3 = "3"
 )
 
 // Bucket and key names of the on-disk layout; doc.go describes it.
@@ -41,9 +43,9 @@ func tableBucketName(table string) []byte { return []byte("t:" + table) }
 func indexBucketName(index string) []byte { return []byte("i:" + index) }
 
 // initStorage creates the fixed buckets of a new file, and checks the format
-// version of an existing one, migrating it from version 1. Open runs it in
-// one transaction, so a migration interrupted by a crash leaves the file at
-// version 1, to be migrated again on the next Open.
+// version of an existing one, migrating it from versions 1 to 3. Open runs
+// it in one transaction, so a migration interrupted by a crash leaves the
+// file at its old version, to be migrated again on the next Open.
 func initStorage(tx *bolt.Tx) error {
 	meta, err := tx.CreateBucketIfNotExists(bucketMeta)
 	if err != nil {
@@ -54,8 +56,13 @@ func initStorage(tx *bolt.Tx) error {
 		if err := meta.Put(keyFormat, []byte(FormatVersion)); err != nil {
 			return fmt.Errorf("ddb: init: %w", err)
 		}
-	case string(v) == formatV1 || string(v) == formatV2:
-		if string(v) == formatV1 {
+	case string(v) == formatV1 || string(v) == formatV2 || string(v) == formatV3:
+		// First the stored forms of version 4, which migrateV1 reads.
+		from := string(v)
+		if err := migrateToV4(tx); err != nil {
+			return fmt.Errorf("ddb: migrate from format %s: %w", from, err)
+		}
+		if from == formatV1 {
 			if err := migrateV1(tx); err != nil {
 				return fmt.Errorf("ddb: migrate from format %s: %w", formatV1, err)
 			}

@@ -583,6 +583,9 @@ func TestStream_SurvivesReopen(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = db.Update(func(tx *bolt.Tx) error {
+		if err := downgradeToV3(tx); err != nil { // items as JSON
+			return err
+		}
 		if err := tx.DeleteBucket(bucketStreams); err != nil {
 			return err
 		}

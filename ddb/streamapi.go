@@ -2,6 +2,7 @@ package ddb
 
 import (
 	"context"
+	"fmt"
 	"sort"
 	"strings"
 
@@ -357,13 +358,15 @@ func opGetRecords(e *Engine, _ context.Context, body []byte) (any, error) {
 			if !s.holds(seq) {
 				break
 			}
-			rec := v[8:]
+			rec, err := e.appendRecordJSON(nil, seq, v)
+			if err != nil {
+				return fmt.Errorf("%w %d", err, seq)
+			}
 			if bytes > 0 && bytes+len(rec) > maxGetRecordsBytes {
 				break
 			}
 			bytes += len(rec)
-			// The stored bytes live only as long as the transaction.
-			records = append(records, rawItem(append([]byte(nil), rec...)))
+			records = append(records, rawItem(rec))
 			after = seq
 		}
 		if !s.Closed || after < s.End {

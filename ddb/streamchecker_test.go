@@ -78,7 +78,11 @@ func checkStream(e *Engine, tx *bolt.Tx, name []byte) error {
 				SequenceNumber string          `json:"SequenceNumber"`
 			} `json:"dynamodb"`
 		}
-		if err := json.Unmarshal(v[8:], &rec); err != nil {
+		rendered, err := e.appendRecordJSON(nil, seq, v)
+		if err != nil {
+			return fmt.Errorf("record %d: %w", seq, err)
+		}
+		if err := json.Unmarshal(rendered, &rec); err != nil {
 			return fmt.Errorf("record %d: %w", seq, err)
 		}
 		if rec.Dynamodb.SequenceNumber != formatSequenceNumber(seq) {
@@ -111,7 +115,13 @@ func checkStream(e *Engine, tx *bolt.Tx, name []byte) error {
 		if err != nil {
 			return err
 		}
-		raw := t.items.Get(m.tableKeyBytes(key))
+		tk := m.tableKeyBytes(key)
+		var raw []byte
+		if v := t.items.Get(tk); v != nil {
+			if raw, _, err = m.storedJSON(tk, v); err != nil {
+				return err
+			}
+		}
 		switch {
 		case c.event == "REMOVE" && raw != nil:
 			return fmt.Errorf("key %s: last record REMOVE, but the item is there", keys)

@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
@@ -25,7 +24,7 @@ import (
 //	           each), absent once the stream is switched off: what a write
 //	           needs, without decoding JSON
 //	"records"  8-byte sequence number -> 8-byte Unix milliseconds of the
-//	           write, then the record as GetRecords returns it (JSON)
+//	           write, then the record in its stored form (streamrecord.go)
 //
 // The records bucket's own sequence (bbolt NextSequence) numbers the
 // records, so a number is taken in the write's transaction and given back
@@ -211,8 +210,8 @@ func (l *streamLog) closeShard() error {
 	return l.putShard(k, s)
 }
 
-// append writes the next record: record builds its JSON given its sequence
-// number. A shard open for shardAge or longer is first closed and followed
+// append writes the next record: record appends its stored form
+// (streamrecord.go) given its sequence number. A shard open for shardAge or longer is first closed and followed
 // by its child, as DynamoDB rolls its shards over.
 func (l *streamLog) append(now time.Time, shardAge time.Duration, record func(dst []byte, seq uint64) []byte) error {
 	open := l.b.Get(keyOpenShard)
@@ -285,7 +284,7 @@ func (t *tableTx) recordChange(c itemChange) error {
 	// Encoding the old item is needed only for its image, or to tell an
 	// overwrite with the same content, which must have the same size.
 	if withOld || c.old != nil && c.new != nil && c.oldSize == c.newSize {
-		oldRaw = encodeItem(c.old)
+		oldRaw = t.m.encodeStored(c.old, c.oldSize)
 		if c.new != nil && bytes.Equal(oldRaw, c.newRaw) {
 			return nil
 		}
@@ -305,46 +304,17 @@ func (t *tableTx) recordChange(c itemChange) error {
 	for _, name := range t.m.keyNames() {
 		keys[name] = keySource[name]
 	}
-	now := t.e.now()
-	return log.append(now, t.e.opts.StreamShardDuration, func(dst []byte, seq uint64) []byte {
-		size := attr.Size(keys)
-		if withNew {
-			size += c.newSize
-		}
-		if withOld {
-			size += c.oldSize
-		}
-		// The keys in the order json.Marshal sorts them, as appendResponse
-		// writes every response.
-		dst = append(dst, `{"awsRegion":`...)
-		dst = appendString(dst, t.e.opts.Region)
-		dst = append(dst, `,"dynamodb":{"ApproximateCreationDateTime":`...)
-		dst = strconv.AppendInt(dst, now.Unix(), 10) // DynamoDB rounds it down to the second
-		dst = append(dst, `,"Keys":`...)
-		dst = appendItem(dst, keys)
-		if withNew {
-			dst = append(dst, `,"NewImage":`...)
-			dst = append(dst, c.newRaw...)
-		}
-		if withOld {
-			dst = append(dst, `,"OldImage":`...)
-			dst = append(dst, oldRaw...)
-		}
-		dst = append(dst, `,"SequenceNumber":"`...)
-		dst = appendSequenceNumber(dst, seq)
-		dst = append(dst, `","SizeBytes":`...)
-		dst = strconv.AppendInt(dst, int64(size), 10)
-		dst = append(dst, `,"StreamViewType":"`...)
-		dst = append(dst, spec.ViewType...)
-		dst = append(dst, `"},"eventID":"`...)
-		dst = appendEventID(dst)
-		dst = append(dst, `","eventName":"`...)
-		dst = append(dst, event...)
-		dst = append(dst, `","eventSource":"aws:dynamodb","eventVersion":"1.1"`...)
-		if t.byService {
-			dst = append(dst, `,"userIdentity":{"PrincipalId":"dynamodb.amazonaws.com","Type":"Service"}`...)
-		}
-		return append(dst, '}')
+	r := streamRecord{event: event, view: spec.ViewType, byService: t.byService, keys: keys, size: attr.Size(keys)}
+	if withNew {
+		r.newImage = c.newRaw
+		r.size += c.newSize
+	}
+	if withOld {
+		r.oldImage = oldRaw
+		r.size += c.oldSize
+	}
+	return log.append(t.e.now(), t.e.opts.StreamShardDuration, func(dst []byte, _ uint64) []byte {
+		return appendStreamRecord(dst, &r)
 	})
 }
 
@@ -364,12 +334,4 @@ func (t *tableTx) streamLog() (*streamLog, error) {
 	}
 	t.stream = log
 	return log, nil
-}
-
-// appendEventID appends a new eventID: 32 random hexadecimal digits, as
-// DynamoDB writes them.
-func appendEventID(dst []byte) []byte {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	return hex.AppendEncode(dst, b[:])
 }

@@ -55,11 +55,11 @@ func (e *Engine) openTable(tx *bolt.Tx, name string) (*tableTx, error) {
 
 // getRaw returns the stored item at key k regardless of TTL, or nil.
 func (t *tableTx) getRaw(k []byte) (attr.Item, error) {
-	raw := t.items.Get(k)
-	if raw == nil {
+	v := t.items.Get(k)
+	if v == nil {
 		return nil, nil
 	}
-	return decodeItem(raw)
+	return t.m.decodeStored(k, v)
 }
 
 // live returns it unless it is expired.
@@ -70,42 +70,28 @@ func (t *tableTx) live(it attr.Item) attr.Item {
 	return it
 }
 
-// getStored is getRaw that also returns a copy of the item's stored bytes,
-// for responses that return it unprojected. The copy is needed because
-// bbolt's bytes are only valid inside the transaction, and responses are
-// encoded after it.
-func (t *tableTx) getStored(k []byte) (attr.Item, rawItem, error) {
-	raw := t.items.Get(k)
-	if raw == nil {
-		return nil, nil, nil
-	}
-	it, err := decodeItem(raw)
-	if err != nil {
-		return nil, nil, err
-	}
-	return it, append(rawItem(nil), raw...), nil
-}
-
-// getLive returns the live item at key k, a copy of its stored bytes and
-// its size; raw is nil when the item is absent or expired. The item is
-// decoded only when asked for (decode) or when the table has TTL enabled,
-// to tell whether it expired; otherwise it is nil and its size is read off
-// the stored bytes, as page.go does for unprojected pages.
+// getLive returns the live item at key k, its response form and its size;
+// raw is nil when the item is absent or expired. Unless decode, raw is the
+// item's response JSON, written straight from the stored form, and the item
+// is decoded only when the table has TTL enabled, to tell whether it
+// expired (else it is nil). With decode, the caller projects the item and
+// raw is empty. The size is the one recorded in the stored form.
 func (t *tableTx) getLive(k []byte, decode bool) (it attr.Item, raw rawItem, size int, err error) {
 	v := t.items.Get(k)
 	if v == nil {
 		return nil, nil, 0, nil
 	}
-	if !decode && !t.ttlEnabled() {
-		if size, err = attr.SizeJSON(v); err != nil {
-			return nil, nil, 0, fmt.Errorf("ddb: corrupt item: %w", err)
+	if decode || t.ttlEnabled() {
+		if it, err = t.m.decodeStored(k, v); err != nil || t.expired(it) {
+			return nil, nil, 0, err
 		}
-		return nil, append(rawItem(nil), v...), size, nil
+		if decode {
+			size, err = storedSize(v)
+			return it, rawItem{}, size, err
+		}
 	}
-	if it, err = decodeItem(v); err != nil || t.expired(it) {
-		return nil, nil, 0, err
-	}
-	return it, append(rawItem(nil), v...), attr.Size(it), nil
+	raw, size, err = t.m.storedJSON(k, v)
+	return it, raw, size, err
 }
 
 // writeUnits are the write capacity units of one item write: the table's and
@@ -126,7 +112,7 @@ func (t *tableTx) put(k []byte, old, it attr.Item) (writeUnits, error) {
 	if old != nil {
 		oldSize = attr.Size(old)
 	}
-	raw := encodeItem(it)
+	raw := t.m.encodeStored(it, size)
 	if err := t.items.Put(k, raw); err != nil {
 		return writeUnits{}, err
 	}
@@ -192,23 +178,29 @@ func (t *tableTx) updateIndexes(old, it attr.Item, u *writeUnits) error {
 			newKey = t.m.indexKeyBytes(ix, it)
 		}
 		units := 0
+		sameKey := oldKey != nil && newKey != nil && string(newKey) == string(oldKey)
 		if oldKey != nil {
 			p := attr.Size(t.m.project(ix, old))
-			if err := ib.Delete(oldKey); err != nil {
-				return err
+			if !sameKey { // else the Put below replaces the entry
+				if err := ib.Delete(oldKey); err != nil {
+					return err
+				}
+				units += attr.WriteUnits(p)
 			}
 			st.ItemCount--
 			st.SizeBytes -= int64(p)
-			if newKey == nil || string(newKey) != string(oldKey) {
-				units += attr.WriteUnits(p)
-			}
 		}
 		if newKey != nil {
 			proj := t.m.project(ix, it)
-			if err := ib.Put(newKey, encodeItem(proj)); err != nil {
-				return err
-			}
 			p := attr.Size(proj)
+			v := t.m.indexEntryValue(ix, proj, p)
+			// An entry whose key and (empty) value stay the same is left
+			// alone: an ALL index entry changes only with its key.
+			if !sameKey || v != nil {
+				if err := ib.Put(newKey, v); err != nil {
+					return err
+				}
+			}
 			st.ItemCount++
 			st.SizeBytes += int64(p)
 			units += attr.WriteUnits(p)
@@ -243,7 +235,7 @@ func (t *tableTx) backfill(ix *indexMeta) error {
 	var st indexStats
 	c := t.items.Cursor()
 	for k, v := c.First(); k != nil; k, v = c.Next() {
-		it, err := decodeItem(v)
+		it, err := t.m.decodeStored(k, v)
 		if err != nil {
 			return err
 		}
@@ -252,11 +244,12 @@ func (t *tableTx) backfill(ix *indexMeta) error {
 			continue
 		}
 		proj := t.m.project(ix, it)
-		if err := ib.Put(ik, encodeItem(proj)); err != nil {
+		size := attr.Size(proj)
+		if err := ib.Put(ik, t.m.indexEntryValue(ix, proj, size)); err != nil {
 			return err
 		}
 		st.ItemCount++
-		st.SizeBytes += int64(attr.Size(proj))
+		st.SizeBytes += int64(size)
 	}
 	t.stats.Indexes[ix.Name] = st
 	t.dirty = true

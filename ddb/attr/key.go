@@ -1,6 +1,7 @@
 package attr
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 )
@@ -96,7 +97,7 @@ func DecodeKey(b []byte, t Type) (Value, []byte, error) {
 		if t == TypeS {
 			return S(string(raw)), rest, nil
 		}
-		return B(raw), rest, nil
+		return B(append([]byte{}, raw...)), rest, nil
 	case TypeN:
 		d, rest, err := decodeNumberKey(b)
 		if err != nil {
@@ -107,7 +108,13 @@ func DecodeKey(b []byte, t Type) (Value, []byte, error) {
 	return Value{}, nil, ErrBadKey
 }
 
+// decodeEscaped decodes an S or B key encoding from the front of b. The
+// value returned may share b's memory.
 func decodeEscaped(b []byte) ([]byte, []byte, error) {
+	// Without escaped zero bytes (nearly always), the value is b's prefix.
+	if i := bytes.IndexByte(b, 0); i >= 0 && i+1 < len(b) && b[i+1] == 0x01 {
+		return b[:i], b[i+2:], nil
+	}
 	out := make([]byte, 0, len(b))
 	for i := 0; i < len(b); i++ {
 		c := b[i]
@@ -169,4 +176,43 @@ func decodeNumberKey(b []byte) (Decimal, []byte, error) {
 		digits = append(digits, c)
 	}
 	return Decimal{}, nil, ErrBadKey
+}
+
+// KeyLen returns the length of the encoding of one key value of type t (S,
+// N or B) at the front of b, without decoding it: how the engine splits a
+// stored key into its values' encodings.
+func KeyLen(b []byte, t Type) (int, error) {
+	switch t {
+	case TypeS, TypeB:
+		for i := 0; i+1 < len(b); i++ {
+			if b[i] != 0 {
+				continue
+			}
+			switch b[i+1] {
+			case 0x01:
+				return i + 2, nil
+			case 0xFF:
+				i++
+			default:
+				return 0, ErrBadKey
+			}
+		}
+	case TypeN:
+		if len(b) > 0 && b[0] == numZero {
+			return 1, nil
+		}
+		if len(b) < 2 || b[0] != numPos && b[0] != numNeg {
+			return 0, ErrBadKey
+		}
+		term := byte(0x00)
+		if b[0] == numNeg {
+			term = 0xFF
+		}
+		for i := 2; i < len(b); i++ {
+			if b[i] == term {
+				return i + 1, nil
+			}
+		}
+	}
+	return 0, ErrBadKey
 }

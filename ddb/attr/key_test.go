@@ -171,3 +171,28 @@ func TestClone(t *testing.T) {
 		t.Fatal("Clone shares memory with the original")
 	}
 }
+
+// TestKeyLen is a property test: KeyLen finds where each value of a
+// concatenation of random key encodings ends, and rejects truncations.
+func TestKeyLen(t *testing.T) {
+	seed := uint64(time.Now().UnixNano())
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 1))
+	for range 5000 {
+		types := []attr.Type{attr.TypeS, attr.TypeN, attr.TypeB}
+		t1, t2 := types[r.IntN(3)], types[r.IntN(3)]
+		a, b := randKey(r, t1), randKey(r, t2)
+		ea := attr.AppendKey(nil, a)
+		both := attr.AppendKey(bytes.Clone(ea), b)
+		n, err := attr.KeyLen(both, t1)
+		if err != nil || n != len(ea) {
+			t.Fatalf("KeyLen(%x, %v) = %d, %v; want %d", both, t1, n, err, len(ea))
+		}
+		if m, err := attr.KeyLen(both[n:], t2); err != nil || m != len(both)-n {
+			t.Fatalf("KeyLen of the second value %x = %d, %v", both[n:], m, err)
+		}
+		if _, err := attr.KeyLen(ea[:len(ea)-1], t1); err == nil {
+			t.Fatalf("KeyLen of truncated %x accepted", ea[:len(ea)-1])
+		}
+	}
+}

@@ -1,0 +1,360 @@
+package attr
+
+import (
+	"encoding/binary"
+	"errors"
+	"slices"
+	"unsafe"
+)
+
+// The binary codec: the compact form in which the engine stores items
+// (about two thirds of their DynamoDB JSON). An encoded item is
+//
+//	uvarint(size) attribute*
+//	attribute = uvarint(len(name)) name value
+//
+// with the attributes in name order (byte order, as AppendItemJSON sorts
+// them), and size the item's Size as the writer gave it, so a reader knows
+// it without walking the item. A value is a tag byte, then:
+//
+//	S, N, B      uvarint(len) bytes (N: the canonical number text)
+//	BOOL, NULL   nothing: the tag says false, true or NULL
+//	SS, NS, BS   uvarint(count), then each element as uvarint(len) bytes
+//	L            uvarint(count) value*
+//	M            uvarint(count) (uvarint(len(name)) name value)*, names in order
+//
+// An encoded item may leave out attributes (AppendBinary's omit): the
+// engine keeps key attributes in the bbolt key, not twice. Readers then
+// supply them again (DecodeBinary's into, AppendBinaryJSON's extra).
+
+// Tags of the binary codec, one per type (two for BOOL).
+const (
+	binS byte = iota + 1
+	binN
+	binB
+	binFalse
+	binTrue
+	binNULL
+	binSS
+	binNS
+	binBS
+	binL
+	binM
+)
+
+// ErrBadBinary is returned for bytes that are not an item in the binary
+// codec.
+var ErrBadBinary = errors.New("attr: malformed binary item")
+
+// AppendBinary appends the binary encoding of it, without the attributes
+// named in omit, recording size (normally Size(it)) in front.
+func AppendBinary(dst []byte, it Item, size int, omit ...string) []byte {
+	dst = binary.AppendUvarint(dst, uint64(size))
+	names := make([]string, 0, len(it))
+	for k := range it {
+		if !slices.Contains(omit, k) {
+			names = append(names, k)
+		}
+	}
+	slices.Sort(names)
+	for _, k := range names {
+		dst = appendBinString(dst, k)
+		dst = appendBinValue(dst, it[k])
+	}
+	return dst
+}
+
+// appendBinString appends uvarint(len(s)) s.
+func appendBinString[T string | []byte](dst []byte, s T) []byte {
+	dst = binary.AppendUvarint(dst, uint64(len(s)))
+	return append(dst, s...)
+}
+
+// appendBinValue appends one tagged value.
+func appendBinValue(dst []byte, v Value) []byte {
+	switch v.Type {
+	case TypeS:
+		return appendBinString(append(dst, binS), v.S)
+	case TypeN:
+		return appendBinString(append(dst, binN), v.N)
+	case TypeB:
+		return appendBinString(append(dst, binB), v.B)
+	case TypeBOOL:
+		if v.BOOL {
+			return append(dst, binTrue)
+		}
+		return append(dst, binFalse)
+	case TypeNULL:
+		return append(dst, binNULL)
+	case TypeSS:
+		return appendBinSet(append(dst, binSS), v.SS)
+	case TypeNS:
+		return appendBinSet(append(dst, binNS), v.NS)
+	case TypeBS:
+		return appendBinSet(append(dst, binBS), v.BS)
+	case TypeL:
+		dst = binary.AppendUvarint(append(dst, binL), uint64(len(v.L)))
+		for _, e := range v.L {
+			dst = appendBinValue(dst, e)
+		}
+		return dst
+	case TypeM:
+		dst = binary.AppendUvarint(append(dst, binM), uint64(len(v.M)))
+		names := make([]string, 0, len(v.M))
+		for k := range v.M {
+			names = append(names, k)
+		}
+		slices.Sort(names)
+		for _, k := range names {
+			dst = appendBinString(dst, k)
+			dst = appendBinValue(dst, v.M[k])
+		}
+		return dst
+	}
+	panic("attr.AppendBinary: a value without a type")
+}
+
+// appendBinSet appends uvarint(count) and the elements of a set.
+func appendBinSet[E string | []byte](dst []byte, set []E) []byte {
+	dst = binary.AppendUvarint(dst, uint64(len(set)))
+	for _, e := range set {
+		dst = appendBinString(dst, e)
+	}
+	return dst
+}
+
+// binReader reads the binary codec; the first malformation sets bad and
+// makes every later read return zero values, so callers check once.
+type binReader struct {
+	data []byte
+	pos  int
+	bad  bool
+}
+
+// uvarint reads one uvarint.
+func (r *binReader) uvarint() int {
+	v, n := binary.Uvarint(r.data[r.pos:])
+	if n <= 0 || v > 1<<31 {
+		r.bad = true
+		r.pos = len(r.data)
+		return 0
+	}
+	r.pos += n
+	return int(v)
+}
+
+// count reads an element count, which cannot exceed the bytes left (each
+// element takes at least one).
+func (r *binReader) count() int {
+	n := r.uvarint()
+	if n > len(r.data)-r.pos {
+		r.bad = true
+		r.pos = len(r.data)
+		return 0
+	}
+	return n
+}
+
+// bytes reads uvarint(len) bytes, returning them without copying.
+func (r *binReader) bytes() []byte {
+	n := r.uvarint()
+	if n > len(r.data)-r.pos {
+		r.bad = true
+		r.pos = len(r.data)
+		return nil
+	}
+	b := r.data[r.pos : r.pos+n]
+	r.pos += n
+	return b
+}
+
+// tag reads a value's tag byte.
+func (r *binReader) tag() byte {
+	if r.pos >= len(r.data) {
+		r.bad = true
+		return 0
+	}
+	t := r.data[r.pos]
+	r.pos++
+	return t
+}
+
+// BinarySize returns the size recorded in front of a binary item.
+func BinarySize(data []byte) (int, error) {
+	r := binReader{data: data}
+	size := r.uvarint()
+	if r.bad {
+		return 0, ErrBadBinary
+	}
+	return size, nil
+}
+
+// DecodeBinary decodes the binary item data, adding its attributes to into
+// (which may already hold the attributes the encoding left out). It
+// returns the size recorded in front.
+func DecodeBinary(data []byte, into Item) (int, error) {
+	r := binReader{data: data}
+	size := r.uvarint()
+	for r.pos < len(r.data) && !r.bad {
+		name := string(r.bytes())
+		into[name] = r.value()
+	}
+	if r.bad {
+		return 0, ErrBadBinary
+	}
+	return size, nil
+}
+
+// value decodes one tagged value.
+func (r *binReader) value() Value {
+	switch t := r.tag(); t {
+	case binS:
+		return S(string(r.bytes()))
+	case binN:
+		return N(string(r.bytes()))
+	case binB:
+		return B(append([]byte{}, r.bytes()...))
+	case binFalse, binTrue:
+		return Bool(t == binTrue)
+	case binNULL:
+		return Null()
+	case binSS, binNS:
+		set := make([]string, r.count())
+		for i := range set {
+			set[i] = string(r.bytes())
+		}
+		if t == binSS {
+			return SS(set...)
+		}
+		return NS(set...)
+	case binBS:
+		set := make([][]byte, r.count())
+		for i := range set {
+			set[i] = append([]byte{}, r.bytes()...)
+		}
+		return BS(set...)
+	case binL:
+		l := make([]Value, r.count())
+		for i := range l {
+			l[i] = r.value()
+		}
+		return L(l...)
+	case binM:
+		n := r.count()
+		m := make(map[string]Value, n)
+		for range n {
+			name := string(r.bytes())
+			m[name] = r.value()
+		}
+		return M(m)
+	}
+	r.bad = true
+	return Value{}
+}
+
+// NamedValue is one attribute: a name and its value.
+type NamedValue struct {
+	Name  string
+	Value Value
+}
+
+// AppendBinaryJSON appends what AppendItemJSON gives for the item made of
+// the binary item data and the attributes extra (which data left out;
+// sorted by name). It returns the size recorded in data.
+func AppendBinaryJSON(dst, data []byte, extra []NamedValue) ([]byte, int, error) {
+	r := binReader{data: data}
+	size := r.uvarint()
+	dst = append(dst, '{')
+	first := true
+	sep := func() {
+		if !first {
+			dst = append(dst, ',')
+		}
+		first = false
+	}
+	for r.pos < len(r.data) && !r.bad {
+		name := r.bytes()
+		for len(extra) > 0 && extra[0].Name < bytesString(name) {
+			sep()
+			dst = appendString(dst, extra[0].Name)
+			dst = append(dst, ':')
+			dst = AppendJSON(dst, extra[0].Value)
+			extra = extra[1:]
+		}
+		sep()
+		dst = appendString(dst, bytesString(name))
+		dst = append(dst, ':')
+		dst = r.appendJSON(dst)
+	}
+	for _, e := range extra {
+		sep()
+		dst = appendString(dst, e.Name)
+		dst = append(dst, ':')
+		dst = AppendJSON(dst, e.Value)
+	}
+	if r.bad {
+		return nil, 0, ErrBadBinary
+	}
+	return append(dst, '}'), size, nil
+}
+
+// appendJSON appends the JSON wire encoding of one tagged value, as
+// AppendJSON writes it.
+func (r *binReader) appendJSON(dst []byte) []byte {
+	t := r.tag()
+	switch t {
+	case binS:
+		return append(appendString(append(dst, `{"S":`...), bytesString(r.bytes())), '}')
+	case binN:
+		return append(appendString(append(dst, `{"N":`...), bytesString(r.bytes())), '}')
+	case binB:
+		return append(appendBase64(append(dst, `{"B":`...), r.bytes()), '}')
+	case binFalse:
+		return append(dst, `{"BOOL":false}`...)
+	case binTrue:
+		return append(dst, `{"BOOL":true}`...)
+	case binNULL:
+		return append(dst, `{"NULL":true}`...)
+	case binSS, binNS, binBS:
+		dst = append(dst, `{"`...)
+		dst = append(dst, [...]string{binSS: "SS", binNS: "NS", binBS: "BS"}[t]...)
+		dst = append(dst, `":[`...)
+		for i := range r.count() {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			if t == binBS {
+				dst = appendBase64(dst, r.bytes())
+			} else {
+				dst = appendString(dst, bytesString(r.bytes()))
+			}
+		}
+		return append(dst, "]}"...)
+	case binL:
+		dst = append(dst, `{"L":[`...)
+		for i := range r.count() {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = r.appendJSON(dst)
+		}
+		return append(dst, "]}"...)
+	case binM:
+		dst = append(dst, `{"M":{`...)
+		for i := range r.count() {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendString(dst, bytesString(r.bytes()))
+			dst = append(dst, ':')
+			dst = r.appendJSON(dst)
+		}
+		return append(dst, "}}"...)
+	}
+	r.bad = true
+	return dst
+}
+
+// bytesString views b as a string without copying, for reading only while
+// b is unchanged (within one call here).
+func bytesString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }

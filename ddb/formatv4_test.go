@@ -1,0 +1,251 @@
+package ddb
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/quickphotos/quickphotos/ddb/attr"
+	bolt "go.etcd.io/bbolt"
+)
+
+// downgradeToV3 rewrites what the engine stored in its format 4 forms as
+// format 3 stored it: items and index entries as the JSON json.Marshal
+// gives them (index entries a full projected copy, under the index key
+// followed by the whole table key), stream records as GetRecords returns
+// them. It does not change the format version.
+func downgradeToV3(tx *bolt.Tx) error {
+	e := &Engine{opts: withDefaults(nil)} // only its region renders records
+	err := tx.Bucket(bucketTables).ForEach(func(name, _ []byte) error {
+		m, err := loadTable(tx, string(name))
+		if err != nil {
+			return err
+		}
+		tb := tx.Bucket(tableBucketName(m.Name))
+		var items []entry
+		indexes := make([][]entry, len(m.Indexes))
+		err = tb.Bucket(bucketItems).ForEach(func(k, v []byte) error {
+			it, err := m.decodeStored(k, v)
+			if err != nil {
+				return err
+			}
+			items = append(items, entry{bytes.Clone(k), appendItem(nil, it)})
+			for i := range m.Indexes {
+				ix := &m.Indexes[i]
+				if m.indexKeyBytes(ix, it) == nil {
+					continue
+				}
+				var ik []byte
+				for _, name := range ix.keyNamesList() {
+					ik = attr.AppendKey(ik, it[name])
+				}
+				ik = append(ik, k...)
+				indexes[i] = append(indexes[i], entry{ik, appendItem(nil, m.project(ix, it))})
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		if err := rewriteBucket(tb, bucketItems, items, 0); err != nil {
+			return err
+		}
+		for i, ix := range m.Indexes {
+			slices.SortFunc(indexes[i], func(a, b entry) int { return bytes.Compare(a.k, b.k) })
+			if err := rewriteBucket(tb, indexBucketName(ix.Name), indexes[i], 0); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	streams := tx.Bucket(bucketStreams)
+	if streams == nil {
+		return nil
+	}
+	return streams.ForEach(func(name, _ []byte) error {
+		log, err := streamBuckets(streams.Bucket(name))
+		if err != nil {
+			return err
+		}
+		var records []entry
+		err = log.records.ForEach(func(k, v []byte) error {
+			rec, err := e.appendRecordJSON(bytes.Clone(v[:8]), bytesToSeq(k), v)
+			records = append(records, entry{bytes.Clone(k), rec})
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		return rewriteBucket(streams.Bucket(name), bucketRecords, records, log.records.Sequence())
+	})
+}
+
+// rewriteFile runs fn on the closed engine file in dir.
+func rewriteFile(t *testing.T, dir string, fn func(tx *bolt.Tx) error) {
+	t.Helper()
+	db, err := bolt.Open(filepath.Join(dir, FileName), 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = db.Update(fn)
+	if cerr := db.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// call sends a raw request to the engine and returns the answer's body,
+// failing the test unless it is a success.
+func (env *testEnv) call(op, body string) string {
+	env.t.Helper()
+	prefix := targetPrefix
+	if strings.HasPrefix(op, "Streams.") {
+		prefix, op = "DynamoDBStreams_20120810.", op[len("Streams."):]
+	}
+	req := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(body))
+	req.Header.Set("X-Amz-Target", prefix+op)
+	rec := httptest.NewRecorder()
+	env.e.ServeHTTP(rec, req)
+	if rec.Code != http.StatusOK {
+		env.t.Fatalf("%s %s: %d %s", op, body, rec.Code, rec.Body)
+	}
+	return rec.Body.String()
+}
+
+// TestMigrateToV4 upgrades a file of format 3 (items, index entries and
+// stream records as JSON) and checks that every table, index and stream
+// answers exactly as before, that the invariants hold (mustOpen's
+// checker) and that the stored forms are format 4's.
+func TestMigrateToV4(t *testing.T) {
+	env := mustOpen(t)
+	include := gsi("ByOwner", "owner", "SK")
+	include.Projection = &types.Projection{ProjectionType: types.ProjectionTypeInclude, NonKeyAttributes: []string{"caption"}}
+	keysOnly := gsi("ByKind", "kind", "")
+	keysOnly.Projection = &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly}
+	env.createTable("photos", true, gsi("Inverted", "SK", "PK"), include, keysOnly)
+	_, err := env.client.UpdateTable(env.ctx, &dynamodb.UpdateTableInput{TableName: aws.String("photos"),
+		StreamSpecification: &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewTypeNewAndOldImages}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env.createTable("plain", false)
+	for i, pk := range []string{"USER#a", "USER#b", "USER#c<&>", "USER#\x00zero"} {
+		for j, sk := range []string{"#META", "PHOTO#1", "PHOTO#2"} {
+			env.put("photos", item("PK", s(pk), "SK", s(sk), "owner", s(pk), "kind", s(sk[:5]),
+				"caption", s("a caption with \"quotes\" and é"), "n", n(string(rune('1'+i+j))),
+				"tags", &types.AttributeValueMemberSS{Value: []string{"x", "y"}},
+				"blob", &types.AttributeValueMemberB{Value: []byte{0, 1, 2}},
+				"meta", &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"ok": &types.AttributeValueMemberBOOL{Value: true}, "none": &types.AttributeValueMemberNULL{Value: true}}},
+			))
+		}
+		env.put("plain", item("PK", s(pk), "list", &types.AttributeValueMemberL{Value: []types.AttributeValue{s("a"), n("-1.5")}}))
+	}
+	env.put("photos", item("PK", s("USER#a"), "SK", s("PHOTO#1"), "owner", s("someone else"))) // MODIFY, leaves two indexes
+	if _, err := env.client.DeleteItem(env.ctx, &dynamodb.DeleteItemInput{TableName: aws.String("photos"),
+		Key: item("PK", s("USER#b"), "SK", s("PHOTO#2"))}); err != nil {
+		t.Fatal(err)
+	}
+	desc, err := env.client.DescribeTable(env.ctx, &dynamodb.DescribeTableInput{TableName: aws.String("photos")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	arn := aws.ToString(desc.Table.LatestStreamArn)
+
+	// Every answer that reads stored items, index entries or records.
+	answers := func() []string {
+		out := []string{
+			env.call("Scan", `{"TableName":"photos"}`),
+			env.call("Scan", `{"TableName":"plain"}`),
+			env.call("Query", `{"TableName":"photos","KeyConditionExpression":"PK = :p","ExpressionAttributeValues":{":p":{"S":"USER#a"}},"Limit":2}`),
+			env.call("GetItem", `{"TableName":"photos","Key":{"PK":{"S":"USER#c<&>"},"SK":{"S":"PHOTO#2"}}}`),
+			env.call("DescribeTable", `{"TableName":"photos"}`),
+		}
+		for _, ix := range []string{"Inverted", "ByOwner", "ByKind"} {
+			out = append(out, env.call("Scan", `{"TableName":"photos","IndexName":"`+ix+`"}`))
+			out = append(out, env.call("Scan", `{"TableName":"photos","IndexName":"`+ix+`","Limit":3}`))
+		}
+		records, err := readAllRecords(env.ctx, env.e, arn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range records {
+			b, err := json.Marshal(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, string(b))
+		}
+		return out
+	}
+	records := func() int {
+		r, err := readAllRecords(env.ctx, env.e, arn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(r)
+	}
+	before, recordsBefore := answers(), records()
+	if recordsBefore != 4*3+4*0+2 {
+		t.Fatalf("%d records before the upgrade", recordsBefore)
+	}
+	if err := env.e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	rewriteFile(t, env.dir, func(tx *bolt.Tx) error {
+		if err := downgradeToV3(tx); err != nil {
+			return err
+		}
+		// A format 3 item is JSON.
+		if _, v := tx.Bucket(tableBucketName("plain")).Bucket(bucketItems).Cursor().First(); !bytes.HasPrefix(v, []byte(`{"PK":`)) {
+			t.Errorf("downgraded item %q", v)
+		}
+		return tx.Bucket(bucketMeta).Put(keyFormat, []byte(formatV3))
+	})
+	env.open()
+	after := answers()
+	if !slices.Equal(before, after) {
+		for i := range before {
+			if i >= len(after) || before[i] != after[i] {
+				t.Fatalf("answer %d after the upgrade:\n got %s\nwant %s", i, after[min(i, len(after)-1)], before[i])
+			}
+		}
+		t.Fatalf("%d answers after the upgrade, %d before", len(after), len(before))
+	}
+	err = env.e.view(func(tx *bolt.Tx) error {
+		if v := tx.Bucket(bucketMeta).Get(keyFormat); string(v) != FormatVersion {
+			t.Errorf("format %q after the upgrade", v)
+		}
+		// Index entries of ALL and KEYS_ONLY projections are keys alone.
+		tb := tx.Bucket(tableBucketName("photos"))
+		for _, ix := range []string{"Inverted", "ByKind"} {
+			_ = tb.Bucket(indexBucketName(ix)).ForEach(func(k, v []byte) error {
+				if len(v) != 0 {
+					t.Errorf("index %s entry %x holds %x", ix, k, v)
+				}
+				return nil
+			})
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Writes go on where they left off.
+	env.put("photos", item("PK", s("USER#d"), "SK", s("#META")))
+	if got := records(); got != recordsBefore+1 {
+		t.Errorf("%d records after one more write, want %d", got, recordsBefore+1)
+	}
+}
