@@ -1,0 +1,271 @@
+package ddb
+
+// Attribute values on the in-process API (direct.go): the SDK's
+// types.AttributeValue to the engine's attr.Value and back, with no JSON in
+// between. Conversion in validates as the JSON decoder (package attr) does,
+// so that a value the HTTP path refuses is refused here with the same
+// ValidationException; where the SDK itself could not send a value (a nil
+// in a map, an unknown union member), the error is the
+// SerializationException the engine answers to what the SDK then sends.
+
+import (
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/quickphotos/quickphotos/ddb/attr"
+	"github.com/quickphotos/quickphotos/ddb/expr"
+)
+
+// errUnserializable is the answer to a value the SDK cannot serialize into a
+// valid request (it writes broken JSON, which the engine refuses).
+func errUnserializable(what string) *Error {
+	return &Error{Type: typeSerialization, Message: "the request cannot be serialized: " + what}
+}
+
+// isNesting reports whether err is the nesting-depth error, which ends the
+// decoding of a whole request at once (attr's decoder aborts on it), ahead
+// of any other value error.
+func isNesting(err error) bool {
+	ve, ok := err.(*attr.ValidationError)
+	return ok && ve.Message == attr.MsgNestingTooDeep
+}
+
+// validString is s as the SDK serializes it: invalid UTF-8 bytes become
+// U+FFFD, as encoding/json writes them.
+func validString(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	return strings.ToValidUTF8(s, "\uFFFD")
+}
+
+// valueFromSDK converts one AttributeValue at nesting depth (0 for a
+// standalone value, 1 for an item's attribute), validating it.
+func valueFromSDK(v types.AttributeValue, depth int) (attr.Value, error) {
+	if depth > attr.MaxDepth {
+		return attr.Value{}, &attr.ValidationError{Message: attr.MsgNestingTooDeep}
+	}
+	switch v := v.(type) {
+	case *types.AttributeValueMemberS:
+		return attr.S(validString(v.Value)), nil
+	case *types.AttributeValueMemberN:
+		return attr.ParseN(v.Value)
+	case *types.AttributeValueMemberB:
+		if v.Value == nil {
+			// The SDK sends {"B": null}: no type at all.
+			return attr.Value{}, &attr.ValidationError{Message: attr.MsgEmptyValue}
+		}
+		return attr.B(v.Value), nil
+	case *types.AttributeValueMemberBOOL:
+		return attr.Bool(v.Value), nil
+	case *types.AttributeValueMemberNULL:
+		if !v.Value {
+			return attr.Value{}, &attr.ValidationError{Message: attr.MsgNullNotTrue}
+		}
+		return attr.Null(), nil
+	case *types.AttributeValueMemberSS:
+		ss := make([]string, len(v.Value))
+		for i, s := range v.Value {
+			ss[i] = validString(s)
+		}
+		out := attr.SS(ss...)
+		return out, attr.ValidateSet(out)
+	case *types.AttributeValueMemberNS:
+		out := attr.NS(slices.Clone(v.Value)...)
+		if err := attr.ValidateSet(out); err != nil {
+			return attr.Value{}, err
+		}
+		for i, s := range out.NS {
+			n, _ := attr.ParseN(s) // validated above
+			out.NS[i] = n.N
+		}
+		return out, nil
+	case *types.AttributeValueMemberBS:
+		for _, b := range v.Value {
+			if b == nil {
+				return attr.Value{}, errUnserializable("a nil member of a binary set")
+			}
+		}
+		out := attr.BS(v.Value...)
+		return out, attr.ValidateSet(out)
+	case *types.AttributeValueMemberL:
+		l := make([]attr.Value, 0, len(v.Value))
+		var first error
+		for _, e := range v.Value {
+			if e == nil {
+				continue // the SDK leaves nil elements out of the list it sends
+			}
+			x, err := valueFromSDK(e, depth+1)
+			if isNesting(err) {
+				return attr.Value{}, err
+			}
+			if err != nil && first == nil {
+				first = err
+			}
+			l = append(l, x)
+		}
+		if first != nil {
+			return attr.Value{}, first
+		}
+		return attr.L(l...), nil
+	case *types.AttributeValueMemberM:
+		m, err := mapFromSDK(v.Value, depth+1)
+		if err != nil {
+			return attr.Value{}, err
+		}
+		if m == nil {
+			m = map[string]attr.Value{}
+		}
+		return attr.M(m), nil
+	case nil:
+		return attr.Value{}, errUnserializable("a nil AttributeValue")
+	}
+	return attr.Value{}, errUnserializable("an AttributeValue of unknown type")
+}
+
+// mapFromSDK converts the members of a map or an item, each at depth, and
+// refuses empty names. Which of several invalid members is reported does
+// not depend on map order: on an error the members are looked at again in
+// name order (the HTTP path reports the first in the request's text, which
+// the SDK writes in no fixed order).
+func mapFromSDK(m map[string]types.AttributeValue, depth int) (map[string]attr.Value, error) {
+	if m == nil {
+		return nil, nil
+	}
+	out := make(map[string]attr.Value, len(m))
+	for k, v := range m {
+		x, err := memberFromSDK(k, v, depth)
+		if err != nil {
+			return nil, firstMemberError(m, depth)
+		}
+		out[validString(k)] = x
+	}
+	return out, nil
+}
+
+// memberFromSDK converts one member of a map or item.
+func memberFromSDK(k string, v types.AttributeValue, depth int) (attr.Value, error) {
+	if v == nil {
+		return attr.Value{}, errUnserializable("a nil AttributeValue for " + k)
+	}
+	x, err := valueFromSDK(v, depth)
+	if err == nil && k == "" {
+		err = &attr.ValidationError{Message: attr.MsgEmptyName}
+	}
+	return x, err
+}
+
+// firstMemberError is the error of a map that failed to convert: a nesting
+// error wherever it is, else the first error in name order.
+func firstMemberError(m map[string]types.AttributeValue, depth int) error {
+	var first error
+	for _, k := range slices.Sorted(func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}) {
+		_, err := memberFromSDK(k, m[k], depth)
+		if isNesting(err) {
+			return err
+		}
+		if err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// itemFromSDK converts an item (Item, Key, ExclusiveStartKey): nil stays
+// nil, as an absent member decodes.
+func itemFromSDK(m map[string]types.AttributeValue) (attr.Item, error) {
+	it, err := mapFromSDK(m, 1)
+	return attr.Item(it), err
+}
+
+// itemsFromSDK converts a list of items (BatchGetItem's Keys).
+func itemsFromSDK(list []map[string]types.AttributeValue) ([]attr.Item, error) {
+	if list == nil {
+		return nil, nil
+	}
+	out := make([]attr.Item, len(list))
+	for i, m := range list {
+		it, err := itemFromSDK(m)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = it
+	}
+	return out, nil
+}
+
+// standaloneFromSDK converts a value that is no item's attribute (a legacy
+// condition's Value, an element of its AttributeValueList).
+func standaloneFromSDK(v types.AttributeValue) (attr.Value, error) { return valueFromSDK(v, 0) }
+
+// valuesFromSDK converts ExpressionAttributeValues with the checks of their
+// JSON decoding (expr.ValuesOf).
+func valuesFromSDK(m map[string]types.AttributeValue) (expr.Values, error) {
+	return expr.ValuesOf(m, func(v types.AttributeValue) (attr.Value, error) {
+		if v == nil {
+			return attr.Value{}, errUnserializable("a nil expression attribute value")
+		}
+		return standaloneFromSDK(v)
+	})
+}
+
+// valueToSDK converts an engine value for a response.
+func valueToSDK(v attr.Value) types.AttributeValue {
+	switch v.Type {
+	case attr.TypeS:
+		return &types.AttributeValueMemberS{Value: v.S}
+	case attr.TypeN:
+		return &types.AttributeValueMemberN{Value: v.N}
+	case attr.TypeB:
+		return &types.AttributeValueMemberB{Value: v.B}
+	case attr.TypeBOOL:
+		return &types.AttributeValueMemberBOOL{Value: v.BOOL}
+	case attr.TypeNULL:
+		return &types.AttributeValueMemberNULL{Value: true}
+	case attr.TypeSS:
+		return &types.AttributeValueMemberSS{Value: v.SS}
+	case attr.TypeNS:
+		return &types.AttributeValueMemberNS{Value: v.NS}
+	case attr.TypeBS:
+		return &types.AttributeValueMemberBS{Value: v.BS}
+	case attr.TypeL:
+		l := make([]types.AttributeValue, len(v.L))
+		for i, e := range v.L {
+			l[i] = valueToSDK(e)
+		}
+		return &types.AttributeValueMemberL{Value: l}
+	case attr.TypeM:
+		return &types.AttributeValueMemberM{Value: itemToSDK(v.M)}
+	}
+	return nil
+}
+
+// itemToSDK converts an engine item (or map) for a response; nil stays nil.
+func itemToSDK(it map[string]attr.Value) map[string]types.AttributeValue {
+	if it == nil {
+		return nil
+	}
+	out := make(map[string]types.AttributeValue, len(it))
+	for k, v := range it {
+		out[k] = valueToSDK(v)
+	}
+	return out
+}
+
+// rawItemToSDK converts an item in its stored form.
+func rawItemToSDK(raw []byte) (map[string]types.AttributeValue, error) {
+	it, err := decodeItem(raw)
+	if err != nil {
+		return nil, err
+	}
+	return itemToSDK(it), nil
+}
