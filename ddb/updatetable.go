@@ -8,14 +8,20 @@ import (
 
 // gsiUpdate is one element of GlobalSecondaryIndexUpdates.
 type gsiUpdate struct {
-	Create *indexInput `json:"Create"`
-	Delete *struct {
-		IndexName string `json:"IndexName"`
-	} `json:"Delete"`
-	Update *struct {
-		IndexName             string      `json:"IndexName"`
-		ProvisionedThroughput *throughput `json:"ProvisionedThroughput"`
-	} `json:"Update"`
+	Create *indexInput          `json:"Create"`
+	Delete *gsiDelete           `json:"Delete"`
+	Update *gsiThroughputUpdate `json:"Update"`
+}
+
+// gsiDelete is the Delete of a gsiUpdate.
+type gsiDelete struct {
+	IndexName string `json:"IndexName"`
+}
+
+// gsiThroughputUpdate is the Update of a gsiUpdate.
+type gsiThroughputUpdate struct {
+	IndexName             string      `json:"IndexName"`
+	ProvisionedThroughput *throughput `json:"ProvisionedThroughput"`
 }
 
 // updateTableInput is the UpdateTable request.
