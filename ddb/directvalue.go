@@ -9,6 +9,7 @@ package ddb
 // SerializationException the engine answers to what the SDK then sends.
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -43,8 +44,26 @@ func validString(s string) string {
 }
 
 // valueFromSDK converts one AttributeValue at nesting depth (0 for a
-// standalone value, 1 for an item's attribute), validating it.
+// standalone value, 1 for an item's attribute), validating it. It stops at
+// the first error it meets, in map order; standaloneFromSDK and itemFromSDK
+// then convert again with exact set to find the error the HTTP path
+// reports (see exactValue).
 func valueFromSDK(v types.AttributeValue, depth int) (attr.Value, error) {
+	return convertValue(v, depth, false)
+}
+
+// exactValue converts v again after an error, to report the error the
+// decoder of a JSON request would: a nesting error wherever it is (the
+// decoder aborts on it), else the first in the request's order, which for a
+// map is taken as name order (the SDK writes maps in no fixed order).
+func exactValue(v types.AttributeValue, depth int) error {
+	_, err := convertValue(v, depth, true)
+	return err
+}
+
+// convertValue is valueFromSDK; exact makes it look at every member of
+// lists and maps, in name order, as exactValue needs.
+func convertValue(v types.AttributeValue, depth int, exact bool) (attr.Value, error) {
 	if depth > attr.MaxDepth {
 		return attr.Value{}, &attr.ValidationError{Message: attr.MsgNestingTooDeep}
 	}
@@ -98,8 +117,8 @@ func valueFromSDK(v types.AttributeValue, depth int) (attr.Value, error) {
 			if e == nil {
 				continue // the SDK leaves nil elements out of the list it sends
 			}
-			x, err := valueFromSDK(e, depth+1)
-			if isNesting(err) {
+			x, err := convertValue(e, depth+1, exact)
+			if err != nil && (!exact || isNesting(err)) {
 				return attr.Value{}, err
 			}
 			if err != nil && first == nil {
@@ -112,7 +131,7 @@ func valueFromSDK(v types.AttributeValue, depth int) (attr.Value, error) {
 		}
 		return attr.L(l...), nil
 	case *types.AttributeValueMemberM:
-		m, err := mapFromSDK(v.Value, depth+1)
+		m, err := convertMap(v.Value, depth+1, exact)
 		if err != nil {
 			return attr.Value{}, err
 		}
@@ -126,20 +145,32 @@ func valueFromSDK(v types.AttributeValue, depth int) (attr.Value, error) {
 	return attr.Value{}, errUnserializable("an AttributeValue of unknown type")
 }
 
-// mapFromSDK converts the members of a map or an item, each at depth, and
-// refuses empty names. Which of several invalid members is reported does
-// not depend on map order: on an error the members are looked at again in
-// name order (the HTTP path reports the first in the request's text, which
-// the SDK writes in no fixed order).
-func mapFromSDK(m map[string]types.AttributeValue, depth int) (map[string]attr.Value, error) {
+// convertMap converts the members of a map or an item, each at depth, and
+// refuses empty names; exact is as for convertValue.
+func convertMap(m map[string]types.AttributeValue, depth int, exact bool) (map[string]attr.Value, error) {
 	if m == nil {
 		return nil, nil
 	}
+	if exact {
+		var first error
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			_, err := memberFromSDK(k, m[k], depth, true)
+			if isNesting(err) {
+				return nil, err
+			}
+			if err != nil && first == nil {
+				first = err
+			}
+		}
+		if first != nil {
+			return nil, first
+		}
+	}
 	out := make(map[string]attr.Value, len(m))
 	for k, v := range m {
-		x, err := memberFromSDK(k, v, depth)
+		x, err := memberFromSDK(k, v, depth, false)
 		if err != nil {
-			return nil, firstMemberError(m, depth)
+			return nil, err
 		}
 		out[validString(k)] = x
 	}
@@ -147,44 +178,26 @@ func mapFromSDK(m map[string]types.AttributeValue, depth int) (map[string]attr.V
 }
 
 // memberFromSDK converts one member of a map or item.
-func memberFromSDK(k string, v types.AttributeValue, depth int) (attr.Value, error) {
+func memberFromSDK(k string, v types.AttributeValue, depth int, exact bool) (attr.Value, error) {
 	if v == nil {
 		return attr.Value{}, errUnserializable("a nil AttributeValue for " + k)
 	}
-	x, err := valueFromSDK(v, depth)
+	x, err := convertValue(v, depth, exact)
 	if err == nil && k == "" {
 		err = &attr.ValidationError{Message: attr.MsgEmptyName}
 	}
 	return x, err
 }
 
-// firstMemberError is the error of a map that failed to convert: a nesting
-// error wherever it is, else the first error in name order.
-func firstMemberError(m map[string]types.AttributeValue, depth int) error {
-	var first error
-	for _, k := range slices.Sorted(func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}) {
-		_, err := memberFromSDK(k, m[k], depth)
-		if isNesting(err) {
-			return err
-		}
-		if err != nil && first == nil {
-			first = err
-		}
-	}
-	return first
-}
-
 // itemFromSDK converts an item (Item, Key, ExclusiveStartKey): nil stays
 // nil, as an absent member decodes.
 func itemFromSDK(m map[string]types.AttributeValue) (attr.Item, error) {
-	it, err := mapFromSDK(m, 1)
-	return attr.Item(it), err
+	it, err := convertMap(m, 1, false)
+	if err != nil {
+		_, err = convertMap(m, 1, true)
+		return nil, err
+	}
+	return attr.Item(it), nil
 }
 
 // itemsFromSDK converts a list of items (BatchGetItem's Keys).
@@ -204,8 +217,15 @@ func itemsFromSDK(list []map[string]types.AttributeValue) ([]attr.Item, error) {
 }
 
 // standaloneFromSDK converts a value that is no item's attribute (a legacy
-// condition's Value, an element of its AttributeValueList).
-func standaloneFromSDK(v types.AttributeValue) (attr.Value, error) { return valueFromSDK(v, 0) }
+// condition's Value, an element of its AttributeValueList, an expression
+// attribute value).
+func standaloneFromSDK(v types.AttributeValue) (attr.Value, error) {
+	x, err := valueFromSDK(v, 0)
+	if err != nil {
+		return attr.Value{}, exactValue(v, 0)
+	}
+	return x, nil
+}
 
 // valuesFromSDK converts ExpressionAttributeValues with the checks of their
 // JSON decoding (expr.ValuesOf).
