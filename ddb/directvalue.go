@@ -9,6 +9,7 @@ package ddb
 // SerializationException the engine answers to what the SDK then sends.
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -281,11 +282,36 @@ func itemToSDK(it map[string]attr.Value) map[string]types.AttributeValue {
 	return out
 }
 
-// rawItemToSDK converts an item in its stored form.
+// rawItemToSDK converts an item in its stored form, building the SDK's
+// values straight from the bytes (no attr.Item in between).
 func rawItemToSDK(raw []byte) (map[string]types.AttributeValue, error) {
-	it, err := decodeItem(raw)
+	m, err := attr.DecodeItemAs[types.AttributeValue](raw, sdkBuilder{})
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("ddb: corrupt item: %w", err)
 	}
-	return itemToSDK(it), nil
+	return m, nil
+}
+
+// sdkBuilder builds the SDK's attribute values for attr.DecodeItemAs.
+type sdkBuilder struct{}
+
+func (sdkBuilder) S(s string) types.AttributeValue  { return &types.AttributeValueMemberS{Value: s} }
+func (sdkBuilder) N(n string) types.AttributeValue  { return &types.AttributeValueMemberN{Value: n} }
+func (sdkBuilder) B(b []byte) types.AttributeValue  { return &types.AttributeValueMemberB{Value: b} }
+func (sdkBuilder) BOOL(b bool) types.AttributeValue { return &types.AttributeValueMemberBOOL{Value: b} }
+func (sdkBuilder) NULL() types.AttributeValue       { return &types.AttributeValueMemberNULL{Value: true} }
+func (sdkBuilder) SS(ss []string) types.AttributeValue {
+	return &types.AttributeValueMemberSS{Value: ss}
+}
+func (sdkBuilder) NS(ns []string) types.AttributeValue {
+	return &types.AttributeValueMemberNS{Value: ns}
+}
+func (sdkBuilder) BS(bs [][]byte) types.AttributeValue {
+	return &types.AttributeValueMemberBS{Value: bs}
+}
+func (sdkBuilder) L(l []types.AttributeValue) types.AttributeValue {
+	return &types.AttributeValueMemberL{Value: l}
+}
+func (sdkBuilder) M(m map[string]types.AttributeValue) types.AttributeValue {
+	return &types.AttributeValueMemberM{Value: m}
 }
