@@ -112,7 +112,7 @@ func (e *Engine) batchGetItem(_ context.Context, in *batchGetInput) (map[string]
 					u.Keys = append(u.Keys, ka.Keys[i])
 					continue
 				}
-				it, raw, itemSize, err := t.getLive(k, projs[name] != nil)
+				it, raw, itemSize, err := t.getLive(k, projs[name] != nil, true)
 				if err != nil {
 					return err
 				}

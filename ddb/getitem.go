@@ -49,7 +49,9 @@ func (e *Engine) getItem(_ context.Context, in *getItemInput) (map[string]any, e
 		if err != nil {
 			return err
 		}
-		it, raw, size, err := t.getLive(k, proj != nil)
+		// The size only counts for the consumed capacity, when it is asked for.
+		capMode := in.ReturnConsumedCapacity
+		it, raw, size, err := t.getLive(k, proj != nil, capMode == capacityTotal || capMode == capacityIndexes)
 		if err != nil {
 			return err
 		}

@@ -90,13 +90,17 @@ func (t *tableTx) getStored(k []byte) (attr.Item, rawItem, error) {
 // its size; raw is nil when the item is absent or expired. The item is
 // decoded only when asked for (decode) or when the table has TTL enabled,
 // to tell whether it expired; otherwise it is nil and its size is read off
-// the stored bytes, as page.go does for unprojected pages.
-func (t *tableTx) getLive(k []byte, decode bool) (it attr.Item, raw rawItem, size int, err error) {
+// the stored bytes, as page.go does for unprojected pages, unless the
+// caller needs no size (sized false: then it is 0).
+func (t *tableTx) getLive(k []byte, decode, sized bool) (it attr.Item, raw rawItem, size int, err error) {
 	v := t.items.Get(k)
 	if v == nil {
 		return nil, nil, 0, nil
 	}
 	if !decode && !t.ttlEnabled() {
+		if !sized {
+			return nil, append(rawItem(nil), v...), 0, nil
+		}
 		if size, err = attr.SizeJSON(v); err != nil {
 			return nil, nil, 0, fmt.Errorf("ddb: corrupt item: %w", err)
 		}

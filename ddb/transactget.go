@@ -81,7 +81,7 @@ func opTransactGetItems(e *Engine, _ context.Context, body []byte) (any, error) 
 				return validationf("Transaction request cannot include multiple operations on one item")
 			}
 			seen[g.TableName+"\x00"+string(k)] = true
-			it, raw, size, err := t.getLive(k, projs[i] != nil)
+			it, raw, size, err := t.getLive(k, projs[i] != nil, true)
 			if err != nil {
 				return err
 			}
