@@ -335,7 +335,7 @@ func withoutMetadata(out any) any {
 }
 
 // show renders a value with its pointers followed, for failure messages.
-func show(v any) string { return fmt.Sprintf("%s", deepString(reflect.ValueOf(v))) }
+func show(v any) string { return deepString(reflect.ValueOf(v)) }
 
 func deepString(v reflect.Value) string {
 	switch v.Kind() {
