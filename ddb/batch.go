@@ -29,14 +29,19 @@ type batchGetInput struct {
 	ReturnConsumedCapacity string                        `json:"ReturnConsumedCapacity"`
 }
 
-// opBatchGetItem reads up to 100 items from one or more tables in one
-// snapshot. Keys whose items would take the response past 16 MB are
-// returned in UnprocessedKeys.
-func opBatchGetItem(e *Engine, _ context.Context, body []byte) (any, error) {
+// opBatchGetItem decodes a BatchGetItem request and runs it.
+func opBatchGetItem(e *Engine, ctx context.Context, body []byte) (any, error) {
 	var in batchGetInput
 	if err := decode(body, &in); err != nil {
 		return nil, err
 	}
+	return e.batchGetItem(ctx, &in)
+}
+
+// batchGetItem reads up to 100 items from one or more tables in one
+// snapshot. Keys whose items would take the response past 16 MB are
+// returned in UnprocessedKeys.
+func (e *Engine) batchGetItem(_ context.Context, in *batchGetInput) (map[string]any, error) {
 	if err := checkBatch("BatchGetItem", in.ReturnConsumedCapacity, len(in.RequestItems)); err != nil {
 		return nil, err
 	}
@@ -136,12 +141,18 @@ func opBatchGetItem(e *Engine, _ context.Context, body []byte) (any, error) {
 
 // writeRequest is one element of a BatchWriteItem table list.
 type writeRequest struct {
-	PutRequest *struct {
-		Item attr.Item `json:"Item"`
-	} `json:"PutRequest,omitempty"`
-	DeleteRequest *struct {
-		Key attr.Item `json:"Key"`
-	} `json:"DeleteRequest,omitempty"`
+	PutRequest    *putRequest    `json:"PutRequest,omitempty"`
+	DeleteRequest *deleteRequest `json:"DeleteRequest,omitempty"`
+}
+
+// putRequest is the PutRequest of a writeRequest.
+type putRequest struct {
+	Item attr.Item `json:"Item"`
+}
+
+// deleteRequest is the DeleteRequest of a writeRequest.
+type deleteRequest struct {
+	Key attr.Item `json:"Key"`
 }
 
 // batchWriteInput is the BatchWriteItem request.
@@ -151,14 +162,19 @@ type batchWriteInput struct {
 	ReturnItemCollectionMetrics string                    `json:"ReturnItemCollectionMetrics"`
 }
 
-// opBatchWriteItem puts and deletes up to 25 items. All requests are
-// validated first and then applied in one transaction, so UnprocessedItems
-// is always empty (DynamoDB applies each request separately).
-func opBatchWriteItem(e *Engine, _ context.Context, body []byte) (any, error) {
+// opBatchWriteItem decodes a BatchWriteItem request and runs it.
+func opBatchWriteItem(e *Engine, ctx context.Context, body []byte) (any, error) {
 	var in batchWriteInput
 	if err := decode(body, &in); err != nil {
 		return nil, err
 	}
+	return e.batchWriteItem(ctx, &in)
+}
+
+// batchWriteItem puts and deletes up to 25 items. All requests are
+// validated first and then applied in one transaction, so UnprocessedItems
+// is always empty (DynamoDB applies each request separately).
+func (e *Engine) batchWriteItem(_ context.Context, in *batchWriteInput) (map[string]any, error) {
 	if err := checkBatch("BatchWriteItem", in.ReturnConsumedCapacity, len(in.RequestItems)); err != nil {
 		return nil, err
 	}

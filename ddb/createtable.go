@@ -19,24 +19,32 @@ type createTableInput struct {
 	DeletionProtection     bool                  `json:"DeletionProtectionEnabled"`
 	StreamSpecification    *streamSpecInput      `json:"StreamSpecification"`
 	Tags                   []tag                 `json:"Tags"`
+	// tableNameAbsent is whether the request left TableName out (shape.go).
+	tableNameAbsent bool
 }
 
-// opCreateTable creates a table; it is ACTIVE as soon as the call returns.
-func opCreateTable(e *Engine, _ context.Context, body []byte) (any, error) {
+// opCreateTable decodes a CreateTable request and runs it.
+func opCreateTable(e *Engine, ctx context.Context, body []byte) (any, error) {
 	var in createTableInput
 	if err := decode(body, &in); err != nil {
 		return nil, err
 	}
-	if in.TableName == "" && !hasTopLevelKey(body, "TableName") {
+	in.tableNameAbsent = absentTableName(in.TableName, body)
+	return e.createTable(ctx, &in)
+}
+
+// createTable creates a table; it is ACTIVE as soon as the call returns.
+func (e *Engine) createTable(_ context.Context, in *createTableInput) (map[string]any, error) {
+	if in.tableNameAbsent {
 		// CreateTable words a missing name its own way (an empty one breaks
 		// the length constraint).
 		return nil, validationf("The parameter 'TableName' is required but was not present in the request")
 	}
-	m, err := e.newTableMeta(&in)
+	m, err := e.newTableMeta(in)
 	if err != nil {
 		return nil, err
 	}
-	var out any
+	var out map[string]any
 	err = e.update(func(tx *bolt.Tx) error {
 		if old, err := loadTable(tx, m.Name); err != nil {
 			return err

@@ -12,13 +12,19 @@ type deleteItemInput struct {
 	writeParams
 }
 
-// opDeleteItem deletes an item, if its condition holds.
-func opDeleteItem(e *Engine, _ context.Context, body []byte) (any, error) {
+// opDeleteItem decodes a DeleteItem request and runs it.
+func opDeleteItem(e *Engine, ctx context.Context, body []byte) (any, error) {
 	var in deleteItemInput
 	if err := decode(body, &in); err != nil {
 		return nil, err
 	}
-	env, err := in.front(body, nil, "ALL_OLD")
+	in.tableNameAbsent = absentTableName(in.TableName, body)
+	return e.deleteItem(ctx, &in)
+}
+
+// deleteItem deletes an item, if its condition holds.
+func (e *Engine) deleteItem(_ context.Context, in *deleteItemInput) (any, error) {
+	env, err := in.front(nil, "ALL_OLD")
 	if err != nil {
 		return nil, err
 	}

@@ -6,14 +6,19 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// opDeleteTable deletes a table with all its items and indexes in one
-// transaction.
-func opDeleteTable(e *Engine, _ context.Context, body []byte) (any, error) {
+// opDeleteTable decodes a DeleteTable request and runs it.
+func opDeleteTable(e *Engine, ctx context.Context, body []byte) (any, error) {
 	var in tableNameInput
 	if err := decode(body, &in); err != nil {
 		return nil, err
 	}
-	var out any
+	return e.deleteTable(ctx, &in)
+}
+
+// deleteTable deletes a table with all its items and indexes in one
+// transaction.
+func (e *Engine) deleteTable(_ context.Context, in *tableNameInput) (map[string]any, error) {
+	var out map[string]any
 	err := e.update(func(tx *bolt.Tx) error {
 		m, st, err := tableAndStats(tx, in.TableName)
 		if err != nil {

@@ -6,13 +6,18 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// opDescribeTable returns the table description with live counters.
-func opDescribeTable(e *Engine, _ context.Context, body []byte) (any, error) {
+// opDescribeTable decodes a DescribeTable request and runs it.
+func opDescribeTable(e *Engine, ctx context.Context, body []byte) (any, error) {
 	var in tableNameInput
 	if err := decode(body, &in); err != nil {
 		return nil, err
 	}
-	var out any
+	return e.describeTable(ctx, &in)
+}
+
+// describeTable returns the table description with live counters.
+func (e *Engine) describeTable(_ context.Context, in *tableNameInput) (map[string]any, error) {
+	var out map[string]any
 	err := e.view(func(tx *bolt.Tx) error {
 		m, st, err := tableAndStats(tx, in.TableName)
 		if err != nil {

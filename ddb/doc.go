@@ -47,6 +47,10 @@
 //	handler.go, errors.go    dispatch by X-Amz-Target; exceptions
 //	shape.go, requestbody.go request shapes; bodies within RequestMemory
 //	respjson.go              response encoding
+//	direct*.go               the in-process API (Engine.API): the SDK's
+//	                         typed inputs, outputs and errors, converted
+//	                         without JSON to and from the operations'
+//	                         shared run functions
 //
 // # Operations
 //

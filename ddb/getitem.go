@@ -12,16 +12,23 @@ type getItemInput struct {
 	readParams
 }
 
-// opGetItem returns one item by key, projected.
-func opGetItem(e *Engine, _ context.Context, body []byte) (any, error) {
+// opGetItem decodes a GetItem request and runs it.
+func opGetItem(e *Engine, ctx context.Context, body []byte) (any, error) {
 	var in getItemInput
 	if err := decode(body, &in); err != nil {
 		return nil, err
 	}
+	in.tableNameAbsent = absentTableName(in.TableName, body)
+	return e.getItem(ctx, &in)
+}
+
+// getItem returns one item by key, projected. The response's Item is the
+// stored bytes (rawItem) when not projected.
+func (e *Engine) getItem(_ context.Context, in *getItemInput) (map[string]any, error) {
 	if err := in.legacyParams.translate(&in.exprParams, exprSlots{projection: &in.ProjectionExpression}); err != nil {
 		return nil, err
 	}
-	if err := in.readParams.shape(body).err(); err != nil {
+	if err := in.readParams.shape().err(); err != nil {
 		return nil, err
 	}
 	env := in.env()

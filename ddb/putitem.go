@@ -12,13 +12,19 @@ type putItemInput struct {
 	writeParams
 }
 
-// opPutItem creates or replaces an item, if its condition holds.
-func opPutItem(e *Engine, _ context.Context, body []byte) (any, error) {
+// opPutItem decodes a PutItem request and runs it.
+func opPutItem(e *Engine, ctx context.Context, body []byte) (any, error) {
 	var in putItemInput
 	if err := decode(body, &in); err != nil {
 		return nil, err
 	}
-	env, err := in.front(body, nil, "ALL_OLD")
+	in.tableNameAbsent = absentTableName(in.TableName, body)
+	return e.putItem(ctx, &in)
+}
+
+// putItem creates or replaces an item, if its condition holds.
+func (e *Engine) putItem(_ context.Context, in *putItemInput) (any, error) {
+	env, err := in.front(nil, "ALL_OLD")
 	if err != nil {
 		return nil, err
 	}

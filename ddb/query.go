@@ -28,18 +28,24 @@ func checkFilterKeys(ks []keySchemaElement, c *compiled) error {
 	return nil
 }
 
-// opQuery reads the items of one partition of the table or an index. It
-// stops with ctx's error once ctx ends (see source.read).
+// opQuery decodes a Query request and runs it.
 func opQuery(e *Engine, ctx context.Context, body []byte) (any, error) {
 	var in queryInput
 	if err := decode(body, &in); err != nil {
 		return nil, err
 	}
+	in.tableNameAbsent = absentTableName(in.TableName, body)
+	return e.query(ctx, &in)
+}
+
+// query reads the items of one partition of the table or an index. It stops
+// with ctx's error once ctx ends (see source.read).
+func (e *Engine) query(ctx context.Context, in *queryInput) (map[string]any, error) {
 	if err := in.legacyParams.translate(&in.exprParams, exprSlots{projection: &in.ProjectionExpression, filter: &in.FilterExpression, keyCondition: &in.KeyConditionExpression}); err != nil {
 		return nil, err
 	}
 	env := in.env()
-	c, err := in.checkList("Query", body, env)
+	c, err := in.checkList("Query", env)
 	if err != nil {
 		return nil, err
 	}

@@ -37,11 +37,10 @@ type compiled struct {
 	projNames   []string // top-level attributes the projection selects
 }
 
-// checkList validates the parameters shared by Query and Scan (decoded
-// from body; op names the operation) and parses the filter and projection
-// expressions.
-func (p *listParams) checkList(op string, body []byte, env *exprEnv) (*compiled, error) {
-	v := p.readParams.shape(body)
+// checkList validates the parameters shared by Query and Scan (op names the
+// operation) and parses the filter and projection expressions.
+func (p *listParams) checkList(op string, env *exprEnv) (*compiled, error) {
+	v := p.readParams.shape()
 	v.enum("select", p.Select, "SPECIFIC_ATTRIBUTES", "COUNT", "ALL_ATTRIBUTES", "ALL_PROJECTED_ATTRIBUTES")
 	if p.Limit != nil && *p.Limit < 1 && op == "Scan" {
 		v.add(quoted(strconv.Itoa(*p.Limit)), "limit", "Member must have value greater than or equal to 1")

@@ -13,13 +13,15 @@ type readParams struct {
 	ReturnConsumedCapacity string  `json:"ReturnConsumedCapacity"`
 	exprParams
 	legacyParams
+	// tableNameAbsent is whether the request left TableName out (shape.go).
+	tableNameAbsent bool
 }
 
 // shape checks the table name and ReturnConsumedCapacity (shape.go),
 // returning the violations for the caller to add its own to.
-func (p *readParams) shape(body []byte) violations {
+func (p *readParams) shape() violations {
 	var v violations
-	v.tableName(p.TableName, body)
+	v.tableName(p.TableName, p.tableNameAbsent)
 	v.enum("returnConsumedCapacity", p.ReturnConsumedCapacity, returnConsumedCapacitySet...)
 	return v
 }

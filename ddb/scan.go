@@ -18,21 +18,27 @@ type scanInput struct {
 // maxSegments is DynamoDB's limit on TotalSegments.
 const maxSegments = 1000000
 
-// opScan reads every item of the table or an index, in key order (by
-// partition key, unlike DynamoDB's hash order), optionally one segment of a
-// parallel scan. An item belongs to segment hash(partition key) mod
-// TotalSegments, so a partition is never split between segments. It stops
-// with ctx's error once ctx ends (see source.read).
+// opScan decodes a Scan request and runs it.
 func opScan(e *Engine, ctx context.Context, body []byte) (any, error) {
 	var in scanInput
 	if err := decode(body, &in); err != nil {
 		return nil, err
 	}
+	in.tableNameAbsent = absentTableName(in.TableName, body)
+	return e.scan(ctx, &in)
+}
+
+// scan reads every item of the table or an index, in key order (by
+// partition key, unlike DynamoDB's hash order), optionally one segment of a
+// parallel scan. An item belongs to segment hash(partition key) mod
+// TotalSegments, so a partition is never split between segments. It stops
+// with ctx's error once ctx ends (see source.read).
+func (e *Engine) scan(ctx context.Context, in *scanInput) (map[string]any, error) {
 	if err := in.legacyParams.translate(&in.exprParams, exprSlots{projection: &in.ProjectionExpression, filter: &in.FilterExpression}); err != nil {
 		return nil, err
 	}
 	env := in.env()
-	c, err := in.checkList("Scan", body, env)
+	c, err := in.checkList("Scan", env)
 	if err != nil {
 		return nil, err
 	}

@@ -73,11 +73,11 @@ func validTableNameChars(name string) bool {
 }
 
 // tableName checks the TableName of an operation on an existing table:
-// present, 1 to 255 characters of tableNamePattern. body tells an absent
-// TableName from an empty one, which decode alike.
-func (v *violations) tableName(name string, body []byte) {
+// present, 1 to 255 characters of tableNamePattern. absent tells an absent
+// TableName from an empty one, which decode alike (see absentTableName).
+func (v *violations) tableName(name string, absent bool) {
 	switch {
-	case name == "" && !hasTopLevelKey(body, "TableName"):
+	case name == "" && absent:
 		v.add("null", "tableName", "Member must not be null")
 	case name == "":
 		v.add("''", "tableName", "Member must have length greater than or equal to 1")
@@ -86,6 +86,13 @@ func (v *violations) tableName(name string, body []byte) {
 	case !validTableNameChars(name):
 		v.add(quoted(name), "tableName", "Member must satisfy regular expression pattern: "+tableNamePattern)
 	}
+}
+
+// absentTableName reports whether a request whose TableName decoded as name
+// left it out of body (or gave it as null). The in-process API knows it from
+// the SDK input's nil pointer instead.
+func absentTableName(name string, body []byte) bool {
+	return name == "" && !hasTopLevelKey(body, "TableName")
 }
 
 // hasTopLevelKey reports whether the JSON object body has key with a value

@@ -177,7 +177,8 @@ func (p *plannedAction) write(tg *transactTarget) (writeUnits, error) {
 	return tg.t.put(tg.k, tg.raw, tg.nw)
 }
 
-// opTransactWriteItems applies up to 100 actions atomically in one bbolt
+// opTransactWriteItems decodes a TransactWriteItems request and runs it:
+// it applies up to 100 actions atomically in one bbolt
 // transaction. All conditions are checked against the state before the
 // transaction; if any fails, nothing is written and the
 // TransactionCanceledException lists a reason per action, in order.
@@ -185,23 +186,30 @@ func (p *plannedAction) write(tg *transactTarget) (writeUnits, error) {
 // with the same parameters returns the first response without writing,
 // one with other parameters is an IdempotentParameterMismatchException.
 // Tokens are stored in the data file, so idempotency survives restarts.
-func opTransactWriteItems(e *Engine, _ context.Context, body []byte) (any, error) {
+func opTransactWriteItems(e *Engine, ctx context.Context, body []byte) (any, error) {
 	var in transactWriteInput
 	if err := decode(body, &in); err != nil {
 		return nil, err
 	}
+	return e.transactWriteItems(ctx, &in, func() []byte { return requestHash(body) })
+}
+
+// transactWriteItems runs a decoded TransactWriteItems request (see
+// opTransactWriteItems); hash returns the hash a ClientRequestToken is
+// stored with, called only when the request has one.
+func (e *Engine) transactWriteItems(_ context.Context, in *transactWriteInput, hash func() []byte) (map[string]any, error) {
 	plans, err := in.plan()
 	if err != nil {
 		return nil, err
 	}
-	var hash []byte
+	var sum []byte
 	if in.ClientRequestToken != "" {
-		hash = requestHash(body)
+		sum = hash()
 	}
 	var out map[string]any
 	err = e.updateGrouped(func(tx *bolt.Tx) error {
 		if in.ClientRequestToken != "" {
-			prev, err := e.lookupToken(tx, in.ClientRequestToken, hash)
+			prev, err := e.lookupToken(tx, in.ClientRequestToken, sum)
 			if err != nil || prev != nil {
 				out = prev
 				return err
@@ -213,7 +221,7 @@ func opTransactWriteItems(e *Engine, _ context.Context, body []byte) (any, error
 		}
 		out = res
 		if in.ClientRequestToken != "" {
-			return e.saveToken(tx, in.ClientRequestToken, hash, res)
+			return e.saveToken(tx, in.ClientRequestToken, sum, res)
 		}
 		return nil
 	})

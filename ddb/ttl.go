@@ -62,12 +62,17 @@ type updateTTLInput struct {
 	TimeToLiveSpecification *ttlSpecInput `json:"TimeToLiveSpecification"`
 }
 
-// opUpdateTimeToLive enables or disables TTL on a table.
-func opUpdateTimeToLive(e *Engine, _ context.Context, body []byte) (any, error) {
+// opUpdateTimeToLive decodes an UpdateTimeToLive request and runs it.
+func opUpdateTimeToLive(e *Engine, ctx context.Context, body []byte) (any, error) {
 	var in updateTTLInput
 	if err := decode(body, &in); err != nil {
 		return nil, err
 	}
+	return e.updateTimeToLive(ctx, &in)
+}
+
+// updateTimeToLive enables or disables TTL on a table.
+func (e *Engine) updateTimeToLive(_ context.Context, in *updateTTLInput) (map[string]any, error) {
 	spec := in.TimeToLiveSpecification
 	if spec == nil || spec.Enabled == nil {
 		return nil, validationf("1 validation error detected: Value null at 'timeToLiveSpecification' failed to satisfy constraint: Member must not be null")
@@ -106,13 +111,18 @@ func opUpdateTimeToLive(e *Engine, _ context.Context, body []byte) (any, error) 
 	return map[string]any{"TimeToLiveSpecification": map[string]any{"AttributeName": spec.AttributeName, "Enabled": *spec.Enabled}}, nil
 }
 
-// opDescribeTimeToLive reports a table's TTL status: ENABLED or DISABLED
-// (changes apply at once, so ENABLING and DISABLING are never reported).
-func opDescribeTimeToLive(e *Engine, _ context.Context, body []byte) (any, error) {
+// opDescribeTimeToLive decodes a DescribeTimeToLive request and runs it.
+func opDescribeTimeToLive(e *Engine, ctx context.Context, body []byte) (any, error) {
 	var in tableNameInput
 	if err := decode(body, &in); err != nil {
 		return nil, err
 	}
+	return e.describeTimeToLive(ctx, &in)
+}
+
+// describeTimeToLive reports a table's TTL status: ENABLED or DISABLED
+// (changes apply at once, so ENABLING and DISABLING are never reported).
+func (e *Engine) describeTimeToLive(_ context.Context, in *tableNameInput) (map[string]any, error) {
 	var desc map[string]any
 	err := e.view(func(tx *bolt.Tx) error {
 		m, err := loadTable(tx, in.TableName)

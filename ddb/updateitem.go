@@ -13,14 +13,20 @@ type updateItemInput struct {
 	writeParams
 }
 
-// opUpdateItem edits an item's attributes, creating the item when absent,
-// if its condition holds.
-func opUpdateItem(e *Engine, _ context.Context, body []byte) (any, error) {
+// opUpdateItem decodes an UpdateItem request and runs it.
+func opUpdateItem(e *Engine, ctx context.Context, body []byte) (any, error) {
 	var in updateItemInput
 	if err := decode(body, &in); err != nil {
 		return nil, err
 	}
-	env, err := in.front(body, &in.UpdateExpression, "ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW")
+	in.tableNameAbsent = absentTableName(in.TableName, body)
+	return e.updateItem(ctx, &in)
+}
+
+// updateItem edits an item's attributes, creating the item when absent, if
+// its condition holds.
+func (e *Engine) updateItem(_ context.Context, in *updateItemInput) (any, error) {
+	env, err := in.front(&in.UpdateExpression, "ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW")
 	if err != nil {
 		return nil, err
 	}

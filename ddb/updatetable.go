@@ -8,14 +8,20 @@ import (
 
 // gsiUpdate is one element of GlobalSecondaryIndexUpdates.
 type gsiUpdate struct {
-	Create *indexInput `json:"Create"`
-	Delete *struct {
-		IndexName string `json:"IndexName"`
-	} `json:"Delete"`
-	Update *struct {
-		IndexName             string      `json:"IndexName"`
-		ProvisionedThroughput *throughput `json:"ProvisionedThroughput"`
-	} `json:"Update"`
+	Create *indexInput          `json:"Create"`
+	Delete *gsiDelete           `json:"Delete"`
+	Update *gsiThroughputUpdate `json:"Update"`
+}
+
+// gsiDelete is the Delete of a gsiUpdate.
+type gsiDelete struct {
+	IndexName string `json:"IndexName"`
+}
+
+// gsiThroughputUpdate is the Update of a gsiUpdate.
+type gsiThroughputUpdate struct {
+	IndexName             string      `json:"IndexName"`
+	ProvisionedThroughput *throughput `json:"ProvisionedThroughput"`
 }
 
 // updateTableInput is the UpdateTable request.
@@ -29,15 +35,20 @@ type updateTableInput struct {
 	StreamSpecification         *streamSpecInput      `json:"StreamSpecification"`
 }
 
-// opUpdateTable changes billing mode and throughput, and creates (backfilled
-// from existing items in the same transaction, so the index is ACTIVE on
-// return) or deletes global secondary indexes.
-func opUpdateTable(e *Engine, _ context.Context, body []byte) (any, error) {
+// opUpdateTable decodes an UpdateTable request and runs it.
+func opUpdateTable(e *Engine, ctx context.Context, body []byte) (any, error) {
 	var in updateTableInput
 	if err := decode(body, &in); err != nil {
 		return nil, err
 	}
-	var out any
+	return e.updateTable(ctx, &in)
+}
+
+// updateTable changes billing mode and throughput, and creates (backfilled
+// from existing items in the same transaction, so the index is ACTIVE on
+// return) or deletes global secondary indexes.
+func (e *Engine) updateTable(_ context.Context, in *updateTableInput) (map[string]any, error) {
+	var out map[string]any
 	err := e.update(func(tx *bolt.Tx) error {
 		var deleted []indexMeta
 		m, err := loadTable(tx, in.TableName)

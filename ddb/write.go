@@ -20,14 +20,16 @@ type writeParams struct {
 	ReturnItemCollectionMetrics         string  `json:"ReturnItemCollectionMetrics"`
 	exprParams
 	legacyParams
+	// tableNameAbsent is whether the request left TableName out (shape.go).
+	tableNameAbsent bool
 }
 
 // check validates the request's shape (shape.go: the table name and the
 // enum parameters, all violations reported together), then ReturnValues
 // against the values the operation allows.
-func (p *writeParams) check(body []byte, allowed ...string) error {
+func (p *writeParams) check(allowed ...string) error {
 	var v violations
-	v.tableName(p.TableName, body)
+	v.tableName(p.TableName, p.tableNameAbsent)
 	v.enum("returnValues", p.ReturnValues, returnValuesSet...)
 	v.enum("returnConsumedCapacity", p.ReturnConsumedCapacity, returnConsumedCapacitySet...)
 	v.enum("returnItemCollectionMetrics", p.ReturnItemCollectionMetrics, returnCollectionSet...)
@@ -47,12 +49,12 @@ func (p *writeParams) check(body []byte, allowed ...string) error {
 }
 
 // front is the request front of PutItem, UpdateItem and DeleteItem, after
-// decoding body: it validates the request's shape and ReturnValues (against
+// decoding: it validates the request's shape and ReturnValues (against
 // allowed) (check), translates
 // legacy parameters into the ConditionExpression (and into update, when not
 // nil), and returns the request's expression environment.
-func (p *writeParams) front(body []byte, update **string, allowed ...string) (*exprEnv, error) {
-	if err := p.check(body, allowed...); err != nil {
+func (p *writeParams) front(update **string, allowed ...string) (*exprEnv, error) {
+	if err := p.check(allowed...); err != nil {
 		return nil, err
 	}
 	if err := p.legacyParams.translate(&p.exprParams, exprSlots{condition: &p.ConditionExpression, update: update}); err != nil {

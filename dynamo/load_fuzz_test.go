@@ -46,11 +46,11 @@ func FuzzLoad(f *testing.F) {
 		}
 		defer engine.Close()
 		ctx := context.Background()
-		store := New(engine.Client(), DefaultTable)
+		store := New(engine.API(), DefaultTable)
 		if err := store.CreateTable(ctx); err != nil {
 			t.Fatal(err)
 		}
-		written, err := Load(ctx, engine.Client(), DefaultTable, NewItemReader(bytes.NewReader(data)), nil)
+		written, err := Load(ctx, engine.API(), DefaultTable, NewItemReader(bytes.NewReader(data)), nil)
 
 		var le *LineError
 		// The reader does not check what depends on the table, such as the size of the keys:
@@ -61,7 +61,7 @@ func FuzzLoad(f *testing.F) {
 			if i == len(good) || good[i].line != le.Line {
 				t.Fatalf("Load = %v, but line %d starts no item", err, le.Line)
 			}
-			_, perr := engine.Client().PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(DefaultTable), Item: good[i].item})
+			_, perr := engine.API().PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(DefaultTable), Item: good[i].item})
 			if !isValidationError(perr) {
 				t.Fatalf("Load = %v, but the engine takes that item on its own (%v)", err, perr)
 			}
@@ -82,7 +82,7 @@ func FuzzLoad(f *testing.F) {
 		case written != puts:
 			t.Fatalf("Load wrote %d items, want the %d before the first bad one", written, puts)
 		}
-		out, err := engine.Client().Scan(ctx, &dynamodb.ScanInput{TableName: aws.String(DefaultTable), ConsistentRead: aws.Bool(true)})
+		out, err := engine.API().Scan(ctx, &dynamodb.ScanInput{TableName: aws.String(DefaultTable), ConsistentRead: aws.Bool(true)})
 		if err != nil {
 			t.Fatal(err)
 		}

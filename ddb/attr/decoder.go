@@ -305,7 +305,7 @@ func isNumberByte(c byte) bool {
 func (d *decoder) value(depth int) (Value, error) {
 	if depth > MaxDepth {
 		// Stop before recursing further: input nesting is unbounded.
-		panic(abort{&ValidationError{Message: msgNestingTooDeep}})
+		panic(abort{&ValidationError{Message: MsgNestingTooDeep}})
 	}
 	var v Value
 	var verr error
@@ -329,7 +329,7 @@ func (d *decoder) value(depth int) (Value, error) {
 	})
 	switch {
 	case n == 0:
-		return Value{}, &ValidationError{Message: msgEmptyValue}
+		return Value{}, &ValidationError{Message: MsgEmptyValue}
 	case n > 1:
 		return Value{}, &ValidationError{Message: msgManyTypes}
 	case verr != nil:
@@ -351,7 +351,7 @@ func (d *decoder) typed(t Type, depth int) (Value, error) {
 		return Bool(d.bool()), nil
 	case TypeNULL:
 		if !d.bool() {
-			return Value{}, &ValidationError{Message: msgNullNotTrue}
+			return Value{}, &ValidationError{Message: MsgNullNotTrue}
 		}
 		return Null(), nil
 	case TypeSS:

@@ -23,17 +23,20 @@ const (
 	// request names an attribute.
 	MsgEmptyName = "Empty attribute name"
 
-	msgEmptyValue     = "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes"
-	msgManyTypes      = "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes"
-	msgNotNumber      = "A value provided cannot be converted into a number"
-	msgTooManyDigits  = "Attempting to store more than 38 significant digits in a Number"
-	msgOverflow       = "Number overflow. Attempting to store a number with magnitude larger than supported range"
-	msgUnderflow      = "Number underflow. Attempting to store a number with magnitude smaller than supported range"
-	msgNullNotTrue    = MsgInvalidParams + "Null attribute value types must have the value of true"
-	msgEmptySS        = MsgInvalidParams + "An string set  may not be empty"
-	msgEmptyNS        = MsgInvalidParams + "An number set  may not be empty"
-	msgEmptyBS        = MsgInvalidParams + "Binary sets should not be empty"
-	msgNestingTooDeep = "Nesting Levels have exceeded supported limits"
+	// MsgEmptyValue is DynamoDB's message for an AttributeValue with no type set.
+	MsgEmptyValue    = "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes"
+	msgManyTypes     = "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes"
+	msgNotNumber     = "A value provided cannot be converted into a number"
+	msgTooManyDigits = "Attempting to store more than 38 significant digits in a Number"
+	msgOverflow      = "Number overflow. Attempting to store a number with magnitude larger than supported range"
+	msgUnderflow     = "Number underflow. Attempting to store a number with magnitude smaller than supported range"
+	// MsgNullNotTrue is DynamoDB's message for {"NULL": false}.
+	MsgNullNotTrue = MsgInvalidParams + "Null attribute value types must have the value of true"
+	msgEmptySS     = MsgInvalidParams + "An string set  may not be empty"
+	msgEmptyNS     = MsgInvalidParams + "An number set  may not be empty"
+	msgEmptyBS     = MsgInvalidParams + "Binary sets should not be empty"
+	// MsgNestingTooDeep is DynamoDB's message for lists and maps nested deeper than MaxDepth.
+	MsgNestingTooDeep = "Nesting Levels have exceeded supported limits"
 	msgDuplicateNS    = "Input collection contains duplicates"
 	msgDuplicateBS    = MsgInvalidParams + "Input collection of type BS contains duplicates."
 )

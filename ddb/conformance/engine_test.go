@@ -8,8 +8,9 @@ import (
 	"github.com/quickphotos/quickphotos/ddb"
 )
 
-// This file is the only one that knows the engine's API: ddb.Open, Close and
-// the engine serving the DynamoDB JSON 1.0 protocol as an http.Handler. While
+// This file is the only one that knows the engine's API: ddb.Open, Close,
+// the engine serving the DynamoDB JSON 1.0 protocol as an http.Handler, and
+// its in-process API (Engine.API) for TestDirectConformance. While
 // package ddb does not compile, leave this file out of the build with an
 // overlay and run the cases against DynamoDB Local alone:
 //
@@ -19,18 +20,7 @@ import (
 func init() {
 	newEngineTarget = func(tb testing.TB) *target {
 		tb.Helper()
-		// The TTL sweeper runs often, as DynamoDB Local's does, so that
-		// expired items are deleted (not only hidden) within the bounded
-		// wait of the ttl-expiry case.
-		eng, err := ddb.Open(tb.TempDir(), &ddb.Options{NoSync: true, TTLSweepInterval: ttlSweepInterval})
-		if err != nil {
-			tb.Fatalf("ddb.Open: %v", err)
-		}
-		tb.Cleanup(func() {
-			if err := eng.Close(); err != nil {
-				tb.Errorf("ddb.Engine.Close: %v", err)
-			}
-		})
+		eng := openEngine(tb)
 		h, ok := any(eng).(http.Handler)
 		if !ok {
 			tb.Fatal("*ddb.Engine does not implement http.Handler (ServeHTTP) yet")
@@ -39,4 +29,28 @@ func init() {
 		tb.Cleanup(srv.Close)
 		return &target{name: "engine", endpoint: srv.URL, client: srv.Client()}
 	}
+	newDirectTarget = func(tb testing.TB, counts *directCounts) *target {
+		tb.Helper()
+		eng := openEngine(tb)
+		tr := &directTransport{api: eng.API(), handler: eng, counts: counts}
+		return &target{name: "engine in-process API", endpoint: "http://in-process.invalid", client: &http.Client{Transport: tr}}
+	}
+}
+
+// openEngine opens an engine for one case, closed when it ends.
+func openEngine(tb testing.TB) *ddb.Engine {
+	tb.Helper()
+	// The TTL sweeper runs often, as DynamoDB Local's does, so that
+	// expired items are deleted (not only hidden) within the bounded
+	// wait of the ttl-expiry case.
+	eng, err := ddb.Open(tb.TempDir(), &ddb.Options{NoSync: true, TTLSweepInterval: ttlSweepInterval})
+	if err != nil {
+		tb.Fatalf("ddb.Open: %v", err)
+	}
+	tb.Cleanup(func() {
+		if err := eng.Close(); err != nil {
+			tb.Errorf("ddb.Engine.Close: %v", err)
+		}
+	})
+	return eng
 }

@@ -26,24 +26,44 @@ func (v *Values) UnmarshalJSON(data []byte) error {
 		*v = nil
 		return nil
 	}
-	keys := slices.Sorted(maps.Keys(raw))
-	if err := checkKeys("ExpressionAttributeValues", keys, ':'); err != nil {
-		return err
-	}
-	out := make(Values, len(raw))
-	for _, k := range keys {
+	out, err := ValuesOf(raw, func(r json.RawMessage) (attr.Value, error) {
 		var val attr.Value
-		if err := val.UnmarshalJSON(raw[k]); err != nil {
-			var ve *attr.ValidationError
-			if errors.As(err, &ve) {
-				return plain("ExpressionAttributeValues contains invalid value: " + ve.Message + " for key " + k)
-			}
-			return err
-		}
-		out[k] = val
+		err := val.UnmarshalJSON(r)
+		return val, err
+	})
+	if err != nil {
+		return err
 	}
 	*v = out
 	return nil
+}
+
+// ValuesOf builds the ExpressionAttributeValues of a request whose values
+// come in another form than JSON (the engine's in-process API converts the
+// SDK's typed values with conv), with the checks UnmarshalJSON applies: the
+// keys' syntax first, then each value in key order, an invalid one reported
+// with its key. A nil m gives nil Values (absent).
+func ValuesOf[T any](m map[string]T, conv func(T) (attr.Value, error)) (Values, error) {
+	if m == nil {
+		return nil, nil
+	}
+	keys := slices.Sorted(maps.Keys(m))
+	if err := checkKeys("ExpressionAttributeValues", keys, ':'); err != nil {
+		return nil, err
+	}
+	out := make(Values, len(m))
+	for _, k := range keys {
+		val, err := conv(m[k])
+		if err != nil {
+			var ve *attr.ValidationError
+			if errors.As(err, &ve) {
+				return nil, plain("ExpressionAttributeValues contains invalid value: " + ve.Message + " for key " + k)
+			}
+			return nil, err
+		}
+		out[k] = val
+	}
+	return out, nil
 }
 
 // checkKeys returns DynamoDB's error for the first of the sorted keys of

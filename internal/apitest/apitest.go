@@ -41,13 +41,16 @@ import (
 )
 
 // StoreEnv selects the store integration tests run on: "embedded" (the default) for the
-// embedded engine, a new one per server, or "dynamodb-local" for the official DynamoDB Local,
-// launched once per test binary by Main. The same tests run on both.
+// embedded engine, a new one per server, reached through its in-process API as serve reaches
+// it; "embedded-sdk" for the same engine reached through an SDK client over its in-memory HTTP
+// transport; or "dynamodb-local" for the official DynamoDB Local, launched once per test binary
+// by Main. The same tests run on all three.
 const StoreEnv = "QUICKPHOTOS_TEST_STORE"
 
 // The stores StoreEnv names.
 const (
 	StoreEmbedded      = "embedded"
+	StoreEmbeddedSDK   = "embedded-sdk"
 	StoreDynamoDBLocal = "dynamodb-local"
 )
 
@@ -67,12 +70,12 @@ var (
 // Main is a TestMain body: it launches the store the tests need, runs them, and stops it.
 func Main(m *testing.M) int {
 	switch Backend() {
-	case StoreEmbedded:
+	case StoreEmbedded, StoreEmbeddedSDK:
 		return m.Run()
 	case StoreDynamoDBLocal:
 		return dynamodblocal.Main(m, &local)
 	default:
-		fmt.Fprintf(os.Stderr, "FAIL: %s=%q: want %s or %s\n", StoreEnv, Backend(), StoreEmbedded, StoreDynamoDBLocal)
+		fmt.Fprintf(os.Stderr, "FAIL: %s=%q: want %s, %s or %s\n", StoreEnv, Backend(), StoreEmbedded, StoreEmbeddedSDK, StoreDynamoDBLocal)
 		return 2
 	}
 }
@@ -84,7 +87,7 @@ type Server struct {
 	// Handler is the API itself, for benchmarks that call it in-process (no socket).
 	Handler http.Handler
 	Store   *dynamo.Store
-	client  *dynamodb.Client
+	client  storeClient
 	streams *dynamodbstreams.Client
 	hub     *live.Hub
 	table   string
@@ -311,10 +314,18 @@ func runConsumers(t testing.TB, consumers []*stream.Consumer) (stop func()) {
 	return func() { cancel(); wg.Wait() }
 }
 
+// storeClient is what the tests use of the store: the store's API, and DeleteTable to remove
+// their table. *dynamodb.Client and the embedded engine's in-process API (*ddb.Direct) both
+// implement it.
+type storeClient interface {
+	dynamo.API
+	DeleteTable(context.Context, *dynamodb.DeleteTableInput, ...func(*dynamodb.Options)) (*dynamodb.DeleteTableOutput, error)
+}
+
 // newClients returns a client of the test binary's store and of its stream: a new embedded
 // engine in a temporary directory, closed when the test ends, or the shared DynamoDB Local.
-func newClients(t testing.TB) (*dynamodb.Client, *dynamodbstreams.Client) {
-	if Backend() == StoreEmbedded {
+func newClients(t testing.TB) (storeClient, *dynamodbstreams.Client) {
+	if b := Backend(); b == StoreEmbedded || b == StoreEmbeddedSDK {
 		engine, err := ddb.Open(t.TempDir(), nil)
 		if err != nil {
 			t.Fatalf("open engine: %v", err)
@@ -324,7 +335,10 @@ func newClients(t testing.TB) (*dynamodb.Client, *dynamodbstreams.Client) {
 				t.Errorf("close engine: %v", err)
 			}
 		})
-		return engine.Client(), engine.StreamsClient()
+		if b == StoreEmbeddedSDK {
+			return engine.Client(), engine.StreamsClient()
+		}
+		return engine.API(), engine.StreamsClient()
 	}
 	if local == nil {
 		t.Fatal("apitest: DynamoDB Local is not running; call apitest.Main from TestMain")

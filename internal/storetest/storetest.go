@@ -26,11 +26,12 @@ func Engine(t testing.TB) *ddb.Engine {
 }
 
 // New returns a store over a new engine whose table (Table, with its index, stream and TTL)
-// is created, and the engine.
+// is created, and the engine. The store reaches the engine through its in-process API, as
+// serve does.
 func New(t testing.TB, opts ...dynamo.Option) (*dynamo.Store, *ddb.Engine) {
 	t.Helper()
 	e := Engine(t)
-	store := dynamo.New(e.Client(), Table, opts...)
+	store := dynamo.New(e.API(), Table, opts...)
 	if err := store.CreateTable(context.Background()); err != nil {
 		t.Fatal(err)
 	}

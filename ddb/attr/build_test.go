@@ -1,0 +1,45 @@
+package attr_test
+
+import (
+	"testing"
+
+	"github.com/quickphotos/quickphotos/ddb/attr"
+)
+
+// valueBuilder builds attr.Values, so that DecodeItemAs can be checked against
+// DecodeItem.
+type valueBuilder struct{}
+
+func (valueBuilder) S(s string) attr.Value                { return attr.S(s) }
+func (valueBuilder) N(n string) attr.Value                { return attr.N(n) }
+func (valueBuilder) B(b []byte) attr.Value                { return attr.B(b) }
+func (valueBuilder) BOOL(b bool) attr.Value               { return attr.Bool(b) }
+func (valueBuilder) NULL() attr.Value                     { return attr.Null() }
+func (valueBuilder) SS(ss []string) attr.Value            { return attr.SS(ss...) }
+func (valueBuilder) NS(ns []string) attr.Value            { return attr.NS(ns...) }
+func (valueBuilder) BS(bs [][]byte) attr.Value            { return attr.BS(bs...) }
+func (valueBuilder) L(l []attr.Value) attr.Value          { return attr.L(l...) }
+func (valueBuilder) M(m map[string]attr.Value) attr.Value { return attr.M(m) }
+
+func TestDecodeItemAs(t *testing.T) {
+	for _, data := range []string{
+		`null`, `{}`,
+		`{"a":{"S":"x\u003cy"},"b":{"N":"1.5"},"c":{"B":"AQI="},"d":{"BOOL":false},"e":{"NULL":true}}`,
+		`{"s":{"SS":["a","b"]},"n":{"NS":["1","2"]},"b":{"BS":["AQ==","Ag=="]}}`,
+		`{"l":{"L":[{"S":"a"},{"L":[]},{"M":{"k":{"N":"3"}}}]},"m":{"M":{}}}`,
+	} {
+		want, err := attr.DecodeItem([]byte(data))
+		if err != nil {
+			t.Fatalf("attr.DecodeItem(%s): %v", data, err)
+		}
+		got, err := attr.DecodeItemAs[attr.Value]([]byte(data), valueBuilder{})
+		if err != nil || !attr.EqualItems(attr.Item(got), want) || (got == nil) != (want == nil) {
+			t.Errorf("DecodeItemAs(%s) = %v, %v; want %v", data, got, err, want)
+		}
+	}
+	for _, bad := range []string{`{"a":{}}`, `{"a":{"S":1}}`, `{"a":`, `[]`} {
+		if _, err := attr.DecodeItemAs[attr.Value]([]byte(bad), valueBuilder{}); err == nil {
+			t.Errorf("DecodeItemAs(%s) succeeded", bad)
+		}
+	}
+}

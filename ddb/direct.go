@@ -1,0 +1,94 @@
+package ddb
+
+import (
+	"context"
+)
+
+// Direct is the engine's DynamoDB API for callers in the same process: the
+// methods of the aws-sdk-go-v2 DynamoDB client that package dynamo uses
+// (dynamo.API), taking the SDK's typed inputs and returning its typed
+// outputs and errors, with no JSON, HTTP or request signing on the way.
+// Get it with Engine.API.
+//
+// Each operation converts the SDK input to the request the JSON decoder
+// would produce for it (direct<Op>.go files), runs the same code as a
+// request over HTTP (validation included) and converts the response. So
+// Direct answers as Engine.Client does, which the differential conformance
+// suite checks step by step (ddb/conformance). What differs is what the SDK
+// does around a request: Direct makes no retries (the SDK retries an
+// InternalServerError three times), fills in no ClientRequestToken (the SDK
+// gives every TransactWriteItems a random one), runs none of the SDK's
+// client-side checks of required parameters (the engine answers the
+// ValidationException DynamoDB would), and ignores the per-call option
+// functions. Errors have the SDK's shape (directerror.go).
+//
+// Direct is safe for concurrent use. Values in outputs may share memory
+// with the inputs they came from (an UpdateItem's ALL_NEW attributes hold
+// the input's values), never with the engine's storage.
+type Direct struct {
+	e *Engine
+}
+
+// API returns the engine's in-process DynamoDB API, the fast way for code in
+// this process to use it: see Direct. Client serves the same API through
+// the SDK over an in-memory HTTP transport, for code that needs a
+// *dynamodb.Client.
+func (e *Engine) API() *Direct { return &Direct{e: e} }
+
+// dynamoDBService is the SDK's ServiceID of DynamoDB, which its errors name.
+const dynamoDBService = "DynamoDB"
+
+// call runs one operation of the in-process API: from converts the SDK
+// input into the engine's request, run runs it, to converts the response.
+// As over the in-memory transport, a context that has ended before or
+// while the operation runs is the answer, whatever the engine did.
+func call[I, X, O any](ctx context.Context, op string, in I, from func(I) (X, error),
+	run func(context.Context, X) (map[string]any, error), to func(map[string]any) (O, error)) (O, error) {
+	var zero O
+	if err := ctx.Err(); err != nil {
+		return zero, directError(ctx, dynamoDBService, op, err)
+	}
+	x, err := from(in)
+	if err != nil {
+		return zero, directError(ctx, dynamoDBService, op, err)
+	}
+	resp, err := run(ctx, x)
+	if err != nil {
+		return zero, directError(ctx, dynamoDBService, op, err)
+	}
+	out, err := to(resp)
+	if err == nil {
+		err = ctx.Err()
+	}
+	if err != nil {
+		return zero, directError(ctx, dynamoDBService, op, err)
+	}
+	return out, nil
+}
+
+// asMap adapts an operation whose response is typed any (the single-item
+// writes, which share conditionalWrite) to call.
+func asMap[X any](run func(context.Context, X) (any, error)) func(context.Context, X) (map[string]any, error) {
+	return func(ctx context.Context, x X) (map[string]any, error) {
+		out, err := run(ctx, x)
+		m, _ := out.(map[string]any)
+		return m, err
+	}
+}
+
+// orEmpty is in, or the zero input for a nil one, as the SDK treats a nil
+// input.
+func orEmpty[T any](in *T) *T {
+	if in == nil {
+		return new(T)
+	}
+	return in
+}
+
+// deref is *s, or "" when s is nil.
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}

@@ -1,0 +1,105 @@
+package ddb
+
+// BatchGetItem and BatchWriteItem on the in-process API (direct.go).
+
+import (
+	"context"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// BatchGetItem reads up to 100 items, as dynamodb.Client.BatchGetItem does.
+func (d *Direct) BatchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.BatchGetItemOutput, error) {
+	return call(ctx, "BatchGetItem", orEmpty(in), batchGetFromSDK, d.e.batchGetItem, batchGetToSDK)
+}
+
+// BatchWriteItem puts and deletes up to 25 items, as
+// dynamodb.Client.BatchWriteItem does.
+func (d *Direct) BatchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.BatchWriteItemOutput, error) {
+	return call(ctx, "BatchWriteItem", orEmpty(in), batchWriteFromSDK, d.e.batchWriteItem, func(out map[string]any) (*dynamodb.BatchWriteItemOutput, error) {
+		// Every request is applied at once: UnprocessedItems is always empty.
+		return &dynamodb.BatchWriteItemOutput{UnprocessedItems: map[string][]types.WriteRequest{}, ConsumedCapacity: capacitiesToSDK(out["ConsumedCapacity"])}, nil
+	})
+}
+
+// batchGetFromSDK builds the engine's BatchGetItem request.
+func batchGetFromSDK(in *dynamodb.BatchGetItemInput) (*batchGetInput, error) {
+	x := &batchGetInput{ReturnConsumedCapacity: string(in.ReturnConsumedCapacity)}
+	if in.RequestItems != nil {
+		x.RequestItems = make(map[string]*keysAndAttributes, len(in.RequestItems))
+	}
+	for table, ka := range in.RequestItems {
+		keys, err := itemsFromSDK(ka.Keys)
+		if err != nil {
+			return nil, err
+		}
+		x.RequestItems[table] = &keysAndAttributes{Keys: keys, ProjectionExpression: ka.ProjectionExpression,
+			ExpressionAttributeNames: ka.ExpressionAttributeNames, ConsistentRead: aws.ToBool(ka.ConsistentRead), AttributesToGet: ka.AttributesToGet}
+	}
+	return x, nil
+}
+
+// batchGetToSDK converts a BatchGetItem response.
+func batchGetToSDK(out map[string]any) (*dynamodb.BatchGetItemOutput, error) {
+	res := &dynamodb.BatchGetItemOutput{ConsumedCapacity: capacitiesToSDK(out["ConsumedCapacity"])}
+	if responses, ok := out["Responses"].(map[string][]any); ok {
+		res.Responses = make(map[string][]map[string]types.AttributeValue, len(responses))
+		for table, items := range responses {
+			list, err := responseItemsToSDK(items)
+			if err != nil {
+				return nil, err
+			}
+			res.Responses[table] = list
+		}
+	}
+	if unprocessed, ok := out["UnprocessedKeys"].(map[string]*keysAndAttributes); ok {
+		res.UnprocessedKeys = make(map[string]types.KeysAndAttributes, len(unprocessed))
+		for table, ka := range unprocessed {
+			keys := make([]map[string]types.AttributeValue, len(ka.Keys))
+			for i, k := range ka.Keys {
+				keys[i] = itemToSDK(k)
+			}
+			u := types.KeysAndAttributes{Keys: keys, ProjectionExpression: ka.ProjectionExpression,
+				ExpressionAttributeNames: ka.ExpressionAttributeNames, AttributesToGet: ka.AttributesToGet}
+			if ka.ConsistentRead {
+				u.ConsistentRead = aws.Bool(true) // omitted when false, as in the JSON answer
+			}
+			res.UnprocessedKeys[table] = u
+		}
+	}
+	return res, nil
+}
+
+// batchWriteFromSDK builds the engine's BatchWriteItem request.
+func batchWriteFromSDK(in *dynamodb.BatchWriteItemInput) (*batchWriteInput, error) {
+	x := &batchWriteInput{ReturnConsumedCapacity: string(in.ReturnConsumedCapacity), ReturnItemCollectionMetrics: string(in.ReturnItemCollectionMetrics)}
+	if in.RequestItems != nil {
+		x.RequestItems = make(map[string][]writeRequest, len(in.RequestItems))
+	}
+	for table, reqs := range in.RequestItems {
+		var list []writeRequest
+		if reqs != nil {
+			list = make([]writeRequest, len(reqs))
+		}
+		for i, r := range reqs {
+			if r.PutRequest != nil {
+				item, err := itemFromSDK(r.PutRequest.Item)
+				if err != nil {
+					return nil, err
+				}
+				list[i].PutRequest = &putRequest{Item: item}
+			}
+			if r.DeleteRequest != nil {
+				key, err := itemFromSDK(r.DeleteRequest.Key)
+				if err != nil {
+					return nil, err
+				}
+				list[i].DeleteRequest = &deleteRequest{Key: key}
+			}
+		}
+		x.RequestItems[table] = list
+	}
+	return x, nil
+}

@@ -1,0 +1,90 @@
+package ddb
+
+// Errors on the in-process API (direct.go), as a caller of the SDK over HTTP
+// sees them: an *smithy.OperationError naming the operation, wrapping an
+// *awshttp.ResponseError (status code, request ID) that wraps the
+// exception. Exceptions the SDK models are its types
+// (*types.ConditionalCheckFailedException with Item,
+// *types.TransactionCanceledException with CancellationReasons,
+// *types.ResourceNotFoundException, …); the others, such as
+// ValidationException, are the *smithy.GenericAPIError it builds for an
+// exception it does not model. So errors.As, errors.Is and ErrorCode() give
+// the same answers on both paths.
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go"
+	smithyhttp "github.com/aws/smithy-go/transport/http"
+)
+
+// directError returns the error the SDK returns for operation op when the
+// engine answers err. A context that ended is the SDK's error for a request
+// that could not be sent: it wraps ctx.Err(), whatever the engine answered.
+func directError(ctx context.Context, service, op string, err error) error {
+	if cerr := ctx.Err(); cerr != nil {
+		return &smithy.OperationError{ServiceID: service, OperationName: op,
+			Err: &smithyhttp.RequestSendError{Err: cerr}}
+	}
+	de := asError(err)
+	reqID := newID()
+	header := http.Header{}
+	header.Set("x-amzn-RequestId", reqID)
+	resp := &http.Response{StatusCode: de.status(), Status: strconv.Itoa(de.status()) + " " + http.StatusText(de.status()), Header: header}
+	return &smithy.OperationError{ServiceID: service, OperationName: op,
+		Err: &awshttp.ResponseError{
+			ResponseError: &smithyhttp.ResponseError{Response: &smithyhttp.Response{Response: resp}, Err: exception(de)},
+			RequestID:     reqID,
+		}}
+}
+
+// exception is the SDK's value for a DynamoDB exception: its modeled type,
+// or a generic API error.
+func exception(de *Error) error {
+	msg := &de.Message
+	switch de.Type {
+	case typeConditionalCheck:
+		e := &types.ConditionalCheckFailedException{Message: msg}
+		if de.item != nil {
+			e.Item, _ = responseItemToSDK(de.item)
+		}
+		return e
+	case typeTransactionCanceled:
+		return &types.TransactionCanceledException{Message: msg, CancellationReasons: reasonsToSDK(de.reasons)}
+	case typeResourceNotFound:
+		return &types.ResourceNotFoundException{Message: msg}
+	case typeResourceInUse:
+		return &types.ResourceInUseException{Message: msg}
+	case typeLimitExceeded:
+		return &types.LimitExceededException{Message: msg}
+	case typeInternal:
+		return &types.InternalServerError{Message: msg}
+	case typeIdempotentMismatch:
+		return &types.IdempotentParameterMismatchException{Message: msg}
+	case "DuplicateItemException":
+		return &types.DuplicateItemException{Message: msg}
+	}
+	return &smithy.GenericAPIError{Code: de.Type, Message: de.Message, Fault: smithy.FaultUnknown}
+}
+
+// reasonsToSDK converts the CancellationReasons of a cancelled transaction.
+// Message is absent when empty, as the JSON answer leaves it out.
+func reasonsToSDK(reasons []cancellationReason) []types.CancellationReason {
+	if reasons == nil {
+		return nil
+	}
+	out := make([]types.CancellationReason, len(reasons))
+	for i, r := range reasons {
+		code := r.Code
+		out[i] = types.CancellationReason{Code: &code, Item: itemToSDK(r.Item)}
+		if r.Message != "" {
+			m := r.Message
+			out[i].Message = &m
+		}
+	}
+	return out
+}

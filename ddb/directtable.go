@@ -1,0 +1,320 @@
+package ddb
+
+// The control plane on the in-process API (direct.go): CreateTable,
+// DescribeTable, UpdateTable, DeleteTable, UpdateTimeToLive and
+// DescribeTimeToLive.
+
+import (
+	"context"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	smithytime "github.com/aws/smithy-go/time"
+)
+
+// CreateTable creates a table, as dynamodb.Client.CreateTable does.
+// Parameters the engine ignores over HTTP (SSE, table class, warm
+// throughput, …) are ignored here too.
+func (d *Direct) CreateTable(ctx context.Context, in *dynamodb.CreateTableInput, _ ...func(*dynamodb.Options)) (*dynamodb.CreateTableOutput, error) {
+	return call(ctx, "CreateTable", orEmpty(in), createTableFromSDK, d.e.createTable, func(out map[string]any) (*dynamodb.CreateTableOutput, error) {
+		return &dynamodb.CreateTableOutput{TableDescription: tableDescriptionToSDK(out["TableDescription"])}, nil
+	})
+}
+
+// DescribeTable describes a table, as dynamodb.Client.DescribeTable does.
+func (d *Direct) DescribeTable(ctx context.Context, in *dynamodb.DescribeTableInput, _ ...func(*dynamodb.Options)) (*dynamodb.DescribeTableOutput, error) {
+	return call(ctx, "DescribeTable", orEmpty(in), func(in *dynamodb.DescribeTableInput) (*tableNameInput, error) {
+		return &tableNameInput{TableName: deref(in.TableName)}, nil
+	}, d.e.describeTable, func(out map[string]any) (*dynamodb.DescribeTableOutput, error) {
+		return &dynamodb.DescribeTableOutput{Table: tableDescriptionToSDK(out["Table"])}, nil
+	})
+}
+
+// DeleteTable deletes a table, as dynamodb.Client.DeleteTable does.
+func (d *Direct) DeleteTable(ctx context.Context, in *dynamodb.DeleteTableInput, _ ...func(*dynamodb.Options)) (*dynamodb.DeleteTableOutput, error) {
+	return call(ctx, "DeleteTable", orEmpty(in), func(in *dynamodb.DeleteTableInput) (*tableNameInput, error) {
+		return &tableNameInput{TableName: deref(in.TableName)}, nil
+	}, d.e.deleteTable, func(out map[string]any) (*dynamodb.DeleteTableOutput, error) {
+		return &dynamodb.DeleteTableOutput{TableDescription: tableDescriptionToSDK(out["TableDescription"])}, nil
+	})
+}
+
+// UpdateTable changes a table, as dynamodb.Client.UpdateTable does.
+func (d *Direct) UpdateTable(ctx context.Context, in *dynamodb.UpdateTableInput, _ ...func(*dynamodb.Options)) (*dynamodb.UpdateTableOutput, error) {
+	return call(ctx, "UpdateTable", orEmpty(in), updateTableFromSDK, d.e.updateTable, func(out map[string]any) (*dynamodb.UpdateTableOutput, error) {
+		return &dynamodb.UpdateTableOutput{TableDescription: tableDescriptionToSDK(out["TableDescription"])}, nil
+	})
+}
+
+// UpdateTimeToLive enables or disables TTL, as
+// dynamodb.Client.UpdateTimeToLive does.
+func (d *Direct) UpdateTimeToLive(ctx context.Context, in *dynamodb.UpdateTimeToLiveInput, _ ...func(*dynamodb.Options)) (*dynamodb.UpdateTimeToLiveOutput, error) {
+	return call(ctx, "UpdateTimeToLive", orEmpty(in), func(in *dynamodb.UpdateTimeToLiveInput) (*updateTTLInput, error) {
+		x := &updateTTLInput{TableName: deref(in.TableName)}
+		if s := in.TimeToLiveSpecification; s != nil {
+			x.TimeToLiveSpecification = &ttlSpecInput{AttributeName: deref(s.AttributeName), Enabled: s.Enabled}
+		}
+		return x, nil
+	}, d.e.updateTimeToLive, func(out map[string]any) (*dynamodb.UpdateTimeToLiveOutput, error) {
+		res := &dynamodb.UpdateTimeToLiveOutput{}
+		if s, ok := out["TimeToLiveSpecification"].(map[string]any); ok {
+			enabled, _ := s["Enabled"].(bool)
+			res.TimeToLiveSpecification = &types.TimeToLiveSpecification{AttributeName: optString(s["AttributeName"]), Enabled: aws.Bool(enabled)}
+		}
+		return res, nil
+	})
+}
+
+// DescribeTimeToLive reports a table's TTL status, as
+// dynamodb.Client.DescribeTimeToLive does.
+func (d *Direct) DescribeTimeToLive(ctx context.Context, in *dynamodb.DescribeTimeToLiveInput, _ ...func(*dynamodb.Options)) (*dynamodb.DescribeTimeToLiveOutput, error) {
+	return call(ctx, "DescribeTimeToLive", orEmpty(in), func(in *dynamodb.DescribeTimeToLiveInput) (*tableNameInput, error) {
+		return &tableNameInput{TableName: deref(in.TableName)}, nil
+	}, d.e.describeTimeToLive, func(out map[string]any) (*dynamodb.DescribeTimeToLiveOutput, error) {
+		res := &dynamodb.DescribeTimeToLiveOutput{}
+		if s, ok := out["TimeToLiveDescription"].(map[string]any); ok {
+			status, _ := s["TimeToLiveStatus"].(string)
+			res.TimeToLiveDescription = &types.TimeToLiveDescription{AttributeName: optString(s["AttributeName"]), TimeToLiveStatus: types.TimeToLiveStatus(status)}
+		}
+		return res, nil
+	})
+}
+
+// createTableFromSDK builds the engine's CreateTable request.
+func createTableFromSDK(in *dynamodb.CreateTableInput) (*createTableInput, error) {
+	x := &createTableInput{
+		TableName:              deref(in.TableName),
+		tableNameAbsent:        in.TableName == nil,
+		KeySchema:              keySchemaFromSDK(in.KeySchema),
+		AttributeDefinitions:   attributeDefinitionsFromSDK(in.AttributeDefinitions),
+		BillingMode:            string(in.BillingMode),
+		ProvisionedThroughput:  throughputFromSDK(in.ProvisionedThroughput),
+		DeletionProtection:     aws.ToBool(in.DeletionProtectionEnabled),
+		StreamSpecification:    streamSpecFromSDK(in.StreamSpecification),
+		GlobalSecondaryIndexes: nil,
+	}
+	for _, g := range in.GlobalSecondaryIndexes {
+		x.GlobalSecondaryIndexes = append(x.GlobalSecondaryIndexes, indexInput{IndexName: deref(g.IndexName), KeySchema: keySchemaFromSDK(g.KeySchema),
+			Projection: projectionFromSDK(g.Projection), ProvisionedThroughput: throughputFromSDK(g.ProvisionedThroughput)})
+	}
+	for _, l := range in.LocalSecondaryIndexes {
+		x.LocalSecondaryIndexes = append(x.LocalSecondaryIndexes, indexInput{IndexName: deref(l.IndexName), KeySchema: keySchemaFromSDK(l.KeySchema),
+			Projection: projectionFromSDK(l.Projection)})
+	}
+	if in.Tags != nil {
+		x.Tags = make([]tag, len(in.Tags))
+		for i, t := range in.Tags {
+			x.Tags[i] = tag{Key: t.Key, Value: t.Value}
+		}
+	}
+	return x, nil
+}
+
+// updateTableFromSDK builds the engine's UpdateTable request.
+func updateTableFromSDK(in *dynamodb.UpdateTableInput) (*updateTableInput, error) {
+	x := &updateTableInput{
+		TableName:                 deref(in.TableName),
+		AttributeDefinitions:      attributeDefinitionsFromSDK(in.AttributeDefinitions),
+		BillingMode:               string(in.BillingMode),
+		ProvisionedThroughput:     throughputFromSDK(in.ProvisionedThroughput),
+		DeletionProtectionEnabled: in.DeletionProtectionEnabled,
+		StreamSpecification:       streamSpecFromSDK(in.StreamSpecification),
+	}
+	if in.GlobalSecondaryIndexUpdates != nil {
+		x.GlobalSecondaryIndexUpdates = make([]gsiUpdate, len(in.GlobalSecondaryIndexUpdates))
+	}
+	for i, u := range in.GlobalSecondaryIndexUpdates {
+		if c := u.Create; c != nil {
+			x.GlobalSecondaryIndexUpdates[i].Create = &indexInput{IndexName: deref(c.IndexName), KeySchema: keySchemaFromSDK(c.KeySchema),
+				Projection: projectionFromSDK(c.Projection), ProvisionedThroughput: throughputFromSDK(c.ProvisionedThroughput)}
+		}
+		if dl := u.Delete; dl != nil {
+			x.GlobalSecondaryIndexUpdates[i].Delete = &gsiDelete{IndexName: deref(dl.IndexName)}
+		}
+		if up := u.Update; up != nil {
+			x.GlobalSecondaryIndexUpdates[i].Update = &gsiThroughputUpdate{IndexName: deref(up.IndexName), ProvisionedThroughput: throughputFromSDK(up.ProvisionedThroughput)}
+		}
+	}
+	return x, nil
+}
+
+// keySchemaFromSDK converts a KeySchema.
+func keySchemaFromSDK(ks []types.KeySchemaElement) []keySchemaElement {
+	if ks == nil {
+		return nil
+	}
+	out := make([]keySchemaElement, len(ks))
+	for i, k := range ks {
+		out[i] = keySchemaElement{AttributeName: deref(k.AttributeName), KeyType: string(k.KeyType)}
+	}
+	return out
+}
+
+// attributeDefinitionsFromSDK converts AttributeDefinitions.
+func attributeDefinitionsFromSDK(ds []types.AttributeDefinition) []attributeDefinition {
+	if ds == nil {
+		return nil
+	}
+	out := make([]attributeDefinition, len(ds))
+	for i, d := range ds {
+		out[i] = attributeDefinition{AttributeName: deref(d.AttributeName), AttributeType: string(d.AttributeType)}
+	}
+	return out
+}
+
+// throughputFromSDK converts a ProvisionedThroughput; an absent member is 0,
+// as it decodes from JSON.
+func throughputFromSDK(tp *types.ProvisionedThroughput) *throughput {
+	if tp == nil {
+		return nil
+	}
+	return &throughput{ReadCapacityUnits: aws.ToInt64(tp.ReadCapacityUnits), WriteCapacityUnits: aws.ToInt64(tp.WriteCapacityUnits)}
+}
+
+// projectionFromSDK converts an index's Projection.
+func projectionFromSDK(p *types.Projection) *projection {
+	if p == nil {
+		return nil
+	}
+	return &projection{ProjectionType: string(p.ProjectionType), NonKeyAttributes: p.NonKeyAttributes}
+}
+
+// streamSpecFromSDK converts a StreamSpecification.
+func streamSpecFromSDK(s *types.StreamSpecification) *streamSpecInput {
+	if s == nil {
+		return nil
+	}
+	return &streamSpecInput{StreamEnabled: s.StreamEnabled, StreamViewType: string(s.StreamViewType)}
+}
+
+// tableDescriptionToSDK converts a TableDescription (Engine.describe).
+func tableDescriptionToSDK(x any) *types.TableDescription {
+	d, ok := x.(map[string]any)
+	if !ok {
+		return nil
+	}
+	status, _ := d["TableStatus"].(string)
+	out := &types.TableDescription{
+		TableName:                 optString(d["TableName"]),
+		TableId:                   optString(d["TableId"]),
+		TableArn:                  optString(d["TableArn"]),
+		TableStatus:               types.TableStatus(status),
+		KeySchema:                 keySchemaToSDK(d["KeySchema"]),
+		AttributeDefinitions:      attributeDefinitionsToSDK(d["AttributeDefinitions"]),
+		CreationDateTime:          optTime(d["CreationDateTime"]),
+		ItemCount:                 optInt64(d["ItemCount"]),
+		TableSizeBytes:            optInt64(d["TableSizeBytes"]),
+		ProvisionedThroughput:     throughputToSDK(d["ProvisionedThroughput"]),
+		DeletionProtectionEnabled: optBool(d["DeletionProtectionEnabled"]),
+		LatestStreamLabel:         optString(d["LatestStreamLabel"]),
+		LatestStreamArn:           optString(d["LatestStreamArn"]),
+	}
+	if b, ok := d["BillingModeSummary"].(map[string]any); ok {
+		mode, _ := b["BillingMode"].(string)
+		out.BillingModeSummary = &types.BillingModeSummary{BillingMode: types.BillingMode(mode), LastUpdateToPayPerRequestDateTime: optTime(b["LastUpdateToPayPerRequestDateTime"])}
+	}
+	if s, ok := d["StreamSpecification"].(map[string]any); ok {
+		view, _ := s["StreamViewType"].(string)
+		out.StreamSpecification = &types.StreamSpecification{StreamEnabled: optBool(s["StreamEnabled"]), StreamViewType: types.StreamViewType(view)}
+	}
+	gsis, _ := d["GlobalSecondaryIndexes"].([]map[string]any)
+	for _, g := range gsis {
+		status, _ := g["IndexStatus"].(string)
+		gd := types.GlobalSecondaryIndexDescription{
+			IndexName: optString(g["IndexName"]), KeySchema: keySchemaToSDK(g["KeySchema"]), Projection: projectionToSDK(g["Projection"]),
+			IndexSizeBytes: optInt64(g["IndexSizeBytes"]), ItemCount: optInt64(g["ItemCount"]), IndexArn: optString(g["IndexArn"]),
+			IndexStatus: types.IndexStatus(status), ProvisionedThroughput: throughputToSDK(g["ProvisionedThroughput"]),
+			Backfilling: optBool(g["Backfilling"]),
+		}
+		if od, ok := g["OnDemandThroughput"].(map[string]any); ok {
+			gd.OnDemandThroughput = &types.OnDemandThroughput{MaxReadRequestUnits: optInt64(od["MaxReadRequestUnits"]), MaxWriteRequestUnits: optInt64(od["MaxWriteRequestUnits"])}
+		}
+		out.GlobalSecondaryIndexes = append(out.GlobalSecondaryIndexes, gd)
+	}
+	lsis, _ := d["LocalSecondaryIndexes"].([]map[string]any)
+	for _, l := range lsis {
+		out.LocalSecondaryIndexes = append(out.LocalSecondaryIndexes, types.LocalSecondaryIndexDescription{
+			IndexName: optString(l["IndexName"]), KeySchema: keySchemaToSDK(l["KeySchema"]), Projection: projectionToSDK(l["Projection"]),
+			IndexSizeBytes: optInt64(l["IndexSizeBytes"]), ItemCount: optInt64(l["ItemCount"]), IndexArn: optString(l["IndexArn"]),
+		})
+	}
+	return out
+}
+
+// keySchemaToSDK converts a described KeySchema.
+func keySchemaToSDK(x any) []types.KeySchemaElement {
+	ks, ok := x.([]keySchemaElement)
+	if !ok || ks == nil {
+		return nil
+	}
+	out := make([]types.KeySchemaElement, len(ks))
+	for i, k := range ks {
+		out[i] = types.KeySchemaElement{AttributeName: aws.String(k.AttributeName), KeyType: types.KeyType(k.KeyType)}
+	}
+	return out
+}
+
+// attributeDefinitionsToSDK converts described AttributeDefinitions.
+func attributeDefinitionsToSDK(x any) []types.AttributeDefinition {
+	ds, ok := x.([]attributeDefinition)
+	if !ok || ds == nil {
+		return nil
+	}
+	out := make([]types.AttributeDefinition, len(ds))
+	for i, d := range ds {
+		out[i] = types.AttributeDefinition{AttributeName: aws.String(d.AttributeName), AttributeType: types.ScalarAttributeType(d.AttributeType)}
+	}
+	return out
+}
+
+// projectionToSDK converts a described Projection; its members are left
+// out of the JSON answer when empty.
+func projectionToSDK(x any) *types.Projection {
+	p, ok := x.(projection)
+	if !ok {
+		return nil
+	}
+	out := &types.Projection{ProjectionType: types.ProjectionType(p.ProjectionType)}
+	if len(p.NonKeyAttributes) > 0 {
+		out.NonKeyAttributes = p.NonKeyAttributes
+	}
+	return out
+}
+
+// throughputToSDK converts a ProvisionedThroughputDescription.
+func throughputToSDK(x any) *types.ProvisionedThroughputDescription {
+	m, ok := x.(map[string]any)
+	if !ok {
+		return nil
+	}
+	return &types.ProvisionedThroughputDescription{NumberOfDecreasesToday: optInt64(m["NumberOfDecreasesToday"]),
+		ReadCapacityUnits: optInt64(m["ReadCapacityUnits"]), WriteCapacityUnits: optInt64(m["WriteCapacityUnits"])}
+}
+
+// optInt64 is an integer of a response, nil when absent.
+func optInt64(x any) *int64 {
+	if x == nil {
+		return nil
+	}
+	return aws.Int64(int64(number(x)))
+}
+
+// optBool is a boolean of a response, nil when absent.
+func optBool(x any) *bool {
+	if b, ok := x.(bool); ok {
+		return &b
+	}
+	return nil
+}
+
+// optTime is a timestamp of a response (epoch seconds), converted as the
+// SDK converts the JSON number.
+func optTime(x any) *time.Time {
+	if x == nil {
+		return nil
+	}
+	t := smithytime.ParseEpochSeconds(number(x))
+	return &t
+}

@@ -1,0 +1,96 @@
+package ddb
+
+// TransactWriteItems on the in-process API (direct.go).
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// TransactWriteItems applies up to 100 actions atomically, as
+// dynamodb.Client.TransactWriteItems does (except that no
+// ClientRequestToken is made up when the input has none: see Direct).
+func (d *Direct) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, _ ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
+	return call(ctx, "TransactWriteItems", orEmpty(in), transactWriteFromSDK,
+		func(ctx context.Context, x *transactWriteInput) (map[string]any, error) {
+			return d.e.transactWriteItems(ctx, x, func() []byte { return directRequestHash(x) })
+		},
+		func(out map[string]any) (*dynamodb.TransactWriteItemsOutput, error) {
+			return &dynamodb.TransactWriteItemsOutput{ConsumedCapacity: capacitiesToSDK(out["ConsumedCapacity"])}, nil
+		})
+}
+
+// directRequestHash is the hash a ClientRequestToken of the in-process API
+// is stored with: that of the request's JSON form. It tells identical
+// requests from others among those of this API; a token first used over
+// HTTP and then here (or the other way) may not be recognised as the same
+// request, as the two forms can differ in ways the hash sees.
+func directRequestHash(x *transactWriteInput) []byte {
+	body, err := json.Marshal(x)
+	if err != nil {
+		// Items always encode; should one not, the token never matches.
+		body = []byte(err.Error())
+	}
+	return requestHash(body)
+}
+
+// transactWriteFromSDK builds the engine's TransactWriteItems request.
+func transactWriteFromSDK(in *dynamodb.TransactWriteItemsInput) (*transactWriteInput, error) {
+	x := &transactWriteInput{ClientRequestToken: deref(in.ClientRequestToken), ReturnConsumedCapacity: string(in.ReturnConsumedCapacity),
+		ReturnItemCollectionMetrics: string(in.ReturnItemCollectionMetrics)}
+	if in.TransactItems != nil {
+		x.TransactItems = make([]transactWriteItem, len(in.TransactItems))
+	}
+	for i, ti := range in.TransactItems {
+		var err error
+		w := &x.TransactItems[i]
+		if c := ti.ConditionCheck; c != nil {
+			if w.ConditionCheck, err = transactActionFromSDK(c.TableName, c.Key, nil, c.ConditionExpression, nil,
+				c.ReturnValuesOnConditionCheckFailure, c.ExpressionAttributeNames, c.ExpressionAttributeValues); err != nil {
+				return nil, err
+			}
+		}
+		if p := ti.Put; p != nil {
+			if w.Put, err = transactActionFromSDK(p.TableName, nil, p.Item, p.ConditionExpression, nil,
+				p.ReturnValuesOnConditionCheckFailure, p.ExpressionAttributeNames, p.ExpressionAttributeValues); err != nil {
+				return nil, err
+			}
+		}
+		if dl := ti.Delete; dl != nil {
+			if w.Delete, err = transactActionFromSDK(dl.TableName, dl.Key, nil, dl.ConditionExpression, nil,
+				dl.ReturnValuesOnConditionCheckFailure, dl.ExpressionAttributeNames, dl.ExpressionAttributeValues); err != nil {
+				return nil, err
+			}
+		}
+		if u := ti.Update; u != nil {
+			if w.Update, err = transactActionFromSDK(u.TableName, u.Key, nil, u.ConditionExpression, u.UpdateExpression,
+				u.ReturnValuesOnConditionCheckFailure, u.ExpressionAttributeNames, u.ExpressionAttributeValues); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return x, nil
+}
+
+// transactActionFromSDK builds one action of a transaction from the members
+// the SDK's four action types share.
+func transactActionFromSDK(table *string, key, item map[string]types.AttributeValue, condition, update *string,
+	onFailure types.ReturnValuesOnConditionCheckFailure, names map[string]string, values map[string]types.AttributeValue) (*transactAction, error) {
+	k, err := itemFromSDK(key)
+	if err != nil {
+		return nil, err
+	}
+	it, err := itemFromSDK(item)
+	if err != nil {
+		return nil, err
+	}
+	v, err := valuesFromSDK(values)
+	if err != nil {
+		return nil, err
+	}
+	return &transactAction{TableName: deref(table), Key: k, Item: it, ConditionExpression: condition, UpdateExpression: update,
+		ReturnValuesOnConditionCheckFailure: string(onFailure), exprParams: exprParams{ExpressionAttributeNames: names, ExpressionAttributeValues: v}}, nil
+}
