@@ -23,6 +23,7 @@ import (
 
 	"github.com/quickphotos/quickphotos/ddb"
 	"github.com/quickphotos/quickphotos/dynamo"
+	"github.com/quickphotos/quickphotos/loaders"
 )
 
 func TestSample_Deterministic(t *testing.T) {
@@ -259,7 +260,7 @@ func TestUnknownCommandAndBadEnv(t *testing.T) {
 	if err := run(context.Background(), []string{"frobnicate"}, io.Discard, io.Discard); err == nil {
 		t.Fatal("unknown command accepted")
 	}
-	for _, wait := range []string{"0s", "-5ms", "2s"} {
+	for _, wait := range []string{"-5ms", "2s"} {
 		err := run(context.Background(), []string{"serve", "--batch-wait", wait}, io.Discard, io.Discard)
 		if err == nil || !strings.Contains(err.Error(), "--batch-wait") {
 			t.Errorf("--batch-wait %s: err %v, want one naming --batch-wait", wait, err)
@@ -438,4 +439,21 @@ func scanTable(t *testing.T, data string) string {
 		}
 	}
 	return buf.String()
+}
+
+func TestBatchWait_ByStoreUnlessGiven(t *testing.T) {
+	for _, tc := range []struct {
+		flag time.Duration
+		kind string
+		want time.Duration
+	}{
+		{0, storeEmbedded, embeddedBatchWait},
+		{0, storeDynamoDB, loaders.DefaultWait},
+		{3 * time.Millisecond, storeEmbedded, 3 * time.Millisecond},
+		{3 * time.Millisecond, storeDynamoDB, 3 * time.Millisecond},
+	} {
+		if got, err := batchWait(tc.flag, tc.kind); err != nil || got != tc.want {
+			t.Errorf("batchWait(%s, %s) = %s, %v; want %s", tc.flag, tc.kind, got, err, tc.want)
+		}
+	}
 }
