@@ -155,10 +155,10 @@ func (s *source) read(ctx context.Context, p pageSpec) (*page, error) {
 		}
 	}
 	out := &page{}
-	// Without a TTL, an item the response returns as stored needs no
-	// decoding: its size is read off the stored bytes, and its JSON written
-	// straight from them.
-	rawOnly := p.rawOnly && !s.t.ttlEnabled()
+	// An item the response returns as stored needs no decoding: its size is
+	// read off the stored bytes, its JSON written straight from them, and a
+	// TTL check reads the TTL attribute alone.
+	rawOnly := p.rawOnly
 	var scratch []byte // each item's JSON, then copied to its exact size
 	for visited := 0; k != nil; visited++ {
 		if visited%ctxCheckEvery == 0 {
@@ -179,7 +179,9 @@ func (s *source) read(ctx context.Context, p pageSpec) (*page, error) {
 			live := true
 			var err error
 			if rawOnly {
-				scratch, size, err = s.appendEntryJSON(scratch[:0], k, v)
+				if live, err = s.storedLive(k, v); err == nil && live {
+					scratch, size, err = s.appendEntryJSON(scratch[:0], k, v)
+				}
 			} else {
 				it, size, live, err = s.entry(k, v)
 			}
@@ -209,6 +211,26 @@ func (s *source) read(ctx context.Context, p pageSpec) (*page, error) {
 		}
 	}
 	return out, nil
+}
+
+// storedLive reports whether the item of stored entry k, v has not expired:
+// an index entry's item is the table's, whose TTL attribute decides.
+func (s *source) storedLive(k, v []byte) (bool, error) {
+	if !s.t.ttlEnabled() {
+		return true, nil
+	}
+	if s.ix == nil {
+		return s.t.storedLive(k, v)
+	}
+	var err error
+	if s.tk, err = s.t.m.tableKeyOf(s.tk[:0], s.parts, k); err != nil {
+		return false, err
+	}
+	base := s.t.items.Get(s.tk)
+	if base == nil {
+		return false, fmt.Errorf("ddb: index %s entry %x has no item", s.ix.Name, k)
+	}
+	return s.t.storedLive(s.tk, base)
 }
 
 // entry decodes the stored entry k, v and returns the item, its size and

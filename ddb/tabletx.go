@@ -73,25 +73,26 @@ func (t *tableTx) live(it attr.Item) attr.Item {
 // getLive returns the live item at key k, its response form and its size;
 // raw is nil when the item is absent or expired. Unless decode, raw is the
 // item's response JSON, written straight from the stored form, and the item
-// is decoded only when the table has TTL enabled, to tell whether it
-// expired (else it is nil). With decode, the caller projects the item and
-// raw is empty. The size is the one recorded in the stored form.
+// is not decoded (it is nil; a TTL check reads the TTL attribute alone).
+// With decode, the caller projects the item and raw is empty. The size is
+// the one recorded in the stored form.
 func (t *tableTx) getLive(k []byte, decode bool) (it attr.Item, raw rawItem, size int, err error) {
 	v := t.items.Get(k)
 	if v == nil {
 		return nil, nil, 0, nil
 	}
-	if decode || t.ttlEnabled() {
+	if decode {
 		if it, err = t.m.decodeStored(k, v); err != nil || t.expired(it) {
 			return nil, nil, 0, err
 		}
-		if decode {
-			size, err = storedSize(v)
-			return it, rawItem{}, size, err
-		}
+		size, err = storedSize(v)
+		return it, rawItem{}, size, err
+	}
+	if live, err := t.storedLive(k, v); err != nil || !live {
+		return nil, nil, 0, err
 	}
 	raw, size, err = t.m.storedJSON(k, v)
-	return it, raw, size, err
+	return nil, raw, size, err
 }
 
 // writeUnits are the write capacity units of one item write: the table's and

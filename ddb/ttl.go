@@ -3,6 +3,7 @@ package ddb
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
@@ -40,7 +41,32 @@ func (t *tableTx) expired(it attr.Item) bool {
 // isExpired applies the TTL rule to one item.
 func isExpired(it attr.Item, name string, now time.Time) bool {
 	v, ok := it[name]
-	if !ok || v.Type != attr.TypeN {
+	return ok && isExpiredValue(v, now)
+}
+
+// storedLive reports whether the stored item k, v has not expired, reading
+// only its TTL attribute: every read of a table with TTL asks, and most
+// reads answer the stored item without decoding it.
+func (t *tableTx) storedLive(k, v []byte) (bool, error) {
+	if !t.ttlEnabled() {
+		return true, nil
+	}
+	name := t.m.TTL.AttributeName
+	if slices.Contains(t.m.keyNames(), name) {
+		// Left out of the stored value: the key holds it.
+		it, err := t.m.decodeStored(k, v)
+		return err == nil && !t.expired(it), err
+	}
+	val, found, err := attr.BinaryAttribute(v, name)
+	if err != nil {
+		return false, fmt.Errorf("ddb: corrupt item: %w", err)
+	}
+	return !found || !isExpiredValue(val, t.e.now()), nil
+}
+
+// isExpiredValue applies the TTL rule to a TTL attribute's value.
+func isExpiredValue(v attr.Value, now time.Time) bool {
+	if v.Type != attr.TypeN {
 		return false
 	}
 	d := v.Decimal()

@@ -358,3 +358,54 @@ func (r *binReader) appendJSON(dst []byte) []byte {
 // bytesString views b as a string without copying, for reading only while
 // b is unchanged (within one call here).
 func bytesString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
+
+// BinaryAttribute returns the top-level attribute name of the binary item
+// data, without decoding the others: a reader that needs one attribute (the
+// TTL check of every read) skips the rest. found is false when data does
+// not hold it (it may be one the encoding left out).
+func BinaryAttribute(data []byte, name string) (v Value, found bool, err error) {
+	r := binReader{data: data}
+	r.uvarint()
+	for r.pos < len(r.data) && !r.bad {
+		switch n := bytesString(r.bytes()); {
+		case n == name:
+			v = r.value()
+			if r.bad {
+				return Value{}, false, ErrBadBinary
+			}
+			return v, true, nil
+		case n > name:
+			// Attributes are in name order: name is not further on.
+			return Value{}, false, nil
+		}
+		r.skip()
+	}
+	if r.bad {
+		return Value{}, false, ErrBadBinary
+	}
+	return Value{}, false, nil
+}
+
+// skip passes over one tagged value.
+func (r *binReader) skip() {
+	switch t := r.tag(); t {
+	case binS, binN, binB:
+		r.bytes()
+	case binFalse, binTrue, binNULL:
+	case binSS, binNS, binBS:
+		for n := r.count(); n > 0 && !r.bad; n-- {
+			r.bytes()
+		}
+	case binL:
+		for n := r.count(); n > 0 && !r.bad; n-- {
+			r.skip()
+		}
+	case binM:
+		for n := r.count(); n > 0 && !r.bad; n-- {
+			r.bytes()
+			r.skip()
+		}
+	default:
+		r.bad = true
+	}
+}

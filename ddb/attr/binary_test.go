@@ -52,6 +52,36 @@ func TestBinary_RoundTrip(t *testing.T) {
 	}
 }
 
+// TestBinaryAttribute finds each attribute of every case without decoding
+// the others, and finds none that is not there.
+func TestBinaryAttribute(t *testing.T) {
+	for _, s := range binaryCases {
+		it := mustItem(t, s)
+		checkBinaryAttributes(t, s, it, attr.AppendBinary(nil, it, attr.Size(it)))
+	}
+	if _, _, err := attr.BinaryAttribute([]byte{0, 1, 'a', 99}, "a"); err == nil {
+		t.Error("an unknown tag was read as a value")
+	}
+}
+
+func checkBinaryAttributes(t *testing.T, name string, it attr.Item, data []byte) {
+	t.Helper()
+	for n, want := range it {
+		v, found, err := attr.BinaryAttribute(data, n)
+		if err != nil || !found || !itemsEqual(attr.Item{n: v}, attr.Item{n: want}) {
+			t.Fatalf("%s: BinaryAttribute(%q) = %s, %v, %v", name, n, v, found, err)
+		}
+	}
+	for _, missing := range []string{"", "0", "Z", "zzz", "\xff"} {
+		if _, ok := it[missing]; ok {
+			continue
+		}
+		if _, found, err := attr.BinaryAttribute(data, missing); found || err != nil {
+			t.Fatalf("%s: BinaryAttribute(%q) found it (%v)", name, missing, err)
+		}
+	}
+}
+
 // TestBinary_Omit leaves attributes out and supplies them again, as the
 // engine does with key attributes.
 func TestBinary_Omit(t *testing.T) {
@@ -148,6 +178,7 @@ func FuzzBinary(f *testing.F) {
 		if _, err := attr.DecodeBinary(enc, got); err != nil || !itemsEqual(got, it) {
 			t.Fatalf("round trip of %s: %s, %v", data, attr.AppendItemJSON(nil, got), err)
 		}
+		checkBinaryAttributes(t, string(data), it, enc)
 		json, _, err := attr.AppendBinaryJSON(nil, enc, nil)
 		if want := attr.AppendItemJSON(nil, it); err != nil || string(json) != string(want) {
 			t.Fatalf("JSON of %s: %s, %v; want %s", data, json, err, want)
