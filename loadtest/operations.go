@@ -3,6 +3,7 @@ package loadtest
 import (
 	"sort"
 	"strings"
+	"time"
 )
 
 // operation is one kind of request of the workload.
@@ -72,15 +73,17 @@ var operations = map[string]*operation{
 			input := map[string]any{"username": user, "owner": p.Owner, "timestamp": p.Timestamp, "type": kind}
 			return c.toggle(strings.Join([]string{"reaction", user, p.Owner, p.Timestamp, kind}, "|"),
 				call{document: reactMutation, vars: map[string]any{"i": input}, actor: user},
-				call{document: unreactMutation, vars: map[string]any{"i": input}, actor: user})
+				call{document: unreactMutation, vars: map[string]any{"i": input}, actor: user}, nil)
 		}},
 	"follow": {name: "follow", about: "follows a user, or unfollows one the run followed before",
 		next: func(c *client) call {
 			follower, followed := c.twoUsers()
 			input := map[string]any{"follower": follower, "followed": followed}
+			sent := time.Now()
 			return c.toggle("friendship|"+follower+"|"+followed,
 				call{document: followMutation, vars: map[string]any{"i": input}, actor: follower},
-				call{document: unfollowMutation, vars: map[string]any{"i": input}, actor: follower})
+				call{document: unfollowMutation, vars: map[string]any{"i": input}, actor: follower},
+				func() { c.pop.followed(follower, followed, sent) })
 		}},
 	"upload": {name: "upload", about: "uploads a photo (to its owner's followers' feeds)",
 		next: func(c *client) call {

@@ -20,6 +20,10 @@ type population struct {
 	mu sync.Mutex
 	// made says, for each reaction or friendship the run has touched, whether it now exists.
 	made map[string]bool
+	// followSent is when the run last sent each follow (follower, followed) that succeeded:
+	// a new follower's feed gets the followed user's recent photos, which are not uploads
+	// reaching their subscribers.
+	followSent map[[2]string]time.Time
 	// lastUpload is each owner's latest upload timestamp: a photo's key holds whole seconds, so
 	// an owner's next upload must be a second later.
 	lastUpload map[string]time.Time
@@ -48,7 +52,7 @@ func sampleDataset(users int, seed uint64) *dataset {
 // on starts a target's population: each target holds its own copy of the data, so what the
 // run made on one says nothing of another.
 func (d *dataset) on() *population {
-	return &population{dataset: d, made: map[string]bool{}, lastUpload: map[string]time.Time{}}
+	return &population{dataset: d, made: map[string]bool{}, lastUpload: map[string]time.Time{}, followSent: map[[2]string]time.Time{}}
 }
 
 // exists reports whether the run last left key existing.
@@ -69,6 +73,21 @@ func (p *population) settle(key string, undo bool, code string) {
 	case code == "" && undo, code == "NOT_FOUND":
 		p.made[key] = false
 	}
+}
+
+// followed records that follower's follow of followed, sent at sent, succeeded.
+func (p *population) followed(follower, followed string, sent time.Time) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.followSent[[2]string{follower, followed}] = sent
+}
+
+// followedSince reports whether the run made follower follow followed after t.
+func (p *population) followedSince(follower, followed string, t time.Time) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	sent, ok := p.followSent[[2]string{follower, followed}]
+	return ok && sent.After(t)
 }
 
 // nextUpload returns a timestamp for owner's next photo: now, or a second after its last upload.
@@ -108,12 +127,18 @@ func (c *client) newPhoto() photoRef {
 	return photoRef{owner, c.pop.nextUpload(owner, time.Now())}
 }
 
-// toggle sends create, or undo when the run last left key existing, and records the outcome.
-func (c *client) toggle(key string, create, undo call) call {
+// toggle sends create, or undo when the run last left key existing, and records the outcome;
+// created, when set, is told of a create that succeeded.
+func (c *client) toggle(key string, create, undo call, created func()) call {
 	next, isUndo := create, c.pop.exists(key)
 	if isUndo {
 		next = undo
 	}
-	next.settle = func(code string) { c.pop.settle(key, isUndo, code) }
+	next.settle = func(code string) {
+		c.pop.settle(key, isUndo, code)
+		if code == "" && !isUndo && created != nil {
+			created()
+		}
+	}
 	return next
 }

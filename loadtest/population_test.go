@@ -38,3 +38,22 @@ func TestPopulation_UploadsOfOneOwnerNeverShareASecond(t *testing.T) {
 		}
 	}
 }
+
+// A photo that comes into a feed because its owner was followed after the upload is counted
+// apart: its delay is the follow's, not the upload's.
+func TestSubscribers_DoNotTimeWhatANewFollowBrings(t *testing.T) {
+	pop := (&dataset{}).on()
+	s := &subscribers{pop: pop, sentAt: map[photoRef]time.Time{}}
+	start := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	p := photoRef{"owner", "2026-11-23T12:00:00Z"}
+	s.uploading(p, start)
+	s.arrived("old", p, start.Add(100*time.Millisecond))
+	pop.followed("new", "owner", start.Add(5*time.Second))
+	s.arrived("new", p, start.Add(6*time.Second))
+	s.arrived("old", photoRef{"owner", "2019-01-01T00:00:00Z"}, start)
+	var l LiveReport
+	s.report(&l)
+	if l.Events != 3 || l.Timed != 1 || l.Backfilled != 1 || l.Lag[0] != 100*time.Millisecond {
+		t.Errorf("events %d, timed %d, backfilled %d, lags %v", l.Events, l.Timed, l.Backfilled, l.Lag)
+	}
+}

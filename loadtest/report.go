@@ -44,8 +44,9 @@ type OpReport struct {
 type LiveReport struct {
 	Subscribers int
 	// Events is how many feedPhotoAdded events arrived; Timed is how many of them were of
-	// uploads the run made, whose lag is in Lag.
-	Events, Timed int
+	// uploads the run made, whose lag is in Lag; Backfilled is how many were photos the run
+	// uploaded that came into a feed because its owner was followed after (not timed).
+	Events, Timed, Backfilled int
 	// Ended counts subscriptions the server ended (an error, such as falling behind).
 	Ended int
 	Lag   latencies
@@ -203,8 +204,8 @@ func (r *Report) Write(w io.Writer) {
 			}
 		}
 		if l := t.Live; l != nil {
-			fmt.Fprintf(w, "  subscription mode: %d subscribers received %d events (%.0f events/s); upload→subscriber lag over %d events p50 %s p99 %s max %s; %d subscriptions ended by the server\n",
-				l.Subscribers, l.Events, float64(l.Events)/t.Elapsed.Seconds(), l.Timed,
+			fmt.Fprintf(w, "  subscription mode: %d subscribers received %d events (%.0f events/s); upload→subscriber lag over %d events (%d more came with new follows) p50 %s p99 %s max %s; %d subscriptions ended by the server\n",
+				l.Subscribers, l.Events, float64(l.Events)/t.Elapsed.Seconds(), l.Timed, l.Backfilled,
 				ms(l.Lag.Percentile(50)), ms(l.Lag.Percentile(99)), ms(l.Lag.Max()), l.Ended)
 		}
 	}

@@ -23,6 +23,7 @@ type wsMessage struct {
 // as another user, and the uploads whose arrival they time.
 type subscribers struct {
 	n      int
+	pop    *population
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 
@@ -36,16 +37,18 @@ type subscribers struct {
 	ended                 int
 	lag                   latencies
 	timedEvents           int
+	backfilled            int
 }
 
 // subscribe opens n connections to the GraphQL endpoint url (its ws:// twin), as the first n
 // users of the sample, and subscribes each to its feed.
 func subscribe(ctx context.Context, url string, n int, pop *population, tokens func(string) (string, error)) (*subscribers, error) {
 	live, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	s := &subscribers{n: n, cancel: cancel, sentAt: map[photoRef]time.Time{}}
+	s := &subscribers{n: n, pop: pop, cancel: cancel, sentAt: map[photoRef]time.Time{}}
 	wsURL := "ws" + strings.TrimPrefix(url, "http")
 	for i := range n {
-		token, err := tokens(pop.users[i%len(pop.users)])
+		user := pop.users[i%len(pop.users)]
+		token, err := tokens(user)
 		if err != nil {
 			s.close()
 			return nil, err
@@ -59,7 +62,7 @@ func subscribe(ctx context.Context, url string, n int, pop *population, tokens f
 		go func() {
 			defer s.wg.Done()
 			defer conn.CloseNow()
-			s.receive(live, conn)
+			s.receive(live, conn, user)
 		}()
 	}
 	return s, nil
@@ -92,8 +95,9 @@ func dialSubscription(ctx context.Context, url, token, id string) (*websocket.Co
 	return conn, nil
 }
 
-// receive reads one connection's events until ctx ends or the server ends the subscription.
-func (s *subscribers) receive(ctx context.Context, conn *websocket.Conn) {
+// receive reads the events of user's connection until ctx ends or the server ends the
+// subscription.
+func (s *subscribers) receive(ctx context.Context, conn *websocket.Conn, user string) {
 	for {
 		var m wsMessage
 		if err := wsjson.Read(ctx, conn, &m); err != nil {
@@ -116,7 +120,7 @@ func (s *subscribers) receive(ctx context.Context, conn *websocket.Conn) {
 				s.count(func() { s.ended++ })
 				return
 			}
-			s.arrived(photoRef{p.Data.FeedPhotoAdded.Username, p.Data.FeedPhotoAdded.Timestamp}, time.Now())
+			s.arrived(user, photoRef{p.Data.FeedPhotoAdded.Username, p.Data.FeedPhotoAdded.Timestamp}, time.Now())
 		case "error", "complete":
 			s.count(func() { s.ended++ })
 			return
@@ -135,12 +139,21 @@ func (s *subscribers) uploading(p photoRef, at time.Time) {
 	s.count(func() { s.sentAt[p], s.lastUpload = at, at })
 }
 
-// arrived times an event against its upload, when the run made it.
-func (s *subscribers) arrived(p photoRef, at time.Time) {
+// arrived times an event of user's feed against its upload, when the run made it and user
+// did not start following its owner after: a new follow brings recent photos into the feed,
+// which is not an upload reaching its subscribers.
+func (s *subscribers) arrived(user string, p photoRef, at time.Time) {
+	s.mu.Lock()
+	sent, ok := s.sentAt[p]
+	s.mu.Unlock()
+	backfill := ok && s.pop.followedSince(user, p.Owner, sent)
 	s.count(func() {
 		s.events++
 		s.lastEvent = at
-		if sent, ok := s.sentAt[p]; ok {
+		switch {
+		case backfill:
+			s.backfilled++
+		case ok:
 			s.timedEvents++
 			s.lag = append(s.lag, at.Sub(sent))
 		}
@@ -175,6 +188,7 @@ func (s *subscribers) report(l *LiveReport) {
 	defer s.mu.Unlock()
 	l.Events += s.events
 	l.Timed += s.timedEvents
+	l.Backfilled += s.backfilled
 	l.Ended += s.ended
 	l.Lag = append(l.Lag, s.lag...)
 }
