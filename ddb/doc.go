@@ -1,7 +1,11 @@
 // Package ddb is an embedded, durable, DynamoDB-compatible database engine
 // in pure Go. It speaks the DynamoDB JSON 1.0 protocol as an http.Handler,
 // so the unchanged aws-sdk-go-v2 DynamoDB client works against it, either
-// over HTTP or in-process through Engine.HTTPClient (no socket).
+// over HTTP or in-process through Engine.HTTPClient (no socket). In the same
+// process, Engine.API is faster still: it takes and returns the SDK's typed
+// inputs, outputs and errors with no JSON, HTTP or signing (direct*.go), and
+// is what embedded quickphotos uses; the differential conformance suite runs
+// through both and compares them.
 //
 //	e, err := ddb.Open(dir, nil)
 //	...
