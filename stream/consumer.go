@@ -239,14 +239,18 @@ func (c *Consumer) read(ctx context.Context, arn, id string, start position, pos
 		}
 		attempt = 0
 		if n := len(out.Records); n > 0 {
-			if !c.handle(ctx, id, out.Records) {
+			handled, ok := c.handle(ctx, id, out.Records)
+			if !ok {
 				return false
 			}
 			if made := out.Records[n-1].Dynamodb.ApproximateCreationDateTime; c.Observe != nil && made != nil {
 				c.Observe(time.Since(*made))
 			}
 			start = position{iterator: types.ShardIteratorTypeAfterSequenceNumber, after: aws.ToString(out.Records[n-1].Dynamodb.SequenceNumber)}
-			if out.NextShardIterator != nil && !c.save(ctx, dynamo.Checkpoint{Shard: id, SequenceNumber: start.after}) {
+			// A checkpoint is an item of the table, so saving one writes a record: saved after
+			// a batch of nothing but checkpoints, it would be read at once and saved again,
+			// forever. Such a batch is left unsaved; read again after a restart, it does nothing.
+			if handled && out.NextShardIterator != nil && !c.save(ctx, dynamo.Checkpoint{Shard: id, SequenceNumber: start.after}) {
 				return false
 			}
 		}
@@ -287,10 +291,10 @@ func (c *Consumer) iterator(ctx context.Context, arn, id string, start position)
 	}
 }
 
-// handle decodes records and hands them to Handle until it succeeds; false when ctx ended.
-// A record no change can be read from is logged and skipped: retrying would never succeed
-// and would stop the shard for good.
-func (c *Consumer) handle(ctx context.Context, id string, records []types.Record) bool {
+// handle decodes records and hands their changes to Handle until it succeeds; handled says
+// whether there were any, ok is false when ctx ended. A record no change can be read from is
+// logged and skipped: retrying would never succeed and would stop the shard for good.
+func (c *Consumer) handle(ctx context.Context, id string, records []types.Record) (handled, ok bool) {
 	changes := make([]domain.Change, 0, len(records))
 	for _, r := range records {
 		change, ok, err := dynamo.ChangeFromRecord(r)
@@ -303,19 +307,19 @@ func (c *Consumer) handle(ctx context.Context, id string, records []types.Record
 		}
 	}
 	if len(changes) == 0 {
-		return true
+		return false, true
 	}
 	for attempt := 1; ; attempt++ {
 		err := c.Handle(ctx, changes)
 		if err == nil {
-			return true
+			return true, true
 		}
 		if ctx.Err() != nil {
-			return false
+			return true, false
 		}
 		c.log().WarnContext(ctx, "stream: handling changes", "shard", id, "consumer", c.Name, "error", err, "attempt", attempt)
 		if !sleep(ctx, delay(attempt)) {
-			return false
+			return true, false
 		}
 	}
 }

@@ -242,3 +242,27 @@ func describeInput(t *testing.T, store *dynamo.Store) *dynamodbstreams.DescribeS
 	}
 	return &dynamodbstreams.DescribeStreamInput{StreamArn: &arn}
 }
+
+// A checkpoint is an item of the table, so saving one writes a record to the stream. A consumer
+// that checkpointed after a batch of only such records would find its own record on the next
+// read, save again, and never rest: after a change, a named consumer's checkpoint must settle.
+func TestConsumer_RestsAfterItsOwnCheckpoint(t *testing.T) {
+	tb := newTable(t)
+	var s seen
+	defer tb.run(t, "feed", &s)()
+	tb.createUsers(t, "ann")
+	waitFor(t, &s, []string{"ann"})
+	checkpoints := func() map[string]dynamo.Checkpoint {
+		cps, err := tb.store.Checkpoints(context.Background(), "feed")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cps
+	}
+	time.Sleep(100 * time.Millisecond) // the checkpoint of the batch with ann is saved
+	before := checkpoints()
+	time.Sleep(200 * time.Millisecond) // forty polls
+	if after := checkpoints(); fmt.Sprint(after) != fmt.Sprint(before) {
+		t.Errorf("with nothing written, the checkpoint moved from %v to %v: the consumer reads its own checkpoints", before, after)
+	}
+}
