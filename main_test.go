@@ -24,6 +24,7 @@ import (
 	"github.com/quickphotos/quickphotos/ddb"
 	"github.com/quickphotos/quickphotos/dynamo"
 	"github.com/quickphotos/quickphotos/loaders"
+	"github.com/quickphotos/quickphotos/stream"
 )
 
 func TestSample_Deterministic(t *testing.T) {
@@ -454,6 +455,24 @@ func TestBatchWait_ByStoreUnlessGiven(t *testing.T) {
 	} {
 		if got, err := batchWait(tc.flag, tc.kind); err != nil || got != tc.want {
 			t.Errorf("batchWait(%s, %s) = %s, %v; want %s", tc.flag, tc.kind, got, err, tc.want)
+		}
+	}
+}
+
+func TestStreamPoll_ByStoreUnlessGiven(t *testing.T) {
+	embedded, dynamoDB := &openedStore{engine: new(ddb.Engine)}, &openedStore{}
+	for _, tc := range []struct {
+		store *openedStore
+		flag  time.Duration
+		want  time.Duration
+	}{
+		{embedded, 0, embeddedStreamPoll},
+		{dynamoDB, 0, stream.DefaultPoll},
+		{embedded, time.Second, time.Second},
+		{dynamoDB, 20 * time.Millisecond, 20 * time.Millisecond},
+	} {
+		if got := tc.store.pollOf(tc.flag); got != tc.want {
+			t.Errorf("pollOf(%s) on engine %v = %s, want %s", tc.flag, tc.store.engine != nil, got, tc.want)
 		}
 	}
 }

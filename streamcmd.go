@@ -37,7 +37,25 @@ func registerFeed(f *flags, cfg *feed.Config) {
 // registerStreamPoll registers the flag of the stream readers' polling, which `serve` and
 // `stream` share.
 func registerStreamPoll(f *flags, poll *time.Duration) {
-	f.Duration(poll, "stream-poll", stream.DefaultPoll, "how long a stream reader waits after finding no new record in a shard")
+	f.Duration(poll, "stream-poll", 0, "how long a stream reader waits after finding no new record in a shard (0: 50ms on the embedded store, 250ms on DynamoDB Streams)")
+}
+
+// embeddedStreamPoll is the stream readers' wait on the embedded store, whose GetRecords is an
+// in-process call with no rate limit: a change reaches a feed, then a subscriber, in two
+// stream hops, each up to one wait. DynamoDB Streams allows about five GetRecords a second per
+// shard, shared by its readers: there stream.DefaultPoll.
+const embeddedStreamPoll = 50 * time.Millisecond
+
+// pollOf is the wait --stream-poll asks for on opened: by the store when 0.
+func (s *openedStore) pollOf(flag time.Duration) time.Duration {
+	switch {
+	case flag > 0:
+		return flag
+	case s.engine != nil:
+		return embeddedStreamPoll
+	default:
+		return stream.DefaultPoll
+	}
 }
 
 // runStream runs `quickphotos stream`: the feed's stream consumer alone, for deployments that
@@ -85,7 +103,7 @@ func runStream(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			Streams: opened.streams,
 			Store:   store,
 			Handle:  relay.NewPublisher(client, relay.Channel(cfg.store.table)).Handle,
-			Poll:    cfg.poll,
+			Poll:    opened.pollOf(cfg.poll),
 			Log:     log,
 		}
 		g.Go(func() error { return publisher.Run(gctx) })
@@ -117,7 +135,7 @@ func feedConsumer(ctx context.Context, opened *openedStore, store *dynamo.Store,
 		Streams: opened.streams,
 		Store:   store,
 		Handle:  feed.NewFanOut(store, cfg).Handle,
-		Poll:    poll,
+		Poll:    opened.pollOf(poll),
 		Log:     log,
 	}, nil
 }
@@ -129,5 +147,5 @@ func liveConsumer(ctx context.Context, opened *openedStore, store *dynamo.Store,
 	if _, err := store.StreamARN(ctx); err != nil {
 		return nil, fmt.Errorf("subscriptions read the table's stream: %w", err)
 	}
-	return &stream.Consumer{Streams: opened.streams, Store: store, Handle: hub.Handle, Poll: poll, Log: log}, nil
+	return &stream.Consumer{Streams: opened.streams, Store: store, Handle: hub.Handle, Poll: opened.pollOf(poll), Log: log}, nil
 }

@@ -13,23 +13,26 @@ import (
 	"github.com/quickphotos/quickphotos/feed"
 	"github.com/quickphotos/quickphotos/internal/apitest"
 	"github.com/quickphotos/quickphotos/live"
-	"github.com/quickphotos/quickphotos/loaders"
-	"github.com/quickphotos/quickphotos/stream"
 )
 
 // Benchmarks of the feed and of live updates on the embedded engine, with serve's stream
-// polling (stream.DefaultPoll). Lags include the upload's own round trip. Results and their
+// polling (servesStreamPoll). Lags include the upload's own round trip. Results and their
 // command are in docs/benchmarks.md:
 //
 //	go test -run '^$' -bench 'BenchmarkFeed|BenchmarkLive' -benchtime 100x ./api/
 
-// servesBatchWait gives a benchmark's server serve's dataloader window, not the tests' longer one.
-var servesBatchWait = apitest.WithConfig(func(c *api.Config) { c.BatchWait = loaders.DefaultWait })
+// servesStreamPoll is serve's stream polling on the embedded store (its --stream-poll default
+// there; stream.DefaultPoll is DynamoDB Streams').
+const servesStreamPoll = 50 * time.Millisecond
+
+// servesBatchWait gives a benchmark's server serve's dataloader window on the embedded store
+// (--batch-wait's default there), not the tests' longer one.
+var servesBatchWait = apitest.WithConfig(func(c *api.Config) { c.BatchWait = time.Millisecond })
 
 // newFeedServer is a server with 50 followers of "author", and reader00's feed filled with
 // 20 of author's photos.
 func newFeedServer(b *testing.B, opts ...apitest.Option) *apitest.Server {
-	srv := apitest.NewServer(b, append([]apitest.Option{apitest.WithFeed(feed.Config{}), apitest.WithStreamPoll(stream.DefaultPoll), servesBatchWait}, opts...)...)
+	srv := apitest.NewServer(b, append([]apitest.Option{apitest.WithFeed(feed.Config{}), apitest.WithStreamPoll(servesStreamPoll), servesBatchWait}, opts...)...)
 	srv.MustCreateUser(b, "author")
 	for i := 0; i < 50; i++ {
 		reader := fmt.Sprintf("reader%02d", i)
@@ -145,7 +148,7 @@ func BenchmarkLiveLag(b *testing.B) {
 // subscribers of one profile, which b.N updates change; it reports events/s delivered to
 // clients, counted when every subscriber has every event.
 func BenchmarkLiveEvents(b *testing.B) {
-	srv := apitest.NewServer(b, apitest.WithLive(live.Config{}), apitest.WithStreamPoll(stream.DefaultPoll))
+	srv := apitest.NewServer(b, apitest.WithLive(live.Config{}), apitest.WithStreamPoll(servesStreamPoll))
 	srv.MustCreateUser(b, "star")
 	const subscribers = 100
 	var wg sync.WaitGroup

@@ -154,7 +154,7 @@ func WithLive(cfg live.Config) Option {
 }
 
 // WithStreamPoll makes the server's stream consumers poll every d instead of FeedPoll: a
-// benchmark measures with serve's own stream.DefaultPoll.
+// benchmark measures with serve's own polling.
 func WithStreamPoll(d time.Duration) Option {
 	return func(o *options) { o.poll = d }
 }
