@@ -83,7 +83,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		pops = append(pops, data.on())
 	}
 	for round := 0; round < cfg.Rounds; round++ {
-		for i, target := range report.Targets {
+		// Each round starts with the next target, so that no target is always the one measured
+		// first (on a machine that has just been idle) or right after the same other one.
+		for j := range report.Targets {
+			i := (round + j) % len(report.Targets)
+			target := report.Targets[i]
 			if err := runRound(ctx, cfg, pops[i], target, round); err != nil {
 				return report, fmt.Errorf("%s, round %d: %w", target.URL, round+1, err)
 			}

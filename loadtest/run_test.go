@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -157,5 +158,35 @@ func TestRun_RefusesWhatItCannotRun(t *testing.T) {
 				t.Errorf("Run = %v, want an error with %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// Each round starts with the next target, so that none is always measured first.
+func TestRun_RotatesWhichTargetGoesFirst(t *testing.T) {
+	var mu sync.Mutex
+	var order []string
+	server := func(name string) *httptest.Server {
+		return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			mu.Lock()
+			if len(order) == 0 || order[len(order)-1] != name {
+				order = append(order, name)
+			}
+			mu.Unlock()
+			_, _ = w.Write([]byte(`{"data":{"user":null}}`))
+		}))
+	}
+	a, b, c := server("a"), server("b"), server("c")
+	defer a.Close()
+	defer b.Close()
+	defer c.Close()
+	_, err := loadtest.Run(context.Background(), loadtest.Config{
+		Targets: []string{a.URL, b.URL, c.URL}, Mix: mix(t, "profile=1"), Clients: 1, Rounds: 3,
+		Duration: time.Minute, MaxOps: 3, SampleUsers: sampleUsers, Seed: 1,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(order, ""); got != "abcbcacab" {
+		t.Errorf("targets were measured in the order %s, want abc, bca, cab", got)
 	}
 }
