@@ -26,6 +26,8 @@ func responseItemToSDK(x any) (map[string]types.AttributeValue, error) {
 		return nil, nil
 	case rawItem:
 		return rawItemToSDK(it)
+	case *storedItem:
+		return storedItemToSDK(it)
 	case attr.Item:
 		return itemToSDK(it), nil
 	case map[string]any:

@@ -292,6 +292,22 @@ func rawItemToSDK(raw []byte) (map[string]types.AttributeValue, error) {
 	return m, nil
 }
 
+// storedItemToSDK converts a stored item, building the SDK's values
+// straight from its binary value and adding its key attributes.
+func storedItemToSDK(s *storedItem) (map[string]types.AttributeValue, error) {
+	m := map[string]types.AttributeValue{}
+	if s.value != nil {
+		var err error
+		if m, err = attr.DecodeBinaryAs[types.AttributeValue](s.value, sdkBuilder{}); err != nil {
+			return nil, fmt.Errorf("ddb: corrupt item: %w", err)
+		}
+	}
+	for _, kv := range s.keys {
+		m[kv.Name] = valueToSDK(kv.Value)
+	}
+	return m, nil
+}
+
 // sdkBuilder builds the SDK's attribute values for attr.DecodeItemAs.
 type sdkBuilder struct{}
 

@@ -15,7 +15,7 @@ package ddb
 //     the projected size in front.
 //
 // Reads that return items as stored turn them straight into the response's
-// JSON (storedJSON, appendEntryJSON), byte for byte what json.Marshal gives the
+// JSON (storedItem.appendJSON), byte for byte what json.Marshal gives the
 // decoded item, without building the item.
 
 import (
@@ -123,26 +123,18 @@ func decodeWithKeys(keys []attr.NamedValue, v []byte) (attr.Item, error) {
 	return it, nil
 }
 
-// storedJSON returns the response JSON of the item stored under table key
-// k with value v, in a new slice, and its size.
-func (m *tableMeta) storedJSON(k, v []byte) (rawItem, int, error) {
-	return appendEntryJSON(nil, k, v, m.tableKeyParts())
-}
-
-// appendEntryJSON appends the response JSON of the item made of the key
-// attributes (parts) of entry key k and the binary value v, and returns the
-// size recorded in v.
-func appendEntryJSON(dst, k, v []byte, parts []keyPart) ([]byte, int, error) {
-	keys, err := keyAttrs(k, parts)
+// stored returns the item stored under table key k with value v, copied
+// out of the transaction, and its size.
+func (m *tableMeta) stored(k, v []byte) (*storedItem, int, error) {
+	keys, err := keyAttrs(k, m.tableKeyParts())
 	if err != nil {
 		return nil, 0, err
 	}
-	if cap(dst) == 0 {
-		// JSON takes about one and a half times the binary form; room for
-		// that and the keys saves most regrowing.
-		dst = make([]byte, 0, len(v)*3/2+96)
+	size, err := storedSize(v)
+	if err != nil {
+		return nil, 0, err
 	}
-	return appendStoredJSON(dst, keys, v)
+	return newStoredItem(keys, v), size, nil
 }
 
 // appendStoredJSON appends to dst the response JSON (what appendItem

@@ -110,9 +110,9 @@ type pageSpec struct {
 // page is what one Query or Scan page read.
 type page struct {
 	items []attr.Item // every live item read, before filter; nil entries when read rawOnly
-	// raws are their response JSON when read rawOnly, else nil entries:
+	// raws are the items as stored when read rawOnly, else nil entries:
 	// the response encodes the items themselves.
-	raws    []rawItem
+	raws    []*storedItem
 	bytes   int       // total size of the items read
 	lastKey attr.Item // LastEvaluatedKey, nil when the range is exhausted
 	// last is the entry key of the last item read (a copy).
@@ -159,7 +159,6 @@ func (s *source) read(ctx context.Context, p pageSpec) (*page, error) {
 	// read off the stored bytes, its JSON written straight from them, and a
 	// TTL check reads the TTL attribute alone.
 	rawOnly := p.rawOnly
-	var scratch []byte // each item's JSON, then copied to its exact size
 	for visited := 0; k != nil; visited++ {
 		if visited%ctxCheckEvery == 0 {
 			if err := ctx.Err(); err != nil {
@@ -174,13 +173,13 @@ func (s *source) read(ctx context.Context, p pageSpec) (*page, error) {
 		}
 		if p.keep == nil || p.keep(k) {
 			var it attr.Item
-			var raw rawItem
+			var raw *storedItem
 			var size int
 			live := true
 			var err error
 			if rawOnly {
 				if live, err = s.storedLive(k, v); err == nil && live {
-					scratch, size, err = s.appendEntryJSON(scratch[:0], k, v)
+					raw, size, err = s.storedEntry(k, v)
 				}
 			} else {
 				it, size, live, err = s.entry(k, v)
@@ -191,9 +190,6 @@ func (s *source) read(ctx context.Context, p pageSpec) (*page, error) {
 			if live {
 				if len(out.items) > 0 && out.bytes+size > maxPageBytes {
 					return out, out.setLastKey(s)
-				}
-				if rawOnly {
-					raw = append(rawItem(nil), scratch...)
 				}
 				out.items = append(out.items, it)
 				out.raws = append(out.raws, raw)
@@ -247,28 +243,32 @@ func (s *source) entry(k, v []byte) (attr.Item, int, bool, error) {
 	return it, size, true, nil
 }
 
-// appendEntryJSON appends the response JSON of entry k, v (see itemcodec.go
-// for the stored forms) and returns its size.
-func (s *source) appendEntryJSON(dst, k, v []byte) ([]byte, int, error) {
+// storedEntry returns the item of entry k, v as storage holds it (see
+// itemcodec.go for the stored forms), copied out of the transaction, and
+// its size.
+func (s *source) storedEntry(k, v []byte) (*storedItem, int, error) {
 	switch {
 	case s.ix == nil:
-		return appendEntryJSON(dst, k, v, s.parts)
+		return s.t.m.stored(k, v)
 	case s.ix.Projection.ProjectionType == projectionAll:
 		base, err := s.base(k)
 		if err != nil {
 			return nil, 0, err
 		}
-		return appendEntryJSON(dst, s.tk, base, s.tableParts)
+		return s.t.m.stored(s.tk, base)
 	}
 	keys, err := keyAttrs(k, s.parts)
 	if err != nil {
 		return nil, 0, err
 	}
 	if s.ix.Projection.ProjectionType == projectionInclude {
-		return appendStoredJSON(dst, keys, v)
+		size, err := storedSize(v)
+		if err != nil {
+			return nil, 0, err
+		}
+		return newStoredItem(keys, v), size, nil
 	}
-	it := itemOf(keys)
-	return appendItem(dst, it), attr.Size(it), nil
+	return newStoredItem(keys, nil), attr.Size(itemOf(keys)), nil
 }
 
 // entryItem decodes entry k, v and returns its size.

@@ -29,7 +29,7 @@ func (p *readParams) shape() violations {
 // projectedOrRaw is the response form of a read item: its response JSON
 // (raw) when there is no projection, or the item itself when it was read
 // decoded (raw nil); else the projected item.
-func projectedOrRaw(p projector, it attr.Item, raw rawItem) any {
+func projectedOrRaw(p projector, it attr.Item, raw *storedItem) any {
 	switch {
 	case p != nil:
 		return p(it)

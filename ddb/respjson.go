@@ -125,6 +125,8 @@ func appendResponse(dst []byte, v any) ([]byte, error) {
 		return appendItem(dst, v), nil
 	case rawItem:
 		return append(dst, v...), nil
+	case *storedItem:
+		return v.appendJSON(dst)
 	case attr.Value:
 		return appendValue(dst, v), nil
 	case string:

@@ -118,7 +118,11 @@ func checkStream(e *Engine, tx *bolt.Tx, name []byte) error {
 		tk := m.tableKeyBytes(key)
 		var raw []byte
 		if v := t.items.Get(tk); v != nil {
-			if raw, _, err = m.storedJSON(tk, v); err != nil {
+			stored, _, err := m.stored(tk, v)
+			if err != nil {
+				return err
+			}
+			if raw, err = stored.appendJSON(nil); err != nil {
 				return err
 			}
 		}

@@ -76,7 +76,7 @@ func (t *tableTx) live(it attr.Item) attr.Item {
 // is not decoded (it is nil; a TTL check reads the TTL attribute alone).
 // With decode, the caller projects the item and raw is empty. The size is
 // the one recorded in the stored form.
-func (t *tableTx) getLive(k []byte, decode bool) (it attr.Item, raw rawItem, size int, err error) {
+func (t *tableTx) getLive(k []byte, decode bool) (it attr.Item, raw *storedItem, size int, err error) {
 	v := t.items.Get(k)
 	if v == nil {
 		return nil, nil, 0, nil
@@ -86,12 +86,12 @@ func (t *tableTx) getLive(k []byte, decode bool) (it attr.Item, raw rawItem, siz
 			return nil, nil, 0, err
 		}
 		size, err = storedSize(v)
-		return it, rawItem{}, size, err
+		return it, &storedItem{}, size, err
 	}
 	if live, err := t.storedLive(k, v); err != nil || !live {
 		return nil, nil, 0, err
 	}
-	raw, size, err = t.m.storedJSON(k, v)
+	raw, size, err = t.m.stored(k, v)
 	return nil, raw, size, err
 }
 

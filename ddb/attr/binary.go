@@ -409,3 +409,69 @@ func (r *binReader) skip() {
 		r.bad = true
 	}
 }
+
+// DecodeBinaryAs decodes the binary item data into values built by b, as
+// DecodeItemAs does for the JSON form: the in-process API builds the SDK's
+// values straight from the stored bytes. The attributes the encoding left
+// out are the caller's to add.
+func DecodeBinaryAs[V any](data []byte, b Builder[V]) (map[string]V, error) {
+	r := binReader{data: data}
+	r.uvarint()
+	m := map[string]V{}
+	for r.pos < len(r.data) && !r.bad {
+		name := string(r.bytes())
+		m[name] = buildBinary(&r, b)
+	}
+	if r.bad {
+		return nil, ErrBadBinary
+	}
+	return m, nil
+}
+
+// buildBinary decodes one tagged value with b.
+func buildBinary[V any](r *binReader, b Builder[V]) V {
+	switch t := r.tag(); t {
+	case binS:
+		return b.S(string(r.bytes()))
+	case binN:
+		return b.N(string(r.bytes()))
+	case binB:
+		return b.B(append([]byte{}, r.bytes()...))
+	case binFalse, binTrue:
+		return b.BOOL(t == binTrue)
+	case binNULL:
+		return b.NULL()
+	case binSS, binNS:
+		set := make([]string, r.count())
+		for i := range set {
+			set[i] = string(r.bytes())
+		}
+		if t == binSS {
+			return b.SS(set)
+		}
+		return b.NS(set)
+	case binBS:
+		set := make([][]byte, r.count())
+		for i := range set {
+			set[i] = append([]byte{}, r.bytes()...)
+		}
+		return b.BS(set)
+	case binL:
+		l := make([]V, r.count())
+		for i := range l {
+			l[i] = buildBinary(r, b)
+		}
+		return b.L(l)
+	case binM:
+		n := r.count()
+		m := make(map[string]V, n)
+		for range n {
+			name := string(r.bytes())
+			m[name] = buildBinary(r, b)
+		}
+		return b.M(m)
+	}
+	r.bad = true
+	var zero V
+	return zero
+}

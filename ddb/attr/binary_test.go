@@ -52,6 +52,26 @@ func TestBinary_RoundTrip(t *testing.T) {
 	}
 }
 
+// TestDecodeBinaryAs builds the same item from the binary form as
+// DecodeBinary does.
+func TestDecodeBinaryAs(t *testing.T) {
+	for _, s := range binaryCases {
+		it := mustItem(t, s)
+		checkDecodeBinaryAs(t, s, it, attr.AppendBinary(nil, it, attr.Size(it)))
+	}
+	if _, err := attr.DecodeBinaryAs[attr.Value]([]byte{0, 1, 'a', 99}, valueBuilder{}); err == nil {
+		t.Error("an unknown tag was built into a value")
+	}
+}
+
+func checkDecodeBinaryAs(t *testing.T, name string, it attr.Item, data []byte) {
+	t.Helper()
+	got, err := attr.DecodeBinaryAs[attr.Value](data, valueBuilder{})
+	if err != nil || !itemsEqual(attr.Item(got), it) {
+		t.Fatalf("%s: DecodeBinaryAs = %s, %v", name, attr.AppendItemJSON(nil, attr.Item(got)), err)
+	}
+}
+
 // TestBinaryAttribute finds each attribute of every case without decoding
 // the others, and finds none that is not there.
 func TestBinaryAttribute(t *testing.T) {
@@ -169,6 +189,7 @@ func FuzzBinary(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		_, _ = attr.DecodeBinary(data, attr.Item{})
 		_, _, _ = attr.AppendBinaryJSON(nil, data, nil)
+		_, _ = attr.DecodeBinaryAs[attr.Value](data, valueBuilder{})
 		it, err := attr.DecodeItem(data)
 		if err != nil || it == nil {
 			return
@@ -179,6 +200,7 @@ func FuzzBinary(f *testing.F) {
 			t.Fatalf("round trip of %s: %s, %v", data, attr.AppendItemJSON(nil, got), err)
 		}
 		checkBinaryAttributes(t, string(data), it, enc)
+		checkDecodeBinaryAs(t, string(data), it, enc)
 		json, _, err := attr.AppendBinaryJSON(nil, enc, nil)
 		if want := attr.AppendItemJSON(nil, it); err != nil || string(json) != string(want) {
 			t.Fatalf("JSON of %s: %s, %v; want %s", data, json, err, want)

@@ -1,0 +1,40 @@
+package ddb
+
+import (
+	"github.com/quickphotos/quickphotos/ddb/attr"
+)
+
+// storedItem is a read item as storage holds it, copied out of its read
+// transaction: its binary value and the key attributes the value leaves
+// out. An unprojected read answers with it, and each path renders it from
+// these bytes: the HTTP path as JSON (appendJSON), the in-process API as
+// the SDK's values (storedItemToSDK), neither through the other's form.
+type storedItem struct {
+	// keys are the key attributes, sorted by name.
+	keys []attr.NamedValue
+	// value is the binary value (attr's codec); nil for an entry of the key
+	// attributes alone (a KEYS_ONLY index entry).
+	value []byte
+}
+
+// newStoredItem copies the stored value v and keeps keys.
+func newStoredItem(keys []attr.NamedValue, v []byte) *storedItem {
+	if v == nil {
+		return &storedItem{keys: keys}
+	}
+	return &storedItem{keys: keys, value: append([]byte(nil), v...)}
+}
+
+// appendJSON appends the item's response JSON: what appendItem writes for
+// the decoded item.
+func (s *storedItem) appendJSON(dst []byte) ([]byte, error) {
+	if s.value == nil {
+		return appendItem(dst, itemOf(s.keys)), nil
+	}
+	dst, _, err := appendStoredJSON(dst, s.keys, s.value)
+	return dst, err
+}
+
+// MarshalJSON lets encoding/json (tokens, error bodies) handle responses
+// holding stored items.
+func (s *storedItem) MarshalJSON() ([]byte, error) { return s.appendJSON(nil) }
