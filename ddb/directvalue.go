@@ -241,33 +241,10 @@ func valuesFromSDK(m map[string]types.AttributeValue) (expr.Values, error) {
 
 // valueToSDK converts an engine value for a response.
 func valueToSDK(v attr.Value) types.AttributeValue {
-	switch v.Type {
-	case attr.TypeS:
-		return &types.AttributeValueMemberS{Value: v.S}
-	case attr.TypeN:
-		return &types.AttributeValueMemberN{Value: v.N}
-	case attr.TypeB:
-		return &types.AttributeValueMemberB{Value: v.B}
-	case attr.TypeBOOL:
-		return &types.AttributeValueMemberBOOL{Value: v.BOOL}
-	case attr.TypeNULL:
-		return &types.AttributeValueMemberNULL{Value: true}
-	case attr.TypeSS:
-		return &types.AttributeValueMemberSS{Value: v.SS}
-	case attr.TypeNS:
-		return &types.AttributeValueMemberNS{Value: v.NS}
-	case attr.TypeBS:
-		return &types.AttributeValueMemberBS{Value: v.BS}
-	case attr.TypeL:
-		l := make([]types.AttributeValue, len(v.L))
-		for i, e := range v.L {
-			l[i] = valueToSDK(e)
-		}
-		return &types.AttributeValueMemberL{Value: l}
-	case attr.TypeM:
-		return &types.AttributeValueMemberM{Value: itemToSDK(v.M)}
+	if v.Type == attr.TypeNone {
+		return nil
 	}
-	return nil
+	return attr.ValueAs[types.AttributeValue](v, sdkBuilder{})
 }
 
 // itemToSDK converts an engine item (or map) for a response; nil stays nil.

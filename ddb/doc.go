@@ -36,6 +36,7 @@
 //	                         only code that writes items and index entries
 //	itemcodec.go, keys.go    stored items and index entries; key encoding
 //	                         and Key parameters
+//	storeditem.go            a read item as stored, rendered as JSON or SDK values
 //	formatv4.go              the upgrade of JSON storage (formats 1-3)
 //	diskusage.go             where a file's bytes go (DiskUsage)
 //	read.go                  what GetItem, Query, Scan, BatchGetItem and

@@ -178,9 +178,7 @@ func (s *source) read(ctx context.Context, p pageSpec) (*page, error) {
 			live := true
 			var err error
 			if rawOnly {
-				if live, err = s.storedLive(k, v); err == nil && live {
-					raw, size, err = s.storedEntry(k, v)
-				}
+				raw, size, live, err = s.storedEntry(k, v)
 			} else {
 				it, size, live, err = s.entry(k, v)
 			}
@@ -209,26 +207,6 @@ func (s *source) read(ctx context.Context, p pageSpec) (*page, error) {
 	return out, nil
 }
 
-// storedLive reports whether the item of stored entry k, v has not expired:
-// an index entry's item is the table's, whose TTL attribute decides.
-func (s *source) storedLive(k, v []byte) (bool, error) {
-	if !s.t.ttlEnabled() {
-		return true, nil
-	}
-	if s.ix == nil {
-		return s.t.storedLive(k, v)
-	}
-	var err error
-	if s.tk, err = s.t.m.tableKeyOf(s.tk[:0], s.parts, k); err != nil {
-		return false, err
-	}
-	base := s.t.items.Get(s.tk)
-	if base == nil {
-		return false, fmt.Errorf("ddb: index %s entry %x has no item", s.ix.Name, k)
-	}
-	return s.t.storedLive(s.tk, base)
-}
-
 // entry decodes the stored entry k, v and returns the item, its size and
 // whether it is live.
 func (s *source) entry(k, v []byte) (attr.Item, int, bool, error) {
@@ -244,31 +222,36 @@ func (s *source) entry(k, v []byte) (attr.Item, int, bool, error) {
 }
 
 // storedEntry returns the item of entry k, v as storage holds it (see
-// itemcodec.go for the stored forms), copied out of the transaction, and
-// its size.
-func (s *source) storedEntry(k, v []byte) (*storedItem, int, error) {
-	switch {
-	case s.ix == nil:
-		return s.t.m.stored(k, v)
-	case s.ix.Projection.ProjectionType == projectionAll:
-		base, err := s.base(k)
-		if err != nil {
-			return nil, 0, err
+// itemcodec.go for the stored forms), copied out of the transaction, its
+// size, and whether it is live: an index entry's item is the table's, whose
+// TTL attribute decides, read once for both.
+func (s *source) storedEntry(k, v []byte) (item *storedItem, size int, live bool, err error) {
+	tk, base := k, v
+	if s.ix != nil && (s.ix.Projection.ProjectionType == projectionAll || s.t.ttlEnabled()) {
+		if base, err = s.base(k); err != nil {
+			return nil, 0, false, err
 		}
-		return s.t.m.stored(s.tk, base)
+		tk = s.tk
+	}
+	if live, err = s.t.storedLive(tk, base); err != nil || !live {
+		return nil, 0, false, err
+	}
+	switch {
+	case s.ix == nil, s.ix.Projection.ProjectionType == projectionAll:
+		item, size, err = s.t.m.stored(tk, base)
+		return item, size, err == nil, err
 	}
 	keys, err := keyAttrs(k, s.parts)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, false, err
 	}
 	if s.ix.Projection.ProjectionType == projectionInclude {
-		size, err := storedSize(v)
-		if err != nil {
-			return nil, 0, err
+		if size, err = storedSize(v); err != nil {
+			return nil, 0, false, err
 		}
-		return newStoredItem(keys, v), size, nil
+		return newStoredItem(keys, v), size, true, nil
 	}
-	return newStoredItem(keys, nil), attr.Size(itemOf(keys)), nil
+	return newStoredItem(keys, nil), attr.Size(itemOf(keys)), true, nil
 }
 
 // entryItem decodes entry k, v and returns its size.

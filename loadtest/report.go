@@ -3,6 +3,7 @@ package loadtest
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -106,9 +107,7 @@ func (t *TargetReport) add(rec *recorder, elapsed time.Duration, subs *subscribe
 		op.Failed += got.Failed
 		op.Latency = append(op.Latency, got.Latency...)
 		for _, e := range got.Errors {
-			if len(op.Errors) < 5 && !contains(op.Errors, e) {
-				op.Errors = append(op.Errors, e)
-			}
+			op.noteError(e)
 		}
 		n += got.OK + got.Rejected
 	}
@@ -122,13 +121,11 @@ func (t *TargetReport) add(rec *recorder, elapsed time.Duration, subs *subscribe
 	}
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
+// noteError keeps msg among the failures the report names: the first five distinct ones.
+func (op *OpReport) noteError(msg string) {
+	if len(op.Errors) < 5 && !slices.Contains(op.Errors, msg) {
+		op.Errors = append(op.Errors, msg)
 	}
-	return false
 }
 
 // recorder collects one round's outcomes, for every client at once.
@@ -162,9 +159,7 @@ func (r *recorder) answered(op *operation, code string, took time.Duration) {
 		got.Rejected++
 	default:
 		got.Failed++
-		if len(got.Errors) < 5 && !contains(got.Errors, code) {
-			got.Errors = append(got.Errors, code)
-		}
+		got.noteError(code)
 		return
 	}
 	got.Latency = append(got.Latency, took)
@@ -179,9 +174,7 @@ func (r *recorder) failed(op *operation, err error) {
 	defer r.mu.Unlock()
 	got := r.ops[r.idx[op]]
 	got.Failed++
-	if msg := err.Error(); len(got.Errors) < 5 && !contains(got.Errors, msg) {
-		got.Errors = append(got.Errors, msg)
-	}
+	got.noteError(err.Error())
 }
 
 // Write prints the report as a table per target, then the targets' ratios to the first.

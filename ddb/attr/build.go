@@ -94,3 +94,40 @@ func buildTyped[V any](d *decoder, b Builder[V], t Type) V {
 	}
 	return b.M(buildMap(d, b))
 }
+
+// ValueAs builds v in the representation b makes: the one conversion of
+// decoded values, beside DecodeItemAs and DecodeBinaryAs for stored ones.
+func ValueAs[V any](v Value, b Builder[V]) V {
+	switch v.Type {
+	case TypeS:
+		return b.S(v.S)
+	case TypeN:
+		return b.N(v.N)
+	case TypeB:
+		return b.B(v.B)
+	case TypeBOOL:
+		return b.BOOL(v.BOOL)
+	case TypeNULL:
+		return b.NULL()
+	case TypeSS:
+		return b.SS(v.SS)
+	case TypeNS:
+		return b.NS(v.NS)
+	case TypeBS:
+		return b.BS(v.BS)
+	case TypeL:
+		l := make([]V, len(v.L))
+		for i, e := range v.L {
+			l[i] = ValueAs(e, b)
+		}
+		return b.L(l)
+	case TypeM:
+		m := make(map[string]V, len(v.M))
+		for k, e := range v.M {
+			m[k] = ValueAs(e, b)
+		}
+		return b.M(m)
+	}
+	var zero V
+	return zero
+}

@@ -43,3 +43,17 @@ func TestDecodeItemAs(t *testing.T) {
 		}
 	}
 }
+
+// ValueAs builds every case's values as they are.
+func TestValueAs(t *testing.T) {
+	for _, s := range binaryCases {
+		it := mustItem(t, s)
+		got := attr.Item{}
+		for k, v := range it {
+			got[k] = attr.ValueAs[attr.Value](v, valueBuilder{})
+		}
+		if !itemsEqual(got, it) {
+			t.Errorf("%s: ValueAs gave %s", s, attr.AppendItemJSON(nil, got))
+		}
+	}
+}
