@@ -7,8 +7,11 @@ import (
 	"errors"
 	"hash/crc32"
 	"net/http"
+	"reflect"
 	"strconv"
 	"strings"
+
+	gojson "github.com/goccy/go-json"
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
 )
@@ -156,10 +159,21 @@ func encodeError(e *Error) []byte {
 
 // decode unmarshals a request body into v, mapping JSON errors to the
 // SerializationException DynamoDB returns for malformed requests.
+//
+// go-json decodes a well-formed request in about half the time of
+// encoding/json (a quarter of a TransactWriteItems' server time went to
+// encoding/json). Its errors read differently, so a request it refuses is
+// decoded again by encoding/json, whose messages the SerializationExceptions
+// have always carried. FuzzDecodeMatchesEncodingJSON checks that what
+// go-json accepts, encoding/json accepts the same way.
 func decode(body []byte, v any) error {
 	if len(bytes.TrimSpace(body)) == 0 {
 		body = []byte("{}")
 	}
+	if gojson.Unmarshal(body, v) == nil {
+		return nil
+	}
+	reflect.ValueOf(v).Elem().SetZero() // go-json may have filled part of it
 	if err := json.Unmarshal(body, v); err != nil {
 		var de *Error
 		var ve *attr.ValidationError

@@ -1,0 +1,109 @@
+package ddb
+
+import (
+	"encoding/json"
+	"errors"
+	"reflect"
+	"testing"
+
+	gojson "github.com/goccy/go-json"
+)
+
+// requestBodies are well-formed and malformed request bodies of the shapes
+// the engine decodes most: the seeds of the decoding fuzz targets.
+var requestBodies = []string{
+	``,
+	`{}`,
+	`null`,
+	`{"TableName":"photos","Key":{"PK":{"S":"USER#a"},"SK":{"S":"PHOTO#a#1"}},"ConsistentRead":true,"ProjectionExpression":"#n, likes","ExpressionAttributeNames":{"#n":"name"}}`,
+	`{"TableName":"t","Item":{"s":{"S":"é\u00e9\ud83d\ude00"},"n":{"N":"-1.5E+10"},"b":{"B":"AAEC"},"ss":{"SS":["a","b"]},"ns":{"NS":["1","2"]},"bs":{"BS":["AA=="]},"m":{"M":{"x":{"NULL":true}}},"l":{"L":[{"BOOL":false},{"S":""}]}},"ConditionExpression":"attribute_not_exists(PK)","ReturnValues":"ALL_OLD"}`,
+	`{"TableName":"photos","Key":{"PK":{"S":"p"}},"UpdateExpression":"SET a = :a ADD c :one REMOVE d","ExpressionAttributeValues":{":a":{"S":"x"},":one":{"N":"1"}},"ReturnValues":"UPDATED_NEW","ReturnConsumedCapacity":"TOTAL"}`,
+	`{"TableName":"photos","IndexName":"InvertedIndex","KeyConditionExpression":"SK = :sk AND begins_with(PK, :p)","ExpressionAttributeValues":{":sk":{"S":"x"},":p":{"S":"USER#"}},"Limit":20,"ScanIndexForward":false,"ExclusiveStartKey":{"PK":{"S":"a"},"SK":{"S":"b"}}}`,
+	`{"TransactItems":[{"Put":{"TableName":"t","Item":{"PK":{"S":"a"}}}},{"Update":{"TableName":"t","Key":{"PK":{"S":"b"}},"UpdateExpression":"ADD c :one","ConditionExpression":"attribute_exists(PK)","ExpressionAttributeValues":{":one":{"N":"1"}}}},{"Delete":{"TableName":"t","Key":{"PK":{"S":"c"}}}},{"ConditionCheck":{"TableName":"t","Key":{"PK":{"S":"d"}},"ConditionExpression":"attribute_exists(PK)"}}],"ClientRequestToken":"tok"}`,
+	`{"RequestItems":{"t":[{"PutRequest":{"Item":{"PK":{"S":"a"}}}},{"DeleteRequest":{"Key":{"PK":{"S":"b"}}}}]}}`,
+	`{"RequestItems":{"t":{"Keys":[{"PK":{"S":"a"}}],"ProjectionExpression":"PK"}}}`,
+	`{"tablename":"lower","KEY":{"PK":{"S":"a"}}}`,
+	`{"TableName":"a","TableName":"b"}`,
+	`{"TableName":1}`,
+	`{"TableName":"t","Limit":1.5}`,
+	`{"TableName":"t","Item":{"a":{"S":"x","N":"1"}}}`,
+	`{"TableName":"t","Item":{"a":{}}}`,
+	`{"TableName":"t"} trailing`,
+	`{"TableName":"t",}`,
+	"{\"TableName\":\"\xff\xfe\"}",
+	`{"TableName":"\u0000"}`,
+	`[1,2,3]`,
+	`{"TableName":"t","Key":null,"Item":null}`,
+}
+
+// requestShapes are the engine's request types go-json decodes.
+var requestShapes = []func() any{
+	func() any { return new(getItemInput) },
+	func() any { return new(putItemInput) },
+	func() any { return new(updateItemInput) },
+	func() any { return new(deleteItemInput) },
+	func() any { return new(queryInput) },
+	func() any { return new(scanInput) },
+	func() any { return new(transactWriteInput) },
+	func() any { return new(transactGetInput) },
+	func() any { return new(batchGetInput) },
+	func() any { return new(batchWriteInput) },
+}
+
+// FuzzDecodeMatchesEncodingJSON checks decode's fast path: whatever go-json
+// accepts, encoding/json (which the engine used before, and which still
+// words the errors) accepts as the same request.
+func FuzzDecodeMatchesEncodingJSON(f *testing.F) {
+	for _, b := range requestBodies {
+		f.Add([]byte(b))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		for _, shape := range requestShapes {
+			fast, std := shape(), shape()
+			if gojson.Unmarshal(body, fast) != nil {
+				continue // decode asks encoding/json
+			}
+			if err := json.Unmarshal(body, std); err != nil {
+				t.Fatalf("%T: go-json accepts %q, encoding/json refuses it: %v", fast, body, err)
+			}
+			if !reflect.DeepEqual(fast, std) {
+				t.Fatalf("%T of %q:\ngo-json       %+v\nencoding/json %+v", fast, body, fast, std)
+			}
+		}
+	})
+}
+
+// FuzzCanonicalJSON checks that canonicalJSON gives the bytes encoding/json
+// gives, which the tokens stored by earlier versions were hashed from.
+func FuzzCanonicalJSON(f *testing.F) {
+	for _, b := range requestBodies {
+		f.Add([]byte(b))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		var v any
+		want := body
+		if json.Unmarshal(body, &v) == nil {
+			if canon, err := json.Marshal(v); err == nil {
+				want = canon
+			}
+		}
+		if got := canonicalJSON(body); string(got) != string(want) {
+			t.Fatalf("canonical form of %q:\ngot  %s\nwant %s", body, got, want)
+		}
+	})
+}
+
+// TestDecode_RefusedRequestKeepsItsMessage checks that a request go-json
+// refuses gets encoding/json's wording, as before go-json.
+func TestDecode_RefusedRequestKeepsItsMessage(t *testing.T) {
+	for _, body := range []string{`{"TableName":1}`, `{"TableName":"t",}`, `{"TableName":"t","Limit":1.5}`} {
+		var in queryInput
+		var std queryInput
+		want := json.Unmarshal([]byte(body), &std)
+		err := decode([]byte(body), &in)
+		var de *Error
+		if !errors.As(err, &de) || de.Type != typeSerialization || de.Message != want.Error() {
+			t.Errorf("decode(%s) = %v, want SerializationException %q", body, err, want)
+		}
+	}
+}
