@@ -73,26 +73,6 @@ func FuzzDecodeMatchesEncodingJSON(f *testing.F) {
 	})
 }
 
-// FuzzCanonicalJSON checks that canonicalJSON gives the bytes encoding/json
-// gives, which the tokens stored by earlier versions were hashed from.
-func FuzzCanonicalJSON(f *testing.F) {
-	for _, b := range requestBodies {
-		f.Add([]byte(b))
-	}
-	f.Fuzz(func(t *testing.T, body []byte) {
-		var v any
-		want := body
-		if json.Unmarshal(body, &v) == nil {
-			if canon, err := json.Marshal(v); err == nil {
-				want = canon
-			}
-		}
-		if got := canonicalJSON(body); string(got) != string(want) {
-			t.Fatalf("canonical form of %q:\ngot  %s\nwant %s", body, got, want)
-		}
-	})
-}
-
 // TestDecode_RefusedRequestKeepsItsMessage checks that a request go-json
 // refuses gets encoding/json's wording, as before go-json.
 func TestDecode_RefusedRequestKeepsItsMessage(t *testing.T) {

@@ -17,7 +17,8 @@ import (
 // suite checks step by step (ddb/conformance). What differs is what the SDK
 // does around a request: Direct makes no retries (the SDK retries an
 // InternalServerError three times), fills in no ClientRequestToken (the SDK
-// gives every TransactWriteItems a random one), runs none of the SDK's
+// gives every TransactWriteItems a random one; a token given is the same
+// token over either path, typedRequestHash), runs none of the SDK's
 // client-side checks of required parameters (the engine answers the
 // ValidationException DynamoDB would), and ignores the per-call option
 // functions. Errors have the SDK's shape (directerror.go).

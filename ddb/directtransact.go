@@ -16,22 +16,19 @@ import (
 func (d *Direct) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, _ ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
 	return call(ctx, "TransactWriteItems", orEmpty(in), transactWriteFromSDK,
 		func(ctx context.Context, x *transactWriteInput) (map[string]any, error) {
-			return d.e.transactWriteItems(ctx, x, func() []byte { return directRequestHash(x) })
+			return d.e.transactWriteItems(ctx, x, func() []byte { return legacyDirectRequestHash(x) })
 		},
 		func(out map[string]any) (*dynamodb.TransactWriteItemsOutput, error) {
 			return &dynamodb.TransactWriteItemsOutput{ConsumedCapacity: capacitiesToSDK(out["ConsumedCapacity"])}, nil
 		})
 }
 
-// directRequestHash is the hash a ClientRequestToken of the in-process API
-// is stored with: that of the request's JSON form. It tells identical
-// requests from others among those of this API; a token first used over
-// HTTP and then here (or the other way) may not be recognised as the same
-// request, as the two forms can differ in ways the hash sees.
-func directRequestHash(x *transactWriteInput) []byte {
+// legacyDirectRequestHash is the hash earlier versions stored the tokens of
+// the in-process API with (requestDigest): requestHash of the request's JSON
+// form.
+func legacyDirectRequestHash(x *transactWriteInput) []byte {
 	body, err := json.Marshal(x)
 	if err != nil {
-		// Items always encode; should one not, the token never matches.
 		body = []byte(err.Error())
 	}
 	return requestHash(body)

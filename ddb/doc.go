@@ -125,7 +125,8 @@
 //	                  to "3" (formatv4.go) and refuses others
 //	"tables"          table name -> JSON table metadata (key schema,
 //	                  attribute definitions, billing, indexes, TTL)
-//	"tokens"          ClientRequestToken -> {request hash, time, response}
+//	"tokens"          ClientRequestToken -> {request hash and its form,
+//	                  time, response} (tokens.go)
 //	"streams"         one bucket per stream, "<table>/<label>", holding
 //	                  its "meta", its "shards" (index -> JSON) and its
 //	                  "records" (sequence number -> write time, then the

@@ -9,6 +9,18 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
+// tokenFormTyped marks a token stored with typedRequestHash; older records
+// hold a requestHash.
+const tokenFormTyped = 1
+
+// requestDigest identifies a TransactWriteItems request for its token:
+// typed is its typedRequestHash, legacy computes the requestHash that
+// records stored by earlier versions hold.
+type requestDigest struct {
+	typed  []byte
+	legacy func() []byte
+}
+
 // tokenTTL is how long a ClientRequestToken stays in force.
 const tokenTTL = 10 * time.Minute
 
@@ -19,6 +31,7 @@ var bucketTokens = []byte("tokens")
 // came with, when, and the response returned.
 type tokenRecord struct {
 	Hash     []byte          `json:"hash"`
+	Form     int             `json:"form,omitempty"` // how Hash was computed: 0 requestHash, tokenFormTyped
 	Unix     int64           `json:"unix"`
 	Response json.RawMessage `json:"response"`
 }
@@ -26,8 +39,8 @@ type tokenRecord struct {
 // lookupToken returns the stored response of an earlier identical request
 // with this token (nil if none or expired), or
 // IdempotentParameterMismatchException when the token came with another
-// request. hash is requestHash of the request body.
-func (e *Engine) lookupToken(tx *bolt.Tx, token string, hash []byte) (map[string]any, error) {
+// request.
+func (e *Engine) lookupToken(tx *bolt.Tx, token string, d requestDigest) (map[string]any, error) {
 	b := tx.Bucket(bucketTokens)
 	if b == nil {
 		return nil, nil
@@ -43,6 +56,10 @@ func (e *Engine) lookupToken(tx *bolt.Tx, token string, hash []byte) (map[string
 	if e.now().Sub(time.Unix(rec.Unix, 0)) > tokenTTL {
 		return nil, nil
 	}
+	hash := d.typed
+	if rec.Form != tokenFormTyped {
+		hash = d.legacy()
+	}
 	if string(rec.Hash) != string(hash) {
 		return nil, &Error{Type: typeIdempotentMismatch, Message: "The request uses the same client token as a previous, but non-identical request."}
 	}
@@ -50,7 +67,7 @@ func (e *Engine) lookupToken(tx *bolt.Tx, token string, hash []byte) (map[string
 }
 
 // saveToken records a token with the hash of its request and the response.
-func (e *Engine) saveToken(tx *bolt.Tx, token string, hash []byte, resp map[string]any) error {
+func (e *Engine) saveToken(tx *bolt.Tx, token string, d requestDigest, resp map[string]any) error {
 	b, err := tx.CreateBucketIfNotExists(bucketTokens)
 	if err != nil {
 		return err
@@ -59,7 +76,7 @@ func (e *Engine) saveToken(tx *bolt.Tx, token string, hash []byte, resp map[stri
 	if err != nil {
 		return err
 	}
-	raw, err := json.Marshal(tokenRecord{Hash: hash, Unix: e.now().Unix(), Response: out})
+	raw, err := json.Marshal(tokenRecord{Hash: d.typed, Form: tokenFormTyped, Unix: e.now().Unix(), Response: out})
 	if err != nil {
 		return err
 	}
@@ -93,35 +110,36 @@ func (e *Engine) purgeTokens() error {
 	})
 }
 
-// requestHash hashes a request body in canonical form (object keys sorted),
-// so that the same request serialized with another map order matches.
-// Callers compute it before their write transaction, which it would
-// otherwise hold longer.
+// requestHash is the hash ClientRequestTokens were stored with before
+// tokenFormTyped (still honoured for ten minutes after an upgrade): that of
+// the request body in canonical form (object keys sorted), so that the
+// same request serialized with another map order matched.
 func requestHash(body []byte) []byte {
-	sum := sha256.Sum256(canonicalJSON(body))
+	var v any
+	if err := json.Unmarshal(body, &v); err == nil {
+		if canon, err := json.Marshal(v); err == nil {
+			body = canon
+		}
+	}
+	sum := sha256.Sum256(body)
 	return sum[:]
 }
 
-// canonicalJSON is body decoded into Go values and encoded again, as
-// encoding/json does it: object keys sorted, numbers as float64 writes
-// them. Tokens are stored with the hash of this form, so it must not change
-// from one version to the next while they live. go-json gives the same bytes
-// (FuzzCanonicalJSON) in about a third of the time; what it cannot read,
-// encoding/json does.
-func canonicalJSON(body []byte) []byte {
-	var v any
-	if gojson.Unmarshal(body, &v) == nil {
-		if canon, err := gojson.Marshal(v); err == nil {
-			return canon
-		}
+// typedRequestHash is the hash a ClientRequestToken is stored with: that of
+// the decoded request as go-json writes it. Struct fields come in their
+// declared order and map keys sorted, so a request serialized with another
+// map order, or received over HTTP rather than in process, hashes the same.
+// It costs a few microseconds where requestHash's round trip through
+// untyped values cost tens.
+func typedRequestHash(in *transactWriteInput) []byte {
+	body, err := gojson.Marshal(in)
+	if err != nil {
+		// Decoded requests always encode; should one not, its token never
+		// matches.
+		body = []byte(err.Error())
 	}
-	v = nil
-	if json.Unmarshal(body, &v) == nil {
-		if canon, err := json.Marshal(v); err == nil {
-			return canon
-		}
-	}
-	return body
+	sum := sha256.Sum256(body)
+	return sum[:]
 }
 
 // decodeJSONMap decodes a stored JSON response.

@@ -195,21 +195,22 @@ func opTransactWriteItems(e *Engine, ctx context.Context, body []byte) (any, err
 }
 
 // transactWriteItems runs a decoded TransactWriteItems request (see
-// opTransactWriteItems); hash returns the hash a ClientRequestToken is
-// stored with, called only when the request has one.
-func (e *Engine) transactWriteItems(_ context.Context, in *transactWriteInput, hash func() []byte) (map[string]any, error) {
+// opTransactWriteItems); legacy returns the hash a ClientRequestToken was
+// stored with by earlier versions (requestDigest), called only when a
+// stored record needs it.
+func (e *Engine) transactWriteItems(_ context.Context, in *transactWriteInput, legacy func() []byte) (map[string]any, error) {
 	plans, err := in.plan()
 	if err != nil {
 		return nil, err
 	}
-	var sum []byte
+	var digest requestDigest
 	if in.ClientRequestToken != "" {
-		sum = hash()
+		digest = requestDigest{typed: typedRequestHash(in), legacy: legacy}
 	}
 	var out map[string]any
 	err = e.updateGrouped(func(tx *bolt.Tx) error {
 		if in.ClientRequestToken != "" {
-			prev, err := e.lookupToken(tx, in.ClientRequestToken, sum)
+			prev, err := e.lookupToken(tx, in.ClientRequestToken, digest)
 			if err != nil || prev != nil {
 				out = prev
 				return err
@@ -221,7 +222,7 @@ func (e *Engine) transactWriteItems(_ context.Context, in *transactWriteInput, h
 		}
 		out = res
 		if in.ClientRequestToken != "" {
-			return e.saveToken(tx, in.ClientRequestToken, sum, res)
+			return e.saveToken(tx, in.ClientRequestToken, digest, res)
 		}
 		return nil
 	})
