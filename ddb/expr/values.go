@@ -6,6 +6,8 @@ import (
 	"maps"
 	"slices"
 
+	gojson "github.com/goccy/go-json"
+
 	"github.com/quickphotos/quickphotos/ddb/attr"
 )
 
@@ -19,8 +21,13 @@ type Values map[string]attr.Value
 // UnmarshalJSON decodes and checks ExpressionAttributeValues.
 func (v *Values) UnmarshalJSON(data []byte) error {
 	var raw map[string]json.RawMessage
-	if err := json.Unmarshal(data, &raw); err != nil {
-		return err
+	// go-json when it can (twice as fast); encoding/json for the wording of
+	// an error.
+	if gojson.Unmarshal(data, &raw) != nil {
+		raw = nil
+		if err := json.Unmarshal(data, &raw); err != nil {
+			return err
+		}
 	}
 	if raw == nil {
 		*v = nil
