@@ -52,7 +52,7 @@ func (x *exprEnv) condition(s *string) (condition, error) {
 	if s == nil {
 		return nil, nil
 	}
-	c, err := expr.ParseCondition(*s)
+	c, err := parseCached(expr.KindCondition, *s, expr.ParseCondition)
 	if err != nil {
 		return nil, err
 	}
@@ -68,7 +68,7 @@ func (x *exprEnv) filter(s *string) (condition, []string, error) {
 	if s == nil {
 		return nil, nil, nil
 	}
-	c, err := expr.ParseFilter(*s)
+	c, err := parseCached(expr.KindFilter, *s, expr.ParseFilter)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -128,7 +128,7 @@ func (x *exprEnv) projectionNames(s *string) (projector, []string, error) {
 	if s == nil {
 		return nil, nil, nil
 	}
-	pr, err := expr.ParseProjection(*s)
+	pr, err := parseCached(expr.KindProjection, *s, expr.ParseProjection)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -145,7 +145,7 @@ func (x *exprEnv) update(s string, keyNames []string) (*updater, error) {
 	if x.err != nil {
 		return nil, x.err
 	}
-	u, err := expr.ParseUpdate(s)
+	u, err := parseCached(expr.KindUpdate, s, expr.ParseUpdate)
 	if err != nil {
 		return nil, err
 	}
@@ -183,7 +183,7 @@ func (x *exprEnv) keyCondition(s string, m *tableMeta, ks []keySchemaElement) (*
 	if x.err != nil {
 		return nil, x.err
 	}
-	k, err := expr.ParseKeyCondition(s)
+	k, err := parseCached(expr.KindKeyCondition, s, expr.ParseKeyCondition)
 	if err != nil {
 		return nil, err
 	}
