@@ -8,6 +8,9 @@ type Photo struct {
 	Reactions ReactionCounts
 }
 
+// ReactionCounts returns the photo's counts of reactions by type.
+func (p Photo) ReactionCounts() ReactionCounts { return p.Reactions }
+
 // Key returns the photo's identity.
 func (p Photo) Key() PhotoKey { return PhotoKey{Owner: p.Owner, Timestamp: p.Timestamp} }
 
@@ -20,6 +23,18 @@ type PhotoKey struct {
 // ReactionCounts counts a photo's reactions by type; the transactions that add and remove
 // reactions keep it exact.
 type ReactionCounts map[ReactionType]int
+
+// Heart is the number of heart reactions.
+func (c ReactionCounts) Heart() int { return c[ReactionHeart] }
+
+// Smiley is the number of smiley reactions.
+func (c ReactionCounts) Smiley() int { return c[ReactionSmiley] }
+
+// ThumbsUp is the number of thumbs-up reactions.
+func (c ReactionCounts) ThumbsUp() int { return c[ReactionThumbsUp] }
+
+// Sunglasses is the number of sunglasses reactions.
+func (c ReactionCounts) Sunglasses() int { return c[ReactionSunglasses] }
 
 // Total is the number of reactions of all types.
 func (c ReactionCounts) Total() int {

@@ -3,7 +3,8 @@ package domain
 import "fmt"
 
 // ReactionType is one of the four reactions. How the schema and the table spell each type is
-// said at those boundaries (resolvers; dynamo), not here.
+// said at those boundaries (gqlgen.yml binds the schema's enum values to these constants;
+// dynamo), not here.
 type ReactionType uint8
 
 // The reaction types. The zero value is no type.

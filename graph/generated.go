@@ -186,7 +186,6 @@ type MutationResolver interface {
 type PhotoResolver interface {
 	Owner(ctx context.Context, obj *domain.Photo) (*domain.User, error)
 
-	ReactionCounts(ctx context.Context, obj *domain.Photo) (*model.ReactionCounts, error)
 	Reactions(ctx context.Context, obj *domain.Photo, first *int, after *string) (*model.ReactionConnection, error)
 }
 type PhotoChangeResolver interface {
@@ -201,7 +200,7 @@ type QueryResolver interface {
 }
 type ReactionResolver interface {
 	User(ctx context.Context, obj *domain.Reaction) (*domain.User, error)
-	Type(ctx context.Context, obj *domain.Reaction) (model.ReactionType, error)
+
 	Photo(ctx context.Context, obj *domain.Reaction) (*domain.Photo, error)
 }
 type SubscriptionResolver interface {
@@ -2745,11 +2744,11 @@ func (ec *executionContext) _Photo_reactionCounts(ctx context.Context, field gra
 			return ec.fieldContext_Photo_reactionCounts(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Photo().ReactionCounts(ctx, obj)
+			return obj.ReactionCounts(), nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.ReactionCounts) graphql.Marshaler {
-			return ec.marshalNReactionCounts2ᚖgithubᚗcomᚋquickphotosᚋquickphotosᚋgraphᚋmodelᚐReactionCounts(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v domain.ReactionCounts) graphql.Marshaler {
+			return ec.marshalNReactionCounts2githubᚗcomᚋquickphotosᚋquickphotosᚋdomainᚐReactionCounts(ctx, selections, v)
 		},
 		true,
 		true,
@@ -2760,7 +2759,7 @@ func (ec *executionContext) fieldContext_Photo_reactionCounts(_ context.Context,
 		Object:     "Photo",
 		Field:      field,
 		IsMethod:   true,
-		IsResolver: true,
+		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_ReactionCounts(ctx, field)
 		},
@@ -3343,18 +3342,18 @@ func (ec *executionContext) _Reaction_type(ctx context.Context, field graphql.Co
 			return ec.fieldContext_Reaction_type(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Reaction().Type(ctx, obj)
+			return obj.Type, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v model.ReactionType) graphql.Marshaler {
-			return ec.marshalNReactionType2githubᚗcomᚋquickphotosᚋquickphotosᚋgraphᚋmodelᚐReactionType(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v domain.ReactionType) graphql.Marshaler {
+			return ec.marshalNReactionType2githubᚗcomᚋquickphotosᚋquickphotosᚋdomainᚐReactionType(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_Reaction_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Reaction", field, true, true, errors.New("field of type ReactionType does not have child fields"))
+	return graphql.NewScalarFieldContext("Reaction", field, false, false, errors.New("field of type ReactionType does not have child fields"))
 }
 
 func (ec *executionContext) _Reaction_photo(ctx context.Context, field graphql.CollectedField, obj *domain.Reaction) (ret graphql.Marshaler) {
@@ -3499,7 +3498,7 @@ func (ec *executionContext) fieldContext_ReactionConnection_totalCount(_ context
 	return graphql.NewScalarFieldContext("ReactionConnection", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _ReactionCounts_heart(ctx context.Context, field graphql.CollectedField, obj *model.ReactionCounts) (ret graphql.Marshaler) {
+func (ec *executionContext) _ReactionCounts_heart(ctx context.Context, field graphql.CollectedField, obj domain.ReactionCounts) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3508,7 +3507,7 @@ func (ec *executionContext) _ReactionCounts_heart(ctx context.Context, field gra
 			return ec.fieldContext_ReactionCounts_heart(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Heart, nil
+			return obj.Heart(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
@@ -3519,10 +3518,10 @@ func (ec *executionContext) _ReactionCounts_heart(ctx context.Context, field gra
 	)
 }
 func (ec *executionContext) fieldContext_ReactionCounts_heart(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ReactionCounts", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("ReactionCounts", field, true, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _ReactionCounts_smiley(ctx context.Context, field graphql.CollectedField, obj *model.ReactionCounts) (ret graphql.Marshaler) {
+func (ec *executionContext) _ReactionCounts_smiley(ctx context.Context, field graphql.CollectedField, obj domain.ReactionCounts) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3531,7 +3530,7 @@ func (ec *executionContext) _ReactionCounts_smiley(ctx context.Context, field gr
 			return ec.fieldContext_ReactionCounts_smiley(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Smiley, nil
+			return obj.Smiley(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
@@ -3542,10 +3541,10 @@ func (ec *executionContext) _ReactionCounts_smiley(ctx context.Context, field gr
 	)
 }
 func (ec *executionContext) fieldContext_ReactionCounts_smiley(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ReactionCounts", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("ReactionCounts", field, true, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _ReactionCounts_thumbsUp(ctx context.Context, field graphql.CollectedField, obj *model.ReactionCounts) (ret graphql.Marshaler) {
+func (ec *executionContext) _ReactionCounts_thumbsUp(ctx context.Context, field graphql.CollectedField, obj domain.ReactionCounts) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3554,7 +3553,7 @@ func (ec *executionContext) _ReactionCounts_thumbsUp(ctx context.Context, field 
 			return ec.fieldContext_ReactionCounts_thumbsUp(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.ThumbsUp, nil
+			return obj.ThumbsUp(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
@@ -3565,10 +3564,10 @@ func (ec *executionContext) _ReactionCounts_thumbsUp(ctx context.Context, field 
 	)
 }
 func (ec *executionContext) fieldContext_ReactionCounts_thumbsUp(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ReactionCounts", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("ReactionCounts", field, true, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _ReactionCounts_sunglasses(ctx context.Context, field graphql.CollectedField, obj *model.ReactionCounts) (ret graphql.Marshaler) {
+func (ec *executionContext) _ReactionCounts_sunglasses(ctx context.Context, field graphql.CollectedField, obj domain.ReactionCounts) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3577,7 +3576,7 @@ func (ec *executionContext) _ReactionCounts_sunglasses(ctx context.Context, fiel
 			return ec.fieldContext_ReactionCounts_sunglasses(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Sunglasses, nil
+			return obj.Sunglasses(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
@@ -3588,10 +3587,10 @@ func (ec *executionContext) _ReactionCounts_sunglasses(ctx context.Context, fiel
 	)
 }
 func (ec *executionContext) fieldContext_ReactionCounts_sunglasses(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ReactionCounts", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("ReactionCounts", field, true, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _ReactionCounts_total(ctx context.Context, field graphql.CollectedField, obj *model.ReactionCounts) (ret graphql.Marshaler) {
+func (ec *executionContext) _ReactionCounts_total(ctx context.Context, field graphql.CollectedField, obj domain.ReactionCounts) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -3600,7 +3599,7 @@ func (ec *executionContext) _ReactionCounts_total(ctx context.Context, field gra
 			return ec.fieldContext_ReactionCounts_total(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Total, nil
+			return obj.Total(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
@@ -3611,7 +3610,7 @@ func (ec *executionContext) _ReactionCounts_total(ctx context.Context, field gra
 	)
 }
 func (ec *executionContext) fieldContext_ReactionCounts_total(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ReactionCounts", field, false, false, errors.New("field of type Int does not have child fields"))
+	return graphql.NewScalarFieldContext("ReactionCounts", field, true, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ReactionEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.ReactionEdge) (ret graphql.Marshaler) {
@@ -5542,7 +5541,7 @@ func (ec *executionContext) unmarshalInputReactionInput(ctx context.Context, obj
 			it.Timestamp = data
 		case "type":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("type"))
-			data, err := ec.unmarshalNReactionType2githubᚗcomᚋquickphotosᚋquickphotosᚋgraphᚋmodelᚐReactionType(ctx, v)
+			data, err := ec.unmarshalNReactionType2githubᚗcomᚋquickphotosᚋquickphotosᚋdomainᚐReactionType(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -6087,43 +6086,10 @@ func (ec *executionContext) _Photo(ctx context.Context, sel ast.SelectionSet, ob
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "reactionCounts":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Photo_reactionCounts(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
+			out.Values[i] = ec._Photo_reactionCounts(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
 			}
-
-			if field.IsDeferred() {
-				deferredFieldSet.AddField(field)
-				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
-				})
-
-				for _, deferrable := range field.Deferrables {
-					view, ok := deferLabelToView[deferrable.Label]
-					if !ok {
-						view = deferredFieldSet.NewView()
-						deferLabelToView[deferrable.Label] = view
-					}
-					view.AddIndices(fieldIndex)
-				}
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "reactions":
 			field := field
 
@@ -6566,43 +6532,10 @@ func (ec *executionContext) _Reaction(ctx context.Context, sel ast.SelectionSet,
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "type":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Reaction_type(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
+			out.Values[i] = ec._Reaction_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
 			}
-
-			if field.IsDeferred() {
-				deferredFieldSet.AddField(field)
-				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
-				})
-
-				for _, deferrable := range field.Deferrables {
-					view, ok := deferLabelToView[deferrable.Label]
-					if !ok {
-						view = deferredFieldSet.NewView()
-						deferLabelToView[deferrable.Label] = view
-					}
-					view.AddIndices(fieldIndex)
-				}
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "photo":
 			field := field
 
@@ -6717,7 +6650,7 @@ func (ec *executionContext) _ReactionConnection(ctx context.Context, sel ast.Sel
 
 var reactionCountsImplementors = []string{"ReactionCounts"}
 
-func (ec *executionContext) _ReactionCounts(ctx context.Context, sel ast.SelectionSet, obj *model.ReactionCounts) graphql.Marshaler {
+func (ec *executionContext) _ReactionCounts(ctx context.Context, sel ast.SelectionSet, obj domain.ReactionCounts) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, reactionCountsImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -7866,7 +7799,7 @@ func (ec *executionContext) marshalNReactionConnection2ᚖgithubᚗcomᚋquickph
 	return ec._ReactionConnection(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNReactionCounts2ᚖgithubᚗcomᚋquickphotosᚋquickphotosᚋgraphᚋmodelᚐReactionCounts(ctx context.Context, sel ast.SelectionSet, v *model.ReactionCounts) graphql.Marshaler {
+func (ec *executionContext) marshalNReactionCounts2githubᚗcomᚋquickphotosᚋquickphotosᚋdomainᚐReactionCounts(ctx context.Context, sel ast.SelectionSet, v domain.ReactionCounts) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -7901,15 +7834,37 @@ func (ec *executionContext) unmarshalNReactionInput2githubᚗcomᚋquickphotos�
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalNReactionType2githubᚗcomᚋquickphotosᚋquickphotosᚋgraphᚋmodelᚐReactionType(ctx context.Context, v any) (model.ReactionType, error) {
-	var res model.ReactionType
-	err := res.UnmarshalGQL(v)
+func (ec *executionContext) unmarshalNReactionType2githubᚗcomᚋquickphotosᚋquickphotosᚋdomainᚐReactionType(ctx context.Context, v any) (domain.ReactionType, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNReactionType2githubᚗcomᚋquickphotosᚋquickphotosᚋdomainᚐReactionType[tmp]
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNReactionType2githubᚗcomᚋquickphotosᚋquickphotosᚋgraphᚋmodelᚐReactionType(ctx context.Context, sel ast.SelectionSet, v model.ReactionType) graphql.Marshaler {
-	return v
+func (ec *executionContext) marshalNReactionType2githubᚗcomᚋquickphotosᚋquickphotosᚋdomainᚐReactionType(ctx context.Context, sel ast.SelectionSet, v domain.ReactionType) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNReactionType2githubᚗcomᚋquickphotosᚋquickphotosᚋdomainᚐReactionType[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
 }
+
+var (
+	unmarshalNReactionType2githubᚗcomᚋquickphotosᚋquickphotosᚋdomainᚐReactionType = map[string]domain.ReactionType{
+		"HEART":      domain.ReactionHeart,
+		"SMILEY":     domain.ReactionSmiley,
+		"THUMBS_UP":  domain.ReactionThumbsUp,
+		"SUNGLASSES": domain.ReactionSunglasses,
+	}
+	marshalNReactionType2githubᚗcomᚋquickphotosᚋquickphotosᚋdomainᚐReactionType = map[domain.ReactionType]string{
+		domain.ReactionHeart:      "HEART",
+		domain.ReactionSmiley:     "SMILEY",
+		domain.ReactionThumbsUp:   "THUMBS_UP",
+		domain.ReactionSunglasses: "SUNGLASSES",
+	}
+)
 
 func (ec *executionContext) unmarshalNString2string(ctx context.Context, v any) (string, error) {
 	res, err := graphql.UnmarshalString(v)

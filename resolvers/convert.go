@@ -7,39 +7,10 @@ import (
 	"github.com/quickphotos/quickphotos/graph/model"
 )
 
-// reactionTypes maps the schema's reaction types to the stored ones.
-var reactionTypes = map[model.ReactionType]domain.ReactionType{
-	model.ReactionTypeHeart:      domain.ReactionHeart,
-	model.ReactionTypeSmiley:     domain.ReactionSmiley,
-	model.ReactionTypeThumbsUp:   domain.ReactionThumbsUp,
-	model.ReactionTypeSunglasses: domain.ReactionSunglasses,
-}
-
-func toDomainReactionType(t model.ReactionType) domain.ReactionType { return reactionTypes[t] }
-
-func toModelReactionType(t domain.ReactionType) model.ReactionType {
-	for m, d := range reactionTypes {
-		if d == t {
-			return m
-		}
-	}
-	return ""
-}
-
-func toModelReactionCounts(c domain.ReactionCounts) *model.ReactionCounts {
-	return &model.ReactionCounts{
-		Heart:      c[domain.ReactionHeart],
-		Smiley:     c[domain.ReactionSmiley],
-		ThumbsUp:   c[domain.ReactionThumbsUp],
-		Sunglasses: c[domain.ReactionSunglasses],
-		Total:      c.Total(),
-	}
-}
-
 func toReactionKey(in model.ReactionInput) domain.ReactionKey {
 	return domain.ReactionKey{
 		Username: in.Username,
-		Type:     toDomainReactionType(in.Type),
+		Type:     in.Type,
 		Photo:    domain.PhotoKey{Owner: in.Owner, Timestamp: in.Timestamp},
 	}
 }

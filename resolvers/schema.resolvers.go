@@ -139,11 +139,6 @@ func (r *photoResolver) Owner(ctx context.Context, obj *domain.Photo) (*domain.U
 	return existingUser(ctx, obj.Owner)
 }
 
-// ReactionCounts is the resolver for the reactionCounts field.
-func (r *photoResolver) ReactionCounts(ctx context.Context, obj *domain.Photo) (*model.ReactionCounts, error) {
-	return toModelReactionCounts(obj.Reactions), nil
-}
-
 // Reactions is the resolver for the reactions field.
 func (r *photoResolver) Reactions(ctx context.Context, obj *domain.Photo, first *int, after *string) (*model.ReactionConnection, error) {
 	p, err := pageRequest(first, after)
@@ -249,11 +244,6 @@ func (r *queryResolver) Photo(ctx context.Context, owner string, timestamp strin
 // User is the resolver for the user field.
 func (r *reactionResolver) User(ctx context.Context, obj *domain.Reaction) (*domain.User, error) {
 	return existingUser(ctx, obj.Username)
-}
-
-// Type is the resolver for the type field.
-func (r *reactionResolver) Type(ctx context.Context, obj *domain.Reaction) (model.ReactionType, error) {
-	return toModelReactionType(obj.Type), nil
 }
 
 // Photo is the resolver for the photo field.

@@ -109,20 +109,6 @@ type ReactionConnection struct {
 	TotalCount *int `json:"totalCount,omitempty"`
 }
 
-// The number of reactions of each type on a photo.
-type ReactionCounts struct {
-	// Reactions of type HEART.
-	Heart int `json:"heart"`
-	// Reactions of type SMILEY.
-	Smiley int `json:"smiley"`
-	// Reactions of type THUMBS_UP.
-	ThumbsUp int `json:"thumbsUp"`
-	// Reactions of type SUNGLASSES.
-	Sunglasses int `json:"sunglasses"`
-	// All reactions.
-	Total int `json:"total"`
-}
-
 // A reaction and its position in a list.
 type ReactionEdge struct {
 	// Pass as `after` to continue after this reaction.
@@ -140,7 +126,7 @@ type ReactionInput struct {
 	// The photo's timestamp, in any spelling uploadPhoto accepts: RFC 3339 with a zone, e.g. `2019-03-03T18:20:10Z` or `2019-03-03T20:20:10+02:00`.
 	Timestamp string `json:"timestamp"`
 	// The kind of reaction.
-	Type ReactionType `json:"type"`
+	Type domain.ReactionType `json:"type"`
 }
 
 // Live updates, over graphql-ws (the `graphql-transport-ws` WebSocket protocol of Apollo Client and
@@ -249,70 +235,6 @@ func (e *PhotoChangeKind) UnmarshalJSON(b []byte) error {
 }
 
 func (e PhotoChangeKind) MarshalJSON() ([]byte, error) {
-	var buf bytes.Buffer
-	e.MarshalGQL(&buf)
-	return buf.Bytes(), nil
-}
-
-// The four ways to react to a photo.
-type ReactionType string
-
-const (
-	// A heart (stored as `heart`).
-	ReactionTypeHeart ReactionType = "HEART"
-	// A smiley face (stored as `smiley`).
-	ReactionTypeSmiley ReactionType = "SMILEY"
-	// A thumbs up (stored as `+1`).
-	ReactionTypeThumbsUp ReactionType = "THUMBS_UP"
-	// A pair of sunglasses (stored as `sunglasses`).
-	ReactionTypeSunglasses ReactionType = "SUNGLASSES"
-)
-
-var AllReactionType = []ReactionType{
-	ReactionTypeHeart,
-	ReactionTypeSmiley,
-	ReactionTypeThumbsUp,
-	ReactionTypeSunglasses,
-}
-
-func (e ReactionType) IsValid() bool {
-	switch e {
-	case ReactionTypeHeart, ReactionTypeSmiley, ReactionTypeThumbsUp, ReactionTypeSunglasses:
-		return true
-	}
-	return false
-}
-
-func (e ReactionType) String() string {
-	return string(e)
-}
-
-func (e *ReactionType) UnmarshalGQL(v any) error {
-	str, ok := v.(string)
-	if !ok {
-		return fmt.Errorf("enums must be strings")
-	}
-
-	*e = ReactionType(str)
-	if !e.IsValid() {
-		return fmt.Errorf("%s is not a valid ReactionType", str)
-	}
-	return nil
-}
-
-func (e ReactionType) MarshalGQL(w io.Writer) {
-	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
-}
-
-func (e *ReactionType) UnmarshalJSON(b []byte) error {
-	s, err := strconv.Unquote(string(b))
-	if err != nil {
-		return err
-	}
-	return e.UnmarshalGQL(s)
-}
-
-func (e ReactionType) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil
