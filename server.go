@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/pprof"
+	"os"
 	"strings"
 	"time"
 
@@ -153,6 +154,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if cfg.batchWait, err = batchWait(cfg.batchWait, cfg.store.kind); err != nil {
 		return err
 	}
+	tuneGC(os.Getenv)
 	log := slog.New(telemetry.LogHandler(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: level})))
 
 	// Whether the server may run without authentication depends on the address, so that is
