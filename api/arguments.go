@@ -61,26 +61,30 @@ func (checkArguments) MutateOperationContext(_ context.Context, oc *graphql.Oper
 	// Each field and fragment is checked once, wherever it is spread: a document that spreads
 	// fragments into each other cannot make the walk exponential.
 	visited := map[*ast.FragmentDefinition]bool{}
-	var walk func(set ast.SelectionSet, path ast.Path) *gqlerror.Error
-	walk = func(set ast.SelectionSet, path ast.Path) *gqlerror.Error {
+	// fields is the stack of fields above the one checked; the error's path is built from it
+	// only when there is an error, as every operation walks here.
+	var fields []*ast.Field
+	var walk func(set ast.SelectionSet) *gqlerror.Error
+	walk = func(set ast.SelectionSet) *gqlerror.Error {
 		for _, sel := range set {
 			switch s := sel.(type) {
 			case *ast.Field:
-				fieldPath := append(path[:len(path):len(path)], ast.PathName(s.Alias))
+				fields = append(fields, s)
 				if err := checkField(s, oc.Variables); err != nil {
-					return gqlerror.WrapPath(fieldPath, err)
+					return gqlerror.WrapPath(pathOf(fields), err)
 				}
-				if err := walk(s.SelectionSet, fieldPath); err != nil {
+				if err := walk(s.SelectionSet); err != nil {
 					return err
 				}
+				fields = fields[:len(fields)-1]
 			case *ast.InlineFragment:
-				if err := walk(s.SelectionSet, path); err != nil {
+				if err := walk(s.SelectionSet); err != nil {
 					return err
 				}
 			case *ast.FragmentSpread:
 				if s.Definition != nil && !visited[s.Definition] {
 					visited[s.Definition] = true
-					if err := walk(s.Definition.SelectionSet, path); err != nil {
+					if err := walk(s.Definition.SelectionSet); err != nil {
 						return err
 					}
 				}
@@ -88,7 +92,16 @@ func (checkArguments) MutateOperationContext(_ context.Context, oc *graphql.Oper
 		}
 		return nil
 	}
-	return walk(oc.Operation.SelectionSet, nil)
+	return walk(oc.Operation.SelectionSet)
+}
+
+// pathOf is the response path of the last of fields, nested in the others.
+func pathOf(fields []*ast.Field) ast.Path {
+	path := make(ast.Path, len(fields))
+	for i, f := range fields {
+		path[i] = ast.PathName(f.Alias)
+	}
+	return path
 }
 
 // checkField checks f's arguments with their variables substituted and defaults applied.
