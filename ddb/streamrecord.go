@@ -34,6 +34,16 @@ var (
 	recordViews  = [...]string{viewKeysOnly, viewNewImage, viewOldImage, viewNewAndOldImages}
 )
 
+// Fields every record has the same, which both renderings write.
+const (
+	recordEventSource  = "aws:dynamodb"
+	recordEventVersion = "1.1"
+	// The userIdentity of a record of the service's own write (a TTL
+	// deletion).
+	servicePrincipal    = "dynamodb.amazonaws.com"
+	serviceIdentityType = "Service"
+)
+
 // Flag bits of a stored record.
 const (
 	recordNewImage  = 1 << 4
@@ -220,9 +230,9 @@ func (r *storedRecord) appendJSON(dst []byte) ([]byte, error) {
 	dst = hex.AppendEncode(dst, r.id)
 	dst = append(dst, `","eventName":"`...)
 	dst = append(dst, r.event()...)
-	dst = append(dst, `","eventSource":"aws:dynamodb","eventVersion":"1.1"`...)
+	dst = append(dst, `","eventSource":"`+recordEventSource+`","eventVersion":"`+recordEventVersion+`"`...)
 	if r.byService() {
-		dst = append(dst, `,"userIdentity":{"PrincipalId":"dynamodb.amazonaws.com","Type":"Service"}`...)
+		dst = append(dst, `,"userIdentity":{"PrincipalId":"`+servicePrincipal+`","Type":"`+serviceIdentityType+`"}`...)
 	}
 	return append(dst, '}'), nil
 }
