@@ -150,6 +150,8 @@ func (l *streamList) response() map[string]any {
 
 // viewStream opens the stream arn names in a read transaction; the error
 // is ResourceNotFoundException with notFound's message when there is none.
+// The log comes without its meta, which only DescribeStream reads: a
+// consumer's every poll (GetRecords) need not decode it.
 func (e *Engine) viewStream(arn string, notFound string, fn func(log *streamLog) error) error {
 	table, label, ok := e.parseStreamARN(arn)
 	return e.view(func(tx *bolt.Tx) error {
@@ -160,7 +162,7 @@ func (e *Engine) viewStream(arn string, notFound string, fn func(log *streamLog)
 		if sb == nil {
 			return &Error{Type: typeResourceNotFound, Message: notFound}
 		}
-		log, err := openStreamLog(sb)
+		log, err := streamBuckets(sb)
 		if err != nil {
 			return err
 		}
@@ -213,11 +215,15 @@ func (e *Engine) describeStream(_ context.Context, in *describeStreamInput) (*st
 	}
 	d := &streamDescription{arn: in.StreamArn}
 	err := e.viewStream(in.StreamArn, "Requested resource not found: Stream: "+in.StreamArn+" not found", func(log *streamLog) error {
+		meta, err := loadStreamMeta(log.b)
+		if err != nil {
+			return err
+		}
 		shards, err := log.allShards()
 		if err != nil {
 			return err
 		}
-		d.meta = log.meta
+		d.meta = meta
 		if in.ExclusiveStartShardId != "" {
 			// Those after the start; after an unknown shard, none.
 			i := slices.IndexFunc(shards, func(s shardMeta) bool { return s.ID == in.ExclusiveStartShardId })
