@@ -182,7 +182,9 @@
 //   - Stream records are numbered per stream; a shard is closed and
 //     followed by a child at the first write after it has been open for
 //     Options.StreamShardDuration (four hours). The sweeper trims records
-//     after StreamRetention (24 hours), DynamoDB "about" then.
+//     after StreamRetention (24 hours), DynamoDB "about" then. GetRecords'
+//     1 MB counts the records' SizeBytes, the same on the HTTP path and
+//     in process (DynamoDB does not say what it counts).
 //   - ItemCount, TableSizeBytes and IndexSizeBytes are exact at all times
 //     (DynamoDB refreshes them about every six hours).
 //   - Scan returns items in key order (partition key, then sort key),
