@@ -14,6 +14,7 @@ import (
 
 	"github.com/quickphotos/quickphotos/ddb"
 	"github.com/quickphotos/quickphotos/dynamo"
+	"github.com/quickphotos/quickphotos/stream"
 )
 
 // Store kinds.
@@ -31,9 +32,9 @@ type storeConfig struct {
 	endpointURL string
 	table       string
 	createTable bool
-	// embeddedViaSDK reaches the embedded engine through an SDK client over its in-memory HTTP
-	// transport (ddb.Engine.Client) instead of its in-process API (ddb.Engine.API), to compare
-	// the two; no flag sets it.
+	// embeddedViaSDK reaches the embedded engine, and its stream, through SDK clients over its
+	// in-memory HTTP transport (ddb.Engine.Client, StreamsClient) instead of its in-process APIs
+	// (ddb.Engine.API, StreamsAPI), to compare the two; no flag sets it.
 	embeddedViaSDK bool
 }
 
@@ -53,8 +54,8 @@ func (c *storeConfig) registerEngine(f *flags) {
 // openedStore is a client of the configured store and what must be closed with it.
 type openedStore struct {
 	client  dynamo.API
-	streams *dynamodbstreams.Client // reads the table's change stream
-	engine  *ddb.Engine             // nil unless embedded
+	streams stream.API  // reads the table's change stream
+	engine  *ddb.Engine // nil unless embedded
 }
 
 func (s *openedStore) Close() error {
@@ -64,9 +65,10 @@ func (s *openedStore) Close() error {
 	return nil
 }
 
-// open connects to the store. On the embedded engine the client is the engine's in-process API,
-// which takes and returns the SDK's types without encoding requests (docs/benchmarks.md); its
-// stream is read through the SDK over the engine's in-memory transport.
+// open connects to the store. On the embedded engine the clients are the engine's in-process
+// APIs, which take and return the SDK's types without encoding requests (docs/benchmarks.md):
+// the stream consumers poll every shard every 50 ms by default, and each poll through the SDK
+// would encode, sign and decode a request.
 func (c storeConfig) open(ctx context.Context) (*openedStore, error) {
 	switch c.kind {
 	case storeEmbedded:
@@ -74,11 +76,10 @@ func (c storeConfig) open(ctx context.Context) (*openedStore, error) {
 		if err != nil {
 			return nil, fmt.Errorf("opening the embedded store: %w", err)
 		}
-		var client dynamo.API = engine.API()
 		if c.embeddedViaSDK {
-			client = engine.Client()
+			return &openedStore{client: engine.Client(), streams: engine.StreamsClient(), engine: engine}, nil
 		}
-		return &openedStore{client: client, streams: engine.StreamsClient(), engine: engine}, nil
+		return &openedStore{client: engine.API(), streams: engine.StreamsAPI(), engine: engine}, nil
 	case storeDynamoDB:
 		if c.inMemory {
 			return nil, fmt.Errorf("--in-memory is for the embedded store, not --store %s", storeDynamoDB)

@@ -36,33 +36,47 @@ type Direct struct {
 // *dynamodb.Client.
 func (e *Engine) API() *Direct { return &Direct{e: e} }
 
-// dynamoDBService is the SDK's ServiceID of DynamoDB, which its errors name.
-const dynamoDBService = "DynamoDB"
+// sdkService is what the errors of one of the SDK's clients hold: its
+// ServiceID, which they name, and its modeled exceptions.
+type sdkService struct {
+	id        string
+	exception func(*Error) error
+}
+
+// dynamoDBService is the SDK's DynamoDB client's (directerror.go).
+var dynamoDBService = sdkService{id: "DynamoDB", exception: exception}
 
 // call runs one operation of the in-process API: from converts the SDK
 // input into the engine's request, run runs it, to converts the response.
-// As over the in-memory transport, a context that has ended before or
-// while the operation runs is the answer, whatever the engine did.
 func call[I, X, O any](ctx context.Context, op string, in I, from func(I) (X, error),
 	run func(context.Context, X) (map[string]any, error), to func(map[string]any) (O, error)) (O, error) {
+	return invoke(ctx, dynamoDBService, op, in, from, run, to)
+}
+
+// invoke is call for any of the SDK's services, whatever the engine's
+// answer R (a response map, or a typed answer). As over the in-memory
+// transport, a context that has ended before or while the operation runs
+// is the answer, whatever the engine did.
+func invoke[I, X, R, O any](ctx context.Context, svc sdkService, op string, in I, from func(I) (X, error),
+	run func(context.Context, X) (R, error), to func(R) (O, error)) (O, error) {
 	var zero O
 	if err := ctx.Err(); err != nil {
-		return zero, directError(ctx, dynamoDBService, op, err)
+		return zero, directError(ctx, svc, op, err)
 	}
 	x, err := from(in)
 	if err != nil {
-		return zero, directError(ctx, dynamoDBService, op, err)
+		return zero, directError(ctx, svc, op, err)
 	}
 	resp, err := run(ctx, x)
 	if err != nil {
-		return zero, directError(ctx, dynamoDBService, op, err)
+		return zero, directError(ctx, svc, op, err)
 	}
 	out, err := to(resp)
 	if err == nil {
 		err = ctx.Err()
 	}
 	if err != nil {
-		return zero, directError(ctx, dynamoDBService, op, err)
+		return zero, directError(ctx, svc, op, err)
 	}
 	return out, nil
 }

@@ -1,11 +1,14 @@
 package ddb
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
+	stypes "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
@@ -88,5 +91,103 @@ func BenchmarkGetItemPaths(b *testing.B) {
 			}
 			return err
 		})
+	})
+}
+
+// BenchmarkGetRecordsPaths reads a batch of 100 stream records (50 photo
+// INSERTs, then a MODIFY of each, NEW_AND_OLD_IMAGES as quickphotos's
+// table has it) with one GetRecords through the in-process Streams API
+// (direct), through an SDK client over the in-memory HTTP transport (sdk),
+// and through the engine's shared GetRecords alone, the floor under both:
+// the records read and copied out of the transaction, not rendered (core).
+// The -idle pair is the poll of a consumer that has caught up: a
+// GetRecords that finds no record, what the feed and live consumers send
+// every shard every 50 ms.
+//
+//	go test ./ddb/ -run '^$' -bench BenchmarkGetRecordsPaths -benchmem
+func BenchmarkGetRecordsPaths(b *testing.B) {
+	e, err := OpenMemory(&Options{TTLSweepInterval: -1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { e.Close() })
+	ctx := b.Context()
+	api := e.API()
+	str := types.ScalarAttributeTypeS
+	created, err := api.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("photos"), BillingMode: types.BillingModePayPerRequest,
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("SK"), KeyType: types.KeyTypeRange}},
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("PK"), AttributeType: str}, {AttributeName: aws.String("SK"), AttributeType: str}},
+		StreamSpecification:  &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewTypeNewAndOldImages}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	const batch = 100
+	for i := range batch {
+		ts := fmt.Sprintf("2026-11-23T10:%02d:00Z", i%(batch/2))
+		photo := item("PK", s("USER#alice"), "SK", s("PHOTO#alice#"+ts), "username", s("alice"),
+			"timestamp", s(ts), "location", s("https://cdn.example.com/photos/alice/"+ts+".jpg"),
+			"reactions", &types.AttributeValueMemberM{Value: item("+1", n(fmt.Sprint(i)), "smiley", n("1"), "heart", n("12"), "sunglasses", n("0"))})
+		if _, err := api.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("photos"), Item: photo}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	streams := e.StreamsAPI()
+	arn := created.TableDescription.LatestStreamArn
+	desc, err := streams.DescribeStream(ctx, &dynamodbstreams.DescribeStreamInput{StreamArn: arn})
+	if err != nil {
+		b.Fatal(err)
+	}
+	// An iterator serves any number of reads for ShardIteratorLifetime.
+	it, err := streams.GetShardIterator(ctx, &dynamodbstreams.GetShardIteratorInput{StreamArn: arn,
+		ShardId: desc.StreamDescription.Shards[0].ShardId, ShardIteratorType: stypes.ShardIteratorTypeTrimHorizon})
+	if err != nil {
+		b.Fatal(err)
+	}
+	in := &dynamodbstreams.GetRecordsInput{ShardIterator: it.ShardIterator, Limit: aws.Int32(batch)}
+	check := func(b *testing.B, out *dynamodbstreams.GetRecordsOutput, err error) {
+		if err != nil || len(out.Records) != batch {
+			b.Fatalf("GetRecords = %d records, %v", len(out.Records), err)
+		}
+	}
+	b.Run("direct", func(b *testing.B) {
+		for b.Loop() {
+			out, err := streams.GetRecords(ctx, in)
+			check(b, out, err)
+		}
+	})
+	b.Run("sdk", func(b *testing.B) {
+		client := e.StreamsClient()
+		for b.Loop() {
+			out, err := client.GetRecords(ctx, in)
+			check(b, out, err)
+		}
+	})
+	latest, err := streams.GetShardIterator(ctx, &dynamodbstreams.GetShardIteratorInput{StreamArn: arn,
+		ShardId: desc.StreamDescription.Shards[0].ShardId, ShardIteratorType: stypes.ShardIteratorTypeLatest})
+	if err != nil {
+		b.Fatal(err)
+	}
+	idle := &dynamodbstreams.GetRecordsInput{ShardIterator: latest.ShardIterator}
+	for _, c := range []struct {
+		name string
+		api  streamsAPI
+	}{{"direct-idle", streams}, {"sdk-idle", e.StreamsClient()}} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				out, err := c.api.GetRecords(ctx, idle)
+				if err != nil || len(out.Records) != 0 {
+					b.Fatalf("GetRecords = %v, %v", out, err)
+				}
+			}
+		})
+	}
+	b.Run("core", func(b *testing.B) {
+		x := &getRecordsInput{ShardIterator: *in.ShardIterator, Limit: aws.Int(batch)}
+		for b.Loop() {
+			p, err := e.getRecords(ctx, x)
+			if err != nil || len(p.records) != batch {
+				b.Fatalf("getRecords = %v, %v", p, err)
+			}
+		}
 	})
 }

@@ -1,14 +1,17 @@
 package ddb
 
-// Errors on the in-process API (direct.go), as a caller of the SDK over HTTP
-// sees them: an *smithy.OperationError naming the operation, wrapping an
+// Errors on the in-process APIs (direct.go, directstreams.go), as a caller
+// of the SDK over HTTP sees them: an *smithy.OperationError naming the operation, wrapping an
 // *awshttp.ResponseError (status code, request ID) that wraps the
 // exception. Exceptions the SDK models are its types
 // (*types.ConditionalCheckFailedException with Item,
 // *types.TransactionCanceledException with CancellationReasons,
 // *types.ResourceNotFoundException, …); the others, such as
 // ValidationException, are the *smithy.GenericAPIError it builds for an
-// exception it does not model. So errors.As, errors.Is and ErrorCode() give
+// exception it does not model. The Streams client models its own
+// exceptions (dynamodbstreams/types: ResourceNotFoundException,
+// ExpiredIteratorException, TrimmedDataAccessException, …), types apart
+// from the DynamoDB client's of the same names. So errors.As, errors.Is and ErrorCode() give
 // the same answers on both paths.
 
 import (
@@ -18,16 +21,18 @@ import (
 
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	stypes "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
 	"github.com/aws/smithy-go"
 	smithyhttp "github.com/aws/smithy-go/transport/http"
 )
 
-// directError returns the error the SDK returns for operation op when the
-// engine answers err. A context that ended is the SDK's error for a request
-// that could not be sent: it wraps ctx.Err(), whatever the engine answered.
-func directError(ctx context.Context, service, op string, err error) error {
+// directError returns the error svc's SDK client returns for operation op
+// when the engine answers err. A context that ended is the SDK's error for
+// a request that could not be sent: it wraps ctx.Err(), whatever the engine
+// answered.
+func directError(ctx context.Context, svc sdkService, op string, err error) error {
 	if cerr := ctx.Err(); cerr != nil {
-		return &smithy.OperationError{ServiceID: service, OperationName: op,
+		return &smithy.OperationError{ServiceID: svc.id, OperationName: op,
 			Err: &smithyhttp.RequestSendError{Err: cerr}}
 	}
 	de := asError(err)
@@ -35,15 +40,15 @@ func directError(ctx context.Context, service, op string, err error) error {
 	header := http.Header{}
 	header.Set("x-amzn-RequestId", reqID)
 	resp := &http.Response{StatusCode: de.status(), Status: strconv.Itoa(de.status()) + " " + http.StatusText(de.status()), Header: header}
-	return &smithy.OperationError{ServiceID: service, OperationName: op,
+	return &smithy.OperationError{ServiceID: svc.id, OperationName: op,
 		Err: &awshttp.ResponseError{
-			ResponseError: &smithyhttp.ResponseError{Response: &smithyhttp.Response{Response: resp}, Err: exception(de)},
+			ResponseError: &smithyhttp.ResponseError{Response: &smithyhttp.Response{Response: resp}, Err: svc.exception(de)},
 			RequestID:     reqID,
 		}}
 }
 
-// exception is the SDK's value for a DynamoDB exception: its modeled type,
-// or a generic API error.
+// exception is the DynamoDB client's value for an exception: its modeled
+// type, or a generic API error.
 func exception(de *Error) error {
 	msg := &de.Message
 	switch de.Type {
@@ -68,6 +73,32 @@ func exception(de *Error) error {
 	case "DuplicateItemException":
 		return &types.DuplicateItemException{Message: msg}
 	}
+	return genericException(de)
+}
+
+// streamsException is the DynamoDB Streams client's value for an
+// exception: its modeled type (a type set of its own, apart from the
+// DynamoDB client's), or a generic API error.
+func streamsException(de *Error) error {
+	msg := &de.Message
+	switch de.Type {
+	case typeResourceNotFound:
+		return &stypes.ResourceNotFoundException{Message: msg}
+	case typeExpiredIterator:
+		return &stypes.ExpiredIteratorException{Message: msg}
+	case typeTrimmedDataAccess:
+		return &stypes.TrimmedDataAccessException{Message: msg}
+	case typeLimitExceeded:
+		return &stypes.LimitExceededException{Message: msg}
+	case typeInternal:
+		return &stypes.InternalServerError{Message: msg}
+	}
+	return genericException(de)
+}
+
+// genericException is the error the SDK's clients build for an exception
+// they do not model, such as ValidationException.
+func genericException(de *Error) error {
 	return &smithy.GenericAPIError{Code: de.Type, Message: de.Message, Fault: smithy.FaultUnknown}
 }
 

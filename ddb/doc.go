@@ -4,8 +4,9 @@
 // over HTTP or in-process through Engine.HTTPClient (no socket). In the same
 // process, Engine.API is faster still: it takes and returns the SDK's typed
 // inputs, outputs and errors with no JSON, HTTP or signing (direct*.go), and
-// is what embedded quickphotos uses; the differential conformance suite runs
-// through both and compares them.
+// is what embedded quickphotos uses, with Engine.StreamsAPI for the DynamoDB
+// Streams API; the differential conformance suite runs through both paths
+// and compares them.
 //
 //	e, err := ddb.Open(dir, nil)
 //	...
@@ -55,7 +56,18 @@
 //	direct*.go               the in-process API (Engine.API): the SDK's
 //	                         typed inputs, outputs and errors, converted
 //	                         without JSON to and from the operations'
-//	                         shared run functions
+//	                         shared run functions; directerror.go the
+//	                         errors of both in-process APIs
+//	directstreams.go         the in-process Streams API (Engine.StreamsAPI):
+//	                         the same for the dynamodbstreams SDK, records
+//	                         built from their stored form
+//	stream.go                streams switched on and off; their metadata
+//	streamlog.go             a stream's buckets: shards, records, appends
+//	streamrecord.go          a record's stored form (storedRecord), rendered
+//	                         as JSON or, by directstreams.go, as SDK types
+//	streamapi.go             the Streams API's operations, each a decoder
+//	                         and a run function both paths share
+//	streamiterator.go        shard iterators; streamtrim.go trimming
 //
 // # Operations
 //
@@ -68,7 +80,8 @@
 // (ListStreams, DescribeStream, GetShardIterator, GetRecords) on the same
 // endpoint under the X-Amz-Target prefix DynamoDBStreams_20120810, as
 // DynamoDB Local serves it; the SDKs' dynamodbstreams clients work over
-// HTTP or in-process through HTTPClient. PartiQL (partiql.go):
+// HTTP or in-process through HTTPClient, and Engine.StreamsAPI serves it in
+// process with the SDK's types (directstreams.go). PartiQL (partiql.go):
 // ExecuteStatement, BatchExecuteStatement and ExecuteTransaction, parsed
 // by package ddb/partiql and run as the equivalent DynamoDB requests
 // (partiqltranslate.go). Tags (tags.go): TagResource,
@@ -170,7 +183,9 @@
 //   - Stream records are numbered per stream; a shard is closed and
 //     followed by a child at the first write after it has been open for
 //     Options.StreamShardDuration (four hours). The sweeper trims records
-//     after StreamRetention (24 hours), DynamoDB "about" then.
+//     after StreamRetention (24 hours), DynamoDB "about" then. GetRecords'
+//     1 MB counts the records' SizeBytes, the same on the HTTP path and
+//     in process (DynamoDB does not say what it counts).
 //   - ItemCount, TableSizeBytes and IndexSizeBytes are exact at all times
 //     (DynamoDB refreshes them about every six hours).
 //   - Scan returns items in key order (partition key, then sort key),

@@ -127,6 +127,8 @@ func appendResponse(dst []byte, v any) ([]byte, error) {
 		return append(dst, v...), nil
 	case *storedItem:
 		return v.appendJSON(dst)
+	case *storedRecord:
+		return v.appendJSON(dst)
 	case attr.Value:
 		return appendValue(dst, v), nil
 	case string:

@@ -1,8 +1,10 @@
 package ddb
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -61,14 +63,35 @@ type listStreamsInput struct {
 	ExclusiveStartStreamArn string `json:"ExclusiveStartStreamArn"`
 }
 
-// opListStreams lists the streams of every table, or of one, including
-// those switched off in the last StreamRetention: ordered by table, then
-// newest first.
-func opListStreams(e *Engine, _ context.Context, body []byte) (any, error) {
+// streamList is ListStreams' answer, which each path renders (response,
+// listStreamsToSDK).
+type streamList struct {
+	streams []streamName
+	// more says the list stopped at Limit: the last stream listed is the
+	// LastEvaluatedStreamArn.
+	more bool
+}
+
+// streamName names one stream of ListStreams.
+type streamName struct{ arn, table, label string }
+
+// opListStreams decodes a ListStreams request and runs it.
+func opListStreams(e *Engine, ctx context.Context, body []byte) (any, error) {
 	var in listStreamsInput
 	if err := decode(body, &in); err != nil {
 		return nil, err
 	}
+	l, err := e.listStreams(ctx, &in)
+	if err != nil {
+		return nil, err
+	}
+	return l.response(), nil
+}
+
+// listStreams lists the streams of every table, or of one, including
+// those switched off in the last StreamRetention: ordered by table, then
+// newest first.
+func (e *Engine) listStreams(_ context.Context, in *listStreamsInput) (*streamList, error) {
 	if err := checkLimit(in.Limit, maxListLimit, "Limit cannot be greater than the maximum allowed size: 100"); err != nil {
 		return nil, err
 	}
@@ -76,13 +99,12 @@ func opListStreams(e *Engine, _ context.Context, body []byte) (any, error) {
 	if in.Limit != nil {
 		limit = *in.Limit
 	}
-	type entry struct{ table, label string }
-	var all []entry
+	var all []streamName
 	err := e.view(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketStreams).ForEach(func(k, _ []byte) error {
 			table, label, _ := strings.Cut(string(k), "/")
 			if in.TableName == "" || table == in.TableName {
-				all = append(all, entry{table, label})
+				all = append(all, streamName{e.streamARN(table, label), table, label})
 			}
 			return nil
 		})
@@ -100,31 +122,36 @@ func opListStreams(e *Engine, _ context.Context, body []byte) (any, error) {
 	if in.ExclusiveStartStreamArn != "" {
 		start = len(all)
 		for i, s := range all {
-			if e.streamARN(s.table, s.label) == in.ExclusiveStartStreamArn {
+			if s.arn == in.ExclusiveStartStreamArn {
 				start = i + 1
 				break
 			}
 		}
 	}
-	streams := []any{}
-	out := map[string]any{}
-	for _, s := range all[start:] {
-		if len(streams) == limit {
-			out["LastEvaluatedStreamArn"] = streams[len(streams)-1].(map[string]any)["StreamArn"]
-			break
-		}
-		streams = append(streams, map[string]any{
-			"StreamArn":   e.streamARN(s.table, s.label),
-			"TableName":   s.table,
-			"StreamLabel": s.label,
-		})
+	l := &streamList{streams: all[start:]}
+	if len(l.streams) > limit {
+		l.streams, l.more = l.streams[:limit], true
 	}
-	out["Streams"] = streams
-	return out, nil
+	return l, nil
+}
+
+// response renders the list as the JSON answer.
+func (l *streamList) response() map[string]any {
+	streams := make([]any, len(l.streams))
+	for i, s := range l.streams {
+		streams[i] = map[string]any{"StreamArn": s.arn, "TableName": s.table, "StreamLabel": s.label}
+	}
+	out := map[string]any{"Streams": streams}
+	if l.more {
+		out["LastEvaluatedStreamArn"] = l.streams[len(l.streams)-1].arn
+	}
+	return out
 }
 
 // viewStream opens the stream arn names in a read transaction; the error
 // is ResourceNotFoundException with notFound's message when there is none.
+// The log comes without its meta, which only DescribeStream reads: a
+// consumer's every poll (GetRecords) need not decode it.
 func (e *Engine) viewStream(arn string, notFound string, fn func(log *streamLog) error) error {
 	table, label, ok := e.parseStreamARN(arn)
 	return e.view(func(tx *bolt.Tx) error {
@@ -135,7 +162,7 @@ func (e *Engine) viewStream(arn string, notFound string, fn func(log *streamLog)
 		if sb == nil {
 			return &Error{Type: typeResourceNotFound, Message: notFound}
 		}
-		log, err := openStreamLog(sb)
+		log, err := streamBuckets(sb)
 		if err != nil {
 			return err
 		}
@@ -150,12 +177,32 @@ type describeStreamInput struct {
 	ExclusiveStartShardId string `json:"ExclusiveStartShardId"`
 }
 
-// opDescribeStream describes a stream and its shards, oldest first.
-func opDescribeStream(e *Engine, _ context.Context, body []byte) (any, error) {
+// streamDescription is DescribeStream's answer, which each path renders
+// (response, describeStreamToSDK).
+type streamDescription struct {
+	arn    string
+	meta   *streamMeta
+	shards []shardMeta // the shards listed, oldest first
+	// lastShard is the LastEvaluatedShardId: the last shard listed when
+	// the list stopped at Limit, "" otherwise.
+	lastShard string
+}
+
+// opDescribeStream decodes a DescribeStream request and runs it.
+func opDescribeStream(e *Engine, ctx context.Context, body []byte) (any, error) {
 	var in describeStreamInput
 	if err := decode(body, &in); err != nil {
 		return nil, err
 	}
+	d, err := e.describeStream(ctx, &in)
+	if err != nil {
+		return nil, err
+	}
+	return d.response(), nil
+}
+
+// describeStream describes a stream and its shards, oldest first.
+func (e *Engine) describeStream(_ context.Context, in *describeStreamInput) (*streamDescription, error) {
 	if in.StreamArn == "" {
 		return nil, validationf("Invalid StreamArn")
 	}
@@ -166,55 +213,79 @@ func opDescribeStream(e *Engine, _ context.Context, body []byte) (any, error) {
 	if in.Limit != nil {
 		limit = *in.Limit
 	}
-	var out map[string]any
+	d := &streamDescription{arn: in.StreamArn}
 	err := e.viewStream(in.StreamArn, "Requested resource not found: Stream: "+in.StreamArn+" not found", func(log *streamLog) error {
+		meta, err := loadStreamMeta(log.b)
+		if err != nil {
+			return err
+		}
 		shards, err := log.allShards()
 		if err != nil {
 			return err
 		}
-		m := log.meta
-		d := map[string]any{
-			"StreamArn":               in.StreamArn,
-			"StreamLabel":             m.Label,
-			"StreamStatus":            m.status(),
-			"StreamViewType":          m.ViewType,
-			"CreationRequestDateTime": m.Created,
-			"TableName":               m.Table,
-			"KeySchema":               m.KeySchema,
-		}
-		listed := []any{}
-		skipping := in.ExclusiveStartShardId != ""
-		for _, s := range shards {
-			if skipping {
-				skipping = s.ID != in.ExclusiveStartShardId
-				continue
+		d.meta = meta
+		if in.ExclusiveStartShardId != "" {
+			// Those after the start; after an unknown shard, none.
+			i := slices.IndexFunc(shards, func(s shardMeta) bool { return s.ID == in.ExclusiveStartShardId })
+			if i < 0 {
+				i = len(shards) - 1
 			}
-			if len(listed) == limit {
-				d["LastEvaluatedShardId"] = listed[len(listed)-1].(map[string]any)["ShardId"]
-				break
-			}
-			listed = append(listed, describeShard(&s))
+			shards = shards[i+1:]
 		}
-		d["Shards"] = listed
-		out = map[string]any{"StreamDescription": d}
+		if len(shards) > limit {
+			shards = shards[:limit]
+			d.lastShard = shards[limit-1].ID
+		}
+		d.shards = shards
 		return nil
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// response renders the description as the JSON answer.
+func (d *streamDescription) response() map[string]any {
+	m := d.meta
+	desc := map[string]any{
+		"StreamArn":               d.arn,
+		"StreamLabel":             m.Label,
+		"StreamStatus":            m.status(),
+		"StreamViewType":          m.ViewType,
+		"CreationRequestDateTime": m.Created,
+		"TableName":               m.Table,
+		"KeySchema":               m.KeySchema,
+	}
+	shards := make([]any, len(d.shards))
+	for i := range d.shards {
+		shards[i] = describeShard(&d.shards[i])
+	}
+	desc["Shards"] = shards
+	if d.lastShard != "" {
+		desc["LastEvaluatedShardId"] = d.lastShard
+	}
+	return map[string]any{"StreamDescription": desc}
 }
 
 // describeShard renders a Shard of DescribeStream.
 func describeShard(s *shardMeta) map[string]any {
 	r := map[string]any{"StartingSequenceNumber": formatSequenceNumber(s.Start)}
-	if s.Closed {
-		// A shard closed before its first record ends where it starts, as
-		// DynamoDB Local reports it.
-		r["EndingSequenceNumber"] = formatSequenceNumber(max(s.End, s.Start))
+	if end, closed := s.ending(); closed {
+		r["EndingSequenceNumber"] = formatSequenceNumber(end)
 	}
 	d := map[string]any{"ShardId": s.ID, "SequenceNumberRange": r}
 	if s.Parent != "" {
 		d["ParentShardId"] = s.Parent
 	}
 	return d
+}
+
+// ending is the EndingSequenceNumber of a closed shard; closed is false for
+// the open one, which has none. A shard closed before its first record ends
+// where it starts, as DynamoDB Local reports it.
+func (s *shardMeta) ending() (end uint64, closed bool) {
+	return max(s.End, s.Start), s.Closed
 }
 
 // getShardIteratorInput is the GetShardIterator request.
@@ -225,12 +296,21 @@ type getShardIteratorInput struct {
 	SequenceNumber    string `json:"SequenceNumber"`
 }
 
-// opGetShardIterator returns an iterator at a position of a shard.
-func opGetShardIterator(e *Engine, _ context.Context, body []byte) (any, error) {
+// opGetShardIterator decodes a GetShardIterator request and runs it.
+func opGetShardIterator(e *Engine, ctx context.Context, body []byte) (any, error) {
 	var in getShardIteratorInput
 	if err := decode(body, &in); err != nil {
 		return nil, err
 	}
+	it, err := e.getShardIterator(ctx, &in)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"ShardIterator": it.String()}, nil
+}
+
+// getShardIterator returns an iterator at a position of a shard.
+func (e *Engine) getShardIterator(_ context.Context, in *getShardIteratorInput) (*shardIterator, error) {
 	if in.StreamArn == "" {
 		return nil, invalidParamf("streamArn cannot be empty or null.")
 	}
@@ -294,7 +374,7 @@ func opGetShardIterator(e *Engine, _ context.Context, body []byte) (any, error) 
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"ShardIterator": it.String()}, nil
+	return &it, nil
 }
 
 // keptFrom is the sequence number of the oldest record kept: records
@@ -313,15 +393,39 @@ type getRecordsInput struct {
 	Limit         *int   `json:"Limit"`
 }
 
-// opGetRecords returns the records of a shard after an iterator's
-// position, up to Limit (at most 1,000) and 1 MB, with the iterator to
-// continue from. At the end of a closed shard there is no next iterator:
-// a reader goes on with the shard's children (DescribeStream).
-func opGetRecords(e *Engine, _ context.Context, body []byte) (any, error) {
+// recordPage is GetRecords' answer, which each path renders (response,
+// getRecordsToSDK).
+type recordPage struct {
+	records []*storedRecord
+	// next is the iterator to continue from; nil at the end of a closed
+	// shard.
+	next *shardIterator
+}
+
+// opGetRecords decodes a GetRecords request and runs it.
+func opGetRecords(e *Engine, ctx context.Context, body []byte) (any, error) {
 	var in getRecordsInput
 	if err := decode(body, &in); err != nil {
 		return nil, err
 	}
+	p, err := e.getRecords(ctx, &in)
+	if err != nil {
+		return nil, err
+	}
+	return p.response(), nil
+}
+
+// getRecords returns the records of a shard after an iterator's position,
+// up to Limit (at most 1,000) and 1 MB, with the iterator to continue
+// from. At the end of a closed shard there is no next iterator: a reader
+// goes on with the shard's children (DescribeStream).
+//
+// The 1 MB counts the records' SizeBytes, the size of their data as
+// DynamoDB measures it, so that it is the same figure on both paths; the
+// response is larger by the keys and fields around the data (and, in JSON,
+// the encoding). A record over the limit alone is still returned, as the
+// first of its page.
+func (e *Engine) getRecords(_ context.Context, in *getRecordsInput) (*recordPage, error) {
 	if err := checkLimit(in.Limit, maxGetRecordsLimit, "Limit should be less than or equal to 1000"); err != nil {
 		return nil, err
 	}
@@ -337,8 +441,7 @@ func opGetRecords(e *Engine, _ context.Context, body []byte) (any, error) {
 	if in.Limit != nil {
 		limit = *in.Limit
 	}
-	records := []any{}
-	var next *shardIterator
+	p := &recordPage{records: []*storedRecord{}}
 	err = e.viewStream(it.StreamARN, "Stream does not exist", func(log *streamLog) error {
 		s, err := log.shard(it.ShardID)
 		if err != nil {
@@ -351,37 +454,47 @@ func opGetRecords(e *Engine, _ context.Context, body []byte) (any, error) {
 		if it.After+1 < log.keptFrom() && s.holds(it.After+1) {
 			return &Error{Type: typeTrimmedDataAccess, Message: "Attempted to access data beyond the trim horizon"}
 		}
-		after, bytes := it.After, 0
+		after, size := it.After, uint64(0)
 		c := log.records.Cursor()
-		for k, v := c.Seek(seqKey(it.After + 1)); k != nil && len(records) < limit; k, v = c.Next() {
+		for k, v := c.Seek(seqKey(it.After + 1)); k != nil && len(p.records) < limit; k, v = c.Next() {
 			seq := bytesToSeq(k)
 			if !s.holds(seq) {
 				break
 			}
-			rec, err := e.appendRecordJSON(nil, seq, v)
+			// A copy: the record is rendered after the transaction.
+			r, err := parseStoredRecord(seq, bytes.Clone(v), e.opts.Region)
 			if err != nil {
 				return fmt.Errorf("%w %d", err, seq)
 			}
-			if bytes > 0 && bytes+len(rec) > maxGetRecordsBytes {
+			if size > 0 && size+r.size > maxGetRecordsBytes {
 				break
 			}
-			bytes += len(rec)
-			records = append(records, rawItem(rec))
+			size += r.size
+			p.records = append(p.records, r)
 			after = seq
 		}
 		if !s.Closed || after < s.End {
-			next = &shardIterator{StreamARN: it.StreamARN, ShardID: s.ID, After: after, Issued: now}
+			p.next = &shardIterator{StreamARN: it.StreamARN, ShardID: s.ID, After: after, Issued: now}
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]any{"Records": records}
-	if next != nil {
-		out["NextShardIterator"] = next.String()
+	return p, nil
+}
+
+// response renders the page as the JSON answer.
+func (p *recordPage) response() map[string]any {
+	records := make([]any, len(p.records))
+	for i, r := range p.records {
+		records[i] = r
 	}
-	return out, nil
+	out := map[string]any{"Records": records}
+	if p.next != nil {
+		out["NextShardIterator"] = p.next.String()
+	}
+	return out
 }
 
 // bytesToSeq reads an 8-byte sequence number key.

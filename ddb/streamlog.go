@@ -61,7 +61,9 @@ func (s *shardMeta) holds(seq uint64) bool {
 }
 
 // streamLog is one stream's buckets in a transaction. meta is loaded only
-// by the operations that need it (openStreamLog), not by writes.
+// by the operations that need it (openStreamLog: switching a stream off,
+// trimming), not by writes, nor by the Streams API's reads, of which only
+// DescribeStream reads it (loadStreamMeta).
 type streamLog struct {
 	b       *bolt.Bucket
 	meta    *streamMeta
@@ -149,15 +151,21 @@ func (l *streamLog) allShards() ([]shardMeta, error) {
 	return out, err
 }
 
-// shard returns the shard named id, or nil.
+// shard returns the shard named id, or nil. It looks from the newest, as
+// readers mostly read the open shard, and decodes only the shards whose
+// JSON holds id: every GetRecords looks its shard up.
 func (l *streamLog) shard(id string) (*shardMeta, error) {
-	shards, err := l.allShards()
-	if err != nil {
-		return nil, err
-	}
-	for i := range shards {
-		if shards[i].ID == id {
-			return &shards[i], nil
+	c := l.shards.Cursor()
+	for k, v := c.Last(); k != nil; k, v = c.Prev() {
+		if !bytes.Contains(v, []byte(id)) {
+			continue
+		}
+		var s shardMeta
+		if err := json.Unmarshal(v, &s); err != nil {
+			return nil, fmt.Errorf("ddb: corrupt shard: %w", err)
+		}
+		if s.ID == id {
+			return &s, nil
 		}
 	}
 	return nil, nil

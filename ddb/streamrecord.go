@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"slices"
 	"strconv"
 
@@ -23,13 +24,24 @@ import (
 // deletions). keys is uvarint(length) and the key attributes in attr's
 // binary codec; each image is uvarint(length) and the item as the items
 // bucket stores it, without its key attributes, which keys holds.
-// GetRecords renders the record as JSON (appendRecordJSON): a third of the
-// bytes the JSON would take in storage.
+// GetRecords reads records in this form (storedRecord) and each path
+// renders them from it, as JSON or as the SDK's types: in storage, a third
+// of the bytes the JSON would take.
 
 // recordEvents and recordViews are the values the flags index.
 var (
 	recordEvents = [...]string{1: "INSERT", 2: "MODIFY", 3: "REMOVE"}
 	recordViews  = [...]string{viewKeysOnly, viewNewImage, viewOldImage, viewNewAndOldImages}
+)
+
+// Fields every record has the same, which both renderings write.
+const (
+	recordEventSource  = "aws:dynamodb"
+	recordEventVersion = "1.1"
+	// The userIdentity of a record of the service's own write (a TTL
+	// deletion).
+	servicePrincipal    = "dynamodb.amazonaws.com"
+	serviceIdentityType = "Service"
 )
 
 // Flag bits of a stored record.
@@ -100,75 +112,134 @@ func readLengthPrefixed(b []byte) (field, rest []byte, err error) {
 	return b[w : w+int(n)], b[w+int(n):], nil
 }
 
-// appendRecordJSON appends the record stored as v (time included) under
-// sequence number seq as GetRecords returns it, with the engine's region:
-// the keys in the order json.Marshal sorts them, as appendResponse writes
-// every response.
-func (e *Engine) appendRecordJSON(dst []byte, seq uint64, v []byte) ([]byte, error) {
+// storedRecord is a record as the records bucket stores it, cut into its
+// fields: what GetRecords reads in its transaction and each path renders
+// afterwards, the HTTP path as JSON (appendJSON), the in-process Streams
+// API as the SDK's types (recordToSDK), neither through the other's form.
+// Its byte fields alias the value it was parsed from, so GetRecords parses
+// a copy of the stored value, never the transaction's bytes.
+type storedRecord struct {
+	seq    uint64 // its sequence number (the key it is stored under)
+	region string // the engine's region, which records name
+	millis int64  // the write's time, Unix milliseconds
+	flags  byte
+	id     []byte // the eventID, 16 bytes
+	size   uint64 // SizeBytes
+	keys   []byte // the key attributes, binary (attr.AppendBinary)
+	// newImage and oldImage are the stored forms of the images the record
+	// carries (the item without its key attributes), nil when absent.
+	newImage, oldImage []byte
+}
+
+// parseStoredRecord cuts the record stored as v (time included) under
+// sequence number seq into its fields, checking its framing; the
+// attribute values are checked when rendered.
+func parseStoredRecord(seq uint64, v []byte, region string) (*storedRecord, error) {
 	if len(v) < 8+1+16 {
 		return nil, errBadRecord
 	}
-	millis := int64(binary.BigEndian.Uint64(v))
-	flags, id, rest := v[8], v[9:25], v[25:]
-	event := int(flags & 3)
-	if event == 0 {
+	r := &storedRecord{seq: seq, region: region, millis: int64(binary.BigEndian.Uint64(v)), flags: v[8], id: v[9:25]}
+	if r.flags&3 == 0 {
 		return nil, errBadRecord
 	}
+	rest := v[25:]
 	size, w := binary.Uvarint(rest)
 	if w <= 0 {
 		return nil, errBadRecord
 	}
-	keysRaw, rest, err := readLengthPrefixed(rest[w:])
-	if err != nil {
+	r.size = size
+	var err error
+	if r.keys, rest, err = readLengthPrefixed(rest[w:]); err != nil {
 		return nil, err
 	}
-	keysItem := attr.Item{}
-	if _, err := attr.DecodeBinary(keysRaw, keysItem); err != nil {
-		return nil, errBadRecord
-	}
-	keys := make([]attr.NamedValue, 0, len(keysItem))
-	for _, name := range sortedKeys(keysItem) {
-		keys = append(keys, attr.NamedValue{Name: name, Value: keysItem[name]})
-	}
-	dst = append(dst, `{"awsRegion":`...)
-	dst = appendString(dst, e.opts.Region)
-	dst = append(dst, `,"dynamodb":{"ApproximateCreationDateTime":`...)
-	// DynamoDB rounds it down to the second.
-	dst = strconv.AppendInt(dst, millis/1000, 10)
-	dst = append(dst, `,"Keys":`...)
-	dst = appendItem(dst, keysItem)
-	for _, img := range []struct {
-		bit  byte
-		name string
-	}{{recordNewImage, `,"NewImage":`}, {recordOldImage, `,"OldImage":`}} {
-		if flags&img.bit == 0 {
-			continue
-		}
-		var image []byte
-		if image, rest, err = readLengthPrefixed(rest); err != nil {
+	if r.flags&recordNewImage != 0 {
+		if r.newImage, rest, err = readLengthPrefixed(rest); err != nil {
 			return nil, err
 		}
-		dst = append(dst, img.name...)
-		if dst, _, err = appendStoredJSON(dst, keys, image); err != nil {
+	}
+	if r.flags&recordOldImage != 0 {
+		if r.oldImage, rest, err = readLengthPrefixed(rest); err != nil {
 			return nil, err
 		}
 	}
 	if len(rest) != 0 {
 		return nil, errBadRecord
 	}
+	return r, nil
+}
+
+// event is the record's eventName.
+func (r *storedRecord) event() string { return recordEvents[r.flags&3] }
+
+// viewType is the StreamViewType of the stream that wrote the record.
+func (r *storedRecord) viewType() string { return recordViews[r.flags>>2&3] }
+
+// byService reports whether the service made the write (TTL deletions),
+// which the record's userIdentity says.
+func (r *storedRecord) byService() bool { return r.flags&recordByService != 0 }
+
+// appendRecordJSON appends the record stored as v (time included) under
+// sequence number seq as GetRecords returns it, with the engine's region.
+func (e *Engine) appendRecordJSON(dst []byte, seq uint64, v []byte) ([]byte, error) {
+	r, err := parseStoredRecord(seq, v, e.opts.Region)
+	if err != nil {
+		return nil, err
+	}
+	return r.appendJSON(dst)
+}
+
+// appendJSON appends the record as GetRecords returns it over HTTP: the
+// keys in the order json.Marshal sorts them, as appendResponse writes every
+// response.
+func (r *storedRecord) appendJSON(dst []byte) ([]byte, error) {
+	keysItem := attr.Item{}
+	if _, err := attr.DecodeBinary(r.keys, keysItem); err != nil {
+		return nil, r.corrupt(errBadRecord)
+	}
+	keys := make([]attr.NamedValue, 0, len(keysItem))
+	for _, name := range sortedKeys(keysItem) {
+		keys = append(keys, attr.NamedValue{Name: name, Value: keysItem[name]})
+	}
+	dst = append(dst, `{"awsRegion":`...)
+	dst = appendString(dst, r.region)
+	dst = append(dst, `,"dynamodb":{"ApproximateCreationDateTime":`...)
+	// DynamoDB rounds it down to the second.
+	dst = strconv.AppendInt(dst, r.millis/1000, 10)
+	dst = append(dst, `,"Keys":`...)
+	dst = appendItem(dst, keysItem)
+	for _, img := range []struct {
+		image []byte
+		name  string
+	}{{r.newImage, `,"NewImage":`}, {r.oldImage, `,"OldImage":`}} {
+		if img.image == nil {
+			continue
+		}
+		dst = append(dst, img.name...)
+		var err error
+		if dst, _, err = appendStoredJSON(dst, keys, img.image); err != nil {
+			return nil, r.corrupt(err)
+		}
+	}
 	dst = append(dst, `,"SequenceNumber":"`...)
-	dst = appendSequenceNumber(dst, seq)
+	dst = appendSequenceNumber(dst, r.seq)
 	dst = append(dst, `","SizeBytes":`...)
-	dst = strconv.AppendUint(dst, size, 10)
+	dst = strconv.AppendUint(dst, r.size, 10)
 	dst = append(dst, `,"StreamViewType":"`...)
-	dst = append(dst, recordViews[flags>>2&3]...)
+	dst = append(dst, r.viewType()...)
 	dst = append(dst, `"},"eventID":"`...)
-	dst = hex.AppendEncode(dst, id)
+	dst = hex.AppendEncode(dst, r.id)
 	dst = append(dst, `","eventName":"`...)
-	dst = append(dst, recordEvents[event]...)
-	dst = append(dst, `","eventSource":"aws:dynamodb","eventVersion":"1.1"`...)
-	if flags&recordByService != 0 {
-		dst = append(dst, `,"userIdentity":{"PrincipalId":"dynamodb.amazonaws.com","Type":"Service"}`...)
+	dst = append(dst, r.event()...)
+	dst = append(dst, `","eventSource":"`+recordEventSource+`","eventVersion":"`+recordEventVersion+`"`...)
+	if r.byService() {
+		dst = append(dst, `,"userIdentity":{"PrincipalId":"`+servicePrincipal+`","Type":"`+serviceIdentityType+`"}`...)
 	}
 	return append(dst, '}'), nil
 }
+
+// corrupt is err, met rendering the record, naming its sequence number.
+func (r *storedRecord) corrupt(err error) error { return fmt.Errorf("%w %d", err, r.seq) }
+
+// MarshalJSON lets encoding/json (tokens, error bodies) handle responses
+// holding stored records.
+func (r *storedRecord) MarshalJSON() ([]byte, error) { return r.appendJSON(nil) }

@@ -69,10 +69,11 @@ func (s *seen) list() []string {
 	return slices.Clone(s.names)
 }
 
-// run runs a consumer until stop is called.
+// run runs a consumer until stop is called. It reads the stream through the engine's
+// in-process Streams API, as serve does; ddb's tests check it answers as the SDK's client.
 func (tb *table) run(t *testing.T, name string, s *seen) (stop func()) {
 	t.Helper()
-	c := &stream.Consumer{Name: name, Streams: tb.engine.StreamsClient(), Store: tb.store, Handle: s.handle, Poll: 5 * time.Millisecond}
+	c := &stream.Consumer{Name: name, Streams: tb.engine.StreamsAPI(), Store: tb.store, Handle: s.handle, Poll: 5 * time.Millisecond}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- c.Run(ctx) }()
@@ -202,7 +203,7 @@ func TestConsumer_FollowsShardsInOrder(t *testing.T) {
 		}
 		time.Sleep(5 * time.Millisecond) // the writes span several shards
 	}
-	c := &stream.Consumer{Name: "c", Streams: e.StreamsClient(), Store: store, Handle: handle, Poll: 5 * time.Millisecond, Rescan: 10 * time.Millisecond}
+	c := &stream.Consumer{Name: "c", Streams: e.StreamsAPI(), Store: store, Handle: handle, Poll: 5 * time.Millisecond, Rescan: 10 * time.Millisecond}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- c.Run(ctx) }()

@@ -1,8 +1,9 @@
 // Package stream reads the table's change stream and hands each committed change to a
 // handler: the feed's fan-out (package feed) and the live updates of subscriptions build on
-// it. It speaks the DynamoDB Streams API through aws-sdk-go-v2's dynamodbstreams client, so the
-// same code reads Amazon DynamoDB Streams, DynamoDB Local's streams and the embedded engine's
-// (ddb.Engine.StreamsClient, in process).
+// it. It speaks the DynamoDB Streams API with aws-sdk-go-v2's dynamodbstreams types (API), so the
+// same code reads Amazon DynamoDB Streams and DynamoDB Local's streams through the SDK's client,
+// and the embedded engine's through its in-process API (ddb.Engine.StreamsAPI, no HTTP) or the
+// SDK over its in-memory transport (ddb.Engine.StreamsClient).
 //
 // A Consumer reads every shard of the stream, a shard's children only after the shard itself
 // (so the changes of one item arrive in the order they were made), and follows rollovers and

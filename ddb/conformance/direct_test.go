@@ -15,20 +15,20 @@ import (
 	"time"
 )
 
-// The engine's in-process API (ddb.Engine.API) against its HTTP path: every
-// case runs on two engines, one reached over HTTP as in TestConformance and
-// one through a transport that turns each JSON request into the SDK input
-// the in-process API takes (sdkjson_test.go), calls it, and renders its
-// typed output or error back as the JSON answer. The two answers of each
-// step are compared after normalisation, error messages included. Requests
-// that have no SDK form, and operations the in-process API does not serve
-// (the Streams API, PartiQL, …), go to the second engine over HTTP so that
-// both engines keep the same state; such steps are counted, not compared
-// as direct.
+// The engine's in-process APIs (ddb.Engine.API, and Engine.StreamsAPI for
+// the Streams API) against its HTTP path: every case runs on two engines,
+// one reached over HTTP as in TestConformance and one through a transport
+// that turns each JSON request into the SDK input the in-process API takes
+// (sdkjson_test.go), calls it, and renders its typed output or error back
+// as the JSON answer. The two answers of each step are compared after
+// normalisation, error messages included. Requests that have no SDK form,
+// and operations the in-process APIs do not serve (PartiQL, ListTables,
+// TransactGetItems), go to the second engine over HTTP so that both engines
+// keep the same state; such steps are counted, not compared as direct.
 
-// newDirectTarget starts a fresh engine reached through its in-process API
+// newDirectTarget starts a fresh engine reached through its in-process APIs
 // (engine_test.go sets it): requests go through a directTransport calling
-// api, with handler (the engine over HTTP) for the rest.
+// api and streams, with handler (the engine over HTTP) for the rest.
 var newDirectTarget func(tb testing.TB, counts *directCounts) *target
 
 // directCounts tallies what the direct target did, over all cases.
@@ -64,11 +64,12 @@ func (c *directCounts) snapshot() (direct, overHTTP int) {
 }
 
 // directTransport answers DynamoDB JSON requests with the in-process API
-// api (a *ddb.Direct), whose methods are looked up by operation name.
+// api (a *ddb.Direct), and those of the Streams API with streams (a
+// *ddb.DirectStreams), whose methods are looked up by operation name.
 type directTransport struct {
-	api     any
-	handler http.Handler
-	counts  *directCounts
+	api, streams any
+	handler      http.Handler
+	counts       *directCounts
 }
 
 // RoundTrip implements http.RoundTripper.
@@ -77,9 +78,13 @@ func (t *directTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	op := req.Header.Get("X-Amz-Target")
-	op = op[strings.LastIndexByte(op, '.')+1:]
-	status, answer, reason := t.direct(req.Context(), op, body)
+	target := req.Header.Get("X-Amz-Target")
+	service, op, _ := strings.Cut(target, ".")
+	api := t.api
+	if service+"." == streamsTargetPrefix {
+		api = t.streams
+	}
+	status, answer, reason := t.direct(req.Context(), api, op, body)
 	if reason != "" {
 		t.counts.count(reason)
 		req.Body = io.NopCloser(bytes.NewReader(body))
@@ -92,11 +97,11 @@ func (t *directTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	return &http.Response{StatusCode: status, Header: http.Header{}, Body: io.NopCloser(bytes.NewReader(out)), ContentLength: int64(len(out)), Request: req}, nil
 }
 
-// direct calls the in-process API's method op with body converted, and
-// returns the JSON answer; reason says why the request went over HTTP
-// instead.
-func (t *directTransport) direct(ctx context.Context, op string, body []byte) (status int, answer any, reason string) {
-	m := reflect.ValueOf(t.api).MethodByName(op)
+// direct calls the method op of api, an in-process API, with body
+// converted, and returns the JSON answer; reason says why the request went
+// over HTTP instead.
+func (t *directTransport) direct(ctx context.Context, api any, op string, body []byte) (status int, answer any, reason string) {
+	m := reflect.ValueOf(api).MethodByName(op)
 	if !m.IsValid() {
 		return 0, nil, op + ": not an operation of the in-process API"
 	}

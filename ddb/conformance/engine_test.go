@@ -10,7 +10,8 @@ import (
 
 // This file is the only one that knows the engine's API: ddb.Open, Close,
 // the engine serving the DynamoDB JSON 1.0 protocol as an http.Handler, and
-// its in-process API (Engine.API) for TestDirectConformance. While
+// its in-process APIs (Engine.API, Engine.StreamsAPI) for
+// TestDirectConformance. While
 // package ddb does not compile, leave this file out of the build with an
 // overlay and run the cases against DynamoDB Local alone:
 //
@@ -32,7 +33,7 @@ func init() {
 	newDirectTarget = func(tb testing.TB, counts *directCounts) *target {
 		tb.Helper()
 		eng := openEngine(tb)
-		tr := &directTransport{api: eng.API(), handler: eng, counts: counts}
+		tr := &directTransport{api: eng.API(), streams: eng.StreamsAPI(), handler: eng, counts: counts}
 		return &target{name: "engine in-process API", endpoint: "http://in-process.invalid", client: &http.Client{Transport: tr}}
 	}
 }

@@ -11,11 +11,13 @@ import (
 	"regexp"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	stypes "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
 	"github.com/aws/smithy-go"
 )
 
@@ -38,7 +40,14 @@ func noSDKForm(format string, args ...any) error {
 
 var (
 	attributeValueType = reflect.TypeFor[types.AttributeValue]()
-	timeType           = reflect.TypeFor[time.Time]()
+	// streamsAttributeValueType is the Streams client's AttributeValue, a
+	// union of its own with the same members.
+	streamsAttributeValueType = reflect.TypeFor[stypes.AttributeValue]()
+	// lowerCamelMembers are the SDK types whose JSON member names are their
+	// field names with a lower-case initial (eventID for EventID): a
+	// stream record's; every other member is named as its field.
+	lowerCamelMembers = map[reflect.Type]bool{reflect.TypeFor[stypes.Record](): true}
+	timeType          = reflect.TypeFor[time.Time]()
 	// surrogateEscape matches a \u escape of a UTF-16 surrogate, which JSON
 	// text may hold unpaired where a Go string cannot.
 	surrogateEscape = regexp.MustCompile(`(?i)\\ud[89a-f][0-9a-f]{2}`)
@@ -273,11 +282,11 @@ func blob(x any) ([]byte, error) {
 func sdkToJSON(out any) any { return toJSON(reflect.ValueOf(out)) }
 
 func toJSON(v reflect.Value) any {
-	if v.Type() == attributeValueType {
+	if t := v.Type(); t == attributeValueType || t == streamsAttributeValueType {
 		if v.IsNil() {
 			return nil
 		}
-		return attributeValueJSON(v.Interface().(types.AttributeValue))
+		return attributeValueJSON(v.Elem())
 	}
 	switch v.Kind() {
 	case reflect.Pointer:
@@ -301,7 +310,11 @@ func toJSON(v reflect.Value) any {
 				fv.Kind() == reflect.Slice || fv.Kind() == reflect.Interface) && fv.IsNil()) {
 				continue
 			}
-			m[f.Name] = toJSON(fv)
+			name := f.Name
+			if lowerCamelMembers[v.Type()] {
+				name = strings.ToLower(name[:1]) + name[1:]
+			}
+			m[name] = toJSON(fv)
 		}
 		return m
 	case reflect.String:
@@ -336,31 +349,18 @@ func toJSON(v reflect.Value) any {
 	return fmt.Sprintf("<unrendered %s>", v.Type())
 }
 
-// attributeValueJSON renders an AttributeValue in its wire form.
-func attributeValueJSON(av types.AttributeValue) any {
-	switch av := av.(type) {
-	case *types.AttributeValueMemberS:
-		return map[string]any{"S": av.Value}
-	case *types.AttributeValueMemberN:
-		return map[string]any{"N": av.Value}
-	case *types.AttributeValueMemberB:
-		return map[string]any{"B": base64.StdEncoding.EncodeToString(av.Value)}
-	case *types.AttributeValueMemberBOOL:
-		return map[string]any{"BOOL": av.Value}
-	case *types.AttributeValueMemberNULL:
-		return map[string]any{"NULL": av.Value}
-	case *types.AttributeValueMemberSS:
-		return map[string]any{"SS": toJSON(reflect.ValueOf(av.Value))}
-	case *types.AttributeValueMemberNS:
-		return map[string]any{"NS": toJSON(reflect.ValueOf(av.Value))}
-	case *types.AttributeValueMemberBS:
-		return map[string]any{"BS": toJSON(reflect.ValueOf(av.Value))}
-	case *types.AttributeValueMemberL:
-		return map[string]any{"L": toJSON(reflect.ValueOf(av.Value))}
-	case *types.AttributeValueMemberM:
-		return map[string]any{"M": toJSON(reflect.ValueOf(av.Value))}
+// attributeValueJSON renders an AttributeValue of either client (a
+// pointer to its union member, AttributeValueMember<type>{Value}) in its
+// wire form: {"<type>": value}, the value rendered as any other (blobs in
+// base64, members of lists and maps as AttributeValues).
+func attributeValueJSON(member reflect.Value) any {
+	s := member.Elem()
+	typ, ok := strings.CutPrefix(s.Type().Name(), "AttributeValueMember")
+	value := s.FieldByName("Value")
+	if !ok || !value.IsValid() {
+		return fmt.Sprintf("<unknown AttributeValue %s>", s.Type())
 	}
-	return fmt.Sprintf("<unknown AttributeValue %T>", av)
+	return map[string]any{typ: toJSON(value)}
 }
 
 // errorToJSON renders an SDK error as the HTTP path's error answer: its

@@ -39,10 +39,13 @@ var (
 // both targets serve on their DynamoDB endpoint under their own prefix.
 var streamsOperations = map[string]bool{"ListStreams": true, "DescribeStream": true, "GetShardIterator": true, "GetRecords": true}
 
+// streamsTargetPrefix is the X-Amz-Target prefix of the Streams API.
+const streamsTargetPrefix = "DynamoDBStreams_20120810."
+
 // targetOf is the X-Amz-Target header of operation op.
 func targetOf(op string) string {
 	if streamsOperations[op] {
-		return "DynamoDBStreams_20120810." + op
+		return streamsTargetPrefix + op
 	}
 	return "DynamoDB_20120810." + op
 }

@@ -27,7 +27,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
 
 	"github.com/quickphotos/quickphotos/api"
 	"github.com/quickphotos/quickphotos/auth"
@@ -41,9 +40,9 @@ import (
 )
 
 // StoreEnv selects the store integration tests run on: "embedded" (the default) for the
-// embedded engine, a new one per server, reached through its in-process API as serve reaches
-// it; "embedded-sdk" for the same engine reached through an SDK client over its in-memory HTTP
-// transport; or "dynamodb-local" for the official DynamoDB Local, launched once per test binary
+// embedded engine, a new one per server, reached through its in-process APIs (DynamoDB and
+// Streams) as serve reaches it; "embedded-sdk" for the same engine reached through SDK clients
+// over its in-memory HTTP transport; or "dynamodb-local" for the official DynamoDB Local, launched once per test binary
 // by Main. The same tests run on all three.
 const StoreEnv = "QUICKPHOTOS_TEST_STORE"
 
@@ -88,7 +87,7 @@ type Server struct {
 	Handler http.Handler
 	Store   *dynamo.Store
 	client  storeClient
-	streams *dynamodbstreams.Client
+	streams stream.API
 	hub     *live.Hub
 	table   string
 	// secret signs tokens when the server authenticates (WithAuth), nil otherwise.
@@ -324,7 +323,7 @@ type storeClient interface {
 
 // newClients returns a client of the test binary's store and of its stream: a new embedded
 // engine in a temporary directory, closed when the test ends, or the shared DynamoDB Local.
-func newClients(t testing.TB) (storeClient, *dynamodbstreams.Client) {
+func newClients(t testing.TB) (storeClient, stream.API) {
 	if b := Backend(); b == StoreEmbedded || b == StoreEmbeddedSDK {
 		engine, err := ddb.Open(t.TempDir(), nil)
 		if err != nil {
@@ -338,7 +337,7 @@ func newClients(t testing.TB) (storeClient, *dynamodbstreams.Client) {
 		if b == StoreEmbeddedSDK {
 			return engine.Client(), engine.StreamsClient()
 		}
-		return engine.API(), engine.StreamsClient()
+		return engine.API(), engine.StreamsAPI()
 	}
 	if local == nil {
 		t.Fatal("apitest: DynamoDB Local is not running; call apitest.Main from TestMain")
