@@ -24,7 +24,8 @@ import (
 // binary codec; each image is uvarint(length) and the item as the items
 // bucket stores it, without its key attributes, which keys holds.
 // GetRecords renders the record as JSON (appendRecordJSON): a third of the
-// bytes the JSON would take in storage.
+// bytes the JSON would take in storage. The record holds no awsRegion:
+// GetRecords gives the engine's (Options.Region).
 
 // recordEvents and recordViews are the values the flags index.
 var (
@@ -101,10 +102,10 @@ func readLengthPrefixed(b []byte) (field, rest []byte, err error) {
 }
 
 // appendRecordJSON appends the record stored as v (time included) under
-// sequence number seq as GetRecords returns it, with the engine's region:
-// the keys in the order json.Marshal sorts them, as appendResponse writes
+// sequence number seq, written in region, as GetRecords returns it: the
+// keys in the order json.Marshal sorts them, as appendResponse writes
 // every response.
-func (e *Engine) appendRecordJSON(dst []byte, seq uint64, v []byte) ([]byte, error) {
+func appendRecordJSON(dst []byte, seq uint64, v []byte, region string) ([]byte, error) {
 	if len(v) < 8+1+16 {
 		return nil, errBadRecord
 	}
@@ -131,7 +132,7 @@ func (e *Engine) appendRecordJSON(dst []byte, seq uint64, v []byte) ([]byte, err
 		keys = append(keys, attr.NamedValue{Name: name, Value: keysItem[name]})
 	}
 	dst = append(dst, `{"awsRegion":`...)
-	dst = appendString(dst, e.opts.Region)
+	dst = appendString(dst, region)
 	dst = append(dst, `,"dynamodb":{"ApproximateCreationDateTime":`...)
 	// DynamoDB rounds it down to the second.
 	dst = strconv.AppendInt(dst, millis/1000, 10)
