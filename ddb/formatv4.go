@@ -94,6 +94,7 @@ func (c *indexV4) convert(k, v []byte) (nk, nv []byte, err error) {
 // jsonRecordV3 is a stream record as format 3 stored it: as GetRecords
 // returns it.
 type jsonRecordV3 struct {
+	AwsRegion string `json:"awsRegion"`
 	EventID   string `json:"eventID"`
 	EventName string `json:"eventName"`
 	Dynamodb  struct {
@@ -107,20 +108,20 @@ type jsonRecordV3 struct {
 }
 
 // recordV4 converts the format 3 record stored as v (the write's time,
-// then the JSON) under key k of a stream whose table keys are keyNames.
-// The region it was written in is not kept: GetRecords gives the engine's
-// (Options.Region).
-func recordV4(k, v []byte, keyNames []string) (nv []byte, err error) {
+// then the JSON) under key k of a stream whose table keys are keyNames, and
+// returns the region it was written in, which format 4 keeps per stream
+// rather than per record (recordRegions).
+func recordV4(k, v []byte, keyNames []string) (nv []byte, region string, err error) {
 	if len(v) < 8 {
-		return nil, fmt.Errorf("%w %x", errBadRecord, k)
+		return nil, "", fmt.Errorf("%w %x", errBadRecord, k)
 	}
 	var old jsonRecordV3
 	if err := json.Unmarshal(v[8:], &old); err != nil {
-		return nil, fmt.Errorf("%w %x: %w", errBadRecord, k, err)
+		return nil, "", fmt.Errorf("%w %x: %w", errBadRecord, k, err)
 	}
 	id, err := hex.DecodeString(old.EventID)
 	if err != nil || len(id) != 16 {
-		return nil, fmt.Errorf("%w %x: eventID %q", errBadRecord, k, old.EventID)
+		return nil, "", fmt.Errorf("%w %x: eventID %q", errBadRecord, k, old.EventID)
 	}
 	d := &old.Dynamodb
 	r := streamRecord{event: old.EventName, view: d.StreamViewType, byService: old.UserIdentity != nil, keys: d.Keys, size: d.SizeBytes, id: id}
@@ -131,9 +132,33 @@ func recordV4(k, v []byte, keyNames []string) (nv []byte, err error) {
 		r.oldImage = attr.AppendBinary(nil, d.OldImage, attr.Size(d.OldImage), keyNames...)
 	}
 	if slices.Index(recordEvents[:], r.event) < 1 || !slices.Contains(recordViews[:], r.view) {
-		return nil, fmt.Errorf("%w %x: event %q, view type %q", errBadRecord, k, r.event, r.view)
+		return nil, "", fmt.Errorf("%w %x: event %q, view type %q", errBadRecord, k, r.event, r.view)
 	}
 	nv = make([]byte, 8, len(v)/2)
 	copy(nv, v[:8])
-	return appendStreamRecord(nv, &r), nil
+	return appendStreamRecord(nv, &r), old.AwsRegion, nil
+}
+
+// recordRegions collects the regions of a stream's records, converted in
+// sequence order, as the runs streamMeta.Regions keeps: one run for a
+// stream whose records were all written in one region, whatever their
+// number.
+type recordRegions struct {
+	runs []recordRegion
+	prev uint64 // the sequence number of the record before
+}
+
+// add notes that record seq was written in region ("" when unknown: the
+// record then reads as written in the engine's region, as a format 4
+// record does).
+func (r *recordRegions) add(seq uint64, region string) {
+	n := len(r.runs)
+	switch {
+	case region == "":
+	case n > 0 && r.runs[n-1].Region == region && r.runs[n-1].Last == r.prev:
+		r.runs[n-1].Last = seq
+	default:
+		r.runs = append(r.runs, recordRegion{First: seq, Last: seq, Region: region})
+	}
+	r.prev = seq
 }

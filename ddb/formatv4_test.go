@@ -10,8 +10,10 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -315,4 +317,76 @@ func TestMigrateToV4(t *testing.T) {
 	if got := f.recordCount(env); got != f.records+1 {
 		t.Errorf("%d records after one more write, want %d", got, f.records+1)
 	}
+}
+
+// TestMigrateToV4_Regions: format 3 records keep the regions they were
+// written in, whatever the engine's region, once upgraded and after; the
+// records written after the upgrade are in the engine's region.
+func TestMigrateToV4_Regions(t *testing.T) {
+	// Written in two regions, neither the engine's.
+	written := func(seq uint64) string {
+		if seq <= 5 {
+			return "eu-west-3"
+		}
+		return "ap-south-1"
+	}
+	f := newV3Fixture(t, written)
+	env := f.env
+	env.open()
+	env.put("photos", item("PK", s("USER#d"), "SK", s("#META")))
+	check := func(engine string) {
+		t.Helper()
+		// The stream's ARN names the engine's region.
+		arn := strings.Replace(f.arn, ":local:", ":"+engine+":", 1)
+		records, err := readAllRecords(env.ctx, env.e, arn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(records) != f.records+1 {
+			t.Fatalf("%d records", len(records))
+		}
+		for i, r := range records {
+			want := engine
+			if i < f.records {
+				seq, _ := strconv.ParseUint(aws.ToString(r.Dynamodb.SequenceNumber), 10, 64)
+				want = written(seq)
+			}
+			if got := aws.ToString(r.AwsRegion); got != want {
+				t.Errorf("engine in %s: record %d (%s) in %q, want %q", engine, i, aws.ToString(r.Dynamodb.SequenceNumber), got, want)
+			}
+		}
+	}
+	check("local")
+	// One run per region, in the stream's meta; records stay as compact.
+	err := env.e.view(func(tx *bolt.Tx) error {
+		streams := tx.Bucket(bucketStreams)
+		name, _ := streams.Cursor().First()
+		log, err := openStreamLog(streams.Bucket(name))
+		if err != nil {
+			return err
+		}
+		if len(log.meta.Regions) != 2 || log.meta.Regions[0].Region != "eu-west-3" || log.meta.Regions[1].First != 6 {
+			t.Errorf("regions %+v", log.meta.Regions)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := env.e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	e, err := Open(env.dir, &Options{NoSync: true, TTLSweepInterval: -1, Region: "us-east-2", Now: func() time.Time { return *env.clock }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env.e, env.client = e, dynamodbClient(e)
+	check("us-east-2")
+	// Switching the stream off saves its meta again, regions included.
+	_, err = env.client.UpdateTable(env.ctx, &dynamodb.UpdateTableInput{TableName: aws.String("photos"),
+		StreamSpecification: &types.StreamSpecification{StreamEnabled: aws.Bool(false)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("us-east-2")
 }

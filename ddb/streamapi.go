@@ -358,7 +358,7 @@ func opGetRecords(e *Engine, _ context.Context, body []byte) (any, error) {
 			if !s.holds(seq) {
 				break
 			}
-			rec, err := appendRecordJSON(nil, seq, v, e.opts.Region)
+			rec, err := appendRecordJSON(nil, seq, v, log.meta.recordRegion(seq, e.opts.Region))
 			if err != nil {
 				return fmt.Errorf("%w %d", err, seq)
 			}

@@ -25,7 +25,9 @@ import (
 // bucket stores it, without its key attributes, which keys holds.
 // GetRecords renders the record as JSON (appendRecordJSON): a third of the
 // bytes the JSON would take in storage. The record holds no awsRegion:
-// GetRecords gives the engine's (Options.Region).
+// records are written in the engine's region (Options.Region), and those
+// upgraded from format 3 in the regions their stream's meta keeps
+// (streamMeta.Regions), which costs a record nothing.
 
 // recordEvents and recordViews are the values the flags index.
 var (

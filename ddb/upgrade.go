@@ -2,6 +2,7 @@ package ddb
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -467,7 +468,8 @@ func (u *upgrader) copyStreams(path [][]byte, streams *bolt.Bucket) error {
 }
 
 // copyStream copies the bucket of a stream, at path, converting its
-// records.
+// records, and keeps the regions they were written in in the stream's
+// meta (streamMeta.Regions).
 func (u *upgrader) copyStream(path [][]byte, sb *bolt.Bucket) error {
 	log, err := openStreamLog(sb)
 	if err != nil {
@@ -477,6 +479,7 @@ func (u *upgrader) copyStream(path [][]byte, sb *bolt.Bucket) error {
 	for _, k := range log.meta.KeySchema {
 		keyNames = append(keyNames, k.AttributeName)
 	}
+	var regions recordRegions
 	dst := u.bucket(path, 0)
 	c := sb.Cursor()
 	for k, v := c.First(); k != nil; k, v = c.Next() {
@@ -486,8 +489,12 @@ func (u *upgrader) copyStream(path [][]byte, sb *bolt.Bucket) error {
 			err = dst.put(k, v)
 		case bytes.Equal(k, bucketRecords):
 			err = u.copyNested(path, k, nested, func(k, v []byte) ([]byte, []byte, error) {
-				nv, err := recordV4(k, v, keyNames)
-				return k, nv, err
+				nv, region, err := recordV4(k, v, keyNames)
+				if err != nil {
+					return nil, nil, err
+				}
+				regions.add(bytesToSeq(k), region)
+				return k, nv, nil
 			})
 		default:
 			err = u.copyNested(path, k, nested, nil)
@@ -496,5 +503,13 @@ func (u *upgrader) copyStream(path [][]byte, sb *bolt.Bucket) error {
 			return err
 		}
 	}
-	return nil
+	if len(regions.runs) == 0 {
+		return nil
+	}
+	log.meta.Regions = regions.runs
+	raw, err := json.Marshal(log.meta)
+	if err != nil {
+		return err
+	}
+	return dst.put(keyStreamMeta, raw) // over the meta copied as it was
 }
