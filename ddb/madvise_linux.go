@@ -11,9 +11,9 @@ import (
 // process's resident memory until the kernel needs it. MADV_DONTNEED drops
 // them from the map only; they stay in the page cache, and a later read
 // maps them again with the same bytes, so values read before remain valid.
-// An upgrade calls it after each batch: it reads the whole old file once,
-// which would otherwise leave all of it resident. Errors are ignored: this
-// only saves memory.
+// An upgrade calls it every releaseBytes it reads: it reads the whole old
+// file once, which would otherwise leave all of it resident. Errors are
+// ignored: this only saves memory.
 func releaseMapped(db *bolt.DB, size int64) {
 	if size <= 0 {
 		return
