@@ -38,7 +38,11 @@
 //	itemcodec.go, keys.go    stored items and index entries; key encoding
 //	                         and Key parameters
 //	storeditem.go            a read item as stored, rendered as JSON or SDK values
-//	formatv4.go              the upgrade of JSON storage (formats 1-3)
+//	upgrade.go, formatv4.go  the upgrade of JSON storage (formats 1-3):
+//	                         a new file written beside the old one in
+//	                         batches, entry by entry converted, renamed
+//	                         over it
+//	madvise_*.go             giving back the pages an upgrade has read
 //	diskusage.go             where a file's bytes go (DiskUsage)
 //	read.go                  what GetItem, Query, Scan, BatchGetItem and
 //	                         TransactGetItems share
@@ -134,8 +138,8 @@
 //
 // Layout (bucket names in quotes):
 //
-//	"meta"            "format" -> FormatVersion ("4"); Open migrates "1"
-//	                  to "3" (formatv4.go) and refuses others
+//	"meta"            "format" -> FormatVersion ("4"); Open upgrades "1"
+//	                  to "3" (upgrade.go) and refuses others
 //	"tables"          table name -> JSON table metadata (key schema,
 //	                  attribute definitions, billing, indexes, TTL)
 //	"tokens"          ClientRequestToken -> {request hash and its form,
@@ -169,10 +173,9 @@
 // The expiry bucket orders items by TTL value, so the TTL sweeper reads only
 // the entries that are due instead of the whole table (ttl.go, expiry.go);
 // UpdateTimeToLive builds it from the items when it enables TTL and drops it
-// when it disables TTL. Format "1" was the same layout without it: the first
-// Open of a "1" file builds the expiry bucket of every table with TTL
-// enabled, reading all the items of those tables once, in Open's
-// transaction, then writes "2".
+// when it disables TTL. Format "1" was the same layout without it: the
+// upgrade of a "1" file builds the expiry bucket of every table with TTL
+// enabled as it copies the table's items.
 //
 // # Divergences from DynamoDB
 //

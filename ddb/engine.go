@@ -58,6 +58,15 @@ type Options struct {
 	// enough for a process that is closing to let go, short enough that a
 	// second server on the same directory is told at once.
 	OpenTimeout time.Duration
+
+	// upgradeBatchBytes bounds the bytes of entries an upgrade puts in one
+	// write transaction of the new file (upgrade.go); zero means
+	// defaultUpgradeBatchBytes. Tests make it small, to see many batches.
+	upgradeBatchBytes int
+	// upgradeHook, when not nil, is called at each stage of an upgrade;
+	// an error stops the upgrade there. Tests measure memory from it, or
+	// kill the process to see what a crash at that stage leaves.
+	upgradeHook func(stage upgradeStage, batches int) error
 }
 
 // withDefaults returns *opts (the zero Options when nil) with its zero
@@ -113,6 +122,12 @@ type Engine struct {
 // ErrFormatVersion when the file was written with another format version,
 // ErrNotDir when dir is not a directory, and ErrLocked, naming the file, when
 // another process has it open. The caller must Close the Engine.
+//
+// A file of format 1, 2 or 3 is upgraded first (upgrade.go): Open writes
+// the upgraded file beside it, which needs free disk space for the
+// upgraded data (a third to a quarter of the old file, for the sample
+// data), and reads the old file once; memory stays bounded whatever the
+// file's size.
 func Open(dir string, opts *Options) (*Engine, error) {
 	o := withDefaults(opts)
 	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
@@ -122,17 +137,50 @@ func Open(dir string, opts *Options) (*Engine, error) {
 		return nil, fmt.Errorf("ddb: create data directory: %w", err)
 	}
 	file := filepath.Join(dir, FileName)
-	db, err := bolt.Open(file, 0o600, &bolt.Options{Timeout: o.OpenTimeout, NoSync: o.NoSync})
-	if errors.Is(err, bolterrors.ErrTimeout) {
-		if abs, aerr := filepath.Abs(file); aerr == nil {
-			file = abs
-		}
-		return nil, fmt.Errorf("%w: %s is locked (is another quickphotos serve or dynamodb running on this data directory?)", ErrLocked, file)
-	}
+	db, err := openFile(file, o)
 	if err != nil {
-		return nil, fmt.Errorf("ddb: open %s: %w", dir, err)
+		return nil, err
+	}
+	if db, err = upgradeIfOld(db, file, o); err != nil {
+		return nil, err
 	}
 	return start(db, o, nil)
+}
+
+// openFile opens the bbolt file named file, holding its lock. The lock
+// belongs to the file, not its name: a process that waited for it while
+// another upgraded the file (upgrade.go) gets the lock of the old file
+// once the other has renamed the new one over it, so such a file is let go
+// and the name opened again, whose lock the upgraded engine holds.
+func openFile(file string, o Options) (*bolt.DB, error) {
+	for range 3 {
+		var f *os.File
+		db, err := bolt.Open(file, 0o600, &bolt.Options{Timeout: o.OpenTimeout, NoSync: o.NoSync,
+			OpenFile: func(name string, flag int, perm os.FileMode) (*os.File, error) {
+				var err error
+				f, err = os.OpenFile(name, flag, perm)
+				return f, err
+			}})
+		if errors.Is(err, bolterrors.ErrTimeout) {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("ddb: open %s: %w", filepath.Dir(file), err)
+		}
+		held, err := f.Stat()
+		if err != nil {
+			db.Close()
+			return nil, err
+		}
+		if named, err := os.Stat(file); err == nil && os.SameFile(held, named) {
+			return db, nil
+		}
+		db.Close()
+	}
+	if abs, err := filepath.Abs(file); err == nil {
+		file = abs
+	}
+	return nil, fmt.Errorf("%w: %s is locked (is another quickphotos serve or dynamodb running on this data directory?)", ErrLocked, file)
 }
 
 // OpenMemory opens an engine whose data lives only in memory, like DynamoDB

@@ -69,9 +69,8 @@ func (t *tableTx) updateExpiry(k []byte, old, it attr.Item) error {
 }
 
 // buildExpiry (re)creates the expiry bucket of table bucket tb from its
-// stored items, for the TTL setting of m. It runs when TTL is enabled and
-// when a version 1 file is migrated, hence the table bucket and metadata
-// rather than a tableTx: the migration has no Engine.
+// stored items, for the TTL setting of m, when TTL is enabled. (The upgrade
+// of a version 1 file builds it as it copies the items: upgrade.go.)
 func buildExpiry(tb *bolt.Bucket, m *tableMeta) error {
 	if tb.Bucket(bucketExpiry) != nil {
 		// Left from an earlier setting: entries for another attribute

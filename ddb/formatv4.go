@@ -1,132 +1,100 @@
 package ddb
 
 import (
-	"bytes"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"slices"
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
-	bolt "go.etcd.io/bbolt"
 )
 
-// The upgrade to format 4. Formats 1 to 3 stored items, index entries and
-// stream records as DynamoDB JSON (items as json.Marshal writes them, each
-// index entry a full copy of the projected item under the index key and
-// the whole table key, each record as GetRecords returns it): about twice
-// the storage DynamoDB bills for the same items. Format 4 stores them in
-// the compact forms of itemcodec.go and streamrecord.go.
+// The entries of format 4 made from those of formats 1 to 3. Formats 1 to
+// 3 stored items, index entries and stream records as DynamoDB JSON (items
+// as json.Marshal writes them, each index entry a full copy of the
+// projected item under the index key and the whole table key, each record
+// as GetRecords returns it): about twice the storage DynamoDB bills for the
+// same items. Format 4 stores them in the compact forms of itemcodec.go and
+// streamrecord.go.
 //
-// migrateToV4 converts every entry, holding the converted entries of one
-// bucket in memory, then deletes the bucket and writes a new one in key
-// order with full pages (FillPercent 1): a migrated file is as dense as it
-// can be. Open runs it in its one transaction, so a crash leaves the old
-// format, to be converted again.
+// Open upgrades an old file by copying it, entry by entry in key order,
+// into a new file (upgrade.go); the functions here convert one entry each.
+// Each keeps the order of the keys it is given, which lets the copy fill
+// the new file's pages completely.
 
-// migrateToV4 converts the items, index entries and stream records of a
-// file of format 1, 2 or 3 to format 4.
-func migrateToV4(tx *bolt.Tx) error {
-	if tables := tx.Bucket(bucketTables); tables != nil {
-		err := tables.ForEach(func(name, _ []byte) error {
-			m, err := loadTable(tx, string(name))
-			if err != nil {
-				return err
-			}
-			if err := migrateTableV4(tx, m); err != nil {
-				return fmt.Errorf("table %s: %w", m.Name, err)
-			}
-			return nil
-		})
+// itemV4 converts the format 3 item stored as v (JSON) to its stored form,
+// and returns the item too (a format 1 upgrade indexes its TTL).
+func itemV4(m *tableMeta, v []byte) (attr.Item, []byte, error) {
+	it, err := attr.DecodeItem(v)
+	if err != nil {
+		return nil, nil, err
+	}
+	return it, m.encodeStored(it, attr.Size(it)), nil
+}
+
+// indexV4 converts the entries of one index. A format 3 entry key is the
+// index key followed by the whole table key; format 4 drops the table key
+// attributes the index key already holds (indexKeyParts). Keys are
+// concatenated AppendKey encodings, which compare attribute by attribute,
+// and a dropped attribute equals one earlier in the same key, so two keys
+// compare the same before and after: entries converted in key order come
+// out in key order.
+type indexV4 struct {
+	m  *tableMeta
+	ix *indexMeta
+	// index and table are the attributes of a format 3 key, in order; keep
+	// tells which table attributes the format 4 key still holds.
+	index, table []keyPart
+	keep         []bool
+}
+
+// newIndexV4 returns the converter of index ix of table m.
+func newIndexV4(m *tableMeta, ix *indexMeta) *indexV4 {
+	c := &indexV4{m: m, ix: ix, table: m.tableKeyParts()}
+	names := ix.keyNamesList()
+	for _, n := range names {
+		c.index = append(c.index, keyPart{n, attr.ParseType(m.attrType(n))})
+	}
+	for _, p := range c.table {
+		c.keep = append(c.keep, !slices.Contains(names, p.name))
+	}
+	return c
+}
+
+// convert returns the format 4 key and value of the format 3 index entry
+// k, v. Only INCLUDE projections need the value (the projected attributes
+// other than keys); for ALL and KEYS_ONLY the key is cut out of the old
+// key, without decoding the item copy the old value holds.
+func (c *indexV4) convert(k, v []byte) (nk, nv []byte, err error) {
+	nk = make([]byte, 0, len(k))
+	rest := k
+	for i, p := range append(c.index, c.table...) {
+		n, err := attr.KeyLen(rest, p.typ)
 		if err != nil {
-			return err
+			return nil, nil, fmt.Errorf("ddb: corrupt index key %x: %w", k, err)
 		}
-	}
-	streams := tx.Bucket(bucketStreams)
-	if streams == nil {
-		return nil // formats 1 and 2 had no streams
-	}
-	var names [][]byte
-	err := streams.ForEach(func(name, _ []byte) error {
-		names = append(names, bytes.Clone(name))
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	for _, name := range names {
-		if err := migrateRecordsV4(streams.Bucket(name)); err != nil {
-			return fmt.Errorf("stream %s: %w", name, err)
+		if i < len(c.index) || c.keep[i-len(c.index)] {
+			nk = append(nk, rest[:n]...)
 		}
+		rest = rest[n:]
 	}
-	return nil
-}
-
-// entry is one key and value to write.
-type entry struct{ k, v []byte }
-
-// migrateTableV4 rewrites a table's items and rebuilds its indexes.
-func migrateTableV4(tx *bolt.Tx, m *tableMeta) error {
-	tb := tx.Bucket(tableBucketName(m.Name))
-	if tb == nil {
-		return fmt.Errorf("ddb: table %s has no bucket", m.Name)
+	if len(rest) != 0 {
+		return nil, nil, fmt.Errorf("ddb: corrupt index key %x: trailing bytes", k)
 	}
-	var items []entry
-	indexes := make([][]entry, len(m.Indexes))
-	err := tb.Bucket(bucketItems).ForEach(func(k, v []byte) error {
-		it, err := attr.DecodeItem(v)
+	if c.ix.Projection.ProjectionType == projectionInclude {
+		proj, err := attr.DecodeItem(v)
 		if err != nil {
-			return fmt.Errorf("ddb: corrupt item %x: %w", k, err)
+			return nil, nil, fmt.Errorf("ddb: corrupt index entry %x: %w", k, err)
 		}
-		items = append(items, entry{bytes.Clone(k), m.encodeStored(it, attr.Size(it))})
-		for i := range m.Indexes {
-			ix := &m.Indexes[i]
-			if ik := m.indexKeyBytes(ix, it); ik != nil {
-				proj := m.project(ix, it)
-				indexes[i] = append(indexes[i], entry{ik, m.indexEntryValue(ix, proj, attr.Size(proj))})
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return err
+		nv = c.m.indexEntryValue(c.ix, proj, attr.Size(proj))
 	}
-	if err := rewriteBucket(tb, bucketItems, items, 0); err != nil {
-		return err
-	}
-	for i, ix := range m.Indexes {
-		es := indexes[i]
-		slices.SortFunc(es, func(a, b entry) int { return bytes.Compare(a.k, b.k) })
-		if err := rewriteBucket(tb, indexBucketName(ix.Name), es, 0); err != nil {
-			return err
-		}
-	}
-	return nil
+	return nk, nv, nil
 }
 
-// rewriteBucket replaces bucket name of parent by one holding entries
-// (sorted by key), with sequence seq.
-func rewriteBucket(parent *bolt.Bucket, name []byte, entries []entry, seq uint64) error {
-	if err := parent.DeleteBucket(name); err != nil {
-		return err
-	}
-	b, err := parent.CreateBucket(name)
-	if err != nil {
-		return err
-	}
-	// Written in key order: full pages rather than bbolt's half-full splits.
-	b.FillPercent = 1
-	for _, e := range entries {
-		if err := b.Put(e.k, e.v); err != nil {
-			return err
-		}
-	}
-	return b.SetSequence(seq)
-}
-
-// jsonRecordV3 is a stream record as formats 3 stored it: as GetRecords
+// jsonRecordV3 is a stream record as format 3 stored it: as GetRecords
 // returns it.
 type jsonRecordV3 struct {
+	AwsRegion string `json:"awsRegion"`
 	EventID   string `json:"eventID"`
 	EventName string `json:"eventName"`
 	Dynamodb  struct {
@@ -139,47 +107,58 @@ type jsonRecordV3 struct {
 	UserIdentity *struct{} `json:"userIdentity"`
 }
 
-// migrateRecordsV4 rewrites a stream's records in their stored form. The
-// region each record was written in is not kept: GetRecords gives the
-// engine's (Options.Region).
-func migrateRecordsV4(sb *bolt.Bucket) error {
-	log, err := openStreamLog(sb)
-	if err != nil {
-		return err
+// recordV4 converts the format 3 record stored as v (the write's time,
+// then the JSON) under key k of a stream whose table keys are keyNames, and
+// returns the region it was written in, which format 4 keeps per stream
+// rather than per record (recordRegions).
+func recordV4(k, v []byte, keyNames []string) (nv []byte, region string, err error) {
+	if len(v) < 8 {
+		return nil, "", fmt.Errorf("%w %x", errBadRecord, k)
 	}
-	var keyNames []string
-	for _, k := range log.meta.KeySchema {
-		keyNames = append(keyNames, k.AttributeName)
+	var old jsonRecordV3
+	if err := json.Unmarshal(v[8:], &old); err != nil {
+		return nil, "", fmt.Errorf("%w %x: %w", errBadRecord, k, err)
 	}
-	var records []entry
-	err = log.records.ForEach(func(k, v []byte) error {
-		if len(v) < 8 {
-			return fmt.Errorf("%w %x", errBadRecord, k)
-		}
-		var old jsonRecordV3
-		if err := json.Unmarshal(v[8:], &old); err != nil {
-			return fmt.Errorf("%w %x: %w", errBadRecord, k, err)
-		}
-		id, err := hex.DecodeString(old.EventID)
-		if err != nil || len(id) != 16 {
-			return fmt.Errorf("%w %x: eventID %q", errBadRecord, k, old.EventID)
-		}
-		d := &old.Dynamodb
-		r := streamRecord{event: old.EventName, view: d.StreamViewType, byService: old.UserIdentity != nil, keys: d.Keys, size: d.SizeBytes, id: id}
-		if d.NewImage != nil {
-			r.newImage = attr.AppendBinary(nil, d.NewImage, attr.Size(d.NewImage), keyNames...)
-		}
-		if d.OldImage != nil {
-			r.oldImage = attr.AppendBinary(nil, d.OldImage, attr.Size(d.OldImage), keyNames...)
-		}
-		if slices.Index(recordEvents[:], r.event) < 1 || !slices.Contains(recordViews[:], r.view) {
-			return fmt.Errorf("%w %x: event %q, view type %q", errBadRecord, k, r.event, r.view)
-		}
-		records = append(records, entry{bytes.Clone(k), appendStreamRecord(bytes.Clone(v[:8]), &r)})
-		return nil
-	})
-	if err != nil {
-		return err
+	id, err := hex.DecodeString(old.EventID)
+	if err != nil || len(id) != 16 {
+		return nil, "", fmt.Errorf("%w %x: eventID %q", errBadRecord, k, old.EventID)
 	}
-	return rewriteBucket(sb, bucketRecords, records, log.records.Sequence())
+	d := &old.Dynamodb
+	r := streamRecord{event: old.EventName, view: d.StreamViewType, byService: old.UserIdentity != nil, keys: d.Keys, size: d.SizeBytes, id: id}
+	if d.NewImage != nil {
+		r.newImage = attr.AppendBinary(nil, d.NewImage, attr.Size(d.NewImage), keyNames...)
+	}
+	if d.OldImage != nil {
+		r.oldImage = attr.AppendBinary(nil, d.OldImage, attr.Size(d.OldImage), keyNames...)
+	}
+	if slices.Index(recordEvents[:], r.event) < 1 || !slices.Contains(recordViews[:], r.view) {
+		return nil, "", fmt.Errorf("%w %x: event %q, view type %q", errBadRecord, k, r.event, r.view)
+	}
+	nv = make([]byte, 8, len(v)/2)
+	copy(nv, v[:8])
+	return appendStreamRecord(nv, &r), old.AwsRegion, nil
+}
+
+// recordRegions collects the regions of a stream's records, converted in
+// sequence order, as the runs streamMeta.Regions keeps: one run for a
+// stream whose records were all written in one region, whatever their
+// number.
+type recordRegions struct {
+	runs []recordRegion
+	prev uint64 // the sequence number of the record before
+}
+
+// add notes that record seq was written in region ("" when unknown: the
+// record then reads as written in the engine's region, as a format 4
+// record does).
+func (r *recordRegions) add(seq uint64, region string) {
+	n := len(r.runs)
+	switch {
+	case region == "":
+	case n > 0 && r.runs[n-1].Region == region && r.runs[n-1].Last == r.prev:
+		r.runs[n-1].Last = seq
+	default:
+		r.runs = append(r.runs, recordRegion{First: seq, Last: seq, Region: region})
+	}
+	r.prev = seq
 }

@@ -3,12 +3,17 @@ package ddb
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -17,78 +22,109 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
+// entry is one key and value to write.
+type entry struct{ k, v []byte }
+
+// rewriteBucket replaces bucket name of parent by one holding entries
+// (sorted by key), with sequence seq.
+func rewriteBucket(parent *bolt.Bucket, name []byte, entries []entry, seq uint64) error {
+	if err := parent.DeleteBucket(name); err != nil {
+		return err
+	}
+	b, err := parent.CreateBucket(name)
+	if err != nil {
+		return err
+	}
+	b.FillPercent = 1
+	for _, e := range entries {
+		if err := b.Put(e.k, e.v); err != nil {
+			return err
+		}
+	}
+	return b.SetSequence(seq)
+}
+
 // downgradeToV3 rewrites what the engine stored in its format 4 forms as
 // format 3 stored it: items and index entries as the JSON json.Marshal
 // gives them (index entries a full projected copy, under the index key
 // followed by the whole table key), stream records as GetRecords returns
-// them. It does not change the format version.
+// them, written in the default region ("local"). It does not change the
+// format version. It holds each bucket in memory: for tests only.
 func downgradeToV3(tx *bolt.Tx) error {
-	e := &Engine{opts: withDefaults(nil)} // only its region renders records
-	err := tx.Bucket(bucketTables).ForEach(func(name, _ []byte) error {
-		m, err := loadTable(tx, string(name))
-		if err != nil {
-			return err
-		}
-		tb := tx.Bucket(tableBucketName(m.Name))
-		var items []entry
-		indexes := make([][]entry, len(m.Indexes))
-		err = tb.Bucket(bucketItems).ForEach(func(k, v []byte) error {
-			it, err := m.decodeStored(k, v)
+	return downgradeToV3In(func(uint64) string { return "local" })(tx)
+}
+
+// downgradeToV3In is downgradeToV3 with record seq of each stream written
+// in region(seq).
+func downgradeToV3In(region func(seq uint64) string) func(tx *bolt.Tx) error {
+	return func(tx *bolt.Tx) error {
+		err := tx.Bucket(bucketTables).ForEach(func(name, _ []byte) error {
+			m, err := loadTable(tx, string(name))
 			if err != nil {
 				return err
 			}
-			items = append(items, entry{bytes.Clone(k), appendItem(nil, it)})
-			for i := range m.Indexes {
-				ix := &m.Indexes[i]
-				if m.indexKeyBytes(ix, it) == nil {
-					continue
+			tb := tx.Bucket(tableBucketName(m.Name))
+			var items []entry
+			indexes := make([][]entry, len(m.Indexes))
+			err = tb.Bucket(bucketItems).ForEach(func(k, v []byte) error {
+				it, err := m.decodeStored(k, v)
+				if err != nil {
+					return err
 				}
-				var ik []byte
-				for _, name := range ix.keyNamesList() {
-					ik = attr.AppendKey(ik, it[name])
+				items = append(items, entry{bytes.Clone(k), appendItem(nil, it)})
+				for i := range m.Indexes {
+					ix := &m.Indexes[i]
+					if m.indexKeyBytes(ix, it) == nil {
+						continue
+					}
+					var ik []byte
+					for _, name := range ix.keyNamesList() {
+						ik = attr.AppendKey(ik, it[name])
+					}
+					ik = append(ik, k...)
+					indexes[i] = append(indexes[i], entry{ik, appendItem(nil, m.project(ix, it))})
 				}
-				ik = append(ik, k...)
-				indexes[i] = append(indexes[i], entry{ik, appendItem(nil, m.project(ix, it))})
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+			if err := rewriteBucket(tb, bucketItems, items, 0); err != nil {
+				return err
+			}
+			for i, ix := range m.Indexes {
+				slices.SortFunc(indexes[i], func(a, b entry) int { return bytes.Compare(a.k, b.k) })
+				if err := rewriteBucket(tb, indexBucketName(ix.Name), indexes[i], 0); err != nil {
+					return err
+				}
 			}
 			return nil
 		})
 		if err != nil {
 			return err
 		}
-		if err := rewriteBucket(tb, bucketItems, items, 0); err != nil {
-			return err
+		streams := tx.Bucket(bucketStreams)
+		if streams == nil {
+			return nil
 		}
-		for i, ix := range m.Indexes {
-			slices.SortFunc(indexes[i], func(a, b entry) int { return bytes.Compare(a.k, b.k) })
-			if err := rewriteBucket(tb, indexBucketName(ix.Name), indexes[i], 0); err != nil {
+		return streams.ForEach(func(name, _ []byte) error {
+			log, err := streamBuckets(streams.Bucket(name))
+			if err != nil {
 				return err
 			}
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	streams := tx.Bucket(bucketStreams)
-	if streams == nil {
-		return nil
-	}
-	return streams.ForEach(func(name, _ []byte) error {
-		log, err := streamBuckets(streams.Bucket(name))
-		if err != nil {
-			return err
-		}
-		var records []entry
-		err = log.records.ForEach(func(k, v []byte) error {
-			rec, err := e.appendRecordJSON(bytes.Clone(v[:8]), bytesToSeq(k), v)
-			records = append(records, entry{bytes.Clone(k), rec})
-			return err
+			var records []entry
+			err = log.records.ForEach(func(k, v []byte) error {
+				seq := bytesToSeq(k)
+				rec, err := appendRecordJSON(bytes.Clone(v[:8]), seq, v, region(seq))
+				records = append(records, entry{bytes.Clone(k), rec})
+				return err
+			})
+			if err != nil {
+				return err
+			}
+			return rewriteBucket(streams.Bucket(name), bucketRecords, records, log.records.Sequence())
 		})
-		if err != nil {
-			return err
-		}
-		return rewriteBucket(streams.Bucket(name), bucketRecords, records, log.records.Sequence())
-	})
+	}
 }
 
 // rewriteFile runs fn on the closed engine file in dir.
@@ -125,11 +161,20 @@ func (env *testEnv) call(op, body string) string {
 	return rec.Body.String()
 }
 
-// TestMigrateToV4 upgrades a file of format 3 (items, index entries and
-// stream records as JSON) and checks that every table, index and stream
-// answers exactly as before, that the invariants hold (mustOpen's
-// checker) and that the stored forms are format 4's.
-func TestMigrateToV4(t *testing.T) {
+// v3Fixture is a file of format 3 to upgrade: tables with and without a
+// sort key, indexes of all three projections, a stream with every event,
+// and the answers that read them, taken before the file was downgraded.
+type v3Fixture struct {
+	env     *testEnv
+	arn     string   // the stream's
+	before  []string // answers
+	records int
+}
+
+// newV3Fixture writes the fixture's data, takes its answers, closes the
+// engine and downgrades its file to format 3, its records written in
+// region(seq).
+func newV3Fixture(t *testing.T, region func(seq uint64) string) *v3Fixture {
 	env := mustOpen(t)
 	include := gsi("ByOwner", "owner", "SK")
 	include.Projection = &types.Projection{ProjectionType: types.ProjectionTypeInclude, NonKeyAttributes: []string{"caption"}}
@@ -162,50 +207,16 @@ func TestMigrateToV4(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	arn := aws.ToString(desc.Table.LatestStreamArn)
-
-	// Every answer that reads stored items, index entries or records.
-	answers := func() []string {
-		out := []string{
-			env.call("Scan", `{"TableName":"photos"}`),
-			env.call("Scan", `{"TableName":"plain"}`),
-			env.call("Query", `{"TableName":"photos","KeyConditionExpression":"PK = :p","ExpressionAttributeValues":{":p":{"S":"USER#a"}},"Limit":2}`),
-			env.call("GetItem", `{"TableName":"photos","Key":{"PK":{"S":"USER#c<&>"},"SK":{"S":"PHOTO#2"}}}`),
-			env.call("DescribeTable", `{"TableName":"photos"}`),
-		}
-		for _, ix := range []string{"Inverted", "ByOwner", "ByKind"} {
-			out = append(out, env.call("Scan", `{"TableName":"photos","IndexName":"`+ix+`"}`))
-			out = append(out, env.call("Scan", `{"TableName":"photos","IndexName":"`+ix+`","Limit":3}`))
-		}
-		records, err := readAllRecords(env.ctx, env.e, arn)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, r := range records {
-			b, err := json.Marshal(r)
-			if err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, string(b))
-		}
-		return out
-	}
-	records := func() int {
-		r, err := readAllRecords(env.ctx, env.e, arn)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return len(r)
-	}
-	before, recordsBefore := answers(), records()
-	if recordsBefore != 4*3+4*0+2 {
-		t.Fatalf("%d records before the upgrade", recordsBefore)
+	f := &v3Fixture{env: env, arn: aws.ToString(desc.Table.LatestStreamArn)}
+	f.before, f.records = f.answers(env), f.recordCount(env)
+	if f.records != 4*3+4*0+2 {
+		t.Fatalf("%d records before the upgrade", f.records)
 	}
 	if err := env.e.Close(); err != nil {
 		t.Fatal(err)
 	}
 	rewriteFile(t, env.dir, func(tx *bolt.Tx) error {
-		if err := downgradeToV3(tx); err != nil {
+		if err := downgradeToV3In(region)(tx); err != nil {
 			return err
 		}
 		// A format 3 item is JSON.
@@ -214,17 +225,61 @@ func TestMigrateToV4(t *testing.T) {
 		}
 		return tx.Bucket(bucketMeta).Put(keyFormat, []byte(formatV3))
 	})
-	env.open()
-	after := answers()
-	if !slices.Equal(before, after) {
-		for i := range before {
-			if i >= len(after) || before[i] != after[i] {
-				t.Fatalf("answer %d after the upgrade:\n got %s\nwant %s", i, after[min(i, len(after)-1)], before[i])
+	return f
+}
+
+// answers returns every answer of env that reads stored items, index
+// entries or records.
+func (f *v3Fixture) answers(env *testEnv) []string {
+	out := []string{
+		env.call("Scan", `{"TableName":"photos"}`),
+		env.call("Scan", `{"TableName":"plain"}`),
+		env.call("Query", `{"TableName":"photos","KeyConditionExpression":"PK = :p","ExpressionAttributeValues":{":p":{"S":"USER#a"}},"Limit":2}`),
+		env.call("GetItem", `{"TableName":"photos","Key":{"PK":{"S":"USER#c<&>"},"SK":{"S":"PHOTO#2"}}}`),
+		env.call("DescribeTable", `{"TableName":"photos"}`),
+	}
+	for _, ix := range []string{"Inverted", "ByOwner", "ByKind"} {
+		out = append(out, env.call("Scan", `{"TableName":"photos","IndexName":"`+ix+`"}`))
+		out = append(out, env.call("Scan", `{"TableName":"photos","IndexName":"`+ix+`","Limit":3}`))
+	}
+	records, err := readAllRecords(env.ctx, env.e, f.arn)
+	if err != nil {
+		env.t.Fatal(err)
+	}
+	for _, r := range records {
+		b, err := json.Marshal(r)
+		if err != nil {
+			env.t.Fatal(err)
+		}
+		out = append(out, string(b))
+	}
+	return out
+}
+
+// recordCount returns the number of records of the fixture's stream.
+func (f *v3Fixture) recordCount(env *testEnv) int {
+	r, err := readAllRecords(env.ctx, env.e, f.arn)
+	if err != nil {
+		env.t.Fatal(err)
+	}
+	return len(r)
+}
+
+// check fails the test unless env answers as the fixture did before the
+// upgrade, with the stored forms of format 4 and no upgrade file left.
+func (f *v3Fixture) check(env *testEnv) {
+	t := env.t
+	t.Helper()
+	after := f.answers(env)
+	if !slices.Equal(f.before, after) {
+		for i := range f.before {
+			if i >= len(after) || f.before[i] != after[i] {
+				t.Fatalf("answer %d after the upgrade:\n got %s\nwant %s", i, after[min(i, len(after)-1)], f.before[i])
 			}
 		}
-		t.Fatalf("%d answers after the upgrade, %d before", len(after), len(before))
+		t.Fatalf("%d answers after the upgrade, %d before", len(after), len(f.before))
 	}
-	err = env.e.view(func(tx *bolt.Tx) error {
+	err := env.e.view(func(tx *bolt.Tx) error {
 		if v := tx.Bucket(bucketMeta).Get(keyFormat); string(v) != FormatVersion {
 			t.Errorf("format %q after the upgrade", v)
 		}
@@ -243,9 +298,97 @@ func TestMigrateToV4(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if _, err := os.Stat(filepath.Join(env.dir, FileName+upgradeSuffix)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("upgrade file after the upgrade: %v", err)
+	}
+}
+
+// TestMigrateToV4 upgrades a file of format 3 (items, index entries and
+// stream records as JSON) and checks that every table, index and stream
+// answers exactly as before, that the invariants hold (mustOpen's
+// checker) and that the stored forms are format 4's.
+func TestMigrateToV4(t *testing.T) {
+	f := newV3Fixture(t, func(uint64) string { return "local" })
+	env := f.env
+	env.open()
+	f.check(env)
 	// Writes go on where they left off.
 	env.put("photos", item("PK", s("USER#d"), "SK", s("#META")))
-	if got := records(); got != recordsBefore+1 {
-		t.Errorf("%d records after one more write, want %d", got, recordsBefore+1)
+	if got := f.recordCount(env); got != f.records+1 {
+		t.Errorf("%d records after one more write, want %d", got, f.records+1)
 	}
+}
+
+// TestMigrateToV4_Regions: format 3 records keep the regions they were
+// written in, whatever the engine's region, once upgraded and after; the
+// records written after the upgrade are in the engine's region.
+func TestMigrateToV4_Regions(t *testing.T) {
+	// Written in two regions, neither the engine's.
+	written := func(seq uint64) string {
+		if seq <= 5 {
+			return "eu-west-3"
+		}
+		return "ap-south-1"
+	}
+	f := newV3Fixture(t, written)
+	env := f.env
+	env.open()
+	env.put("photos", item("PK", s("USER#d"), "SK", s("#META")))
+	check := func(engine string) {
+		t.Helper()
+		// The stream's ARN names the engine's region.
+		arn := strings.Replace(f.arn, ":local:", ":"+engine+":", 1)
+		for path, sc := range map[string]streamReader{"HTTP": streamsClient(env.e), "in process": env.e.StreamsAPI()} {
+			records, err := readAllRecordsWith(env.ctx, sc, arn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(records) != f.records+1 {
+				t.Fatalf("%s: %d records", path, len(records))
+			}
+			for i, r := range records {
+				want := engine
+				if i < f.records {
+					seq, _ := strconv.ParseUint(aws.ToString(r.Dynamodb.SequenceNumber), 10, 64)
+					want = written(seq)
+				}
+				if got := aws.ToString(r.AwsRegion); got != want {
+					t.Errorf("%s, engine in %s: record %d (%s) in %q, want %q", path, engine, i, aws.ToString(r.Dynamodb.SequenceNumber), got, want)
+				}
+			}
+		}
+	}
+	check("local")
+	// One run per region, in the stream's meta; records stay as compact.
+	err := env.e.view(func(tx *bolt.Tx) error {
+		streams := tx.Bucket(bucketStreams)
+		name, _ := streams.Cursor().First()
+		log, err := openStreamLog(streams.Bucket(name))
+		if err != nil {
+			return err
+		}
+		if len(log.meta.Regions) != 2 || log.meta.Regions[0].Region != "eu-west-3" || log.meta.Regions[1].First != 6 {
+			t.Errorf("regions %+v", log.meta.Regions)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := env.e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	e, err := Open(env.dir, &Options{NoSync: true, TTLSweepInterval: -1, Region: "us-east-2", Now: func() time.Time { return *env.clock }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env.e, env.client = e, dynamodbClient(e)
+	check("us-east-2")
+	// Switching the stream off saves its meta again, regions included.
+	_, err = env.client.UpdateTable(env.ctx, &dynamodb.UpdateTableInput{TableName: aws.String("photos"),
+		StreamSpecification: &types.StreamSpecification{StreamEnabled: aws.Bool(false)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("us-east-2")
 }

@@ -8,8 +8,8 @@ import (
 )
 
 // FormatVersion is the on-disk format version stored in the meta bucket.
-// Open migrates files of versions 1, 2 and 3 (see migrateV1 and
-// migrateToV4) and refuses any other version (ErrFormatVersion).
+// Open upgrades files of versions 1, 2 and 3 (upgrade.go) and refuses any
+// other version (ErrFormatVersion).
 const FormatVersion = "4"
 
 // Earlier format versions. Version 1 had no expiry buckets; version 2 had no
@@ -35,17 +35,19 @@ var (
 	bucketExpiry = []byte("expiry")
 )
 
+// tableBucketPrefix begins the name of every table's bucket.
+const tableBucketPrefix = "t:"
+
 // tableBucketName is the top-level bucket holding one table's data.
-func tableBucketName(table string) []byte { return []byte("t:" + table) }
+func tableBucketName(table string) []byte { return []byte(tableBucketPrefix + table) }
 
 // indexBucketName is the nested bucket (inside the table bucket) holding an
 // index's entries.
 func indexBucketName(index string) []byte { return []byte("i:" + index) }
 
 // initStorage creates the fixed buckets of a new file, and checks the format
-// version of an existing one, migrating it from versions 1 to 3. Open runs
-// it in one transaction, so a migration interrupted by a crash leaves the
-// file at its old version, to be migrated again on the next Open.
+// version of an existing one. Open has upgraded a file of an older version
+// before (upgrade.go); an in-memory file is always new.
 func initStorage(tx *bolt.Tx) error {
 	meta, err := tx.CreateBucketIfNotExists(bucketMeta)
 	if err != nil {
@@ -56,54 +58,16 @@ func initStorage(tx *bolt.Tx) error {
 		if err := meta.Put(keyFormat, []byte(FormatVersion)); err != nil {
 			return fmt.Errorf("ddb: init: %w", err)
 		}
-	case string(v) == formatV1 || string(v) == formatV2 || string(v) == formatV3:
-		// First the stored forms of version 4, which migrateV1 reads.
-		from := string(v)
-		if err := migrateToV4(tx); err != nil {
-			return fmt.Errorf("ddb: migrate from format %s: %w", from, err)
-		}
-		if from == formatV1 {
-			if err := migrateV1(tx); err != nil {
-				return fmt.Errorf("ddb: migrate from format %s: %w", formatV1, err)
-			}
-		}
-		// From version 2, the streams bucket created below is all there is to add.
-		if err := meta.Put(keyFormat, []byte(FormatVersion)); err != nil {
-			return fmt.Errorf("ddb: init: %w", err)
-		}
 	case string(v) != FormatVersion:
 		return fmt.Errorf("%w: file has %q, engine reads %q", ErrFormatVersion, v, FormatVersion)
 	}
+	// A file upgraded from version 1 or 2 lacks the streams bucket.
 	for _, name := range [][]byte{bucketTables, bucketStreams} {
 		if _, err := tx.CreateBucketIfNotExists(name); err != nil {
 			return fmt.Errorf("ddb: init: %w", err)
 		}
 	}
 	return nil
-}
-
-// migrateV1 upgrades a version 1 file to version 2: version 2 added the
-// expiry bucket of each table with TTL enabled, so build them from the
-// items. This reads every item of those tables once.
-func migrateV1(tx *bolt.Tx) error {
-	tables := tx.Bucket(bucketTables)
-	if tables == nil {
-		return nil // a file that never finished its first Open
-	}
-	return tables.ForEach(func(name, _ []byte) error {
-		m, err := loadTable(tx, string(name))
-		if err != nil {
-			return err
-		}
-		if m.TTL == nil || !m.TTL.Enabled {
-			return nil
-		}
-		tb := tx.Bucket(tableBucketName(m.Name))
-		if tb == nil {
-			return fmt.Errorf("ddb: table %s has no bucket", m.Name)
-		}
-		return buildExpiry(tb, m)
-	})
 }
 
 // tableStats are the counters kept per table and per index, updated in the

@@ -92,6 +92,53 @@ type streamMeta struct {
 	// while the table writes to the stream.
 	Created  float64 `json:"Created"`
 	Disabled float64 `json:"Disabled,omitempty"`
+	// Regions are the regions the records of a stream upgraded from format
+	// 3 were written in (formatv4.go), as runs of records: format 3 stored
+	// each record's awsRegion, format 4 records do not, so that a record
+	// upgraded keeps its own. Any other record reads as written in the
+	// engine's region (Options.Region). An engine that predates the field
+	// ignores it.
+	Regions []recordRegion `json:"Regions,omitempty"`
+}
+
+// recordRegion says that the records numbered First to Last were written
+// in Region.
+type recordRegion struct {
+	First  uint64 `json:"First"`
+	Last   uint64 `json:"Last"`
+	Region string `json:"Region"`
+}
+
+// recordRegion returns the region record seq was written in: its run's,
+// or engine (the engine's region) for a record no run holds. A stream has
+// a run for each change of region in its format 3 records: usually one.
+func (s *streamMeta) recordRegion(seq uint64, engine string) string {
+	for _, r := range s.Regions {
+		if seq >= r.First && seq <= r.Last {
+			return r.Region
+		}
+	}
+	return engine
+}
+
+// lazyRegions answers the region of the records one GetRecords returns,
+// reading the stream's meta, which only streams upgraded from format 3
+// need, once and only when there is a record: an idle poll reads no meta.
+type lazyRegions struct {
+	engine string
+	meta   *streamMeta
+}
+
+// of returns the region record seq of log was written in.
+func (r *lazyRegions) of(log *streamLog, seq uint64) (string, error) {
+	if r.meta == nil {
+		m, err := loadStreamMeta(log.b)
+		if err != nil {
+			return "", err
+		}
+		r.meta = m
+	}
+	return r.meta.recordRegion(seq, r.engine), nil
 }
 
 // status is the StreamStatus of the stream.

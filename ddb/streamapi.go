@@ -442,6 +442,7 @@ func (e *Engine) getRecords(_ context.Context, in *getRecordsInput) (*recordPage
 		limit = *in.Limit
 	}
 	p := &recordPage{records: []*storedRecord{}}
+	regions := lazyRegions{engine: e.opts.Region}
 	err = e.viewStream(it.StreamARN, "Stream does not exist", func(log *streamLog) error {
 		s, err := log.shard(it.ShardID)
 		if err != nil {
@@ -462,7 +463,11 @@ func (e *Engine) getRecords(_ context.Context, in *getRecordsInput) (*recordPage
 				break
 			}
 			// A copy: the record is rendered after the transaction.
-			r, err := parseStoredRecord(seq, bytes.Clone(v), e.opts.Region)
+			region, err := regions.of(log, seq)
+			if err != nil {
+				return err
+			}
+			r, err := parseStoredRecord(seq, bytes.Clone(v), region)
 			if err != nil {
 				return fmt.Errorf("%w %d", err, seq)
 			}

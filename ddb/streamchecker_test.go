@@ -78,7 +78,7 @@ func checkStream(e *Engine, tx *bolt.Tx, name []byte) error {
 				SequenceNumber string          `json:"SequenceNumber"`
 			} `json:"dynamodb"`
 		}
-		rendered, err := e.appendRecordJSON(nil, seq, v)
+		rendered, err := appendRecordJSON(nil, seq, v, log.meta.recordRegion(seq, e.opts.Region))
 		if err != nil {
 			return fmt.Errorf("record %d: %w", seq, err)
 		}

@@ -26,7 +26,10 @@ import (
 // bucket stores it, without its key attributes, which keys holds.
 // GetRecords reads records in this form (storedRecord) and each path
 // renders them from it, as JSON or as the SDK's types: in storage, a third
-// of the bytes the JSON would take.
+// of the bytes the JSON would take. The record holds no awsRegion: records
+// are written in the engine's region (Options.Region), and those upgraded
+// from format 3 in the regions their stream's meta keeps
+// (streamMeta.Regions), which costs a record nothing.
 
 // recordEvents and recordViews are the values the flags index.
 var (
@@ -179,9 +182,9 @@ func (r *storedRecord) viewType() string { return recordViews[r.flags>>2&3] }
 func (r *storedRecord) byService() bool { return r.flags&recordByService != 0 }
 
 // appendRecordJSON appends the record stored as v (time included) under
-// sequence number seq as GetRecords returns it, with the engine's region.
-func (e *Engine) appendRecordJSON(dst []byte, seq uint64, v []byte) ([]byte, error) {
-	r, err := parseStoredRecord(seq, v, e.opts.Region)
+// sequence number seq, written in region, as GetRecords returns it.
+func appendRecordJSON(dst []byte, seq uint64, v []byte, region string) ([]byte, error) {
+	r, err := parseStoredRecord(seq, v, region)
 	if err != nil {
 		return nil, err
 	}
