@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"sync"
-	"time"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -17,19 +16,6 @@ import (
 // acknowledged only once the shared commit is on disk. A lone writer
 // commits at once, as before; bbolt's own DB.Batch would instead wait a
 // fixed delay for company.
-//
-// A group forms by itself only from the writers that arrived during the
-// previous commit. When writers come back as soon as they are acknowledged
-// (a server's many clients), that leaves a leader alone or nearly so just
-// after each commit, and a commit of one costs as much as a commit of
-// sixteen: on a disk where a commit takes a millisecond, groups stayed
-// near four writers and throughput was a third of what the writers could
-// send. So a leader whose group is smaller than the previous one lingers,
-// for at most a quarter of the previous commit's time (and never more than
-// maxLinger), until as many writers have joined: the writers of the last
-// group are on their way back. A lone writer, whose previous group was
-// itself, never waits. This is commit_delay with commit_siblings in
-// PostgreSQL, with the siblings counted by the last commit.
 //
 // A write whose function fails (a failed condition, a validation error)
 // must not undo the others: as with DB.Batch, the shared transaction is
@@ -45,66 +31,11 @@ var (
 	errLead     = errors.New("ddb: lead the next group commit")
 )
 
-// maxLinger bounds how long a leader waits for company.
-const maxLinger = 500 * time.Microsecond
-
 // commitQueue holds the writers waiting for the commit in progress.
 type commitQueue struct {
 	mu      sync.Mutex
 	busy    bool // a leader is committing
 	pending []*queuedWrite
-
-	// lastSize and lastTook describe the previous commit: how many writers
-	// shared it and how long it took.
-	lastSize int
-	lastTook time.Duration
-	// joined, while a leader lingers, is closed once want writers are
-	// pending.
-	joined chan struct{}
-	want   int
-}
-
-// enqueue adds w to the writers waiting for the next commit and wakes a
-// lingering leader whose group is now complete. q.mu must be held.
-func (q *commitQueue) enqueue(w *queuedWrite) {
-	q.pending = append(q.pending, w)
-	if q.joined != nil && len(q.pending) >= q.want {
-		close(q.joined)
-		q.joined = nil
-	}
-}
-
-// gather waits, if the last group was larger than the writers now pending
-// plus the leader, for at most a quarter of the last commit's time for as
-// many to join, then takes them all as the leader's group. q.mu must be
-// held; it is held again on return.
-func (q *commitQueue) gather(leader *queuedWrite) []*queuedWrite {
-	if want := q.lastSize - 1; len(q.pending) < want {
-		if linger := min(q.lastTook/4, maxLinger); linger > 0 {
-			joined := make(chan struct{})
-			q.joined, q.want = joined, want
-			q.mu.Unlock()
-			t := time.NewTimer(linger)
-			select {
-			case <-joined:
-			case <-t.C:
-			}
-			t.Stop()
-			q.mu.Lock()
-			q.joined = nil
-		}
-	}
-	group := append([]*queuedWrite{leader}, q.pending...)
-	q.pending = nil
-	return group
-}
-
-// done records the size and duration of a commit, for the next leader's
-// gather.
-func (q *commitQueue) done(size int, took time.Duration) {
-	q.mu.Lock()
-	q.lastSize, q.lastTook = size, took
-	q.mu.Unlock()
 }
 
 // queuedWrite is one writer's function and the channel of its result.
@@ -120,7 +51,7 @@ func (e *Engine) updateGrouped(fn func(tx *bolt.Tx) error) error {
 	w := &queuedWrite{fn: fn, done: make(chan error, 1)}
 	q.mu.Lock()
 	if q.busy {
-		q.enqueue(w)
+		q.pending = append(q.pending, w)
 		q.mu.Unlock()
 		switch err := <-w.done; err {
 		case errRunAlone:
@@ -135,7 +66,8 @@ func (e *Engine) updateGrouped(fn func(tx *bolt.Tx) error) error {
 		q.mu.Unlock()
 	}
 	q.mu.Lock()
-	group := q.gather(w)
+	group := append([]*queuedWrite{w}, q.pending...)
+	q.pending = nil
 	q.mu.Unlock()
 	var (
 		acked  []*queuedWrite
@@ -148,9 +80,7 @@ func (e *Engine) updateGrouped(fn func(tx *bolt.Tx) error) error {
 				e.passLead() // our own write panicked
 			}
 		}()
-		start := time.Now()
 		acked, result = e.commitGroup(w, group)
-		q.done(len(group), time.Since(start))
 		// The next leader starts its transaction before we wake the
 		// writers of this one: woken first, they would run ahead of it on
 		// a busy machine and leave the database idle.
