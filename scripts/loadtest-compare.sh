@@ -22,6 +22,8 @@ if [[ $# -gt 0 && $1 != "--" ]]; then baseline=$1; shift; fi
 work=$(mktemp -d)
 pids=()
 cleanup() {
+	# start runs in command substitutions, subshells: the servers' pids come back in a file.
+	if [[ -f $work/pids ]]; then while read -r pid; do pids+=("$pid"); done <"$work/pids"; fi
 	for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
 	wait 2>/dev/null || true
 	if [[ -n $baseline ]]; then git worktree remove --force "$work/baseline" 2>/dev/null || true; fi
@@ -40,7 +42,7 @@ if [[ ! -d tools/apollo-peer/node_modules ]]; then (cd tools/apollo-peer && npm 
 start() {
 	local name=$1 pattern=$2; shift 2
 	"$@" >"$work/$name.out" 2>"$work/$name.err" &
-	pids+=($!)
+	echo $! >>"$work/pids"
 	for _ in $(seq 1 300); do
 		if url=$(grep -o -m1 "$pattern" "$work/$name.out"); then echo "$url"; return; fi
 		sleep 0.1
