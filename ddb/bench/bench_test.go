@@ -3,7 +3,10 @@
 // Query page, PutItem and a 3-Put TransactWriteItems.
 //
 // BenchmarkPutItemParallel repeats PutItem from concurrent writers, to show
-// write throughput (whether writers share commits).
+// write throughput (whether writers share commits). BenchmarkConcurrent
+// (concurrent_test.go) runs GetItem, Query, a counter's UpdateItem and a
+// TransactWriteItems of three from 16 clients, on the engine over loopback
+// and on the transport floor.
 //
 // Every Benchmark<Op> has five sub-benchmarks:
 //
