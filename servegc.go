@@ -6,7 +6,7 @@ import "runtime/debug"
 // environment variable sets another. The server's live heap is small: the embedded engine's
 // data lives in its file's memory map or, in memory, in a memory file, not on the Go heap,
 // and an operation's garbage dies with it. With the default 100, collection was about a
-// sixth of the CPU of an operation; at 400, BenchmarkPatterns measures 15–20% less CPU per
+// sixth of the CPU of an operation; at 400, BenchmarkPatterns measures 20–30% less CPU per
 // operation, for a heap that peaks at five times the live one instead of twice
 // (docs/benchmarks.md). GOMEMLIMIT still caps the heap where memory is tight.
 const serveGCPercent = 400
