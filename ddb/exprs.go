@@ -201,6 +201,9 @@ func (x *exprEnv) check() error {
 	if x.err != nil {
 		return x.err
 	}
+	if x.params == nil && len(x.names) == 0 && len(x.values) == 0 {
+		return nil // no expression and no placeholder: nothing to be unused
+	}
 	return x.p().CheckUnused()
 }
 

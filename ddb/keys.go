@@ -70,7 +70,7 @@ func (m *tableMeta) keyParam(key attr.Item) ([]byte, error) {
 	if len(key) != len(names) {
 		return nil, validationf("The provided key element does not match the schema")
 	}
-	var k []byte
+	k := make([]byte, 0, 64) // most keys fit, grown once if not
 	for i, name := range names {
 		v, ok := key[name]
 		if !ok || v.Type.String() != m.attrType(name) {

@@ -79,6 +79,10 @@ type tableMeta struct {
 	LatestStreamLabel string       `json:"LatestStreamLabel,omitempty"`
 	// Tags are the table's tags, ordered by key (tags.go).
 	Tags []storedTag `json:"Tags,omitempty"`
+
+	// keys is keyNames, worked out once for the metadata every request
+	// shares (loadTableShared); nil in other copies.
+	keys []string
 }
 
 // hashKey returns the name of the HASH attribute of a key schema.
@@ -123,6 +127,9 @@ func (m *tableMeta) index(name string) *indexMeta {
 
 // keyNames returns the table's key attribute names (hash, then range if any).
 func (m *tableMeta) keyNames() []string {
+	if m.keys != nil {
+		return m.keys
+	}
 	names := []string{hashKey(m.KeySchema)}
 	if r := rangeKey(m.KeySchema); r != "" {
 		names = append(names, r)

@@ -110,14 +110,20 @@ func CheckParams(names map[string]string, values map[string]attr.Value) error {
 	if values != nil && len(values) == 0 {
 		return plain("ExpressionAttributeValues must not be empty")
 	}
-	keys := slices.Sorted(maps.Keys(names))
-	if err := checkKeys("ExpressionAttributeNames", keys, '#'); err != nil {
-		return err
-	}
-	for _, k := range keys {
-		if names[k] == "" {
-			return plain("ExpressionAttributeNames contains invalid value: Empty attribute name for key " + k)
+	// Most requests have neither map: no keys to sort, nothing to allocate.
+	if len(names) > 0 {
+		keys := slices.Sorted(maps.Keys(names))
+		if err := checkKeys("ExpressionAttributeNames", keys, '#'); err != nil {
+			return err
 		}
+		for _, k := range keys {
+			if names[k] == "" {
+				return plain("ExpressionAttributeNames contains invalid value: Empty attribute name for key " + k)
+			}
+		}
+	}
+	if len(values) == 0 {
+		return nil
 	}
 	return checkKeys("ExpressionAttributeValues", slices.Sorted(maps.Keys(values)), ':')
 }
