@@ -255,9 +255,35 @@ func addExact(d, e Decimal) Decimal {
 	// value = coefficient × 10^(exp - len(digits))
 	dScale, eScale := d.exp-len(d.digits), e.exp-len(e.digits)
 	scale := min(dScale, eScale)
+	// Counters add small integers: while both aligned coefficients fit in 18
+	// digits their sum fits in an int64, and big.Int's allocations are spared.
+	if a, ok := d.coefficient64(dScale - scale); ok {
+		if b, ok := e.coefficient64(eScale - scale); ok {
+			return fromDigits(strconv.FormatInt(a+b, 10), scale)
+		}
+	}
 	a, b := d.coefficient(dScale-scale), e.coefficient(eScale-scale)
 	a.Add(a, b)
-	return fromBig(a, scale)
+	return fromDigits(a.String(), scale)
+}
+
+// coefficient64 is coefficient for values of at most 18 digits once
+// shifted; ok is false for larger ones.
+func (d Decimal) coefficient64(shift int) (int64, bool) {
+	if len(d.digits)+shift > 18 {
+		return 0, false
+	}
+	var z int64
+	for i := 0; i < len(d.digits); i++ {
+		z = z*10 + int64(d.digits[i]-'0')
+	}
+	for range shift {
+		z *= 10
+	}
+	if d.neg {
+		z = -z
+	}
+	return z, true
 }
 
 // coefficient returns the signed digits as an integer times 10^shift.
@@ -270,12 +296,12 @@ func (d Decimal) coefficient(shift int) *big.Int {
 	return z
 }
 
-// fromBig builds the normalized Decimal z × 10^scale.
-func fromBig(z *big.Int, scale int) Decimal {
-	if z.Sign() == 0 {
+// fromDigits builds the normalized Decimal s × 10^scale from the decimal
+// integer s (an optional '-', then digits without leading zeros).
+func fromDigits(s string, scale int) Decimal {
+	if s == "0" {
 		return Decimal{}
 	}
-	s := z.String()
 	neg := false
 	if s[0] == '-' {
 		neg, s = true, s[1:]

@@ -2,6 +2,9 @@ package attr_test
 
 import (
 	"errors"
+	"math/big"
+	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -91,6 +94,14 @@ func TestDecimal_AddSub(t *testing.T) {
 		{"1e100", "1e100", "2" + strings.Repeat("0", 100), "0"},
 		{"-5", "-7", "-12", "2"},
 		{"0", "0", "0", "0"},
+		{"100", "-100", "0", "200"},
+		{"12.5", "-12.25", "0.25", "24.75"},
+		// Around the int64 fast path's limit of 18 aligned digits.
+		{"999999999999999999", "1", "1000000000000000000", "999999999999999998"},
+		{"-999999999999999999", "-999999999999999999", "-1999999999999999998", "0"},
+		{"9999999999999999999", "1", "10000000000000000000", "9999999999999999998"},
+		{"0.000000000000000001", "1", "1.000000000000000001", "-0.999999999999999999"},
+		{"0.00000000000000001", "1", "1.00000000000000001", "-0.99999999999999999"},
 	}
 	for _, tt := range tests {
 		a, _ := attr.ParseDecimal(tt.a)
@@ -102,6 +113,38 @@ func TestDecimal_AddSub(t *testing.T) {
 		d, err := a.Sub(b)
 		if err != nil || d.String() != tt.diff {
 			t.Errorf("%s - %s = %s, %v; want %s", tt.a, tt.b, d, err, tt.diff)
+		}
+	}
+}
+
+// TestDecimal_AddMatchesBigRat checks sums of random decimals, on both sides
+// of the int64 fast path's limit, against math/big.
+func TestDecimal_AddMatchesBigRat(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	random := func() string {
+		digits := make([]byte, 1+r.IntN(22))
+		for i := range digits {
+			digits[i] = byte('0' + r.IntN(10))
+		}
+		sign := ""
+		if r.IntN(2) == 0 {
+			sign = "-"
+		}
+		return sign + string(digits) + "e" + strconv.Itoa(r.IntN(13)-6)
+	}
+	for range 20000 {
+		x, y := random(), random()
+		a, _ := attr.ParseDecimal(x)
+		b, _ := attr.ParseDecimal(y)
+		got, err := a.Add(b)
+		if err != nil {
+			t.Fatalf("%s + %s: %v", x, y, err)
+		}
+		want, _ := new(big.Rat).SetString(x)
+		yr, _ := new(big.Rat).SetString(y)
+		want.Add(want, yr)
+		if g, ok := new(big.Rat).SetString(got.String()); !ok || g.Cmp(want) != 0 {
+			t.Fatalf("%s + %s = %s, want %s", x, y, got, want.FloatString(10))
 		}
 	}
 }
