@@ -200,6 +200,9 @@ func OpenMemory(opts *Options) (*Engine, error) {
 	db, err := bolt.Open(f.Name(), 0o600, &bolt.Options{
 		Timeout: o.OpenTimeout,
 		NoSync:  true,
+		// The file is never opened again, so the free-page list need not be
+		// written at every commit (one page write fewer) for a later Open.
+		NoFreelistSync: true,
 		// bbolt opens by name; hand it the file already made, once.
 		OpenFile: func(string, int, os.FileMode) (*os.File, error) { return f, nil },
 	})

@@ -31,10 +31,14 @@ type projector func(it attr.Item) attr.Item
 // it sets, removes, adds to or deletes from, and targets projects an item on
 // the paths it does (for ReturnValues UPDATED_OLD and UPDATED_NEW).
 type updater struct {
-	apply   func(it attr.Item) (attr.Item, error)
-	names   []string
-	targets projector
+	apply func(it attr.Item) (attr.Item, error)
+	names []string
+	bound *expr.Update
 }
+
+// targets projects it on the paths the update touches. The projection is
+// built on demand: most writes ask for no UPDATED_* values.
+func (u *updater) targets(it attr.Item) attr.Item { return u.bound.Targets().Apply(it) }
 
 // p returns the expr.Params of the request, created on first use.
 func (x *exprEnv) p() *expr.Params {
@@ -153,7 +157,7 @@ func (x *exprEnv) update(s string, keyNames []string) (*updater, error) {
 	if err != nil {
 		return nil, err
 	}
-	up := &updater{apply: b.Apply, targets: b.Targets().Apply}
+	up := &updater{apply: b.Apply, bound: b}
 	add := func(p expr.Path) {
 		for _, n := range up.names {
 			if n == p[0].Name {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	gojson "github.com/goccy/go-json"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -106,11 +107,13 @@ func saveTable(tx *bolt.Tx, m *tableMeta) error {
 	return tx.Bucket(bucketTables).Put([]byte(m.Name), raw)
 }
 
-// loadStats reads a table's counters from its bucket.
+// loadStats reads a table's counters from its bucket. Every write reads
+// and writes them, hence go-json, several times faster than encoding/json
+// here and writing the same JSON.
 func loadStats(tb *bolt.Bucket) (tableStats, error) {
 	var s tableStats
 	if raw := tb.Get(keyStats); raw != nil {
-		if err := json.Unmarshal(raw, &s); err != nil {
+		if err := gojson.Unmarshal(raw, &s); err != nil {
 			return s, fmt.Errorf("ddb: corrupt table stats: %w", err)
 		}
 	}
@@ -122,7 +125,7 @@ func loadStats(tb *bolt.Bucket) (tableStats, error) {
 
 // saveStats writes a table's counters.
 func saveStats(tb *bolt.Bucket, s tableStats) error {
-	raw, err := json.Marshal(s)
+	raw, err := gojson.Marshal(s)
 	if err != nil {
 		return err
 	}
