@@ -421,14 +421,18 @@ func runTargets(b *testing.B, sdk func(b *testing.B, c *dynamodb.Client), floor 
 			c := t.get(b)
 			b.ReportAllocs()
 			b.ResetTimer()
+			stop := reportCPU(b)
 			sdk(b, c)
+			stop()
 		})
 	}
 	b.Run("bbolt-floor", func(b *testing.B) {
 		db, bucket := openFloor(b)
 		b.ReportAllocs()
 		b.ResetTimer()
+		stop := reportCPU(b)
 		floor(b, db, bucket)
+		stop()
 	})
 }
 

@@ -92,6 +92,7 @@ func BenchmarkConcurrent(b *testing.B) {
 					b.ReportAllocs()
 					b.SetParallelism((concurrentClients + runtime.GOMAXPROCS(0) - 1) / runtime.GOMAXPROCS(0))
 					b.ResetTimer()
+					stop := reportCPU(b)
 					b.RunParallel(func(pb *testing.PB) {
 						for pb.Next() {
 							if err := op.do(c, int(seq.Add(1))); err != nil {
@@ -100,6 +101,7 @@ func BenchmarkConcurrent(b *testing.B) {
 							}
 						}
 					})
+					stop()
 				})
 			}
 		})
