@@ -21,19 +21,9 @@ import (
 //
 //	go test ./ddb/ -run '^$' -bench BenchmarkGetItemPaths -benchmem
 func BenchmarkGetItemPaths(b *testing.B) {
-	e, err := OpenMemory(&Options{TTLSweepInterval: -1})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { e.Close() })
+	e, _ := openPhotosTable(b, nil)
 	ctx := b.Context()
 	api := e.API()
-	str := types.ScalarAttributeTypeS
-	if _, err := api.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("photos"), BillingMode: types.BillingModePayPerRequest,
-		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("SK"), KeyType: types.KeyTypeRange}},
-		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("PK"), AttributeType: str}, {AttributeName: aws.String("SK"), AttributeType: str}}}); err != nil {
-		b.Fatal(err)
-	}
 	key := item("PK", s("USER#alice"), "SK", s("PHOTO#alice#2026-11-23T10:00:00Z"))
 	photo := item("PK", s("USER#alice"), "SK", s("PHOTO#alice#2026-11-23T10:00:00Z"), "username", s("alice"),
 		"timestamp", s("2026-11-23T10:00:00Z"), "location", s("https://cdn.example.com/photos/alice/2026-11-23T10:00:00Z.jpg"),
@@ -106,21 +96,9 @@ func BenchmarkGetItemPaths(b *testing.B) {
 //
 //	go test ./ddb/ -run '^$' -bench BenchmarkGetRecordsPaths -benchmem
 func BenchmarkGetRecordsPaths(b *testing.B) {
-	e, err := OpenMemory(&Options{TTLSweepInterval: -1})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { e.Close() })
+	e, created := openPhotosTable(b, &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewTypeNewAndOldImages})
 	ctx := b.Context()
 	api := e.API()
-	str := types.ScalarAttributeTypeS
-	created, err := api.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("photos"), BillingMode: types.BillingModePayPerRequest,
-		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("SK"), KeyType: types.KeyTypeRange}},
-		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("PK"), AttributeType: str}, {AttributeName: aws.String("SK"), AttributeType: str}},
-		StreamSpecification:  &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewTypeNewAndOldImages}})
-	if err != nil {
-		b.Fatal(err)
-	}
 	const batch = 100
 	for i := range batch {
 		ts := fmt.Sprintf("2026-11-23T10:%02d:00Z", i%(batch/2))
@@ -190,4 +168,24 @@ func BenchmarkGetRecordsPaths(b *testing.B) {
 			}
 		}
 	})
+}
+
+// openPhotosTable opens an in-memory engine holding an empty "photos" table
+// keyed PK/SK, with stream as its StreamSpecification (nil for none): the
+// setup of the in-process benchmarks.
+func openPhotosTable(b *testing.B, stream *types.StreamSpecification) (*Engine, *dynamodb.CreateTableOutput) {
+	e, err := OpenMemory(&Options{TTLSweepInterval: -1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { e.Close() })
+	str := types.ScalarAttributeTypeS
+	created, err := e.API().CreateTable(b.Context(), &dynamodb.CreateTableInput{TableName: aws.String("photos"), BillingMode: types.BillingModePayPerRequest,
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("SK"), KeyType: types.KeyTypeRange}},
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("PK"), AttributeType: str}, {AttributeName: aws.String("SK"), AttributeType: str}},
+		StreamSpecification:  stream})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return e, created
 }

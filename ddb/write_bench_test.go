@@ -20,19 +20,9 @@ import (
 //
 //	go test ./ddb/ -run '^$' -bench BenchmarkWritePaths -benchmem
 func BenchmarkWritePaths(b *testing.B) {
-	e, err := OpenMemory(&Options{TTLSweepInterval: -1})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { e.Close() })
+	e, _ := openPhotosTable(b, nil)
 	ctx := b.Context()
 	api := e.API()
-	str := types.ScalarAttributeTypeS
-	if _, err := api.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("photos"), BillingMode: types.BillingModePayPerRequest,
-		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("SK"), KeyType: types.KeyTypeRange}},
-		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("PK"), AttributeType: str}, {AttributeName: aws.String("SK"), AttributeType: str}}}); err != nil {
-		b.Fatal(err)
-	}
 	const photos = 300
 	key := func(i int) map[string]types.AttributeValue {
 		ts := "2026-11-23T10:" + strconv.Itoa(10+i/60) + ":" + strconv.Itoa(10+i%60) + "Z"

@@ -513,6 +513,21 @@ func BenchmarkGetItem(b *testing.B) {
 	})
 }
 
+// photoPageQuery is the Query of BenchmarkQuery and BenchmarkConcurrent:
+// the first page of user uid's photos.
+func photoPageQuery(uid string) *dynamodb.QueryInput {
+	return &dynamodb.QueryInput{
+		TableName:              aws.String(tableName),
+		KeyConditionExpression: aws.String("PK = :pk AND begins_with(SK, :sk)"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":pk": &types.AttributeValueMemberS{Value: "USER#" + uid},
+			":sk": &types.AttributeValueMemberS{Value: "PHOTO#" + uid + "#"},
+		},
+		Limit:          aws.Int32(pageSize),
+		ConsistentRead: aws.Bool(true),
+	}
+}
+
 // BenchmarkQuery measures a Query for the first page (Limit 20) of one
 // user's photos, KeyConditionExpression "PK = :pk AND begins_with(SK,
 // :sk)", cycling over users. The floor is a bbolt read transaction seeking
@@ -522,16 +537,7 @@ func BenchmarkQuery(b *testing.B) {
 	runTargets(b, func(b *testing.B, c *dynamodb.Client) {
 		for i := 0; b.Loop(); i++ {
 			uid := userID(i % usersN)
-			out, err := c.Query(ctx, &dynamodb.QueryInput{
-				TableName:              aws.String(tableName),
-				KeyConditionExpression: aws.String("PK = :pk AND begins_with(SK, :sk)"),
-				ExpressionAttributeValues: map[string]types.AttributeValue{
-					":pk": &types.AttributeValueMemberS{Value: "USER#" + uid},
-					":sk": &types.AttributeValueMemberS{Value: "PHOTO#" + uid + "#"},
-				},
-				Limit:          aws.Int32(pageSize),
-				ConsistentRead: aws.Bool(true),
-			})
+			out, err := c.Query(ctx, photoPageQuery(uid))
 			if err != nil {
 				b.Fatal(err)
 			}

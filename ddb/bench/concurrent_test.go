@@ -45,16 +45,7 @@ func BenchmarkConcurrent(b *testing.B) {
 		}},
 		{"Query20", func(c *dynamodb.Client, i int) error {
 			uid := userID(i % usersN)
-			out, err := c.Query(ctx, &dynamodb.QueryInput{
-				TableName:              aws.String(tableName),
-				KeyConditionExpression: aws.String("PK = :pk AND begins_with(SK, :sk)"),
-				ExpressionAttributeValues: map[string]types.AttributeValue{
-					":pk": &types.AttributeValueMemberS{Value: "USER#" + uid},
-					":sk": &types.AttributeValueMemberS{Value: "PHOTO#" + uid + "#"},
-				},
-				Limit:          aws.Int32(pageSize),
-				ConsistentRead: aws.Bool(true),
-			})
+			out, err := c.Query(ctx, photoPageQuery(uid))
 			if err == nil && len(out.Items) != pageSize {
 				b.Errorf("Query %s: %d items, want %d", uid, len(out.Items), pageSize)
 			}
