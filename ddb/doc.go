@@ -52,7 +52,8 @@
 //	                         writes share with it
 //	condition.go             condition evaluation and its failure
 //	transaction.go           what both transactions (and PartiQL's) share
-//	exprs.go, legacy.go      expressions, and legacy parameters as them
+//	exprs.go, legacy.go      expressions, and legacy parameters as them;
+//	                         exprcache.go keeps parsed expressions
 //	capacity.go              ConsumedCapacity
 //	handler.go, errors.go    dispatch by X-Amz-Target; exceptions
 //	shape.go, requestbody.go request shapes; bodies within RequestMemory
@@ -139,7 +140,7 @@
 // Layout (bucket names in quotes):
 //
 //	"meta"            "format" -> FormatVersion ("4"); Open upgrades "1"
-//	                  to "3" (upgrade.go) and refuses others
+//	                  to "3" into a new file (upgrade.go) and refuses others
 //	"tables"          table name -> JSON table metadata (key schema,
 //	                  attribute definitions, billing, indexes, TTL)
 //	"tokens"          ClientRequestToken -> {request hash and its form,

@@ -1,6 +1,7 @@
 package ddb
 
 import (
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/json"
 	"time"
@@ -134,9 +135,12 @@ func requestHash(body []byte) []byte {
 func typedRequestHash(in *transactWriteInput) []byte {
 	body, err := gojson.Marshal(in)
 	if err != nil {
-		// Decoded requests always encode; should one not, its token never
-		// matches.
-		body = []byte(err.Error())
+		// Decoded requests always encode. Should one not, a random hash
+		// keeps its token from matching any request, this one's retry
+		// included: a retry is refused, never applied twice.
+		sum := make([]byte, sha256.Size)
+		_, _ = rand.Read(sum)
+		return sum
 	}
 	sum := sha256.Sum256(body)
 	return sum[:]

@@ -42,8 +42,8 @@ import (
 // StoreEnv selects the store integration tests run on: "embedded" (the default) for the
 // embedded engine, a new one per server, reached through its in-process APIs (DynamoDB and
 // Streams) as serve reaches it; "embedded-sdk" for the same engine reached through SDK clients
-// over its in-memory HTTP transport; or "dynamodb-local" for the official DynamoDB Local, launched once per test binary
-// by Main. The same tests run on all three.
+// over its in-memory HTTP transport; or "dynamodb-local" for the official DynamoDB Local,
+// launched once per test binary by Main. The same tests run on all three.
 const StoreEnv = "QUICKPHOTOS_TEST_STORE"
 
 // The stores StoreEnv names.
