@@ -40,6 +40,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -222,6 +223,10 @@ type replay struct {
 	next    http.Handler
 	mu      sync.Mutex
 	answers map[string]recorded // by X-Amz-Target
+	// work, if set, runs for each answer replayed from a recording, after
+	// the request is read and before the answer is written: the storage
+	// floors' reads and writes (storagefloor_test.go).
+	work func(op string) error
 }
 
 // setupOps are the operations createAndFill uses, which replay always
@@ -259,6 +264,11 @@ func (p *replay) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	} else if _, err := io.Copy(io.Discard, r.Body); err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
+	} else if p.work != nil {
+		if err := p.work(op); err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
 	}
 	for k, v := range a.header {
 		w.Header()[k] = v
@@ -328,7 +338,7 @@ var targets = []*target{
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	for _, t := range targets {
+	for _, t := range slices.Concat(targets, storageFloorTargets) {
 		if t.cleanup != nil {
 			t.cleanup()
 		}
@@ -454,9 +464,20 @@ func openFloor(b *testing.B) (*bolt.DB, []byte) {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { _ = db.Close() })
-	bucket := []byte("items")
-	err = db.Update(func(tx *bolt.Tx) error {
-		bk, err := tx.CreateBucket(bucket)
+	if err := fillFloor(db); err != nil {
+		b.Fatal(err)
+	}
+	return db, floorBucket
+}
+
+// floorBucket is the bucket of a bbolt floor's photos.
+var floorBucket = []byte("items")
+
+// fillFloor creates floorBucket in db and puts the pre-populated photos in it,
+// as DynamoDB JSON under their floorKey.
+func fillFloor(db *bolt.DB) error {
+	return db.Update(func(tx *bolt.Tx) error {
+		bk, err := tx.CreateBucket(floorBucket)
 		if err != nil {
 			return err
 		}
@@ -470,10 +491,6 @@ func openFloor(b *testing.B) (*bolt.DB, []byte) {
 		}
 		return nil
 	})
-	if err != nil {
-		b.Fatal(err)
-	}
-	return db, bucket
 }
 
 // BenchmarkGetItem measures one strongly consistent GetItem of an existing

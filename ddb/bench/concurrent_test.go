@@ -3,6 +3,7 @@ package bench_test
 import (
 	"context"
 	"runtime"
+	"slices"
 	"sync/atomic"
 	"testing"
 
@@ -20,7 +21,11 @@ const concurrentClients = 16
 // over loopback HTTP, durable and in memory, against the transport floor (the
 // same client and HTTP with canned replies). Their ratio, floor ns/op over
 // engine ns/op, is the share of the floor's throughput the engine reaches.
-var loopbackTargets = []string{"engine-http", "engine-http-memory", "http-floor"}
+//
+// For the writes, the storage floors (storagefloor_test.go) add to the
+// transport floor the least work any engine kept in bbolt must do: their
+// share of http-floor is the most such an engine can reach here.
+var loopbackTargets = []string{"engine-http", "engine-http-memory", "http-floor", "storage-floor", "storage-floor-memory"}
 
 // BenchmarkConcurrent measures throughput with 16 clients sharing one SDK
 // client (as a server's goroutines share one), for the four operations of
@@ -32,10 +37,11 @@ var loopbackTargets = []string{"engine-http", "engine-http-memory", "http-floor"
 func BenchmarkConcurrent(b *testing.B) {
 	ctx := context.Background()
 	ops := []struct {
-		name string
-		do   func(c *dynamodb.Client, i int) error
+		name   string
+		writes bool // the storage floors run too
+		do     func(c *dynamodb.Client, i int) error
 	}{
-		{"GetItem", func(c *dynamodb.Client, i int) error {
+		{"GetItem", false, func(c *dynamodb.Client, i int) error {
 			pk, sk := photoKey(i%usersN, (i/usersN)%photosPerUser)
 			out, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(tableName), Key: keyOf(pk, sk), ConsistentRead: aws.Bool(true)})
 			if err == nil && out.Item == nil {
@@ -43,7 +49,7 @@ func BenchmarkConcurrent(b *testing.B) {
 			}
 			return err
 		}},
-		{"Query20", func(c *dynamodb.Client, i int) error {
+		{"Query20", false, func(c *dynamodb.Client, i int) error {
 			uid := userID(i % usersN)
 			out, err := c.Query(ctx, photoPageQuery(uid))
 			if err == nil && len(out.Items) != pageSize {
@@ -51,11 +57,11 @@ func BenchmarkConcurrent(b *testing.B) {
 			}
 			return err
 		}},
-		{"UpdateItem", func(c *dynamodb.Client, i int) error {
+		{"UpdateItem", true, func(c *dynamodb.Client, i int) error {
 			_, err := c.UpdateItem(ctx, counterUpdate(i))
 			return err
 		}},
-		{"TransactWriteItems3", func(c *dynamodb.Client, i int) error {
+		{"TransactWriteItems3", true, func(c *dynamodb.Client, i int) error {
 			items := make([]types.TransactWriteItem, transactPuts)
 			for j := range items {
 				u := counterUpdate(i*transactPuts + j)
@@ -73,7 +79,11 @@ func BenchmarkConcurrent(b *testing.B) {
 	}
 	for _, op := range ops {
 		b.Run(op.name, func(b *testing.B) {
-			for _, t := range targets {
+			ts := targets
+			if op.writes {
+				ts = slices.Concat(targets, storageFloorTargets)
+			}
+			for _, t := range ts {
 				if !isLoopbackTarget(t.name) {
 					continue
 				}
