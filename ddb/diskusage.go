@@ -32,7 +32,7 @@ type DiskUsage struct {
 	// Streams are the record buckets of every stream, named "<table>/<label>".
 	Streams []NamedUsage
 	// Other is every page not in a bucket above nor free: bbolt's meta
-	// pages and freelist, the meta, tables, tokens and stream metadata
+	// pages and freelist, the meta, tables, token and stream metadata
 	// buckets, and the branch pages of the buckets that nest the others.
 	OtherPages int
 }

@@ -143,8 +143,12 @@
 //	                  to "3" into a new file (upgrade.go) and refuses others
 //	"tables"          table name -> JSON table metadata (key schema,
 //	                  attribute definitions, billing, indexes, TTL)
-//	"tokens"          ClientRequestToken -> {request hash and its form,
-//	                  time, response} (tokens.go)
+//	"tokengens"       one bucket per ten minutes of ClientRequestTokens
+//	                  (generation number, big-endian), each holding
+//	                  token -> {request hash and its form, time, response};
+//	                  the sweeper drops generations whole (tokens.go)
+//	"tokens"          tokens of earlier versions, in one bucket, until
+//	                  they expire
 //	"streams"         one bucket per stream, "<table>/<label>", holding
 //	                  its "meta", its "shards" (index -> JSON) and its
 //	                  "records" (sequence number -> write time, then the

@@ -1,9 +1,12 @@
 package ddb
 
 import (
+	"bytes"
 	"crypto/rand"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"time"
 
 	gojson "github.com/goccy/go-json"
@@ -25,8 +28,32 @@ type requestDigest struct {
 // tokenTTL is how long a ClientRequestToken stays in force.
 const tokenTTL = 10 * time.Minute
 
-// bucketTokens holds TransactWriteItems idempotency tokens.
+// Tokens are kept in generations, one bucket per tokenTTL of time (by the
+// engine clock), inside bucketTokenGenerations: a token saved in generation
+// g is in force until some time in generation g+1, so a lookup reads the
+// current generation and the one before, and the sweeper drops every older
+// generation whole. Keeping every token in one bucket, as earlier versions
+// did, made each sweep read and decode every token still in force: with a
+// sustained load of TransactWriteItems (the SDK gives each a token), a
+// million of them, three seconds holding the write lock every minute.
+var bucketTokenGenerations = []byte("tokengens")
+
+// bucketTokens holds the tokens stored by earlier versions, all in one
+// bucket: still looked up, swept record by record, and deleted once empty.
 var bucketTokens = []byte("tokens")
+
+// tokenGeneration is the key, within bucketTokenGenerations, of the
+// generation of tokens saved at t.
+func tokenGeneration(t time.Time) []byte {
+	g := max(t.Unix(), 0) / int64(tokenTTL/time.Second)
+	return binary.BigEndian.AppendUint64(nil, uint64(g))
+}
+
+// previousTokenGeneration is the generation before that of tokens saved at
+// t: the oldest that can hold a token still in force at t.
+func previousTokenGeneration(t time.Time) []byte {
+	return tokenGeneration(t.Add(-tokenTTL))
+}
 
 // tokenRecord is a stored ClientRequestToken: the hash of the request it
 // came with, when, and the response returned.
@@ -42,16 +69,8 @@ type tokenRecord struct {
 // IdempotentParameterMismatchException when the token came with another
 // request.
 func (e *Engine) lookupToken(tx *bolt.Tx, token string, d requestDigest) (map[string]any, error) {
-	b := tx.Bucket(bucketTokens)
-	if b == nil {
-		return nil, nil
-	}
-	raw := b.Get([]byte(token))
-	if raw == nil {
-		return nil, nil
-	}
-	var rec tokenRecord
-	if err := json.Unmarshal(raw, &rec); err != nil {
+	rec, err := e.findToken(tx, []byte(token))
+	if rec == nil || err != nil {
 		return nil, err
 	}
 	if e.now().Sub(time.Unix(rec.Unix, 0)) > tokenTTL {
@@ -67,48 +86,113 @@ func (e *Engine) lookupToken(tx *bolt.Tx, token string, d requestDigest) (map[st
 	return decodeJSONMap(rec.Response)
 }
 
-// saveToken records a token with the hash of its request and the response.
+// findToken returns the latest record of token among the generations that
+// can hold it in force (later ones too, should the clock have gone back)
+// and the bucket of earlier versions, or nil.
+func (e *Engine) findToken(tx *bolt.Tx, token []byte) (*tokenRecord, error) {
+	var raws [][]byte
+	if gens := tx.Bucket(bucketTokenGenerations); gens != nil {
+		c := gens.Cursor()
+		for k, _ := c.Seek(previousTokenGeneration(e.now())); k != nil; k, _ = c.Next() {
+			if raw := gens.Bucket(k).Get(token); raw != nil {
+				raws = append(raws, raw)
+			}
+		}
+	}
+	if legacy := tx.Bucket(bucketTokens); legacy != nil {
+		if raw := legacy.Get(token); raw != nil {
+			raws = append(raws, raw)
+		}
+	}
+	var latest *tokenRecord
+	for _, raw := range raws {
+		var rec tokenRecord
+		if err := gojson.Unmarshal(raw, &rec); err != nil {
+			return nil, fmt.Errorf("ddb: token record: %w", err)
+		}
+		if latest == nil || rec.Unix > latest.Unix {
+			latest = &rec
+		}
+	}
+	return latest, nil
+}
+
+// saveToken records a token, in the current generation, with the hash of
+// its request and the response.
 func (e *Engine) saveToken(tx *bolt.Tx, token string, d requestDigest, resp map[string]any) error {
-	b, err := tx.CreateBucketIfNotExists(bucketTokens)
+	gens, err := tx.CreateBucketIfNotExists(bucketTokenGenerations)
 	if err != nil {
 		return err
 	}
-	out, err := json.Marshal(resp)
+	now := e.now()
+	b, err := gens.CreateBucketIfNotExists(tokenGeneration(now))
 	if err != nil {
 		return err
 	}
-	raw, err := json.Marshal(tokenRecord{Hash: d.typed, Form: tokenFormTyped, Unix: e.now().Unix(), Response: out})
+	out, err := gojson.Marshal(resp)
+	if err != nil {
+		return err
+	}
+	raw, err := gojson.Marshal(tokenRecord{Hash: d.typed, Form: tokenFormTyped, Unix: now.Unix(), Response: out})
 	if err != nil {
 		return err
 	}
 	return b.Put([]byte(token), raw)
 }
 
-// purgeTokens deletes expired tokens; the TTL sweeper calls it.
+// purgeTokens deletes the tokens no longer in force; the TTL sweeper calls
+// it. Generations older than the one before the current go whole, whatever
+// their size, without reading a record; tokens of earlier versions are read
+// one by one, which lasts only until the last of them expires.
 func (e *Engine) purgeTokens() error {
 	return e.update(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketTokens)
-		if b == nil {
-			return nil
-		}
-		var old [][]byte
-		err := b.ForEach(func(k, v []byte) error {
-			var rec tokenRecord
-			if json.Unmarshal(v, &rec) != nil || e.now().Sub(time.Unix(rec.Unix, 0)) > tokenTTL {
+		if gens := tx.Bucket(bucketTokenGenerations); gens != nil {
+			keep := previousTokenGeneration(e.now())
+			var old [][]byte
+			c := gens.Cursor()
+			for k, _ := c.First(); k != nil && bytes.Compare(k, keep) < 0; k, _ = c.Next() {
 				old = append(old, append([]byte(nil), k...))
 			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		for _, k := range old {
-			if err := b.Delete(k); err != nil {
-				return err
+			for _, k := range old {
+				if err := gens.DeleteBucket(k); err != nil {
+					return err
+				}
 			}
+		}
+		return e.purgeLegacyTokens(tx)
+	})
+}
+
+// purgeLegacyTokens deletes the expired tokens of earlier versions, and
+// their bucket once it is empty.
+func (e *Engine) purgeLegacyTokens(tx *bolt.Tx) error {
+	b := tx.Bucket(bucketTokens)
+	if b == nil {
+		return nil
+	}
+	var old [][]byte
+	left := 0
+	err := b.ForEach(func(k, v []byte) error {
+		var rec tokenRecord
+		if json.Unmarshal(v, &rec) != nil || e.now().Sub(time.Unix(rec.Unix, 0)) > tokenTTL {
+			old = append(old, append([]byte(nil), k...))
+		} else {
+			left++
 		}
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	if left == 0 {
+		return tx.DeleteBucket(bucketTokens)
+	}
+	for _, k := range old {
+		if err := b.Delete(k); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // requestHash is the hash ClientRequestTokens were stored with before

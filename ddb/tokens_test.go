@@ -2,6 +2,8 @@ package ddb
 
 import (
 	"encoding/json"
+	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -73,4 +75,107 @@ func TestToken_RecordsOfEarlierVersionsStillHold(t *testing.T) {
 	}
 	wantErr(t, env.rawCall("TransactWriteItems", `{"TransactItems":[{"ConditionCheck":{"TableName":"tbl","Key":{"PK":{"S":"USER#a"},"SK":{"S":"#METADATA#a"}},"ConditionExpression":"attribute_exists(PK)"}}],"ClientRequestToken":"old"}`)(),
 		"IdempotentParameterMismatchException", "")
+
+	// Expired, the earlier version's bucket goes with its last token.
+	*env.clock = env.clock.Add(tokenTTL)
+	if err := env.e.purgeTokens(); err != nil {
+		t.Fatal(err)
+	}
+	err = env.e.db.View(func(tx *bolt.Tx) error {
+		if tx.Bucket(bucketTokens) != nil {
+			t.Error("the bucket of earlier versions' tokens is still there once they expired")
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// generationStart is the start of the token generation of t.
+func generationStart(t time.Time) time.Time {
+	return t.Truncate(tokenTTL)
+}
+
+// TestToken_InForceForTenMinutesAcrossGenerations: a token holds for ten
+// minutes from its request whether or not a generation of tokens ends in
+// between, and the sweeper, which drops generations whole, never drops one
+// that still holds a token in force.
+func TestToken_InForceForTenMinutesAcrossGenerations(t *testing.T) {
+	for _, tc := range []struct {
+		name         string
+		savedAfter   time.Duration // from the start of a generation
+		retriedAfter time.Duration // from the first request
+		inForce      bool
+	}{
+		{"same generation", time.Minute, 8 * time.Minute, true},
+		{"next generation", 9*time.Minute + 59*time.Second, time.Minute, true},
+		{"next generation, nearly expired", 9 * time.Minute, 9*time.Minute + 59*time.Second, true},
+		{"expired in the next generation", 5 * time.Minute, 10*time.Minute + time.Second, false},
+		{"expired two generations on", 9 * time.Minute, 11 * time.Minute, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			env := transactEnv(t)
+			*env.clock = generationStart(*env.clock).Add(tokenTTL + tc.savedAfter)
+			env.call("TransactWriteItems", followBody("tok", false))
+			*env.clock = env.clock.Add(tc.retriedAfter)
+			if err := env.e.purgeTokens(); err != nil {
+				t.Fatal(err)
+			}
+			err := env.rawCall("TransactWriteItems", followBody("tok", true))()
+			if !tc.inForce {
+				// Run again, the follow finds itself already there.
+				wantErr(t, err, "TransactionCanceledException", "")
+				return
+			}
+			if err != nil {
+				t.Fatalf("retry %v later: %v", tc.retriedAfter, err)
+			}
+			if got := env.number("USER#b", "#METADATA#b", "followers"); got != "1" {
+				t.Errorf("followers = %s after a retry %v later, want 1", got, tc.retriedAfter)
+			}
+		})
+	}
+}
+
+// TestToken_SweepDropsOldGenerationsWhole: the sweeper keeps the current
+// generation and the one before it, and deletes the older ones.
+func TestToken_SweepDropsOldGenerationsWhole(t *testing.T) {
+	env := transactEnv(t)
+	start := generationStart(*env.clock)
+	for g := range 4 {
+		*env.clock = start.Add(time.Duration(g)*tokenTTL + time.Minute)
+		env.call("TransactWriteItems", `{"TransactItems":[{"ConditionCheck":{"TableName":"tbl","Key":{"PK":{"S":"USER#a"},"SK":{"S":"#METADATA#a"}},"ConditionExpression":"attribute_exists(PK)"}}],"ClientRequestToken":"tok-`+strconv.Itoa(g)+`"}`)
+	}
+	if got := tokenGenerations(t, env.e); len(got) != 4 {
+		t.Fatalf("%d generations before the sweep, want 4", len(got))
+	}
+	if err := env.e.purgeTokens(); err != nil {
+		t.Fatal(err)
+	}
+	got := tokenGenerations(t, env.e)
+	want := []string{string(tokenGeneration(start.Add(2 * tokenTTL))), string(tokenGeneration(start.Add(3 * tokenTTL)))}
+	if !slices.Equal(got, want) {
+		t.Fatalf("generations after the sweep %x, want %x", got, want)
+	}
+}
+
+// tokenGenerations lists the keys of the token generations e holds.
+func tokenGenerations(t *testing.T, e *Engine) []string {
+	t.Helper()
+	var keys []string
+	err := e.db.View(func(tx *bolt.Tx) error {
+		gens := tx.Bucket(bucketTokenGenerations)
+		if gens == nil {
+			return nil
+		}
+		return gens.ForEachBucket(func(k []byte) error {
+			keys = append(keys, string(k))
+			return nil
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return keys
 }
