@@ -35,7 +35,7 @@ const tokenTTL = 10 * time.Minute
 // generation whole. Keeping every token in one bucket, as earlier versions
 // did, made each sweep read and decode every token still in force: with a
 // sustained load of TransactWriteItems (the SDK gives each a token), a
-// million of them, three seconds holding the write lock every minute.
+// million of them, two to three seconds holding the write lock every minute.
 var bucketTokenGenerations = []byte("tokengens")
 
 // bucketTokens holds the tokens stored by earlier versions, all in one
@@ -142,8 +142,8 @@ func (e *Engine) saveToken(tx *bolt.Tx, token string, d requestDigest, resp map[
 
 // purgeTokens deletes the tokens no longer in force; the TTL sweeper calls
 // it. Generations older than the one before the current go whole, their
-// pages freed without a record read (BenchmarkPurgeTokens: about 70 ms for
-// a million tokens, once a generation); tokens of earlier versions are read
+// pages freed without a record read (BenchmarkPurgeTokens: 50–70 ms for a
+// million tokens, once a generation); tokens of earlier versions are read
 // one by one, which lasts only until the last of them expires.
 func (e *Engine) purgeTokens() error {
 	return e.update(func(tx *bolt.Tx) error {

@@ -5,8 +5,9 @@
 // BenchmarkPutItemParallel repeats PutItem from concurrent writers, to show
 // write throughput (whether writers share commits). BenchmarkConcurrent
 // (concurrent_test.go) runs GetItem, Query, a counter's UpdateItem and a
-// TransactWriteItems of three from 16 clients, on the engine over loopback
-// and on the transport floor.
+// TransactWriteItems of three from 16 clients, on the engine over loopback,
+// on the transport floor and, for the writes, on the storage floors
+// (storagefloor_test.go).
 //
 // Every Benchmark<Op> has five sub-benchmarks:
 //
