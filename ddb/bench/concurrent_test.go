@@ -24,8 +24,10 @@ const concurrentClients = 16
 //
 // For the writes, the storage floors (storagefloor_test.go) add to the
 // transport floor the least work any engine kept in bbolt must do: their
-// share of http-floor is the most such an engine can reach here.
-var loopbackTargets = []string{"engine-http", "engine-http-memory", "http-floor", "storage-floor", "storage-floor-memory"}
+// share of http-floor is the most such an engine can reach here; the log
+// floor (logfloor_test.go) adds only an fdatasync'd append of the items
+// written, the most any durable engine can reach.
+var loopbackTargets = []string{"engine-http", "engine-http-memory", "http-floor", "storage-floor", "storage-floor-memory", "log-floor"}
 
 // BenchmarkConcurrent measures throughput with 16 clients sharing one SDK
 // client (as a server's goroutines share one), for the four operations of

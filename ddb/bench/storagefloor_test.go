@@ -30,6 +30,7 @@ var storageFloorTargets = []*target{
 	{name: "storage-floor-memory", setup: func() (*dynamodb.Client, func(), error) {
 		return openStorageFloor(&bolt.Options{NoSync: true, NoFreelistSync: true})
 	}},
+	logFloorTarget,
 }
 
 // itemsWritten is how many items a request of each write operation of
@@ -62,7 +63,7 @@ func openStorageFloor(opts *bolt.Options) (*dynamodb.Client, func(), error) {
 		_ = os.RemoveAll(dir)
 		return nil, nil, err
 	}
-	floor := &storageFloor{commits: groupCommitter{db: db}, keys: floorKeys()}
+	floor := &storageFloor{commits: boltCommits(db), keys: floorKeys()}
 	c, stop := overHTTP(&replay{next: e, answers: map[string]recorded{}, work: floor.write}, e)
 	return c, func() { stop(); _ = e.Close(); _ = db.Close(); _ = os.RemoveAll(dir) }, nil
 }
@@ -80,7 +81,7 @@ func floorKeys() [][]byte {
 
 // storageFloor does a storage floor's work for each replayed write.
 type storageFloor struct {
-	commits groupCommitter
+	commits *groupCommitter[func(*bolt.Tx) error]
 	keys    [][]byte
 	next    atomic.Int64 // cycles over keys
 }
@@ -93,7 +94,7 @@ func (f *storageFloor) write(op string) error {
 		return nil
 	}
 	first := int(f.next.Add(int64(n))) - n
-	return f.commits.update(func(tx *bolt.Tx) error {
+	return f.commits.submit(func(tx *bolt.Tx) error {
 		bk := tx.Bucket(floorBucket)
 		for j := range n {
 			k := f.keys[(first+j)%len(f.keys)]
@@ -112,26 +113,27 @@ func (f *storageFloor) write(op string) error {
 // errLeadCommit tells a queued writer that it leads the next commit.
 var errLeadCommit = errors.New("lead the next commit")
 
-// groupCommitter shares bbolt commits between concurrent writers the way
-// the engine's group commit does: a lone writer commits at once; writers
-// that arrive during a commit queue, and the first of them commits the
-// whole queue next, in one transaction. Unlike the engine's, a failed write
-// fails its whole group (the floor's writes do not fail).
-type groupCommitter struct {
-	db      *bolt.DB
+// groupCommitter shares commits between concurrent writers the way the
+// engine's group commit does: a lone writer commits at once; writers that
+// arrive during a commit queue, and the first of them commits the whole
+// queue next, in one commit. Unlike the engine's, a failed write fails its
+// whole group (the floors' writes do not fail). W is what one writer brings
+// to a commit.
+type groupCommitter[W any] struct {
+	commit  func(group []W) error
 	mu      sync.Mutex
 	busy    bool
-	pending []*groupWrite
+	pending []*groupWrite[W]
 }
 
 // groupWrite is one queued writer.
-type groupWrite struct {
-	fn   func(*bolt.Tx) error
+type groupWrite[W any] struct {
+	work W
 	done chan error
 }
 
-func (g *groupCommitter) update(fn func(*bolt.Tx) error) error {
-	w := &groupWrite{fn: fn, done: make(chan error, 1)}
+func (g *groupCommitter[W]) submit(work W) error {
+	w := &groupWrite[W]{work: work, done: make(chan error, 1)}
 	g.mu.Lock()
 	if g.busy {
 		g.pending = append(g.pending, w)
@@ -142,17 +144,14 @@ func (g *groupCommitter) update(fn func(*bolt.Tx) error) error {
 		g.mu.Lock()
 	}
 	g.busy = true
-	group := append([]*groupWrite{w}, g.pending...)
+	group := append([]*groupWrite[W]{w}, g.pending...)
 	g.pending = nil
 	g.mu.Unlock()
-	err := g.db.Update(func(tx *bolt.Tx) error {
-		for _, w := range group {
-			if err := w.fn(tx); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	works := make([]W, len(group))
+	for i, w := range group {
+		works[i] = w.work
+	}
+	err := g.commit(works)
 	g.mu.Lock()
 	if len(g.pending) > 0 {
 		next := g.pending[0]
@@ -166,4 +165,18 @@ func (g *groupCommitter) update(fn func(*bolt.Tx) error) error {
 		other.done <- err
 	}
 	return err
+}
+
+// boltCommits is a groupCommitter whose writers share one bbolt Update.
+func boltCommits(db *bolt.DB) *groupCommitter[func(*bolt.Tx) error] {
+	return &groupCommitter[func(*bolt.Tx) error]{commit: func(group []func(*bolt.Tx) error) error {
+		return db.Update(func(tx *bolt.Tx) error {
+			for _, fn := range group {
+				if err := fn(tx); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}}
 }
