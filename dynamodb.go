@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
 
 	"github.com/quickphotos/quickphotos/ddb"
 	"github.com/quickphotos/quickphotos/internal/httpserve"
@@ -24,6 +25,7 @@ func serveDynamoDB(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err := f.parse(args); err != nil {
 		return err
 	}
+	tuneGC(os.Getenv)
 	engine, err := store.openEngine()
 	if err != nil {
 		return fmt.Errorf("opening the engine: %w", err)
