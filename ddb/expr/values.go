@@ -20,29 +20,46 @@ type Values map[string]attr.Value
 
 // UnmarshalJSON decodes and checks ExpressionAttributeValues.
 func (v *Values) UnmarshalJSON(data []byte) error {
+	// One pass of the item decoder first: it is stricter than the long way
+	// (an item's attributes sit a level deeper and may not have empty
+	// names), so what it accepts the long way accepts too, with the same
+	// values; what it refuses goes the long way, for DynamoDB's error.
+	if it, err := attr.DecodeItem(data); err == nil {
+		if err := checkKeysOf("ExpressionAttributeValues", it, ':'); err != nil {
+			return err
+		}
+		*v = Values(it)
+		return nil
+	}
+	out, err := decodeValuesLongWay(data)
+	if err != nil {
+		return err
+	}
+	*v = out
+	return nil
+}
+
+// decodeValuesLongWay decodes ExpressionAttributeValues member by member:
+// the keys' syntax first, then each value in key order, so that the error
+// is the one DynamoDB gives.
+func decodeValuesLongWay(data []byte) (Values, error) {
 	var raw map[string]json.RawMessage
 	// go-json when it can (twice as fast); encoding/json for the wording of
 	// an error.
 	if gojson.Unmarshal(data, &raw) != nil {
 		raw = nil
 		if err := json.Unmarshal(data, &raw); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	if raw == nil {
-		*v = nil
-		return nil
+		return nil, nil
 	}
-	out, err := ValuesOf(raw, func(r json.RawMessage) (attr.Value, error) {
+	return ValuesOf(raw, func(r json.RawMessage) (attr.Value, error) {
 		var val attr.Value
 		err := val.UnmarshalJSON(r)
 		return val, err
 	})
-	if err != nil {
-		return err
-	}
-	*v = out
-	return nil
 }
 
 // ValuesOf builds the ExpressionAttributeValues of a request whose values
@@ -84,6 +101,17 @@ func checkKeys(param string, keys []string, prefix byte) error {
 	return nil
 }
 
+// checkKeysOf is checkKeys for the keys of m, sorted only to report an
+// invalid one.
+func checkKeysOf[T any](param string, m map[string]T, prefix byte) error {
+	for k := range m {
+		if !validPlaceholder(k, prefix) {
+			return checkKeys(param, slices.Sorted(maps.Keys(m)), prefix)
+		}
+	}
+	return nil
+}
+
 // validPlaceholder reports whether k is prefix followed by one or more
 // letters, digits or underscores.
 func validPlaceholder(k string, prefix byte) bool {
@@ -110,20 +138,26 @@ func CheckParams(names map[string]string, values map[string]attr.Value) error {
 	if values != nil && len(values) == 0 {
 		return plain("ExpressionAttributeValues must not be empty")
 	}
-	// Most requests have neither map: no keys to sort, nothing to allocate.
-	if len(names) > 0 {
-		keys := slices.Sorted(maps.Keys(names))
-		if err := checkKeys("ExpressionAttributeNames", keys, '#'); err != nil {
-			return err
-		}
-		for _, k := range keys {
-			if names[k] == "" {
-				return plain("ExpressionAttributeNames contains invalid value: Empty attribute name for key " + k)
-			}
+	// Keys are sorted only to report the first bad one, as DynamoDB does.
+	for k, name := range names {
+		if name == "" || !validPlaceholder(k, '#') {
+			return checkNames(names)
 		}
 	}
-	if len(values) == 0 {
-		return nil
+	return checkKeysOf("ExpressionAttributeValues", values, ':')
+}
+
+// checkNames reports the first problem of ExpressionAttributeNames in key
+// order: all keys' syntax first, then empty names.
+func checkNames(names map[string]string) error {
+	keys := slices.Sorted(maps.Keys(names))
+	if err := checkKeys("ExpressionAttributeNames", keys, '#'); err != nil {
+		return err
 	}
-	return checkKeys("ExpressionAttributeValues", slices.Sorted(maps.Keys(values)), ':')
+	for _, k := range keys {
+		if names[k] == "" {
+			return plain("ExpressionAttributeNames contains invalid value: Empty attribute name for key " + k)
+		}
+	}
+	return nil
 }
