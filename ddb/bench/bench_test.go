@@ -7,7 +7,8 @@
 // (concurrent_test.go) runs GetItem, Query, a counter's UpdateItem and a
 // TransactWriteItems of three from 16 clients, on the engine over loopback,
 // on the transport floor and, for the writes, on the storage floors
-// (storagefloor_test.go).
+// (storagefloor_test.go, the most an engine on bbolt can reach) and the log
+// floor (logfloor_test.go, the most any durable engine can reach).
 //
 // Every Benchmark<Op> has five sub-benchmarks:
 //
@@ -226,7 +227,8 @@ type replay struct {
 	answers map[string]recorded // by X-Amz-Target
 	// work, if set, runs for each answer replayed from a recording, after
 	// the request is read and before the answer is written: the storage
-	// floors' reads and writes (storagefloor_test.go).
+	// floors' reads and writes (storagefloor_test.go), the log floor's
+	// appends (logfloor_test.go).
 	work func(op string) error
 }
 
