@@ -71,23 +71,34 @@ func ValuesOf[T any](m map[string]T, conv func(T) (attr.Value, error)) (Values, 
 	if m == nil {
 		return nil, nil
 	}
-	keys := slices.Sorted(maps.Keys(m))
-	if err := checkKeys("ExpressionAttributeValues", keys, ':'); err != nil {
+	if err := checkKeysOf("ExpressionAttributeValues", m, ':'); err != nil {
 		return nil, err
 	}
 	out := make(Values, len(m))
-	for _, k := range keys {
-		val, err := conv(m[k])
+	for k, t := range m {
+		val, err := conv(t)
 		if err != nil {
-			var ve *attr.ValidationError
-			if errors.As(err, &ve) {
-				return nil, plain("ExpressionAttributeValues contains invalid value: " + ve.Message + " for key " + k)
-			}
-			return nil, err
+			// The first invalid value in key order is the one reported.
+			return nil, firstInvalidValue(m, conv)
 		}
 		out[k] = val
 	}
 	return out, nil
+}
+
+// firstInvalidValue returns the error for the first value of m, in key
+// order, that conv refuses.
+func firstInvalidValue[T any](m map[string]T, conv func(T) (attr.Value, error)) error {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		if _, err := conv(m[k]); err != nil {
+			var ve *attr.ValidationError
+			if errors.As(err, &ve) {
+				return plain("ExpressionAttributeValues contains invalid value: " + ve.Message + " for key " + k)
+			}
+			return err
+		}
+	}
+	return nil
 }
 
 // checkKeys returns DynamoDB's error for the first of the sorted keys of

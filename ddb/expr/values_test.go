@@ -51,3 +51,25 @@ func TestCheckParams(t *testing.T) {
 		}
 	}
 }
+
+// TestValuesOf_ReportsTheFirstInvalidValueInKeyOrder: whatever order the map
+// is walked in, the error names the first invalid value by key, as DynamoDB
+// does.
+func TestValuesOf_ReportsTheFirstInvalidValueInKeyOrder(t *testing.T) {
+	m := map[string]string{":ok": "x"}
+	for i := range 10 {
+		m[":k"+string(rune('9'-i))] = "" // :k0 … :k9, all invalid
+	}
+	conv := func(s string) (attr.Value, error) {
+		if s == "" {
+			return attr.Value{}, &attr.ValidationError{Message: "empty"}
+		}
+		return attr.S(s), nil
+	}
+	for range 20 {
+		_, err := expr.ValuesOf(m, conv)
+		if got, want := message(t, err), "ExpressionAttributeValues contains invalid value: empty for key :k0"; got != want {
+			t.Fatalf("got %s, want %s", got, want)
+		}
+	}
+}
