@@ -38,6 +38,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"iter"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -91,6 +92,20 @@ func photoKey(u, n int) (pk, sk string) {
 func newPhotoKey() (pk, sk string) {
 	seq := writeSeq.Add(1)
 	return photoKey(int(seq%usersN), photosPerUser+1_000_000+int(seq))
+}
+
+// prePopulated yields the photos every target is filled with, user by user.
+func prePopulated() iter.Seq[photo] {
+	return func(yield func(photo) bool) {
+		for u := range usersN {
+			for n := range photosPerUser {
+				pk, sk := photoKey(u, n)
+				if !yield(photo{pk, sk, n}) {
+					return
+				}
+			}
+		}
+	}
 }
 
 // photo is a quickphotos-like item of about 300 bytes (DynamoDB item size:
@@ -381,14 +396,11 @@ func createAndFill(c *dynamodb.Client) error {
 		batch = batch[:0]
 		return nil
 	}
-	for u := range usersN {
-		for n := range photosPerUser {
-			pk, sk := photoKey(u, n)
-			batch = append(batch, types.WriteRequest{PutRequest: &types.PutRequest{Item: photo{pk, sk, n}.item()}})
-			if len(batch) == 25 {
-				if err := flush(); err != nil {
-					return err
-				}
+	for p := range prePopulated() {
+		batch = append(batch, types.WriteRequest{PutRequest: &types.PutRequest{Item: p.item()}})
+		if len(batch) == 25 {
+			if err := flush(); err != nil {
+				return err
 			}
 		}
 	}
@@ -405,12 +417,9 @@ func createAndFill(c *dynamodb.Client) error {
 // before any timer starts.
 func warmUp(c *dynamodb.Client) error {
 	ctx := context.Background()
-	for u := range usersN {
-		for n := range photosPerUser {
-			pk, sk := photoKey(u, n)
-			if _, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(tableName), Key: keyOf(pk, sk)}); err != nil {
-				return fmt.Errorf("warm-up GetItem: %w", err)
-			}
+	for p := range prePopulated() {
+		if _, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(tableName), Key: keyOf(p.pk, p.sk)}); err != nil {
+			return fmt.Errorf("warm-up GetItem: %w", err)
 		}
 	}
 	for i := range 2 * usersN {
@@ -484,12 +493,9 @@ func fillFloor(db *bolt.DB) error {
 		if err != nil {
 			return err
 		}
-		for u := range usersN {
-			for n := range photosPerUser {
-				pk, sk := photoKey(u, n)
-				if err := bk.Put(floorKey(pk, sk), photo{pk, sk, n}.json()); err != nil {
-					return err
-				}
+		for p := range prePopulated() {
+			if err := bk.Put(floorKey(p.pk, p.sk), p.json()); err != nil {
+				return err
 			}
 		}
 		return nil

@@ -60,11 +60,8 @@ func openLogFloor() (*dynamodb.Client, func(), error) {
 // and stored item, as a storage floor keeps them.
 func floorRecords() [][]byte {
 	records := make([][]byte, 0, usersN*photosPerUser)
-	for u := range usersN {
-		for n := range photosPerUser {
-			pk, sk := photoKey(u, n)
-			records = append(records, append(floorKey(pk, sk), photo{pk, sk, n}.json()...))
-		}
+	for p := range prePopulated() {
+		records = append(records, append(floorKey(p.pk, p.sk), p.json()...))
 	}
 	return records
 }

@@ -71,10 +71,8 @@ func openStorageFloor(opts *bolt.Options) (*dynamodb.Client, func(), error) {
 // floorKeys are the floor keys of the pre-populated photos.
 func floorKeys() [][]byte {
 	keys := make([][]byte, 0, usersN*photosPerUser)
-	for u := range usersN {
-		for n := range photosPerUser {
-			keys = append(keys, floorKey(photoKey(u, n)))
-		}
+	for p := range prePopulated() {
+		keys = append(keys, floorKey(p.pk, p.sk))
 	}
 	return keys
 }
