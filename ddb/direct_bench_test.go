@@ -123,8 +123,11 @@ func BenchmarkGetRecordsPaths(b *testing.B) {
 	}
 	in := &dynamodbstreams.GetRecordsInput{ShardIterator: it.ShardIterator, Limit: aws.Int32(batch)}
 	check := func(b *testing.B, out *dynamodbstreams.GetRecordsOutput, err error) {
-		if err != nil || len(out.Records) != batch {
-			b.Fatalf("GetRecords = %d records, %v", len(out.Records), err)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(out.Records) != batch {
+			b.Fatalf("GetRecords = %d records, want %d", len(out.Records), batch)
 		}
 	}
 	b.Run("direct", func(b *testing.B) {

@@ -10,12 +10,10 @@ import (
 	"context"
 	"encoding/hex"
 	"maps"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
 	stypes "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
-	smithytime "github.com/aws/smithy-go/time"
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
 )
@@ -28,15 +26,16 @@ import (
 // way. Get it with Engine.StreamsAPI.
 //
 // It runs the same code as a request over HTTP, so it answers as
-// Engine.StreamsClient does (ddb/conformance compares them on every
-// Streams step); what differs is what the SDK does around a request, as for
-// Direct: no retries, no client-side checks of required parameters (the
-// engine answers the ValidationException DynamoDB would), and the per-call
-// option functions are ignored. A DescribeStream's ShardFilter is ignored,
-// as the engine ignores it over HTTP. Errors have the SDK's shape
-// (directerror.go): *types.ResourceNotFoundException,
-// *types.ExpiredIteratorException, *types.TrimmedDataAccessException and
-// the others it models, a *smithy.GenericAPIError for ValidationException.
+// Engine.StreamsClient does (ddb/conformance compares them on every Streams
+// step whose request the SDK's types can carry); what differs is what the
+// SDK does around a request, as for Direct: no retries, no client-side
+// checks of required parameters (the engine answers the ValidationException
+// DynamoDB would), and the per-call option functions are ignored. A
+// DescribeStream's ShardFilter is ignored, as the engine ignores it over
+// HTTP. Errors have the SDK's shape (directerror.go), those of package
+// dynamodbstreams/types: *ResourceNotFoundException,
+// *ExpiredIteratorException, *TrimmedDataAccessException and the others it
+// models, a *smithy.GenericAPIError for ValidationException.
 //
 // DirectStreams is safe for concurrent use. Its outputs share no memory
 // with the engine's storage.
@@ -57,7 +56,7 @@ var dynamoDBStreamsService = sdkService{id: dynamodbstreams.ServiceID, exception
 // dynamodbstreams.Client.ListStreams does.
 func (d *DirectStreams) ListStreams(ctx context.Context, in *dynamodbstreams.ListStreamsInput, _ ...func(*dynamodbstreams.Options)) (*dynamodbstreams.ListStreamsOutput, error) {
 	return invoke(ctx, dynamoDBStreamsService, "ListStreams", orEmpty(in), func(in *dynamodbstreams.ListStreamsInput) (*listStreamsInput, error) {
-		return &listStreamsInput{TableName: deref(in.TableName), Limit: limitFromSDK(in.Limit), ExclusiveStartStreamArn: deref(in.ExclusiveStartStreamArn)}, nil
+		return &listStreamsInput{TableName: deref(in.TableName), Limit: intPtr(in.Limit), ExclusiveStartStreamArn: deref(in.ExclusiveStartStreamArn)}, nil
 	}, d.e.listStreams, listStreamsToSDK)
 }
 
@@ -65,7 +64,7 @@ func (d *DirectStreams) ListStreams(ctx context.Context, in *dynamodbstreams.Lis
 // dynamodbstreams.Client.DescribeStream does.
 func (d *DirectStreams) DescribeStream(ctx context.Context, in *dynamodbstreams.DescribeStreamInput, _ ...func(*dynamodbstreams.Options)) (*dynamodbstreams.DescribeStreamOutput, error) {
 	return invoke(ctx, dynamoDBStreamsService, "DescribeStream", orEmpty(in), func(in *dynamodbstreams.DescribeStreamInput) (*describeStreamInput, error) {
-		return &describeStreamInput{StreamArn: deref(in.StreamArn), Limit: limitFromSDK(in.Limit), ExclusiveStartShardId: deref(in.ExclusiveStartShardId)}, nil
+		return &describeStreamInput{StreamArn: deref(in.StreamArn), Limit: intPtr(in.Limit), ExclusiveStartShardId: deref(in.ExclusiveStartShardId)}, nil
 	}, d.e.describeStream, describeStreamToSDK)
 }
 
@@ -84,17 +83,8 @@ func (d *DirectStreams) GetShardIterator(ctx context.Context, in *dynamodbstream
 // as dynamodbstreams.Client.GetRecords does.
 func (d *DirectStreams) GetRecords(ctx context.Context, in *dynamodbstreams.GetRecordsInput, _ ...func(*dynamodbstreams.Options)) (*dynamodbstreams.GetRecordsOutput, error) {
 	return invoke(ctx, dynamoDBStreamsService, "GetRecords", orEmpty(in), func(in *dynamodbstreams.GetRecordsInput) (*getRecordsInput, error) {
-		return &getRecordsInput{ShardIterator: deref(in.ShardIterator), Limit: limitFromSDK(in.Limit)}, nil
+		return &getRecordsInput{ShardIterator: deref(in.ShardIterator), Limit: intPtr(in.Limit)}, nil
 	}, d.e.getRecords, getRecordsToSDK)
-}
-
-// limitFromSDK converts a Limit parameter; nil stays nil (absent).
-func limitFromSDK(n *int32) *int {
-	if n == nil {
-		return nil
-	}
-	l := int(*n)
-	return &l
 }
 
 // listStreamsToSDK converts a ListStreams answer. Streams is never nil: the
@@ -104,8 +94,8 @@ func listStreamsToSDK(l *streamList) (*dynamodbstreams.ListStreamsOutput, error)
 	for i, s := range l.streams {
 		out.Streams[i] = stypes.Stream{StreamArn: aws.String(s.arn), TableName: aws.String(s.table), StreamLabel: aws.String(s.label)}
 	}
-	if l.more {
-		out.LastEvaluatedStreamArn = aws.String(l.streams[len(l.streams)-1].arn)
+	if l.lastEvaluated != "" {
+		out.LastEvaluatedStreamArn = aws.String(l.lastEvaluated)
 	}
 	return out, nil
 }
@@ -113,14 +103,12 @@ func listStreamsToSDK(l *streamList) (*dynamodbstreams.ListStreamsOutput, error)
 // describeStreamToSDK converts a DescribeStream answer.
 func describeStreamToSDK(d *streamDescription) (*dynamodbstreams.DescribeStreamOutput, error) {
 	m := d.meta
-	// As the SDK reads the JSON answer's epoch seconds.
-	created := smithytime.ParseEpochSeconds(m.Created)
 	sd := &stypes.StreamDescription{
 		StreamArn:               aws.String(d.arn),
 		StreamLabel:             aws.String(m.Label),
 		StreamStatus:            stypes.StreamStatus(m.status()),
 		StreamViewType:          stypes.StreamViewType(m.ViewType),
-		CreationRequestDateTime: &created,
+		CreationRequestDateTime: optTime(m.Created),
 		TableName:               aws.String(m.Table),
 		KeySchema:               make([]stypes.KeySchemaElement, len(m.KeySchema)),
 		Shards:                  make([]stypes.Shard, len(d.shards)),
@@ -171,7 +159,7 @@ func recordToSDK(r *storedRecord) (stypes.Record, error) {
 	}
 	sr := &stypes.StreamRecord{
 		// Whole seconds, as the JSON answer has them.
-		ApproximateCreationDateTime: aws.Time(time.Unix(r.millis/1000, 0).UTC()),
+		ApproximateCreationDateTime: optTime(r.millis / 1000),
 		Keys:                        keys,
 		SequenceNumber:              aws.String(formatSequenceNumber(r.seq)),
 		SizeBytes:                   aws.Int64(int64(r.size)),

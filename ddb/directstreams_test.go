@@ -1,6 +1,7 @@
 package ddb
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -41,8 +42,9 @@ type streamsPair struct {
 	client, direct streamsAPI
 }
 
-// same runs call on both paths and returns the SDK client's output.
-func same[O any](p *streamsPair, name string, call func(c streamsAPI) (O, error)) O {
+// compare runs call on both paths, reports where they differ, and returns
+// the SDK client's output and error.
+func compare[O any](p *streamsPair, name string, call func(c streamsAPI) (O, error)) (O, error) {
 	p.t.Helper()
 	want, wantErr := call(p.client)
 	got, gotErr := call(p.direct)
@@ -53,16 +55,35 @@ func same[O any](p *streamsPair, name string, call func(c streamsAPI) (O, error)
 		if code, _ := apiError(gotErr); code != typeValidation {
 			p.t.Errorf("%s: error = %v, want a ValidationException from the engine", name, gotErr)
 		}
-		return want
+		return want, wantErr
 	}
 	if msg := sameError(gotErr, wantErr); msg != "" {
 		p.t.Errorf("%s: %s", name, msg)
-		return want
+		return want, wantErr
 	}
 	if wantErr == nil && !reflect.DeepEqual(withoutMetadata(got), withoutMetadata(want)) {
 		p.t.Errorf("%s: output differs:\n got %s\nwant %s", name, show(got), show(want))
 	}
-	return want
+	return want, wantErr
+}
+
+// same is compare for a call that may fail: it returns the SDK client's
+// output.
+func same[O any](p *streamsPair, name string, call func(c streamsAPI) (O, error)) O {
+	p.t.Helper()
+	out, _ := compare(p, name, call)
+	return out
+}
+
+// succeeds is compare for a call that must succeed: it stops the test when
+// the SDK client's call fails.
+func succeeds[O any](p *streamsPair, name string, call func(c streamsAPI) (O, error)) O {
+	p.t.Helper()
+	out, err := compare(p, name, call)
+	if err != nil {
+		p.t.Fatalf("%s: %v", name, err)
+	}
+	return out
 }
 
 // readShard reads a shard from iterator typ to its end (a closed shard) or
@@ -71,20 +92,14 @@ func same[O any](p *streamsPair, name string, call func(c streamsAPI) (O, error)
 func (p *streamsPair) readShard(arn string, shard stypes.Shard, limit int32) []stypes.Record {
 	p.t.Helper()
 	name := fmt.Sprintf("%s %s", arn[strings.LastIndex(arn, "/")+1:], aws.ToString(shard.ShardId))
-	it := same(p, name+" iterator", func(c streamsAPI) (*dynamodbstreams.GetShardIteratorOutput, error) {
+	it := succeeds(p, name+" iterator", func(c streamsAPI) (*dynamodbstreams.GetShardIteratorOutput, error) {
 		return c.GetShardIterator(p.ctx, &dynamodbstreams.GetShardIteratorInput{StreamArn: aws.String(arn), ShardId: shard.ShardId, ShardIteratorType: stypes.ShardIteratorTypeTrimHorizon})
 	})
-	if it == nil {
-		p.t.Fatalf("%s: no iterator", name)
-	}
 	var records []stypes.Record
 	for iter, page := it.ShardIterator, 0; iter != nil; page++ {
-		out := same(p, fmt.Sprintf("%s page %d", name, page), func(c streamsAPI) (*dynamodbstreams.GetRecordsOutput, error) {
+		out := succeeds(p, fmt.Sprintf("%s page %d", name, page), func(c streamsAPI) (*dynamodbstreams.GetRecordsOutput, error) {
 			return c.GetRecords(p.ctx, &dynamodbstreams.GetRecordsInput{ShardIterator: iter, Limit: aws.Int32(limit)})
 		})
-		if out == nil {
-			p.t.Fatalf("%s page %d: no output", name, page)
-		}
 		records = append(records, out.Records...)
 		if len(out.Records) == 0 && shard.SequenceNumberRange.EndingSequenceNumber == nil {
 			break
@@ -140,7 +155,7 @@ func TestDirectStreamsMatchesClient(t *testing.T) {
 	env.put(off, item("PK", s("e")))
 
 	// Listing: all, paged, one table's, none.
-	all := same(p, "list", func(c streamsAPI) (*dynamodbstreams.ListStreamsOutput, error) {
+	all := succeeds(p, "list", func(c streamsAPI) (*dynamodbstreams.ListStreamsOutput, error) {
 		return c.ListStreams(p.ctx, &dynamodbstreams.ListStreamsInput{})
 	})
 	if len(all.Streams) != 5 {
@@ -148,7 +163,7 @@ func TestDirectStreamsMatchesClient(t *testing.T) {
 	}
 	var start *string
 	for page := 0; page == 0 || start != nil; page++ {
-		out := same(p, fmt.Sprintf("list page %d", page), func(c streamsAPI) (*dynamodbstreams.ListStreamsOutput, error) {
+		out := succeeds(p, fmt.Sprintf("list page %d", page), func(c streamsAPI) (*dynamodbstreams.ListStreamsOutput, error) {
 			return c.ListStreams(p.ctx, &dynamodbstreams.ListStreamsInput{Limit: aws.Int32(2), ExclusiveStartStreamArn: start})
 		})
 		start = out.LastEvaluatedStreamArn
@@ -164,12 +179,12 @@ func TestDirectStreamsMatchesClient(t *testing.T) {
 	// two records a page.
 	for _, s := range all.Streams {
 		arn := aws.ToString(s.StreamArn)
-		desc := same(p, "describe "+arn, func(c streamsAPI) (*dynamodbstreams.DescribeStreamOutput, error) {
+		desc := succeeds(p, "describe "+arn, func(c streamsAPI) (*dynamodbstreams.DescribeStreamOutput, error) {
 			return c.DescribeStream(p.ctx, &dynamodbstreams.DescribeStreamInput{StreamArn: s.StreamArn})
 		})
 		var start *string
 		for page := 0; page == 0 || start != nil; page++ {
-			out := same(p, fmt.Sprintf("describe %s page %d", arn, page), func(c streamsAPI) (*dynamodbstreams.DescribeStreamOutput, error) {
+			out := succeeds(p, fmt.Sprintf("describe %s page %d", arn, page), func(c streamsAPI) (*dynamodbstreams.DescribeStreamOutput, error) {
 				return c.DescribeStream(p.ctx, &dynamodbstreams.DescribeStreamInput{StreamArn: s.StreamArn, Limit: aws.Int32(1), ExclusiveStartShardId: start})
 			})
 			start = out.StreamDescription.LastEvaluatedShardId
@@ -181,7 +196,7 @@ func TestDirectStreamsMatchesClient(t *testing.T) {
 
 	// Each view's records hold what it says, every attribute type included.
 	for _, view := range views {
-		desc := same(p, "describe "+string(view), func(c streamsAPI) (*dynamodbstreams.DescribeStreamOutput, error) {
+		desc := succeeds(p, "describe "+string(view), func(c streamsAPI) (*dynamodbstreams.DescribeStreamOutput, error) {
 			return c.DescribeStream(p.ctx, &dynamodbstreams.DescribeStreamInput{StreamArn: aws.String(arns[view])})
 		})
 		records := p.readShard(arns[view], desc.StreamDescription.Shards[0], 1000)
@@ -198,7 +213,7 @@ func TestDirectStreamsMatchesClient(t *testing.T) {
 	}
 
 	// Iterators of each type, at and after a sequence number.
-	desc := same(p, "describe keys", func(c streamsAPI) (*dynamodbstreams.DescribeStreamOutput, error) {
+	desc := succeeds(p, "describe keys", func(c streamsAPI) (*dynamodbstreams.DescribeStreamOutput, error) {
 		return c.DescribeStream(p.ctx, &dynamodbstreams.DescribeStreamInput{StreamArn: aws.String(arns[types.StreamViewTypeKeysOnly])})
 	})
 	shard := desc.StreamDescription.Shards[0]
@@ -244,7 +259,7 @@ func TestDirectStreamsMatchesClient(t *testing.T) {
 	for i, in := range []dynamodbstreams.ListStreamsInput{{Limit: aws.Int32(0)}, {Limit: aws.Int32(101)}} {
 		same(p, fmt.Sprintf("list error %d", i), func(c streamsAPI) (*dynamodbstreams.ListStreamsOutput, error) { return c.ListStreams(p.ctx, &in) })
 	}
-	latest := same(p, "latest", func(c streamsAPI) (*dynamodbstreams.GetShardIteratorOutput, error) {
+	latest := succeeds(p, "latest", func(c streamsAPI) (*dynamodbstreams.GetShardIteratorOutput, error) {
 		return c.GetShardIterator(p.ctx, &dynamodbstreams.GetShardIteratorInput{StreamArn: aws.String(arns[types.StreamViewTypeKeysOnly]), ShardId: shard.ShardId, ShardIteratorType: stypes.ShardIteratorTypeTrimHorizon})
 	})
 	for i, in := range []dynamodbstreams.GetRecordsInput{{ShardIterator: aws.String("garbage")}, {}, {ShardIterator: latest.ShardIterator, Limit: aws.Int32(0)},
@@ -260,7 +275,7 @@ func TestDirectStreamsMatchesClient(t *testing.T) {
 	// record, written DefaultStreamShardDuration after the start.
 	second := desc.StreamDescription.Shards[1]
 	*env.clock = t0.Add(DefaultStreamShardDuration + StreamRetention - time.Minute)
-	fresh := same(p, "fresh", func(c streamsAPI) (*dynamodbstreams.GetShardIteratorOutput, error) {
+	fresh := succeeds(p, "fresh", func(c streamsAPI) (*dynamodbstreams.GetShardIteratorOutput, error) {
 		return c.GetShardIterator(p.ctx, &dynamodbstreams.GetShardIteratorInput{StreamArn: aws.String(arns[types.StreamViewTypeKeysOnly]), ShardId: second.ShardId, ShardIteratorType: stypes.ShardIteratorTypeTrimHorizon})
 	})
 	*env.clock = env.clock.Add(2 * time.Minute)
@@ -290,30 +305,29 @@ func TestDirectStreamsMatchesClient(t *testing.T) {
 }
 
 // TestDirectStreamsPagesByMegabyte: a page of GetRecords holds at most 1 MB
-// of records (their SizeBytes), the same on both paths; a record over it
-// alone is returned alone.
+// of records by their SizeBytes, not by the length of their JSON, the same
+// on both paths. The images are binary, which base64 makes a third longer
+// in JSON, so the two counts page differently.
 func TestDirectStreamsPagesByMegabyte(t *testing.T) {
 	env := mustOpen(t)
 	p := &streamsPair{t: t, ctx: env.ctx, client: env.e.StreamsClient(), direct: env.e.StreamsAPI()}
 	arn := env.createStreamTable("big", types.StreamViewTypeNewAndOldImages)
-	body := strings.Repeat("x", 300_000)
-	for i := range 5 {
-		// The second and later writes of "a" carry two images: 600 kB.
-		pk := "a"
-		if i == 0 {
-			pk = "b"
-		}
-		env.put("big", item("PK", s(pk), "v", s(fmt.Sprint(i)+body)))
+	body := make([]byte, 300_000)
+	// Four INSERTs of 300 kB (a new image only), then two MODIFYs of 600 kB
+	// (both images): 400 kB and 800 kB each as JSON.
+	for i, pk := range []string{"a", "b", "c", "d", "a", "a"} {
+		body[0] = byte(i)
+		env.put("big", item("PK", s(pk), "v", &types.AttributeValueMemberB{Value: bytes.Clone(body)}))
 	}
-	desc := same(p, "describe", func(c streamsAPI) (*dynamodbstreams.DescribeStreamOutput, error) {
+	desc := succeeds(p, "describe", func(c streamsAPI) (*dynamodbstreams.DescribeStreamOutput, error) {
 		return c.DescribeStream(p.ctx, &dynamodbstreams.DescribeStreamInput{StreamArn: aws.String(arn)})
 	})
-	it := same(p, "iterator", func(c streamsAPI) (*dynamodbstreams.GetShardIteratorOutput, error) {
+	it := succeeds(p, "iterator", func(c streamsAPI) (*dynamodbstreams.GetShardIteratorOutput, error) {
 		return c.GetShardIterator(p.ctx, &dynamodbstreams.GetShardIteratorInput{StreamArn: aws.String(arn), ShardId: desc.StreamDescription.Shards[0].ShardId, ShardIteratorType: stypes.ShardIteratorTypeTrimHorizon})
 	})
 	var pages []int
 	for iter := it.ShardIterator; ; {
-		out := same(p, fmt.Sprintf("page %d", len(pages)), func(c streamsAPI) (*dynamodbstreams.GetRecordsOutput, error) {
+		out := succeeds(p, fmt.Sprintf("page %d", len(pages)), func(c streamsAPI) (*dynamodbstreams.GetRecordsOutput, error) {
 			return c.GetRecords(p.ctx, &dynamodbstreams.GetRecordsInput{ShardIterator: iter})
 		})
 		if len(out.Records) == 0 {
@@ -322,9 +336,9 @@ func TestDirectStreamsPagesByMegabyte(t *testing.T) {
 		pages = append(pages, len(out.Records))
 		iter = out.NextShardIterator
 	}
-	// b's and a's INSERT (300 kB each, a new image only), then one MODIFY
-	// (600 kB, both images) a page.
-	if want := []int{2, 1, 1, 1}; !reflect.DeepEqual(pages, want) {
+	// By SizeBytes: three INSERTs (900 kB), the fourth and a MODIFY (900 kB),
+	// the last MODIFY. By JSON length it would be 2, 2, 1, 1.
+	if want := []int{3, 2, 1}; !reflect.DeepEqual(pages, want) {
 		t.Errorf("pages of %v records, want %v", pages, want)
 	}
 }

@@ -29,7 +29,7 @@ func (d *Direct) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWr
 func legacyDirectRequestHash(x *transactWriteInput) []byte {
 	body, err := json.Marshal(x)
 	if err != nil {
-		body = []byte(err.Error())
+		return unmatchableHash()
 	}
 	return requestHash(body)
 }

@@ -338,7 +338,7 @@ func TestMigrateToV4_Regions(t *testing.T) {
 		t.Helper()
 		// The stream's ARN names the engine's region.
 		arn := strings.Replace(f.arn, ":local:", ":"+engine+":", 1)
-		for path, sc := range map[string]streamReader{"HTTP": streamsClient(env.e), "in process": env.e.StreamsAPI()} {
+		for path, sc := range map[string]streamsAPI{"HTTP": streamsClient(env.e), "in process": env.e.StreamsAPI()} {
 			records, err := readAllRecordsWith(env.ctx, sc, arn)
 			if err != nil {
 				t.Fatal(err)

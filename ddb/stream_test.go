@@ -66,16 +66,8 @@ func readAllRecords(ctx context.Context, e *Engine, arn string) ([]stypes.Record
 	return readAllRecordsWith(ctx, streamsClient(e), arn)
 }
 
-// streamReader is the part of the Streams API readAllRecordsWith uses: the
-// SDK's client or the engine's in-process DirectStreams.
-type streamReader interface {
-	DescribeStream(context.Context, *dynamodbstreams.DescribeStreamInput, ...func(*dynamodbstreams.Options)) (*dynamodbstreams.DescribeStreamOutput, error)
-	GetShardIterator(context.Context, *dynamodbstreams.GetShardIteratorInput, ...func(*dynamodbstreams.Options)) (*dynamodbstreams.GetShardIteratorOutput, error)
-	GetRecords(context.Context, *dynamodbstreams.GetRecordsInput, ...func(*dynamodbstreams.Options)) (*dynamodbstreams.GetRecordsOutput, error)
-}
-
 // readAllRecordsWith is readAllRecords through sc.
-func readAllRecordsWith(ctx context.Context, sc streamReader, arn string) ([]stypes.Record, error) {
+func readAllRecordsWith(ctx context.Context, sc streamsAPI, arn string) ([]stypes.Record, error) {
 	desc, err := sc.DescribeStream(ctx, &dynamodbstreams.DescribeStreamInput{StreamArn: aws.String(arn)})
 	if err != nil {
 		return nil, err

@@ -3,7 +3,6 @@ package ddb
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"slices"
 	"sort"
 	"strings"
@@ -14,8 +13,10 @@ import (
 // The DynamoDB Streams API, served on the engine's own endpoint under the
 // X-Amz-Target prefix DynamoDBStreams_20120810 (as DynamoDB Local serves it):
 // what the SDKs' dynamodbstreams clients speak, over HTTP or in-process
-// through Engine.HTTPClient. Messages follow DynamoDB Local's where it has
-// them.
+// through Engine.HTTPClient. The operations answer in typed form
+// (streamList, streamDescription, recordPage), which this file renders as
+// JSON and DirectStreams (directstreams.go) as the SDK's types. Messages
+// follow DynamoDB Local's where it has them.
 
 // streamsTargetPrefix is the X-Amz-Target prefix of the Streams API.
 const streamsTargetPrefix = "DynamoDBStreams_20120810."
@@ -67,9 +68,9 @@ type listStreamsInput struct {
 // listStreamsToSDK).
 type streamList struct {
 	streams []streamName
-	// more says the list stopped at Limit: the last stream listed is the
-	// LastEvaluatedStreamArn.
-	more bool
+	// lastEvaluated is the LastEvaluatedStreamArn, the last stream listed
+	// when the list stopped at Limit, else "".
+	lastEvaluated string
 }
 
 // streamName names one stream of ListStreams.
@@ -130,7 +131,8 @@ func (e *Engine) listStreams(_ context.Context, in *listStreamsInput) (*streamLi
 	}
 	l := &streamList{streams: all[start:]}
 	if len(l.streams) > limit {
-		l.streams, l.more = l.streams[:limit], true
+		l.streams = l.streams[:limit]
+		l.lastEvaluated = l.streams[limit-1].arn
 	}
 	return l, nil
 }
@@ -142,16 +144,17 @@ func (l *streamList) response() map[string]any {
 		streams[i] = map[string]any{"StreamArn": s.arn, "TableName": s.table, "StreamLabel": s.label}
 	}
 	out := map[string]any{"Streams": streams}
-	if l.more {
-		out["LastEvaluatedStreamArn"] = l.streams[len(l.streams)-1].arn
+	if l.lastEvaluated != "" {
+		out["LastEvaluatedStreamArn"] = l.lastEvaluated
 	}
 	return out
 }
 
 // viewStream opens the stream arn names in a read transaction; the error
 // is ResourceNotFoundException with notFound's message when there is none.
-// The log comes without its meta, which only DescribeStream reads: a
-// consumer's every poll (GetRecords) need not decode it.
+// The log comes without its meta, which DescribeStream reads, and
+// GetRecords only when it has records to return (lazyRegions): a
+// consumer's idle poll need not decode it.
 func (e *Engine) viewStream(arn string, notFound string, fn func(log *streamLog) error) error {
 	table, label, ok := e.parseStreamARN(arn)
 	return e.view(func(tx *bolt.Tx) error {
@@ -226,11 +229,11 @@ func (e *Engine) describeStream(_ context.Context, in *describeStreamInput) (*st
 		d.meta = meta
 		if in.ExclusiveStartShardId != "" {
 			// Those after the start; after an unknown shard, none.
-			i := slices.IndexFunc(shards, func(s shardMeta) bool { return s.ID == in.ExclusiveStartShardId })
-			if i < 0 {
-				i = len(shards) - 1
+			if i := slices.IndexFunc(shards, func(s shardMeta) bool { return s.ID == in.ExclusiveStartShardId }); i < 0 {
+				shards = nil
+			} else {
+				shards = shards[i+1:]
 			}
-			shards = shards[i+1:]
 		}
 		if len(shards) > limit {
 			shards = shards[:limit]
@@ -469,7 +472,7 @@ func (e *Engine) getRecords(_ context.Context, in *getRecordsInput) (*recordPage
 			}
 			r, err := parseStoredRecord(seq, bytes.Clone(v), region)
 			if err != nil {
-				return fmt.Errorf("%w %d", err, seq)
+				return corruptRecord(err, seq)
 			}
 			if size > 0 && size+r.size > maxGetRecordsBytes {
 				break

@@ -137,3 +137,13 @@ func checkStream(e *Engine, tx *bolt.Tx, name []byte) error {
 	}
 	return nil
 }
+
+// appendRecordJSON appends the record stored as v (time included) under
+// sequence number seq, written in region, as GetRecords returns it.
+func appendRecordJSON(dst []byte, seq uint64, v []byte, region string) ([]byte, error) {
+	r, err := parseStoredRecord(seq, v, region)
+	if err != nil {
+		return nil, err
+	}
+	return r.appendJSON(dst)
+}

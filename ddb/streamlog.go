@@ -62,8 +62,9 @@ func (s *shardMeta) holds(seq uint64) bool {
 
 // streamLog is one stream's buckets in a transaction. meta is loaded only
 // by the operations that need it (openStreamLog: switching a stream off,
-// trimming), not by writes, nor by the Streams API's reads, of which only
-// DescribeStream reads it (loadStreamMeta).
+// trimming), not by writes, nor by the Streams API's reads: DescribeStream
+// reads it (loadStreamMeta), and GetRecords only when it returns records
+// (lazyRegions), for the regions of records upgraded from format 3.
 type streamLog struct {
 	b       *bolt.Bucket
 	meta    *streamMeta
@@ -156,8 +157,9 @@ func (l *streamLog) allShards() ([]shardMeta, error) {
 // JSON holds id: every GetRecords looks its shard up.
 func (l *streamLog) shard(id string) (*shardMeta, error) {
 	c := l.shards.Cursor()
+	idBytes := []byte(id)
 	for k, v := c.Last(); k != nil; k, v = c.Prev() {
-		if !bytes.Contains(v, []byte(id)) {
+		if !bytes.Contains(v, idBytes) {
 			continue
 		}
 		var s shardMeta

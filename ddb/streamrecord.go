@@ -181,16 +181,6 @@ func (r *storedRecord) viewType() string { return recordViews[r.flags>>2&3] }
 // which the record's userIdentity says.
 func (r *storedRecord) byService() bool { return r.flags&recordByService != 0 }
 
-// appendRecordJSON appends the record stored as v (time included) under
-// sequence number seq, written in region, as GetRecords returns it.
-func appendRecordJSON(dst []byte, seq uint64, v []byte, region string) ([]byte, error) {
-	r, err := parseStoredRecord(seq, v, region)
-	if err != nil {
-		return nil, err
-	}
-	return r.appendJSON(dst)
-}
-
 // appendJSON appends the record as GetRecords returns it over HTTP: the
 // keys in the order json.Marshal sorts them, as appendResponse writes every
 // response.
@@ -241,8 +231,11 @@ func (r *storedRecord) appendJSON(dst []byte) ([]byte, error) {
 }
 
 // corrupt is err, met rendering the record, naming its sequence number.
-func (r *storedRecord) corrupt(err error) error { return fmt.Errorf("%w %d", err, r.seq) }
+func (r *storedRecord) corrupt(err error) error { return corruptRecord(err, r.seq) }
 
-// MarshalJSON lets encoding/json (tokens, error bodies) handle responses
-// holding stored records.
+// corruptRecord is err, met reading record seq, naming it.
+func corruptRecord(err error, seq uint64) error { return fmt.Errorf("%w %d", err, seq) }
+
+// MarshalJSON renders the record should a response put it where
+// appendResponse falls back to json.Marshal (a shape it does not know).
 func (r *storedRecord) MarshalJSON() ([]byte, error) { return r.appendJSON(nil) }

@@ -220,15 +220,20 @@ func requestHash(body []byte) []byte {
 func typedRequestHash(in *transactWriteInput) []byte {
 	body, err := gojson.Marshal(in)
 	if err != nil {
-		// Decoded requests always encode. Should one not, a random hash
-		// keeps its token from matching any request, this one's retry
-		// included: a retry is refused, never applied twice.
-		sum := make([]byte, sha256.Size)
-		_, _ = rand.Read(sum)
-		return sum
+		return unmatchableHash()
 	}
 	sum := sha256.Sum256(body)
 	return sum[:]
+}
+
+// unmatchableHash is the hash of a request that does not encode, which
+// decoded requests always do. Should one not, a random hash keeps its token
+// from matching any request, this one's retry included: a retry is refused,
+// never applied twice.
+func unmatchableHash() []byte {
+	sum := make([]byte, sha256.Size)
+	_, _ = rand.Read(sum)
+	return sum
 }
 
 // decodeJSONMap decodes a stored JSON response.
