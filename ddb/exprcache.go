@@ -12,8 +12,10 @@ import (
 // may serve many requests at once. Only expressions that parse are kept;
 // a faulty one is parsed again for its error.
 
-// exprCacheSize bounds the cache: at most 4 KB per expression
-// (expr.MaxExpressionSize), so a few MB when full.
+// exprCacheSize bounds the cache by count: an expression's text is at most
+// 4 KB (expr.MaxExpressionSize) and its parsed tree a few times that, so
+// the cache holds some MB at most, and far less for an application's few
+// expressions.
 const exprCacheSize = 1024
 
 // exprKey identifies a parsed expression: what it is and its text.

@@ -3,15 +3,14 @@ package ddb
 import (
 	"testing"
 
-	bolt "go.etcd.io/bbolt"
-
 	"github.com/quickphotos/quickphotos/ddb/attr"
 	"github.com/quickphotos/quickphotos/ddb/expr"
 )
 
 // TestParseCached checks that an expression is parsed once for all the
 // requests that send it, that a faulty one is parsed again for each (its
-// error is not kept), and that one parse binds to each request's values.
+// error is not kept), that the requests' path reads the cache by kind and
+// text, and that one parse binds to each request's values.
 func TestParseCached(t *testing.T) {
 	parses := 0
 	parse := func(s string) (*expr.Update, error) {
@@ -36,41 +35,35 @@ func TestParseCached(t *testing.T) {
 		t.Errorf("%d parses after two faulty sends, want 3 (errors are not kept)", parses)
 	}
 
-	// Two requests, one parse, each bound to its own :inc.
+	// The requests' path reads the cache under the update kind: seeded with
+	// another parse for this text, two requests run the seeded tree, each
+	// bound to its own :inc.
+	seeded := "SET requestsTestCount = requestsTestCount - :inc"
+	text = "SET requestsTestCount = requestsTestCount + :inc"
+	tree, err := expr.ParseUpdate(seeded)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parsedExprs.Add(exprKey{expr.KindUpdate, text}, tree)
+	defer parsedExprs.Remove(exprKey{expr.KindUpdate, text})
 	for _, inc := range []string{"1", "5"} {
 		x := &exprEnv{values: map[string]attr.Value{":inc": attr.N(inc)}}
 		up, err := x.update(text, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		it, err := up.apply(attr.Item{"cachedTestCount": attr.N("10")})
+		it, err := up.apply(attr.Item{"requestsTestCount": attr.N("10")})
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := map[string]string{"1": "11", "5": "15"}[inc]
-		if got := it["cachedTestCount"]; got.N != want {
-			t.Errorf(":inc %s: count %v, want %s", inc, got, want)
+		want := map[string]string{"1": "9", "5": "5"}[inc]
+		if got := it["requestsTestCount"]; got.N != want {
+			t.Errorf(":inc %s: count %v, want %s (the cached tree, bound to this request)", inc, got, want)
 		}
 	}
-}
-
-// TestSharedKeyNamesAreNotOverwritten: the key names of the metadata every
-// request shares are worked out once; a caller that appends to them (an
-// index Query's LastEvaluatedKey names) must get a copy.
-func TestSharedKeyNamesAreNotOverwritten(t *testing.T) {
-	env := mustOpen(t)
-	env.createTable("keyn", true)
-	var m *tableMeta
-	if err := env.e.view(func(tx *bolt.Tx) error {
-		var err error
-		m, err = env.e.loadTableShared(tx, "keyn")
-		return err
-	}); err != nil {
-		t.Fatal(err)
-	}
-	names := m.keyNames()
-	_ = append(names, "GSI_PK")
-	if got := m.keyNames(); len(got) != 2 || cap(got) != 2 || got[0] != "PK" || got[1] != "SK" {
-		t.Fatalf("shared key names %v (cap %d), want [PK SK]", got, cap(got))
+	// Another kind with the same text does not get the update's tree.
+	x := &exprEnv{values: map[string]attr.Value{":inc": attr.N("1")}}
+	if _, err := x.condition(&text); err == nil {
+		t.Error("an update's text parsed as a condition")
 	}
 }

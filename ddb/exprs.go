@@ -31,10 +31,12 @@ type projector func(it attr.Item) attr.Item
 // it sets, removes, adds to or deletes from, and targets projects an item on
 // the paths it does (for ReturnValues UPDATED_OLD and UPDATED_NEW).
 type updater struct {
-	apply func(it attr.Item) (attr.Item, error)
 	names []string
 	bound *expr.Update
 }
+
+// apply returns it updated.
+func (u *updater) apply(it attr.Item) (attr.Item, error) { return u.bound.Apply(it) }
 
 // targets projects it on the paths the update touches. The projection is
 // built on demand: most writes ask for no UPDATED_* values.
@@ -157,7 +159,7 @@ func (x *exprEnv) update(s string, keyNames []string) (*updater, error) {
 	if err != nil {
 		return nil, err
 	}
-	up := &updater{apply: b.Apply, bound: b}
+	up := &updater{bound: b}
 	add := func(p expr.Path) {
 		for _, n := range up.names {
 			if n == p[0].Name {

@@ -135,7 +135,8 @@ func (e *Engine) commitGroup(own *queuedWrite, group []*queuedWrite) ([]*queuedW
 		group[failed].done <- errRunAlone
 		group = append(group[:failed], group[failed+1:]...)
 	}
-	if len(group) == 1 && group[0] != own {
+	// One writer is left.
+	if group[0] != own {
 		group[0].done <- errRunAlone
 		return nil, nil
 	}

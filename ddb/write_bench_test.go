@@ -14,8 +14,9 @@ import (
 
 // BenchmarkWritePaths measures the engine's own work for the writes of a counter, in memory
 // and one writer at a time, so that no fsync and no transport hide it: an UpdateItem adding
-// to a photo's counter if the photo exists, a TransactWriteItems of three such updates (both
-// through the in-process API), and the floor under them, the photo's stored bytes read and
+// to a photo's counter if the photo exists, a TransactWriteItems of three such updates, without
+// and with a ClientRequestToken as the SDK sends one (all through the in-process API), and the
+// floor under them, the photo's stored bytes read and
 // written back in one bbolt transaction (raw).
 //
 //	go test ./ddb/ -run '^$' -bench BenchmarkWritePaths -benchmem
@@ -48,19 +49,29 @@ func BenchmarkWritePaths(b *testing.B) {
 			}
 		}
 	})
-	b.Run("TransactWriteItems3", func(b *testing.B) {
-		for i := 0; b.Loop(); i++ {
-			items := make([]types.TransactWriteItem, 3)
-			for j := range items {
-				u := update(3*i + j)
-				items[j] = types.TransactWriteItem{Update: &types.Update{TableName: u.TableName, Key: u.Key,
-					UpdateExpression: u.UpdateExpression, ConditionExpression: u.ConditionExpression, ExpressionAttributeValues: u.ExpressionAttributeValues}}
-			}
-			if _, err := api.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: items}); err != nil {
-				b.Fatal(err)
-			}
+	for _, token := range []bool{false, true} {
+		name := "TransactWriteItems3"
+		if token {
+			name += "Token"
 		}
-	})
+		b.Run(name, func(b *testing.B) {
+			for i := 0; b.Loop(); i++ {
+				items := make([]types.TransactWriteItem, 3)
+				for j := range items {
+					u := update(3*i + j)
+					items[j] = types.TransactWriteItem{Update: &types.Update{TableName: u.TableName, Key: u.Key,
+						UpdateExpression: u.UpdateExpression, ConditionExpression: u.ConditionExpression, ExpressionAttributeValues: u.ExpressionAttributeValues}}
+				}
+				in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
+				if token {
+					in.ClientRequestToken = aws.String("write-paths-" + strconv.Itoa(i))
+				}
+				if _, err := api.TransactWriteItems(ctx, in); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 	b.Run("raw", func(b *testing.B) {
 		keys := make([][]byte, photos)
 		for i := range keys {

@@ -6,8 +6,6 @@ import (
 	"maps"
 	"slices"
 
-	gojson "github.com/goccy/go-json"
-
 	"github.com/quickphotos/quickphotos/ddb/attr"
 )
 
@@ -41,16 +39,12 @@ func (v *Values) UnmarshalJSON(data []byte) error {
 
 // decodeValuesLongWay decodes ExpressionAttributeValues member by member:
 // the keys' syntax first, then each value in key order, so that the error
-// is the one DynamoDB gives.
+// is the one DynamoDB gives. It runs only for maps the one pass refuses,
+// nearly always invalid ones, so encoding/json words the syntax errors.
 func decodeValuesLongWay(data []byte) (Values, error) {
 	var raw map[string]json.RawMessage
-	// go-json when it can (twice as fast); encoding/json for the wording of
-	// an error.
-	if gojson.Unmarshal(data, &raw) != nil {
-		raw = nil
-		if err := json.Unmarshal(data, &raw); err != nil {
-			return nil, err
-		}
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return nil, err
 	}
 	if raw == nil {
 		return nil, nil
@@ -62,11 +56,11 @@ func decodeValuesLongWay(data []byte) (Values, error) {
 	})
 }
 
-// ValuesOf builds the ExpressionAttributeValues of a request whose values
-// come in another form than JSON (the engine's in-process API converts the
-// SDK's typed values with conv), with the checks UnmarshalJSON applies: the
-// keys' syntax first, then each value in key order, an invalid one reported
-// with its key. A nil m gives nil Values (absent).
+// ValuesOf builds ExpressionAttributeValues from a map whose values conv
+// converts (the SDK's typed values in the engine's in-process API, JSON
+// members in decodeValuesLongWay), with the checks UnmarshalJSON applies:
+// the keys' syntax first, then each value, the first invalid one in key
+// order reported with its key. A nil m gives nil Values (absent).
 func ValuesOf[T any](m map[string]T, conv func(T) (attr.Value, error)) (Values, error) {
 	if m == nil {
 		return nil, nil
