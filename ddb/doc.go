@@ -139,8 +139,9 @@
 //
 // Layout (bucket names in quotes):
 //
-//	"meta"            "format" -> FormatVersion ("4"); Open upgrades "1"
-//	                  to "3" into a new file (upgrade.go) and refuses others
+//	"meta"            "format" -> FormatVersion ("4"); Open upgrades files
+//	                  of "1" to "3" into a new file (upgrade.go) and refuses
+//	                  others
 //	"tables"          table name -> JSON table metadata (key schema,
 //	                  attribute definitions, billing, indexes, TTL)
 //	"tokengens"       one bucket per ten minutes of ClientRequestTokens

@@ -126,8 +126,9 @@ type Engine struct {
 // A file of format 1, 2 or 3 is upgraded first (upgrade.go): Open writes
 // the upgraded file beside it, which needs free disk space for the
 // upgraded data (a third to a quarter of the old file, for the sample
-// data), and reads the old file once; memory stays bounded whatever the
-// file's size.
+// data), and reads the old file once; the heap stays bounded whatever the
+// file's size, and on Linux so do the old file's mapped pages
+// (releaseMapped).
 func Open(dir string, opts *Options) (*Engine, error) {
 	o := withDefaults(opts)
 	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
@@ -147,6 +148,12 @@ func Open(dir string, opts *Options) (*Engine, error) {
 	return start(db, o, nil)
 }
 
+// fileOptions are the bbolt options of the engine's file, wherever it is
+// opened: by openFile, or as the upgraded copy (upgradeFile).
+func fileOptions(o Options) *bolt.Options {
+	return &bolt.Options{Timeout: o.OpenTimeout, NoSync: o.NoSync}
+}
+
 // openFile opens the bbolt file named file, holding its lock. The lock
 // belongs to the file, not its name: a process that waited for it while
 // another upgraded the file (upgrade.go) gets the lock of the old file
@@ -155,12 +162,13 @@ func Open(dir string, opts *Options) (*Engine, error) {
 func openFile(file string, o Options) (*bolt.DB, error) {
 	for range 3 {
 		var f *os.File
-		db, err := bolt.Open(file, 0o600, &bolt.Options{Timeout: o.OpenTimeout, NoSync: o.NoSync,
-			OpenFile: func(name string, flag int, perm os.FileMode) (*os.File, error) {
-				var err error
-				f, err = os.OpenFile(name, flag, perm)
-				return f, err
-			}})
+		opts := fileOptions(o)
+		opts.OpenFile = func(name string, flag int, perm os.FileMode) (*os.File, error) {
+			var err error
+			f, err = os.OpenFile(name, flag, perm)
+			return f, err
+		}
+		db, err := bolt.Open(file, 0o600, opts)
 		if errors.Is(err, bolterrors.ErrTimeout) {
 			break
 		}

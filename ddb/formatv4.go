@@ -42,20 +42,23 @@ func itemV4(m *tableMeta, v []byte) (attr.Item, []byte, error) {
 type indexV4 struct {
 	m  *tableMeta
 	ix *indexMeta
-	// index and table are the attributes of a format 3 key, in order; keep
-	// tells which table attributes the format 4 key still holds.
-	index, table []keyPart
-	keep         []bool
+	// parts are the attributes of a format 3 key, in order: the index
+	// key's, then the table key's; keep tells which the format 4 key still
+	// holds.
+	parts []keyPart
+	keep  []bool
 }
 
 // newIndexV4 returns the converter of index ix of table m.
 func newIndexV4(m *tableMeta, ix *indexMeta) *indexV4 {
-	c := &indexV4{m: m, ix: ix, table: m.tableKeyParts()}
+	c := &indexV4{m: m, ix: ix}
 	names := ix.keyNamesList()
 	for _, n := range names {
-		c.index = append(c.index, keyPart{n, attr.ParseType(m.attrType(n))})
+		c.parts = append(c.parts, keyPart{n, attr.ParseType(m.attrType(n))})
+		c.keep = append(c.keep, true)
 	}
-	for _, p := range c.table {
+	for _, p := range m.tableKeyParts() {
+		c.parts = append(c.parts, p)
 		c.keep = append(c.keep, !slices.Contains(names, p.name))
 	}
 	return c
@@ -68,12 +71,12 @@ func newIndexV4(m *tableMeta, ix *indexMeta) *indexV4 {
 func (c *indexV4) convert(k, v []byte) (nk, nv []byte, err error) {
 	nk = make([]byte, 0, len(k))
 	rest := k
-	for i, p := range append(c.index, c.table...) {
+	for i, p := range c.parts {
 		n, err := attr.KeyLen(rest, p.typ)
 		if err != nil {
 			return nil, nil, fmt.Errorf("ddb: corrupt index key %x: %w", k, err)
 		}
-		if i < len(c.index) || c.keep[i-len(c.index)] {
+		if c.keep[i] {
 			nk = append(nk, rest[:n]...)
 		}
 		rest = rest[n:]

@@ -42,9 +42,12 @@ const tableBucketPrefix = "t:"
 // tableBucketName is the top-level bucket holding one table's data.
 func tableBucketName(table string) []byte { return []byte(tableBucketPrefix + table) }
 
+// indexBucketPrefix begins the name of every index's bucket.
+const indexBucketPrefix = "i:"
+
 // indexBucketName is the nested bucket (inside the table bucket) holding an
 // index's entries.
-func indexBucketName(index string) []byte { return []byte("i:" + index) }
+func indexBucketName(index string) []byte { return []byte(indexBucketPrefix + index) }
 
 // initStorage creates the fixed buckets of a new file, and checks the format
 // version of an existing one. Open has upgraded a file of an older version

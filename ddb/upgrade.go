@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -28,9 +29,10 @@ import (
 //     file's pages are read through bbolt's memory map; releaseMapped
 //     hands those mapped so far back to the kernel after every
 //     releaseBytes read (readOld), so they do not pile up in the process
-//     either. Conversions keep the order of the keys, so every bucket is
-//     written in key order with full pages (FillPercent 1): the new file
-//     holds its data and hardly any free page (each batch frees the few
+//     either. Conversions keep the order of the keys, so the data buckets
+//     (items, indexes, stream records) are written in key order with full
+//     pages (FillPercent 1): the new file holds its data and hardly any
+//     free page (each batch frees the few
 //     pages at the end of each bucket that the next one rewrites). The
 //     format version is written in the last transaction.
 //  3. The new file is fsynced, renamed over the old one, and the directory
@@ -121,7 +123,9 @@ func upgradeIfOld(db *bolt.DB, file string, o Options) (*bolt.DB, error) {
 func upgradeFile(src *bolt.DB, file, tmp, from string, o Options) (dst *bolt.DB, err error) {
 	// No fsync per batch: nothing reads the new file before the one fsync
 	// below, and a crash before the rename leaves it to be removed.
-	dst, err = bolt.Open(tmp, 0o600, &bolt.Options{NoSync: true})
+	opts := fileOptions(o)
+	opts.NoSync = true
+	dst, err = bolt.Open(tmp, 0o600, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -464,12 +468,11 @@ func (u *upgrader) copyTable(src *bolt.Tx, path [][]byte, tb *bolt.Bucket) error
 
 // indexByBucket returns the index whose bucket is named name, or nil.
 func (m *tableMeta) indexByBucket(name []byte) *indexMeta {
-	for i := range m.Indexes {
-		if bytes.Equal(indexBucketName(m.Indexes[i].Name), name) {
-			return &m.Indexes[i]
-		}
+	index, ok := strings.CutPrefix(string(name), indexBucketPrefix)
+	if !ok {
+		return nil
 	}
-	return nil
+	return m.index(index)
 }
 
 // copyStreams copies the streams bucket, at path, and each stream in it.
@@ -494,12 +497,12 @@ func (u *upgrader) copyStreams(path [][]byte, streams *bolt.Bucket) error {
 // records, and keeps the regions they were written in in the stream's
 // meta (streamMeta.Regions).
 func (u *upgrader) copyStream(path [][]byte, sb *bolt.Bucket) error {
-	log, err := openStreamLog(sb)
+	meta, err := loadStreamMeta(sb)
 	if err != nil {
 		return err
 	}
 	var keyNames []string
-	for _, k := range log.meta.KeySchema {
+	for _, k := range meta.KeySchema {
 		keyNames = append(keyNames, k.AttributeName)
 	}
 	var regions recordRegions
@@ -529,8 +532,8 @@ func (u *upgrader) copyStream(path [][]byte, sb *bolt.Bucket) error {
 	if len(regions.runs) == 0 {
 		return nil
 	}
-	log.meta.Regions = regions.runs
-	raw, err := json.Marshal(log.meta)
+	meta.Regions = regions.runs
+	raw, err := json.Marshal(meta)
 	if err != nil {
 		return err
 	}
