@@ -236,6 +236,7 @@ func (s *Server) Twin(t testing.TB, cfg live.Config) *Server {
 	t.Helper()
 	twin := *s
 	apiCfg := api.Config{Store: s.Store, BatchWait: BatchWait, Live: live.NewHub(cfg)}
+	twin.hub = apiCfg.Live
 	twin.Handler = api.New(apiCfg)
 	httpSrv := httptest.NewServer(twin.Handler)
 	twin.URL = httpSrv.URL

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -11,6 +12,8 @@ import (
 
 	"github.com/coder/websocket"
 	"github.com/coder/websocket/wsjson"
+
+	"github.com/quickphotos/quickphotos/live"
 )
 
 // LiveTimeout bounds how long a test waits for a subscription's next message: events come
@@ -20,6 +23,8 @@ const LiveTimeout = 10 * time.Second
 // WS is a graphql-ws client (the graphql-transport-ws protocol) connected to the server.
 type WS struct {
 	conn *websocket.Conn
+	// hub is the server's, when the test has it: Subscribe waits on its count.
+	hub  *live.Hub
 	msgs chan wsMessage
 	// held keeps the messages of other operations that Next read while waiting for one.
 	held map[string][]wsMessage
@@ -53,7 +58,7 @@ func (s *Server) TryDialWS(token string) (*WS, error) {
 	if err != nil {
 		return nil, err
 	}
-	ws := &WS{conn: conn, msgs: make(chan wsMessage, 64), held: map[string][]wsMessage{}}
+	ws := &WS{conn: conn, hub: s.hub, msgs: make(chan wsMessage, 64), held: map[string][]wsMessage{}}
 	init := wsMessage{Type: "connection_init"}
 	if token != "" {
 		init.Payload, _ = json.Marshal(map[string]string{"Authorization": "Bearer " + token})
@@ -98,13 +103,46 @@ func (ws *WS) read() {
 	}
 }
 
-// Subscribe starts operation id.
+// Subscribe starts operation id and, on a server whose hub the test has, waits until the
+// server has started it: graphql-ws acknowledges no subscription, and a change made before
+// the hub holds the subscriber never reaches it. A subscription the server refuses would
+// never start: send it with SubscribeRefused.
 func (ws *WS) Subscribe(t testing.TB, id, query string, vars map[string]any) {
+	t.Helper()
+	var before int64
+	if ws.hub != nil {
+		before = ws.hub.Stats().Subscriptions
+	}
+	ws.send(t, id, query, vars)
+	if ws.hub != nil {
+		awaitSubscriptions(t, ws.hub, before+1, "operation "+id)
+	}
+}
+
+// SubscribeRefused sends operation id, which the server is to refuse, and returns the
+// refusal's code (see Refused).
+func (ws *WS) SubscribeRefused(t testing.TB, id, query string, vars map[string]any) string {
+	t.Helper()
+	ws.send(t, id, query, vars)
+	return ws.Refused(t, id)
+}
+
+// send sends a subscribe message for operation id.
+func (ws *WS) send(t testing.TB, id, query string, vars map[string]any) {
 	t.Helper()
 	payload, _ := json.Marshal(map[string]any{"query": query, "variables": vars})
 	if err := wsjson.Write(context.Background(), ws.conn, wsMessage{ID: id, Type: "subscribe", Payload: payload}); err != nil {
 		t.Fatalf("subscribe %s: %v", id, err)
 	}
+}
+
+// awaitSubscriptions waits until hub holds at least n subscriptions.
+func awaitSubscriptions(t testing.TB, hub *live.Hub, n int64, what string) {
+	t.Helper()
+	Eventually(t, what+" started", func() (bool, string) {
+		got := hub.Stats().Subscriptions
+		return got >= n, fmt.Sprintf("%d subscriptions, want %d", got, n)
+	})
 }
 
 // Next waits for the next message of operation id and returns it as a response: a "next"
@@ -173,9 +211,14 @@ type SSE struct {
 }
 
 // SubscribeSSE starts a subscription over Server-Sent Events (POST with Accept:
-// text/event-stream), with the server's header; it ends when the test does.
+// text/event-stream), with the server's header, and waits as Subscribe does until the
+// server has started it (its headers come first); it ends when the test does.
 func (s *Server) SubscribeSSE(t testing.TB, query string, vars map[string]any) *SSE {
 	t.Helper()
+	var before int64
+	if s.hub != nil {
+		before = s.hub.Stats().Subscriptions
+	}
 	body, _ := json.Marshal(map[string]any{"query": query, "variables": vars})
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
@@ -205,6 +248,9 @@ func (s *Server) SubscribeSSE(t testing.TB, query string, vars map[string]any) *
 			}
 		}
 	}()
+	if s.hub != nil {
+		awaitSubscriptions(t, s.hub, before+1, "the SSE subscription")
+	}
 	return sse
 }
 
