@@ -168,25 +168,52 @@ func loadCases() ([]Case, error) {
 	return all, nil
 }
 
+// tablePrefix begins every physical table name; each run of the cases in one
+// process takes its own (see newTableNames).
+var tablePrefix = "cf."
+
+// runs counts the runs of the cases in this process.
+var runs int
+
+// newTableNames gives the tables and client request tokens of a new run
+// names no earlier run in this process used: DynamoDB Local, started once per
+// process, keeps the streams of deleted tables and the tokens of the last ten
+// minutes, so a second run (go test -count=2) on the first one's names would
+// meet them.
+func newTableNames() {
+	runs++
+	if runs > 1 {
+		tablePrefix = fmt.Sprintf("cf%d.", runs)
+	}
+}
+
+// tokenRE matches a request's ClientRequestToken, its value in group 2.
+var tokenRE = regexp.MustCompile(`("ClientRequestToken"\s*:\s*")([^"]*)"`)
+
 // tableName is the physical name of a case's logical table.
 func tableName(caseName, logical string) string {
-	return "cf." + caseName + "." + logical
+	return tablePrefix + caseName + "." + logical
 }
 
 // placeholderRE matches {{logical}} table placeholders.
 var placeholderRE = regexp.MustCompile(`\{\{([A-Za-z0-9_-]+)\}\}`)
 
-// bind replaces the table placeholders of a request.
+// bind replaces the table placeholders of a request and, after the first run,
+// marks its client request token with the run.
 func bind(caseName string, body []byte) []byte {
-	return placeholderRE.ReplaceAllFunc(body, func(m []byte) []byte {
+	body = placeholderRE.ReplaceAllFunc(body, func(m []byte) []byte {
 		return []byte(tableName(caseName, string(placeholderRE.FindSubmatch(m)[1])))
 	})
+	if runs > 1 {
+		body = tokenRE.ReplaceAll(body, []byte(fmt.Sprintf("${1}${2}.r%d\"", runs)))
+	}
+	return body
 }
 
 // unbind turns physical table names in a response back into placeholders, so
 // responses can be compared with written expectations and golden files.
 func unbind(caseName string, body []byte) []byte {
-	re := regexp.MustCompile(regexp.QuoteMeta("cf."+caseName+".") + `([A-Za-z0-9_-]+)`)
+	re := regexp.MustCompile(regexp.QuoteMeta(tablePrefix+caseName+".") + `([A-Za-z0-9_-]+)`)
 	return re.ReplaceAll(body, []byte("{{$1}}"))
 }
 
