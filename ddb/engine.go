@@ -67,6 +67,10 @@ type Options struct {
 	// an error stops the upgrade there. Tests measure memory from it, or
 	// kill the process to see what a crash at that stage leaves.
 	upgradeHook func(stage upgradeStage, batches int) error
+	// openedHook, when not nil, is called once openFile has the file of
+	// its attempt open, before it waits for the lock; attempt 1 and later
+	// are retries on a file another engine replaced. Tests see the retry.
+	openedHook func(attempt int)
 }
 
 // withDefaults returns *opts (the zero Options when nil) with its zero
@@ -160,12 +164,15 @@ func fileOptions(o Options) *bolt.Options {
 // once the other has renamed the new one over it, so such a file is let go
 // and the name opened again, whose lock the upgraded engine holds.
 func openFile(file string, o Options) (*bolt.DB, error) {
-	for range 3 {
+	for attempt := range 3 {
 		var f *os.File
 		opts := fileOptions(o)
 		opts.OpenFile = func(name string, flag int, perm os.FileMode) (*os.File, error) {
 			var err error
 			f, err = os.OpenFile(name, flag, perm)
+			if err == nil && o.openedHook != nil {
+				o.openedHook(attempt)
+			}
 			return f, err
 		}
 		db, err := bolt.Open(file, 0o600, opts)

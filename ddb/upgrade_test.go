@@ -149,6 +149,20 @@ func TestOpenDuringUpgrade(t *testing.T) {
 	}
 	second := make(chan *Engine, 1)
 	secondErr := make(chan error, 1)
+	// The second engine's attempts, each once it has its file open: the
+	// first attempt opens the old file, replaced before it gets the lock.
+	opened := make(chan int, 3)
+	waitOpened := func(want int) {
+		t.Helper()
+		select {
+		case got := <-opened:
+			if got != want {
+				t.Fatalf("the second Open's attempt %d opened its file, want %d", got, want)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatalf("the second Open's attempt %d opened no file", want)
+		}
+	}
 	first, err := Open(dir, &Options{NoSync: true, TTLSweepInterval: -1,
 		upgradeHook: func(stage upgradeStage, _ int) error {
 			if stage != upgradeSynced {
@@ -156,6 +170,7 @@ func TestOpenDuringUpgrade(t *testing.T) {
 			}
 			go func() {
 				e, err := Open(dir, &Options{NoSync: true, TTLSweepInterval: -1, OpenTimeout: 20 * time.Second,
+					openedHook: func(attempt int) { opened <- attempt },
 					upgradeHook: func(upgradeStage, int) error {
 						t.Error("the second engine upgraded the file again")
 						return nil
@@ -163,13 +178,14 @@ func TestOpenDuringUpgrade(t *testing.T) {
 				second <- e
 				secondErr <- err
 			}()
-			time.Sleep(300 * time.Millisecond) // the second Open waits for the old file's lock
+			waitOpened(0) // the old file, which the first engine replaces now
 			return nil
 		}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(300 * time.Millisecond) // it has the old file's lock now, and lets it go
+	waitOpened(1) // the retry, on the upgraded file, whose lock the first engine holds
+	time.Sleep(100 * time.Millisecond)
 	select {
 	case e := <-second:
 		e.Close()
