@@ -26,6 +26,9 @@ test test-embedded test-dynamodb-local: export QUICKPHOTOS_REQUIRE_GRAPHQL_JS = 
 test test-embedded: export QUICKPHOTOS_REQUIRE_APOLLO_PEER = 1
 # The relay test runs a redis-server (Debian's redis-server package; .ci/run installs it).
 test test-embedded: export QUICKPHOTOS_REQUIRE_REDIS = 1
+# The engine's sync-order tests trace system calls with strace (Debian's strace package; .ci/run
+# installs it).
+test test-embedded: export QUICKPHOTOS_REQUIRE_STRACE = 1
 
 test-embedded: deps
 	$(GO) test -race -count=1 ./...

@@ -118,7 +118,12 @@
 // progress share the next one (group commit, groupcommit.go): they run one
 // after the other in that transaction, and each is acknowledged once it is
 // durable; table operations and the TTL sweeper commit alone. Every read
-// request is one read transaction.
+// request is one read transaction. crash_test.go kills a writer process and
+// checks what survived; since a kill keeps the page cache, syncorder_test.go
+// checks the rest of what a power cut would keep, by tracing the system calls
+// with strace: an acknowledgement follows an fdatasync of every page written
+// before it, and an upgrade syncs its new file before the rename and the
+// directory after it.
 //
 // Every item write goes through tableTx.put or tableTx.remove (tabletx.go),
 // which also append the change to the table's stream, if it has one
