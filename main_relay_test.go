@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"net"
-	"os"
 	"os/exec"
 	"regexp"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/quickphotos/quickphotos/internal/apitest"
+	"github.com/quickphotos/quickphotos/internal/testtools"
 )
 
 // redisRequiredEnv makes a missing redis-server a failure of the tests that need one instead
@@ -23,10 +23,7 @@ func startRedis(t *testing.T) string {
 	t.Helper()
 	server, err := exec.LookPath("redis-server")
 	if err != nil {
-		if v := os.Getenv(redisRequiredEnv); v != "" && v != "0" {
-			t.Fatalf("redis-server is not installed: %v (Debian: apt-get install redis-server)", err)
-		}
-		t.Skipf("redis-server is not installed (Debian: apt-get install redis-server); %s=1 makes this a failure", redisRequiredEnv)
+		testtools.Missing(t, redisRequiredEnv, "redis-server", "Debian: apt-get install redis-server", err)
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -190,12 +190,12 @@ func TestSubscriptions_EveryInstanceDelivers(t *testing.T) {
 func TestSubscriptions_Limits(t *testing.T) {
 	srv := apitest.NewServer(t, apitest.WithLive(live.Config{PerConnection: 2}))
 	ws := srv.DialWS(t, "")
-	subscribe := func(i int) {
-		ws.Subscribe(t, fmt.Sprint(i), fmt.Sprintf(`subscription { userChanged(username: "u%d") { kind } }`, i), nil)
+	userChanged := func(i int) string {
+		return fmt.Sprintf(`subscription { userChanged(username: "u%d") { kind } }`, i)
 	}
-	subscribe(1)
-	subscribe(2)
-	if code := ws.SubscribeRefused(t, "3", `subscription { userChanged(username: "u3") { kind } }`, nil); code != "LIMIT_EXCEEDED" {
+	ws.Subscribe(t, "1", userChanged(1), nil)
+	ws.Subscribe(t, "2", userChanged(2), nil)
+	if code := ws.SubscribeRefused(t, "3", userChanged(3), nil); code != "LIMIT_EXCEEDED" {
 		t.Fatalf("a third subscription on a connection capped at 2: %s", code)
 	}
 	deep := `subscription { userChanged(username: "a") { user { followers { edges { node { follower { followers { edges { node { follower { followers { edges { node { follower { username } } } } } } } } } } } } } } }`

@@ -14,6 +14,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/quickphotos/quickphotos/internal/testtools"
 )
 
 // The sync-order tests check what a power cut would keep. crash_test.go's
@@ -205,10 +207,7 @@ func traceChild(t *testing.T, dir, mode string) []traced {
 	t.Helper()
 	strace, err := exec.LookPath("strace")
 	if err != nil {
-		if v := os.Getenv(straceRequiredEnv); v != "" && v != "0" {
-			t.Fatalf("strace is not installed: %v (Debian: apt-get install strace)", err)
-		}
-		t.Skipf("strace is not installed (Debian: apt-get install strace); %s=1 makes this a failure", straceRequiredEnv)
+		testtools.Missing(t, straceRequiredEnv, "strace", "Debian: apt-get install strace", err)
 	}
 	// A machine may forbid tracing (ptrace) to every process: the check
 	// cannot run there, with strace or without.

@@ -168,23 +168,20 @@ func loadCases() ([]Case, error) {
 	return all, nil
 }
 
-// tablePrefix begins every physical table name; each run of the cases in one
-// process takes its own (see newTableNames).
-var tablePrefix = "cf."
-
-// runs counts the runs of the cases in this process.
+// runs counts the runs of the cases in this process (TestConformance adds
+// one). Each run's tables and client request tokens take names no earlier
+// run used: DynamoDB Local, started once per process, keeps the streams of
+// deleted tables and the tokens of the last ten minutes, so a second run
+// (go test -count=2) on the first one's names would meet them.
 var runs int
 
-// newTableNames gives the tables and client request tokens of a new run
-// names no earlier run in this process used: DynamoDB Local, started once per
-// process, keeps the streams of deleted tables and the tokens of the last ten
-// minutes, so a second run (go test -count=2) on the first one's names would
-// meet them.
-func newTableNames() {
-	runs++
-	if runs > 1 {
-		tablePrefix = fmt.Sprintf("cf%d.", runs)
+// tablePrefix begins every physical table name of the current run; the
+// first run's is "cf.", as in the golden files.
+func tablePrefix() string {
+	if runs <= 1 {
+		return "cf."
 	}
+	return fmt.Sprintf("cf%d.", runs)
 }
 
 // tokenRE matches a request's ClientRequestToken, its value in group 2.
@@ -192,7 +189,7 @@ var tokenRE = regexp.MustCompile(`("ClientRequestToken"\s*:\s*")([^"]*)"`)
 
 // tableName is the physical name of a case's logical table.
 func tableName(caseName, logical string) string {
-	return tablePrefix + caseName + "." + logical
+	return tablePrefix() + caseName + "." + logical
 }
 
 // placeholderRE matches {{logical}} table placeholders.
@@ -213,7 +210,7 @@ func bind(caseName string, body []byte) []byte {
 // unbind turns physical table names in a response back into placeholders, so
 // responses can be compared with written expectations and golden files.
 func unbind(caseName string, body []byte) []byte {
-	re := regexp.MustCompile(regexp.QuoteMeta(tablePrefix+caseName+".") + `([A-Za-z0-9_-]+)`)
+	re := regexp.MustCompile(regexp.QuoteMeta(tablePrefix()+caseName+".") + `([A-Za-z0-9_-]+)`)
 	return re.ReplaceAll(body, []byte("{{$1}}"))
 }
 

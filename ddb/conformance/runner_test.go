@@ -75,7 +75,7 @@ func TestConformance(t *testing.T) {
 	if err := checkTypeOnlyMessages(cases); err != nil {
 		t.Fatal(err)
 	}
-	newTableNames()
+	runs++
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) { runCase(t, c, divs) })
 	}

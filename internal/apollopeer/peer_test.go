@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/quickphotos/quickphotos/internal/syncbuf"
+	"github.com/quickphotos/quickphotos/internal/testtools"
 )
 
 // requireEnv makes a missing Node.js or peer install a failure instead of a skip; `make test`
@@ -583,10 +584,7 @@ func peerScript(t *testing.T, root string) (node, script string) {
 		node, err = exec.LookPath("node")
 	}
 	if err != nil {
-		if v := os.Getenv(requireEnv); v != "" && v != "0" {
-			t.Fatalf("the Apollo peer cannot run: %v (install: %s)", err, installHint)
-		}
-		t.Skipf("the Apollo peer is not installed (%s; needs Node.js): %v; %s=1 makes this a failure", installHint, err, requireEnv)
+		testtools.Missing(t, requireEnv, "the Apollo peer (needs Node.js)", installHint, err)
 	}
 	return node, filepath.Join(dir, "server.mjs")
 }

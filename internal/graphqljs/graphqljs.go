@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/quickphotos/quickphotos/internal/testtools"
 )
 
 // RequireEnv makes missing tools (no node, or the npm packages not installed) a test failure
@@ -29,10 +31,7 @@ func Script(t testing.TB, script string) (node, path string) {
 		node, err = exec.LookPath("node")
 	}
 	if err != nil {
-		if v := os.Getenv(RequireEnv); v != "" && v != "0" {
-			t.Fatalf("the JavaScript GraphQL tools cannot run: %v (install: %s)", err, InstallHint)
-		}
-		t.Skipf("the JavaScript GraphQL tools are not installed (%s); %s=1 makes this a failure", InstallHint, RequireEnv)
+		testtools.Missing(t, RequireEnv, "the JavaScript GraphQL tools", InstallHint, err)
 	}
 	return node, filepath.Join(dir, script)
 }
