@@ -126,6 +126,8 @@ func (m *tableMeta) index(name string) *indexMeta {
 }
 
 // keyNames returns the table's key attribute names (hash, then range if any).
+// The slice has no spare capacity, so a caller that appends to the names
+// shared through the table cache gets a copy.
 func (m *tableMeta) keyNames() []string {
 	if m.keys != nil {
 		return m.keys

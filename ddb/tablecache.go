@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"sync"
 
 	bolt "go.etcd.io/bbolt"
@@ -46,8 +45,7 @@ func (e *Engine) loadTableShared(tx *bolt.Tx, name string) (*tableMeta, error) {
 	if err := json.Unmarshal(raw, &m); err != nil {
 		return nil, fmt.Errorf("ddb: corrupt metadata of table %s: %w", name, err)
 	}
-	// Clipped, so that a caller appending to the names gets a copy.
-	m.keys = slices.Clip(m.keyNames())
+	m.keys = m.keyNames()
 	c.mu.Lock()
 	if c.entries == nil {
 		c.entries = map[string]cachedMeta{}

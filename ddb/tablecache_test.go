@@ -8,7 +8,8 @@ import (
 
 // TestSharedKeyNamesAreNotOverwritten: the key names of the metadata every
 // request shares are worked out once; a caller that appends to them (an
-// index Query's LastEvaluatedKey names) must get a copy.
+// index Query's LastEvaluatedKey names) must get a copy, so they have no
+// spare capacity (keyNames builds them so).
 func TestSharedKeyNamesAreNotOverwritten(t *testing.T) {
 	env := mustOpen(t)
 	env.createTable("keyn", true)

@@ -1,6 +1,7 @@
 package ddb
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"slices"
 	"strconv"
@@ -92,9 +93,11 @@ func TestToken_RecordsOfEarlierVersionsStillHold(t *testing.T) {
 	}
 }
 
-// generationStart is the start of the token generation of t.
+// generationStart is the start of the token generation of t, by the
+// arithmetic of tokenGeneration (generations count from the Unix epoch).
 func generationStart(t time.Time) time.Time {
-	return t.Truncate(tokenTTL)
+	g := binary.BigEndian.Uint64(tokenGeneration(t))
+	return time.Unix(int64(g)*int64(tokenTTL/time.Second), 0).In(t.Location())
 }
 
 // TestToken_InForceForTenMinutesAcrossGenerations: a token holds for ten
