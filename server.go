@@ -176,6 +176,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	defer func() { _ = stopTracing(context.Background()) }()
 	tel := telemetry.New(telemetry.Options{Logger: log})
 
+	cfg.store.log = log
 	opened, err := cfg.store.open(ctx)
 	if err != nil {
 		return err

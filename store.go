@@ -3,18 +3,26 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/netip"
+	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/feature/ec2/imds"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
 
 	"github.com/quickphotos/quickphotos/ddb"
 	"github.com/quickphotos/quickphotos/dynamo"
 	"github.com/quickphotos/quickphotos/stream"
+	"github.com/quickphotos/quickphotos/telemetry"
 )
 
 // Store kinds.
@@ -36,6 +44,9 @@ type storeConfig struct {
 	// in-memory HTTP transport (ddb.Engine.Client, StreamsClient) instead of its in-process APIs
 	// (ddb.Engine.API, StreamsAPI), to compare the two; no flag sets it.
 	embeddedViaSDK bool
+	// log gets the AWS SDK's log lines (slog.Default() when nil): serve and stream give their
+	// JSON logger, so that everything they print on stderr is in one format.
+	log *slog.Logger
 }
 
 func (c *storeConfig) register(f *flags) {
@@ -84,29 +95,47 @@ func (c storeConfig) open(ctx context.Context) (*openedStore, error) {
 		if c.inMemory {
 			return nil, fmt.Errorf("--in-memory is for the embedded store, not --store %s", storeDynamoDB)
 		}
-		cfg, err := config.LoadDefaultConfig(ctx)
+		endpoint, streamsEndpoint := c.endpoint(), c.streamsEndpoint()
+		var opts []func(*config.LoadOptions) error
+		if onLoopback(endpoint) && (streamsEndpoint == "" || onLoopback(streamsEndpoint)) {
+			// Every request goes to this machine (DynamoDB Local, `quickphotos dynamodb`), so
+			// nothing is asked of the instance metadata service either: without credentials in
+			// the environment, the SDK's default chain would try it last, and on a laptop or
+			// in CI that is a request to 169.254.169.254 that leaves the machine. On EC2 with
+			// AWS's endpoints, or any other endpoint, the default chain keeps it.
+			opts = append(opts, config.WithEC2IMDSClientEnableState(imds.ClientDisabled))
+		}
+		cfg, err := config.LoadDefaultConfig(ctx, opts...)
 		if err != nil {
 			return nil, fmt.Errorf("loading AWS configuration: %w", err)
 		}
 		if cfg.Region == "" {
 			cfg.Region = "us-east-1"
 		}
-		if c.endpointURL != "" {
+		if endpoint != "" {
 			// DynamoDB Local and compatible stores accept any credentials; don't make
 			// developers configure some just to reach one on their own machine.
 			if _, err := cfg.Credentials.Retrieve(ctx); err != nil {
 				cfg.Credentials = credentials.NewStaticCredentialsProvider("local", "local", "")
 			}
 		}
+		log := c.log
+		if log == nil {
+			log = slog.Default()
+		}
 		client := dynamodb.NewFromConfig(cfg, func(o *dynamodb.Options) {
 			if c.endpointURL != "" {
 				o.BaseEndpoint = aws.String(c.endpointURL)
 			}
+			o.HTTPClient = keepAliveClient{o.HTTPClient}
+			o.Logger = telemetry.SDKLogger(log)
 		})
 		streams := dynamodbstreams.NewFromConfig(cfg, func(o *dynamodbstreams.Options) {
-			if endpoint := c.streamsEndpoint(); endpoint != "" {
-				o.BaseEndpoint = aws.String(endpoint)
+			if streamsEndpoint != "" {
+				o.BaseEndpoint = aws.String(streamsEndpoint)
 			}
+			o.HTTPClient = keepAliveClient{o.HTTPClient}
+			o.Logger = telemetry.SDKLogger(log)
 		})
 		return &openedStore{client: client, streams: streams}, nil
 	default:
@@ -126,6 +155,56 @@ func (c storeConfig) streamsEndpoint() string {
 		return ""
 	}
 	return os.Getenv("AWS_ENDPOINT_URL_DYNAMODB")
+}
+
+// endpoint is the DynamoDB endpoint the client is given, or "" for the SDK's own (AWS's):
+// --endpoint-url, or else the SDK's AWS_ENDPOINT_URL_DYNAMODB or AWS_ENDPOINT_URL.
+func (c storeConfig) endpoint() string {
+	if c.endpointURL != "" {
+		return c.endpointURL
+	}
+	if e := os.Getenv("AWS_ENDPOINT_URL_DYNAMODB"); e != "" {
+		return e
+	}
+	return os.Getenv("AWS_ENDPOINT_URL")
+}
+
+// onLoopback reports whether endpoint is a URL whose host is a loopback address (127.0.0.0/8,
+// ::1) or localhost.
+func onLoopback(endpoint string) bool {
+	u, err := url.Parse(endpoint)
+	if err != nil || u.Host == "" {
+		return false
+	}
+	host := u.Hostname()
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.IsLoopback()
+}
+
+// keepAliveClient sends the SDK's requests with a body that hides io.WriterTo. After Go's
+// transport has written a request's body it reads the body once more, to be sure nothing is
+// left beyond Content-Length; the SDK closes the body as soon as the response's headers are
+// in, and its body type then answers WriteTo with io.EOF, which io.Copy passes on as an error
+// (a Read answers a plain end). When the response came first (a fast endpoint, such as one on
+// this machine, answers before that last read), the transport took the EOF for a failed write
+// and closed the connection, under the response it was still reading: every such request cost
+// a new connection, and the SDK logged "failed to close HTTP response body … response did not
+// match expected checksum" about the response cut short. Through Read, the transport sees the
+// end of the body and keeps the connection.
+type keepAliveClient struct {
+	http interface {
+		Do(*http.Request) (*http.Response, error)
+	}
+}
+
+func (c keepAliveClient) Do(req *http.Request) (*http.Response, error) {
+	if req.Body != nil && req.Body != http.NoBody {
+		req.Body = struct{ io.ReadCloser }{req.Body}
+	}
+	return c.http.Do(req)
 }
 
 // prepareTable makes sure the table and its index are there: the embedded store and

@@ -77,6 +77,7 @@ func runStream(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return fmt.Errorf("--log-level %q: want debug, info, warn or error", cfg.logLevel)
 	}
 	log := slog.New(telemetry.LogHandler(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: level})))
+	cfg.store.log = log
 	opened, err := cfg.store.open(ctx)
 	if err != nil {
 		return err

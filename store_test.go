@@ -1,0 +1,123 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
+	"github.com/aws/smithy-go/logging"
+
+	"github.com/quickphotos/quickphotos/ddb"
+	"github.com/quickphotos/quickphotos/dynamo"
+	"github.com/quickphotos/quickphotos/internal/syncbuf"
+)
+
+// TestStore_SDKClientsKeepTheirConnections: requests sent one after another to a DynamoDB
+// endpoint on this machine share one connection per client, and the SDK has nothing to warn
+// about. Go's transport closed the connection under nearly every response when the SDK's
+// request body answered its last read with an error (see keepAliveClient): a new connection
+// per request, and now and then the SDK's "failed to close HTTP response body … response did
+// not match expected checksum" about a response cut short, in plain text among the JSON logs.
+func TestStore_SDKClientsKeepTheirConnections(t *testing.T) {
+	engine, err := ddb.OpenMemory(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { engine.Close() })
+	var connections atomic.Int64
+	srv := httptest.NewUnstartedServer(engine)
+	srv.Config.ConnState = func(_ net.Conn, state http.ConnState) {
+		if state == http.StateNew {
+			connections.Add(1)
+		}
+	}
+	srv.Start()
+	t.Cleanup(srv.Close)
+	t.Setenv("AWS_ACCESS_KEY_ID", "test")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "test")
+	t.Setenv("AWS_REGION", "us-east-1")
+
+	var logs syncbuf.Buffer
+	cfg := storeConfig{kind: storeDynamoDB, endpointURL: srv.URL, table: "keepalive",
+		log: slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))}
+	ctx := context.Background()
+	opened, err := cfg.open(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := dynamo.New(opened.client, cfg.table)
+	if err := store.CreateTable(ctx); err != nil {
+		t.Fatal(err)
+	}
+	arn, err := store.StreamARN(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	connections.Store(0)
+
+	const requests = 300
+	for i := range requests {
+		pk := &types.AttributeValueMemberS{Value: fmt.Sprintf("USER#u%d", i)}
+		if _, err := opened.client.PutItem(ctx, &dynamodb.PutItemInput{TableName: &cfg.table, Item: map[string]types.AttributeValue{
+			"PK": pk, "SK": &types.AttributeValueMemberS{Value: "#METADATA#"}, "bio": &types.AttributeValueMemberS{Value: strings.Repeat("x", 2000)},
+		}}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := opened.client.Query(ctx, &dynamodb.QueryInput{TableName: &cfg.table,
+			KeyConditionExpression:    aws.String("PK = :pk"),
+			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": pk},
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := opened.streams.DescribeStream(ctx, &dynamodbstreams.DescribeStreamInput{StreamArn: &arn}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// One connection for the DynamoDB client and one for the Streams client, each kept.
+	if n := connections.Load(); n > 2 {
+		t.Errorf("%d requests in turn opened %d connections, want one per client (2)", 3*requests, n)
+	}
+	if strings.Contains(logs.String(), `"level":"WARN"`) {
+		t.Errorf("the SDK warned:\n%s", logs.String())
+	}
+}
+
+// TestStore_SDKLogsThroughTheServersLogger: the SDK clients of --store dynamodb log through the
+// logger they are given, as JSON records at the SDK's level.
+func TestStore_SDKLogsThroughTheServersLogger(t *testing.T) {
+	t.Setenv("AWS_ACCESS_KEY_ID", "test")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "test")
+	var logs syncbuf.Buffer
+	cfg := storeConfig{kind: storeDynamoDB, endpointURL: "http://127.0.0.1:1", table: "t",
+		log: slog.New(slog.NewJSONHandler(&logs, nil))}
+	opened, err := cfg.open(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	loggers := map[string]logging.Logger{
+		"dynamodb":        opened.client.(*dynamodb.Client).Options().Logger,
+		"dynamodbstreams": opened.streams.(*dynamodbstreams.Client).Options().Logger,
+	}
+	for name, logger := range loggers {
+		logger.Logf(logging.Warn, "failed to close HTTP response body: %s", name)
+		lines := strings.Split(strings.TrimSuffix(logs.String(), "\n"), "\n")
+		var record struct{ Level, Msg string }
+		if err := json.Unmarshal([]byte(lines[len(lines)-1]), &record); err != nil {
+			t.Fatalf("%s: the SDK's line is not a JSON record: %q (%v)", name, logs.String(), err)
+		}
+		if record.Level != "WARN" || record.Msg != "aws sdk: failed to close HTTP response body: "+name {
+			t.Errorf("%s: logged %+v", name, record)
+		}
+	}
+}
