@@ -8,7 +8,11 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -119,5 +123,56 @@ func TestStore_SDKLogsThroughTheServersLogger(t *testing.T) {
 		if record.Level != "WARN" || record.Msg != "aws sdk: failed to close HTTP response body: "+name {
 			t.Errorf("%s: logged %+v", name, record)
 		}
+	}
+}
+
+// TestStore_LoopbackEndpointStaysOnThisMachine runs `quickphotos check --store dynamodb
+// --endpoint-url http://127.0.0.1:…` with no AWS credentials or configuration at all, and
+// AWS_EC2_METADATA_DISABLED unset, in a process whose HTTP traffic to anywhere but loopback
+// goes through a proxy on loopback that records it: none may come. (The SDK's default
+// credential chain ends with the EC2 instance metadata service, at 169.254.169.254; the proxy
+// also keeps that request, should it come, from leaving the machine.)
+func TestStore_LoopbackEndpointStaysOnThisMachine(t *testing.T) {
+	_, endpoint := dynamoDBEndpoint(t)
+	var mu sync.Mutex
+	var attempted []string
+	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		attempted = append(attempted, r.Method+" "+r.Host+r.URL.Path)
+		mu.Unlock()
+		http.Error(w, "no traffic leaves this test", http.StatusBadGateway)
+	}))
+	t.Cleanup(proxy.Close)
+
+	for _, tc := range []struct{ name, endpoint string }{
+		{"flag", "--endpoint-url " + endpoint},
+		{"localhost", "--endpoint-url " + strings.Replace(endpoint, "127.0.0.1", "localhost", 1)},
+		{"environment", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			home := t.TempDir()
+			cmd := exec.Command(os.Args[0], "-test.run=^$")
+			cmd.Env = []string{
+				"PATH=" + os.Getenv("PATH"),
+				"HOME=" + home,
+				"AWS_CONFIG_FILE=" + filepath.Join(home, "no-config"),
+				"AWS_SHARED_CREDENTIALS_FILE=" + filepath.Join(home, "no-credentials"),
+				"HTTP_PROXY=" + proxy.URL, "HTTPS_PROXY=" + proxy.URL,
+				runMainEnv + "=check --store dynamodb --table missing " + tc.endpoint,
+			}
+			if tc.endpoint == "" {
+				cmd.Env = append(cmd.Env, "AWS_ENDPOINT_URL_DYNAMODB="+endpoint)
+			}
+			out, _ := cmd.CombinedOutput() // the table is missing: only the traffic matters
+			if !strings.Contains(string(out), "missing") {
+				t.Fatalf("check did not reach the endpoint: %s", out)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if len(attempted) > 0 {
+				t.Errorf("check sent requests off this machine: %q (output: %s)", attempted, out)
+			}
+			attempted = nil
+		})
 	}
 }
