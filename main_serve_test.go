@@ -5,12 +5,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"syscall"
@@ -348,5 +350,38 @@ func TestServe_ProfilesOnlyBesideTheMetrics(t *testing.T) {
 	err := run(t.Context(), []string{"serve", "--addr", "127.0.0.1:0", "--in-memory", "--pprof"}, io.Discard, io.Discard)
 	if err == nil || !strings.Contains(err.Error(), "--metrics-addr") {
 		t.Errorf("serve --pprof without --metrics-addr: %v", err)
+	}
+}
+
+// TestServe_BusyPortFailsFirstAndAlone: when a port serve is to listen on is taken, serve
+// stops with that error before it has opened the store (the data directory is never made),
+// loaded the sample or started a stream consumer, and logs nothing.
+func TestServe_BusyPortFailsFirstAndAlone(t *testing.T) {
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { busy.Close() })
+	for _, tc := range []struct{ name, flag, want string }{
+		{"API", "--addr", ""},
+		{"metrics", "--metrics-addr", "--metrics-addr: "},
+		{"DynamoDB API", "--dynamodb-listen", "--dynamodb-listen: "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			data := filepath.Join(t.TempDir(), "data")
+			args := []string{"serve", "--data", data, "--sample", "--sample-users", "20", "--addr", "127.0.0.1:0"}
+			args = append(args, tc.flag, busy.Addr().String())
+			var stdout, stderr bytes.Buffer
+			err := run(context.Background(), args, &stdout, &stderr)
+			if err == nil || !strings.HasPrefix(err.Error(), tc.want) || !strings.Contains(err.Error(), "address already in use") {
+				t.Fatalf("err %v: want %q and the address in use", err, tc.want)
+			}
+			if stderr.Len() > 0 || stdout.Len() > 0 {
+				t.Errorf("serve printed before it stopped:\n%s%s", &stdout, &stderr)
+			}
+			if _, err := os.Stat(data); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("serve opened the store before it failed to listen (%s: %v)", data, err)
+			}
+		})
 	}
 }

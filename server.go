@@ -169,6 +169,34 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	defer closeVerifier(verifier)
 
+	// Every listener is bound before the store is opened and the stream consumers start: a
+	// port in use stops serve with that error alone, having started nothing (and logged
+	// nothing) it would have to stop again.
+	if cfg.pprof && cfg.metricsAddr == "" {
+		return errors.New("--pprof serves the profiles on the metrics listener only: give --metrics-addr too")
+	}
+	if cfg.dynamodbListen != "" && cfg.store.kind != storeEmbedded {
+		return errors.New("--dynamodb-listen needs the embedded store")
+	}
+	ln, err := net.ListenTCP("tcp", addr)
+	if err != nil {
+		return err
+	}
+	defer ln.Close()
+	var mln, dln net.Listener
+	if cfg.metricsAddr != "" {
+		if mln, err = net.Listen("tcp", cfg.metricsAddr); err != nil {
+			return fmt.Errorf("--metrics-addr: %w", err)
+		}
+		defer mln.Close()
+	}
+	if cfg.dynamodbListen != "" {
+		if dln, err = net.Listen("tcp", cfg.dynamodbListen); err != nil {
+			return fmt.Errorf("--dynamodb-listen: %w", err)
+		}
+		defer dln.Close()
+	}
+
 	stopTracing, tracing, err := telemetry.SetupTracing(ctx)
 	if err != nil {
 		return fmt.Errorf("tracing: %w", err)
@@ -233,24 +261,12 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return nil
 	})()
 
-	if cfg.dynamodbListen != "" {
-		if opened.engine == nil {
-			return errors.New("--dynamodb-listen needs the embedded store")
-		}
-		dln, err := net.Listen("tcp", cfg.dynamodbListen)
-		if err != nil {
-			return err
-		}
+	if dln != nil {
 		fmt.Fprintf(stdout, "quickphotos: DynamoDB API of the embedded store at http://%s (no authentication: keep it on loopback)\n", dln.Addr())
 		stopEngine := serveInBackground(ctx, func(ctx context.Context) error { return serveEngine(ctx, opened.engine, dln) })
 		defer stopEngine() // before the store closes
 	}
 
-	ln, err := net.ListenTCP("tcp", addr)
-	if err != nil {
-		return err
-	}
-	defer ln.Close()
 	handler := api.New(api.Config{
 		Store:                store,
 		Logger:               log,
@@ -282,14 +298,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	// Events (which never end by themselves): ending every subscription completes them, and
 	// SSE requests return.
 	srv.RegisterOnShutdown(hub.Close)
-	if cfg.pprof && cfg.metricsAddr == "" {
-		return errors.New("--pprof serves the profiles on the metrics listener only: give --metrics-addr too")
-	}
-	if cfg.metricsAddr != "" {
-		mln, err := net.Listen("tcp", cfg.metricsAddr)
-		if err != nil {
-			return fmt.Errorf("--metrics-addr: %w", err)
-		}
+	if mln != nil {
 		fmt.Fprintf(stdout, "quickphotos: metrics at http://%s/metrics\n", mln.Addr())
 		if cfg.pprof {
 			fmt.Fprintf(stdout, "quickphotos: profiles at http://%s/debug/pprof/\n", mln.Addr())
