@@ -57,6 +57,17 @@ type Consumer struct {
 	// the time since the batch's newest change was made (DynamoDB Streams gives that to the
 	// second).
 	Observe func(lag time.Duration)
+	// CaughtUp, when set, is called once the consumer has handled the stream as it was when Run
+	// started: every shard it reads has been read to its end once (a GetRecords answered no
+	// record), a closed shard's children included. A consumer resuming a backlog (a restart,
+	// or writes made while it was stopped, as a sample loaded just before) calls it when the
+	// backlog is done.
+	CaughtUp func()
+
+	mu      sync.Mutex
+	behind  map[string]bool // shards whose reader has not yet reached their end
+	listed  bool            // the shards were listed, and every one to read has a reader
+	settled bool            // CaughtUp was called, or is not wanted
 }
 
 // DefaultPoll is how long a reader waits after reading nothing from an open shard, unless
@@ -94,6 +105,10 @@ func (c *Consumer) Run(ctx context.Context) error {
 	running := map[string]bool{}
 	first := true
 	var positioned sync.WaitGroup // the readers of the first round, until they have an iterator
+	c.mu.Lock()
+	c.behind, c.listed, c.settled = map[string]bool{}, false, c.CaughtUp == nil
+	c.mu.Unlock()
+	var finished []string // shards read to their end, whose children start in this round
 	for {
 		shards, err := c.shards(ctx, arn)
 		if err != nil {
@@ -117,6 +132,7 @@ func (c *Consumer) Run(ctx context.Context) error {
 				continue
 			}
 			running[id] = true
+			c.fallBehind(id)
 			wg.Add(1)
 			var onPositioned func()
 			if first {
@@ -145,6 +161,18 @@ func (c *Consumer) Run(ctx context.Context) error {
 			}()
 		}
 		first = false
+		// A shard that ended counts as read only once a listing has given its children
+		// readers: its changes go on in them.
+		if err == nil {
+			c.mu.Lock()
+			c.listed = true
+			c.mu.Unlock()
+			for _, id := range finished {
+				c.reachEnd(id)
+			}
+			finished = finished[:0]
+			c.reachEnd("")
+		}
 
 		select {
 		case <-ctx.Done():
@@ -152,6 +180,7 @@ func (c *Consumer) Run(ctx context.Context) error {
 		case id := <-ended:
 			delete(running, id)
 			done[id] = true
+			finished = append(finished, id)
 		case <-time.After(c.rescan()):
 		}
 	}
@@ -258,8 +287,11 @@ func (c *Consumer) read(ctx context.Context, arn, id string, start position, pos
 			return c.finish(ctx, id, start.after)
 		}
 		iterator = out.NextShardIterator
-		if len(out.Records) == 0 && !sleep(ctx, c.poll()) {
-			return false
+		if len(out.Records) == 0 {
+			c.reachEnd(id)
+			if !sleep(ctx, c.poll()) {
+				return false
+			}
 		}
 	}
 }
@@ -321,6 +353,31 @@ func (c *Consumer) handle(ctx context.Context, id string, records []types.Record
 		if !sleep(ctx, delay(attempt)) {
 			return true, false
 		}
+	}
+}
+
+// fallBehind notes that shard id has a reader that has not yet reached its end.
+func (c *Consumer) fallBehind(id string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.settled {
+		c.behind[id] = true
+	}
+}
+
+// reachEnd notes that shard id ("" for none) was read to its end, and calls CaughtUp when no
+// shard is behind any more, once Run has listed the shards and started their readers (before,
+// a shard without a reader yet may still be to read).
+func (c *Consumer) reachEnd(id string) {
+	c.mu.Lock()
+	delete(c.behind, id)
+	call := !c.settled && c.listed && len(c.behind) == 0
+	if call {
+		c.settled = true
+	}
+	c.mu.Unlock()
+	if call {
+		c.CaughtUp()
 	}
 }
 

@@ -267,3 +267,70 @@ func TestConsumer_RestsAfterItsOwnCheckpoint(t *testing.T) {
 		t.Errorf("with nothing written, the checkpoint moved from %v to %v: the consumer reads its own checkpoints", before, after)
 	}
 }
+
+// TestConsumer_CaughtUpAfterTheBacklog: a named consumer started on a stream that already
+// holds changes says it has caught up only once it has handled all of them (more than one
+// GetRecords holds), and says it once.
+func TestConsumer_CaughtUpAfterTheBacklog(t *testing.T) {
+	tb := newTable(t)
+	var backlog []string
+	for i := range 1500 { // a GetRecords returns at most 1,000 records
+		backlog = append(backlog, fmt.Sprintf("user%04d", i))
+	}
+	tb.createUsers(t, backlog...)
+
+	var s seen
+	caughtUp := make(chan []string, 2)
+	c := &stream.Consumer{Name: "feed", Streams: tb.engine.StreamsAPI(), Store: tb.store, Handle: s.handle, Poll: 5 * time.Millisecond,
+		CaughtUp: func() { caughtUp <- s.list() }}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- c.Run(ctx) }()
+	stop := sync.OnceFunc(func() {
+		cancel()
+		<-done
+	})
+	defer stop()
+
+	select {
+	case handled := <-caughtUp:
+		if !slices.Equal(handled, backlog) {
+			t.Fatalf("caught up having handled %d changes, want the whole backlog of %d", len(handled), len(backlog))
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatalf("not caught up after 10s; handled %d of %d", len(s.list()), len(backlog))
+	}
+	tb.createUsers(t, "later")
+	waitFor(t, &s, append(backlog, "later"))
+	stop()
+	if n := len(caughtUp); n != 0 {
+		t.Errorf("CaughtUp was called %d more times", n)
+	}
+}
+
+// TestConsumer_CaughtUpWithNothingToRead: a consumer whose stream holds nothing new, resumed
+// at its checkpoint or unnamed at the newest record, is caught up at once.
+func TestConsumer_CaughtUpWithNothingToRead(t *testing.T) {
+	tb := newTable(t)
+	tb.createUsers(t, "ann")
+	var s seen
+	stop := tb.run(t, "feed", &s)
+	waitFor(t, &s, []string{"ann"})
+	stop()
+
+	for _, name := range []string{"feed", ""} {
+		caughtUp := make(chan struct{})
+		c := &stream.Consumer{Name: name, Streams: tb.engine.StreamsAPI(), Store: tb.store, Handle: s.handle, Poll: 5 * time.Millisecond,
+			CaughtUp: func() { close(caughtUp) }}
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() { done <- c.Run(ctx) }()
+		select {
+		case <-caughtUp:
+		case <-time.After(10 * time.Second):
+			t.Errorf("consumer %q: not caught up after 10s with nothing to read", name)
+		}
+		cancel()
+		<-done
+	}
+}
