@@ -11,6 +11,7 @@ import (
 	"net/http/pprof"
 	"os"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/quickphotos/quickphotos/api"
@@ -108,6 +109,10 @@ func (c *serveConfig) changesSource(ctx context.Context, opened *openedStore, st
 		return consumer.Run(ctx)
 	}, nil
 }
+
+// errFeedCatchingUp is /readyz's reason while the feed's consumer works through the stream's
+// backlog.
+var errFeedCatchingUp = errors.New("the feed is catching up with the table's stream")
 
 // liveReadyTimeout bounds how long serve waits for the stream consumer of subscriptions before
 // it listens.
@@ -220,13 +225,25 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 	}
 
+	// Readiness waits for the feed's consumer to have caught up with the stream as it was at
+	// start (a backlog left while no consumer ran, or the sample just loaded): until then a new
+	// follow or upload would reach feeds and subscribers only after the backlog. Once caught
+	// up, readiness no longer follows the lag: a burst of uploads must not take every instance
+	// out of the load balancer at once (quickphotos_stream_lag_seconds is for alerts).
+	var feedCaughtUp atomic.Bool
 	if !cfg.noFeed {
 		consumer, err := feedConsumer(ctx, opened, store, cfg.feed, cfg.streamPoll, log)
 		if err != nil {
 			return fmt.Errorf("%w (or serve with --no-feed)", err)
 		}
 		consumer.Observe = tel.StreamLag(feedConsumerName)
+		consumer.CaughtUp = func() {
+			feedCaughtUp.Store(true)
+			log.Info("the feed has caught up with the table's stream; ready")
+		}
 		defer serveInBackground(ctx, consumer.Run)()
+	} else {
+		feedCaughtUp.Store(true)
 	}
 
 	hub := live.NewHub(live.Config{})
@@ -282,6 +299,12 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		Telemetry:            tel,
 		MetricsElsewhere:     cfg.metricsAddr != "",
 		Live:                 hub,
+		Ready: func() error {
+			if !feedCaughtUp.Load() {
+				return errFeedCatchingUp
+			}
+			return nil
+		},
 	})
 	srv := &http.Server{
 		Handler:           handler,

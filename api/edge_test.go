@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -232,6 +233,37 @@ func TestHealthAndReadiness(t *testing.T) {
 	}
 	if status, _ := get("/healthz"); status != 200 {
 		t.Errorf("/healthz must not depend on the store: %d", status)
+	}
+}
+
+// TestReadiness_WaitsForWhatServeWaitsFor: /readyz answers 503 with Config.Ready's reason
+// while it says not yet, and 200 once it says ready.
+func TestReadiness_WaitsForWhatServeWaitsFor(t *testing.T) {
+	var caughtUp atomic.Bool
+	srv := apitest.NewServer(t, apitest.WithConfig(func(c *api.Config) {
+		c.Ready = func() error {
+			if !caughtUp.Load() {
+				return errors.New("the feed is catching up with the table's stream")
+			}
+			return nil
+		}
+	}))
+	get := func() (int, map[string]string) {
+		resp, err := http.Get(srv.URL + "/readyz")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var body map[string]string
+		_ = json.NewDecoder(resp.Body).Decode(&body)
+		return resp.StatusCode, body
+	}
+	if status, body := get(); status != 503 || body["reason"] != "the feed is catching up with the table's stream" {
+		t.Errorf("/readyz while not ready: %d %v", status, body)
+	}
+	caughtUp.Store(true)
+	if status, body := get(); status != 200 || body["status"] != "ready" {
+		t.Errorf("/readyz once ready: %d %v", status, body)
 	}
 }
 

@@ -72,6 +72,10 @@ type Config struct {
 	// MaxLiveConnections bounds the open subscription connections; zero means
 	// DefaultMaxLiveConnections.
 	MaxLiveConnections int
+	// Ready, when set, is asked by /readyz before the store: an error keeps the server out of
+	// a load balancer's rotation (503), with the error's text as the reason shown, so it must
+	// say nothing secret. serve's says whether the feed has caught up with the table's stream.
+	Ready func() error
 }
 
 // DefaultMaxBodyBytes bounds request bodies: GraphQL documents are small, and a large body is
@@ -120,7 +124,7 @@ func New(cfg Config) http.Handler {
 	mux.Handle("GET "+Endpoint, api)
 	mux.Handle("POST "+Endpoint, api)
 	mux.Handle("GET /healthz", http.HandlerFunc(healthz))
-	mux.Handle("GET /readyz", readyz(cfg.Store, cfg.Logger))
+	mux.Handle("GET /readyz", readyz(cfg.Store, cfg.Ready, cfg.Logger))
 	mux.Handle("GET /", playground.Handler(Endpoint))
 	if cfg.Telemetry != nil && !cfg.MetricsElsewhere {
 		mux.Handle("GET /metrics", cfg.Telemetry.MetricsHandler())
@@ -192,11 +196,17 @@ func healthz(w http.ResponseWriter, _ *http.Request) {
 // readyTimeout bounds the store check of /readyz: a load balancer's probe must not hang.
 const readyTimeout = 3 * time.Second
 
-// readyz reports whether the server can serve: the store answers, and the table and its
-// index are there with the keys the access patterns need.
-// The cause is logged, not shown: AWS errors can carry account ids and ARNs.
-func readyz(store *dynamo.Store, log *slog.Logger) http.Handler {
+// readyz reports whether the server can serve: ready (when set) says so, the store answers,
+// and the table and its index are there with the keys the access patterns need.
+// The store's error is logged, not shown: AWS errors can carry account ids and ARNs.
+func readyz(store *dynamo.Store, ready func() error, log *slog.Logger) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if ready != nil {
+			if err := ready(); err != nil {
+				writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "reason": err.Error()})
+				return
+			}
+		}
 		ctx, cancel := context.WithTimeout(r.Context(), readyTimeout)
 		defer cancel()
 		if err := store.CheckTable(ctx); err != nil {
