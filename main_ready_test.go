@@ -43,7 +43,9 @@ func TestServe_ReadyOnceTheFeedHasCaughtUp(t *testing.T) {
 		Data struct {
 			User struct {
 				Followers struct {
-					Edges []struct{ Node struct{ Follower struct{ Username string } } }
+					Edges []struct {
+						Node struct{ Follower struct{ Username string } }
+					}
 				}
 			}
 		}
@@ -52,14 +54,18 @@ func TestServe_ReadyOnceTheFeedHasCaughtUp(t *testing.T) {
 	if len(followers.Data.User.Followers.Edges) == 0 {
 		t.Fatal("miawright has no followers in the sample")
 	}
-	type photos struct{ Edges []struct{ Node struct{ URL string } } }
+	type photos struct {
+		Edges []struct{ Node struct{ URL string } }
+	}
 	for _, e := range followers.Data.User.Followers.Edges {
 		reader := e.Node.Follower.Username
 		var got struct {
 			Data struct {
 				User struct {
 					Following struct {
-						Edges []struct{ Node struct{ Followed struct{ Photos photos } } }
+						Edges []struct {
+							Node struct{ Followed struct{ Photos photos } }
+						}
 					}
 					Feed photos
 				}
