@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -158,10 +159,14 @@ func (c storeConfig) streamsEndpoint() string {
 }
 
 // endpoint is the DynamoDB endpoint the client is given, or "" for the SDK's own (AWS's):
-// --endpoint-url, or else the SDK's AWS_ENDPOINT_URL_DYNAMODB or AWS_ENDPOINT_URL.
+// --endpoint-url, or else the SDK's AWS_ENDPOINT_URL_DYNAMODB or AWS_ENDPOINT_URL (unless
+// AWS_IGNORE_CONFIGURED_ENDPOINT_URLS tells the SDK to ignore them).
 func (c storeConfig) endpoint() string {
 	if c.endpointURL != "" {
 		return c.endpointURL
+	}
+	if ignore, _ := strconv.ParseBool(os.Getenv("AWS_IGNORE_CONFIGURED_ENDPOINT_URLS")); ignore {
+		return ""
 	}
 	if e := os.Getenv("AWS_ENDPOINT_URL_DYNAMODB"); e != "" {
 		return e
@@ -184,16 +189,17 @@ func onLoopback(endpoint string) bool {
 	return err == nil && ip.IsLoopback()
 }
 
-// keepAliveClient sends the SDK's requests with a body that hides io.WriterTo. After Go's
-// transport has written a request's body it reads the body once more, to be sure nothing is
-// left beyond Content-Length; the SDK closes the body as soon as the response's headers are
-// in, and its body type then answers WriteTo with io.EOF, which io.Copy passes on as an error
-// (a Read answers a plain end). When the response came first (a fast endpoint, such as one on
-// this machine, answers before that last read), the transport took the EOF for a failed write
-// and closed the connection, under the response it was still reading: every such request cost
-// a new connection, and the SDK logged "failed to close HTTP response body … response did not
-// match expected checksum" about the response cut short. Through Read, the transport sees the
-// end of the body and keeps the connection.
+// keepAliveClient sends the SDK's requests with a body that hides io.WriterTo. Go's transport
+// sends a request's headers, then its body straight to the socket, and then reads the body once
+// more, to be sure nothing is left beyond Content-Length. The SDK closes the body as soon as
+// the response's headers are in, and its body type then answers WriteTo with io.EOF, which
+// io.Copy passes on as an error (a Read answers a plain end). A fast endpoint, such as one on
+// this machine, often answers before that last read: the transport took the EOF for a failed
+// write and closed the connection under the response it was still reading. Such a request
+// cost a new connection (the SDK retried when the response could not be read), and the SDK
+// logged "failed to close HTTP response body … response did not match expected checksum"
+// about a response cut short. Through Read, the transport sees the end of the body and keeps
+// the connection.
 type keepAliveClient struct {
 	http interface {
 		Do(*http.Request) (*http.Response, error)

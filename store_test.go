@@ -176,3 +176,24 @@ func TestStore_LoopbackEndpointStaysOnThisMachine(t *testing.T) {
 		})
 	}
 }
+
+func TestOnLoopback(t *testing.T) {
+	for endpoint, want := range map[string]bool{
+		"http://127.0.0.1:8000":  true,
+		"http://127.1.2.3:8000":  true,
+		"http://[::1]:8000":      true,
+		"http://localhost:8000":  true,
+		"http://LOCALHOST":       true,
+		"":                       false,
+		"127.0.0.1:8000":         false, // not a URL the SDK takes
+		"http://10.0.0.5:8000":   false,
+		"http://169.254.169.254": false,
+		"https://dynamodb.us-east-1.amazonaws.com":      false,
+		"http://localhost.example.com:8000":             false,
+		"https://vpce-1a2b.dynamodb.us-east-1.vpce.aws": false,
+	} {
+		if got := onLoopback(endpoint); got != want {
+			t.Errorf("onLoopback(%q) = %v, want %v", endpoint, got, want)
+		}
+	}
+}
