@@ -8,9 +8,11 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -25,6 +27,7 @@ import (
 	"github.com/quickphotos/quickphotos/ddb"
 	"github.com/quickphotos/quickphotos/dynamo"
 	"github.com/quickphotos/quickphotos/internal/syncbuf"
+	"github.com/quickphotos/quickphotos/internal/testtools"
 )
 
 // TestStore_SDKClientsKeepTheirConnections: requests sent one after another to a DynamoDB
@@ -131,7 +134,8 @@ func TestStore_SDKLogsThroughTheServersLogger(t *testing.T) {
 // AWS_EC2_METADATA_DISABLED unset, in a process whose HTTP traffic to anywhere but loopback
 // goes through a proxy on loopback that records it: none may come. (The SDK's default
 // credential chain ends with the EC2 instance metadata service, at 169.254.169.254; the proxy
-// also keeps that request, should it come, from leaving the machine.)
+// also keeps that request, should it come, from leaving the machine.) Under strace, the same
+// run may connect() to no address but loopback, whether through the proxy or not.
 func TestStore_LoopbackEndpointStaysOnThisMachine(t *testing.T) {
 	_, endpoint := dynamoDBEndpoint(t)
 	var mu sync.Mutex
@@ -144,29 +148,36 @@ func TestStore_LoopbackEndpointStaysOnThisMachine(t *testing.T) {
 	}))
 	t.Cleanup(proxy.Close)
 
-	for _, tc := range []struct{ name, endpoint string }{
-		{"flag", "--endpoint-url " + endpoint},
-		{"localhost", "--endpoint-url " + strings.Replace(endpoint, "127.0.0.1", "localhost", 1)},
-		{"environment", ""},
+	// check runs the command as a process of its own, under the command line wrap when given.
+	check := func(t *testing.T, endpointFlag string, env []string, wrap ...string) string {
+		t.Helper()
+		home := t.TempDir()
+		args := append(wrap, os.Args[0], "-test.run=^$")
+		cmd := exec.Command(args[0], args[1:]...)
+		cmd.Env = append([]string{
+			"PATH=" + os.Getenv("PATH"),
+			"HOME=" + home,
+			"AWS_CONFIG_FILE=" + filepath.Join(home, "no-config"),
+			"AWS_SHARED_CREDENTIALS_FILE=" + filepath.Join(home, "no-credentials"),
+			"HTTP_PROXY=" + proxy.URL, "HTTPS_PROXY=" + proxy.URL,
+			runMainEnv + "=check --store dynamodb --table missing " + endpointFlag,
+		}, env...)
+		out, _ := cmd.CombinedOutput() // the table is missing: only the traffic matters
+		if !strings.Contains(string(out), "ResourceNotFoundException") {
+			t.Fatalf("check did not reach the endpoint: %s", out)
+		}
+		return string(out)
+	}
+	for _, tc := range []struct {
+		name, flag string
+		env        []string
+	}{
+		{"flag", "--endpoint-url " + endpoint, nil},
+		{"localhost", "--endpoint-url " + strings.Replace(endpoint, "127.0.0.1", "localhost", 1), nil},
+		{"environment", "", []string{"AWS_ENDPOINT_URL_DYNAMODB=" + endpoint}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			home := t.TempDir()
-			cmd := exec.Command(os.Args[0], "-test.run=^$")
-			cmd.Env = []string{
-				"PATH=" + os.Getenv("PATH"),
-				"HOME=" + home,
-				"AWS_CONFIG_FILE=" + filepath.Join(home, "no-config"),
-				"AWS_SHARED_CREDENTIALS_FILE=" + filepath.Join(home, "no-credentials"),
-				"HTTP_PROXY=" + proxy.URL, "HTTPS_PROXY=" + proxy.URL,
-				runMainEnv + "=check --store dynamodb --table missing " + tc.endpoint,
-			}
-			if tc.endpoint == "" {
-				cmd.Env = append(cmd.Env, "AWS_ENDPOINT_URL_DYNAMODB="+endpoint)
-			}
-			out, _ := cmd.CombinedOutput() // the table is missing: only the traffic matters
-			if !strings.Contains(string(out), "missing") {
-				t.Fatalf("check did not reach the endpoint: %s", out)
-			}
+			out := check(t, tc.flag, tc.env)
 			mu.Lock()
 			defer mu.Unlock()
 			if len(attempted) > 0 {
@@ -174,8 +185,42 @@ func TestStore_LoopbackEndpointStaysOnThisMachine(t *testing.T) {
 			}
 			attempted = nil
 		})
+		t.Run(tc.name+"/connect", func(t *testing.T) {
+			strace, err := exec.LookPath("strace")
+			if err != nil {
+				testtools.Missing(t, straceRequiredEnv, "strace", "Debian: apt-get install strace", err)
+			}
+			if out, err := exec.Command(strace, "-qq", "-e", "trace=none", "true").CombinedOutput(); err != nil {
+				t.Skipf("strace cannot trace here: %v: %s", err, out)
+			}
+			trace := filepath.Join(t.TempDir(), "trace")
+			check(t, tc.flag, tc.env, strace, "-f", "-qq", "-e", "trace=connect", "-o", trace)
+			data, err := os.ReadFile(trace)
+			if err != nil {
+				t.Fatal(err)
+			}
+			connects := 0
+			for _, m := range connectAddress.FindAllStringSubmatch(string(data), -1) {
+				connects++
+				a, err := netip.ParseAddr(m[1] + m[2])
+				if err != nil || !a.Unmap().IsLoopback() {
+					t.Errorf("check connected to %s", m[1]+m[2])
+				}
+			}
+			if connects == 0 {
+				t.Fatalf("the trace shows no connect() to an IP address, not even the endpoint's:\n%s", data)
+			}
+		})
 	}
 }
+
+// straceRequiredEnv makes a missing strace fail the tests that trace a child, instead of
+// skipping them (make test sets it).
+const straceRequiredEnv = "QUICKPHOTOS_REQUIRE_STRACE"
+
+// connectAddress finds the IP address of a connect() in strace's output:
+// sin_addr=inet_addr("127.0.0.1") or inet_pton(AF_INET6, "::1", &sin6_addr).
+var connectAddress = regexp.MustCompile(`inet_addr\("([^"]+)"\)|inet_pton\(AF_INET6, "([^"]+)"`)
 
 func TestOnLoopback(t *testing.T) {
 	for endpoint, want := range map[string]bool{
