@@ -11,5 +11,6 @@
 // dynamo.Checkpoint) after each batch it handled, so after a crash or a restart it resumes
 // where it stopped: a change is delivered at least once, and handlers are idempotent. An
 // unnamed consumer keeps no position and starts at the newest record, as live subscribers
-// want.
+// want. Consumer.CaughtUp says when a consumer has handled what the stream held when it
+// started (serve's readiness waits for the feed's).
 package stream
