@@ -59,7 +59,7 @@ type Consumer struct {
 	Observe func(lag time.Duration)
 	// CaughtUp, when set, is called once the consumer has handled the stream as it was when Run
 	// started: every shard it reads has been read to its end once (a GetRecords answered no
-	// record), a closed shard's children included. A consumer resuming a backlog (a restart,
+	// record, or records made since Run started), a closed shard's children included. A consumer resuming a backlog (a restart,
 	// or writes made while it was stopped, as a sample loaded just before) calls it when the
 	// backlog is done.
 	CaughtUp func()
@@ -68,6 +68,7 @@ type Consumer struct {
 	behind  map[string]bool // shards whose reader has not yet reached their end
 	listed  bool            // the shards were listed, and every one to read has a reader
 	settled bool            // CaughtUp was called, or is not wanted
+	started time.Time       // when Run started, set before its readers start
 }
 
 // DefaultPoll is how long a reader waits after reading nothing from an open shard, unless
@@ -108,6 +109,7 @@ func (c *Consumer) Run(ctx context.Context) error {
 	c.mu.Lock()
 	c.behind, c.listed, c.settled = map[string]bool{}, false, c.CaughtUp == nil
 	c.mu.Unlock()
+	c.started = time.Now()
 	var finished []string // shards read to their end, whose children start in this round
 	for {
 		shards, err := c.shards(ctx, arn)
@@ -272,8 +274,17 @@ func (c *Consumer) read(ctx context.Context, arn, id string, start position, pos
 			if !ok {
 				return false
 			}
-			if made := out.Records[n-1].Dynamodb.ApproximateCreationDateTime; c.Observe != nil && made != nil {
-				c.Observe(time.Since(*made))
+			if made := out.Records[n-1].Dynamodb.ApproximateCreationDateTime; made != nil {
+				if c.Observe != nil {
+					c.Observe(time.Since(*made))
+				}
+				// On a busy stream a GetRecords may never come back empty: a batch that
+				// reaches changes made since Run started has read what was there before.
+				// (DynamoDB Streams gives the time to the second, rounded down, so a change
+				// of Run's first second counts only from the next.)
+				if !made.Before(c.started) {
+					c.reachEnd(id)
+				}
 			}
 			start = position{iterator: types.ShardIteratorTypeAfterSequenceNumber, after: aws.ToString(out.Records[n-1].Dynamodb.SequenceNumber)}
 			// A checkpoint is an item of the table, so saving one writes a record: saved after

@@ -334,3 +334,52 @@ func TestConsumer_CaughtUpWithNothingToRead(t *testing.T) {
 		<-done
 	}
 }
+
+// TestConsumer_CaughtUpOnABusyStream: on a stream written to all the time, where a GetRecords
+// may never come back empty, the consumer still says it has caught up once it has handled the
+// backlog it started with.
+func TestConsumer_CaughtUpOnABusyStream(t *testing.T) {
+	tb := newTable(t)
+	var backlog []string
+	for i := range 1500 {
+		backlog = append(backlog, fmt.Sprintf("user%04d", i))
+	}
+	tb.createUsers(t, backlog...)
+
+	var s seen
+	// A handler slower than the writer, as a fan-out to many followers is: by the time the
+	// consumer asks for more, more has been written.
+	slow := func(ctx context.Context, changes []domain.Change) error {
+		time.Sleep(10 * time.Millisecond)
+		return s.handle(ctx, changes)
+	}
+	caughtUp := make(chan []string, 1)
+	c := &stream.Consumer{Name: "feed", Streams: tb.engine.StreamsAPI(), Store: tb.store, Handle: slow, Poll: 5 * time.Millisecond,
+		CaughtUp: func() { caughtUp <- s.list() }}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	writing := make(chan struct{})
+	go func() { // a writer that does not pause until the consumer has caught up
+		defer close(writing)
+		for i := 0; ctx.Err() == nil; i++ {
+			if _, err := tb.store.CreateUser(ctx, fmt.Sprintf("busy%06d", i), domain.Profile{}); err != nil && ctx.Err() == nil {
+				t.Error(err)
+				return
+			}
+		}
+	}()
+	done := make(chan error, 1)
+	go func() { done <- c.Run(ctx) }()
+
+	select {
+	case handled := <-caughtUp:
+		if len(handled) < len(backlog) || !slices.Equal(handled[:len(backlog)], backlog) {
+			t.Errorf("caught up having handled %d changes, want the whole backlog of %d first", len(handled), len(backlog))
+		}
+	case <-time.After(20 * time.Second):
+		t.Errorf("not caught up after 20s of a busy stream; handled %d", len(s.list()))
+	}
+	cancel()
+	<-writing
+	<-done
+}
