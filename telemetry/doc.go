@@ -16,7 +16,8 @@
 // logging on its own. What it cost is read from the request's dynamo.Cost, the same record
 // extensions.cost reads, so the two always agree. LogHandler adds the request id to any other log record written with a
 // request's context, so that every line about a request can be found from its id, which is
-// also the X-Request-Id response header.
+// also the X-Request-Id response header. SDKLogger routes the AWS SDK's own log lines (its
+// warnings about responses, retries) to the same logger, so that they are JSON records too.
 //
 // # Traces
 //
