@@ -33,6 +33,7 @@ type serveConfig struct {
 	sample          bool
 	users           int
 	dynamodbListen  string
+	dynamodbAuth    dynamodbAuth
 	maxBodyBytes    int
 	requestTimeout  time.Duration
 	batchWait       time.Duration
@@ -57,7 +58,8 @@ func (c *serveConfig) register(f *flags) {
 	f.Bool(&c.sample, "sample", false, "load the sample dataset when the table is empty")
 	f.Int(&c.users, "sample-users", 200, "with --sample: how many users the sample dataset has")
 	f.Bool(&c.store.createTable, "create-table", false, "with --store dynamodb: create the table and index when they are missing")
-	f.String(&c.dynamodbListen, "dynamodb-listen", "", "with the embedded store: also serve its DynamoDB API on this address, for the AWS CLI, SDKs or NoSQL Workbench")
+	f.String(&c.dynamodbListen, "dynamodb-listen", "", "with the embedded store: also serve its DynamoDB API on this address, for the AWS CLI, SDKs or NoSQL Workbench: loopback, or any other with --dynamodb-keys")
+	c.dynamodbAuth.register(f)
 	f.Int(&c.limits.MaxTokens, "max-tokens", limits.Defaults.MaxTokens, "refuse documents of more lexical tokens than this, before parsing them (0: no limit)")
 	f.Int(&c.limits.MaxDepth, "max-depth", limits.Defaults.MaxDepth, "refuse operations nested deeper than this (0: no limit)")
 	f.Int(&c.limits.MaxCost, "max-cost", limits.Defaults.MaxCost, "refuse operations estimated to read more DynamoDB read units than this; a list multiplies its children by its `first` (0: no limit)")
@@ -168,6 +170,16 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer closeVerifier(verifier)
+	var dynamodbAddr *net.TCPAddr
+	var dynamodbSays string
+	switch {
+	case cfg.dynamodbListen != "":
+		if dynamodbAddr, dynamodbSays, err = cfg.dynamodbAuth.prepare("--dynamodb-listen", cfg.dynamodbListen); err != nil {
+			return err
+		}
+	case cfg.dynamodbAuth.keysFile != "":
+		return errors.New("--dynamodb-keys authenticates the DynamoDB API of --dynamodb-listen: give both, or neither")
+	}
 
 	stopTracing, tracing, err := telemetry.SetupTracing(ctx)
 	if err != nil {
@@ -236,12 +248,14 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if opened.engine == nil {
 			return errors.New("--dynamodb-listen needs the embedded store")
 		}
-		dln, err := net.Listen("tcp", cfg.dynamodbListen)
+		dln, err := net.ListenTCP("tcp", dynamodbAddr)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "quickphotos: DynamoDB API of the embedded store at http://%s (no authentication: keep it on loopback)\n", dln.Addr())
-		stopEngine := serveInBackground(ctx, func(ctx context.Context) error { return serveEngine(ctx, opened.engine, dln) })
+		fmt.Fprintf(stdout, "quickphotos: DynamoDB API of the embedded store at http://%s (%s)\n", dln.Addr(), dynamodbSays)
+		stopEngine := serveInBackground(ctx, func(ctx context.Context) error {
+			return serveEngine(ctx, opened.engine, dln, cfg.dynamodbAuth.keys)
+		})
 		defer stopEngine() // before the store closes
 	}
 
