@@ -30,11 +30,14 @@ func serveDynamoDB(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	// Whether the listener may run without keys depends on its address, so that is settled
 	// before the engine opens.
-	ln, say, err := auth.listen("--listen", listen)
-	if err != nil {
-		return err
+	var addr *net.TCPAddr
+	var say string
+	if !diskUsage {
+		var err error
+		if addr, say, err = auth.prepare("--listen", listen); err != nil {
+			return err
+		}
 	}
-	defer ln.Close()
 	tuneGC(os.Getenv)
 	engine, err := store.openEngine()
 	if err != nil {
@@ -47,6 +50,10 @@ func serveDynamoDB(ctx context.Context, args []string, stdout, stderr io.Writer)
 			return err
 		}
 		return u.WriteReport(stdout)
+	}
+	ln, err := net.ListenTCP("tcp", addr)
+	if err != nil {
+		return err
 	}
 	fmt.Fprintf(stdout, "quickphotos: DynamoDB API at http://%s (%s; %s)\n", ln.Addr(), store.describe(), say)
 	return serveEngine(ctx, engine, ln, auth.keys)
@@ -75,20 +82,9 @@ func (c *dynamodbAuth) register(f *flags) {
 	f.String(&c.keysFile, "dynamodb-keys", "", "accept only DynamoDB requests signed (AWS Signature Version 4) with the access keys of this file: one a line, ACCESS_KEY_ID SECRET [read-only], secrets of 16 characters or more, the file readable by its owner (and group) only; required on an address other than loopback")
 }
 
-// listen loads the keys and listens on addr (the value of flag), refusing an address other
-// hosts can reach when no keys are configured. say tells how callers are authenticated, for
-// the start-up message.
-func (c *dynamodbAuth) listen(flag, addr string) (ln *net.TCPListener, say string, err error) {
-	tcp, say, err := c.prepare(flag, addr)
-	if err != nil {
-		return nil, "", err
-	}
-	ln, err = net.ListenTCP("tcp", tcp)
-	return ln, say, err
-}
-
-// prepare resolves addr and loads the keys, refusing an address other hosts can reach when no
-// keys are configured, before anything listens.
+// prepare resolves addr (the value of flag) and loads the keys, refusing an address other
+// hosts can reach when no keys are configured, before anything listens. say tells how callers
+// are authenticated, for the start-up message.
 func (c *dynamodbAuth) prepare(flag, addr string) (tcp *net.TCPAddr, say string, err error) {
 	tcp, err = net.ResolveTCPAddr("tcp", addr)
 	if err != nil {
