@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -48,6 +49,11 @@ type server struct {
 
 // startServer serves an in-memory engine with one table behind a Handler of testKeys.
 func startServer(t *testing.T) *server {
+	return startServerWith(t, sigv4auth.Options{})
+}
+
+// startServerWith is startServer with the Handler's options.
+func startServerWith(t *testing.T, opts sigv4auth.Options) *server {
 	t.Helper()
 	engine, err := ddb.OpenMemory(nil)
 	if err != nil {
@@ -63,7 +69,7 @@ func startServer(t *testing.T) *server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(sigv4auth.New(engine, testKeys, sigv4auth.Options{}))
+	srv := httptest.NewServer(sigv4auth.New(engine, testKeys, opts))
 	t.Cleanup(srv.Close)
 	return &server{url: srv.URL, engine: engine}
 }
@@ -249,6 +255,12 @@ func (s *server) send(t *testing.T, rq request) (status int, typ, msg string) {
 	if rq.after != nil {
 		rq.after(r)
 	}
+	return s.do(t, r)
+}
+
+// do sends r to s and returns the status and the decoded error body.
+func (s *server) do(t *testing.T, r *http.Request) (status int, typ, msg string) {
+	t.Helper()
 	resp, err := http.DefaultClient.Do(r)
 	if err != nil {
 		t.Fatal(err)
@@ -379,3 +391,38 @@ func TestHandler_TooLarge(t *testing.T) {
 type zeros struct{}
 
 func (zeros) Read(p []byte) (int, error) { clear(p); return len(p), nil }
+
+// TestHandler_Replay: a signed request captured on the way is served again while its date is
+// within the skew, as DynamoDB serves it, and refused once the server's clock has moved past.
+func TestHandler_Replay(t *testing.T) {
+	signedAt := time.Now()
+	var clock atomic.Pointer[time.Time]
+	clock.Store(&signedAt)
+	s := startServerWith(t, sigv4auth.Options{Now: func() time.Time { return *clock.Load() }})
+	body := `{"TableName":"photos","Key":{"PK":{"S":"p1"}},"UpdateExpression":"ADD n :one","ExpressionAttributeValues":{":one":{"N":"1"}}}`
+	var captured *http.Request
+	if status, typ, msg := s.send(t, request{target: "DynamoDB_20120810.UpdateItem", body: body, at: signedAt, after: func(r *http.Request) { captured = r.Clone(t.Context()) }}); status != http.StatusOK {
+		t.Fatalf("the request: %d %s %q", status, typ, msg)
+	}
+	replay := func(after time.Duration) (int, string, string) {
+		now := signedAt.Add(after)
+		clock.Store(&now)
+		r := captured.Clone(t.Context())
+		r.Body = io.NopCloser(strings.NewReader(body))
+		return s.do(t, r)
+	}
+	if status, typ, msg := replay(4 * time.Minute); status != http.StatusOK {
+		t.Fatalf("replayed within the skew: %d %s %q, want 200", status, typ, msg)
+	}
+	status, typ, msg := replay(6 * time.Minute)
+	if status != http.StatusBadRequest || typ != "InvalidSignatureException" || !strings.HasPrefix(msg, "Signature expired: ") || !strings.HasSuffix(msg, " - 5 min.)") {
+		t.Fatalf("replayed past the skew: %d %s %q, want InvalidSignatureException Signature expired", status, typ, msg)
+	}
+	out, err := s.engine.Client().GetItem(t.Context(), &dynamodb.GetItemInput{TableName: aws.String(table), Key: map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "p1"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := out.Item["n"].(*types.AttributeValueMemberN).Value; n != "2" {
+		t.Fatalf("n = %s after the request and its replays, want 2 (the request and its replay within the skew)", n)
+	}
+}
