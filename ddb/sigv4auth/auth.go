@@ -10,7 +10,8 @@
 // request rebuilt from exactly the headers the client signed, so the canonical form is the
 // SDK's, not a second implementation of it. The signer leaves out of its signature the
 // headers it never signs (User-Agent, Expect, X-Amzn-Trace-Id, Transfer-Encoding), so a
-// client that signed one of them is refused; no AWS SDK or CLI signs them.
+// client that signed one of them is refused; no AWS SDK or CLI signs them. Host and
+// X-Amz-Target must be signed.
 //
 // Not accepted: query-string (presigned) authentication, which no DynamoDB client uses for its
 // POST requests; session tokens (X-Amz-Security-Token), as the keys are long-term ones;
@@ -107,7 +108,7 @@ func (h *Handler) authenticate(w http.ResponseWriter, r *http.Request) (body []b
 	if err := checkSkew(signed, h.now().UTC(), h.skew); err != nil {
 		return nil, nil, err
 	}
-	names, err := a.signedHeaderList()
+	names, err := a.signedHeaderList(r.Header.Get("X-Amz-Target") != "")
 	if err != nil {
 		return nil, nil, err
 	}

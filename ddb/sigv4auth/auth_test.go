@@ -331,6 +331,9 @@ func TestHandler_Refusals(t *testing.T) {
 		{"ErrHostNotSigned", request{after: func(r *http.Request) {
 			r.Header.Set("Authorization", strings.Replace(r.Header.Get("Authorization"), "SignedHeaders=content-length;content-type;host;", "SignedHeaders=content-length;content-type;", 1))
 		}}, 400, "InvalidSignatureException", "'Host' must be a 'SignedHeader'"},
+		{"ErrTargetNotSigned", request{after: func(r *http.Request) {
+			r.Header.Set("Authorization", strings.Replace(r.Header.Get("Authorization"), ";x-amz-target,", ",", 1))
+		}}, 400, "InvalidSignatureException", "'X-Amz-Target' must be a 'SignedHeader'"},
 		{"ErrQueryAuth", request{after: func(r *http.Request) { r.URL.RawQuery = "X-Amz-Signature=abc" }},
 			400, "IncompleteSignatureException", "Query-string authentication is not accepted"},
 	} {

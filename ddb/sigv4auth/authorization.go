@@ -96,11 +96,16 @@ func checkSkew(signed, now time.Time, skew time.Duration) *authError {
 }
 
 // signedHeaderList returns SignedHeaders' names, refusing a list without host, which
-// DynamoDB requires to be signed.
-func (a *authorization) signedHeaderList() ([]string, *authError) {
+// DynamoDB requires to be signed, or, when the request has one, without x-amz-target: the
+// operation is named there and not in the body, so an unsigned one could be changed on the
+// way (a GetItem's body is a valid DeleteItem's). Every AWS SDK and the CLI sign it.
+func (a *authorization) signedHeaderList(hasTarget bool) ([]string, *authError) {
 	names := strings.Split(a.signedHeaders, ";")
 	if !slices.Contains(names, "host") {
 		return nil, &authError{typeInvalidSignature, "'Host' must be a 'SignedHeader' in the AWS Authorization."}
+	}
+	if hasTarget && !slices.Contains(names, "x-amz-target") {
+		return nil, &authError{typeInvalidSignature, "'X-Amz-Target' must be a 'SignedHeader' in the AWS Authorization."}
 	}
 	return names, nil
 }
