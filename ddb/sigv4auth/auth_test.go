@@ -429,3 +429,16 @@ func TestHandler_Replay(t *testing.T) {
 		t.Fatalf("n = %s after the request and its replays, want 2 (the request and its replay within the skew)", n)
 	}
 }
+
+// TestHandler_NilKeys: a Handler built without keys refuses every request: it fails closed.
+func TestHandler_NilKeys(t *testing.T) {
+	engine, err := ddb.OpenMemory(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { engine.Close() })
+	srv := httptest.NewServer(sigv4auth.New(engine, nil, sigv4auth.Options{}))
+	t.Cleanup(srv.Close)
+	_, err = (&server{url: srv.URL}).client(writer.ID, writer.Secret).ListTables(t.Context(), &dynamodb.ListTablesInput{})
+	wantAPIError(t, err, "UnrecognizedClientException", "The security token included in the request is invalid.")
+}

@@ -63,8 +63,12 @@ func checkKey(key Key) error {
 	return nil
 }
 
-// lookup returns the key of id.
+// lookup returns the key of id; nil Keys hold none, so a Handler built without keys refuses
+// every request rather than serving them all.
 func (k *Keys) lookup(id string) (Key, bool) {
+	if k == nil {
+		return Key{}, false
+	}
 	key, ok := k.byID[id]
 	return key, ok
 }
