@@ -164,3 +164,23 @@ func nodeKeyOf(parts []string) (NodeKey, error) {
 		return k, nil
 	}
 }
+
+// MaxNodeIDs bounds the ids one `nodes` field reads, as MaxPageSize bounds a page.
+const MaxNodeIDs = MaxPageSize
+
+// ParseNodeIDs returns the keys ids name, in order, or an Invalid error naming field and the
+// position of the first id that ParseNodeID refuses; more than MaxNodeIDs ids are refused.
+func ParseNodeIDs(field string, ids []string) ([]NodeKey, error) {
+	if len(ids) > MaxNodeIDs {
+		return nil, Errorf(Invalid, "%s: at most %d ids, got %d", field, MaxNodeIDs, len(ids))
+	}
+	keys := make([]NodeKey, len(ids))
+	for i, id := range ids {
+		k, err := ParseNodeID(fmt.Sprintf("%s[%d]", field, i), id)
+		if err != nil {
+			return nil, err
+		}
+		keys[i] = k
+	}
+	return keys, nil
+}
