@@ -18,8 +18,8 @@ const nodeFields = `__typename id
 	... on Reaction { type user { username } photo { url } }
 	... on Friendship { follower { username } followed { username } }`
 
-// node is one object of a node or nodes answer, as nodeFields selects it.
-type node struct {
+// nodeAnswer is one object of a node or nodes answer, as nodeFields selects it.
+type nodeAnswer struct {
 	Typename string `json:"__typename"`
 	ID       string
 	Username string
@@ -33,7 +33,7 @@ type node struct {
 }
 
 // describe says which object n is, in the terms of the typed fields.
-func (n *node) describe() string {
+func (n *nodeAnswer) describe() string {
 	if n == nil {
 		return "null"
 	}
@@ -50,14 +50,14 @@ func (n *node) describe() string {
 	return "unknown " + n.Typename
 }
 
-// ids are the ids of what newNodeScenario made, as the typed fields return them.
-type ids struct {
+// scenarioIDs are the ids of what newNodeScenario made, as the typed fields return them.
+type scenarioIDs struct {
 	alice, bob, photo, reaction, friendship string
 }
 
 // newNodeScenario: alice uploads a photo, bob reacts to it with a heart and follows alice.
 // It returns the ids the typed fields give each of them.
-func newNodeScenario(t *testing.T, srv *apitest.Server) (ids, string) {
+func newNodeScenario(t *testing.T, srv *apitest.Server) (scenarioIDs, string) {
 	t.Helper()
 	srv.MustCreateUsers(t, "alice", "bob")
 	srv.MustUploadPhoto(t, "alice", apitest.Timestamp(1))
@@ -88,7 +88,7 @@ func newNodeScenario(t *testing.T, srv *apitest.Server) (ids, string) {
 			followers { edges { node { id } } } }
 		bob: user(username: "bob") { id } }`, nil).Decode(t, &got)
 	photo := got.Alice.Photos.Edges[0].Node
-	return ids{
+	return scenarioIDs{
 		alice: got.Alice.ID, bob: got.Bob.ID, photo: photo.ID,
 		reaction:   photo.Reactions.Edges[0].Node.ID,
 		friendship: got.Alice.Followers.Edges[0].Node.ID,
@@ -112,7 +112,7 @@ func TestNode_EveryTypeByItsID(t *testing.T) {
 	}
 	list := []string{id.photo, id.alice, id.reaction, id.friendship, id.bob}
 
-	var many struct{ Nodes []*node }
+	var many struct{ Nodes []*nodeAnswer }
 	srv.Query(t, `query($ids: [ID!]!) { nodes(ids: $ids) { `+nodeFields+` } }`, map[string]any{"ids": list}).Decode(t, &many)
 	if len(many.Nodes) != len(list) {
 		t.Fatalf("nodes: %d objects for %d ids", len(many.Nodes), len(list))
@@ -123,7 +123,7 @@ func TestNode_EveryTypeByItsID(t *testing.T) {
 		}
 	}
 	for _, i := range list {
-		var one struct{ Node *node }
+		var one struct{ Node *nodeAnswer }
 		srv.Query(t, `query($id: ID!) { node(id: $id) { `+nodeFields+` } }`, map[string]any{"id": i}).Decode(t, &one)
 		if got := one.Node.describe(); got != want[i] || one.Node.ID != i {
 			t.Errorf("node(%q) = %s; want %s", i, got, want[i])
@@ -164,7 +164,7 @@ func TestNode_GoneIsNull(t *testing.T) {
 	never := reencodeID(t, id.photo, func(parts []string) { parts[1] = "carol" })
 
 	list := []string{id.alice, id.photo, id.reaction, id.friendship, never}
-	var got struct{ Nodes []*node }
+	var got struct{ Nodes []*nodeAnswer }
 	resp := srv.Query(t, `query($ids: [ID!]!) { nodes(ids: $ids) { `+nodeFields+` } }`, map[string]any{"ids": list})
 	resp.Decode(t, &got)
 	want := []string{"User alice", "null", "null", "null", "null"}
@@ -173,7 +173,7 @@ func TestNode_GoneIsNull(t *testing.T) {
 			t.Errorf("nodes[%d] = %s, want %s", i, n.describe(), want[i])
 		}
 	}
-	var one struct{ Node *node }
+	var one struct{ Node *nodeAnswer }
 	srv.Query(t, `query($id: ID!) { node(id: $id) { id } }`, map[string]any{"id": id.photo}).Decode(t, &one)
 	if one.Node != nil {
 		t.Errorf("node of a deleted photo = %+v, want null", one.Node)

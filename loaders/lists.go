@@ -33,7 +33,7 @@ func pages[K comparable, V any](name string, opts Options, query func(context.Co
 }
 
 // Photos returns a page of owner's photos, most recent first. The photos, and the owner's
-// profile when the page reached it, prime the entity loaders.
+// profile when the page reached it, prime the entity loader.
 func (l *Loaders) Photos(ctx context.Context, owner string, p domain.PageRequest) (dynamo.PhotoPage, error) {
 	page, err := load(ctx, l.photoPages, pageKey[string]{owner, p.First, p.After})
 	if err != nil {
@@ -49,7 +49,7 @@ func (l *Loaders) Photos(ctx context.Context, owner string, p domain.PageRequest
 }
 
 // Followers returns the profile of username (nil when absent, on first pages only) and a
-// page of its followers. The profile primes the user loader.
+// page of its followers. The profile primes the entity loader.
 func (l *Loaders) Followers(ctx context.Context, username string, p domain.PageRequest) (dynamo.FollowersPage, error) {
 	page, err := load(ctx, l.followerPages, pageKey[string]{username, p.First, p.After})
 	if err != nil {
@@ -67,7 +67,7 @@ func (l *Loaders) Following(ctx context.Context, username string, p domain.PageR
 }
 
 // PhotoReactions returns the photo (on first pages) and a page of its reactions. The photo
-// primes the photo loader.
+// primes the entity loader.
 func (l *Loaders) PhotoReactions(ctx context.Context, k domain.PhotoKey, p domain.PageRequest) (dynamo.PhotoReactionsPage, error) {
 	page, err := load(ctx, l.reactionPages, pageKey[domain.PhotoKey]{k, p.First, p.After})
 	if err != nil {
