@@ -1003,7 +1003,7 @@ type Query {
   feed(first: Int = 20, after: String): PhotoConnection!
   "The users with these usernames, in the order asked, null where a username has no profile. BatchGetItem, 100 keys per request; at most 100 usernames."
   users(usernames: [ID!]!): [User]!
-  "The object with this global ` + "`" + `id` + "`" + ` (any type that implements Node), or null when it does not exist (any more). An id the server did not issue (malformed, altered, or of a type without ids) is BAD_USER_INPUT. The same rules apply as to the typed fields: a User's private fields stay null for anyone but its owner. One share of a BatchGetItem batched with every other entity the operation reads at this level, whatever its type."
+  "The object with this global ` + "`" + `id` + "`" + ` (any type that implements Node), or null when it does not exist (any more). An id not spelt as the server spells ids (malformed, of a type without ids, or naming a key no object can have, such as an invalid username) is BAD_USER_INPUT. The same rules apply as to the typed fields: a User's private fields stay null for anyone but its owner. One share of a BatchGetItem batched with every other entity the operation reads at this level, whatever its type."
   node(id: ID!): Node
   "The objects with these global ids, in the order asked, null where one does not exist. At most 100 ids; one bad id refuses the whole field (BAD_USER_INPUT, naming its position). Read together in one BatchGetItem, whatever their types."
   nodes(ids: [ID!]!): [Node]!
