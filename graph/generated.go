@@ -955,11 +955,13 @@ Quick Photos: users, their photos, reactions to photos, and who follows whom.
 
 Every list is a Relay connection: pass ` + "`" + `first` + "`" + ` (default 20, at most 100) and the ` + "`" + `endCursor` + "`" + `
 of the previous page as ` + "`" + `after` + "`" + `. Cursors are opaque; a cursor from one list is refused by
-another. Every User, Photo, Reaction and Friendship has a global ` + "`" + `id` + "`" + ` (Relay's Global
-Object Identification, the ` + "`" + `Node` + "`" + ` interface): clients that normalise by ` + "`" + `id` + "`" + ` need no key
-policy, and ` + "`" + `node(id:)` + "`" + ` or ` + "`" + `nodes(ids:)` + "`" + ` read any of them back. Errors carry ` + "`" + `extensions.code` + "`" + `: BAD_USER_INPUT, NOT_FOUND, CONFLICT, UNAUTHENTICATED,
+another. Errors carry ` + "`" + `extensions.code` + "`" + `: BAD_USER_INPUT, NOT_FOUND, CONFLICT, UNAUTHENTICATED,
 FORBIDDEN, SERVICE_UNAVAILABLE (the store stayed busy through bounded retries; retry later) or
 INTERNAL_SERVER_ERROR. A mutation that fails writes nothing.
+
+Every User, Photo, Reaction and Friendship has a global ` + "`" + `id` + "`" + ` (Relay's Global Object
+Identification, the ` + "`" + `Node` + "`" + ` interface): clients that normalise their cache by ` + "`" + `id` + "`" + ` need no key
+policy of their own, and ` + "`" + `node(id:)` + "`" + ` or ` + "`" + `nodes(ids:)` + "`" + ` read any of them back.
 
 A request must mean one thing to every JSON reader: one whose JSON gives a key twice (at the
 top, or in any object of ` + "`" + `variables` + "`" + ` or ` + "`" + `extensions` + "`" + `), has keys in ` + "`" + `extensions` + "`" + ` that differ only
