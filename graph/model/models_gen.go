@@ -68,6 +68,10 @@ type PageInfo struct {
 	HasNextPage bool `json:"hasNextPage"`
 	// The cursor of the last edge of this page, null when the page is empty.
 	EndCursor *string `json:"endCursor,omitempty"`
+	// Always false: every list pages forward only, with `first` and `after`, and the Relay connection specification lets a forward page answer false. Here for clients that require the whole PageInfo, such as Relay's `@connection`.
+	HasPreviousPage bool `json:"hasPreviousPage"`
+	// The cursor of the first edge of this page, null when the page is empty.
+	StartCursor *string `json:"startCursor,omitempty"`
 }
 
 // One change of a photo.
