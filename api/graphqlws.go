@@ -31,11 +31,11 @@ import (
 // first, and ignores a subscribe without an id; none of that is within reach of its hooks
 // (InitFunc, ErrorFunc, CloseFunc). Execution is gqlgen's own executor, as for every transport.
 type graphqlWS struct {
-	accept    websocket.AcceptOptions
+	accept      websocket.AcceptOptions
 	verifier    auth.Verifier
 	initTimeout time.Duration
 	readLimit   int64
-	refusals  *refusalLog
+	refusals    *refusalLog
 }
 
 // wsSubprotocol is the only subprotocol graphqlWS speaks.
@@ -201,6 +201,7 @@ func (c *wsConn) init(ctx context.Context, payload json.RawMessage) (websocket.S
 		caller, err := callerOf(r, c.t.verifier)
 		if err != nil {
 			if domain.ErrorCode(err) == domain.Internal {
+				c.t.refusals.logger.ErrorContext(ctx, "internal error authenticating a WebSocket", "err", err)
 				return closeInternal, "Internal error authenticating the connection"
 			}
 			return closeForbidden, "Forbidden: " + domain.ErrorMessage(err)
@@ -402,8 +403,8 @@ func (c *wsConn) writeLocked(ctx context.Context, typ, id string, payload any) b
 	b, err := json.Marshal(m)
 	if err != nil {
 		b, _ = json.Marshal(struct {
-			ID      string           `json:"id"`
-			Type    string           `json:"type"`
+			ID      string            `json:"id"`
+			Type    string            `json:"type"`
 			Payload []*gqlerror.Error `json:"payload"`
 		}{id, "error", []*gqlerror.Error{requestError(domain.Wrap(domain.Internal, err, "the response could not be encoded"))}})
 	}

@@ -43,11 +43,11 @@ func liveTransports(cfg Config) []graphql.Transport {
 		sse,
 		sseGET{sse: sse},
 		graphqlWS{
-			accept:    websocket.AcceptOptions{OriginPatterns: originPatterns(cfg.CORSOrigins)},
+			accept:      websocket.AcceptOptions{OriginPatterns: originPatterns(cfg.CORSOrigins)},
 			verifier:    cfg.Verifier,
 			initTimeout: cfg.LiveInitTimeout,
 			readLimit:   cfg.MaxBodyBytes,
-			refusals:  newRefusalLog(cfg.Logger),
+			refusals:    newRefusalLog(cfg.Logger),
 		},
 	}
 }
