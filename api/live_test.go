@@ -2,12 +2,14 @@ package api_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
+	"os/exec"
 	"slices"
 	"strings"
 	"testing"
@@ -17,6 +19,7 @@ import (
 	"github.com/quickphotos/quickphotos/domain"
 	"github.com/quickphotos/quickphotos/feed"
 	"github.com/quickphotos/quickphotos/internal/apitest"
+	"github.com/quickphotos/quickphotos/internal/graphqljs"
 	"github.com/quickphotos/quickphotos/internal/syncbuf"
 	"github.com/quickphotos/quickphotos/live"
 )
@@ -470,4 +473,64 @@ func sendRequest(t *testing.T, req *http.Request) *apitest.Response {
 	}
 	r.Status = resp.StatusCode
 	return &r
+}
+
+// TestGraphQLWS_TheStockClientIsToldWhy: graphql-ws's own JavaScript client, from npm, meets
+// each refusal as the protocol defines it: the application's subscription ends with the close
+// code, and the client retries only what graphql-ws retries, as often as retryAttempts says
+// (a bad token: the server closed it with 1000 "terminated" before, which graphql-ws retries at
+// once and for ever without telling the application).
+func TestGraphQLWS_TheStockClientIsToldWhy(t *testing.T) {
+	node, script := graphqljs.Script(t, "closecodes.mjs")
+	srv := apitest.NewServer(t, apitest.WithAuth(), apitest.WithLive(live.Config{}), apitest.WithConfig(func(c *api.Config) {
+		c.LiveInitTimeout = 300 * time.Millisecond
+	}))
+	srv.MustCreateUser(t, "ann")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, script, "ws"+strings.TrimPrefix(srv.URL, "http")+api.Endpoint, srv.Token(t, "ann"))
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("closecodes.mjs: %v\n%s", err, stderr.String())
+	}
+	type outcome struct {
+		Code     *int
+		Reason   string
+		Connects int
+	}
+	got := map[string]outcome{}
+	for line := range strings.SplitSeq(strings.TrimSpace(string(out)), "\n") {
+		var o struct {
+			Name string
+			outcome
+		}
+		if err := json.Unmarshal([]byte(line), &o); err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+		got[o.Name] = o.outcome
+	}
+	want := map[string]struct{ code, connects int }{
+		"bad token, two retries":           {4403, 3},
+		"bad token, no retries":            {4403, 1},
+		"two subscriptions with one id":    {4409, 1},
+		"a message that is not JSON":       {4400, 1},
+		"an unknown message type":          {4400, 1},
+		"subscribe without an id":          {4400, 1},
+		"subscribe before connection_init": {4401, 1},
+		"a second connection_init":         {4429, 1},
+		"no connection_init":               {4408, 1},
+	}
+	for name, w := range want {
+		o, ok := got[name]
+		switch {
+		case !ok:
+			t.Errorf("%s: the script did not run it", name)
+		case o.Code == nil:
+			t.Errorf("%s: the application was not told (%s) after %d connections", name, o.Reason, o.Connects)
+		case *o.Code != w.code || o.Connects != w.connects:
+			t.Errorf("%s: closed with %d %q after %d connections, want %d after %d", name, *o.Code, o.Reason, o.Connects, w.code, w.connects)
+		}
+	}
 }
