@@ -90,7 +90,7 @@ type wsConn struct {
 	conn   *websocket.Conn
 	exec   graphql.GraphExecutor
 	header http.Header
-	// running counts the operations' goroutines, which Do waits for.
+	// running counts the goroutines of the operations and the keep-alive, which Do waits for.
 	running sync.WaitGroup
 
 	mu sync.Mutex
@@ -210,7 +210,11 @@ func (c *wsConn) init(ctx context.Context, payload json.RawMessage) (websocket.S
 	}
 	c.acked = true
 	c.writeLocked(ctx, "connection_ack", "", nil)
-	go c.keepAlive(ctx)
+	c.running.Add(1)
+	go func() {
+		defer c.running.Done()
+		c.keepAlive(ctx)
+	}()
 	return 0, ""
 }
 
