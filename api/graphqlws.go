@@ -141,7 +141,7 @@ func (c *wsConn) serve(ctx context.Context) {
 func (c *wsConn) handle(ctx context.Context, data []byte) (websocket.StatusCode, string) {
 	var m wsMessage
 	if err := json.Unmarshal(data, &m); err != nil || m.Type == nil {
-		return closeBadRequest, "Invalid message received: not a JSON object with a string type"
+		return closeBadRequest, "Invalid message received: not a JSON object with a string type (and a string id)"
 	}
 	switch typ := *m.Type; typ {
 	case "connection_init":
