@@ -72,6 +72,9 @@ type Config struct {
 	// MaxLiveConnections bounds the open subscription connections; zero means
 	// DefaultMaxLiveConnections.
 	MaxLiveConnections int
+	// LiveInitTimeout is how long a WebSocket may take to send connection_init before it is
+	// closed with 4408; zero means DefaultLiveInitTimeout.
+	LiveInitTimeout time.Duration
 }
 
 // DefaultMaxBodyBytes bounds request bodies: GraphQL documents are small, and a large body is
@@ -88,13 +91,16 @@ const DefaultRequestTimeout = 10 * time.Second
 func New(cfg Config) http.Handler {
 	cfg = withDefaults(cfg)
 	gql := handler.New(graph.NewExecutableSchema(graph.Config{Resolvers: &resolvers.Resolver{Store: cfg.Store, Live: cfg.Live}}))
-	for _, t := range liveTransports(cfg.Verifier, cfg.CORSOrigins) {
+	for _, t := range liveTransports(cfg) {
 		gql.AddTransport(t)
 	}
 	gql.AddTransport(transport.GET{})
 	gql.AddTransport(transport.POST{})
+	gql.AddTransport(unsupportedRequest{})
 	gql.SetQueryCache(newQueryCache(cfg.QueryCacheBytes))
+	gql.SetValidationRulesFn(validationRules)
 	gql.Use(extension.AutomaticPersistedQuery{Cache: newPersistedQueries(cfg.PersistedQueryBytes)})
+	gql.Use(documentText{}) // after the persisted queries, which fill in the document
 	if cfg.DisableIntrospection {
 		gql.Use(noIntrospection{})
 	} else {
@@ -114,7 +120,7 @@ func New(cfg Config) http.Handler {
 	gql.SetRecoverFunc(recoverPanic(cfg.Logger))
 
 	api := limitBody(cfg.MaxBodyBytes, strictRequests(withTimeout(cfg.RequestTimeout, identify(cfg.Verifier, cfg.Logger, askCost(overHTTPStatus(gql))))))
-	liveAPI := limitLive(cfg.MaxLiveConnections, cfg.Live, identify(cfg.Verifier, cfg.Logger, gql))
+	liveAPI := limitBody(cfg.MaxBodyBytes, strictRequests(limitLive(cfg.MaxLiveConnections, cfg.Live, identify(cfg.Verifier, cfg.Logger, gql))))
 	api = liveOr(liveAPI, api)
 	mux := http.NewServeMux()
 	mux.Handle("GET "+Endpoint, api)
@@ -125,7 +131,7 @@ func New(cfg Config) http.Handler {
 	if cfg.Telemetry != nil && !cfg.MetricsElsewhere {
 		mux.Handle("GET /metrics", cfg.Telemetry.MetricsHandler())
 	}
-	h := withCORS(cfg.CORSOrigins, mux)
+	h := withCORS(cfg.CORSOrigins, endpointMethods(mux))
 	if cfg.Telemetry != nil {
 		h = cfg.Telemetry.Middleware(h)
 	}
@@ -150,6 +156,9 @@ func withDefaults(cfg Config) Config {
 	}
 	if cfg.MaxLiveConnections == 0 {
 		cfg.MaxLiveConnections = DefaultMaxLiveConnections
+	}
+	if cfg.LiveInitTimeout == 0 {
+		cfg.LiveInitTimeout = DefaultLiveInitTimeout
 	}
 	if cfg.PersistedQueryBytes == 0 {
 		cfg.PersistedQueryBytes = DefaultPersistedQueryBytes
