@@ -232,6 +232,24 @@ func validProjection(p *projection) *Error {
 // tableNameInput is the request of operations naming only a table.
 type tableNameInput struct {
 	TableName string `json:"TableName"`
+	// tableNameAbsent is whether the request left TableName out (shape.go).
+	tableNameAbsent bool
+}
+
+// decodeTableNameInput decodes the request of an operation naming only a
+// table.
+func decodeTableNameInput(body []byte) (*tableNameInput, error) {
+	var in tableNameInput
+	if err := decode(body, &in); err != nil {
+		return nil, err
+	}
+	in.tableNameAbsent = absentTableName(in.TableName, body)
+	return &in, nil
+}
+
+// tableNameFromSDK builds a tableNameInput from an SDK input's TableName.
+func tableNameFromSDK(name *string) *tableNameInput {
+	return &tableNameInput{TableName: deref(name), tableNameAbsent: name == nil}
 }
 
 // Limits on secondary indexes per table.
