@@ -445,8 +445,8 @@ func (e *Engine) getRecords(_ context.Context, in *getRecordsInput) (*recordPage
 		return nil, err
 	}
 	now := e.now()
-	if now.Sub(it.Issued) > ShardIteratorLifetime {
-		return nil, &Error{Type: typeExpiredIterator, Message: "The provided iterator exceeds the maximum age allowed."}
+	if err := it.checkAge(now); err != nil {
+		return nil, err
 	}
 	limit := maxGetRecordsLimit
 	if in.Limit != nil {
