@@ -289,6 +289,54 @@ func setBilling(m *tableMeta, mode string, tp *throughput) *Error {
 	return nil
 }
 
+// maxKeyNameBytes is the longest name DynamoDB accepts for a key attribute
+// (of the table or of an index) and for an attribute projected into an
+// index; other attribute names may have up to attr.MaxNameBytes.
+const maxKeyNameBytes = 255
+
+// errKeyName is DynamoDB's answer to a key or projected attribute name that
+// is empty or longer than maxKeyNameBytes.
+var errKeyName = validationf("Names of key attributes and attributes projected into an index must be between 1 and %d characters, inclusive", maxKeyNameBytes)
+
+// validKeyName reports whether name may name a key attribute or an
+// attribute projected into an index.
+func validKeyName(name string) bool { return name != "" && len(name) <= maxKeyNameBytes }
+
+// checkKeyNames checks the attribute names a table or index definition
+// gives: the AttributeDefinitions (which define only key attributes), the
+// key schemas and the attributes projected into the indexes. DynamoDB
+// checks them before the definition's structure.
+func checkKeyNames(defs []attributeDefinition, schema []keySchemaElement, indexes ...[]indexInput) *Error {
+	for _, d := range defs {
+		if !validKeyName(d.AttributeName) {
+			return errKeyName
+		}
+	}
+	for _, k := range schema {
+		if !validKeyName(k.AttributeName) {
+			return errKeyName
+		}
+	}
+	for _, list := range indexes {
+		for _, ix := range list {
+			for _, k := range ix.KeySchema {
+				if !validKeyName(k.AttributeName) {
+					return errKeyName
+				}
+			}
+			if ix.Projection == nil {
+				continue
+			}
+			for _, a := range ix.Projection.NonKeyAttributes {
+				if !validKeyName(a) {
+					return errKeyName
+				}
+			}
+		}
+	}
+	return nil
+}
+
 // newIndexMeta validates one secondary index definition of table m.
 func newIndexMeta(m *tableMeta, in *indexInput, global bool, defs map[string]string) (*indexMeta, error) {
 	if err := validTableName("indexName", in.IndexName); err != nil {

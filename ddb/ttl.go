@@ -109,8 +109,9 @@ func (e *Engine) updateTimeToLive(_ context.Context, in *updateTTLInput) (map[st
 	if spec == nil || spec.Enabled == nil {
 		return nil, validationf("1 validation error detected: Value null at 'timeToLiveSpecification' failed to satisfy constraint: Member must not be null")
 	}
-	if spec.AttributeName == "" {
-		return nil, validationf("Names of key attributes and attributes projected into an index must be between 1 and 255 characters, inclusive")
+	if !validKeyName(spec.AttributeName) {
+		// DynamoDB holds the TTL attribute's name to the rule of key names.
+		return nil, errKeyName
 	}
 	err := e.update(func(tx *bolt.Tx) error {
 		m, err := loadTable(tx, in.TableName)

@@ -54,6 +54,15 @@ func (e *Engine) updateTable(_ context.Context, in *updateTableInput) (map[strin
 	if err := controlTableName(in.TableName, in.tableNameAbsent); err != nil {
 		return nil, err
 	}
+	var creates []indexInput
+	for _, u := range in.GlobalSecondaryIndexUpdates {
+		if u.Create != nil {
+			creates = append(creates, *u.Create)
+		}
+	}
+	if err := checkKeyNames(in.AttributeDefinitions, nil, creates); err != nil {
+		return nil, err
+	}
 	var out map[string]any
 	err := e.update(func(tx *bolt.Tx) error {
 		var deleted []indexMeta
