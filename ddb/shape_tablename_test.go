@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
 )
 
 // Messages of the table-name constraints, as DynamoDB words them.
@@ -158,6 +159,30 @@ func TestTableNameValidatedJSONOnly(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			wantErr(t, env.rawCall(c.op, c.body)(), typeValidation, c.want)
+		})
+	}
+}
+
+// TestTableNameValidated_ListStreams: ListStreams' optional TableName, when
+// given, is held to the table-name rule on both paths; a valid name of no
+// table lists nothing.
+func TestTableNameValidated_ListStreams(t *testing.T) {
+	env := mustOpen(t)
+	env.createStreamTable("tbl", types.StreamViewTypeKeysOnly)
+	for path, sc := range map[string]streamsAPI{"http": streamsClient(env.e), "direct": env.e.StreamsAPI()} {
+		t.Run(path, func(t *testing.T) {
+			_, err := sc.ListStreams(env.ctx, &dynamodbstreams.ListStreamsInput{TableName: aws.String("ab")})
+			wantErr(t, err, typeValidation, oneViolation(tooShort("tableName", "ab")))
+			_, err = sc.ListStreams(env.ctx, &dynamodbstreams.ListStreamsInput{TableName: aws.String("t b")})
+			wantErr(t, err, typeValidation, oneViolation(badChars("tableName", "t b")))
+			out, err := sc.ListStreams(env.ctx, &dynamodbstreams.ListStreamsInput{TableName: aws.String("abc")})
+			if err != nil || len(out.Streams) != 0 {
+				t.Fatalf("ListStreams of no table: %v, %v; want none", out, err)
+			}
+			out, err = sc.ListStreams(env.ctx, &dynamodbstreams.ListStreamsInput{TableName: aws.String("tbl")})
+			if err != nil || len(out.Streams) != 1 {
+				t.Fatalf("ListStreams of tbl: %v, %v; want its stream", out, err)
+			}
 		})
 	}
 }
