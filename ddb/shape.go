@@ -127,21 +127,18 @@ func (v *violations) tableNameRule(path, name string) {
 // controlTableName checks the TableName of an operation on a table (see
 // above): present, and a name some table could have.
 func controlTableName(name string, absent bool) *Error {
-	var v violations
 	if absent {
+		var v violations
 		v.add("null", "tableName", "Member must not be null")
-	} else {
-		v.tableNameRule("tableName", name)
+		return v.err()
 	}
-	return v.err()
+	return validTableName("tableName", name)
 }
 
 // validTableKey reports whether name, a key of a BatchGetItem or
 // BatchWriteItem RequestItems map, is a name some table could have.
 func validTableKey(name string) bool {
-	var v violations
-	v.tableNameRule("", name)
-	return len(v) == 0
+	return len(name) >= minTableName && len(name) <= maxTableName && validTableNameChars(name)
 }
 
 // tableKeysConstraint is the constraint a RequestItems map whose keys are

@@ -49,8 +49,11 @@ func TestShape_ViolationsReportedTogether(t *testing.T) {
 			"1 validation error detected: Value '[]' at 'transactItems' failed to satisfy constraint: Member must have length greater than or equal to 1"},
 		{"CreateTable without a name", "CreateTable", `{"AttributeDefinitions":[{"AttributeName":"PK","AttributeType":"S"}],"KeySchema":[{"AttributeName":"PK","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"}`,
 			"The parameter 'TableName' is required but was not present in the request"},
+		// An empty name breaks the length and the pattern, listed in that order, as DynamoDB
+		// answers DescribeTable with an empty name.
 		{"CreateTable with an empty name", "CreateTable", `{"TableName":"","AttributeDefinitions":[{"AttributeName":"PK","AttributeType":"S"}],"KeySchema":[{"AttributeName":"PK","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"}`,
-			"1 validation error detected: Value '' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3"},
+			"2 validation errors detected: Value '' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3; " +
+				"Value '' at 'tableName' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+"},
 		{"CreateTable with a two-letter name", "CreateTable", `{"TableName":"ab","AttributeDefinitions":[{"AttributeName":"PK","AttributeType":"S"}],"KeySchema":[{"AttributeName":"PK","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"}`,
 			"1 validation error detected: Value 'ab' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3"},
 		{"an unknown key type", "CreateTable", `{"TableName":"abc","AttributeDefinitions":[{"AttributeName":"PK","AttributeType":"S"}],"KeySchema":[{"AttributeName":"PK","KeyType":"PRIMARY"}],"BillingMode":"PAY_PER_REQUEST"}`,

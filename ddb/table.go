@@ -144,21 +144,13 @@ func (e *Engine) tableARN(name string) string {
 	return fmt.Sprintf("arn:aws:dynamodb:%s:%s:table/%s", e.opts.Region, e.opts.AccountID, name)
 }
 
-// validTableName reports whether name satisfies DynamoDB's naming rule:
-// 3 to 255 characters of a-z, A-Z, 0-9, '_', '-' and '.'.
+// validTableName checks a table or index name (at path field) against
+// DynamoDB's naming rule (shape.go's tableNameRule): 3 to 255 characters of
+// a-z, A-Z, 0-9, '_', '-' and '.'.
 func validTableName(field, name string) *Error {
-	switch {
-	case len(name) < 3:
-		return validationf("1 validation error detected: Value '%s' at '%s' failed to satisfy constraint: Member must have length greater than or equal to 3", name, field)
-	case len(name) > 255:
-		return validationf("1 validation error detected: Value '%s' at '%s' failed to satisfy constraint: Member must have length less than or equal to 255", name, field)
-	}
-	for _, r := range name {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_-.", r)) {
-			return validationf("1 validation error detected: Value '%s' at '%s' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+", name, field)
-		}
-	}
-	return nil
+	var v violations
+	v.tableNameRule(field, name)
+	return v.err()
 }
 
 // validKeySchema checks the shape of a key schema: a HASH element, then an
