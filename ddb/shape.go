@@ -74,9 +74,10 @@ func validTableNameChars(name string) bool {
 
 // Table names. DynamoDB's model gives a table name 3 to 255 characters of
 // tableNamePattern. The data-plane operations (the item reads and writes,
-// batches and transactions), which also take a table ARN, check the
-// member's presence and a minimum length of 1 first, so an empty name there
-// breaks only that; every other name is then held to the table-name rule.
+// batches and transactions), whose TableName DynamoDB also lets be a table
+// ARN, check the member's presence and a minimum length of 1 first, so an
+// empty name there breaks only that; every other name is then held to the
+// table-name rule (the engine takes names only: an ARN breaks the pattern).
 // The operations on tables (DescribeTable, UpdateTable, DeleteTable, the
 // TTL operations, ListStreams) check the name rule alone. Either way, a name
 // no table could have is a ValidationException before any lookup, never a
