@@ -59,9 +59,9 @@ func TestChangeFromRecord(t *testing.T) {
 	user := domain.User{Username: "ada", Profile: domain.Profile{Name: &name, Interests: []string{"maths"}}, FollowerCount: 2}
 	renamed := user
 	renamed.Name = nil
-	photo := domain.Photo{Owner: "ada", Timestamp: "2024-01-01T00:00:00Z", URL: "https://x/y.jpg", Reactions: domain.ReactionCounts{domain.ReactionThumbsUp: 0, domain.ReactionHeart: 1, domain.ReactionSmiley: 0, domain.ReactionSunglasses: 0}}
-	reaction := domain.Reaction{Username: "bob", Type: domain.ReactionHeart, Photo: photo.Key(), Timestamp: "2024-01-02T00:00:00Z"}
-	friendship := domain.Friendship{Follower: "bob", Followed: "ada", Timestamp: "2024-01-03T00:00:00Z"}
+	photo := domain.Photo{Owner: "ada", Timestamp: "2024-01-01T00:00:00", URL: "https://x/y.jpg", Reactions: domain.ReactionCounts{domain.ReactionThumbsUp: 0, domain.ReactionHeart: 1, domain.ReactionSmiley: 0, domain.ReactionSunglasses: 0}}
+	reaction := domain.Reaction{Username: "bob", Type: domain.ReactionHeart, Photo: photo.Key(), Timestamp: "2024-01-02T00:00:00"}
+	friendship := domain.Friendship{Follower: "bob", Followed: "ada", Timestamp: "2024-01-03T00:00:00"}
 	entry := domain.FeedEntry{Reader: "bob", Photo: photo.Key()}
 	checkpoint := checkpointKey("feed", "shard-1").item()
 
