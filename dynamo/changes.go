@@ -45,6 +45,13 @@ func changeOf(op domain.ChangeOp, keys, old, new Item) (domain.Change, bool, err
 	if decode == nil {
 		return domain.Change{}, false, nil
 	}
+	if _, moved := new[attrMovedFrom]; moved && op == domain.Added {
+		// MigrateTimestamps moved the item from a key of an earlier release's form: the
+		// entity is no new one (see migratetimestamps.go). The removal of its old key passes
+		// as a change of an item no one names any more: its feed entries moved before it,
+		// and no subscription names the old key.
+		return domain.Change{}, false, nil
+	}
 	c := domain.Change{Op: op}
 	var err error
 	if old != nil && op != domain.Added {
