@@ -56,7 +56,9 @@ func TestCursor_EarlierReleasesKeys(t *testing.T) {
 		{listPhotos, Key{"USER#ada", "PHOTO#ada#2019-03-03T18:20:10Z"}, Key{"USER#ada", "PHOTO#ada#2019-03-03T18:20:10"},
 			func(k Key) bool { return k.PK == "USER#ada" }},
 		{listPhotoReactions, Key{"REACTION#bob#heart", "PHOTO#ada#2019-03-03T18:20:10Z"}, Key{"REACTION#bob#heart", "PHOTO#ada#2019-03-03T18:20:10"},
-			func(k Key) bool { return k.SK == photoSK(domain.PhotoKey{Owner: "ada", Timestamp: "2019-03-03T18:20:10"}) }},
+			func(k Key) bool {
+				return k.SK == photoSK(domain.PhotoKey{Owner: "ada", Timestamp: "2019-03-03T18:20:10"})
+			}},
 		{listUserReactions, Key{"REACTION#bob#heart", "PHOTO#ada#2019-03-03T18:20:10Z"}, Key{"REACTION#bob#heart", "PHOTO#ada#2019-03-03T18:20:10"},
 			func(k Key) bool { return k.PK == "REACTION#bob#heart" }},
 		{listFeed, Key{"FEED#bob", "2019-03-03T18:20:10Z#ada"}, Key{"FEED#bob", "2019-03-03T18:20:10#ada"},
