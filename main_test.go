@@ -69,10 +69,11 @@ func TestLoad_ThenServeReadsIt(t *testing.T) {
 	resp.Body.Close()
 }
 
-// TestLoad_TutorialTimestampsAreCanonical loads items spelt as in the tutorial's items.json,
-// whose timestamps have no zone, and reaches them through the API by the canonical spelling
-// clients send; uploading again at the same instant is a conflict, not a second photo.
-func TestLoad_TutorialTimestampsAreCanonical(t *testing.T) {
+// TestLoad_KeepsTheTutorialsKeys loads items spelt as in the tutorial's items.json, whose
+// timestamps have no zone: they are stored as they are, the API finds them by that spelling and
+// by RFC 3339 with a zone, answers in the same form, and `check` finds nothing to report; an
+// upload at the same instant is a conflict, not a second photo.
+func TestLoad_KeepsTheTutorialsKeys(t *testing.T) {
 	dir := t.TempDir()
 	items := filepath.Join(dir, "items.json")
 	tutorial := `{"PK": "USER#jacksonjason", "SK": "#METADATA#jacksonjason", "username": "jacksonjason", "name": "Jason", "followers": 0, "following": 1}
@@ -86,39 +87,39 @@ func TestLoad_TutorialTimestampsAreCanonical(t *testing.T) {
 	}
 	data := filepath.Join(dir, "data")
 	runOK(t, "load", "--data", data, items)
+	if out := runOK(t, "check", "--data", data); !strings.Contains(out, ": 0 problems") {
+		t.Fatalf("check after loading the tutorial's items: %s", out)
+	}
 	base := startServe(t, "--data", data, "--addr", "127.0.0.1:0")
 
-	var got struct {
-		Data struct {
-			Photo *struct {
-				Timestamp      string
-				ReactionCounts struct{ Heart int }
-				Reactions      struct {
-					Edges []struct {
-						Node struct {
-							Timestamp string
-							User      struct{ Username string }
+	for _, spelling := range []string{"2018-05-30T15:42:38", "2018-05-30T15:42:38Z", "2018-05-30T17:42:38+02:00"} {
+		var got struct {
+			Data struct {
+				Photo *struct {
+					Timestamp      string
+					ReactionCounts struct{ Heart int }
+					Reactions      struct {
+						Edges []struct {
+							Node struct {
+								Timestamp string
+								User      struct{ Username string }
+							}
 						}
 					}
 				}
 			}
-			User struct {
-				Followers struct {
-					Edges []struct{ Node struct{ Username string } }
-				}
-			}
+			Errors []any
 		}
-		Errors []any
-	}
-	query := `{ photo(owner: \"jacksonjason\", timestamp: \"2018-05-30T15:42:38Z\") { timestamp reactionCounts { heart } reactions(first: 5) { edges { node { timestamp user { username } } } } } }`
-	postJSON(t, base+"/graphql", `{"query":"`+query+`"}`, &got)
-	p := got.Data.Photo
-	if p == nil || len(got.Errors) > 0 {
-		t.Fatalf("photo by its canonical timestamp: %+v %v", p, got.Errors)
-	}
-	if p.Timestamp != "2018-05-30T15:42:38Z" || p.ReactionCounts.Heart != 1 || len(p.Reactions.Edges) != 1 ||
-		p.Reactions.Edges[0].Node.User.Username != "ada" || p.Reactions.Edges[0].Node.Timestamp != "2018-06-01T10:00:00Z" {
-		t.Fatalf("photo %+v", p)
+		query := `{ photo(owner: \"jacksonjason\", timestamp: \"` + spelling + `\") { timestamp reactionCounts { heart } reactions(first: 5) { edges { node { timestamp user { username } } } } } }`
+		postJSON(t, base+"/graphql", `{"query":"`+query+`"}`, &got)
+		p := got.Data.Photo
+		if p == nil || len(got.Errors) > 0 {
+			t.Fatalf("photo at %s: %+v %v", spelling, p, got.Errors)
+		}
+		if p.Timestamp != "2018-05-30T15:42:38" || p.ReactionCounts.Heart != 1 || len(p.Reactions.Edges) != 1 ||
+			p.Reactions.Edges[0].Node.User.Username != "ada" || p.Reactions.Edges[0].Node.Timestamp != "2018-06-01T10:00:00" {
+			t.Fatalf("photo at %s: %+v", spelling, p)
+		}
 	}
 
 	var upload struct {
@@ -133,148 +134,69 @@ func TestLoad_TutorialTimestampsAreCanonical(t *testing.T) {
 	}
 }
 
-func TestLoad_BadLineSaysWhereAndHowMuchWasWritten(t *testing.T) {
-	dir := t.TempDir()
-	file := filepath.Join(dir, "items.json")
-	body := `{"PK": "USER#a", "SK": "#METADATA#a", "username": "a"}
-{"PK": "USER#b", "SK": "#METADATA#b", "username": "b"}
-{"PK": "USER#c", "SK": "#METADATA#c", "username": }
-`
-	if err := os.WriteFile(file, []byte(body), 0o644); err != nil {
+// TestMigrateTimestamps_EarlierReleasesTable: a table an earlier release wrote, its keys with a
+// Z, fails `check`, naming the keys; `migrate timestamps` rewrites them, and a second run finds
+// nothing to do; `check` then passes and the API reads the photo with its reaction.
+func TestMigrateTimestamps_EarlierReleasesTable(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "data")
+	engine, err := ddb.Open(data, nil)
+	if err != nil {
 		t.Fatal(err)
 	}
-	var stdout, stderr bytes.Buffer
-	err := run(context.Background(), []string{"load", "--data", filepath.Join(dir, "data"), file}, &stdout, &stderr)
-	if err == nil || !strings.Contains(err.Error(), "line 3") || !strings.Contains(err.Error(), "2 items") {
-		t.Fatalf("err %v, want line 3 and 2 items written", err)
+	store := dynamo.New(engine.API(), dynamo.DefaultTable)
+	if err := store.CreateTable(context.Background()); err != nil {
+		t.Fatal(err)
 	}
-}
-
-// TestLoad_RefusesWhatDynamoDBRefuses: items DynamoDB would refuse are refused at their own
-// line, the items before them are written, and what was written reads back as it was loaded.
-func TestLoad_RefusesWhatDynamoDBRefuses(t *testing.T) {
-	good := `{"PK": "USER#a", "SK": "#METADATA#a", "username": "a"}
-{"PK": {"S": "USER#b"}, "SK": {"S": "#METADATA#b"}, "tags": {"SS": ["x", "y"]}}
-`
-	for _, tc := range []struct{ name, bad, says string }{
-		{"empty string set", `{"PK": {"S": "USER#c"}, "SK": {"S": "#METADATA#c"}, "tags": {"SS": []}}`, "may not be empty"},
-		{"empty attribute name", `{"PK": "USER#c", "SK": "#METADATA#c", "": "x"}`, "Empty attribute name"},
-		{"duplicate set members", `{"PK": {"S": "USER#c"}, "SK": {"S": "#METADATA#c"}, "n": {"NS": ["1", "1.00"]}}`, "duplicates"},
-		{"number out of range", `{"PK": "USER#c", "SK": "#METADATA#c", "n": 1e200}`, "Number overflow"},
+	for _, item := range []string{
+		`{"PK": "USER#ada", "SK": "#METADATA#ada", "username": "ada", "followers": 1, "following": 0}`,
+		`{"PK": "USER#bob", "SK": "#METADATA#bob", "username": "bob", "followers": 0, "following": 1}`,
+		`{"PK": "USER#ada", "SK": "PHOTO#ada#2019-03-03T18:20:10Z", "username": "ada", "timestamp": "2019-03-03T18:20:10Z", "location": "https://example.com/1.jpg", "reactions": {"heart": 1, "+1": 0, "smiley": 0, "sunglasses": 0}}`,
+		`{"PK": "REACTION#bob#heart", "SK": "PHOTO#ada#2019-03-03T18:20:10Z", "reactingUser": "bob", "reactionType": "heart", "photo": "PHOTO#ada#2019-03-03T18:20:10Z", "timestamp": "2019-03-04T00:00:00Z"}`,
+		`{"PK": "USER#ada", "SK": "#FRIEND#bob", "followedUser": "ada", "followingUser": "bob", "timestamp": "2019-03-01T00:00:00Z"}`,
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			dir := t.TempDir()
-			file := filepath.Join(dir, "items.json")
-			if err := os.WriteFile(file, []byte(good+tc.bad+"\n"+`{"PK": "USER#d", "SK": "#METADATA#d"}`+"\n"), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			data := filepath.Join(dir, "data")
-			var stdout, stderr bytes.Buffer
-			err := run(context.Background(), []string{"load", "--data", data, file}, &stdout, &stderr)
-			if err == nil || !strings.Contains(err.Error(), "line 3:") || !strings.Contains(err.Error(), tc.says) || !strings.Contains(err.Error(), "2 items before it were written") {
-				t.Fatalf("load: %v; want line 3 refused (%q) after 2 items written", err, tc.says)
-			}
-			exported := scanTable(t, data)
-			want := `{"PK":"USER#a","SK":"#METADATA#a","username":"a"}
-{"PK":{"S":"USER#b"},"SK":{"S":"#METADATA#b"},"tags":{"SS":["x","y"]}}
-`
-			if exported != want {
-				t.Fatalf("the table holds\n%s\nwant\n%s", exported, want)
-			}
-		})
-	}
-}
-
-// TestServe_SecondServerOnTheSameDataSaysWhy: a second server on a data directory that a
-// running one holds stops at once, naming the file and the likely cause.
-func TestServe_SecondServerOnTheSameDataSaysWhy(t *testing.T) {
-	data := t.TempDir()
-	startServe(t, "--data", data, "--addr", "127.0.0.1:0")
-	var stdout, stderr bytes.Buffer
-	err := run(context.Background(), []string{"serve", "--data", data, "--addr", "127.0.0.1:0"}, &stdout, &stderr)
-	if err == nil || !strings.Contains(err.Error(), filepath.Join(data, ddb.FileName)) || !strings.Contains(err.Error(), "another") {
-		t.Fatalf("second serve: %v, want an error naming the data file and another process", err)
-	}
-}
-
-// TestServe_SampleSaysWhatItDid: --sample loads the sample into an empty table and says so;
-// on a table with data it says why it loaded nothing. The start-up line names the data
-// directory in full.
-func TestServe_SampleSaysWhatItDid(t *testing.T) {
-	dir := t.TempDir()
-	t.Chdir(dir)
-	data := filepath.Join(dir, "data")
-	serveSample := func() string {
-		lines, stop := startStoppable(t, "GraphiQL at", "serve", "--data", "data", "--addr", "127.0.0.1:0", "--sample", "--sample-users", "5")
-		stop()
-		return strings.Join(lines, "")
-	}
-	first := serveSample()
-	if !regexp.MustCompile(`loaded the sample dataset: \d+ items`).MatchString(first) {
-		t.Errorf("first start printed %q, want the sample loaded", first)
-	}
-	if !strings.Contains(first, "(store: embedded, data in "+data+", table: quick-photos)") {
-		t.Errorf("first start printed %q, want the data directory in full", first)
-	}
-	second := serveSample()
-	if !strings.Contains(second, "has data already, so the sample was not loaded") {
-		t.Errorf("second start printed %q, want why the sample was not loaded", second)
-	}
-}
-
-func TestTableCreate_Idempotent(t *testing.T) {
-	data := t.TempDir()
-	for i := 0; i < 2; i++ {
-		if out := runOK(t, "table", "create", "--data", data); !strings.Contains(out, "ready") {
-			t.Fatalf("run %d printed %q", i, out)
+		parsed, err := dynamo.NewItemReader(strings.NewReader(item)).Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := engine.API().PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String(dynamo.DefaultTable), Item: parsed}); err != nil {
+			t.Fatal(err)
 		}
 	}
-}
-
-// TestServe_DynamoDBStore runs serve against a DynamoDB endpoint (the engine over loopback
-// HTTP): without the table it stops with a hint; with --create-table it creates it and serves.
-func TestServe_DynamoDBStore(t *testing.T) {
-	_, endpoint := dynamoDBEndpoint(t)
-
-	var stdout, stderr bytes.Buffer
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	err := run(ctx, []string{"serve", "--store", "dynamodb", "--endpoint-url", endpoint, "--addr", "127.0.0.1:0"}, &stdout, &stderr)
-	if err == nil || !strings.Contains(err.Error(), "does not exist") || !strings.Contains(err.Error(), "--create-table") {
-		t.Fatalf("err %v: want a missing-table error with a hint", err)
+	if err := engine.Close(); err != nil {
+		t.Fatal(err)
 	}
 
-	t.Setenv("QUICKPHOTOS_ENDPOINT_URL", endpoint) // flags have environment variables
-	base := startServe(t, "--store", "dynamodb", "--create-table", "--addr", "127.0.0.1:0")
+	var stdout bytes.Buffer
+	err = run(context.Background(), []string{"check", "--data", data}, &stdout, io.Discard)
+	if err == nil || !strings.Contains(stdout.String(), "USER#ada PHOTO#ada#2019-03-03T18:20:10Z: key not in the canonical form") ||
+		!strings.Contains(stdout.String(), "REACTION#bob#heart PHOTO#ada#2019-03-03T18:20:10Z: key not in the canonical form") ||
+		!strings.Contains(stdout.String(), `USER#ada #FRIEND#bob: attribute timestamp "2019-03-01T00:00:00Z" not in the canonical form`) {
+		t.Fatalf("check of an earlier release's table: %v\n%s", err, stdout.String())
+	}
+	if out := runOK(t, "migrate", "timestamps", "--data", data); !strings.Contains(out, "moved 1 friendships, 1 photos, 1 reactions; left 0") {
+		t.Fatalf("migrate printed %q", out)
+	}
+	if out := runOK(t, "migrate", "timestamps", "--data", data); !strings.Contains(out, "moved nothing; left 0") {
+		t.Fatalf("a second migrate printed %q", out)
+	}
+	if out := runOK(t, "check", "--data", data); !strings.Contains(out, ": 0 problems") {
+		t.Fatalf("check after the migration: %s", out)
+	}
+	base := startServe(t, "--data", data, "--addr", "127.0.0.1:0")
 	var got struct {
 		Data struct {
-			CreateUser struct{ Username string }
+			Photo *struct {
+				Timestamp      string
+				ReactionCounts struct{ Heart int }
+			}
 		}
 	}
-	postJSON(t, base+"/graphql", `{"query":"mutation { createUser(input: {username: \"zed\"}) { username } }"}`, &got)
-	if got.Data.CreateUser.Username != "zed" {
-		t.Fatalf("createUser %+v", got)
+	postJSON(t, base+"/graphql", `{"query":"{ photo(owner: \"ada\", timestamp: \"2019-03-03T18:20:10Z\") { timestamp reactionCounts { heart } } }"}`, &got)
+	if p := got.Data.Photo; p == nil || p.Timestamp != "2019-03-03T18:20:10" || p.ReactionCounts.Heart != 1 {
+		t.Fatalf("the migrated photo: %+v", p)
 	}
 }
 
-func TestUnknownCommandAndBadEnv(t *testing.T) {
-	if err := run(context.Background(), []string{"frobnicate"}, io.Discard, io.Discard); err == nil {
-		t.Fatal("unknown command accepted")
-	}
-	for _, wait := range []string{"-5ms", "2s"} {
-		err := run(context.Background(), []string{"serve", "--batch-wait", wait}, io.Discard, io.Discard)
-		if err == nil || !strings.Contains(err.Error(), "--batch-wait") {
-			t.Errorf("--batch-wait %s: err %v, want one naming --batch-wait", wait, err)
-		}
-	}
-	t.Setenv("QUICKPHOTOS_SAMPLE", "maybe")
-	err := run(context.Background(), []string{"serve"}, io.Discard, io.Discard)
-	if err == nil || !strings.Contains(err.Error(), "QUICKPHOTOS_SAMPLE") {
-		t.Fatalf("err %v, want one naming QUICKPHOTOS_SAMPLE", err)
-	}
-}
-
-// runOK runs a command and returns its standard output, failing the test on error.
 func runOK(t *testing.T, args ...string) string {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
