@@ -29,6 +29,9 @@ test test-embedded: export QUICKPHOTOS_REQUIRE_REDIS = 1
 # The engine's sync-order tests trace system calls with strace (Debian's strace package; .ci/run
 # installs it).
 test test-embedded: export QUICKPHOTOS_REQUIRE_STRACE = 1
+# The tutorial's scripts run with python3 and boto3 (Debian's python3-boto3; .ci/run installs
+# it) against serve --dynamodb-listen.
+test test-embedded: export QUICKPHOTOS_REQUIRE_BOTO3 = 1
 
 test-embedded: deps
 	$(GO) test -race -count=1 ./...
