@@ -197,6 +197,148 @@ func TestMigrateTimestamps_EarlierReleasesTable(t *testing.T) {
 	}
 }
 
+func TestLoad_BadLineSaysWhereAndHowMuchWasWritten(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "items.json")
+	body := `{"PK": "USER#a", "SK": "#METADATA#a", "username": "a"}
+{"PK": "USER#b", "SK": "#METADATA#b", "username": "b"}
+{"PK": "USER#c", "SK": "#METADATA#c", "username": }
+`
+	if err := os.WriteFile(file, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	err := run(context.Background(), []string{"load", "--data", filepath.Join(dir, "data"), file}, &stdout, &stderr)
+	if err == nil || !strings.Contains(err.Error(), "line 3") || !strings.Contains(err.Error(), "2 items") {
+		t.Fatalf("err %v, want line 3 and 2 items written", err)
+	}
+}
+
+// TestLoad_RefusesWhatDynamoDBRefuses: items DynamoDB would refuse are refused at their own
+// line, the items before them are written, and what was written reads back as it was loaded.
+func TestLoad_RefusesWhatDynamoDBRefuses(t *testing.T) {
+	good := `{"PK": "USER#a", "SK": "#METADATA#a", "username": "a"}
+{"PK": {"S": "USER#b"}, "SK": {"S": "#METADATA#b"}, "tags": {"SS": ["x", "y"]}}
+`
+	for _, tc := range []struct{ name, bad, says string }{
+		{"empty string set", `{"PK": {"S": "USER#c"}, "SK": {"S": "#METADATA#c"}, "tags": {"SS": []}}`, "may not be empty"},
+		{"empty attribute name", `{"PK": "USER#c", "SK": "#METADATA#c", "": "x"}`, "Empty attribute name"},
+		{"duplicate set members", `{"PK": {"S": "USER#c"}, "SK": {"S": "#METADATA#c"}, "n": {"NS": ["1", "1.00"]}}`, "duplicates"},
+		{"number out of range", `{"PK": "USER#c", "SK": "#METADATA#c", "n": 1e200}`, "Number overflow"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			file := filepath.Join(dir, "items.json")
+			if err := os.WriteFile(file, []byte(good+tc.bad+"\n"+`{"PK": "USER#d", "SK": "#METADATA#d"}`+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			data := filepath.Join(dir, "data")
+			var stdout, stderr bytes.Buffer
+			err := run(context.Background(), []string{"load", "--data", data, file}, &stdout, &stderr)
+			if err == nil || !strings.Contains(err.Error(), "line 3:") || !strings.Contains(err.Error(), tc.says) || !strings.Contains(err.Error(), "2 items before it were written") {
+				t.Fatalf("load: %v; want line 3 refused (%q) after 2 items written", err, tc.says)
+			}
+			exported := scanTable(t, data)
+			want := `{"PK":"USER#a","SK":"#METADATA#a","username":"a"}
+{"PK":{"S":"USER#b"},"SK":{"S":"#METADATA#b"},"tags":{"SS":["x","y"]}}
+`
+			if exported != want {
+				t.Fatalf("the table holds\n%s\nwant\n%s", exported, want)
+			}
+		})
+	}
+}
+
+// TestServe_SecondServerOnTheSameDataSaysWhy: a second server on a data directory that a
+// running one holds stops at once, naming the file and the likely cause.
+func TestServe_SecondServerOnTheSameDataSaysWhy(t *testing.T) {
+	data := t.TempDir()
+	startServe(t, "--data", data, "--addr", "127.0.0.1:0")
+	var stdout, stderr bytes.Buffer
+	err := run(context.Background(), []string{"serve", "--data", data, "--addr", "127.0.0.1:0"}, &stdout, &stderr)
+	if err == nil || !strings.Contains(err.Error(), filepath.Join(data, ddb.FileName)) || !strings.Contains(err.Error(), "another") {
+		t.Fatalf("second serve: %v, want an error naming the data file and another process", err)
+	}
+}
+
+// TestServe_SampleSaysWhatItDid: --sample loads the sample into an empty table and says so;
+// on a table with data it says why it loaded nothing. The start-up line names the data
+// directory in full.
+func TestServe_SampleSaysWhatItDid(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	data := filepath.Join(dir, "data")
+	serveSample := func() string {
+		lines, stop := startStoppable(t, "GraphiQL at", "serve", "--data", "data", "--addr", "127.0.0.1:0", "--sample", "--sample-users", "5")
+		stop()
+		return strings.Join(lines, "")
+	}
+	first := serveSample()
+	if !regexp.MustCompile(`loaded the sample dataset: \d+ items`).MatchString(first) {
+		t.Errorf("first start printed %q, want the sample loaded", first)
+	}
+	if !strings.Contains(first, "(store: embedded, data in "+data+", table: quick-photos)") {
+		t.Errorf("first start printed %q, want the data directory in full", first)
+	}
+	second := serveSample()
+	if !strings.Contains(second, "has data already, so the sample was not loaded") {
+		t.Errorf("second start printed %q, want why the sample was not loaded", second)
+	}
+}
+
+func TestTableCreate_Idempotent(t *testing.T) {
+	data := t.TempDir()
+	for i := 0; i < 2; i++ {
+		if out := runOK(t, "table", "create", "--data", data); !strings.Contains(out, "ready") {
+			t.Fatalf("run %d printed %q", i, out)
+		}
+	}
+}
+
+// TestServe_DynamoDBStore runs serve against a DynamoDB endpoint (the engine over loopback
+// HTTP): without the table it stops with a hint; with --create-table it creates it and serves.
+func TestServe_DynamoDBStore(t *testing.T) {
+	_, endpoint := dynamoDBEndpoint(t)
+
+	var stdout, stderr bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	err := run(ctx, []string{"serve", "--store", "dynamodb", "--endpoint-url", endpoint, "--addr", "127.0.0.1:0"}, &stdout, &stderr)
+	if err == nil || !strings.Contains(err.Error(), "does not exist") || !strings.Contains(err.Error(), "--create-table") {
+		t.Fatalf("err %v: want a missing-table error with a hint", err)
+	}
+
+	t.Setenv("QUICKPHOTOS_ENDPOINT_URL", endpoint) // flags have environment variables
+	base := startServe(t, "--store", "dynamodb", "--create-table", "--addr", "127.0.0.1:0")
+	var got struct {
+		Data struct {
+			CreateUser struct{ Username string }
+		}
+	}
+	postJSON(t, base+"/graphql", `{"query":"mutation { createUser(input: {username: \"zed\"}) { username } }"}`, &got)
+	if got.Data.CreateUser.Username != "zed" {
+		t.Fatalf("createUser %+v", got)
+	}
+}
+
+func TestUnknownCommandAndBadEnv(t *testing.T) {
+	if err := run(context.Background(), []string{"frobnicate"}, io.Discard, io.Discard); err == nil {
+		t.Fatal("unknown command accepted")
+	}
+	for _, wait := range []string{"-5ms", "2s"} {
+		err := run(context.Background(), []string{"serve", "--batch-wait", wait}, io.Discard, io.Discard)
+		if err == nil || !strings.Contains(err.Error(), "--batch-wait") {
+			t.Errorf("--batch-wait %s: err %v, want one naming --batch-wait", wait, err)
+		}
+	}
+	t.Setenv("QUICKPHOTOS_SAMPLE", "maybe")
+	err := run(context.Background(), []string{"serve"}, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "QUICKPHOTOS_SAMPLE") {
+		t.Fatalf("err %v, want one naming QUICKPHOTOS_SAMPLE", err)
+	}
+}
+
+// runOK runs a command and returns its standard output, failing the test on error.
 func runOK(t *testing.T, args ...string) string {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
