@@ -68,6 +68,10 @@ func TestChangeFromRecord(t *testing.T) {
 		item[attrMovedFrom] = str("PHOTO#ada#2024-01-01T00:00:00Z")
 		return item
 	}
+	movedOut := func(item Item) Item {
+		item[attrMovedTo] = str("PHOTO#ada#2024-01-01T00:00:00")
+		return item
+	}
 
 	for _, tc := range []struct {
 		name   string
@@ -87,6 +91,7 @@ func TestChangeFromRecord(t *testing.T) {
 		{"a photo moved to its canonical key", record(streamtypes.OperationTypeInsert, nil, moved(photoItem(photo))), domain.Change{}, true},
 		{"a reaction moved", record(streamtypes.OperationTypeInsert, nil, moved(reactionItem(reaction))), domain.Change{}, true},
 		{"a feed entry moved", record(streamtypes.OperationTypeInsert, nil, moved(feedEntryItem(entry, time.Unix(1700000000, 0)))), domain.Change{}, true},
+		{"a photo's old item removed once moved", record(streamtypes.OperationTypeRemove, movedOut(photoItem(photo)), nil), domain.Change{}, true},
 		{"a moved photo updated", record(streamtypes.OperationTypeModify, moved(photoItem(photo)), moved(photoItem(photo))), domain.Change{Op: domain.Updated, Old: photo, New: photo}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -32,8 +32,9 @@ import (
 //     writes; a reaction a user gave it again meanwhile is kept, and its old twin dropped with
 //     its count. Whoever finds the old photo marked (a rerun after a kill) carries on with the
 //     same id; if the new photo is gone, a client deleted it, and the old one is deleted too.
-//   - A photo's feed entries move just before it, each with its expiry: the feed, filled from
-//     the table's stream, never sees the move as an upload or a delete (see attrMovedFrom).
+//   - A photo is first marked with the key it moves to (attrMovedTo), then its feed entries move,
+//     each with its expiry, then the photo: the feed and subscriptions, fed by the table's
+//     stream, never see the move as an upload, a reaction or a delete (see attrMovedFrom).
 //   - A friendship's timestamp, and any timestamp attribute of an item whose key is canonical,
 //     is set in place, on the condition that it is still what was read.
 //
@@ -46,6 +47,11 @@ import (
 // table's stream (feed fan-out, subscriptions) read the insertion of an item that carries it as
 // no change to the domain: the photo, reaction or feed entry existed before, under its old key.
 const attrMovedFrom = "movedFrom"
+
+// attrMovedTo is the sort key a photo moves to, set on its old item before the move: consumers
+// of the stream read the removal of a photo that carries it as no deletion (its feed entries
+// have moved already, and fanning the removal out to every follower would cost a write each).
+const attrMovedTo = "movedTo"
 
 // attrMigration is the id of a photo's move in steps, on its old item and its new one.
 const attrMigration = "migration"
@@ -249,6 +255,9 @@ func (m *migration) movePhoto(ctx context.Context, old domain.PhotoKey) error {
 		case p.attr(attrMigration) != "":
 			return m.continueSteps(ctx, old, p.attr(attrMigration))
 		}
+		if err := m.markMoving(ctx, old, p.photo); err != nil {
+			return err
+		}
 		if err := m.moveFeedEntriesOf(ctx, old); err != nil {
 			return err
 		}
@@ -276,6 +285,26 @@ func (m *migration) movePhoto(ctx context.Context, old domain.PhotoKey) error {
 			return ctx.Err()
 		}
 	}
+}
+
+// markMoving sets attrMovedTo on the old photo item photo at old, when it is not set yet. A
+// mark left by a move that does not happen (the new key is taken) is harmless.
+func (m *migration) markMoving(ctx context.Context, old domain.PhotoKey, photo Item) error {
+	newSK := photoSK(mustCanonicalPhotoKey(old))
+	if to, _ := getString(photo, attrMovedTo); to == newSK {
+		return nil
+	}
+	err := m.s.transact(ctx, "migrate (mark)", []txAction{updateIf(&types.Update{
+		Key:                       PhotoKey(old).item(),
+		UpdateExpression:          aws.String("SET #to = :to"),
+		ConditionExpression:       itemExists,
+		ExpressionAttributeNames:  map[string]string{"#to": attrMovedTo},
+		ExpressionAttributeValues: Item{":to": str(newSK)},
+	}, errMoveChanged)})
+	if errors.Is(err, errMoveChanged) {
+		return nil // gone since it was read: the move reads it again and finds nothing
+	}
+	return err
 }
 
 func (m *migration) leftTaken(old domain.PhotoKey) {

@@ -12,6 +12,8 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
+	streamtypes "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
 
 	"github.com/quickphotos/quickphotos/ddb"
 	"github.com/quickphotos/quickphotos/domain"
@@ -414,3 +416,81 @@ func TestMigrateTimestamps_OnDynamoDBLocal(t *testing.T) {
 	t.Run("MovesWhatEarlierReleasesWrote", func(t *testing.T) { movesWhatEarlierReleasesWrote(t, local) })
 	t.Run("WhileServing", func(t *testing.T) { whileServing(t, local) })
 }
+
+// TestMigrateTimestamps_ConsumersSeeNoUploadsOrDeletions: read from the table's stream, a
+// migration adds no photo, reaction or feed entry and removes no photo, so the feed's fan-out
+// writes nothing and no subscriber hears of a new photo, reaction or feed entry.
+func TestMigrateTimestamps_ConsumersSeeNoUploadsOrDeletions(t *testing.T) {
+	engine, err := ddb.OpenMemory(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer engine.Close()
+	ctx := context.Background()
+	s := newTable(t, engine.API(), DefaultTable)
+	writeEarlierRelease(t, engine.API(), DefaultTable)
+	arn, err := s.StreamARN(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	streams := engine.StreamsAPI()
+	desc, err := streams.DescribeStream(ctx, &dynamodbstreams.DescribeStreamInput{StreamArn: &arn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Iterators at the end of each shard: what follows is the migration's.
+	iterators := map[string]*string{}
+	for _, shard := range desc.StreamDescription.Shards {
+		it, err := streams.GetShardIterator(ctx, &dynamodbstreams.GetShardIteratorInput{
+			StreamArn: &arn, ShardId: shard.ShardId, ShardIteratorType: streamtypes.ShardIteratorTypeLatest,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		iterators[*shard.ShardId] = it.ShardIterator
+	}
+
+	if _, err := s.MigrateTimestamps(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+
+	seen := map[string]int{}
+	for shard, it := range iterators {
+		for it != nil {
+			out, err := streams.GetRecords(ctx, &dynamodbstreams.GetRecordsInput{ShardIterator: it})
+			if err != nil {
+				t.Fatalf("shard %s: %v", shard, err)
+			}
+			for _, r := range out.Records {
+				c, ok, err := ChangeFromRecord(r)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !ok {
+					seen["skipped"]++
+					continue
+				}
+				kind := fmt.Sprintf("%T %s", c.Entity(), c.Op)
+				seen[kind]++
+				switch {
+				case c.Op == domain.Added:
+					t.Errorf("a consumer sees %s: %+v", kind, c.Entity())
+				case c.Op == domain.Removed && kind == "domain.Photo removed":
+					t.Errorf("a consumer sees a photo removed: %+v", c.Entity())
+				}
+			}
+			if len(out.Records) == 0 {
+				break
+			}
+			it = out.NextShardIterator
+		}
+	}
+	// Skipped: the two photos' insertions and old items' removals, the reactions' and feed
+	// entries' insertions.
+	if want := 2 + 2 + earlierReactions + 2; seen["skipped"] != want {
+		t.Errorf("records seen: %v, want %d skipped", seen, want)
+	}
+}
+
+// earlierReactions is how many reactions writeEarlierRelease gives the photos that move.
+const earlierReactions = 2 + largeReactionsToOneStore + 1
