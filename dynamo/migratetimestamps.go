@@ -125,11 +125,11 @@ func (m *migration) item(ctx context.Context, item Item) error {
 	if keyOf(canonical) == k {
 		return m.setInPlace(ctx, item, canonical)
 	}
-	_, isUserPK := usernameFromUserPK(k.PK)
+	user, isUserPK := usernameFromUserPK(k.PK)
+	photo, isPhotoSK := photoKeyFromSK(k.SK)
 	switch {
-	case isUserPK && strings.HasPrefix(k.SK, prefixPhoto):
-		key, _ := photoKeyFromSK(k.SK)
-		return m.movePhoto(ctx, key)
+	case isUserPK && isPhotoSK && photo.Owner == user:
+		return m.movePhoto(ctx, photo)
 	case strings.HasPrefix(k.PK, prefixReaction):
 		return m.reaction(ctx, k)
 	case strings.HasPrefix(k.PK, prefixFeed):
