@@ -103,3 +103,19 @@ func copyItem(item Item) Item {
 	}
 	return out
 }
+
+// TestCheckLoadItem_LoadIsNoMove: an item exported from a migrated table loses the mark that
+// tells stream consumers of a move, so a loaded photo is fanned out like any other.
+func TestCheckLoadItem_LoadIsNoMove(t *testing.T) {
+	item := Item{"PK": str("USER#a"), "SK": str("PHOTO#a#2018-05-30T15:42:38"), "movedFrom": str("PHOTO#a#2018-05-30T15:42:38Z")}
+	got, err := checkLoadItem(item, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := got[attrMovedFrom]; ok || len(got) != 2 {
+		t.Errorf("loaded %v, want the item without %s", got, attrMovedFrom)
+	}
+	if _, ok := item[attrMovedFrom]; !ok {
+		t.Error("the caller's item was changed")
+	}
+}
