@@ -34,7 +34,8 @@ test test-embedded: export QUICKPHOTOS_REQUIRE_REDIS = 1
 # installs it).
 test test-embedded: export QUICKPHOTOS_REQUIRE_STRACE = 1
 # The DynamoDB listener's signature tests run the AWS CLI and boto3 (Debian's awscli and
-# python3-boto3 packages; .ci/run installs them) and the AWS SDK for JavaScript (tools/aws-clients).
+# python3-boto3 packages; .ci/run installs them) and the AWS SDK for JavaScript (tools/aws-clients);
+# the tutorial's scripts run with boto3 against serve --dynamodb-listen.
 test test-embedded: export QUICKPHOTOS_REQUIRE_AWS_CLI = 1
 test test-embedded: export QUICKPHOTOS_REQUIRE_BOTO3 = 1
 test test-embedded: export QUICKPHOTOS_REQUIRE_AWS_SDK_JS = 1

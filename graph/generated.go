@@ -969,13 +969,14 @@ in case, spells ` + "`" + `query` + "`" + `, ` + "`" + `operationName` + "`" + `
 more than one JSON value is refused with HTTP 400 and BAD_USER_INPUT; so is a GET that gives
 one of those parameters twice.
 
-Timestamps that name a photo take RFC 3339 with a zone, ` + "`" + `Z` + "`" + ` or ` + "`" + `±hh:mm` + "`" + `
-(` + "`" + `2019-03-03T20:20:10+02:00` + "`" + `), and optionally a fraction of a second that is zero (` + "`" + `.000` + "`" + `);
-the server keeps and returns one canonical form, UTC to the whole second with a ` + "`" + `Z` + "`" + `
-(` + "`" + `2019-03-03T18:20:10Z` + "`" + `, always 20 characters, so that text order is time order), and every
-argument that names a photo finds it under any spelling of its instant. A timestamp without a
-zone, with a non-zero fraction, or outside 1900-01-01T00:00:00Z through 2100-12-31T23:59:59Z
-is BAD_USER_INPUT.
+Timestamps have one canonical form, the tutorial's own, in which the server stores them in keys
+and answers them everywhere (photos, reactions, follows, the feed): UTC to the whole second
+with no zone, ` + "`" + `2019-03-03T18:20:10` + "`" + ` (always 19 characters, so that text order is time order;
+parsers that read a zone-less time as local, such as JavaScript's ` + "`" + `Date` + "`" + `, need a ` + "`" + `Z` + "`" + ` appended).
+Arguments that name a photo take that form, read as UTC, or RFC 3339 with a zone, ` + "`" + `Z` + "`" + ` or
+` + "`" + `±hh:mm` + "`" + ` (` + "`" + `2019-03-03T20:20:10+02:00` + "`" + `), each optionally with a fraction of a second that is zero
+(` + "`" + `.000` + "`" + `); every spelling of an instant finds the same photo. A non-zero fraction, or an instant
+outside 1900-01-01T00:00:00 through 2100-12-31T23:59:59 (UTC), is BAD_USER_INPUT.
 
 Text fields (name, status, address, interests, email, URLs) must be valid UTF-8 and may not
 hold control characters (U+0000–U+001F, U+007F–U+009F), bidirectional controls (U+061C,
@@ -1013,7 +1014,7 @@ type Query {
   photo(
     "The photo's owner."
     owner: ID!
-    "The photo's timestamp, in any spelling uploadPhoto accepts: RFC 3339 with a zone, e.g. ` + "`" + `2019-03-03T18:20:10Z` + "`" + ` or ` + "`" + `2019-03-03T20:20:10+02:00` + "`" + `."
+    "The photo's timestamp, in any spelling uploadPhoto accepts: the canonical form ` + "`" + `2019-03-03T18:20:10` + "`" + ` (UTC), or RFC 3339 with a zone, e.g. ` + "`" + `2019-03-03T18:20:10Z` + "`" + ` or ` + "`" + `2019-03-03T20:20:10+02:00` + "`" + `."
     timestamp: String!
   ): Photo
 }
@@ -1087,7 +1088,7 @@ type Mutation {
   deletePhoto(
     "The photo's owner."
     owner: ID!
-    "The photo's timestamp, in any spelling uploadPhoto accepts: RFC 3339 with a zone, e.g. ` + "`" + `2019-03-03T18:20:10Z` + "`" + ` or ` + "`" + `2019-03-03T20:20:10+02:00` + "`" + `."
+    "The photo's timestamp, in any spelling uploadPhoto accepts: the canonical form ` + "`" + `2019-03-03T18:20:10` + "`" + ` (UTC), or RFC 3339 with a zone, e.g. ` + "`" + `2019-03-03T18:20:10Z` + "`" + ` or ` + "`" + `2019-03-03T20:20:10+02:00` + "`" + `."
     timestamp: String!
   ): Photo!
   "Reacts to a photo and counts the reaction on the photo, in one transaction. A user reacts at most once per type per photo: CONFLICT when already reacted, NOT_FOUND when the photo or the reacting user does not exist, or the photo is being deleted."
@@ -1144,7 +1145,7 @@ type Photo implements Node {
   owner: User!
   "The owner's username."
   username: ID!
-  "When the photo was taken or uploaded, in the canonical form: UTC to the whole second, e.g. ` + "`" + `2019-03-03T18:20:10Z` + "`" + ` (always 20 characters; text order is time order)."
+  "When the photo was taken or uploaded, in the canonical form: UTC to the whole second with no zone, e.g. ` + "`" + `2019-03-03T18:20:10` + "`" + ` (always 19 characters; text order is time order)."
   timestamp: String!
   "Where the image is served from (its CDN URL)."
   url: String!
@@ -1190,7 +1191,7 @@ type Reaction implements Node {
   type: ReactionType!
   "The photo reacted to."
   photo: Photo!
-  "When the reaction was made, in the canonical form of timestamps: UTC to the whole second, e.g. ` + "`" + `2019-03-03T18:20:10Z` + "`" + `."
+  "When the reaction was made, in the canonical form of timestamps: UTC to the whole second with no zone, e.g. ` + "`" + `2019-03-03T18:20:10` + "`" + `."
   timestamp: String!
 }
 
@@ -1202,7 +1203,7 @@ type Friendship implements Node {
   follower: User!
   "The user who is followed."
   followed: User!
-  "When the follow happened, in the canonical form of timestamps: UTC to the whole second, e.g. ` + "`" + `2019-03-03T18:20:10Z` + "`" + `."
+  "When the follow happened, in the canonical form of timestamps: UTC to the whole second with no zone, e.g. ` + "`" + `2019-03-03T18:20:10` + "`" + `."
   timestamp: String!
 }
 
@@ -1325,7 +1326,7 @@ input UploadPhotoInput {
   owner: ID!
   "Where the image is served from: an http or https URL of at most 2048 bytes, with no control or bidirectional control characters."
   url: String!
-  "When it was taken or uploaded: RFC 3339 with a zone, ` + "`" + `Z` + "`" + ` or ` + "`" + `±hh:mm` + "`" + ` (` + "`" + `2019-03-03T20:20:10+02:00` + "`" + `), with no fraction of a second or a zero one, from 1900-01-01T00:00:00Z through 2100-12-31T23:59:59Z; kept and returned as UTC to the whole second (` + "`" + `2019-03-03T18:20:10Z` + "`" + `). BAD_USER_INPUT without a zone. The server's clock when left out."
+  "When it was taken or uploaded: the canonical form, UTC to the whole second with no zone (` + "`" + `2019-03-03T18:20:10` + "`" + `), or RFC 3339 with a zone, ` + "`" + `Z` + "`" + ` or ` + "`" + `±hh:mm` + "`" + ` (` + "`" + `2019-03-03T20:20:10+02:00` + "`" + `), each with no fraction of a second or a zero one, from 1900-01-01T00:00:00 through 2100-12-31T23:59:59 (UTC); kept and returned in the canonical form. The server's clock when left out."
   timestamp: String
 }
 
@@ -1335,7 +1336,7 @@ input ReactionInput {
   username: ID!
   "The photo's owner."
   owner: ID!
-  "The photo's timestamp, in any spelling uploadPhoto accepts: RFC 3339 with a zone, e.g. ` + "`" + `2019-03-03T18:20:10Z` + "`" + ` or ` + "`" + `2019-03-03T20:20:10+02:00` + "`" + `."
+  "The photo's timestamp, in any spelling uploadPhoto accepts: the canonical form ` + "`" + `2019-03-03T18:20:10` + "`" + ` (UTC), or RFC 3339 with a zone, e.g. ` + "`" + `2019-03-03T18:20:10Z` + "`" + ` or ` + "`" + `2019-03-03T20:20:10+02:00` + "`" + `."
   timestamp: String!
   "The kind of reaction."
   type: ReactionType!
