@@ -25,10 +25,10 @@ import (
 // 429, Retry-After and LIMIT_EXCEEDED before anything runs when it is empty or in debt, so a
 // refused mutation writes nothing. Once the operation has run, the read and write units it
 // consumed (the figures of extensions.cost) are charged, at least minCharge: a request that
-// reads nothing still costs the server work. A subscription is admitted the same way when it
-// starts, over graphql-ws or Server-Sent Events, and refused with LIMIT_EXCEEDED; its events
-// are not charged, because how many come is up to the writers, not the subscriber (the hub
-// bounds what one connection holds instead).
+// reads nothing still costs the server work. An operation over graphql-ws or Server-Sent Events
+// is admitted the same way when it starts, and refused with LIMIT_EXCEEDED; a query or mutation
+// there is charged as over HTTP, a subscription's events are not, because how many come is up
+// to the writers, not the subscriber (the hub bounds what one connection holds instead).
 //
 // A caller is its username when authenticated, else its address: the IP of the connection, or
 // the /64 network of an IPv6 address, since one host commonly holds a whole /64. When the
@@ -82,7 +82,8 @@ func (rl rateLimit) limit(next http.Handler) http.Handler {
 		caller := rateCallerOf(ctx)
 		d, ok := rl.admit(ctx, caller)
 		if !ok {
-			next.ServeHTTP(w, r.WithContext(ctx)) // unmetered
+			// Unmetered: an account charged already, so that nothing tries again.
+			next.ServeHTTP(w, r.WithContext(context.WithValue(ctx, admissionKey{}, &admission{charged: true})))
 			return
 		}
 		if !d.Allowed {
@@ -200,16 +201,19 @@ func rateError(d ratelimit.Decision) *gqlerror.Error {
 var _ interface {
 	graphql.HandlerExtension
 	graphql.OperationContextMutator
+	graphql.OperationInterceptor
 } = rateLimit{}
 
 func (rateLimit) ExtensionName() string { return "QuickphotosRateLimit" }
 
 func (rateLimit) Validate(graphql.ExecutableSchema) error { return nil }
 
-// MutateOperationContext admits or refuses a subscription as it starts. (Queries and
-// mutations were admitted before GraphQL, by limit.)
+// MutateOperationContext admits or refuses an operation that arrived over a live connection
+// (graphql-ws, or Server-Sent Events), which limit could not: a subscription as it starts, and
+// a query or mutation, which both protocols carry too. An operation of a plain HTTP request
+// was admitted by limit already.
 func (rl rateLimit) MutateOperationContext(ctx context.Context, oc *graphql.OperationContext) *gqlerror.Error {
-	if rl.limiter == nil || oc.Operation == nil || oc.Operation.Operation != ast.Subscription {
+	if rl.limiter == nil || ctx.Value(admissionKey{}) != nil {
 		return nil
 	}
 	d, ok := rl.admit(ctx, rateCallerOf(ctx))
@@ -217,6 +221,19 @@ func (rl rateLimit) MutateOperationContext(ctx context.Context, oc *graphql.Oper
 		return nil
 	}
 	return rateError(d)
+}
+
+// InterceptOperation gives a query or mutation that arrived over a live connection its
+// account, so that what it consumed is charged (by costReporter) as over HTTP. Subscriptions get
+// none: their events are not charged.
+func (rl rateLimit) InterceptOperation(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
+	if rl.limiter == nil || ctx.Value(admissionKey{}) != nil {
+		return next(ctx)
+	}
+	if oc := graphql.GetOperationContext(ctx); oc == nil || oc.Operation == nil || oc.Operation.Operation == ast.Subscription {
+		return next(ctx)
+	}
+	return next(context.WithValue(ctx, admissionKey{}, &admission{rl: rl, caller: rateCallerOf(ctx)}))
 }
 
 // rateCallerOf is whose bucket the request of ctx draws on.

@@ -223,6 +223,36 @@ func TestRateLimit_Subscriptions(t *testing.T) {
 	srv.DialWS(t, srv.Token(t, "bob")).Subscribe(t, "1", q, nil)
 }
 
+// TestRateLimit_QueriesOverLiveConnections: graphql-ws and Server-Sent Events carry queries and
+// mutations too; those are charged and refused as over plain HTTP, so the limit has no side door.
+func TestRateLimit_QueriesOverLiveConnections(t *testing.T) {
+	srv, _ := rateLimited(t, ratelimit.Limits{Capacity: 20, RefillPerSecond: 0.001}, apitest.WithLive(live.Config{}))
+	srv.MustCreateUsers(t, "alice", "bob")
+	ws := srv.DialWS(t, srv.Token(t, "bob"))
+	refused := ""
+	for i := range 200 {
+		resp := ws.Query(t, strconv.Itoa(i), profileOf, map[string]any{"u": "alice"})
+		if code := resp.Code(); code != "" {
+			refused = code
+			break
+		}
+	}
+	if refused != "LIMIT_EXCEEDED" {
+		t.Fatalf("bob's queries over graphql-ws: never refused (last code %q)", refused)
+	}
+	items := srv.ItemCount(t)
+	if resp := ws.Query(t, "upload", `mutation { uploadPhoto(input: {owner: "bob", timestamp: "2024-01-01T00:00:00Z", url: "https://cdn.example.com/b.jpg"}) { timestamp } }`, nil); resp.Code() != "LIMIT_EXCEEDED" {
+		t.Errorf("bob's upload over graphql-ws in debt: %+v", resp.Errors)
+	}
+	if n := srv.ItemCount(t); n != items {
+		t.Errorf("the refused upload wrote: %d items, was %d", n, items)
+	}
+	// Over HTTP, bob's bucket is the same one.
+	if resp := srv.As(t, "bob").Query(t, profileOf, map[string]any{"u": "alice"}); resp.Status != http.StatusTooManyRequests {
+		t.Errorf("bob over HTTP after spending over graphql-ws: status %d", resp.Status)
+	}
+}
+
 // TestRateLimit_Metrics: refusals and charged units are counted by kind of caller.
 func TestRateLimit_Metrics(t *testing.T) {
 	srv, _ := rateLimited(t, ratelimit.Limits{Capacity: 20, RefillPerSecond: 0.001})
