@@ -220,6 +220,9 @@ func (rl rateLimit) MutateOperationContext(ctx context.Context, oc *graphql.Oper
 	if !ok || d.Allowed {
 		return nil
 	}
+	// Held as over HTTP; over graphql-ws this also holds the connection's next messages, which
+	// is the point: a loop of refused operations on one connection slows to two a second.
+	holdRefusal(ctx)
 	return rateError(d)
 }
 
