@@ -28,7 +28,7 @@ test test-embedded test-dynamodb-local: export QUICKPHOTOS_REQUIRE_GRAPHQL_JS = 
 test test-embedded test-dynamodb-local: export QUICKPHOTOS_REQUIRE_GRAPHQL_CLIENTS = 1
 # internal/apollopeer compares the Apollo peer's answers with quickphotos's.
 test test-embedded: export QUICKPHOTOS_REQUIRE_APOLLO_PEER = 1
-# The relay test runs a redis-server (Debian's redis-server package; .ci/run installs it).
+# The relay and rate-limit tests run a redis-server (Debian's redis-server package; .ci/run installs it).
 test test-embedded: export QUICKPHOTOS_REQUIRE_REDIS = 1
 # The engine's sync-order tests trace system calls with strace (Debian's strace package; .ci/run
 # installs it).

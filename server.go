@@ -49,6 +49,7 @@ type serveConfig struct {
 	noFeed          bool
 	changesFrom     string
 	streamPoll      time.Duration
+	rateLimit       rateLimitConfig
 }
 
 func (c *serveConfig) register(f *flags) {
@@ -79,6 +80,7 @@ func (c *serveConfig) register(f *flags) {
 	f.Bool(&c.noFeed, "no-feed", false, "do not fill feeds from the table's stream in this process (run `quickphotos stream` elsewhere instead)")
 	registerFeed(f, &c.feed)
 	registerStreamPoll(f, &c.streamPoll)
+	c.rateLimit.register(f)
 	f.String(&c.changesFrom, "changes-from", "", "take the changes of subscriptions from this Redis (redis://host:6379/0), where `quickphotos stream --publish-changes` publishes them, instead of reading the table's stream: for more instances than the stream has readers")
 }
 
@@ -157,6 +159,11 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	tuneGC(os.Getenv)
+	limiter, limiterSays, releaseLimiter, err := cfg.rateLimit.limiter(cfg.changesFrom, cfg.store.table)
+	if err != nil {
+		return err
+	}
+	defer releaseLimiter()
 	log := slog.New(telemetry.LogHandler(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: level})))
 
 	// Whether the server may run without authentication depends on the address, so that is
@@ -279,6 +286,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		Telemetry:            tel,
 		MetricsElsewhere:     cfg.metricsAddr != "",
 		Live:                 hub,
+		RateLimit:            limiter,
 	})
 	srv := &http.Server{
 		Handler:           handler,
@@ -313,6 +321,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "quickphotos: GraphiQL at %s/ — GraphQL API at %s%s (store: %s, %s, table: %s)\n",
 		base, base, api.Endpoint, cfg.store.kind, cfg.store.describe(), cfg.store.table)
 	fmt.Fprintf(stdout, "quickphotos: authentication: %s\n", authSays)
+	fmt.Fprintf(stdout, "quickphotos: rate limit: %s\n", limiterSays)
 	if tracing {
 		fmt.Fprintln(stdout, "quickphotos: tracing to the OpenTelemetry exporter set by OTEL_* variables")
 	}

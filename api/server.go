@@ -21,6 +21,7 @@ import (
 	"github.com/quickphotos/quickphotos/graph"
 	"github.com/quickphotos/quickphotos/live"
 	"github.com/quickphotos/quickphotos/playground"
+	"github.com/quickphotos/quickphotos/ratelimit"
 	"github.com/quickphotos/quickphotos/resolvers"
 	"github.com/quickphotos/quickphotos/telemetry"
 )
@@ -75,6 +76,9 @@ type Config struct {
 	// LiveInitTimeout is how long a WebSocket may take to send connection_init before it is
 	// closed with 4408; zero means DefaultLiveInitTimeout.
 	LiveInitTimeout time.Duration
+	// RateLimit, when set, gives every caller a bucket of DynamoDB capacity units that its
+	// operations draw on (ratelimit.go); nil lets every caller spend without a bound.
+	RateLimit ratelimit.Limiter
 }
 
 // DefaultMaxBodyBytes bounds request bodies: GraphQL documents are small, and a large body is
@@ -108,6 +112,11 @@ func New(cfg Config) http.Handler {
 	}
 	gql.Use(checkArguments{}) // before the limits: a bad `first` is the client's input, not a cost
 	gql.Use(limits.New(*cfg.Limits))
+	rl := rateLimit{limiter: cfg.RateLimit, log: cfg.Logger}
+	if cfg.Telemetry != nil {
+		rl.observer = cfg.Telemetry.RateLimit()
+	}
+	gql.Use(rl)
 	ops := perOperation{store: cfg.Store, batchWait: cfg.BatchWait}
 	if cfg.Telemetry != nil {
 		gql.Use(cfg.Telemetry.GraphQL())
@@ -119,8 +128,8 @@ func New(cfg Config) http.Handler {
 	gql.SetErrorPresenter(presentError(cfg.Logger))
 	gql.SetRecoverFunc(recoverPanic(cfg.Logger))
 
-	api := limitBody(cfg.MaxBodyBytes, strictRequests(withTimeout(cfg.RequestTimeout, identify(cfg.Verifier, cfg.Logger, askCost(overHTTPStatus(gql))))))
-	liveAPI := limitBody(cfg.MaxBodyBytes, strictRequests(limitLive(cfg.MaxLiveConnections, cfg.Live, identify(cfg.Verifier, cfg.Logger, gql))))
+	api := limitBody(cfg.MaxBodyBytes, strictRequests(withTimeout(cfg.RequestTimeout, identify(cfg.Verifier, cfg.Logger, askCost(rl.limit(overHTTPStatus(gql)))))))
+	liveAPI := limitBody(cfg.MaxBodyBytes, strictRequests(limitLive(cfg.MaxLiveConnections, cfg.Live, identify(cfg.Verifier, cfg.Logger, rl.limit(gql)))))
 	api = liveOr(liveAPI, api)
 	mux := http.NewServeMux()
 	mux.Handle("GET "+Endpoint, api)

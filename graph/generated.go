@@ -989,6 +989,14 @@ every mutation acts as one user (the argument that names them) and is FORBIDDEN 
 caller is that user, UNAUTHENTICATED without a token. Operations that exceed the server's
 depth, cost, alias or operation limits are refused before they run, with
 ` + "`" + `extensions.code` + "`" + ` QUERY_LIMIT_EXCEEDED.
+
+A server may give every caller a budget of DynamoDB capacity units that refills over time
+(the units ` + "`" + `extensions.cost` + "`" + ` reports). A caller who has spent it is refused before anything
+runs, with HTTP 429, a ` + "`" + `Retry-After` + "`" + ` header and ` + "`" + `extensions.code` + "`" + ` LIMIT_EXCEEDED, whose
+` + "`" + `extensions.retryAfter` + "`" + ` is the seconds until the budget admits again; with
+` + "`" + `X-Quickphotos-Cost: 1` + "`" + `, ` + "`" + `extensions.cost.limit` + "`" + ` reports the budget (` + "`" + `capacity` + "`" + `,
+` + "`" + `refillPerSecond` + "`" + `, ` + "`" + `remaining` + "`" + `). LIMIT_EXCEEDED also ends a subscription that fell too far
+behind, and refuses one past a connection's subscription cap.
 """
 schema {
   query: Query

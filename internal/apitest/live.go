@@ -129,6 +129,23 @@ func (ws *WS) SubscribeRefused(t testing.TB, id, query string, vars map[string]a
 	return ws.Refused(t, id)
 }
 
+// Query sends a query or mutation as operation id, as graphql-ws allows, and returns its one
+// response.
+func (ws *WS) Query(t testing.TB, id, query string, vars map[string]any) *Response {
+	t.Helper()
+	ws.send(t, id, query, vars)
+	resp, ended := ws.Next(t, id)
+	if resp == nil {
+		t.Fatalf("operation %s completed without a response", id)
+	}
+	if !ended {
+		if _, ended := ws.Next(t, id); !ended {
+			t.Fatalf("operation %s went on after its response", id)
+		}
+	}
+	return resp
+}
+
 // send sends a subscribe message for operation id.
 func (ws *WS) send(t testing.TB, id, query string, vars map[string]any) {
 	t.Helper()
