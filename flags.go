@@ -65,6 +65,10 @@ func (f *flags) Int(p *int, name string, def int, usage string) {
 	f.IntVar(p, name, fromEnv(f, name, def, strconv.Atoi, "a whole number"), usage)
 }
 
+func (f *flags) Float(p *float64, name string, def float64, usage string) {
+	f.Float64Var(p, name, fromEnv(f, name, def, func(s string) (float64, error) { return strconv.ParseFloat(s, 64) }, "a number"), usage)
+}
+
 func (f *flags) Duration(p *time.Duration, name string, def time.Duration, usage string) {
 	f.DurationVar(p, name, fromEnv(f, name, def, time.ParseDuration, "a duration like 30s"), usage)
 }

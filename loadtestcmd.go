@@ -31,6 +31,7 @@ func runLoadTest(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	f.Int(&cfg.Rounds, "rounds", 1, "rounds per target, targets alternating")
 	f.Int(&sampleUsers, "sample-users", 200, "the users of the sample the servers hold (serve --sample --sample-users)")
 	f.Int(&cfg.Subscribers, "subscribers", 0, "subscription mode: this many graphql-ws connections subscribe to feedPhotoAdded during each round (needs --jwt-secret)")
+	f.Int(&cfg.Greedy, "greedy", 0, "measure the mix alone and beside a greedy caller: one user with this many clients sending a heavy query back to back, ignoring refusals; reports the p99 of the mix's reads in both (needs --jwt-secret: every request of the mix is then signed in, as a user drawn from the sample)")
 	f.String(&secret, "jwt-secret", "", "sign tokens with the secret the servers verify (serve --jwt-secret): mutations act as their user; the feed and subscriptions need it")
 	f.String(&claim, "username-claim", "sub", "the claim that holds the username, as serve's --username-claim")
 	f.epilogue = "\noperations:\n" + loadtest.Describe()

@@ -4,6 +4,7 @@
 //	quickphotos table create            create the table and its InvertedIndex
 //	quickphotos load FILE               bulk-load items (the tutorial's items.json, or typed JSON)
 //	quickphotos check                   check that the table's items and counters agree
+//	quickphotos migrate timestamps      rewrite keys an earlier release wrote (…Z) in the canonical form
 //	quickphotos sample                  write a deterministic sample dataset to stdout
 //	quickphotos dynamodb                serve the embedded engine's DynamoDB API alone
 //	quickphotos token USERNAME          mint a development token for `serve --jwt-secret`
@@ -41,6 +42,8 @@ commands:
   table create   create the table and its InvertedIndex (idempotent)
   load FILE      bulk-load items from FILE ("-" for stdin)
   check          check that the table's items and counters agree (a full Scan)
+  migrate timestamps
+                 rewrite the keys an earlier release wrote with a Z (…T15:42:38Z) in the tutorial's form; safe while serving
   sample         write a deterministic sample dataset (items.json format) to stdout
   stream         fill feeds from the table's stream, apart from serve (serve does it too unless --no-feed)
   lambda         fill feeds as an AWS Lambda function of a DynamoDB Streams event source mapping
@@ -69,6 +72,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return load(ctx, rest, stdout, stderr)
 	case "check":
 		return checkTable(ctx, rest, stdout, stderr)
+	case "migrate":
+		return migrate(ctx, rest, stdout, stderr)
 	case "sample":
 		return writeSample(rest, stdout, stderr)
 	case "stream":

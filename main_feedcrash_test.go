@@ -40,7 +40,7 @@ func TestServe_CrashesLoseNoFeedWrite(t *testing.T) {
 				defer wg.Done()
 				for i := 0; i < 3 && ctx.Err() == nil; i++ { // at most 72 photos in all: one page
 					time.Sleep(time.Duration(rand.IntN(40)) * time.Millisecond)
-					ts := fmt.Sprintf("2024-0%d-%02dT00:%02d:%02dZ", cycle+1, c+1, i/60%60, i%60)
+					ts := fmt.Sprintf("2024-0%d-%02dT00:%02d:%02d", cycle+1, c+1, i/60%60, i%60)
 					var got struct {
 						Data struct{ UploadPhoto *struct{ Timestamp string } }
 					}

@@ -112,3 +112,35 @@ func waitForMetric(t *testing.T, url, line string) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// TestSubscriptions_GraphQLWSJavaScriptClientWithABadToken: graphql-ws's own client, given a
+// token `serve` does not accept, is told so with the protocol's 4403 and stops, instead of
+// reconnecting in a loop that the application never hears of.
+func TestSubscriptions_GraphQLWSJavaScriptClientWithABadToken(t *testing.T) {
+	node, script := graphqljs.Script(t, "subscribe.mjs")
+	t.Setenv("QUICKPHOTOS_JWT_SECRET", "a development secret of 32+ bytes!")
+	lines := startCommand(t, "GraphiQL at", "serve", "--in-memory", "--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0")
+	var base, metrics string
+	address := regexp.MustCompile(`http://127\.0\.0\.1:\d+`)
+	for _, l := range lines {
+		switch {
+		case strings.Contains(l, "metrics at"):
+			metrics = address.FindString(l) + "/metrics"
+		case strings.Contains(l, "GraphiQL at"):
+			base = address.FindString(l)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, script, "ws"+strings.TrimPrefix(base, "http")+"/graphql",
+		`subscription { userChanged(username: "js") { kind } }`, "1", "not-a-token")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err == nil {
+		t.Fatal("the client subscribed with a bad token")
+	}
+	if !strings.Contains(stderr.String(), "closed 4403 Forbidden") {
+		t.Fatalf("the client said %q, want the connection closed with 4403 Forbidden", stderr.String())
+	}
+	waitForMetric(t, metrics, "quickphotos_live_connections 0")
+}

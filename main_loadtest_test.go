@@ -34,3 +34,23 @@ func TestLoadTest_RefusesABadMix(t *testing.T) {
 		t.Errorf("loadtest --mix likes=1: %v", err)
 	}
 }
+
+// TestLoadTest_GreedyCaller: `quickphotos loadtest --greedy` against `serve` with a rate limit
+// compares the mix's reads alone and beside a greedy caller, whom the limit refuses (a phase
+// of 800 operations outlasts a refusal's half-second hold).
+func TestLoadTest_GreedyCaller(t *testing.T) {
+	const secret = "loadtest-secret-loadtest-secret-32"
+	base := startServe(t, "--in-memory", "--addr", "127.0.0.1:0", "--sample", "--sample-users", "20", "--no-feed",
+		"--jwt-secret", secret, "--rate-limit-capacity", "200", "--rate-limit-refill", "10")
+	out := runOK(t, "loadtest", "--url", base+"/graphql", "--sample-users", "20", "--clients", "2", "--greedy", "2",
+		"--max-ops", "800", "--duration", "1m", "--warmup", "0s", "--jwt-secret", secret)
+	t.Log(out)
+	for _, want := range []string{"800 operations", ", 0 failed", "beside a greedy caller (2 clients): the mix's reads p50"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the report does not say %q", want)
+		}
+	}
+	if !regexp.MustCompile(`the greedy caller: [1-9]\d* served, [1-9]\d* refused, 0 failed`).MatchString(out) {
+		t.Errorf("the greedy caller was not both served and refused")
+	}
+}

@@ -69,10 +69,11 @@ func TestLoad_ThenServeReadsIt(t *testing.T) {
 	resp.Body.Close()
 }
 
-// TestLoad_TutorialTimestampsAreCanonical loads items spelt as in the tutorial's items.json,
-// whose timestamps have no zone, and reaches them through the API by the canonical spelling
-// clients send; uploading again at the same instant is a conflict, not a second photo.
-func TestLoad_TutorialTimestampsAreCanonical(t *testing.T) {
+// TestLoad_KeepsTheTutorialsKeys loads items spelt as in the tutorial's items.json, whose
+// timestamps have no zone: they are stored as they are, the API finds them by that spelling and
+// by RFC 3339 with a zone, answers in the same form, and `check` finds nothing to report; an
+// upload at the same instant is a conflict, not a second photo.
+func TestLoad_KeepsTheTutorialsKeys(t *testing.T) {
 	dir := t.TempDir()
 	items := filepath.Join(dir, "items.json")
 	tutorial := `{"PK": "USER#jacksonjason", "SK": "#METADATA#jacksonjason", "username": "jacksonjason", "name": "Jason", "followers": 0, "following": 1}
@@ -86,39 +87,39 @@ func TestLoad_TutorialTimestampsAreCanonical(t *testing.T) {
 	}
 	data := filepath.Join(dir, "data")
 	runOK(t, "load", "--data", data, items)
+	if out := runOK(t, "check", "--data", data); !strings.Contains(out, ": 0 problems") {
+		t.Fatalf("check after loading the tutorial's items: %s", out)
+	}
 	base := startServe(t, "--data", data, "--addr", "127.0.0.1:0")
 
-	var got struct {
-		Data struct {
-			Photo *struct {
-				Timestamp      string
-				ReactionCounts struct{ Heart int }
-				Reactions      struct {
-					Edges []struct {
-						Node struct {
-							Timestamp string
-							User      struct{ Username string }
+	for _, spelling := range []string{"2018-05-30T15:42:38", "2018-05-30T15:42:38Z", "2018-05-30T17:42:38+02:00"} {
+		var got struct {
+			Data struct {
+				Photo *struct {
+					Timestamp      string
+					ReactionCounts struct{ Heart int }
+					Reactions      struct {
+						Edges []struct {
+							Node struct {
+								Timestamp string
+								User      struct{ Username string }
+							}
 						}
 					}
 				}
 			}
-			User struct {
-				Followers struct {
-					Edges []struct{ Node struct{ Username string } }
-				}
-			}
+			Errors []any
 		}
-		Errors []any
-	}
-	query := `{ photo(owner: \"jacksonjason\", timestamp: \"2018-05-30T15:42:38Z\") { timestamp reactionCounts { heart } reactions(first: 5) { edges { node { timestamp user { username } } } } } }`
-	postJSON(t, base+"/graphql", `{"query":"`+query+`"}`, &got)
-	p := got.Data.Photo
-	if p == nil || len(got.Errors) > 0 {
-		t.Fatalf("photo by its canonical timestamp: %+v %v", p, got.Errors)
-	}
-	if p.Timestamp != "2018-05-30T15:42:38Z" || p.ReactionCounts.Heart != 1 || len(p.Reactions.Edges) != 1 ||
-		p.Reactions.Edges[0].Node.User.Username != "ada" || p.Reactions.Edges[0].Node.Timestamp != "2018-06-01T10:00:00Z" {
-		t.Fatalf("photo %+v", p)
+		query := `{ photo(owner: \"jacksonjason\", timestamp: \"` + spelling + `\") { timestamp reactionCounts { heart } reactions(first: 5) { edges { node { timestamp user { username } } } } } }`
+		postJSON(t, base+"/graphql", `{"query":"`+query+`"}`, &got)
+		p := got.Data.Photo
+		if p == nil || len(got.Errors) > 0 {
+			t.Fatalf("photo at %s: %+v %v", spelling, p, got.Errors)
+		}
+		if p.Timestamp != "2018-05-30T15:42:38" || p.ReactionCounts.Heart != 1 || len(p.Reactions.Edges) != 1 ||
+			p.Reactions.Edges[0].Node.User.Username != "ada" || p.Reactions.Edges[0].Node.Timestamp != "2018-06-01T10:00:00" {
+			t.Fatalf("photo at %s: %+v", spelling, p)
+		}
 	}
 
 	var upload struct {
@@ -130,6 +131,69 @@ func TestLoad_TutorialTimestampsAreCanonical(t *testing.T) {
 	postJSON(t, base+"/graphql", `{"query":"`+mutation+`"}`, &upload)
 	if len(upload.Errors) != 1 || upload.Errors[0].Extensions.Code != "CONFLICT" {
 		t.Fatalf("upload at the loaded photo's instant: %+v, want CONFLICT", upload.Errors)
+	}
+}
+
+// TestMigrateTimestamps_EarlierReleasesTable: a table an earlier release wrote, its keys with a
+// Z, fails `check`, naming the keys; `migrate timestamps` rewrites them, and a second run finds
+// nothing to do; `check` then passes and the API reads the photo with its reaction.
+func TestMigrateTimestamps_EarlierReleasesTable(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "data")
+	engine, err := ddb.Open(data, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := dynamo.New(engine.API(), dynamo.DefaultTable)
+	if err := store.CreateTable(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for _, item := range []string{
+		`{"PK": "USER#ada", "SK": "#METADATA#ada", "username": "ada", "followers": 1, "following": 0}`,
+		`{"PK": "USER#bob", "SK": "#METADATA#bob", "username": "bob", "followers": 0, "following": 1}`,
+		`{"PK": "USER#ada", "SK": "PHOTO#ada#2019-03-03T18:20:10Z", "username": "ada", "timestamp": "2019-03-03T18:20:10Z", "location": "https://example.com/1.jpg", "reactions": {"heart": 1, "+1": 0, "smiley": 0, "sunglasses": 0}}`,
+		`{"PK": "REACTION#bob#heart", "SK": "PHOTO#ada#2019-03-03T18:20:10Z", "reactingUser": "bob", "reactionType": "heart", "photo": "PHOTO#ada#2019-03-03T18:20:10Z", "timestamp": "2019-03-04T00:00:00Z"}`,
+		`{"PK": "USER#ada", "SK": "#FRIEND#bob", "followedUser": "ada", "followingUser": "bob", "timestamp": "2019-03-01T00:00:00Z"}`,
+	} {
+		parsed, err := dynamo.NewItemReader(strings.NewReader(item)).Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := engine.API().PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String(dynamo.DefaultTable), Item: parsed}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := engine.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	var stdout bytes.Buffer
+	err = run(context.Background(), []string{"check", "--data", data}, &stdout, io.Discard)
+	if err == nil || !strings.Contains(stdout.String(), "USER#ada PHOTO#ada#2019-03-03T18:20:10Z: key not in the canonical form") ||
+		!strings.Contains(stdout.String(), "REACTION#bob#heart PHOTO#ada#2019-03-03T18:20:10Z: key not in the canonical form") ||
+		!strings.Contains(stdout.String(), `USER#ada #FRIEND#bob: attribute timestamp "2019-03-01T00:00:00Z" not in the canonical form`) {
+		t.Fatalf("check of an earlier release's table: %v\n%s", err, stdout.String())
+	}
+	if out := runOK(t, "migrate", "timestamps", "--data", data); !strings.Contains(out, "moved 1 friendships, 1 photos, 1 reactions; left 0") {
+		t.Fatalf("migrate printed %q", out)
+	}
+	if out := runOK(t, "migrate", "timestamps", "--data", data); !strings.Contains(out, "moved nothing; left 0") {
+		t.Fatalf("a second migrate printed %q", out)
+	}
+	if out := runOK(t, "check", "--data", data); !strings.Contains(out, ": 0 problems") {
+		t.Fatalf("check after the migration: %s", out)
+	}
+	base := startServe(t, "--data", data, "--addr", "127.0.0.1:0")
+	var got struct {
+		Data struct {
+			Photo *struct {
+				Timestamp      string
+				ReactionCounts struct{ Heart int }
+			}
+		}
+	}
+	postJSON(t, base+"/graphql", `{"query":"{ photo(owner: \"ada\", timestamp: \"2019-03-03T18:20:10Z\") { timestamp reactionCounts { heart } } }"}`, &got)
+	if p := got.Data.Photo; p == nil || p.Timestamp != "2019-03-03T18:20:10" || p.ReactionCounts.Heart != 1 {
+		t.Fatalf("the migrated photo: %+v", p)
 	}
 }
 

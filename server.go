@@ -34,6 +34,7 @@ type serveConfig struct {
 	sample          bool
 	users           int
 	dynamodbListen  string
+	dynamodbAuth    dynamodbAuth
 	maxBodyBytes    int
 	requestTimeout  time.Duration
 	batchWait       time.Duration
@@ -49,6 +50,7 @@ type serveConfig struct {
 	noFeed          bool
 	changesFrom     string
 	streamPoll      time.Duration
+	rateLimit       rateLimitConfig
 }
 
 func (c *serveConfig) register(f *flags) {
@@ -58,7 +60,8 @@ func (c *serveConfig) register(f *flags) {
 	f.Bool(&c.sample, "sample", false, "load the sample dataset when the table is empty")
 	f.Int(&c.users, "sample-users", 200, "with --sample: how many users the sample dataset has")
 	f.Bool(&c.store.createTable, "create-table", false, "with --store dynamodb: create the table and index when they are missing")
-	f.String(&c.dynamodbListen, "dynamodb-listen", "", "with the embedded store: also serve its DynamoDB API on this address, for the AWS CLI, SDKs or NoSQL Workbench")
+	f.String(&c.dynamodbListen, "dynamodb-listen", "", "with the embedded store: also serve its DynamoDB API on this address, for the AWS CLI, SDKs or NoSQL Workbench: loopback, or any other with --dynamodb-keys")
+	c.dynamodbAuth.register(f)
 	f.Int(&c.limits.MaxTokens, "max-tokens", limits.Defaults.MaxTokens, "refuse documents of more lexical tokens than this, before parsing them (0: no limit)")
 	f.Int(&c.limits.MaxDepth, "max-depth", limits.Defaults.MaxDepth, "refuse operations nested deeper than this (0: no limit)")
 	f.Int(&c.limits.MaxCost, "max-cost", limits.Defaults.MaxCost, "refuse operations estimated to read more DynamoDB read units than this; a list multiplies its children by its `first` (0: no limit)")
@@ -78,6 +81,7 @@ func (c *serveConfig) register(f *flags) {
 	f.Bool(&c.noFeed, "no-feed", false, "do not fill feeds from the table's stream in this process (run `quickphotos stream` elsewhere instead)")
 	registerFeed(f, &c.feed)
 	registerStreamPoll(f, &c.streamPoll)
+	c.rateLimit.register(f)
 	f.String(&c.changesFrom, "changes-from", "", "take the changes of subscriptions from this Redis (redis://host:6379/0), where `quickphotos stream --publish-changes` publishes them, instead of reading the table's stream: for more instances than the stream has readers")
 }
 
@@ -160,6 +164,11 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	tuneGC(os.Getenv)
+	limiter, limiterSays, releaseLimiter, err := cfg.rateLimit.limiter(cfg.changesFrom, cfg.store.table)
+	if err != nil {
+		return err
+	}
+	defer releaseLimiter()
 	log := slog.New(telemetry.LogHandler(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: level})))
 
 	// Whether the server may run without authentication depends on the address, so that is
@@ -173,6 +182,16 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer closeVerifier(verifier)
+	var dynamodbAddr *net.TCPAddr
+	var dynamodbSays string
+	switch {
+	case cfg.dynamodbListen != "":
+		if dynamodbAddr, dynamodbSays, err = cfg.dynamodbAuth.prepare("--dynamodb-listen", cfg.dynamodbListen); err != nil {
+			return err
+		}
+	case cfg.dynamodbAuth.keysFile != "":
+		return errors.New("--dynamodb-keys authenticates the DynamoDB API of --dynamodb-listen: give both, or neither")
+	}
 
 	// Every listener is bound before the store is opened and the stream consumers start: a
 	// port in use stops serve with that error alone, having started nothing (and logged
@@ -195,8 +214,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		defer mln.Close()
 	}
-	if cfg.dynamodbListen != "" {
-		if dln, err = net.Listen("tcp", cfg.dynamodbListen); err != nil {
+	if dynamodbAddr != nil {
+		if dln, err = net.ListenTCP("tcp", dynamodbAddr); err != nil {
 			return fmt.Errorf("--dynamodb-listen: %w", err)
 		}
 		defer dln.Close()
@@ -279,8 +298,10 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	})()
 
 	if dln != nil {
-		fmt.Fprintf(stdout, "quickphotos: DynamoDB API of the embedded store at http://%s (no authentication: keep it on loopback)\n", dln.Addr())
-		stopEngine := serveInBackground(ctx, func(ctx context.Context) error { return serveEngine(ctx, opened.engine, dln) })
+		fmt.Fprintf(stdout, "quickphotos: DynamoDB API of the embedded store at http://%s (%s)\n", dln.Addr(), dynamodbSays)
+		stopEngine := serveInBackground(ctx, func(ctx context.Context) error {
+			return serveEngine(ctx, opened.engine, dln, cfg.dynamodbAuth.keys)
+		})
 		defer stopEngine() // before the store closes
 	}
 
@@ -299,6 +320,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		Telemetry:            tel,
 		MetricsElsewhere:     cfg.metricsAddr != "",
 		Live:                 hub,
+		RateLimit:            limiter,
 		Ready: func() error {
 			if !feedCaughtUp.Load() {
 				return errFeedCatchingUp
@@ -332,6 +354,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "quickphotos: GraphiQL at %s/ — GraphQL API at %s%s (store: %s, %s, table: %s)\n",
 		base, base, api.Endpoint, cfg.store.kind, cfg.store.describe(), cfg.store.table)
 	fmt.Fprintf(stdout, "quickphotos: authentication: %s\n", authSays)
+	fmt.Fprintf(stdout, "quickphotos: rate limit: %s\n", limiterSays)
 	if tracing {
 		fmt.Fprintln(stdout, "quickphotos: tracing to the OpenTelemetry exporter set by OTEL_* variables")
 	}

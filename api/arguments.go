@@ -48,6 +48,19 @@ var argumentChecks = map[string]func(args map[string]any) error{
 		}
 		return nil
 	},
+	"Query.node": func(args map[string]any) error {
+		_, err := domain.ParseNodeID("id", stringArg(args, "id"))
+		return err
+	},
+	"Query.nodes": func(args map[string]any) error {
+		list, _ := args["ids"].([]any)
+		ids := make([]string, len(list))
+		for i, id := range list {
+			ids[i], _ = id.(string)
+		}
+		_, err := domain.ParseNodeIDs("ids", ids)
+		return err
+	},
 	"Query.photo": func(args map[string]any) error {
 		_, err := domain.CanonicalPhotoKey(domain.PhotoKey{Owner: stringArg(args, "owner"), Timestamp: stringArg(args, "timestamp")})
 		return err

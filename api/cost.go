@@ -7,6 +7,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 
 	"github.com/quickphotos/quickphotos/dynamo"
+	"github.com/quickphotos/quickphotos/ratelimit"
 )
 
 // CostHeader asks for the DynamoDB cost of an operation in the response's extensions.cost.
@@ -24,9 +25,18 @@ func askCost(next http.Handler) http.Handler {
 	})
 }
 
-// costReporter adds extensions.cost to the response of an operation whose request asked for
-// it. The cost itself is collected by the store for every operation (see perOperation in operation.go).
+// costReporter charges an operation's cost to its caller's bucket (ratelimit.go), and adds
+// extensions.cost to the response of an operation whose request asked for it: the DynamoDB
+// requests and capacity units it consumed and, with rate limits, its caller's bucket after the
+// charge in extensions.cost.limit. The cost itself is collected by the store for every
+// operation (see perOperation in operation.go).
 type costReporter struct{}
+
+// costReport is extensions.cost.
+type costReport struct {
+	dynamo.CostSnapshot
+	Limit *ratelimit.State `json:"limit,omitempty"`
+}
 
 var _ interface {
 	graphql.HandlerExtension
@@ -39,16 +49,14 @@ func (costReporter) Validate(graphql.ExecutableSchema) error { return nil }
 
 func (costReporter) InterceptResponse(ctx context.Context, next graphql.ResponseHandler) *graphql.Response {
 	resp := next(ctx)
-	if resp == nil || ctx.Value(wantCostKey{}) == nil {
-		return resp
-	}
 	cost := dynamo.CostFrom(ctx)
-	if cost == nil {
+	limit := chargeOperation(ctx, cost)
+	if resp == nil || ctx.Value(wantCostKey{}) == nil || cost == nil {
 		return resp
 	}
 	if resp.Extensions == nil {
 		resp.Extensions = map[string]any{}
 	}
-	resp.Extensions["cost"] = cost.Snapshot()
+	resp.Extensions["cost"] = costReport{CostSnapshot: cost.Snapshot(), Limit: limit}
 	return resp
 }

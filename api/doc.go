@@ -2,6 +2,10 @@
 // the playground at /, the health endpoints and, with telemetry, /metrics. It is where domain
 // errors become extensions.code (errors.go), where requests whose JSON two readers could read
 // differently are refused before gqlgen decodes them (requestjson.go), where each operation
-// gets its own loaders (operation.go), and where the DynamoDB cost of an operation is reported
-// when asked (cost.go).
+// gets its own loaders (operation.go), where the DynamoDB cost of an operation is reported
+// when asked (cost.go), where every caller's operations draw on its bucket of capacity units,
+// when the server has rate limits (ratelimit.go), and where text that is not UTF-8 is refused
+// (requesttext.go). Subscriptions run over graphql-ws (graphqlws.go, its close codes as the
+// protocol defines them) and Server-Sent Events (live.go); requests no transport takes are
+// refused in GraphQL's error shape (refusals.go).
 package api

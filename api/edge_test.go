@@ -7,8 +7,15 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 	"log/slog"
+	"mime"
+	"net"
 	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -19,6 +26,7 @@ import (
 	"github.com/quickphotos/quickphotos/domain"
 	"github.com/quickphotos/quickphotos/internal/apitest"
 	"github.com/quickphotos/quickphotos/internal/syncbuf"
+	"github.com/quickphotos/quickphotos/live"
 )
 
 func TestQueriesOverALimitAreRefusedWithoutAnyDynamoDBRequest(t *testing.T) {
@@ -344,5 +352,183 @@ func TestAVerifierFailureIsLoggedAndHidden(t *testing.T) {
 	}
 	if !strings.Contains(logs.String(), "key cache closed") {
 		t.Errorf("the cause was not logged: %q", logs.String())
+	}
+}
+
+// TestTextMustBeUTF8: bytes that are not UTF-8 and escaped lone surrogates, which JSON and
+// GraphQL decoders turn into U+FFFD, are refused before anything is written: in the request's
+// JSON with BAD_USER_INPUT and 400, in the document's string literals as a syntax error. A
+// surrogate pair, escaped, is a character like any other.
+func TestTextMustBeUTF8(t *testing.T) {
+	srv := apitest.NewServer(t)
+	srv.MustCreateUser(t, "ann")
+	const mutation = `mutation($s: String) { updateUser(username: "ann", input: {status: $s}) { status } }`
+	jsonBody := func(status string) []byte { // status is spliced in as JSON string text
+		return []byte(`{"query": "mutation($s: String) { updateUser(username: \"ann\", input: {status: $s}) { status } }", "variables": {"s": "` + status + `"}}`)
+	}
+	literal := func(status string) []byte { // status is spliced into the document's literal
+		return []byte(`{"query": "mutation { updateUser(username: \"ann\", input: {status: \"` + status + `\"}) { status } }"}`)
+	}
+	cases := []struct {
+		name   string
+		body   []byte
+		code   string
+		status int
+	}{
+		{"raw bytes that are not UTF-8 in a variable", jsonBody("ok\xff\xfeok"), "BAD_USER_INPUT", http.StatusBadRequest},
+		{"an escaped lone high surrogate in a variable", jsonBody(`ok\ud800ok`), "BAD_USER_INPUT", http.StatusBadRequest},
+		{"an escaped lone low surrogate in a variable", jsonBody(`ok\uDC00`), "BAD_USER_INPUT", http.StatusBadRequest},
+		{"two high surrogates in a variable", jsonBody(`\ud800\ud800`), "BAD_USER_INPUT", http.StatusBadRequest},
+		{"raw bytes that are not UTF-8 in a literal", literal("ok\xffok"), "BAD_USER_INPUT", http.StatusBadRequest},
+		{"an escaped lone surrogate in a literal", literal(`ok\\ud800ok`), "GRAPHQL_PARSE_FAILED", http.StatusOK},
+		{"a lone surrogate escaped at the end of a literal", literal(`ok\\udfff`), "GRAPHQL_PARSE_FAILED", http.StatusOK},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			resp := postRaw(t, srv.URL, c.body, nil)
+			if resp.Status != c.status || resp.Code() != c.code {
+				t.Fatalf("%d %+v, want %d %s", resp.Status, resp.Errors, c.status, c.code)
+			}
+			var got struct{ User struct{ Status *string } }
+			srv.Query(t, `{ user(username: "ann") { status } }`, nil).Decode(t, &got)
+			if got.User.Status != nil {
+				t.Fatalf("status written: %q", *got.User.Status)
+			}
+		})
+	}
+	t.Run("GET parameters", func(t *testing.T) {
+		for name, raw := range map[string]string{
+			"query":     "query=%7B+user(username:+%22%FF%22)+%7B+name+%7D+%7D",
+			"variables": "query=query($u:ID!)%7Buser(username:$u)%7Bname%7D%7D&variables=%7B%22u%22:%22%5Cud800%22%7D",
+		} {
+			req, _ := http.NewRequest(http.MethodGet, srv.URL+api.Endpoint+"?"+raw, nil)
+			if resp := send(t, req); resp.Status != http.StatusBadRequest || resp.Code() != "BAD_USER_INPUT" {
+				t.Errorf("%s: %d %+v, want 400 BAD_USER_INPUT", name, resp.Status, resp.Errors)
+			}
+		}
+	})
+	t.Run("a surrogate pair", func(t *testing.T) {
+		var got struct{ UpdateUser struct{ Status string } }
+		srv.Query(t, mutation, map[string]any{"s": "ok 😀"}).Decode(t, &got) // encoding/json escapes nothing here
+		resp := postRaw(t, srv.URL, jsonBody(`ok \ud83d\ude00`), nil)
+		resp.Decode(t, &got)
+		if got.UpdateUser.Status != "ok 😀" {
+			t.Fatalf("status %q", got.UpdateUser.Status)
+		}
+		resp = postRaw(t, srv.URL, literal(`ok \\ud83d\\ude00 \\u{1F600}`), nil)
+		resp.Decode(t, &got)
+		if got.UpdateUser.Status != "ok 😀 😀" {
+			t.Fatalf("status %q", got.UpdateUser.Status)
+		}
+	})
+}
+
+// TestTextMustBeUTF8OverGraphQLWS: a subscribe payload is held to the same rule, and the
+// refusal ends that operation only.
+func TestTextMustBeUTF8OverGraphQLWS(t *testing.T) {
+	srv := apitest.NewServer(t, apitest.WithLive(live.Config{}))
+	ws := srv.DialRawWS(t)
+	ws.Init(t, "")
+	ws.Send(t, `{"id":"v","type":"subscribe","payload":{"query":"subscription($u: ID!) { userChanged(username: $u) { kind } }","variables":{"u":"\ud800"}}}`)
+	m := ws.Next(t)
+	if m["type"] != "error" || m["id"] != "v" || !strings.Contains(fmt.Sprint(m["payload"]), "BAD_USER_INPUT") {
+		t.Fatalf("%v, want an error with BAD_USER_INPUT", m)
+	}
+	ws.Send(t, `{"id":"d","type":"subscribe","payload":{"query":"subscription { userChanged(username: \"\\ud800\") { kind } }"}}`)
+	m = ws.Next(t)
+	if m["type"] != "error" || m["id"] != "d" || !strings.Contains(fmt.Sprint(m["payload"]), "GRAPHQL_PARSE_FAILED") {
+		t.Fatalf("%v, want an error with GRAPHQL_PARSE_FAILED", m)
+	}
+	ws.Send(t, `{"type":"ping"}`)
+	if m := ws.Next(t); m["type"] != "pong" {
+		t.Fatalf("%v after the refusals, want the connection open", m)
+	}
+}
+
+// TestTransportRefusalsAreGraphQLErrors: requests the endpoint cannot take at all are refused
+// with their HTTP status and a GraphQL error body with a code, in the media type asked for.
+func TestTransportRefusalsAreGraphQLErrors(t *testing.T) {
+	srv := apitest.NewServer(t)
+	query := `{"query": "{ user(username: \"a\") { name } }"}`
+	mutation := url.Values{"query": {`mutation { createUser(input: {username: "viaget"}) { username } }`}}.Encode()
+	cases := []struct {
+		name, method, target, contentType, body, accept string
+		status                                          int
+		allow                                           string
+	}{
+		{"PUT", http.MethodPut, "", "application/json", query, "", http.StatusMethodNotAllowed, "GET, POST"},
+		{"DELETE", http.MethodDelete, "", "", "", "", http.StatusMethodNotAllowed, "GET, POST"},
+		{"PATCH", http.MethodPatch, "", "application/json", query, "application/graphql-response+json", http.StatusMethodNotAllowed, "GET, POST"},
+		{"a mutation by GET", http.MethodGet, "?" + mutation, "", "", "", http.StatusMethodNotAllowed, "POST"},
+		{"a mutation by GET for graphql-response+json", http.MethodGet, "?" + mutation, "", "", "application/graphql-response+json", http.StatusMethodNotAllowed, "POST"},
+		{"a text/plain body", http.MethodPost, "", "text/plain", query, "", http.StatusUnsupportedMediaType, ""},
+		{"no Content-Type", http.MethodPost, "", "", query, "application/graphql-response+json", http.StatusUnsupportedMediaType, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			req, _ := http.NewRequest(c.method, srv.URL+api.Endpoint+c.target, strings.NewReader(c.body))
+			if c.contentType != "" {
+				req.Header.Set("Content-Type", c.contentType)
+			}
+			if c.accept != "" {
+				req.Header.Set("Accept", c.accept)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			wantType := "application/json"
+			if c.accept != "" {
+				wantType = c.accept
+			}
+			if got, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); got != wantType {
+				t.Errorf("Content-Type %q, want %s", resp.Header.Get("Content-Type"), wantType)
+			}
+			var r apitest.Response
+			if err := json.NewDecoder(resp.Body).Decode(&r); err != nil {
+				t.Fatalf("status %d, body not JSON: %v", resp.StatusCode, err)
+			}
+			if resp.StatusCode != c.status || r.Code() != "BAD_REQUEST" || r.Errors[0].Message == "" || r.Data != nil {
+				t.Fatalf("%d %+v data %s, want %d BAD_REQUEST", resp.StatusCode, r.Errors, r.Data, c.status)
+			}
+			if c.allow != "" && resp.Header.Get("Allow") != c.allow {
+				t.Errorf("Allow %q, want %q", resp.Header.Get("Allow"), c.allow)
+			}
+		})
+	}
+}
+
+// TestLiveRequestsReadTheirBodyUnderTheReadDeadline: a POST that asks for Server-Sent Events,
+// or carries an Upgrade: websocket header, and sends its body slowly is cut by the server's
+// read timeout like any request (the deadline used to be lifted before the body was read).
+func TestLiveRequestsReadTheirBodyUnderTheReadDeadline(t *testing.T) {
+	srv := apitest.NewServer(t, apitest.WithLive(live.Config{}))
+	slow := httptest.NewUnstartedServer(srv.Handler)
+	slow.Config.ReadTimeout = 300 * time.Millisecond
+	slow.Start()
+	t.Cleanup(slow.Close)
+	for name, header := range map[string]string{
+		"SSE":                "Accept: text/event-stream\r\n",
+		"Upgrade: websocket": "Upgrade: websocket\r\nConnection: Upgrade\r\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			conn, err := net.Dial("tcp", strings.TrimPrefix(slow.URL, "http://"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			// A generous bound for the test's own sake: the server is to cut the connection
+			// well before it.
+			_ = conn.SetDeadline(time.Now().Add(apitest.LiveTimeout))
+			_, err = fmt.Fprintf(conn, "POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n%sContent-Length: 100\r\n\r\n{\"query\"", header)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = io.Copy(io.Discard, conn)
+			if errors.Is(err, os.ErrDeadlineExceeded) {
+				t.Fatal("the server kept the connection open with the body half sent")
+			}
+		})
 	}
 }

@@ -40,13 +40,24 @@ func (s *statusRewriter) WriteHeader(code int) {
 		return
 	case code == http.StatusNotAcceptable && s.method == http.MethodGet:
 		s.Header().Set("Allow", http.MethodPost)
-		code = http.StatusMethodNotAllowed
+		s.held = http.StatusMethodNotAllowed
+		return
 	}
 	s.written = true
 	s.ResponseWriter.WriteHeader(code)
 }
 
 func (s *statusRewriter) Write(b []byte) (int, error) {
+	if s.held == http.StatusMethodNotAllowed {
+		// gqlgen's body has no code: the refusal gets one, as every other refusal has.
+		s.held = 0
+		s.written = true
+		s.ResponseWriter.WriteHeader(http.StatusMethodNotAllowed)
+		if _, err := s.ResponseWriter.Write(refusalBody(codeBadRequest, "a mutation cannot be sent with GET: send it with POST")); err != nil {
+			return 0, err
+		}
+		return len(b), nil
+	}
 	if s.held != 0 {
 		code := s.held
 		s.held = 0

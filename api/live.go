@@ -1,7 +1,10 @@
 package api
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"io"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -11,8 +14,8 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/coder/websocket"
 	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/parser"
 
-	"github.com/quickphotos/quickphotos/auth"
 	"github.com/quickphotos/quickphotos/domain"
 	"github.com/quickphotos/quickphotos/live"
 	"github.com/quickphotos/quickphotos/loaders"
@@ -22,25 +25,29 @@ import (
 // holds at once.
 const DefaultMaxLiveConnections = 10000
 
-// Heartbeats of live connections: a graphql-ws "ping" or an SSE keep-alive every
-// liveKeepAlive, so that proxies keep idle connections open and dead ones are found.
-const (
-	liveKeepAlive   = 15 * time.Second
-	liveInitTimeout = 10 * time.Second
-)
+// liveKeepAlive is the heartbeat of live connections: a graphql-ws "ping" or an SSE
+// keep-alive every liveKeepAlive, so that proxies keep idle connections open and dead ones
+// are found.
+const liveKeepAlive = 15 * time.Second
+
+// DefaultLiveInitTimeout is how long a WebSocket may take to send connection_init.
+const DefaultLiveInitTimeout = 10 * time.Second
 
 // liveTransports are the transports of subscriptions: graphql-ws (graphql-transport-ws over
-// WebSocket, authenticated in connection_init) and Server-Sent Events (authenticated as any
-// request). SSE goes before POST, whose test would take an SSE POST too.
-func liveTransports(v auth.Verifier, origins []string) []graphql.Transport {
-	accept := websocket.AcceptOptions{OriginPatterns: originPatterns(origins)}
+// WebSocket, authenticated in connection_init, graphqlws.go) and Server-Sent Events, by POST
+// or GET (authenticated as any request). SSE goes before POST and GET, whose tests would take
+// an SSE request too.
+func liveTransports(cfg Config) []graphql.Transport {
+	sse := transport.SSE{KeepAlivePingInterval: liveKeepAlive}
 	return []graphql.Transport{
-		transport.SSE{KeepAlivePingInterval: liveKeepAlive},
-		transport.Websocket{
-			Implementation:        transport.CoderWebsocketImplementation{AcceptOptions: accept},
-			InitFunc:              authenticateInit(v),
-			InitTimeout:           liveInitTimeout,
-			KeepAlivePingInterval: liveKeepAlive,
+		sse,
+		sseGET{sse: sse},
+		graphqlWS{
+			accept:      websocket.AcceptOptions{OriginPatterns: originPatterns(cfg.CORSOrigins)},
+			verifier:    cfg.Verifier,
+			initTimeout: cfg.LiveInitTimeout,
+			readLimit:   cfg.MaxBodyBytes,
+			refusals:    newRefusalLog(cfg.Logger),
 		},
 	}
 }
@@ -60,36 +67,78 @@ func originPatterns(origins []string) []string {
 	return patterns
 }
 
-// authenticateInit reads the caller of a WebSocket from its connection_init payload: an
-// "Authorization": "Bearer <token>" entry, as Apollo Client and graphql-ws send connection
-// parameters. Without one, the caller identify found for the upgrade request stays (anonymous,
-// or trusted without authentication). A bad token refuses the connection.
-func authenticateInit(v auth.Verifier) transport.WebsocketInitFunc {
-	return func(ctx context.Context, payload transport.InitPayload) (context.Context, *transport.InitPayload, error) {
-		ctx = live.WithConnection(ctx)
-		header := payload.Authorization()
-		if header == "" || v == nil {
-			return ctx, nil, nil
-		}
-		r, _ := http.NewRequestWithContext(ctx, http.MethodGet, "/", nil)
-		r.Header.Set("Authorization", header)
-		caller, err := callerOf(r, v)
-		if err != nil {
-			return ctx, nil, err
-		}
-		return domain.WithCaller(ctx, caller), nil, nil
+// sseGET takes a subscription (or a query) over Server-Sent Events sent with GET, its query,
+// operationName, variables and extensions in the URL as for a GET query: graphql-sse's
+// "distinct connections mode" allows GET, and EventSource can send nothing else. gqlgen's SSE
+// transport reads POST bodies only, so sseGET hands it the same request as a POST of JSON.
+// A mutation is refused with 405, as over plain GET: a GET must not change anything.
+type sseGET struct{ sse transport.SSE }
+
+var _ graphql.Transport = sseGET{}
+
+func (sseGET) Supports(r *http.Request) bool {
+	return r.Method == http.MethodGet && wantsEventStream(r) && r.Header.Get("Upgrade") == ""
+}
+
+func (t sseGET) Do(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor) {
+	params := r.URL.Query()
+	if isMutation(params.Get("query"), params.Get("operationName")) {
+		w.Header().Set("Allow", http.MethodPost)
+		writeRefusal(w, r, http.StatusMethodNotAllowed, codeBadRequest, "a mutation cannot be sent with GET: send it with POST")
+		return
 	}
+	body := map[string]any{"query": params.Get("query")}
+	if name := params.Get("operationName"); name != "" {
+		body["operationName"] = name
+	}
+	for _, member := range []string{"variables", "extensions"} {
+		if raw := params.Get(member); raw != "" {
+			if !json.Valid([]byte(raw)) {
+				writeRefusal(w, r, http.StatusBadRequest, extensionCode(domain.Invalid), "the "+member+" parameter is not JSON")
+				return
+			}
+			body[member] = json.RawMessage(raw)
+		}
+	}
+	b, err := json.Marshal(body)
+	if err != nil {
+		writeRefusal(w, r, http.StatusBadRequest, extensionCode(domain.Invalid), "the request could not be encoded")
+		return
+	}
+	post := r.Clone(r.Context())
+	post.Method = http.MethodPost
+	post.Header.Set("Content-Type", "application/json")
+	post.Body = io.NopCloser(bytes.NewReader(b))
+	post.ContentLength = int64(len(b))
+	t.sse.Do(w, post, exec)
 }
 
-// isLive reports whether r opens a subscription connection: a WebSocket upgrade, or a
-// request for Server-Sent Events. Those run without the request timeout.
+// isMutation reports whether the operation named in query is a mutation. A document that does
+// not parse is not: the SSE transport answers it with its parse error.
+func isMutation(query, operationName string) bool {
+	doc, err := parser.ParseQuery(&ast.Source{Input: query})
+	if err != nil {
+		return false
+	}
+	op := doc.Operations.ForName(operationName)
+	return op != nil && op.Operation == ast.Mutation
+}
+
+func wantsEventStream(r *http.Request) bool {
+	return strings.Contains(r.Header.Get("Accept"), "text/event-stream")
+}
+
+// isLive reports whether r opens a subscription connection: a WebSocket upgrade (a GET), or a
+// request for Server-Sent Events (a GET or a POST). Those run without the request timeout.
 func isLive(r *http.Request) bool {
-	return strings.EqualFold(r.Header.Get("Upgrade"), "websocket") || strings.Contains(r.Header.Get("Accept"), "text/event-stream")
+	return isWebSocket(r) || (r.Method == http.MethodGet || r.Method == http.MethodPost) && wantsEventStream(r)
 }
 
-// limitLive refuses a live connection past max open ones with 503, and marks an SSE request
-// as one connection for the per-connection subscription cap (a WebSocket is marked when it
-// starts, in authenticateInit).
+// limitLive refuses a live connection past max open ones with 503, and marks each one as one
+// connection for the per-connection subscription cap. It lifts the server's read and write
+// deadlines, which are for requests, since a live connection lasts: so it must run after the
+// body is read (limitBody), under the read deadline, lest a client that sends its body slowly
+// hold a connection for ever.
 func limitLive(max int, hub *live.Hub, next http.Handler) http.Handler {
 	var open atomic.Int64
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -102,7 +151,6 @@ func limitLive(max int, hub *live.Hub, next http.Handler) http.Handler {
 		if hub != nil {
 			defer hub.Connected()()
 		}
-		// The server's read and write timeouts are for requests; a live connection lasts.
 		rc := http.NewResponseController(w)
 		_ = rc.SetReadDeadline(time.Time{})
 		_ = rc.SetWriteDeadline(time.Time{})

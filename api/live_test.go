@@ -1,15 +1,26 @@
 package api_test
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
 	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"os/exec"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/quickphotos/quickphotos/api"
 	"github.com/quickphotos/quickphotos/domain"
 	"github.com/quickphotos/quickphotos/feed"
 	"github.com/quickphotos/quickphotos/internal/apitest"
+	"github.com/quickphotos/quickphotos/internal/graphqljs"
+	"github.com/quickphotos/quickphotos/internal/syncbuf"
 	"github.com/quickphotos/quickphotos/live"
 )
 
@@ -255,4 +266,271 @@ func TestSubscriptions_ConnectionCap(t *testing.T) {
 		ws.Close()
 		return true, ""
 	})
+}
+
+// TestGraphQLWS_CloseCodes: every breach of graphql-transport-ws closes the connection with the
+// code the protocol gives it, which the stock client acts on (graphql-ws retries 1000 and 1002
+// at once, in a loop), and each refusal is logged with its code.
+func TestGraphQLWS_CloseCodes(t *testing.T) {
+	var logs syncbuf.Buffer
+	srv := apitest.NewServer(t, apitest.WithAuth(), apitest.WithLive(live.Config{}), apitest.WithConfig(func(c *api.Config) {
+		c.Logger = slog.New(slog.NewTextHandler(&logs, nil))
+		c.LiveInitTimeout = time.Second // long enough for the other cases to send theirs
+	}))
+	srv.MustCreateUser(t, "ann")
+	const sub = `{"id":"1","type":"subscribe","payload":{"query":"subscription { userChanged(username: \"ann\") { kind } }"}}`
+	cases := []struct {
+		name         string
+		subprotocols []string
+		skipInit     bool
+		token        string
+		send         []string
+		code         int
+		reason       string
+	}{
+		{name: "connection_init with a bad token", skipInit: true, send: []string{`{"type":"connection_init","payload":{"Authorization":"Bearer not-a-token"}}`}, code: 4403, reason: "Forbidden"},
+		{name: "a second subscribe with a running id", send: []string{sub, sub}, code: 4409, reason: "Subscriber for 1 already exists"},
+		{name: "an unknown message type", send: []string{`{"type":"hello"}`}, code: 4400},
+		{name: "a message that is not JSON", send: []string{`hello`}, code: 4400},
+		{name: "a JSON array", send: []string{`[{"type":"ping"}]`}, code: 4400},
+		{name: "a message without a type", send: []string{`{"id":"1"}`}, code: 4400},
+		{name: "subscribe without an id", send: []string{`{"type":"subscribe","payload":{"query":"subscription { userChanged(username: \"ann\") { kind } }"}}`}, code: 4400},
+		{name: "subscribe without a payload", send: []string{`{"id":"1","type":"subscribe"}`}, code: 4400},
+		{name: "subscribe with a query that is not a string", send: []string{`{"id":"1","type":"subscribe","payload":{"query":1}}`}, code: 4400},
+		{name: "complete without an id", send: []string{`{"type":"complete"}`}, code: 4400},
+		{name: "a server's message from the client", send: []string{`{"id":"1","type":"next","payload":{}}`}, code: 4400},
+		{name: "subscribe before connection_init", skipInit: true, send: []string{sub}, code: 4401, reason: "Unauthorized"},
+		{name: "a second connection_init", send: []string{`{"type":"connection_init"}`}, code: 4429, reason: "Too many initialisation requests"},
+		{name: "no connection_init in time", skipInit: true, code: 4408, reason: "Connection initialisation timeout"},
+		{name: "another subprotocol", subprotocols: []string{"graphql-ws"}, skipInit: true, code: 4406, reason: "Subprotocol not acceptable"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ws := srv.DialRawWS(t, c.subprotocols...)
+			if !c.skipInit {
+				ws.Init(t, srv.Token(t, "ann"))
+			}
+			for _, m := range c.send {
+				ws.Send(t, m)
+			}
+			code, reason := ws.Closed(t)
+			if code != c.code || !strings.HasPrefix(reason, c.reason) {
+				t.Fatalf("closed with %d %q, want %d %q", code, reason, c.code, c.reason)
+			}
+			apitest.Eventually(t, "the refusal logged with its code", func() (bool, string) {
+				return strings.Contains(logs.String(), fmt.Sprintf("code=%d", c.code)), logs.String()
+			})
+		})
+	}
+	if strings.Contains(logs.String(), "level=ERROR") {
+		t.Errorf("a client's mistake logged as an error:\n%s", logs.String())
+	}
+	apitest.Eventually(t, "no subscription left running", func() (bool, string) {
+		n := srv.Hub().Stats().Subscriptions
+		return n == 0, fmt.Sprintf("%d subscriptions", n)
+	})
+}
+
+// TestGraphQLWS_RefusalsDoNotFloodTheLog: a client that reconnects in a loop with a bad token
+// gets a line now and then that counts the refusals left out, not a line per connection.
+func TestGraphQLWS_RefusalsDoNotFloodTheLog(t *testing.T) {
+	var logs syncbuf.Buffer
+	srv := apitest.NewServer(t, apitest.WithAuth(), apitest.WithLive(live.Config{}), apitest.WithConfig(func(c *api.Config) {
+		c.Logger = slog.New(slog.NewTextHandler(&logs, nil))
+	}))
+	const attempts = 30
+	for range attempts {
+		ws := srv.DialRawWS(t)
+		ws.Send(t, `{"type":"connection_init","payload":{"Authorization":"Bearer not-a-token"}}`)
+		if code, _ := ws.Closed(t); code != 4403 {
+			t.Fatalf("closed with %d, want 4403", code)
+		}
+	}
+	lines := strings.Count(logs.String(), "code=4403")
+	if lines == 0 || lines >= attempts/2 {
+		t.Fatalf("%d log lines for %d refusals:\n%s", lines, attempts, logs.String())
+	}
+}
+
+// TestGraphQLWS_OneOperationPerID: a subscribe whose id is running closes the connection (4409)
+// and ends both operations; an id the client completed can be used again at once, and the
+// completed operation sends nothing more.
+func TestGraphQLWS_OneOperationPerID(t *testing.T) {
+	srv := apitest.NewServer(t, apitest.WithLive(live.Config{}))
+	q := `subscription { userChanged(username: "reuse") { kind } }`
+	ws := srv.DialWS(t, "")
+	ws.Subscribe(t, "x", q, nil)
+	if err := ws.Complete("x"); err != nil {
+		t.Fatal(err)
+	}
+	apitest.Eventually(t, "the completed subscription ended", func() (bool, string) {
+		n := srv.Hub().Stats().Subscriptions
+		return n == 0, fmt.Sprintf("%d subscriptions", n)
+	})
+	ws.Subscribe(t, "x", q, nil)
+	srv.MustCreateUser(t, "reuse")
+	resp, ended := ws.Next(t, "x")
+	if ended {
+		t.Fatal("the reused id ended: the first operation's complete reached it")
+	}
+	if e := decodeEvent[struct{ UserChanged struct{ Kind string } }](t, resp); e.UserChanged.Kind != "CREATED" {
+		t.Fatalf("event %+v", e)
+	}
+}
+
+// TestSubscriptions_OneRootField: a subscription of two root fields, two aliases of one field
+// included, fails validation over HTTP, graphql-ws and SSE alike (gqlparser's rule counted
+// field names, and the operation failed at execution as an internal error).
+func TestSubscriptions_OneRootField(t *testing.T) {
+	var logs syncbuf.Buffer
+	srv := apitest.NewServer(t, apitest.WithLive(live.Config{}), apitest.WithConfig(func(c *api.Config) {
+		c.Logger = slog.New(slog.NewTextHandler(&logs, nil))
+	}))
+	const message = "Anonymous Subscription must select only one top level field."
+	for name, q := range map[string]string{
+		"two fields":             `subscription { userChanged(username: "a") { kind } feedPhotoAdded { timestamp } }`,
+		"one field, two aliases": `subscription { a: userChanged(username: "a") { kind } b: userChanged(username: "b") { kind } }`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			ws := srv.DialWS(t, "")
+			over := map[string]*apitest.Response{"HTTP": srv.Query(t, q, nil), "SSE": sseResponse(t, srv, q), "graphql-ws": ws.SubscribeRefusal(t, "s", q, nil)}
+			for transport, resp := range over {
+				if resp.Code() != "GRAPHQL_VALIDATION_FAILED" || resp.Errors[0].Message != message {
+					t.Errorf("%s: %+v, want GRAPHQL_VALIDATION_FAILED %q", transport, resp.Errors, message)
+				}
+			}
+		})
+	}
+	if strings.Contains(logs.String(), "level=ERROR") {
+		t.Errorf("logged as an error:\n%s", logs.String())
+	}
+}
+
+// sseResponse posts q for Server-Sent Events and returns the first event's response.
+func sseResponse(t *testing.T, srv *apitest.Server, q string) *apitest.Response {
+	t.Helper()
+	body, _ := json.Marshal(map[string]any{"query": q})
+	req, _ := http.NewRequest(http.MethodPost, srv.URL+api.Endpoint, bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	stream, _ := io.ReadAll(resp.Body)
+	for line := range strings.SplitSeq(string(stream), "\n") {
+		if data, ok := strings.CutPrefix(line, "data: "); ok {
+			var r apitest.Response
+			if err := json.Unmarshal([]byte(data), &r); err != nil {
+				t.Fatalf("%s: %v", data, err)
+			}
+			return &r
+		}
+	}
+	t.Fatalf("no event in %q", stream)
+	return nil
+}
+
+// TestSubscriptions_ServerSentEventsByGET: EventSource's GET, the operation in the URL, as the
+// README offers it, delivers; a mutation sent so is refused with 405, as over plain GET.
+func TestSubscriptions_ServerSentEventsByGET(t *testing.T) {
+	srv := apitest.NewServer(t, apitest.WithLive(live.Config{}))
+	sse := srv.SubscribeSSEByGET(t, `subscription($u: ID!) { userChanged(username: $u) { kind user { username } } }`, map[string]any{"u": "gus"})
+	srv.MustCreateUser(t, "gus")
+	e := decodeEvent[struct {
+		UserChanged struct {
+			Kind string
+			User struct{ Username string }
+		}
+	}](t, sse.Next(t))
+	if e.UserChanged.Kind != "CREATED" || e.UserChanged.User.Username != "gus" {
+		t.Fatalf("event %+v", e)
+	}
+
+	mutation := url.Values{"query": {`mutation { createUser(input: {username: "viaget"}) { username } }`}}
+	req, _ := http.NewRequest(http.MethodGet, srv.URL+api.Endpoint+"?"+mutation.Encode(), nil)
+	req.Header.Set("Accept", "text/event-stream")
+	resp := sendRequest(t, req)
+	if resp.Status != http.StatusMethodNotAllowed || resp.Code() != "BAD_REQUEST" {
+		t.Fatalf("a mutation by GET for SSE: %d %+v, want 405 BAD_REQUEST", resp.Status, resp.Errors)
+	}
+	if got := srv.Query(t, `{ user(username: "viaget") { username } }`, nil); string(got.Data) != `{"user":null}` {
+		t.Fatalf("the mutation ran: %+v %s", got.Errors, got.Data)
+	}
+}
+
+func sendRequest(t *testing.T, req *http.Request) *apitest.Response {
+	t.Helper()
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var r apitest.Response
+	if err := json.NewDecoder(resp.Body).Decode(&r); err != nil {
+		t.Fatalf("status %d: %v", resp.StatusCode, err)
+	}
+	r.Status = resp.StatusCode
+	return &r
+}
+
+// TestGraphQLWS_TheStockClientIsToldWhy: graphql-ws's own JavaScript client, from npm, meets
+// each refusal as the protocol defines it: the application's subscription ends with the close
+// code, and the client retries only what graphql-ws retries, as often as retryAttempts says
+// (a bad token: the server closed it with 1000 "terminated" before, which graphql-ws retries at
+// once and for ever without telling the application).
+func TestGraphQLWS_TheStockClientIsToldWhy(t *testing.T) {
+	node, script := graphqljs.Script(t, "closecodes.mjs")
+	srv := apitest.NewServer(t, apitest.WithAuth(), apitest.WithLive(live.Config{}), apitest.WithConfig(func(c *api.Config) {
+		c.LiveInitTimeout = time.Second // long enough for the other cases to send theirs
+	}))
+	srv.MustCreateUser(t, "ann")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, script, "ws"+strings.TrimPrefix(srv.URL, "http")+api.Endpoint, srv.Token(t, "ann"))
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("closecodes.mjs: %v\n%s", err, stderr.String())
+	}
+	type outcome struct {
+		Code     *int
+		Reason   string
+		Connects int
+	}
+	got := map[string]outcome{}
+	for line := range strings.SplitSeq(strings.TrimSpace(string(out)), "\n") {
+		var o struct {
+			Name string
+			outcome
+		}
+		if err := json.Unmarshal([]byte(line), &o); err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+		got[o.Name] = o.outcome
+	}
+	want := map[string]struct{ code, connects int }{
+		"bad token, two retries":           {4403, 3},
+		"bad token, no retries":            {4403, 1},
+		"two subscriptions with one id":    {4409, 1},
+		"a message that is not JSON":       {4400, 1},
+		"an unknown message type":          {4400, 1},
+		"subscribe without an id":          {4400, 1},
+		"subscribe before connection_init": {4401, 1},
+		"a second connection_init":         {4429, 1},
+		"no connection_init":               {4408, 1},
+	}
+	for name, w := range want {
+		o, ok := got[name]
+		switch {
+		case !ok:
+			t.Errorf("%s: the script did not run it", name)
+		case o.Code == nil:
+			t.Errorf("%s: the application was not told (%s) after %d connections", name, o.Reason, o.Connects)
+		case *o.Code != w.code || o.Connects != w.connects:
+			t.Errorf("%s: closed with %d %q after %d connections, want %d after %d", name, *o.Code, o.Reason, o.Connects, w.code, w.connects)
+		}
+	}
 }

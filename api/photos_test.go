@@ -20,7 +20,7 @@ func TestUploadPhoto(t *testing.T) {
 			}
 		}
 		resp.Decode(t, &got)
-		if got.UploadPhoto.Username != "alice" || got.UploadPhoto.Timestamp != "2024-05-01T10:00:00Z" {
+		if got.UploadPhoto.Username != "alice" || got.UploadPhoto.Timestamp != "2024-05-01T10:00:00" {
 			t.Fatalf("uploaded %+v", got.UploadPhoto)
 		}
 		if c := resp.Cost(t); c.Requests != 1 || c.Operations["TransactWriteItems"] != 1 {
@@ -34,7 +34,7 @@ func TestUploadPhoto(t *testing.T) {
 		resp := srv.Query(t, upload, map[string]any{"in": map[string]any{"owner": "alice", "url": "https://cdn.example.com/2.jpg"}})
 		var got struct{ UploadPhoto struct{ Timestamp string } }
 		resp.Decode(t, &got)
-		if len(got.UploadPhoto.Timestamp) != len("2024-05-01T10:00:00Z") {
+		if len(got.UploadPhoto.Timestamp) != len("2024-05-01T10:00:00") {
 			t.Fatalf("timestamp %q", got.UploadPhoto.Timestamp)
 		}
 	})
@@ -43,14 +43,15 @@ func TestUploadPhoto(t *testing.T) {
 		in   map[string]any
 		code string
 	}{
-		"ErrOwnerNotFound":   {map[string]any{"owner": "nobody", "url": "https://cdn.example.com/x.jpg", "timestamp": "2024-05-01T10:00:00Z"}, "NOT_FOUND"},
-		"ErrTimestampTaken":  {map[string]any{"owner": "alice", "url": "https://cdn.example.com/y.jpg", "timestamp": "2024-05-01T10:00:00Z"}, "CONFLICT"},
-		"ErrURLScheme":       {map[string]any{"owner": "alice", "url": "ftp://cdn.example.com/x.jpg"}, "BAD_USER_INPUT"},
-		"ErrTimestampFormat": {map[string]any{"owner": "alice", "url": "https://cdn.example.com/x.jpg", "timestamp": "yesterday"}, "BAD_USER_INPUT"},
-		"ErrTimestampNoZone": {map[string]any{"owner": "alice", "url": "https://cdn.example.com/x.jpg", "timestamp": "2024-05-01T10:00:00"}, "BAD_USER_INPUT"},
-		"ErrTimestampYear":   {map[string]any{"owner": "alice", "url": "https://cdn.example.com/x.jpg", "timestamp": "2200-05-01T10:00:00Z"}, "BAD_USER_INPUT"},
-		"ErrURLBidi":         {map[string]any{"owner": "alice", "url": "https://cdn.example.com/\u202egpj.exe"}, "BAD_USER_INPUT"},
-		"ErrOwnerWithHash":   {map[string]any{"owner": "ali#ce", "url": "https://cdn.example.com/x.jpg"}, "BAD_USER_INPUT"},
+		"ErrOwnerNotFound":             {map[string]any{"owner": "nobody", "url": "https://cdn.example.com/x.jpg", "timestamp": "2024-05-01T10:00:00Z"}, "NOT_FOUND"},
+		"ErrTimestampTaken":            {map[string]any{"owner": "alice", "url": "https://cdn.example.com/y.jpg", "timestamp": "2024-05-01T10:00:00Z"}, "CONFLICT"},
+		"ErrURLScheme":                 {map[string]any{"owner": "alice", "url": "ftp://cdn.example.com/x.jpg"}, "BAD_USER_INPUT"},
+		"ErrTimestampFormat":           {map[string]any{"owner": "alice", "url": "https://cdn.example.com/x.jpg", "timestamp": "yesterday"}, "BAD_USER_INPUT"},
+		"ErrTimestampTakenWithoutZone": {map[string]any{"owner": "alice", "url": "https://cdn.example.com/y.jpg", "timestamp": "2024-05-01T10:00:00"}, "CONFLICT"},
+		"ErrTimestampFraction":         {map[string]any{"owner": "alice", "url": "https://cdn.example.com/x.jpg", "timestamp": "2024-05-01T10:00:00.5"}, "BAD_USER_INPUT"},
+		"ErrTimestampYear":             {map[string]any{"owner": "alice", "url": "https://cdn.example.com/x.jpg", "timestamp": "2200-05-01T10:00:00Z"}, "BAD_USER_INPUT"},
+		"ErrURLBidi":                   {map[string]any{"owner": "alice", "url": "https://cdn.example.com/\u202egpj.exe"}, "BAD_USER_INPUT"},
+		"ErrOwnerWithHash":             {map[string]any{"owner": "ali#ce", "url": "https://cdn.example.com/x.jpg"}, "BAD_USER_INPUT"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			// alice has a photo at the instant ErrTimestampTaken uploads at.

@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/quickphotos/quickphotos/domain"
 )
@@ -28,6 +29,9 @@ import (
 //     same way. So the request's own keys must be spelt exactly, and the keys of an extensions
 //     object may not differ only in case.
 //   - more than one JSON value: gqlgen decodes the first and ignores the rest.
+//   - text that is not UTF-8: bytes that are not UTF-8, or an escaped lone surrogate
+//     ("\ud800"), which encoding/json and gqlgen's lexer both turn into U+FFFD without a word,
+//     so that the server would store text other than what was sent.
 //
 // strictRequests refuses all of these with 400 and BAD_USER_INPUT before gqlgen decodes the
 // request: a POST body of JSON, and a GET's variables and extensions parameters (a GET may give
@@ -62,7 +66,10 @@ func checkRequest(r *http.Request) error {
 			return domain.Wrap(domain.Invalid, err, "the request body could not be read")
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
-		return checkJSON(body, "the request body", topLevel)
+		if err := checkJSON(body, "the request body", topLevel); err != nil {
+			return err
+		}
+		return checkJSONText(body, "the request body")
 	}
 	return nil
 }
@@ -76,6 +83,9 @@ func checkGETParams(rawQuery string) error {
 		if n := len(params[name]); n > 1 {
 			return domain.Errorf(domain.Invalid, "the %s parameter is given %d times: give each GraphQL parameter once", name, n)
 		}
+		if !utf8.ValidString(params.Get(name)) {
+			return domain.Errorf(domain.Invalid, "the %s parameter is not valid UTF-8: send text as UTF-8", name)
+		}
 	}
 	for _, name := range []string{"variables", "extensions"} {
 		if v := params.Get(name); v != "" {
@@ -84,6 +94,9 @@ func checkGETParams(rawQuery string) error {
 				mode = foldedKeys
 			}
 			if err := checkJSON([]byte(v), "the "+name+" parameter", mode); err != nil {
+				return err
+			}
+			if err := checkJSONText([]byte(v), "the "+name+" parameter"); err != nil {
 				return err
 			}
 		}

@@ -21,6 +21,7 @@ import (
 	"github.com/quickphotos/quickphotos/graph"
 	"github.com/quickphotos/quickphotos/live"
 	"github.com/quickphotos/quickphotos/playground"
+	"github.com/quickphotos/quickphotos/ratelimit"
 	"github.com/quickphotos/quickphotos/resolvers"
 	"github.com/quickphotos/quickphotos/telemetry"
 )
@@ -72,6 +73,12 @@ type Config struct {
 	// MaxLiveConnections bounds the open subscription connections; zero means
 	// DefaultMaxLiveConnections.
 	MaxLiveConnections int
+	// LiveInitTimeout is how long a WebSocket may take to send connection_init before it is
+	// closed with 4408; zero means DefaultLiveInitTimeout.
+	LiveInitTimeout time.Duration
+	// RateLimit, when set, gives every caller a bucket of DynamoDB capacity units that its
+	// operations draw on (ratelimit.go); nil lets every caller spend without a bound.
+	RateLimit ratelimit.Limiter
 	// Ready, when set, is asked by /readyz before the store: an error keeps the server out of
 	// a load balancer's rotation (503), with the error's text as the reason shown, so it must
 	// say nothing secret. serve's says whether the feed has caught up with the table's stream.
@@ -92,13 +99,16 @@ const DefaultRequestTimeout = 10 * time.Second
 func New(cfg Config) http.Handler {
 	cfg = withDefaults(cfg)
 	gql := handler.New(graph.NewExecutableSchema(graph.Config{Resolvers: &resolvers.Resolver{Store: cfg.Store, Live: cfg.Live}}))
-	for _, t := range liveTransports(cfg.Verifier, cfg.CORSOrigins) {
+	for _, t := range liveTransports(cfg) {
 		gql.AddTransport(t)
 	}
 	gql.AddTransport(transport.GET{})
 	gql.AddTransport(transport.POST{})
+	gql.AddTransport(unsupportedRequest{})
 	gql.SetQueryCache(newQueryCache(cfg.QueryCacheBytes))
+	gql.SetValidationRulesFn(validationRules)
 	gql.Use(extension.AutomaticPersistedQuery{Cache: newPersistedQueries(cfg.PersistedQueryBytes)})
+	gql.Use(documentText{}) // after the persisted queries, which fill in the document
 	if cfg.DisableIntrospection {
 		gql.Use(noIntrospection{})
 	} else {
@@ -106,6 +116,11 @@ func New(cfg Config) http.Handler {
 	}
 	gql.Use(checkArguments{}) // before the limits: a bad `first` is the client's input, not a cost
 	gql.Use(limits.New(*cfg.Limits))
+	rl := rateLimit{limiter: cfg.RateLimit, log: cfg.Logger}
+	if cfg.Telemetry != nil {
+		rl.observer = cfg.Telemetry.RateLimit()
+	}
+	gql.Use(rl)
 	ops := perOperation{store: cfg.Store, batchWait: cfg.BatchWait}
 	if cfg.Telemetry != nil {
 		gql.Use(cfg.Telemetry.GraphQL())
@@ -117,8 +132,8 @@ func New(cfg Config) http.Handler {
 	gql.SetErrorPresenter(presentError(cfg.Logger))
 	gql.SetRecoverFunc(recoverPanic(cfg.Logger))
 
-	api := limitBody(cfg.MaxBodyBytes, strictRequests(withTimeout(cfg.RequestTimeout, identify(cfg.Verifier, cfg.Logger, askCost(overHTTPStatus(gql))))))
-	liveAPI := limitLive(cfg.MaxLiveConnections, cfg.Live, identify(cfg.Verifier, cfg.Logger, gql))
+	api := limitBody(cfg.MaxBodyBytes, strictRequests(withTimeout(cfg.RequestTimeout, identify(cfg.Verifier, cfg.Logger, askCost(rl.limit(overHTTPStatus(gql)))))))
+	liveAPI := limitBody(cfg.MaxBodyBytes, strictRequests(limitLive(cfg.MaxLiveConnections, cfg.Live, identify(cfg.Verifier, cfg.Logger, rl.limit(gql)))))
 	api = liveOr(liveAPI, api)
 	mux := http.NewServeMux()
 	mux.Handle("GET "+Endpoint, api)
@@ -129,7 +144,7 @@ func New(cfg Config) http.Handler {
 	if cfg.Telemetry != nil && !cfg.MetricsElsewhere {
 		mux.Handle("GET /metrics", cfg.Telemetry.MetricsHandler())
 	}
-	h := withCORS(cfg.CORSOrigins, mux)
+	h := withCORS(cfg.CORSOrigins, endpointMethods(mux))
 	if cfg.Telemetry != nil {
 		h = cfg.Telemetry.Middleware(h)
 	}
@@ -154,6 +169,9 @@ func withDefaults(cfg Config) Config {
 	}
 	if cfg.MaxLiveConnections == 0 {
 		cfg.MaxLiveConnections = DefaultMaxLiveConnections
+	}
+	if cfg.LiveInitTimeout == 0 {
+		cfg.LiveInitTimeout = DefaultLiveInitTimeout
 	}
 	if cfg.PersistedQueryBytes == 0 {
 		cfg.PersistedQueryBytes = DefaultPersistedQueryBytes

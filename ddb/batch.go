@@ -45,6 +45,9 @@ func (e *Engine) batchGetItem(_ context.Context, in *batchGetInput) (map[string]
 	if err := checkBatch("BatchGetItem", in.ReturnConsumedCapacity, len(in.RequestItems)); err != nil {
 		return nil, err
 	}
+	if err := requestItemsKeys(in.RequestItems); err != nil {
+		return nil, err
+	}
 	names := sortedKeys(in.RequestItems)
 	total := 0
 	projs := map[string]projector{}
@@ -176,6 +179,9 @@ func opBatchWriteItem(e *Engine, ctx context.Context, body []byte) (any, error) 
 // is always empty (DynamoDB applies each request separately).
 func (e *Engine) batchWriteItem(_ context.Context, in *batchWriteInput) (map[string]any, error) {
 	if err := checkBatch("BatchWriteItem", in.ReturnConsumedCapacity, len(in.RequestItems)); err != nil {
+		return nil, err
+	}
+	if err := requestItemsKeys(in.RequestItems); err != nil {
 		return nil, err
 	}
 	n := 0

@@ -86,6 +86,9 @@ func (e *Engine) newTableMeta(in *createTableInput) (*tableMeta, error) {
 	if err := validTableName("tableName", in.TableName); err != nil {
 		return nil, err
 	}
+	if err := checkKeyNames(in.AttributeDefinitions, in.KeySchema, in.GlobalSecondaryIndexes, in.LocalSecondaryIndexes); err != nil {
+		return nil, err
+	}
 	defs := map[string]string{}
 	for i, d := range in.AttributeDefinitions {
 		switch d.AttributeType {

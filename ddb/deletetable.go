@@ -8,16 +8,19 @@ import (
 
 // opDeleteTable decodes a DeleteTable request and runs it.
 func opDeleteTable(e *Engine, ctx context.Context, body []byte) (any, error) {
-	var in tableNameInput
-	if err := decode(body, &in); err != nil {
+	in, err := decodeTableNameInput(body)
+	if err != nil {
 		return nil, err
 	}
-	return e.deleteTable(ctx, &in)
+	return e.deleteTable(ctx, in)
 }
 
 // deleteTable deletes a table with all its items and indexes in one
 // transaction.
 func (e *Engine) deleteTable(_ context.Context, in *tableNameInput) (map[string]any, error) {
+	if err := controlTableName(in.TableName, in.tableNameAbsent); err != nil {
+		return nil, err
+	}
 	var out map[string]any
 	err := e.update(func(tx *bolt.Tx) error {
 		m, st, err := tableAndStats(tx, in.TableName)

@@ -8,15 +8,18 @@ import (
 
 // opDescribeTable decodes a DescribeTable request and runs it.
 func opDescribeTable(e *Engine, ctx context.Context, body []byte) (any, error) {
-	var in tableNameInput
-	if err := decode(body, &in); err != nil {
+	in, err := decodeTableNameInput(body)
+	if err != nil {
 		return nil, err
 	}
-	return e.describeTable(ctx, &in)
+	return e.describeTable(ctx, in)
 }
 
 // describeTable returns the table description with live counters.
 func (e *Engine) describeTable(_ context.Context, in *tableNameInput) (map[string]any, error) {
+	if err := controlTableName(in.TableName, in.tableNameAbsent); err != nil {
+		return nil, err
+	}
 	var out map[string]any
 	err := e.view(func(tx *bolt.Tx) error {
 		m, st, err := tableAndStats(tx, in.TableName)

@@ -26,7 +26,7 @@ func (d *Direct) CreateTable(ctx context.Context, in *dynamodb.CreateTableInput,
 // DescribeTable describes a table, as dynamodb.Client.DescribeTable does.
 func (d *Direct) DescribeTable(ctx context.Context, in *dynamodb.DescribeTableInput, _ ...func(*dynamodb.Options)) (*dynamodb.DescribeTableOutput, error) {
 	return call(ctx, "DescribeTable", orEmpty(in), func(in *dynamodb.DescribeTableInput) (*tableNameInput, error) {
-		return &tableNameInput{TableName: deref(in.TableName)}, nil
+		return tableNameFromSDK(in.TableName), nil
 	}, d.e.describeTable, func(out map[string]any) (*dynamodb.DescribeTableOutput, error) {
 		return &dynamodb.DescribeTableOutput{Table: tableDescriptionToSDK(out["Table"])}, nil
 	})
@@ -35,7 +35,7 @@ func (d *Direct) DescribeTable(ctx context.Context, in *dynamodb.DescribeTableIn
 // DeleteTable deletes a table, as dynamodb.Client.DeleteTable does.
 func (d *Direct) DeleteTable(ctx context.Context, in *dynamodb.DeleteTableInput, _ ...func(*dynamodb.Options)) (*dynamodb.DeleteTableOutput, error) {
 	return call(ctx, "DeleteTable", orEmpty(in), func(in *dynamodb.DeleteTableInput) (*tableNameInput, error) {
-		return &tableNameInput{TableName: deref(in.TableName)}, nil
+		return tableNameFromSDK(in.TableName), nil
 	}, d.e.deleteTable, func(out map[string]any) (*dynamodb.DeleteTableOutput, error) {
 		return &dynamodb.DeleteTableOutput{TableDescription: tableDescriptionToSDK(out["TableDescription"])}, nil
 	})
@@ -52,7 +52,7 @@ func (d *Direct) UpdateTable(ctx context.Context, in *dynamodb.UpdateTableInput,
 // dynamodb.Client.UpdateTimeToLive does.
 func (d *Direct) UpdateTimeToLive(ctx context.Context, in *dynamodb.UpdateTimeToLiveInput, _ ...func(*dynamodb.Options)) (*dynamodb.UpdateTimeToLiveOutput, error) {
 	return call(ctx, "UpdateTimeToLive", orEmpty(in), func(in *dynamodb.UpdateTimeToLiveInput) (*updateTTLInput, error) {
-		x := &updateTTLInput{TableName: deref(in.TableName)}
+		x := &updateTTLInput{TableName: deref(in.TableName), tableNameAbsent: in.TableName == nil}
 		if s := in.TimeToLiveSpecification; s != nil {
 			x.TimeToLiveSpecification = &ttlSpecInput{AttributeName: deref(s.AttributeName), Enabled: s.Enabled}
 		}
@@ -71,7 +71,7 @@ func (d *Direct) UpdateTimeToLive(ctx context.Context, in *dynamodb.UpdateTimeTo
 // dynamodb.Client.DescribeTimeToLive does.
 func (d *Direct) DescribeTimeToLive(ctx context.Context, in *dynamodb.DescribeTimeToLiveInput, _ ...func(*dynamodb.Options)) (*dynamodb.DescribeTimeToLiveOutput, error) {
 	return call(ctx, "DescribeTimeToLive", orEmpty(in), func(in *dynamodb.DescribeTimeToLiveInput) (*tableNameInput, error) {
-		return &tableNameInput{TableName: deref(in.TableName)}, nil
+		return tableNameFromSDK(in.TableName), nil
 	}, d.e.describeTimeToLive, func(out map[string]any) (*dynamodb.DescribeTimeToLiveOutput, error) {
 		res := &dynamodb.DescribeTimeToLiveOutput{}
 		if s, ok := out["TimeToLiveDescription"].(map[string]any); ok {
@@ -116,6 +116,7 @@ func createTableFromSDK(in *dynamodb.CreateTableInput) (*createTableInput, error
 func updateTableFromSDK(in *dynamodb.UpdateTableInput) (*updateTableInput, error) {
 	x := &updateTableInput{
 		TableName:                 deref(in.TableName),
+		tableNameAbsent:           in.TableName == nil,
 		AttributeDefinitions:      attributeDefinitionsFromSDK(in.AttributeDefinitions),
 		BillingMode:               string(in.BillingMode),
 		ProvisionedThroughput:     throughputFromSDK(in.ProvisionedThroughput),

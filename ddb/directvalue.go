@@ -184,8 +184,8 @@ func memberFromSDK(k string, v types.AttributeValue, depth int, exact bool) (att
 		return attr.Value{}, errUnserializable("a nil AttributeValue for " + k)
 	}
 	x, err := convertValue(v, depth, exact)
-	if err == nil && k == "" {
-		err = &attr.ValidationError{Message: attr.MsgEmptyName}
+	if bad := attr.CheckName(validString(k)); err == nil && bad != nil {
+		err = bad
 	}
 	return x, err
 }

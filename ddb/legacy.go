@@ -2,6 +2,8 @@ package ddb
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -91,9 +93,9 @@ func (l *legacyParams) translate(p *exprParams, slots exprSlots) error {
 		return validationf("ExpressionAttributeValues can only be specified when using expressions")
 	}
 	// Every name becomes an ExpressionAttributeNames value below, whose own message for an
-	// empty one would name a placeholder the client never wrote.
-	if l.hasEmptyName() {
-		return validationf("%s", attr.MsgEmptyName)
+	// empty or too large one would name a placeholder the client never wrote.
+	if bad := l.badName(); bad != nil {
+		return validationf("%s", bad.Message)
 	}
 	g := &placeholderGen{p: p}
 	set := func(slot **string, s string) {
@@ -134,20 +136,28 @@ func (l *legacyParams) translate(p *exprParams, slots exprSlots) error {
 	return nil
 }
 
-// hasEmptyName reports whether a legacy parameter names an attribute of no characters.
-func (l *legacyParams) hasEmptyName() bool {
+// badName returns the error for the first attribute name of the legacy parameters that no
+// attribute may have (attr.CheckName), nil if there is none: AttributesToGet in order, then the
+// conditions' and updates' names in sorted order, so that the answer does not vary.
+func (l *legacyParams) badName() *attr.ValidationError {
 	for _, a := range l.AttributesToGet {
-		if a == "" {
-			return true
+		if bad := attr.CheckName(a); bad != nil {
+			return bad
 		}
 	}
 	for _, conds := range []map[string]legacyCondition{l.Expected, l.KeyConditions, l.QueryFilter, l.ScanFilter} {
-		if _, ok := conds[""]; ok {
-			return true
+		for _, k := range slices.Sorted(maps.Keys(conds)) {
+			if bad := attr.CheckName(k); bad != nil {
+				return bad
+			}
 		}
 	}
-	_, ok := l.AttributeUpdates[""]
-	return ok
+	for _, k := range slices.Sorted(maps.Keys(l.AttributeUpdates)) {
+		if bad := attr.CheckName(k); bad != nil {
+			return bad
+		}
+	}
+	return nil
 }
 
 // placeholderGen allocates #lN and :lN placeholders into p.

@@ -72,20 +72,98 @@ func validTableNameChars(name string) bool {
 	return true
 }
 
-// tableName checks the TableName of an operation on an existing table:
-// present, 1 to 255 characters of tableNamePattern. absent tells an absent
-// TableName from an empty one, which decode alike (see absentTableName).
+// Table names. DynamoDB's model gives a table name 3 to 255 characters of
+// tableNamePattern. The data-plane operations (the item reads and writes,
+// batches and transactions), whose TableName DynamoDB also lets be a table
+// ARN, check the member's presence and a minimum length of 1 first, so an
+// empty name there breaks only that; every other name is then held to the
+// table-name rule (the engine takes names only: an ARN breaks the pattern).
+// The operations on tables (DescribeTable, UpdateTable, DeleteTable, the
+// TTL operations, ListStreams) check the name rule alone. Either way, a name
+// no table could have is a ValidationException before any lookup, never a
+// ResourceNotFoundException; the violations are listed length first, as
+// DynamoDB does ("2 validation errors detected: Value 'x!' at 'tableName'
+// failed to satisfy constraint: Member must have length greater than or
+// equal to 3; Value 'x!' at …: Member must satisfy regular expression
+// pattern: [a-zA-Z0-9_.-]+").
+
+// Table name length bounds of DynamoDB's model.
+const (
+	minTableName = 3
+	maxTableName = 255
+)
+
+// tableName checks the TableName of a data-plane operation (see above).
+// absent tells an absent TableName from an empty one, which decode alike
+// (see absentTableName).
 func (v *violations) tableName(name string, absent bool) {
+	v.dataTableName("tableName", name, absent)
+}
+
+// dataTableName checks a data-plane table name at path (see above).
+func (v *violations) dataTableName(path, name string, absent bool) {
 	switch {
 	case name == "" && absent:
-		v.add("null", "tableName", "Member must not be null")
+		v.add("null", path, "Member must not be null")
 	case name == "":
-		v.add("''", "tableName", "Member must have length greater than or equal to 1")
-	case len(name) > 255:
-		v.add(quoted(name), "tableName", "Member must have length less than or equal to 255")
-	case !validTableNameChars(name):
-		v.add(quoted(name), "tableName", "Member must satisfy regular expression pattern: "+tableNamePattern)
+		v.add("''", path, "Member must have length greater than or equal to 1")
+	default:
+		v.tableNameRule(path, name)
 	}
+}
+
+// tableNameRule checks name against the table-name rule (see above).
+func (v *violations) tableNameRule(path, name string) {
+	switch {
+	case len(name) < minTableName:
+		v.add(quoted(name), path, fmt.Sprintf("Member must have length greater than or equal to %d", minTableName))
+	case len(name) > maxTableName:
+		v.add(quoted(name), path, fmt.Sprintf("Member must have length less than or equal to %d", maxTableName))
+	}
+	if name == "" || !validTableNameChars(name) {
+		v.add(quoted(name), path, "Member must satisfy regular expression pattern: "+tableNamePattern)
+	}
+}
+
+// controlTableName checks the TableName of an operation on a table (see
+// above): present, and a name some table could have.
+func controlTableName(name string, absent bool) *Error {
+	if absent {
+		var v violations
+		v.add("null", "tableName", "Member must not be null")
+		return v.err()
+	}
+	return validTableName("tableName", name)
+}
+
+// validTableKey reports whether name, a key of a BatchGetItem or
+// BatchWriteItem RequestItems map, is a name some table could have.
+func validTableKey(name string) bool {
+	return len(name) >= minTableName && len(name) <= maxTableName && validTableNameChars(name)
+}
+
+// tableKeysConstraint is the constraint a RequestItems map whose keys are
+// not all table names breaks, as DynamoDB words it.
+var tableKeysConstraint = fmt.Sprintf("Map keys must satisfy constraint: [Member must have length less than or equal to %d, "+
+	"Member must have length greater than or equal to %d, Member must satisfy regular expression pattern: %s]",
+	maxTableName, minTableName, tableNamePattern)
+
+// requestItemsKeys checks the keys of a BatchGetItem or BatchWriteItem
+// RequestItems map (requestItems): DynamoDB quotes the whole map, as JSON.
+func requestItemsKeys[T any](requestItems map[string]T) *Error {
+	for name := range requestItems {
+		if validTableKey(name) {
+			continue
+		}
+		raw, err := json.Marshal(requestItems)
+		if err != nil {
+			raw = []byte("?")
+		}
+		var v violations
+		v.add(quoted(string(raw)), "requestItems", tableKeysConstraint)
+		return v.err()
+	}
+	return nil
 }
 
 // absentTableName reports whether a request whose TableName decoded as name

@@ -24,8 +24,11 @@ func TestShape_ViolationsReportedTogether(t *testing.T) {
 			"1 validation error detected: Value null at 'tableName' failed to satisfy constraint: Member must not be null"},
 		{"table name too long, not looked up", "DeleteItem", `{"TableName":"` + long + `","Key":{"PK":{"S":"a"}}}`,
 			"1 validation error detected: Value '" + long + "' at 'tableName' failed to satisfy constraint: Member must have length less than or equal to 255"},
-		{"table name pattern, not looked up", "Query", `{"TableName":"x!","KeyConditionExpression":"PK = :a","ExpressionAttributeValues":{":a":{"S":"a"}}}`,
-			"1 validation error detected: Value 'x!' at 'tableName' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+"},
+		{"table name pattern, not looked up", "Query", `{"TableName":"bad!","KeyConditionExpression":"PK = :a","ExpressionAttributeValues":{":a":{"S":"a"}}}`,
+			"1 validation error detected: Value 'bad!' at 'tableName' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+"},
+		{"table name too short and pattern, length first", "UpdateItem", `{"TableName":"x!","Key":{"PK":{"S":"a"}}}`,
+			"2 validation errors detected: Value 'x!' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3; " +
+				"Value 'x!' at 'tableName' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+"},
 		{"three enums together", "PutItem", `{"TableName":"tbl","Item":{"PK":{"S":"a"}},"ReturnValues":"X","ReturnConsumedCapacity":"Y","ReturnItemCollectionMetrics":"Z"}`,
 			"3 validation errors detected: Value 'X' at 'returnValues' failed to satisfy constraint: Member must satisfy enum value set: [ALL_NEW, UPDATED_OLD, ALL_OLD, NONE, UPDATED_NEW]; " +
 				"Value 'Y' at 'returnConsumedCapacity' failed to satisfy constraint: Member must satisfy enum value set: [INDEXES, TOTAL, NONE]; " +
@@ -46,8 +49,11 @@ func TestShape_ViolationsReportedTogether(t *testing.T) {
 			"1 validation error detected: Value '[]' at 'transactItems' failed to satisfy constraint: Member must have length greater than or equal to 1"},
 		{"CreateTable without a name", "CreateTable", `{"AttributeDefinitions":[{"AttributeName":"PK","AttributeType":"S"}],"KeySchema":[{"AttributeName":"PK","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"}`,
 			"The parameter 'TableName' is required but was not present in the request"},
+		// An empty name breaks the length and the pattern, listed in that order, as DynamoDB
+		// answers DescribeTable with an empty name.
 		{"CreateTable with an empty name", "CreateTable", `{"TableName":"","AttributeDefinitions":[{"AttributeName":"PK","AttributeType":"S"}],"KeySchema":[{"AttributeName":"PK","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"}`,
-			"1 validation error detected: Value '' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3"},
+			"2 validation errors detected: Value '' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3; " +
+				"Value '' at 'tableName' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+"},
 		{"CreateTable with a two-letter name", "CreateTable", `{"TableName":"ab","AttributeDefinitions":[{"AttributeName":"PK","AttributeType":"S"}],"KeySchema":[{"AttributeName":"PK","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"}`,
 			"1 validation error detected: Value 'ab' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3"},
 		{"an unknown key type", "CreateTable", `{"TableName":"abc","AttributeDefinitions":[{"AttributeName":"PK","AttributeType":"S"}],"KeySchema":[{"AttributeName":"PK","KeyType":"PRIMARY"}],"BillingMode":"PAY_PER_REQUEST"}`,

@@ -93,6 +93,14 @@ func opListStreams(e *Engine, ctx context.Context, body []byte) (any, error) {
 // those switched off in the last StreamRetention: ordered by table, then
 // newest first.
 func (e *Engine) listStreams(_ context.Context, in *listStreamsInput) (*streamList, error) {
+	if in.TableName != "" {
+		// TableName is optional; an empty one is taken as left out.
+		var v violations
+		v.tableNameRule("tableName", in.TableName)
+		if err := v.err(); err != nil {
+			return nil, err
+		}
+	}
 	if err := checkLimit(in.Limit, maxListLimit, "Limit cannot be greater than the maximum allowed size: 100"); err != nil {
 		return nil, err
 	}
@@ -437,8 +445,8 @@ func (e *Engine) getRecords(_ context.Context, in *getRecordsInput) (*recordPage
 		return nil, err
 	}
 	now := e.now()
-	if now.Sub(it.Issued) > ShardIteratorLifetime {
-		return nil, &Error{Type: typeExpiredIterator, Message: "The provided iterator exceeds the maximum age allowed."}
+	if err := it.checkAge(now); err != nil {
+		return nil, err
 	}
 	limit := maxGetRecordsLimit
 	if in.Limit != nil {

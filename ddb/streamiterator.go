@@ -12,6 +12,12 @@ import (
 // refuses one obtained more than 15 minutes earlier (ExpiredIteratorException).
 const ShardIteratorLifetime = 15 * time.Minute
 
+// iteratorClockSkew is how far in the future an iterator's issue time may
+// be, for a clock that stepped back since it was issued. The issue time is
+// written in the iterator in the clear, so a caller can claim any; one
+// further ahead was never issued by this engine (see checkAge).
+const iteratorClockSkew = time.Minute
+
 // Shard iterator types of GetShardIterator.
 const (
 	iteratorTrimHorizon         = "TRIM_HORIZON"
@@ -43,6 +49,29 @@ func (it shardIterator) String() string {
 
 // errInvalidIterator is DynamoDB's answer to an iterator it did not issue.
 var errInvalidIterator = validationf("Invalid ShardIterator")
+
+// checkAge refuses an iterator that is past its lifetime at now, or that
+// claims to have been issued later than now (beyond iteratorClockSkew).
+//
+// DynamoDB's iterators are opaque tokens it alone can read, so a caller
+// cannot make one claim a later issue time: an iterator whose contents were
+// edited is one DynamoDB did not issue, which it refuses as a
+// ValidationException ("Invalid ShardIterator"), the answer to any iterator
+// it cannot read. An iterator from the future is answered the same way, not
+// with ExpiredIteratorException, which DynamoDB documents for an iterator
+// it issued more than 15 minutes earlier: this one was never issued, and
+// asking for a new one from the same position cannot be the fix. With the
+// future refused, an iterator serves at most ShardIteratorLifetime plus
+// iteratorClockSkew from the time it claims, whatever it claims.
+func (it shardIterator) checkAge(now time.Time) error {
+	switch age := now.Sub(it.Issued); {
+	case age < -iteratorClockSkew:
+		return errInvalidIterator
+	case age > ShardIteratorLifetime:
+		return &Error{Type: typeExpiredIterator, Message: "The provided iterator exceeds the maximum age allowed."}
+	}
+	return nil
+}
 
 // parseShardIterator decodes an iterator String produced.
 func parseShardIterator(s string) (shardIterator, error) {

@@ -144,21 +144,13 @@ func (e *Engine) tableARN(name string) string {
 	return fmt.Sprintf("arn:aws:dynamodb:%s:%s:table/%s", e.opts.Region, e.opts.AccountID, name)
 }
 
-// validTableName reports whether name satisfies DynamoDB's naming rule:
-// 3 to 255 characters of a-z, A-Z, 0-9, '_', '-' and '.'.
+// validTableName checks a table or index name (at path field) against
+// DynamoDB's naming rule (shape.go's tableNameRule): 3 to 255 characters of
+// a-z, A-Z, 0-9, '_', '-' and '.'.
 func validTableName(field, name string) *Error {
-	switch {
-	case len(name) < 3:
-		return validationf("1 validation error detected: Value '%s' at '%s' failed to satisfy constraint: Member must have length greater than or equal to 3", name, field)
-	case len(name) > 255:
-		return validationf("1 validation error detected: Value '%s' at '%s' failed to satisfy constraint: Member must have length less than or equal to 255", name, field)
-	}
-	for _, r := range name {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_-.", r)) {
-			return validationf("1 validation error detected: Value '%s' at '%s' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+", name, field)
-		}
-	}
-	return nil
+	var v violations
+	v.tableNameRule(field, name)
+	return v.err()
 }
 
 // validKeySchema checks the shape of a key schema: a HASH element, then an
@@ -232,6 +224,24 @@ func validProjection(p *projection) *Error {
 // tableNameInput is the request of operations naming only a table.
 type tableNameInput struct {
 	TableName string `json:"TableName"`
+	// tableNameAbsent is whether the request left TableName out (shape.go).
+	tableNameAbsent bool
+}
+
+// decodeTableNameInput decodes the request of an operation naming only a
+// table.
+func decodeTableNameInput(body []byte) (*tableNameInput, error) {
+	var in tableNameInput
+	if err := decode(body, &in); err != nil {
+		return nil, err
+	}
+	in.tableNameAbsent = absentTableName(in.TableName, body)
+	return &in, nil
+}
+
+// tableNameFromSDK builds a tableNameInput from an SDK input's TableName.
+func tableNameFromSDK(name *string) *tableNameInput {
+	return &tableNameInput{TableName: deref(name), tableNameAbsent: name == nil}
 }
 
 // Limits on secondary indexes per table.
@@ -267,6 +277,54 @@ func setBilling(m *tableMeta, mode string, tp *throughput) *Error {
 		m.BillingMode, m.Throughput = billingPayPerRequest, nil
 	default:
 		return validationf("1 validation error detected: Value '%s' at 'billingMode' failed to satisfy constraint: Member must satisfy enum value set: [PROVISIONED, PAY_PER_REQUEST]", mode)
+	}
+	return nil
+}
+
+// maxKeyNameBytes is the longest name DynamoDB accepts for a key attribute
+// (of the table or of an index) and for an attribute projected into an
+// index; other attribute names may have up to attr.MaxNameBytes.
+const maxKeyNameBytes = 255
+
+// errKeyName is DynamoDB's answer to a key or projected attribute name that
+// is empty or longer than maxKeyNameBytes.
+var errKeyName = validationf("Names of key attributes and attributes projected into an index must be between 1 and %d characters, inclusive", maxKeyNameBytes)
+
+// validKeyName reports whether name may name a key attribute or an
+// attribute projected into an index.
+func validKeyName(name string) bool { return name != "" && len(name) <= maxKeyNameBytes }
+
+// checkKeyNames checks the attribute names a table or index definition
+// gives: the AttributeDefinitions (which define only key attributes), the
+// key schemas and the attributes projected into the indexes. DynamoDB
+// checks them before the definition's structure.
+func checkKeyNames(defs []attributeDefinition, schema []keySchemaElement, indexes ...[]indexInput) *Error {
+	for _, d := range defs {
+		if !validKeyName(d.AttributeName) {
+			return errKeyName
+		}
+	}
+	for _, k := range schema {
+		if !validKeyName(k.AttributeName) {
+			return errKeyName
+		}
+	}
+	for _, list := range indexes {
+		for _, ix := range list {
+			for _, k := range ix.KeySchema {
+				if !validKeyName(k.AttributeName) {
+					return errKeyName
+				}
+			}
+			if ix.Projection == nil {
+				continue
+			}
+			for _, a := range ix.Projection.NonKeyAttributes {
+				if !validKeyName(a) {
+					return errKeyName
+				}
+			}
+		}
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package ddb
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
 	bolt "go.etcd.io/bbolt"
@@ -33,6 +34,15 @@ func opTransactGetItems(e *Engine, _ context.Context, body []byte) (any, error) 
 	}
 	n := len(in.TransactItems)
 	if err := checkTransactItemCount(in.TransactItems); err != nil {
+		return nil, err
+	}
+	var names violations
+	for i, ti := range in.TransactItems {
+		if ti.Get != nil {
+			names.dataTableName(fmt.Sprintf("transactItems.%d.member.get.tableName", i+1), ti.Get.TableName, false)
+		}
+	}
+	if err := names.err(); err != nil {
 		return nil, err
 	}
 	projs := make([]projector, n)

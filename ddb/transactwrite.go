@@ -2,6 +2,7 @@ package ddb
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
 	bolt "go.etcd.io/bbolt"
@@ -91,6 +92,9 @@ func (in *transactWriteInput) plan() ([]plannedAction, error) {
 	if len(in.ClientRequestToken) > 36 {
 		return nil, validationf("1 validation error detected: Value at 'clientRequestToken' failed to satisfy constraint: Member must have length less than or equal to 36")
 	}
+	if err := in.checkTableNames(); err != nil {
+		return nil, err
+	}
 	plans := make([]plannedAction, len(in.TransactItems))
 	for i := range in.TransactItems {
 		kind, a, err := in.TransactItems[i].action()
@@ -114,6 +118,33 @@ func (in *transactWriteInput) plan() ([]plannedAction, error) {
 		plans[i] = p
 	}
 	return plans, nil
+}
+
+// transactMembers names the members of a TransactItems element, by kind, as
+// DynamoDB's messages do.
+var transactMembers = [...]string{
+	transactConditionCheck: "conditionCheck",
+	transactPut:            "put",
+	transactDelete:         "delete",
+	transactUpdate:         "update",
+}
+
+// checkTableNames checks the TableName of every action, as DynamoDB does
+// before looking at any action's other members (shape.go). An element
+// without exactly one action is left to plan.
+func (in *transactWriteInput) checkTableNames() error {
+	var v violations
+	for i := range in.TransactItems {
+		kind, a, err := in.TransactItems[i].action()
+		if err != nil {
+			continue
+		}
+		v.dataTableName(fmt.Sprintf("transactItems.%d.member.%s.tableName", i+1, transactMembers[kind]), a.TableName, false)
+	}
+	if err := v.err(); err != nil {
+		return err
+	}
+	return nil
 }
 
 // bind checks the members the action's kind requires (i is its index in

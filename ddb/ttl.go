@@ -86,6 +86,8 @@ type ttlSpecInput struct {
 type updateTTLInput struct {
 	TableName               string        `json:"TableName"`
 	TimeToLiveSpecification *ttlSpecInput `json:"TimeToLiveSpecification"`
+	// tableNameAbsent is whether the request left TableName out (shape.go).
+	tableNameAbsent bool
 }
 
 // opUpdateTimeToLive decodes an UpdateTimeToLive request and runs it.
@@ -94,17 +96,22 @@ func opUpdateTimeToLive(e *Engine, ctx context.Context, body []byte) (any, error
 	if err := decode(body, &in); err != nil {
 		return nil, err
 	}
+	in.tableNameAbsent = absentTableName(in.TableName, body)
 	return e.updateTimeToLive(ctx, &in)
 }
 
 // updateTimeToLive enables or disables TTL on a table.
 func (e *Engine) updateTimeToLive(_ context.Context, in *updateTTLInput) (map[string]any, error) {
+	if err := controlTableName(in.TableName, in.tableNameAbsent); err != nil {
+		return nil, err
+	}
 	spec := in.TimeToLiveSpecification
 	if spec == nil || spec.Enabled == nil {
 		return nil, validationf("1 validation error detected: Value null at 'timeToLiveSpecification' failed to satisfy constraint: Member must not be null")
 	}
-	if spec.AttributeName == "" {
-		return nil, validationf("Names of key attributes and attributes projected into an index must be between 1 and 255 characters, inclusive")
+	if !validKeyName(spec.AttributeName) {
+		// DynamoDB holds the TTL attribute's name to the rule of key names.
+		return nil, errKeyName
 	}
 	err := e.update(func(tx *bolt.Tx) error {
 		m, err := loadTable(tx, in.TableName)
@@ -139,16 +146,19 @@ func (e *Engine) updateTimeToLive(_ context.Context, in *updateTTLInput) (map[st
 
 // opDescribeTimeToLive decodes a DescribeTimeToLive request and runs it.
 func opDescribeTimeToLive(e *Engine, ctx context.Context, body []byte) (any, error) {
-	var in tableNameInput
-	if err := decode(body, &in); err != nil {
+	in, err := decodeTableNameInput(body)
+	if err != nil {
 		return nil, err
 	}
-	return e.describeTimeToLive(ctx, &in)
+	return e.describeTimeToLive(ctx, in)
 }
 
 // describeTimeToLive reports a table's TTL status: ENABLED or DISABLED
 // (changes apply at once, so ENABLING and DISABLING are never reported).
 func (e *Engine) describeTimeToLive(_ context.Context, in *tableNameInput) (map[string]any, error) {
+	if err := controlTableName(in.TableName, in.tableNameAbsent); err != nil {
+		return nil, err
+	}
 	var desc map[string]any
 	err := e.view(func(tx *bolt.Tx) error {
 		m, err := loadTable(tx, in.TableName)

@@ -33,6 +33,8 @@ type updateTableInput struct {
 	GlobalSecondaryIndexUpdates []gsiUpdate           `json:"GlobalSecondaryIndexUpdates"`
 	DeletionProtectionEnabled   *bool                 `json:"DeletionProtectionEnabled"`
 	StreamSpecification         *streamSpecInput      `json:"StreamSpecification"`
+	// tableNameAbsent is whether the request left TableName out (shape.go).
+	tableNameAbsent bool
 }
 
 // opUpdateTable decodes an UpdateTable request and runs it.
@@ -41,6 +43,7 @@ func opUpdateTable(e *Engine, ctx context.Context, body []byte) (any, error) {
 	if err := decode(body, &in); err != nil {
 		return nil, err
 	}
+	in.tableNameAbsent = absentTableName(in.TableName, body)
 	return e.updateTable(ctx, &in)
 }
 
@@ -48,6 +51,18 @@ func opUpdateTable(e *Engine, ctx context.Context, body []byte) (any, error) {
 // from existing items in the same transaction, so the index is ACTIVE on
 // return) or deletes global secondary indexes.
 func (e *Engine) updateTable(_ context.Context, in *updateTableInput) (map[string]any, error) {
+	if err := controlTableName(in.TableName, in.tableNameAbsent); err != nil {
+		return nil, err
+	}
+	var creates []indexInput
+	for _, u := range in.GlobalSecondaryIndexUpdates {
+		if u.Create != nil {
+			creates = append(creates, *u.Create)
+		}
+	}
+	if err := checkKeyNames(in.AttributeDefinitions, nil, creates); err != nil {
+		return nil, err
+	}
 	var out map[string]any
 	err := e.update(func(tx *bolt.Tx) error {
 		var deleted []indexMeta

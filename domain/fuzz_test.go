@@ -18,19 +18,21 @@ import (
 // testdata/fuzz/ hold the inputs of issue 13 (timestamps without a zone, NUL, BEL and
 // bidirectional overrides in profile text) as regression seeds.
 
-// FuzzCanonicalTimestamp: anything accepted names the same instant as the input, in a form that
-// is canonical (fixed width, re-validates to itself) and sorts like time.
+// FuzzCanonicalTimestamp: anything accepted names the same instant as the input (UTC when it
+// has no zone), in a form that is canonical (fixed width, no zone, re-validates to itself) and
+// sorts like time.
 func FuzzCanonicalTimestamp(f *testing.F) {
 	f.Add("2019-03-03T18:20:10Z", "2019-03-03T20:20:10+02:00")
 	f.Add("2019-03-03T18:20:10.000Z", "2100-12-31T23:59:59Z")
+	f.Add("2018-05-30T15:42:38", "2018-05-30T15:42:38Z")
 	f.Fuzz(func(t *testing.T, a, b string) {
 		ca, okA := checkTimestamp(t, a)
 		cb, okB := checkTimestamp(t, b)
 		if !okA || !okB {
 			return
 		}
-		ta, _ := time.Parse(time.RFC3339, ca)
-		tb, _ := time.Parse(time.RFC3339, cb)
+		ta, _ := time.Parse(domain.TimestampLayout, ca)
+		tb, _ := time.Parse(domain.TimestampLayout, cb)
 		if got, want := strings.Compare(ca, cb), ta.Compare(tb); got != want {
 			t.Errorf("%q and %q compare %d as strings, %d as times", ca, cb, got, want)
 		}
@@ -44,8 +46,8 @@ func checkTimestamp(t *testing.T, ts string) (string, bool) {
 		checkRefusal(t, "timestamp", ts, err)
 		return "", false
 	}
-	if len(c) != len(domain.TimestampLayout) || !strings.HasSuffix(c, "Z") {
-		t.Fatalf("%q: canonical form %q is not %d bytes ending in Z", ts, c, len(domain.TimestampLayout))
+	if len(c) != len(domain.TimestampLayout) || strings.ContainsAny(c, "Z+") || strings.Count(c, "-") != 2 {
+		t.Fatalf("%q: canonical form %q is not %d bytes without a zone", ts, c, len(domain.TimestampLayout))
 	}
 	if again, err := domain.CanonicalTimestamp("timestamp", c); err != nil || again != c {
 		t.Fatalf("%q: canonical form %q canonicalises to %q, %v", ts, c, again, err)
@@ -53,11 +55,14 @@ func checkTimestamp(t *testing.T, ts string) (string, bool) {
 	if err := domain.ValidateTimestamp("timestamp", c); err != nil {
 		t.Fatalf("%q: canonical form %q does not validate: %v", ts, c, err)
 	}
-	// The input was RFC 3339 with a zone (Go's parser is laxer than RFC 3339, never stricter)
-	// and names the same instant.
+	// The input was RFC 3339 with a zone, or the same without one read as UTC (Go's parser is
+	// laxer than RFC 3339, never stricter), and names the same instant.
 	in, err := time.Parse(time.RFC3339Nano, ts)
 	if err != nil {
-		t.Fatalf("%q accepted as %q, but it is not RFC 3339 with a zone: %v", ts, c, err)
+		in, err = time.Parse("2006-01-02T15:04:05.999999999", ts)
+	}
+	if err != nil {
+		t.Fatalf("%q accepted as %q, but it is not RFC 3339 with or without a zone: %v", ts, c, err)
 	}
 	out, err := time.Parse(domain.TimestampLayout, c)
 	if err != nil || !in.Equal(out) {

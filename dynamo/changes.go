@@ -45,6 +45,15 @@ func changeOf(op domain.ChangeOp, keys, old, new Item) (domain.Change, bool, err
 	if decode == nil {
 		return domain.Change{}, false, nil
 	}
+	_, movedIn := new[attrMovedFrom]
+	_, movedOut := old[attrMovedTo]
+	if movedIn && op == domain.Added || movedOut && op == domain.Removed {
+		// MigrateTimestamps moved the item between a key of an earlier release's form and
+		// the canonical one (see migratetimestamps.go): the entity is neither new nor gone.
+		// (The removals of moved reactions and feed entries pass as changes of items no one
+		// names any more: no subscription names the old key, and the feed ignores them.)
+		return domain.Change{}, false, nil
+	}
 	c := domain.Change{Op: op}
 	var err error
 	if old != nil && op != domain.Added {

@@ -49,7 +49,10 @@ func (p Problem) String() string { return fmt.Sprintf("%s %s: %s", p.Key.PK, p.K
 //     equal its friendships;
 //   - so no counter is below zero;
 //   - a photo marked as being deleted has its deletion record with the same id, and the other
-//     way round.
+//     way round;
+//   - every timestamp in a key, and in the attributes that hold or repeat one, is in the
+//     canonical form (2018-05-30T15:42:38: UTC, whole seconds, no zone); earlier releases wrote
+//     2018-05-30T15:42:38Z, which `quickphotos migrate timestamps` rewrites.
 //
 // Run it on a table no one is writing to: a write that commits during the Scan can make a
 // consistent table look otherwise.
@@ -165,6 +168,7 @@ func setCounter(key Key, path []string, seen, want int) []types.TransactWriteIte
 func (c *checker) add(item Item) {
 	c.items++
 	k := keyOf(item)
+	c.checkTimestamps(k, item)
 	user, isUserPK := usernameFromUserPK(k.PK)
 	photoKey, isPhotoSK := photoKeyFromSK(k.SK)
 	_, _, isReactionPK := reactionFromPK(k.PK)
@@ -212,6 +216,27 @@ func (c *checker) add(item Item) {
 		// A stream consumer's checkpoint.
 	default:
 		c.problem(k, "an item of no known entity")
+	}
+}
+
+// checkTimestamps reports an item whose key or timestamp attributes are not in canonical form:
+// the API names items by the canonical key only, so such an item is listed but cannot be read,
+// reacted to or deleted.
+func (c *checker) checkTimestamps(k Key, item Item) {
+	canonical, err := canonicalTimestamps(item)
+	switch {
+	case err != nil:
+		c.problem(k, "unreadable timestamp: %v", err)
+	case keyOf(canonical) != k:
+		want := keyOf(canonical)
+		c.problem(k, "key not in the canonical form of timestamps, %s %s (run quickphotos migrate timestamps)", want.PK, want.SK)
+	default:
+		for _, name := range []string{attrTimestamp, attrPhoto} {
+			got, _ := getString(item, name)
+			if want, _ := getString(canonical, name); got != want {
+				c.problem(k, "attribute %s %q not in the canonical form of timestamps, %q (run quickphotos migrate timestamps)", name, got, want)
+			}
+		}
 	}
 }
 

@@ -58,8 +58,26 @@ func decodeCursor(after string, l list, valid func(Key) bool) (k Key, ok bool, e
 	// Only the spelling the server issues is accepted: JSON decoding forgives trailing bytes
 	// and turns invalid UTF-8 into U+FFFD, which would give one position many cursors and
 	// let a cursor name a key its bytes do not hold.
-	if !valid(k) || encodeCursor(l, k) != after {
+	if encodeCursor(l, k) != after {
+		return Key{}, false, bad
+	}
+	k = canonicalCursorKey(k)
+	if !valid(k) {
 		return Key{}, false, bad
 	}
 	return k, true, nil
+}
+
+// canonicalCursorKey is the position k names with its timestamp in canonical form. Earlier
+// releases spelt timestamps in keys with a Z (2018-05-30T15:42:38Z), and so do the cursors they
+// issued; such a cursor goes on from the same item once `quickphotos migrate timestamps` has
+// rewritten its key, since the canonical key is where that item is now. Before that, the
+// canonical key sorts just below the old one, so a list read newest first (photos, the feed)
+// still goes on after it, and one read in ascending order gives that item once more.
+func canonicalCursorKey(k Key) Key {
+	item, err := canonicalTimestamps(k.item())
+	if err != nil {
+		return k // not a timestamp at all: valid refuses it, or the Query finds nothing
+	}
+	return keyOf(item)
 }

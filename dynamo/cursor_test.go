@@ -9,7 +9,7 @@ import (
 )
 
 func TestCursor_RoundTrip(t *testing.T) {
-	k := PhotoKey(domain.PhotoKey{Owner: "ada", Timestamp: "2019-03-03T18:20:10Z"})
+	k := PhotoKey(domain.PhotoKey{Owner: "ada", Timestamp: "2019-03-03T18:20:10"})
 	c := encodeCursor(listPhotos, k)
 	got, ok, err := decodeCursor(c, listPhotos, func(Key) bool { return true })
 	if err != nil || !ok || got != k {
@@ -21,7 +21,7 @@ func TestCursor_RoundTrip(t *testing.T) {
 }
 
 func TestCursor_Refused(t *testing.T) {
-	k := PhotoKey(domain.PhotoKey{Owner: "ada", Timestamp: "2019-03-03T18:20:10Z"})
+	k := PhotoKey(domain.PhotoKey{Owner: "ada", Timestamp: "2019-03-03T18:20:10"})
 	inAda := func(k Key) bool { return k.PK == userPK("ada") }
 	for name, tc := range map[string]struct {
 		cursor string
@@ -31,7 +31,7 @@ func TestCursor_Refused(t *testing.T) {
 		"NotJSON":        {base64.RawURLEncoding.EncodeToString([]byte("hello")), inAda},
 		"UnknownFields":  {base64.RawURLEncoding.EncodeToString([]byte(`{"l":"photos","p":"USER#ada","s":"x","z":1}`)), inAda},
 		"OtherList":      {encodeCursor(listFollowers, k), inAda},
-		"OtherPartition": {encodeCursor(listPhotos, PhotoKey(domain.PhotoKey{Owner: "bob", Timestamp: "2019-03-03T18:20:10Z"})), inAda},
+		"OtherPartition": {encodeCursor(listPhotos, PhotoKey(domain.PhotoKey{Owner: "bob", Timestamp: "2019-03-03T18:20:10"})), inAda},
 		"TooLong":        {strings.Repeat("A", 5000), inAda},
 	} {
 		_, _, err := decodeCursor(tc.cursor, listPhotos, tc.valid)
@@ -41,5 +41,34 @@ func TestCursor_Refused(t *testing.T) {
 	}
 	if _, ok, err := decodeCursor("", listPhotos, inAda); ok || err != nil {
 		t.Errorf("empty cursor: %v %v", ok, err)
+	}
+}
+
+// TestCursor_EarlierReleasesKeys: a cursor an earlier release issued, whose key spells the
+// timestamp with a Z, goes on from the canonical key of the same item, in every list whose
+// keys hold a timestamp; the partition check then applies to the canonical key.
+func TestCursor_EarlierReleasesKeys(t *testing.T) {
+	for _, tc := range []struct {
+		list      list
+		old, want Key
+		valid     func(Key) bool
+	}{
+		{listPhotos, Key{"USER#ada", "PHOTO#ada#2019-03-03T18:20:10Z"}, Key{"USER#ada", "PHOTO#ada#2019-03-03T18:20:10"},
+			func(k Key) bool { return k.PK == "USER#ada" }},
+		{listPhotoReactions, Key{"REACTION#bob#heart", "PHOTO#ada#2019-03-03T18:20:10Z"}, Key{"REACTION#bob#heart", "PHOTO#ada#2019-03-03T18:20:10"},
+			func(k Key) bool {
+				return k.SK == photoSK(domain.PhotoKey{Owner: "ada", Timestamp: "2019-03-03T18:20:10"})
+			}},
+		{listUserReactions, Key{"REACTION#bob#heart", "PHOTO#ada#2019-03-03T18:20:10Z"}, Key{"REACTION#bob#heart", "PHOTO#ada#2019-03-03T18:20:10"},
+			func(k Key) bool { return k.PK == "REACTION#bob#heart" }},
+		{listFeed, Key{"FEED#bob", "2019-03-03T18:20:10Z#ada"}, Key{"FEED#bob", "2019-03-03T18:20:10#ada"},
+			func(k Key) bool { return k.PK == "FEED#bob" }},
+		{listFollowers, Key{"USER#ada", "#FRIEND#bob"}, Key{"USER#ada", "#FRIEND#bob"},
+			func(k Key) bool { return k.PK == "USER#ada" }},
+	} {
+		got, ok, err := decodeCursor(encodeCursor(tc.list, tc.old), tc.list, tc.valid)
+		if err != nil || !ok || got != tc.want {
+			t.Errorf("%s cursor at %v: %v %v %v, want %v", tc.list, tc.old, got, ok, err, tc.want)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package dynamo
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/quickphotos/quickphotos/domain"
@@ -76,6 +77,21 @@ func PhotoKey(k domain.PhotoKey) Key {
 // ReactionKey is the key of a reaction item.
 func ReactionKey(k domain.ReactionKey) Key {
 	return Key{PK: reactionPK(k.Username, k.Type), SK: photoSK(k.Photo)}
+}
+
+// NodeKey is the key of the item of the entity k identifies (see domain.NodeKey).
+func NodeKey(k domain.NodeKey) Key {
+	switch k := k.(type) {
+	case domain.UserKey:
+		return UserKey(k.Username)
+	case domain.PhotoKey:
+		return PhotoKey(k)
+	case domain.ReactionKey:
+		return ReactionKey(k)
+	case domain.FriendshipKey:
+		return friendshipKey(k)
+	}
+	panic(fmt.Sprintf("dynamo: no item key for %T", k))
 }
 
 // friendshipKey is the key of a friendship item: it lives in the followed user's partition.

@@ -8,15 +8,15 @@ import (
 )
 
 func TestKeys(t *testing.T) {
-	photo := domain.PhotoKey{Owner: "ada", Timestamp: "2019-03-03T18:20:10Z"}
+	photo := domain.PhotoKey{Owner: "ada", Timestamp: "2019-03-03T18:20:10"}
 	for _, tc := range []struct {
 		got, want Key
 	}{
 		{UserKey("ada"), Key{"USER#ada", "#METADATA#ada"}},
-		{PhotoKey(photo), Key{"USER#ada", "PHOTO#ada#2019-03-03T18:20:10Z"}},
-		{ReactionKey(domain.ReactionKey{Username: "bob", Type: domain.ReactionThumbsUp, Photo: photo}), Key{"REACTION#bob#+1", "PHOTO#ada#2019-03-03T18:20:10Z"}},
+		{PhotoKey(photo), Key{"USER#ada", "PHOTO#ada#2019-03-03T18:20:10"}},
+		{ReactionKey(domain.ReactionKey{Username: "bob", Type: domain.ReactionThumbsUp, Photo: photo}), Key{"REACTION#bob#+1", "PHOTO#ada#2019-03-03T18:20:10"}},
 		{friendshipKey(domain.FriendshipKey{Follower: "bob", Followed: "ada"}), Key{"USER#ada", "#FRIEND#bob"}},
-		{photoDeletionKey(photo), Key{"DELETION#ada#2019-03-03T18:20:10Z", "#DELETION"}},
+		{photoDeletionKey(photo), Key{"DELETION#ada#2019-03-03T18:20:10", "#DELETION"}},
 	} {
 		if tc.got != tc.want {
 			t.Errorf("got %+v, want %+v", tc.got, tc.want)
@@ -58,9 +58,9 @@ func TestKeys_ParseRoundTrip(t *testing.T) {
 // InvertedIndex, a photo's reactions sort before the photo.
 func TestKeys_SortOrder(t *testing.T) {
 	user := "mia"
-	sks := []string{photoSK(domain.PhotoKey{Owner: user, Timestamp: "2019-01-01T00:00:00Z"}), metadataSK(user), friendSK("zed"), friendSK("aaron"), photosHigh, friendsLow}
+	sks := []string{photoSK(domain.PhotoKey{Owner: user, Timestamp: "2019-01-01T00:00:00"}), metadataSK(user), friendSK("zed"), friendSK("aaron"), photosHigh, friendsLow}
 	sort.Strings(sks)
-	want := []string{friendsLow, friendSK("aaron"), friendSK("zed"), metadataSK(user), photoSK(domain.PhotoKey{Owner: user, Timestamp: "2019-01-01T00:00:00Z"}), photosHigh}
+	want := []string{friendsLow, friendSK("aaron"), friendSK("zed"), metadataSK(user), photoSK(domain.PhotoKey{Owner: user, Timestamp: "2019-01-01T00:00:00"}), photosHigh}
 	for i := range want {
 		if sks[i] != want[i] {
 			t.Fatalf("sorted %q, want %q", sks, want)

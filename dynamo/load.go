@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"sort"
 	"time"
 
@@ -100,7 +101,9 @@ func writtenBefore(n int) string {
 }
 
 // checkLoadItem checks that item has the table's keys, and returns it with its timestamps in
-// canonical form (see canonicalTimestamps).
+// canonical form (see canonicalTimestamps) and without the mark of a migrated item, which tells
+// the stream's consumers of one move (attrMovedFrom): a loaded photo is fanned out into feeds
+// like any other, wherever its items file came from.
 func checkLoadItem(item Item, line int) (Item, error) {
 	for _, name := range []string{attrPK, attrSK} {
 		v, ok := item[name].(*types.AttributeValueMemberS)
@@ -111,6 +114,10 @@ func checkLoadItem(item Item, line int) (Item, error) {
 	item, err := canonicalTimestamps(item)
 	if err != nil {
 		return nil, &LineError{Line: line, Err: err}
+	}
+	if _, ok := item[attrMovedFrom]; ok {
+		item = maps.Clone(item)
+		delete(item, attrMovedFrom)
 	}
 	return item, nil
 }

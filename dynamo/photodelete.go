@@ -321,7 +321,7 @@ func (s *Store) FinishDeletions(ctx context.Context, olderThan time.Duration) (i
 			key, ok := photoKeyFromDeletionPK(pk)
 			id, _ := getString(item, attrDeletion)
 			startedAt, _ := getString(item, attrTimestamp)
-			began, err := time.Parse(time.RFC3339Nano, startedAt)
+			began, err := domain.ParseTimestamp(attrTimestamp, startedAt)
 			if !ok || id == "" || err != nil {
 				return finished, domain.Errorf(domain.Internal, "malformed deletion record %q", pk)
 			}

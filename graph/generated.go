@@ -46,6 +46,7 @@ type ComplexityRoot struct {
 	Friendship struct {
 		Followed  func(childComplexity int) int
 		Follower  func(childComplexity int) int
+		ID        func(childComplexity int) int
 		Timestamp func(childComplexity int) int
 	}
 
@@ -72,11 +73,14 @@ type ComplexityRoot struct {
 	}
 
 	PageInfo struct {
-		EndCursor   func(childComplexity int) int
-		HasNextPage func(childComplexity int) int
+		EndCursor       func(childComplexity int) int
+		HasNextPage     func(childComplexity int) int
+		HasPreviousPage func(childComplexity int) int
+		StartCursor     func(childComplexity int) int
 	}
 
 	Photo struct {
+		ID             func(childComplexity int) int
 		Owner          func(childComplexity int) int
 		ReactionCounts func(childComplexity int) int
 		Reactions      func(childComplexity int, first *int, after *string) int
@@ -102,6 +106,8 @@ type ComplexityRoot struct {
 
 	Query struct {
 		Feed   func(childComplexity int, first *int, after *string) int
+		Node   func(childComplexity int, id string) int
+		Nodes  func(childComplexity int, ids []string) int
 		Photo  func(childComplexity int, owner string, timestamp string) int
 		User   func(childComplexity int, username string) int
 		Users  func(childComplexity int, usernames []string) int
@@ -109,6 +115,7 @@ type ComplexityRoot struct {
 	}
 
 	Reaction struct {
+		ID        func(childComplexity int) int
 		Photo     func(childComplexity int) int
 		Timestamp func(childComplexity int) int
 		Type      func(childComplexity int) int
@@ -150,6 +157,7 @@ type ComplexityRoot struct {
 		Followers      func(childComplexity int, first *int, after *string) int
 		Following      func(childComplexity int, first *int, after *string) int
 		FollowingCount func(childComplexity int) int
+		ID             func(childComplexity int) int
 		Interests      func(childComplexity int) int
 		Name           func(childComplexity int) int
 		Photos         func(childComplexity int, first *int, after *string) int
@@ -196,6 +204,8 @@ type QueryResolver interface {
 	Viewer(ctx context.Context) (*domain.User, error)
 	Feed(ctx context.Context, first *int, after *string) (*model.PhotoConnection, error)
 	Users(ctx context.Context, usernames []string) ([]*domain.User, error)
+	Node(ctx context.Context, id string) (domain.Node, error)
+	Nodes(ctx context.Context, ids []string) ([]domain.Node, error)
 	Photo(ctx context.Context, owner string, timestamp string) (*domain.Photo, error)
 }
 type ReactionResolver interface {
@@ -251,6 +261,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Friendship.Follower(childComplexity), true
+	case "Friendship.id":
+		if e.ComplexityRoot.Friendship.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Friendship.ID(childComplexity), true
 	case "Friendship.timestamp":
 		if e.ComplexityRoot.Friendship.Timestamp == nil {
 			break
@@ -391,7 +407,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PageInfo.HasNextPage(childComplexity), true
+	case "PageInfo.hasPreviousPage":
+		if e.ComplexityRoot.PageInfo.HasPreviousPage == nil {
+			break
+		}
 
+		return e.ComplexityRoot.PageInfo.HasPreviousPage(childComplexity), true
+	case "PageInfo.startCursor":
+		if e.ComplexityRoot.PageInfo.StartCursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageInfo.StartCursor(childComplexity), true
+
+	case "Photo.id":
+		if e.ComplexityRoot.Photo.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Photo.ID(childComplexity), true
 	case "Photo.owner", "Photo.username":
 		if e.ComplexityRoot.Photo.Owner == nil {
 			break
@@ -485,6 +519,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Query.Feed(childComplexity, args["first"].(*int), args["after"].(*string)), true
 
+	case "Query.node":
+		if e.ComplexityRoot.Query.Node == nil {
+			break
+		}
+
+		args, err := ec.field_Query_node_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Node(childComplexity, args["id"].(string)), true
+	case "Query.nodes":
+		if e.ComplexityRoot.Query.Nodes == nil {
+			break
+		}
+
+		args, err := ec.field_Query_nodes_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Nodes(childComplexity, args["ids"].([]string)), true
 	case "Query.photo":
 		if e.ComplexityRoot.Query.Photo == nil {
 			break
@@ -525,6 +581,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Query.Viewer(childComplexity), true
 
+	case "Reaction.id":
+		if e.ComplexityRoot.Reaction.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Reaction.ID(childComplexity), true
 	case "Reaction.photo":
 		if e.ComplexityRoot.Reaction.Photo == nil {
 			break
@@ -711,6 +773,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.User.FollowingCount(childComplexity), true
+	case "User.id":
+		if e.ComplexityRoot.User.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.User.ID(childComplexity), true
 	case "User.interests":
 		if e.ComplexityRoot.User.Interests == nil {
 			break
@@ -891,19 +959,24 @@ another. Errors carry ` + "`" + `extensions.code` + "`" + `: BAD_USER_INPUT, NOT
 FORBIDDEN, SERVICE_UNAVAILABLE (the store stayed busy through bounded retries; retry later) or
 INTERNAL_SERVER_ERROR. A mutation that fails writes nothing.
 
+Every User, Photo, Reaction and Friendship has a global ` + "`" + `id` + "`" + ` (Relay's Global Object
+Identification, the ` + "`" + `Node` + "`" + ` interface): clients that normalise their cache by ` + "`" + `id` + "`" + ` need no key
+policy of their own, and ` + "`" + `node(id:)` + "`" + ` or ` + "`" + `nodes(ids:)` + "`" + ` read any of them back.
+
 A request must mean one thing to every JSON reader: one whose JSON gives a key twice (at the
 top, or in any object of ` + "`" + `variables` + "`" + ` or ` + "`" + `extensions` + "`" + `), has keys in ` + "`" + `extensions` + "`" + ` that differ only
 in case, spells ` + "`" + `query` + "`" + `, ` + "`" + `operationName` + "`" + `, ` + "`" + `variables` + "`" + ` or ` + "`" + `extensions` + "`" + ` in another case, or holds
 more than one JSON value is refused with HTTP 400 and BAD_USER_INPUT; so is a GET that gives
 one of those parameters twice.
 
-Timestamps that name a photo take RFC 3339 with a zone, ` + "`" + `Z` + "`" + ` or ` + "`" + `±hh:mm` + "`" + `
-(` + "`" + `2019-03-03T20:20:10+02:00` + "`" + `), and optionally a fraction of a second that is zero (` + "`" + `.000` + "`" + `);
-the server keeps and returns one canonical form, UTC to the whole second with a ` + "`" + `Z` + "`" + `
-(` + "`" + `2019-03-03T18:20:10Z` + "`" + `, always 20 characters, so that text order is time order), and every
-argument that names a photo finds it under any spelling of its instant. A timestamp without a
-zone, with a non-zero fraction, or outside 1900-01-01T00:00:00Z through 2100-12-31T23:59:59Z
-is BAD_USER_INPUT.
+Timestamps have one canonical form, the tutorial's own, in which the server stores them in keys
+and answers them everywhere (photos, reactions, follows, the feed): UTC to the whole second
+with no zone, ` + "`" + `2019-03-03T18:20:10` + "`" + ` (always 19 characters, so that text order is time order;
+parsers that read a zone-less time as local, such as JavaScript's ` + "`" + `Date` + "`" + `, need a ` + "`" + `Z` + "`" + ` appended).
+Arguments that name a photo take that form, read as UTC, or RFC 3339 with a zone, ` + "`" + `Z` + "`" + ` or
+` + "`" + `±hh:mm` + "`" + ` (` + "`" + `2019-03-03T20:20:10+02:00` + "`" + `), each optionally with a fraction of a second that is zero
+(` + "`" + `.000` + "`" + `); every spelling of an instant finds the same photo. A non-zero fraction, or an instant
+outside 1900-01-01T00:00:00 through 2100-12-31T23:59:59 (UTC), is BAD_USER_INPUT.
 
 Text fields (name, status, address, interests, email, URLs) must be valid UTF-8 and may not
 hold control characters (U+0000–U+001F, U+007F–U+009F), bidirectional controls (U+061C,
@@ -916,6 +989,14 @@ every mutation acts as one user (the argument that names them) and is FORBIDDEN 
 caller is that user, UNAUTHENTICATED without a token. Operations that exceed the server's
 depth, cost, alias or operation limits are refused before they run, with
 ` + "`" + `extensions.code` + "`" + ` QUERY_LIMIT_EXCEEDED.
+
+A server may give every caller a budget of DynamoDB capacity units that refills over time
+(the units ` + "`" + `extensions.cost` + "`" + ` reports). A caller who has spent it is refused before anything
+runs, with HTTP 429, a ` + "`" + `Retry-After` + "`" + ` header and ` + "`" + `extensions.code` + "`" + ` LIMIT_EXCEEDED, whose
+` + "`" + `extensions.retryAfter` + "`" + ` is the seconds until the budget admits again; with
+` + "`" + `X-Quickphotos-Cost: 1` + "`" + `, ` + "`" + `extensions.cost.limit` + "`" + ` reports the budget (` + "`" + `capacity` + "`" + `,
+` + "`" + `refillPerSecond` + "`" + `, ` + "`" + `remaining` + "`" + `). LIMIT_EXCEEDED also ends a subscription that fell too far
+behind, and refuses one past a connection's subscription cap.
 """
 schema {
   query: Query
@@ -933,11 +1014,15 @@ type Query {
   feed(first: Int = 20, after: String): PhotoConnection!
   "The users with these usernames, in the order asked, null where a username has no profile. BatchGetItem, 100 keys per request; at most 100 usernames."
   users(usernames: [ID!]!): [User]!
+  "The object with this global ` + "`" + `id` + "`" + ` (any type that implements Node), or null when it does not exist (any more). An id not spelt as the server spells ids (malformed, of a type without ids, or naming a key no object can have, such as an invalid username) is BAD_USER_INPUT. The same rules apply as to the typed fields: a User's private fields stay null for anyone but its owner. One share of a BatchGetItem batched with every other entity the operation reads at this level, whatever its type."
+  node(id: ID!): Node
+  "The objects with these global ids, in the order asked, null where one does not exist. At most 100 ids; one bad id refuses the whole field (BAD_USER_INPUT, naming its position). Read together in one BatchGetItem, whatever their types."
+  nodes(ids: [ID!]!): [Node]!
   "The photo ` + "`" + `owner` + "`" + ` uploaded at ` + "`" + `timestamp` + "`" + `, or null when there is none. One share of a BatchGetItem; when the selection asks for a first page of ` + "`" + `reactions` + "`" + `, one Query on InvertedIndex brings the photo and its reactions together."
   photo(
     "The photo's owner."
     owner: ID!
-    "The photo's timestamp, in any spelling uploadPhoto accepts: RFC 3339 with a zone, e.g. ` + "`" + `2019-03-03T18:20:10Z` + "`" + ` or ` + "`" + `2019-03-03T20:20:10+02:00` + "`" + `."
+    "The photo's timestamp, in any spelling uploadPhoto accepts: the canonical form ` + "`" + `2019-03-03T18:20:10` + "`" + ` (UTC), or RFC 3339 with a zone, e.g. ` + "`" + `2019-03-03T18:20:10Z` + "`" + ` or ` + "`" + `2019-03-03T20:20:10+02:00` + "`" + `."
     timestamp: String!
   ): Photo
 }
@@ -1011,7 +1096,7 @@ type Mutation {
   deletePhoto(
     "The photo's owner."
     owner: ID!
-    "The photo's timestamp, in any spelling uploadPhoto accepts: RFC 3339 with a zone, e.g. ` + "`" + `2019-03-03T18:20:10Z` + "`" + ` or ` + "`" + `2019-03-03T20:20:10+02:00` + "`" + `."
+    "The photo's timestamp, in any spelling uploadPhoto accepts: the canonical form ` + "`" + `2019-03-03T18:20:10` + "`" + ` (UTC), or RFC 3339 with a zone, e.g. ` + "`" + `2019-03-03T18:20:10Z` + "`" + ` or ` + "`" + `2019-03-03T20:20:10+02:00` + "`" + `."
     timestamp: String!
   ): Photo!
   "Reacts to a photo and counts the reaction on the photo, in one transaction. A user reacts at most once per type per photo: CONFLICT when already reacted, NOT_FOUND when the photo or the reacting user does not exist, or the photo is being deleted."
@@ -1025,7 +1110,9 @@ type Mutation {
 }
 
 "A user's profile."
-type User {
+type User implements Node {
+  "Its global id (see Node); ` + "`" + `username` + "`" + ` stays the handle to show and to pass to the typed fields."
+  id: ID!
   "The unique, permanent handle: 1 to 64 letters, digits, ` + "`" + `_` + "`" + `, ` + "`" + `-` + "`" + ` or ` + "`" + `.` + "`" + `."
   username: ID!
   "Display name: one line, no control or bidirectional control characters."
@@ -1059,12 +1146,14 @@ type User {
 }
 
 "A photo a user uploaded. Its identity is its owner and its timestamp."
-type Photo {
+type Photo implements Node {
+  "Its global id (see Node), made of its owner and timestamp."
+  id: ID!
   "The user who uploaded the photo."
   owner: User!
   "The owner's username."
   username: ID!
-  "When the photo was taken or uploaded, in the canonical form: UTC to the whole second, e.g. ` + "`" + `2019-03-03T18:20:10Z` + "`" + ` (always 20 characters; text order is time order)."
+  "When the photo was taken or uploaded, in the canonical form: UTC to the whole second with no zone, e.g. ` + "`" + `2019-03-03T18:20:10` + "`" + ` (always 19 characters; text order is time order)."
   timestamp: String!
   "Where the image is served from (its CDN URL)."
   url: String!
@@ -1101,25 +1190,40 @@ enum ReactionType {
 }
 
 "One user's reaction of one type to one photo."
-type Reaction {
+type Reaction implements Node {
+  "Its global id (see Node), made of the reacting user, the type and the photo."
+  id: ID!
   "The user who reacted."
   user: User!
   "The kind of reaction."
   type: ReactionType!
   "The photo reacted to."
   photo: Photo!
-  "When the reaction was made, in the canonical form of timestamps: UTC to the whole second, e.g. ` + "`" + `2019-03-03T18:20:10Z` + "`" + `."
+  "When the reaction was made, in the canonical form of timestamps: UTC to the whole second with no zone, e.g. ` + "`" + `2019-03-03T18:20:10` + "`" + `."
   timestamp: String!
 }
 
 "One user following another."
-type Friendship {
+type Friendship implements Node {
+  "Its global id (see Node), made of the follower and the followed user."
+  id: ID!
   "The user who follows."
   follower: User!
   "The user who is followed."
   followed: User!
-  "When the follow happened, in the canonical form of timestamps: UTC to the whole second, e.g. ` + "`" + `2019-03-03T18:20:10Z` + "`" + `."
+  "When the follow happened, in the canonical form of timestamps: UTC to the whole second with no zone, e.g. ` + "`" + `2019-03-03T18:20:10` + "`" + `."
   timestamp: String!
+}
+
+"""
+An object with a global id: a User, Photo, Reaction or Friendship. Ids are opaque (do not
+build or parse them), stable (an object keeps its id for as long as it exists), unique across
+types, and accepted only as the server spells them. Fetch any object again by its id alone with
+` + "`" + `node(id:)` + "`" + `, as Relay's refetchable fragments do.
+"""
+interface Node {
+  "The object's global id."
+  id: ID!
 }
 
 "Where a page ends, and whether more follows."
@@ -1128,6 +1232,10 @@ type PageInfo {
   hasNextPage: Boolean!
   "The cursor of the last edge of this page, null when the page is empty."
   endCursor: String
+  "Always false: every list pages forward only, with ` + "`" + `first` + "`" + ` and ` + "`" + `after` + "`" + `, and the Relay connection specification lets a forward page answer false. Here for clients that require the whole PageInfo, such as Relay's ` + "`" + `@connection` + "`" + `."
+  hasPreviousPage: Boolean!
+  "The cursor of the first edge of this page, null when the page is empty."
+  startCursor: String
 }
 
 "A page of photos."
@@ -1226,7 +1334,7 @@ input UploadPhotoInput {
   owner: ID!
   "Where the image is served from: an http or https URL of at most 2048 bytes, with no control or bidirectional control characters."
   url: String!
-  "When it was taken or uploaded: RFC 3339 with a zone, ` + "`" + `Z` + "`" + ` or ` + "`" + `±hh:mm` + "`" + ` (` + "`" + `2019-03-03T20:20:10+02:00` + "`" + `), with no fraction of a second or a zero one, from 1900-01-01T00:00:00Z through 2100-12-31T23:59:59Z; kept and returned as UTC to the whole second (` + "`" + `2019-03-03T18:20:10Z` + "`" + `). BAD_USER_INPUT without a zone. The server's clock when left out."
+  "When it was taken or uploaded: the canonical form, UTC to the whole second with no zone (` + "`" + `2019-03-03T18:20:10` + "`" + `), or RFC 3339 with a zone, ` + "`" + `Z` + "`" + ` or ` + "`" + `±hh:mm` + "`" + ` (` + "`" + `2019-03-03T20:20:10+02:00` + "`" + `), each with no fraction of a second or a zero one, from 1900-01-01T00:00:00 through 2100-12-31T23:59:59 (UTC); kept and returned in the canonical form. The server's clock when left out."
   timestamp: String
 }
 
@@ -1236,7 +1344,7 @@ input ReactionInput {
   username: ID!
   "The photo's owner."
   owner: ID!
-  "The photo's timestamp, in any spelling uploadPhoto accepts: RFC 3339 with a zone, e.g. ` + "`" + `2019-03-03T18:20:10Z` + "`" + ` or ` + "`" + `2019-03-03T20:20:10+02:00` + "`" + `."
+  "The photo's timestamp, in any spelling uploadPhoto accepts: the canonical form ` + "`" + `2019-03-03T18:20:10` + "`" + ` (UTC), or RFC 3339 with a zone, e.g. ` + "`" + `2019-03-03T18:20:10Z` + "`" + ` or ` + "`" + `2019-03-03T20:20:10+02:00` + "`" + `."
   timestamp: String!
   "The kind of reaction."
   type: ReactionType!
@@ -1259,6 +1367,8 @@ var parsedSchema = gqlparser.MustLoadSchema(sources...)
 
 func (ec *executionContext) childFields_Friendship(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
+	case "id":
+		return ec.fieldContext_Friendship_id(ctx, field)
 	case "follower":
 		return ec.fieldContext_Friendship_follower(ctx, field)
 	case "followed":
@@ -1297,12 +1407,18 @@ func (ec *executionContext) childFields_PageInfo(ctx context.Context, field grap
 		return ec.fieldContext_PageInfo_hasNextPage(ctx, field)
 	case "endCursor":
 		return ec.fieldContext_PageInfo_endCursor(ctx, field)
+	case "hasPreviousPage":
+		return ec.fieldContext_PageInfo_hasPreviousPage(ctx, field)
+	case "startCursor":
+		return ec.fieldContext_PageInfo_startCursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PageInfo", field.Name)
 }
 
 func (ec *executionContext) childFields_Photo(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
+	case "id":
+		return ec.fieldContext_Photo_id(ctx, field)
 	case "owner":
 		return ec.fieldContext_Photo_owner(ctx, field)
 	case "username":
@@ -1353,6 +1469,8 @@ func (ec *executionContext) childFields_PhotoEdge(ctx context.Context, field gra
 
 func (ec *executionContext) childFields_Reaction(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
+	case "id":
+		return ec.fieldContext_Reaction_id(ctx, field)
 	case "user":
 		return ec.fieldContext_Reaction_user(ctx, field)
 	case "type":
@@ -1405,6 +1523,8 @@ func (ec *executionContext) childFields_ReactionEdge(ctx context.Context, field 
 
 func (ec *executionContext) childFields_User(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
+	case "id":
+		return ec.fieldContext_User_id(ctx, field)
 	case "username":
 		return ec.fieldContext_User_username(ctx, field)
 	case "name":
@@ -1751,6 +1871,34 @@ func (ec *executionContext) field_Query_feed_args(ctx context.Context, rawArgs m
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_node_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_nodes_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "ids",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalNID2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["ids"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_photo_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -2006,6 +2154,29 @@ func (ec *executionContext) field___Type_fields_args(ctx context.Context, rawArg
 // endregion ***************************** args.gotpl *****************************
 
 // region    **************************** field.gotpl *****************************
+
+func (ec *executionContext) _Friendship_id(ctx context.Context, field graphql.CollectedField, obj *domain.Friendship) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Friendship_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Friendship_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Friendship", field, true, false, errors.New("field of type ID does not have child fields"))
+}
 
 func (ec *executionContext) _Friendship_follower(ctx context.Context, field graphql.CollectedField, obj *domain.Friendship) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
@@ -2634,6 +2805,75 @@ func (ec *executionContext) fieldContext_PageInfo_endCursor(_ context.Context, f
 	return graphql.NewScalarFieldContext("PageInfo", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _PageInfo_hasPreviousPage(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageInfo_hasPreviousPage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.HasPreviousPage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PageInfo_hasPreviousPage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageInfo", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _PageInfo_startCursor(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageInfo_startCursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StartCursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PageInfo_startCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageInfo", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Photo_id(ctx context.Context, field graphql.CollectedField, obj *domain.Photo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Photo_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Photo_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Photo", field, true, false, errors.New("field of type ID does not have child fields"))
+}
+
 func (ec *executionContext) _Photo_owner(ctx context.Context, field graphql.CollectedField, obj *domain.Photo) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -3181,6 +3421,94 @@ func (ec *executionContext) fieldContext_Query_users(ctx context.Context, field 
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_node(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Node(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v domain.Node) graphql.Marshaler {
+			return ec.marshalONode2githubᚗcomᚋquickphotosᚋquickphotosᚋdomainᚐNode(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_node(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("FieldContext.Child cannot be called on type INTERFACE")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_node_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_nodes(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Nodes(ctx, fc.Args["ids"].([]string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []domain.Node) graphql.Marshaler {
+			return ec.marshalNNode2ᚕgithubᚗcomᚋquickphotosᚋquickphotosᚋdomainᚐNode(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_nodes(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("FieldContext.Child cannot be called on type INTERFACE")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_nodes_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_photo(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -3299,6 +3627,29 @@ func (ec *executionContext) fieldContext_Query___schema(_ context.Context, field
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _Reaction_id(ctx context.Context, field graphql.CollectedField, obj *domain.Reaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Reaction_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Reaction_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Reaction", field, true, false, errors.New("field of type ID does not have child fields"))
 }
 
 func (ec *executionContext) _Reaction_user(ctx context.Context, field graphql.CollectedField, obj *domain.Reaction) (ret graphql.Marshaler) {
@@ -3818,6 +4169,29 @@ func (ec *executionContext) fieldContext_Subscription_userChanged(ctx context.Co
 		return fc, err
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _User_id(ctx context.Context, field graphql.CollectedField, obj *domain.User) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_User_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_User_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("User", field, true, false, errors.New("field of type ID does not have child fields"))
 }
 
 func (ec *executionContext) _User_username(ctx context.Context, field graphql.CollectedField, obj *domain.User) (ret graphql.Marshaler) {
@@ -5671,11 +6045,52 @@ func (ec *executionContext) unmarshalInputUploadPhotoInput(ctx context.Context, 
 
 // region    ************************** interface.gotpl ***************************
 
+func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj domain.Node) graphql.Marshaler {
+	switch obj := (obj).(type) {
+	case nil:
+		return graphql.Null
+	case domain.User:
+		return ec._User(ctx, sel, &obj)
+	case *domain.User:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._User(ctx, sel, obj)
+	case domain.Reaction:
+		return ec._Reaction(ctx, sel, &obj)
+	case *domain.Reaction:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Reaction(ctx, sel, obj)
+	case domain.Photo:
+		return ec._Photo(ctx, sel, &obj)
+	case *domain.Photo:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Photo(ctx, sel, obj)
+	case domain.Friendship:
+		return ec._Friendship(ctx, sel, &obj)
+	case *domain.Friendship:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Friendship(ctx, sel, obj)
+	default:
+		if typedObj, ok := obj.(graphql.Marshaler); ok {
+			return typedObj
+		} else {
+			panic(fmt.Errorf("unexpected type %T; non-generated variants of Node must implement graphql.Marshaler", obj))
+		}
+	}
+}
+
 // endregion ************************** interface.gotpl ***************************
 
 // region    **************************** object.gotpl ****************************
 
-var friendshipImplementors = []string{"Friendship"}
+var friendshipImplementors = []string{"Friendship", "Node"}
 
 func (ec *executionContext) _Friendship(ctx context.Context, sel ast.SelectionSet, obj *domain.Friendship) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, friendshipImplementors)
@@ -5687,6 +6102,11 @@ func (ec *executionContext) _Friendship(ctx context.Context, sel ast.SelectionSe
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("Friendship")
+		case "id":
+			out.Values[i] = ec._Friendship_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "follower":
 			field := field
 
@@ -5999,6 +6419,16 @@ func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet,
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "hasPreviousPage":
+			out.Values[i] = ec._PageInfo_hasPreviousPage(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "startCursor":
+			out.Values[i] = ec._PageInfo_startCursor(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -6020,7 +6450,7 @@ func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet,
 	return out
 }
 
-var photoImplementors = []string{"Photo"}
+var photoImplementors = []string{"Photo", "Node"}
 
 func (ec *executionContext) _Photo(ctx context.Context, sel ast.SelectionSet, obj *domain.Photo) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, photoImplementors)
@@ -6032,6 +6462,11 @@ func (ec *executionContext) _Photo(ctx context.Context, sel ast.SelectionSet, ob
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("Photo")
+		case "id":
+			out.Values[i] = ec._Photo_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "owner":
 			field := field
 
@@ -6424,6 +6859,50 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "node":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_node(ctx, field)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "nodes":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_nodes(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "photo":
 			field := field
 
@@ -6481,7 +6960,7 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 	return out
 }
 
-var reactionImplementors = []string{"Reaction"}
+var reactionImplementors = []string{"Reaction", "Node"}
 
 func (ec *executionContext) _Reaction(ctx context.Context, sel ast.SelectionSet, obj *domain.Reaction) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, reactionImplementors)
@@ -6493,6 +6972,11 @@ func (ec *executionContext) _Reaction(ctx context.Context, sel ast.SelectionSet,
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("Reaction")
+		case "id":
+			out.Values[i] = ec._Reaction_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "user":
 			field := field
 
@@ -6775,7 +7259,7 @@ func (ec *executionContext) _Subscription(ctx context.Context, sel ast.Selection
 	}
 }
 
-var userImplementors = []string{"User"}
+var userImplementors = []string{"User", "Node"}
 
 func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj *domain.User) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, userImplementors)
@@ -6787,6 +7271,11 @@ func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("User")
+		case "id":
+			out.Values[i] = ec._User_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "username":
 			out.Values[i] = ec._User_username(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -7709,6 +8198,16 @@ func (ec *executionContext) marshalNInt2int(ctx context.Context, sel ast.Selecti
 	return res
 }
 
+func (ec *executionContext) marshalNNode2ᚕgithubᚗcomᚋquickphotosᚋquickphotosᚋdomainᚐNode(ctx context.Context, sel ast.SelectionSet, v []domain.Node) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalONode2githubᚗcomᚋquickphotosᚋquickphotosᚋdomainᚐNode(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
 func (ec *executionContext) marshalNPageInfo2ᚖgithubᚗcomᚋquickphotosᚋquickphotosᚋgraphᚋmodelᚐPageInfo(ctx context.Context, sel ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -8147,6 +8646,13 @@ func (ec *executionContext) marshalOInt2ᚖint(ctx context.Context, sel ast.Sele
 	_ = ctx
 	res := graphql.MarshalInt(*v)
 	return res
+}
+
+func (ec *executionContext) marshalONode2githubᚗcomᚋquickphotosᚋquickphotosᚋdomainᚐNode(ctx context.Context, sel ast.SelectionSet, v domain.Node) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Node(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOPhoto2ᚖgithubᚗcomᚋquickphotosᚋquickphotosᚋdomainᚐPhoto(ctx context.Context, sel ast.SelectionSet, v *domain.Photo) graphql.Marshaler {

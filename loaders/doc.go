@@ -1,6 +1,7 @@
 // Package loaders batches and deduplicates the data a GraphQL request needs, with one set of
-// graph-gophers/dataloader/v7 loaders per operation: profiles and photos by BatchGetItem (100
-// keys a request), item collections by one Query per distinct (list, page) asked. Items a
+// graph-gophers/dataloader/v7 loaders per operation: entities by key — profiles, photos,
+// reactions, friendships, whatever their mix — by one BatchGetItem per 100 keys, and item
+// collections by one Query per distinct (list, page) asked. Items a
 // Query brings back for free — the profile read with its followers, the photo read with its
 // reactions, the photos of a page — prime the loaders, so nothing is fetched twice.
 //

@@ -33,30 +33,30 @@ func pages[K comparable, V any](name string, opts Options, query func(context.Co
 }
 
 // Photos returns a page of owner's photos, most recent first. The photos, and the owner's
-// profile when the page reached it, prime the entity loaders.
+// profile when the page reached it, prime the entity loader.
 func (l *Loaders) Photos(ctx context.Context, owner string, p domain.PageRequest) (dynamo.PhotoPage, error) {
 	page, err := load(ctx, l.photoPages, pageKey[string]{owner, p.First, p.After})
 	if err != nil {
 		return page, err
 	}
 	for _, photo := range page.Items {
-		l.photos.Prime(ctx, photo.Key(), &photo)
+		l.prime(ctx, &photo)
 	}
 	if page.Owner != nil {
-		l.users.Prime(ctx, owner, page.Owner)
+		l.prime(ctx, page.Owner)
 	}
 	return page, nil
 }
 
 // Followers returns the profile of username (nil when absent, on first pages only) and a
-// page of its followers. The profile primes the user loader.
+// page of its followers. The profile primes the entity loader.
 func (l *Loaders) Followers(ctx context.Context, username string, p domain.PageRequest) (dynamo.FollowersPage, error) {
 	page, err := load(ctx, l.followerPages, pageKey[string]{username, p.First, p.After})
 	if err != nil {
 		return page, err
 	}
 	if page.User != nil {
-		l.users.Prime(ctx, username, page.User)
+		l.prime(ctx, page.User)
 	}
 	return page, nil
 }
@@ -67,14 +67,14 @@ func (l *Loaders) Following(ctx context.Context, username string, p domain.PageR
 }
 
 // PhotoReactions returns the photo (on first pages) and a page of its reactions. The photo
-// primes the photo loader.
+// primes the entity loader.
 func (l *Loaders) PhotoReactions(ctx context.Context, k domain.PhotoKey, p domain.PageRequest) (dynamo.PhotoReactionsPage, error) {
 	page, err := load(ctx, l.reactionPages, pageKey[domain.PhotoKey]{k, p.First, p.After})
 	if err != nil {
 		return page, err
 	}
 	if page.Photo != nil {
-		l.photos.Prime(ctx, k, page.Photo)
+		l.prime(ctx, page.Photo)
 	}
 	return page, nil
 }
@@ -91,18 +91,21 @@ func (l *Loaders) Feed(ctx context.Context, reader string, p domain.PageRequest)
 	if err != nil {
 		return domain.Page[domain.Photo]{}, err
 	}
-	for k, photo := range entries.Photos {
-		l.photos.Prime(ctx, k, &photo)
+	for _, photo := range entries.Photos {
+		l.prime(ctx, &photo)
 	}
-	thunks := make([]dataloader.Thunk[*domain.Photo], len(entries.Items))
+	keys := make([]domain.NodeKey, len(entries.Items))
 	for i, e := range entries.Items {
-		thunks[i] = l.photos.Load(ctx, e.Photo)
+		keys[i] = e.Photo
+	}
+	photos, err := l.Nodes(ctx, keys)
+	if err != nil {
+		return domain.Page[domain.Photo]{}, err
 	}
 	page := domain.Page[domain.Photo]{HasNextPage: entries.HasNextPage}
-	for i, thunk := range thunks {
-		photo, err := thunk()
+	for i, n := range photos {
+		photo, err := entity[*domain.Photo](n, nil)
 		if err != nil {
-			l.photos.Clear(ctx, entries.Items[i].Photo)
 			return domain.Page[domain.Photo]{}, err
 		}
 		if photo != nil {

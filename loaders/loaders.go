@@ -58,8 +58,9 @@ type Loaders struct {
 	store *dynamo.Store
 	opts  Options
 
-	users          *dataloader.Loader[string, *domain.User]
-	photos         *dataloader.Loader[domain.PhotoKey, *domain.Photo]
+	// entities reads profiles, photos, reactions and friendships by key, all of them in one
+	// BatchGetItem per wave (see entities.go).
+	entities       *dataloader.Loader[domain.NodeKey, domain.Node]
 	photoPages     *dataloader.Loader[pageKey[string], dynamo.PhotoPage]
 	followerPages  *dataloader.Loader[pageKey[string], dynamo.FollowersPage]
 	followingPages *dataloader.Loader[pageKey[string], domain.Page[domain.Friendship]]
@@ -84,12 +85,9 @@ const inputBuffer = 16
 // New returns the loaders of one operation over store.
 func New(store *dynamo.Store, opts Options) *Loaders {
 	l := &Loaders{store: store, opts: opts}
-	l.users = dataloader.NewBatchedLoader(observed(opts.Observer, "users", l.batchUsers(opts.ProfileFields)),
-		dataloader.WithWait[string, *domain.User](opts.wait()), dataloader.WithBatchCapacity[string, *domain.User](100),
-		dataloader.WithInputCapacity[string, *domain.User](inputBuffer))
-	l.photos = dataloader.NewBatchedLoader(observed(opts.Observer, "photos", l.batchPhotos()),
-		dataloader.WithWait[domain.PhotoKey, *domain.Photo](opts.wait()), dataloader.WithBatchCapacity[domain.PhotoKey, *domain.Photo](100),
-		dataloader.WithInputCapacity[domain.PhotoKey, *domain.Photo](inputBuffer))
+	l.entities = dataloader.NewBatchedLoader(l.batchEntities(),
+		dataloader.WithWait[domain.NodeKey, domain.Node](opts.wait()), dataloader.WithBatchCapacity[domain.NodeKey, domain.Node](100),
+		dataloader.WithInputCapacity[domain.NodeKey, domain.Node](inputBuffer))
 	l.photoPages = pages("photoPages", opts, store.ListPhotos)
 	l.followerPages = pages("followerPages", opts, store.Followers)
 	l.followingPages = pages("followingPages", opts, store.Following)

@@ -114,3 +114,60 @@ func TestFollowers_PrimeTheProfile(t *testing.T) {
 		t.Fatalf("cost %+v, want the one Query", s)
 	}
 }
+
+// TestNodes_OneBatchWhateverTheirTypes: profiles, photos, reactions and friendships asked
+// together share one BatchGetItem, come back in the order asked with nil where nothing
+// exists, and prime the typed loads after them.
+func TestNodes_OneBatchWhateverTheirTypes(t *testing.T) {
+	store := newStore(t)
+	ctx := context.Background()
+	for _, u := range []string{"ada", "bob"} {
+		if _, err := store.CreateUser(ctx, u, domain.Profile{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	photo := domain.PhotoKey{Owner: "ada", Timestamp: "2019-03-03T18:20:10Z"}
+	if _, err := store.UploadPhoto(ctx, domain.Photo{Owner: photo.Owner, Timestamp: photo.Timestamp, URL: "https://cdn.example.com/1.jpg"}); err != nil {
+		t.Fatal(err)
+	}
+	reaction := domain.ReactionKey{Username: "bob", Type: domain.ReactionHeart, Photo: photo}
+	if _, err := store.React(ctx, reaction); err != nil {
+		t.Fatal(err)
+	}
+	friendship := domain.FriendshipKey{Follower: "bob", Followed: "ada"}
+	if _, err := store.Follow(ctx, friendship); err != nil {
+		t.Fatal(err)
+	}
+
+	ctx, cost := dynamo.WithCost(ctx)
+	l := loaders.New(store, loaders.Options{})
+	keys := []domain.NodeKey{
+		domain.UserKey{Username: "bob"}, photo, reaction, friendship,
+		domain.PhotoKey{Owner: "ada", Timestamp: "2020-01-01T00:00:00Z"}, // no such photo
+		domain.FriendshipKey{Follower: "ada", Followed: "bob"},           // not following
+		domain.UserKey{Username: "bob"},
+	}
+	nodes, err := l.Nodes(ctx, keys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, n := range nodes {
+		switch want := keys[i]; {
+		case i == 4 || i == 5:
+			if n != nil {
+				t.Errorf("nodes[%d] = %#v, want nil", i, n)
+			}
+		case n == nil || n.NodeKey() != want:
+			t.Errorf("nodes[%d] = %#v, want the entity of %#v", i, n, want)
+		}
+	}
+	if r, ok := nodes[2].(*domain.Reaction); !ok || r.Timestamp == "" {
+		t.Errorf("reaction %#v, want it with its timestamp", nodes[2])
+	}
+	if p, err := l.Photo(ctx, photo); err != nil || p == nil || p.Reactions.Heart() != 1 {
+		t.Errorf("Photo after Nodes: %+v, %v", p, err)
+	}
+	if s := cost.Snapshot(); s.Requests != 1 || s.Operations["BatchGetItem"] != 1 {
+		t.Fatalf("cost %+v, want one BatchGetItem", s)
+	}
+}

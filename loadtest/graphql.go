@@ -26,7 +26,7 @@ type graphqlResponse struct {
 }
 
 // post sends one operation and reads the whole answer. A transport failure, a status other than
-// 200 or a body that is not a GraphQL response is an error; GraphQL errors are the answer's code.
+// 200 (or 429, a rate limit's refusal) or a body that is not a GraphQL response is an error; GraphQL errors are the answer's code.
 func post(ctx context.Context, hc *http.Client, url, token string, c call) (answer, error) {
 	body, err := json.Marshal(map[string]any{"query": c.document, "variables": c.vars})
 	if err != nil {
@@ -50,7 +50,8 @@ func post(ctx context.Context, hc *http.Client, url, token string, c call) (answ
 	if err != nil {
 		return answer{}, err
 	}
-	if resp.StatusCode != http.StatusOK {
+	// A rate limit refuses with 429 and a GraphQL body: that is the answer's code.
+	if resp.StatusCode != http.StatusOK && resp.StatusCode != http.StatusTooManyRequests {
 		return answer{}, fmt.Errorf("HTTP %d: %.200s", resp.StatusCode, raw)
 	}
 	var r graphqlResponse

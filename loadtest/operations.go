@@ -13,6 +13,8 @@ type operation struct {
 	about string
 	// asCaller: the operation reads as the signed-in caller, so it needs a token.
 	asCaller bool
+	// write: the operation is a mutation.
+	write bool
 	// next builds the request a client sends next.
 	next func(c *client) call
 }
@@ -67,7 +69,7 @@ var operations = map[string]*operation{
 		next: func(c *client) call { return call{document: followingQuery, vars: map[string]any{"u": c.user()}} }},
 	"feed": {name: "feed", about: "the caller's feed, 20 photos with owners and totals (needs --jwt-secret)", asCaller: true,
 		next: func(c *client) call { return call{document: feedQuery, actor: c.user()} }},
-	"react": {name: "react", about: "reacts to a photo, or removes the reaction the run made before",
+	"react": {name: "react", about: "reacts to a photo, or removes the reaction the run made before", write: true,
 		next: func(c *client) call {
 			user, p, kind := c.user(), c.photo(), reactionTypes[c.rand.IntN(len(reactionTypes))]
 			input := map[string]any{"username": user, "owner": p.Owner, "timestamp": p.Timestamp, "type": kind}
@@ -75,7 +77,7 @@ var operations = map[string]*operation{
 				call{document: reactMutation, vars: map[string]any{"i": input}, actor: user},
 				call{document: unreactMutation, vars: map[string]any{"i": input}, actor: user}, nil)
 		}},
-	"follow": {name: "follow", about: "follows a user, or unfollows one the run followed before",
+	"follow": {name: "follow", about: "follows a user, or unfollows one the run followed before", write: true,
 		next: func(c *client) call {
 			follower, followed := c.twoUsers()
 			input := map[string]any{"follower": follower, "followed": followed}
@@ -85,7 +87,7 @@ var operations = map[string]*operation{
 				call{document: unfollowMutation, vars: map[string]any{"i": input}, actor: follower},
 				func() { c.pop.followed(follower, followed, sent) })
 		}},
-	"upload": {name: "upload", about: "uploads a photo (to its owner's followers' feeds)",
+	"upload": {name: "upload", about: "uploads a photo (to its owner's followers' feeds)", write: true,
 		next: func(c *client) call {
 			p := c.newPhoto()
 			input := map[string]any{"owner": p.Owner, "timestamp": p.Timestamp, "url": "https://cdn.example.com/loadtest/" + p.Owner + "/" + p.Timestamp + ".jpg"}

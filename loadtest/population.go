@@ -110,6 +110,18 @@ type client struct {
 
 func (c *client) user() string { return c.pop.users[c.rand.IntN(len(c.pop.users))] }
 
+// users returns n users at random, all of them when there are no more.
+func (c *client) users(n int) []string {
+	if n >= len(c.pop.users) {
+		return c.pop.users
+	}
+	out := make([]string, n)
+	for i, j := range c.rand.Perm(len(c.pop.users))[:n] {
+		out[i] = c.pop.users[j]
+	}
+	return out
+}
+
 func (c *client) photo() photoRef { return c.pop.photos[c.rand.IntN(len(c.pop.photos))] }
 
 // twoUsers returns two different users.

@@ -31,7 +31,7 @@ func TestPopulation_UploadsOfOneOwnerNeverShareASecond(t *testing.T) {
 	p := (&dataset{}).on()
 	now := time.Date(2026, 11, 23, 10, 0, 0, 500, time.UTC)
 	got := []string{p.nextUpload("a", now), p.nextUpload("a", now), p.nextUpload("b", now), p.nextUpload("a", now.Add(5*time.Second))}
-	want := []string{"2026-11-23T10:00:00Z", "2026-11-23T10:00:01Z", "2026-11-23T10:00:00Z", "2026-11-23T10:00:05Z"}
+	want := []string{"2026-11-23T10:00:00", "2026-11-23T10:00:01", "2026-11-23T10:00:00", "2026-11-23T10:00:05"}
 	for i := range want {
 		if got[i] != want[i] {
 			t.Errorf("upload %d: %s, want %s", i, got[i], want[i])

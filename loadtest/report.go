@@ -27,6 +27,8 @@ type TargetReport struct {
 	Elapsed time.Duration
 	// Live is what the subscribers received; nil without subscription mode.
 	Live *LiveReport
+	// Greedy is how the mix fared beside a greedy caller; nil without one.
+	Greedy *GreedyReport
 }
 
 // OpReport is one operation's outcomes and latencies.
@@ -195,6 +197,13 @@ func (r *Report) Write(w io.Writer) {
 			for _, e := range op.Errors {
 				fmt.Fprintf(w, "    failure: %s\n", e)
 			}
+		}
+		if g := t.Greedy; g != nil {
+			alone, beside := g.Alone.Percentile(99), g.Beside.Percentile(99)
+			fmt.Fprintf(w, "  beside a greedy caller (%d clients): the mix's reads p50 %s → %s, p99 %s → %s (%+.1f%%); %.0f → %.0f reads/s; the greedy caller: %d served, %d refused, %d failed\n",
+				g.Clients, ms(g.Alone.Percentile(50)), ms(g.Beside.Percentile(50)), ms(alone), ms(beside),
+				100*(float64(beside)/float64(alone)-1), float64(len(g.Alone))/g.AloneTime.Seconds(), float64(len(g.Beside))/g.BesideTime.Seconds(),
+				g.Served, g.Refused, g.Failed)
 		}
 		if l := t.Live; l != nil {
 			fmt.Fprintf(w, "  subscription mode: %d subscribers received %d events (%.0f events/s); upload→subscriber lag over %d events (%d more came with new follows) p50 %s p99 %s max %s; %d subscriptions ended by the server\n",

@@ -39,6 +39,11 @@ type Config struct {
 	// Subscribers, in subscription mode, is how many graphql-ws connections subscribe to
 	// feedPhotoAdded, each as another user, during each round.
 	Subscribers int
+	// Greedy, when positive, measures each round twice, the mix alone and beside a greedy
+	// caller of this many clients (see GreedyReport). Every request of the mix is then signed in
+	// as a user drawn from the sample, so that a server's per-caller rate limit sees many
+	// callers that each spend a little, as the app's users do; it needs Tokens.
+	Greedy int
 	// HTTPClient sends the requests; one with a connection pool as large as Clients when nil.
 	HTTPClient *http.Client
 }
@@ -61,6 +66,12 @@ func (cfg *Config) check() error {
 		return errors.New("the feed is the caller's: it needs a signing secret (--jwt-secret)")
 	case cfg.Tokens == nil && cfg.Subscribers > 0:
 		return errors.New("feedPhotoAdded is the caller's: subscription mode needs a signing secret (--jwt-secret)")
+	case cfg.Greedy < 0:
+		return errors.New("the greedy caller's clients must be 0 (none) or more")
+	case cfg.Greedy > 0 && cfg.Tokens == nil:
+		return errGreedyNeedsTokens
+	case cfg.Greedy > 0 && cfg.Subscribers > 0:
+		return errors.New("a greedy caller and subscription mode are measured in separate runs")
 	}
 	return nil
 }
@@ -72,7 +83,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	if cfg.HTTPClient == nil {
 		t := http.DefaultTransport.(*http.Transport).Clone()
-		t.MaxIdleConnsPerHost = cfg.Clients + cfg.Subscribers
+		t.MaxIdleConnsPerHost = cfg.Clients + cfg.Subscribers + cfg.Greedy
 		cfg.HTTPClient = &http.Client{Transport: t}
 	}
 	data := sampleDataset(cfg.SampleUsers, cfg.Seed)
@@ -105,6 +116,9 @@ func runRound(ctx context.Context, cfg Config, pop *population, target *TargetRe
 	}
 	if err := ctx.Err(); err != nil {
 		return err
+	}
+	if cfg.Greedy > 0 {
+		return runGreedyRound(ctx, cfg, pop, target, round)
 	}
 	var subs *subscribers
 	if cfg.Subscribers > 0 {
@@ -141,7 +155,14 @@ func drive(ctx context.Context, cfg Config, pop *population, url string, maxOps 
 			for ctx.Err() == nil && (maxOps <= 0 || sent.Add(1) <= int64(maxOps)) {
 				op := cfg.Mix.pick(c.rand)
 				next := op.next(c)
-				token, err := tokenFor(cfg.Tokens, next.actor)
+				actor := next.actor
+				if actor == "" && cfg.Greedy > 0 {
+					// Beside a greedy caller every request is signed in, as a user drawn from
+					// the sample, as the app's many users each send a few: a per-caller rate
+					// limit then sees callers that each spend a little.
+					actor = c.user()
+				}
+				token, err := tokenFor(cfg.Tokens, actor)
 				if err != nil {
 					rec.failed(op, err)
 					continue

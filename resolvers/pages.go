@@ -26,6 +26,10 @@ func pageInfo[T any](p domain.Page[T]) *model.PageInfo {
 	if end := p.EndCursor(); end != "" {
 		info.EndCursor = &end
 	}
+	if len(p.Cursors) > 0 {
+		start := p.Cursors[0]
+		info.StartCursor = &start
+	}
 	return info
 }
 

@@ -223,6 +223,25 @@ func (r *queryResolver) Users(ctx context.Context, usernames []string) ([]*domai
 	return loaders.For(ctx).Users(ctx, usernames)
 }
 
+// Node is the resolver for the node field. It returns the entity itself, whose fields then
+// resolve as under the typed fields: a profile's private fields stay the owner's.
+func (r *queryResolver) Node(ctx context.Context, id string) (domain.Node, error) {
+	k, err := domain.ParseNodeID("id", id)
+	if err != nil {
+		return nil, err
+	}
+	return loaders.For(ctx).Node(ctx, k)
+}
+
+// Nodes is the resolver for the nodes field.
+func (r *queryResolver) Nodes(ctx context.Context, ids []string) ([]domain.Node, error) {
+	keys, err := domain.ParseNodeIDs("ids", ids)
+	if err != nil {
+		return nil, err
+	}
+	return loaders.For(ctx).Nodes(ctx, keys)
+}
+
 // Photo is the resolver for the photo field.
 func (r *queryResolver) Photo(ctx context.Context, owner string, timestamp string) (*domain.Photo, error) {
 	k, err := domain.CanonicalPhotoKey(domain.PhotoKey{Owner: owner, Timestamp: timestamp})

@@ -72,6 +72,11 @@
 //	    gauges: open WebSocket and Server-Sent Events connections, and subscriptions (Live).
 //	quickphotos_live_events_delivered_total, quickphotos_live_subscriptions_lagged_total
 //	    counters: changes passed to subscribers; subscriptions ended for falling behind.
+//	quickphotos_ratelimit_refused_total{caller}, quickphotos_ratelimit_units_total{caller}
+//	    counters, with rate limits: operations refused for an empty bucket, and the capacity
+//	    units charged to buckets; caller is user (authenticated) or address (RateLimit).
+//	quickphotos_ratelimit_failures_total{caller}
+//	    counter: operations run unmetered because the buckets (Redis) did not answer.
 //
 // With a nil Options.Registry, the registry also holds the standard go_* and process_*
 // collectors.

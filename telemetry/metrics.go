@@ -24,6 +24,8 @@ type metrics struct {
 	batchSize *prometheus.HistogramVec
 
 	streamLag *prometheus.GaugeVec
+
+	rateRefused, rateUnits, rateFailures *prometheus.CounterVec
 }
 
 // latencyBuckets (seconds) suit requests that take from a millisecond to several seconds.
@@ -80,6 +82,15 @@ func newMetrics() *metrics {
 			Namespace: namespace, Subsystem: "stream", Name: "lag_seconds",
 			Help: "How long before its last batch's newest change a stream consumer handled it, by consumer (feed, live).",
 		}, []string{"consumer"}),
+		rateRefused: counter("ratelimit", "refused_total",
+			"Operations refused because their caller's bucket of capacity units was empty, by kind of caller (user or address).",
+			"caller"),
+		rateUnits: counter("ratelimit", "units_total",
+			"Capacity units charged to callers' buckets, by kind of caller (user or address).",
+			"caller"),
+		rateFailures: counter("ratelimit", "failures_total",
+			"Operations that ran unmetered because the buckets did not answer, by kind of caller (user or address).",
+			"caller"),
 	}
 }
 
@@ -89,6 +100,7 @@ func (m *metrics) collectors() []prometheus.Collector {
 		m.operations, m.operationDuration, m.graphqlErrors,
 		m.dynamoRequests, m.dynamoDuration, m.dynamoCapacity, m.dynamoCancellations,
 		m.batchSize, m.streamLag,
+		m.rateRefused, m.rateUnits, m.rateFailures,
 	}
 }
 

@@ -78,7 +78,8 @@ func Aliases(op *ast.OperationDefinition) int {
 //
 // A field that loads one entity (Query.user, Query.photo, Query.viewer, Photo.owner,
 // Reaction.user, Reaction.photo, Friendship.follower, Friendship.followed, and every mutation)
-// costs 1 plus its children. Query.users costs that once per username asked. A connection
+// costs 1 plus its children; so does Query.node. Query.users and Query.nodes cost that once
+// per username or id asked. A connection
 // costs `first` (its default when absent or null, clamped to 0..100) times 1 plus the cost of
 // one node's children. Every other field costs only its children; introspection costs nothing.
 // Argument values are resolved as gqlgen resolves them, from literals, vars and defaults.
@@ -90,7 +91,7 @@ func Cost(op *ast.OperationDefinition, vars map[string]any) int {
 		case entity:
 			return add(1, children())
 		case entityList:
-			return mul(listLen(f, "usernames", vars), add(1, children()))
+			return mul(listLen(f, listArguments[f.Name], vars), add(1, children()))
 		case connection:
 			return mul(pageSize(f, vars), add(1, children()))
 		default:
@@ -119,12 +120,15 @@ const mutationType = "Mutation"
 // the schema yet; it is listed so that adding it cannot make it free. Validate checks the
 // others against the schema, so renaming one there cannot silently make it free either.
 var fieldKinds = map[string]map[string]fieldKind{
-	"Query":      {"user": entity, "photo": entity, "viewer": entity, "users": entityList},
+	"Query":      {"user": entity, "photo": entity, "viewer": entity, "users": entityList, "node": entity, "nodes": entityList},
 	"Photo":      {"owner": entity, "reactions": connection},
 	"Reaction":   {"user": entity, "photo": entity},
 	"Friendship": {"follower": entity, "followed": entity},
 	"User":       {"photos": connection, "followers": connection, "following": connection, "reactions": connection},
 }
+
+// listArguments name the argument that lists what an entityList field reads.
+var listArguments = map[string]string{"users": "usernames", "nodes": "ids"}
 
 // optionalFields may be missing from the schema.
 var optionalFields = map[string]bool{"Query.viewer": true}

@@ -120,6 +120,10 @@ func TestMeasures(t *testing.T) {
 			2, 1, 0},
 		{"UsersFromVariable", `query($n: [ID!]!) { users(usernames: $n) { photos(first: 10) { edges { node { url } } } } }`, `{"n": ` + usernames(100) + `}`,
 			5, 100 * (1 + 10), 0},
+		{"NodesLiteralList", `{ nodes(ids: ["a", "b", "c"]) { id ... on User { photos(first: 10) { edges { node { url } } } } } }`, "",
+			5, 3 * (1 + 10), 0},
+		{"NodeIsOneEntity", `{ node(id: "a") { ... on Photo { owner { name } } } }`, "",
+			3, 1 + 1, 0},
 		{"UsersListWithAVariableInside", `query($u: ID!) { users(usernames: ["a", $u]) { name } }`, `{"u": "b"}`,
 			2, 2, 0},
 		{"NamedFragmentSpreadTwice", `{ a: user(username: "a") { ...Photos } b: user(username: "b") { ...Photos } }

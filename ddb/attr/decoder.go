@@ -392,8 +392,8 @@ func (d *decoder) typed(t Type, depth int) (Value, error) {
 		var verr error
 		d.object(func(k string) {
 			e, err := d.value(depth + 1)
-			if k == "" && err == nil {
-				err = &ValidationError{Message: MsgEmptyName}
+			if bad := CheckName(k); bad != nil && err == nil {
+				err = bad
 			}
 			if err != nil && verr == nil {
 				verr = err
@@ -429,8 +429,8 @@ func decodeItem(data []byte) (Item, error) {
 			// The item is the first of DynamoDB's 32 levels, so its attributes are at depth 1
 			// (DynamoDB Local agrees: 31 maps below a top-level attribute is the most it takes).
 			v, err := d.value(1)
-			if k == "" && err == nil {
-				err = &ValidationError{Message: MsgEmptyName} // as DynamoDB says it, at any depth
+			if bad := CheckName(k); bad != nil && err == nil {
+				err = bad // as DynamoDB says it, at any depth
 			}
 			if err != nil && verr == nil {
 				verr = err

@@ -22,6 +22,9 @@ const (
 	// MsgEmptyName is DynamoDB's message for an attribute name of no characters, wherever the
 	// request names an attribute.
 	MsgEmptyName = "Empty attribute name"
+	// MsgNameTooLarge is DynamoDB's message for an attribute name over MaxNameBytes, wherever
+	// the request names an attribute.
+	MsgNameTooLarge = "Attribute name is too large, must be less than 65536 bytes"
 
 	// MsgEmptyValue is DynamoDB's message for an AttributeValue with no type set.
 	MsgEmptyValue    = "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes"
@@ -40,6 +43,23 @@ const (
 	msgDuplicateNS    = "Input collection contains duplicates"
 	msgDuplicateBS    = MsgInvalidParams + "Input collection of type BS contains duplicates."
 )
+
+// MaxNameBytes is the longest attribute name DynamoDB accepts, in bytes of UTF-8: an
+// attribute name is 1 to 65,535 bytes (key attributes, and attributes projected into an index,
+// 1 to 255).
+const MaxNameBytes = 65535
+
+// CheckName returns DynamoDB's error for an attribute name that no attribute may have: empty
+// or over MaxNameBytes; nil for any other.
+func CheckName(name string) *ValidationError {
+	switch {
+	case name == "":
+		return &ValidationError{Message: MsgEmptyName}
+	case len(name) > MaxNameBytes:
+		return &ValidationError{Message: MsgNameTooLarge}
+	}
+	return nil
+}
 
 // MaxDepth is the deepest nesting of lists and maps DynamoDB accepts, counting the item itself
 // as the first level when the value is an item's attribute.

@@ -3,6 +3,7 @@ package attr_test
 import (
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
@@ -62,6 +63,9 @@ func TestValue_UnmarshalJSON_ValidationErrors(t *testing.T) {
 		{`{"N":"1E+126"}`, "Number overflow. Attempting to store a number with magnitude larger than supported range"},
 		{`{"L":[{}]}`, "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes"},
 		{`{"M":{"a":{"NULL":false}}}`, "One or more parameter values were invalid: Null attribute value types must have the value of true"},
+		{`{"M":{"":{"S":"x"}}}`, "Empty attribute name"},
+		{`{"M":{"` + strings.Repeat("n", 65536) + `":{"S":"x"}}}`, "Attribute name is too large, must be less than 65536 bytes"},
+		{`{"L":[{"M":{"` + strings.Repeat("n", 100_000) + `":{"S":"x"}}}]}`, "Attribute name is too large, must be less than 65536 bytes"},
 	}
 	for _, tt := range tests {
 		var v attr.Value
@@ -128,6 +132,26 @@ func TestItem_JSON(t *testing.T) {
 	}
 	if !attr.EqualItems(req.Item, it) || req.Key["PK"].S != "a" {
 		t.Fatalf("nested decode: %+v", req)
+	}
+}
+
+// TestDecodeItem_NameLengths: an item's attribute names, at any depth, are 1
+// to attr.MaxNameBytes bytes.
+func TestDecodeItem_NameLengths(t *testing.T) {
+	for _, c := range []struct{ name, msg string }{
+		{"a", ""},
+		{strings.Repeat("n", attr.MaxNameBytes), ""},
+		{"", "Empty attribute name"},
+		{strings.Repeat("n", attr.MaxNameBytes+1), "Attribute name is too large, must be less than 65536 bytes"},
+	} {
+		_, err := attr.DecodeItem([]byte(`{"PK":{"S":"a"},"` + c.name + `":{"S":"x"}}`))
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != c.msg {
+			t.Errorf("a name of %d bytes: %q, want %q", len(c.name), got, c.msg)
+		}
 	}
 }
 

@@ -38,6 +38,12 @@ const (
 	msgOther    = "the wordings differ (see the comment above the entry)"
 )
 
+// msgTableName is the reason for the steps naming a table no table could
+// have (the names case).
+const msgTableName = "a table name no table could have: DynamoDB Local says \"Invalid table/index name.  Table/index names must be between 3 and 255 characters long, …\"; " +
+	"the engine says Amazon DynamoDB's \"1 validation error detected: Value '…' at 'tableName' failed to satisfy constraint: …\" " +
+	"(the public conformance suite's tier3/error-messages/putItem and createTable)"
+
 // msgPartiQLSyntax is the reason for PartiQL statements the engine refuses
 // in words of its own: DynamoDB Local quotes the statement back.
 const msgPartiQLSyntax = "a PartiQL statement refused: DynamoDB Local says \"Statement wasn't well formed, can't be processed: <the statement>\"; " +
@@ -51,6 +57,21 @@ const msgDuplicates = "a set with duplicate members: DynamoDB Local says \"Input
 // not compared, with the reason.
 var typeOnlyMessages = map[string]string{
 	"batch/get-missing-table":                   msgNotFound,
+	"names/get-no-such-table":                   msgNotFound,
+	"names/get-short":                           msgTableName,
+	"names/put-short-chars":                     msgTableName,
+	"names/update-long":                         msgTableName,
+	"names/delete-chars":                        msgTableName,
+	"names/query-short":                         msgTableName,
+	"names/scan-short":                          msgTableName,
+	"names/batch-get-short":                     msgTableName,
+	"names/batch-write-chars":                   msgTableName,
+	"names/transact-write-short":                msgTableName,
+	"names/describe-short":                      msgTableName,
+	"names/update-table-short":                  msgTableName,
+	"names/delete-table-empty":                  msgTableName,
+	"names/describe-ttl-short":                  msgTableName,
+	"names/update-ttl-short":                    msgTableName,
 	"batch/write-missing-table":                 msgNotFound,
 	"items-put-get-delete/put-no-table":         msgNotFound,
 	"query-key-conditions/no-table":             msgNotFound,

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"maps"
 	"slices"
+	"strconv"
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
 )
@@ -95,10 +96,24 @@ func firstInvalidValue[T any](m map[string]T, conv func(T) (attr.Value, error)) 
 	return nil
 }
 
+// MaxPlaceholderBytes is the longest key of ExpressionAttributeNames and
+// ExpressionAttributeValues DynamoDB accepts, its prefix included.
+const MaxPlaceholderBytes = 255
+
 // checkKeys returns DynamoDB's error for the first of the sorted keys of
-// parameter map param that is not a placeholder with the given prefix.
+// parameter map param that is too long or not a placeholder with the given
+// prefix. A key is checked for length before syntax, as DynamoDB does; its
+// message gives a long key's size for ExpressionAttributeNames only, as
+// DynamoDB Local, which shares DynamoDB's expression validation, words it.
 func checkKeys(param string, keys []string, prefix byte) error {
 	for _, k := range keys {
+		if len(k) > MaxPlaceholderBytes {
+			msg := param + " contains invalid key: The expression attribute map contains a key that is too long;"
+			if prefix == '#' {
+				msg += " size of key: " + strconv.Itoa(len(k))
+			}
+			return plain(msg)
+		}
 		if !validPlaceholder(k, prefix) {
 			return plain(param + ` contains invalid key: Syntax error; key: "` + k + `"`)
 		}
@@ -110,11 +125,17 @@ func checkKeys(param string, keys []string, prefix byte) error {
 // invalid one.
 func checkKeysOf[T any](param string, m map[string]T, prefix byte) error {
 	for k := range m {
-		if !validPlaceholder(k, prefix) {
+		if !validKey(k, prefix) {
 			return checkKeys(param, slices.Sorted(maps.Keys(m)), prefix)
 		}
 	}
 	return nil
+}
+
+// validKey reports whether k is a placeholder with the given prefix no
+// longer than MaxPlaceholderBytes.
+func validKey(k string, prefix byte) bool {
+	return len(k) <= MaxPlaceholderBytes && validPlaceholder(k, prefix)
 }
 
 // validPlaceholder reports whether k is prefix followed by one or more
@@ -145,7 +166,7 @@ func CheckParams(names map[string]string, values map[string]attr.Value) error {
 	}
 	// Keys are sorted only to report the first bad one, as DynamoDB does.
 	for k, name := range names {
-		if name == "" || !validPlaceholder(k, '#') {
+		if attr.CheckName(name) != nil || !validKey(k, '#') {
 			return checkNames(names)
 		}
 	}
@@ -153,15 +174,16 @@ func CheckParams(names map[string]string, values map[string]attr.Value) error {
 }
 
 // checkNames reports the first problem of ExpressionAttributeNames in key
-// order: all keys' syntax first, then empty names.
+// order: all keys first (length, then syntax), then names no attribute may
+// have (empty, or over attr.MaxNameBytes).
 func checkNames(names map[string]string) error {
 	keys := slices.Sorted(maps.Keys(names))
 	if err := checkKeys("ExpressionAttributeNames", keys, '#'); err != nil {
 		return err
 	}
 	for _, k := range keys {
-		if names[k] == "" {
-			return plain("ExpressionAttributeNames contains invalid value: Empty attribute name for key " + k)
+		if bad := attr.CheckName(names[k]); bad != nil {
+			return plain("ExpressionAttributeNames contains invalid value: " + bad.Message + " for key " + k)
 		}
 	}
 	return nil

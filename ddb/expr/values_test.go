@@ -2,6 +2,7 @@ package expr_test
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
@@ -44,6 +45,16 @@ func TestCheckParams(t *testing.T) {
 		{map[string]string{"#a-b": "a"}, v, `ExpressionAttributeNames contains invalid key: Syntax error; key: "#a-b"`},
 		{map[string]string{"x": "a"}, v, `ExpressionAttributeNames contains invalid key: Syntax error; key: "x"`},
 		{nil, map[string]attr.Value{"v": attr.S("x")}, `ExpressionAttributeValues contains invalid key: Syntax error; key: "v"`},
+		// Names of 1 to 65,535 bytes, keys of up to 255 bytes, checked for length before syntax.
+		{map[string]string{"#a": strings.Repeat("n", 65535), "#" + strings.Repeat("k", 254): "b"}, v, ""},
+		{map[string]string{"#a": strings.Repeat("n", 65536)}, v,
+			"ExpressionAttributeNames contains invalid value: Attribute name is too large, must be less than 65536 bytes for key #a"},
+		{map[string]string{"#a": "", "#" + strings.Repeat("k", 255): "b"}, v,
+			"ExpressionAttributeNames contains invalid key: The expression attribute map contains a key that is too long; size of key: 256"},
+		{map[string]string{"#-" + strings.Repeat("k", 299): "b"}, v,
+			"ExpressionAttributeNames contains invalid key: The expression attribute map contains a key that is too long; size of key: 301"},
+		{nil, map[string]attr.Value{":v": attr.S("x"), ":" + strings.Repeat("k", 255): attr.S("y")},
+			"ExpressionAttributeValues contains invalid key: The expression attribute map contains a key that is too long;"},
 	}
 	for _, tt := range tests {
 		if got := message(t, expr.CheckParams(tt.names, tt.values)); got != tt.msg {

@@ -68,6 +68,10 @@ type PageInfo struct {
 	HasNextPage bool `json:"hasNextPage"`
 	// The cursor of the last edge of this page, null when the page is empty.
 	EndCursor *string `json:"endCursor,omitempty"`
+	// Always false: every list pages forward only, with `first` and `after`, and the Relay connection specification lets a forward page answer false. Here for clients that require the whole PageInfo, such as Relay's `@connection`.
+	HasPreviousPage bool `json:"hasPreviousPage"`
+	// The cursor of the first edge of this page, null when the page is empty.
+	StartCursor *string `json:"startCursor,omitempty"`
 }
 
 // One change of a photo.
@@ -123,7 +127,7 @@ type ReactionInput struct {
 	Username string `json:"username"`
 	// The photo's owner.
 	Owner string `json:"owner"`
-	// The photo's timestamp, in any spelling uploadPhoto accepts: RFC 3339 with a zone, e.g. `2019-03-03T18:20:10Z` or `2019-03-03T20:20:10+02:00`.
+	// The photo's timestamp, in any spelling uploadPhoto accepts: the canonical form `2019-03-03T18:20:10` (UTC), or RFC 3339 with a zone, e.g. `2019-03-03T18:20:10Z` or `2019-03-03T20:20:10+02:00`.
 	Timestamp string `json:"timestamp"`
 	// The kind of reaction.
 	Type domain.ReactionType `json:"type"`
@@ -165,7 +169,7 @@ type UploadPhotoInput struct {
 	Owner string `json:"owner"`
 	// Where the image is served from: an http or https URL of at most 2048 bytes, with no control or bidirectional control characters.
 	URL string `json:"url"`
-	// When it was taken or uploaded: RFC 3339 with a zone, `Z` or `±hh:mm` (`2019-03-03T20:20:10+02:00`), with no fraction of a second or a zero one, from 1900-01-01T00:00:00Z through 2100-12-31T23:59:59Z; kept and returned as UTC to the whole second (`2019-03-03T18:20:10Z`). BAD_USER_INPUT without a zone. The server's clock when left out.
+	// When it was taken or uploaded: the canonical form, UTC to the whole second with no zone (`2019-03-03T18:20:10`), or RFC 3339 with a zone, `Z` or `±hh:mm` (`2019-03-03T20:20:10+02:00`), each with no fraction of a second or a zero one, from 1900-01-01T00:00:00 through 2100-12-31T23:59:59 (UTC); kept and returned in the canonical form. The server's clock when left out.
 	Timestamp graphql.Omittable[*string] `json:"timestamp,omitempty"`
 }
 

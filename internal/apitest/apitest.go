@@ -355,6 +355,8 @@ type Response struct {
 	} `json:"extensions"`
 	// Status is the HTTP status code.
 	Status int `json:"-"`
+	// Header is the HTTP response's header.
+	Header http.Header `json:"-"`
 }
 
 // Error is one GraphQL error.
@@ -419,6 +421,7 @@ func (s *Server) do(t testing.TB, req *http.Request) *Response {
 		t.Fatalf("decode response (status %d): %v", resp.StatusCode, err)
 	}
 	r.Status = resp.StatusCode
+	r.Header = resp.Header
 	return &r
 }
 

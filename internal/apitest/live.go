@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -127,6 +129,23 @@ func (ws *WS) SubscribeRefused(t testing.TB, id, query string, vars map[string]a
 	return ws.Refused(t, id)
 }
 
+// Query sends a query or mutation as operation id, as graphql-ws allows, and returns its one
+// response.
+func (ws *WS) Query(t testing.TB, id, query string, vars map[string]any) *Response {
+	t.Helper()
+	ws.send(t, id, query, vars)
+	resp, ended := ws.Next(t, id)
+	if resp == nil {
+		t.Fatalf("operation %s completed without a response", id)
+	}
+	if !ended {
+		if _, ended := ws.Next(t, id); !ended {
+			t.Fatalf("operation %s went on after its response", id)
+		}
+	}
+	return resp
+}
+
 // send sends a subscribe message for operation id.
 func (ws *WS) send(t testing.TB, id, query string, vars map[string]any) {
 	t.Helper()
@@ -192,6 +211,18 @@ func (ws *WS) Next(t testing.TB, id string) (resp *Response, ended bool) {
 // message, or a "next" with errors and no data followed by "complete".
 func (ws *WS) Refused(t testing.TB, id string) string {
 	t.Helper()
+	return ws.refusal(t, id).Code()
+}
+
+// SubscribeRefusal sends operation id, which the server is to refuse, and returns the refusal.
+func (ws *WS) SubscribeRefusal(t testing.TB, id, query string, vars map[string]any) *Response {
+	t.Helper()
+	ws.send(t, id, query, vars)
+	return ws.refusal(t, id)
+}
+
+func (ws *WS) refusal(t testing.TB, id string) *Response {
+	t.Helper()
 	resp, ended := ws.Next(t, id)
 	if resp == nil || len(resp.Errors) == 0 {
 		t.Fatalf("operation %s: %+v, want an error", id, resp)
@@ -201,7 +232,12 @@ func (ws *WS) Refused(t testing.TB, id string) string {
 			t.Fatalf("operation %s went on after its error", id)
 		}
 	}
-	return resp.Code()
+	return resp
+}
+
+// Complete tells the server the client is done with operation id.
+func (ws *WS) Complete(id string) error {
+	return wsjson.Write(context.Background(), ws.conn, wsMessage{ID: id, Type: "complete"})
 }
 
 // SSE is a subscription over Server-Sent Events.
@@ -215,16 +251,36 @@ type SSE struct {
 // server has started it (its headers come first); it ends when the test does.
 func (s *Server) SubscribeSSE(t testing.TB, query string, vars map[string]any) *SSE {
 	t.Helper()
+	body, _ := json.Marshal(map[string]any{"query": query, "variables": vars})
+	req, _ := http.NewRequest(http.MethodPost, s.URL+"/graphql", strings.NewReader(string(body)))
+	req.Header.Set("Content-Type", "application/json")
+	return s.subscribeSSE(t, req)
+}
+
+// SubscribeSSEByGET is SubscribeSSE with GET, the operation in the URL, as EventSource sends it.
+func (s *Server) SubscribeSSEByGET(t testing.TB, query string, vars map[string]any) *SSE {
+	t.Helper()
+	params := url.Values{"query": {query}}
+	if vars != nil {
+		b, _ := json.Marshal(vars)
+		params.Set("variables", string(b))
+	}
+	req, _ := http.NewRequest(http.MethodGet, s.URL+"/graphql?"+params.Encode(), nil)
+	return s.subscribeSSE(t, req)
+}
+
+func (s *Server) subscribeSSE(t testing.TB, req *http.Request) *SSE {
+	t.Helper()
 	var before int64
 	if s.hub != nil {
 		before = s.hub.Stats().Subscriptions
 	}
-	body, _ := json.Marshal(map[string]any{"query": query, "variables": vars})
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, s.URL+"/graphql", strings.NewReader(string(body)))
-	req.Header = s.header.Clone()
-	req.Header.Set("Content-Type", "application/json")
+	req = req.WithContext(ctx)
+	for name, values := range s.header {
+		req.Header[name] = values
+	}
 	req.Header.Set("Accept", "text/event-stream")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -271,4 +327,86 @@ func (sse *SSE) Next(t testing.TB) *Response {
 		t.Fatalf("SSE: nothing within %s", LiveTimeout)
 	}
 	return nil
+}
+
+// RawWS is a WebSocket to the server's GraphQL endpoint that sends what a test tells it to,
+// to check how the server holds graphql-transport-ws to its rules.
+type RawWS struct {
+	conn *websocket.Conn
+}
+
+// DialRawWS opens a WebSocket offering subprotocols (none: graphql-transport-ws) and sends
+// nothing; it closes when the test ends.
+func (s *Server) DialRawWS(t testing.TB, subprotocols ...string) *RawWS {
+	t.Helper()
+	if len(subprotocols) == 0 {
+		subprotocols = []string{"graphql-transport-ws"}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), LiveTimeout)
+	defer cancel()
+	conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(s.URL, "http")+"/graphql", &websocket.DialOptions{Subprotocols: subprotocols})
+	if err != nil {
+		t.Fatalf("WebSocket: %v", err)
+	}
+	t.Cleanup(func() { conn.CloseNow() })
+	return &RawWS{conn: conn}
+}
+
+// Send sends one text message as it is.
+func (ws *RawWS) Send(t testing.TB, message string) {
+	t.Helper()
+	if err := ws.conn.Write(context.Background(), websocket.MessageText, []byte(message)); err != nil {
+		t.Fatalf("send %s: %v", message, err)
+	}
+}
+
+// Init sends connection_init with token (none when "") and waits for connection_ack.
+func (ws *RawWS) Init(t testing.TB, token string) {
+	t.Helper()
+	init := `{"type":"connection_init"}`
+	if token != "" {
+		init = `{"type":"connection_init","payload":{"Authorization":"Bearer ` + token + `"}}`
+	}
+	ws.Send(t, init)
+	if m := ws.Next(t); m["type"] != "connection_ack" {
+		t.Fatalf("connection_init answered %v", m)
+	}
+}
+
+// Next waits for the server's next message other than a ping, and fails the test if the
+// connection closes first.
+func (ws *RawWS) Next(t testing.TB) map[string]any {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), LiveTimeout)
+	defer cancel()
+	for {
+		var m map[string]any
+		if err := wsjson.Read(ctx, ws.conn, &m); err != nil {
+			t.Fatalf("waiting for a message: %v", err)
+		}
+		if m["type"] != "ping" {
+			return m
+		}
+	}
+}
+
+// Closed waits for the server to close the connection and returns its close code and reason;
+// it fails the test if a message other than a ping comes first.
+func (ws *RawWS) Closed(t testing.TB) (code int, reason string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), LiveTimeout)
+	defer cancel()
+	for {
+		_, data, err := ws.conn.Read(ctx)
+		if err != nil {
+			var closeErr websocket.CloseError
+			if !errors.As(err, &closeErr) {
+				t.Fatalf("the connection ended without a close frame: %v", err)
+			}
+			return int(closeErr.Code), closeErr.Reason
+		}
+		if !strings.Contains(string(data), `"ping"`) {
+			t.Fatalf("a message before the close: %s", data)
+		}
+	}
 }

@@ -64,7 +64,7 @@ func (s *Server) React(t testing.TB, username, owner, timestamp, reactionType st
 
 // Timestamp is the i-th of a series of distinct, increasing timestamps.
 func Timestamp(i int) string {
-	return fmt.Sprintf("2024-01-%02dT%02d:%02d:%02dZ", 1+i/86400%28, i/3600%24, i/60%60, i%60)
+	return fmt.Sprintf("2024-01-%02dT%02d:%02d:%02d", 1+i/86400%28, i/3600%24, i/60%60, i%60)
 }
 
 // Mutations the scenarios below send; each answers with as little as it can.

@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/quickphotos/quickphotos/domain"
 	"github.com/quickphotos/quickphotos/internal/syncbuf"
 	"github.com/quickphotos/quickphotos/internal/testtools"
 )
@@ -128,12 +129,13 @@ func TestPeerAnswersLikeQuickphotos(t *testing.T) {
 			{opPhoto, vars{"o": p.owner, "t": "1999-01-01T00:00:00Z"}, ""},
 			{opPhoto, vars{"o": "nobody-by-this-name", "t": p.timestamp}, ""},
 			{opPhoto, vars{"o": p.owner, "t": otherSpelling(t, p.timestamp)}, ""},
-			{opPhoto, vars{"o": p.owner, "t": strings.TrimSuffix(p.timestamp, "Z") + ".000Z"}, ""},
+			{opPhoto, vars{"o": p.owner, "t": p.timestamp + ".000Z"}, ""},
+			{opPhoto, vars{"o": p.owner, "t": p.timestamp + "Z"}, ""},
 			{opProfile, vars{"u": "not#valid"}, "BAD_USER_INPUT"},
 			{opPhotos, vars{"u": strings.Repeat("x", 65)}, "BAD_USER_INPUT"},
 			{opFollowers, vars{"u": ""}, "BAD_USER_INPUT"},
-			{opPhoto, vars{"o": p.owner, "t": strings.TrimSuffix(p.timestamp, "Z")}, "BAD_USER_INPUT"},
-			{opPhoto, vars{"o": p.owner, "t": strings.TrimSuffix(p.timestamp, "Z") + ".5Z"}, "BAD_USER_INPUT"},
+			{opPhoto, vars{"o": p.owner, "t": p.timestamp + ".5Z"}, "BAD_USER_INPUT"},
+			{opPhoto, vars{"o": p.owner, "t": p.timestamp + ".5"}, "BAD_USER_INPUT"},
 			{opPhoto, vars{"o": p.owner, "t": "2019-02-30T00:00:00Z"}, "BAD_USER_INPUT"},
 			{opPhoto, vars{"o": p.owner, "t": "1899-12-31T23:59:59Z"}, "BAD_USER_INPUT"},
 			{opPhoto, vars{"o": "not valid", "t": p.timestamp}, "BAD_USER_INPUT"},
@@ -197,7 +199,7 @@ func TestPeerAnswersLikeQuickphotos(t *testing.T) {
 			{opReact, reaction(existing.username, existing.photo.owner, existing.photo.timestamp, existing.typ), "CONFLICT"},
 			{opReact, reaction(r.username, r.photo.owner, "1999-01-01T00:00:00Z", r.typ), "NOT_FOUND"},
 			{opReact, reaction("nobody-by-this-name", r.photo.owner, r.photo.timestamp, r.typ), "NOT_FOUND"},
-			{opReact, reaction(r.username, r.photo.owner, strings.TrimSuffix(r.photo.timestamp, "Z"), r.typ), "BAD_USER_INPUT"},
+			{opReact, reaction(r.username, r.photo.owner, r.photo.timestamp+".5", r.typ), "BAD_USER_INPUT"},
 			{opReact, reaction("not#valid", r.photo.owner, r.photo.timestamp, r.typ), "BAD_USER_INPUT"},
 			{opUnreact, reaction(r.username, r.photo.owner, r.photo.timestamp, r.typ), "NOT_FOUND"},
 			{opFollow, friendship(friends.follower, friends.followed), "CONFLICT"},
@@ -275,8 +277,8 @@ func (s servers) cycle(t *testing.T, c cycle) {
 		if u != "" && u != w {
 			t.Errorf("%s %v: the undo returned timestamp %q, the write %q", opName(c.undo), c.input, u, w)
 		}
-		ts, err := time.Parse(time.RFC3339, w)
-		if err != nil || len(w) != 20 || time.Since(ts).Abs() > 5*time.Minute {
+		ts, err := time.Parse(domain.TimestampLayout, w)
+		if err != nil || len(w) != len(domain.TimestampLayout) || time.Since(ts).Abs() > 5*time.Minute {
 			t.Errorf("%s %v: timestamp %q, want the canonical form of about now", opName(c.op), c.input, w)
 		}
 	}
@@ -430,7 +432,7 @@ func opName(query string) string {
 
 // otherSpelling is ts at the same instant in another zone.
 func otherSpelling(t *testing.T, ts string) string {
-	at, err := time.Parse(time.RFC3339, ts)
+	at, err := time.Parse(domain.TimestampLayout, ts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -39,24 +39,24 @@ export function validatePage(first) {
 }
 
 const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})?$/;
-const FORM = 'RFC 3339 with a zone (Z or ±hh:mm), like 2019-03-03T18:20:10Z';
-const MIN_TIMESTAMP = '1900-01-01T00:00:00Z';
-const MAX_TIMESTAMP = '2100-12-31T23:59:59Z';
+const FORM = 'UTC as 2019-03-03T18:20:10, or RFC 3339 with a zone (Z or ±hh:mm) like 2019-03-03T20:20:10+02:00';
+const MIN_TIMESTAMP = '1900-01-01T00:00:00';
+const MAX_TIMESTAMP = '2100-12-31T23:59:59';
 
-// canonicalTimestamp returns ts as UTC to the whole second with a Z (20 characters, so that
-// text order is time order), the form photos are stored under; BAD_USER_INPUT for a timestamp
-// without a zone, with a non-zero fraction, not a real date and time, or out of range.
+// canonicalTimestamp returns ts as UTC to the whole second without a zone (19 characters, so
+// that text order is time order: the tutorial's form), the form photos are stored under; a
+// timestamp without a zone is read as UTC. BAD_USER_INPUT for a timestamp with a non-zero
+// fraction, not a real date and time, or out of range.
 export function canonicalTimestamp(field, ts) {
   const m = TIMESTAMP.exec(ts);
   const quoted = JSON.stringify(ts);
   if (!m) throw badInput(`${field}: ${quoted} is not a timestamp: send ${FORM}`);
   const [, year, month, day, hour, minute, second, fraction, zone] = m;
-  if (zone === undefined) throw badInput(`${field}: ${quoted} has no time zone: send ${FORM}`);
   if (fraction !== undefined && /[1-9]/.test(fraction)) {
     throw badInput(`${field}: ${quoted} has a fraction of a second: timestamps are whole seconds, ${FORM}`);
   }
   let offsetMinutes = 0;
-  if (zone !== 'Z') {
+  if (zone !== undefined && zone !== 'Z') {
     const hh = Number(zone.slice(1, 3));
     const mm = Number(zone.slice(4, 6));
     if (hh > 23 || mm > 59) throw badInput(`${field}: ${quoted} has a zone offset out of range: send ${FORM}`);
@@ -69,16 +69,16 @@ export function canonicalTimestamp(field, ts) {
     local.getUTCFullYear() === y && local.getUTCMonth() === mo - 1 && local.getUTCDate() === d;
   if (!real) throw badInput(`${field}: ${quoted} is not a real date and time: send ${FORM}`);
   const utc = new Date(local.getTime() - offsetMinutes * 60_000).toISOString();
-  const canonical = utc.length === 24 ? utc.slice(0, 19) + 'Z' : null; // years outside 0000-9999 are out of range anyway
+  const canonical = utc.length === 24 ? utc.slice(0, 19) : null; // years outside 0000-9999 are out of range anyway
   if (canonical === null || canonical < MIN_TIMESTAMP || canonical > MAX_TIMESTAMP) {
-    throw badInput(`${field}: ${quoted} is outside ${MIN_TIMESTAMP} through ${MAX_TIMESTAMP}`);
+    throw badInput(`${field}: ${quoted} is outside ${MIN_TIMESTAMP} through ${MAX_TIMESTAMP} (UTC)`);
   }
   return canonical;
 }
 
 // now is the server's clock in the canonical form.
 export function now() {
-  return new Date().toISOString().slice(0, 19) + 'Z';
+  return new Date().toISOString().slice(0, 19);
 }
 
 // canonicalPhotoKey checks the owner and returns the photo's key with the canonical timestamp.

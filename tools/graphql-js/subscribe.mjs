@@ -1,7 +1,7 @@
 // Subscribes with graphql-ws's own client (the graphql-transport-ws protocol, over the ws
 // package's WebSocket) and prints each event's payload as one JSON line, until COUNT events
-// came (exit 0), an error (exit 1) or 20 seconds (exit 1). Prints "subscribed" once the
-// server acknowledged the connection.
+// came (exit 0), an error (exit 1; a refused connection prints "closed CODE REASON" on stderr)
+// or 20 seconds (exit 1). Prints "subscribed" once the server acknowledged the connection.
 //   node subscribe.mjs WS_URL QUERY COUNT [TOKEN]
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
@@ -38,7 +38,9 @@ client.subscribe(
       }
     },
     error: (err) => {
-      console.error('error', JSON.stringify(err));
+      // A refused connection ends the subscription with the server's close event.
+      if (err && typeof err === 'object' && 'code' in err && 'reason' in err) console.error(`closed ${err.code} ${err.reason}`);
+      else console.error('error', JSON.stringify(err));
       process.exit(1);
     },
     complete: () => {

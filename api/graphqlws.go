@@ -1,0 +1,432 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/coder/websocket"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/quickphotos/quickphotos/auth"
+	"github.com/quickphotos/quickphotos/domain"
+)
+
+// graphqlWS serves GraphQL over WebSocket as graphql-ws's PROTOCOL.md defines it (the
+// graphql-transport-ws subprotocol), close codes included, because clients act on them: the
+// stock graphql-ws client retries a connection closed with 1000 or 1002 at once and for ever,
+// and gives up, telling the application, on 4400, 4401, 4403, 4406, 4409 and 4429.
+//
+// It is written here rather than configured from gqlgen's transport.Websocket, which closes
+// with 1000 "terminated" or 1002 where the protocol has its own codes (a refused
+// connection_init, a subscribe before the acknowledgement, a second connection_init, the init
+// timeout, a message it cannot read), runs a second subscribe whose id is in use beside the
+// first, and ignores a subscribe without an id; none of that is within reach of its hooks
+// (InitFunc, ErrorFunc, CloseFunc). Execution is gqlgen's own executor, as for every transport.
+type graphqlWS struct {
+	accept      websocket.AcceptOptions
+	verifier    auth.Verifier
+	initTimeout time.Duration
+	readLimit   int64
+	refusals    *refusalLog
+}
+
+// wsSubprotocol is the only subprotocol graphqlWS speaks.
+const wsSubprotocol = "graphql-transport-ws"
+
+// Close codes of graphql-transport-ws.
+const (
+	closeBadRequest      websocket.StatusCode = 4400 // a message the protocol does not allow
+	closeUnauthorized    websocket.StatusCode = 4401 // subscribe before connection_ack
+	closeForbidden       websocket.StatusCode = 4403 // connection_init refused (a bad token)
+	closeBadSubprotocol  websocket.StatusCode = 4406 // not graphql-transport-ws
+	closeInitTimeout     websocket.StatusCode = 4408 // no connection_init within liveInitTimeout
+	closeSubscriberTaken websocket.StatusCode = 4409 // subscribe with the id of a running operation
+	closeTooManyInits    websocket.StatusCode = 4429 // a second connection_init
+	closeInternal        websocket.StatusCode = 4500 // the server failed
+)
+
+// wsWriteTimeout bounds one message's write: a peer that stops reading is dropped.
+const wsWriteTimeout = 10 * time.Second
+
+var _ graphql.Transport = graphqlWS{}
+
+func (graphqlWS) Supports(r *http.Request) bool { return isWebSocket(r) }
+
+func isWebSocket(r *http.Request) bool {
+	return r.Method == http.MethodGet && strings.EqualFold(r.Header.Get("Upgrade"), "websocket")
+}
+
+func (t graphqlWS) Do(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor) {
+	opts := t.accept
+	opts.Subprotocols = []string{wsSubprotocol}
+	conn, err := websocket.Accept(w, r, &opts)
+	if err != nil {
+		return // Accept has answered the request, and says why in its status
+	}
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	c := &wsConn{t: t, conn: conn, exec: exec, header: r.Header, ctx: ctx, ops: map[string]*wsOperation{}}
+	if conn.Subprotocol() != wsSubprotocol {
+		c.refuse(ctx, closeBadSubprotocol, "Subprotocol not acceptable")
+		return
+	}
+	conn.SetReadLimit(t.readLimit)
+	c.serve(ctx)
+	cancel()
+	c.running.Wait()
+}
+
+// wsConn is one graphql-transport-ws connection.
+type wsConn struct {
+	t      graphqlWS
+	conn   *websocket.Conn
+	exec   graphql.GraphExecutor
+	header http.Header
+	// running counts the goroutines of the operations and the keep-alive, which Do waits for.
+	running sync.WaitGroup
+
+	mu sync.Mutex
+	// ctx is the connection's: its caller once connection_init named one.
+	ctx      context.Context
+	initSeen bool
+	acked    bool
+	// ops are the running operations by id. An operation writes only while it is still the
+	// one under its id, so that none writes after the client completed it, nor into an
+	// operation that reuses its id.
+	ops map[string]*wsOperation
+}
+
+type wsOperation struct{ cancel context.CancelFunc }
+
+// wsMessage is a message of the protocol. Type and ID are pointers to tell a missing member
+// from an empty one.
+type wsMessage struct {
+	Type    *string         `json:"type"`
+	ID      *string         `json:"id,omitempty"`
+	Payload json.RawMessage `json:"payload,omitempty"`
+}
+
+// serve reads the client's messages until the connection closes.
+func (c *wsConn) serve(ctx context.Context) {
+	timer := time.AfterFunc(c.t.initTimeout, func() {
+		c.mu.Lock()
+		seen := c.initSeen
+		c.mu.Unlock()
+		if !seen {
+			c.refuse(ctx, closeInitTimeout, "Connection initialisation timeout")
+		}
+	})
+	defer timer.Stop()
+	for {
+		_, data, err := c.conn.Read(ctx)
+		if err != nil {
+			return // the peer closed, or went away, or refuse closed
+		}
+		if code, reason := c.handle(ctx, data); code != 0 {
+			c.refuse(ctx, code, reason)
+			return
+		}
+	}
+}
+
+// handle acts on one message; a non-zero code closes the connection with it.
+func (c *wsConn) handle(ctx context.Context, data []byte) (websocket.StatusCode, string) {
+	var m wsMessage
+	if err := json.Unmarshal(data, &m); err != nil || m.Type == nil {
+		return closeBadRequest, "Invalid message received: not a JSON object with a string type (and a string id)"
+	}
+	switch typ := *m.Type; typ {
+	case "connection_init":
+		if !isObjectOrAbsent(m.Payload) {
+			return closeBadRequest, "Invalid message received: the connection_init payload must be an object"
+		}
+		return c.init(ctx, m.Payload)
+	case "ping":
+		if !isObjectOrAbsent(m.Payload) {
+			return closeBadRequest, "Invalid message received: the ping payload must be an object"
+		}
+		c.write(ctx, "pong", "", nil)
+	case "pong":
+		if !isObjectOrAbsent(m.Payload) {
+			return closeBadRequest, "Invalid message received: the pong payload must be an object"
+		}
+	case "subscribe":
+		if m.ID == nil || *m.ID == "" {
+			return closeBadRequest, "Invalid message received: subscribe needs an id"
+		}
+		params, err := subscribeParams(m.Payload)
+		if err != nil {
+			return closeBadRequest, "Invalid message received: " + err.Error()
+		}
+		return c.subscribe(*m.ID, params, m.Payload)
+	case "complete":
+		if m.ID == nil || *m.ID == "" {
+			return closeBadRequest, "Invalid message received: complete needs an id"
+		}
+		c.mu.Lock()
+		if op := c.ops[*m.ID]; op != nil {
+			delete(c.ops, *m.ID)
+			op.cancel()
+		}
+		c.mu.Unlock()
+	default:
+		return closeBadRequest, fmt.Sprintf("Invalid message received: unexpected type %.40q", typ)
+	}
+	return 0, ""
+}
+
+// init authenticates the connection with the Authorization entry of connection_init's payload
+// (as Apollo Client and graphql-ws send connection parameters), acknowledges it, and starts its
+// keep-alive pings. Without an entry, the caller identify found for the upgrade request stays.
+func (c *wsConn) init(ctx context.Context, payload json.RawMessage) (websocket.StatusCode, string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.initSeen {
+		return closeTooManyInits, "Too many initialisation requests"
+	}
+	c.initSeen = true
+	var params map[string]any
+	_ = json.Unmarshal(payload, &params) // checked to be an object or absent
+	if header := authorizationOf(params); header != "" && c.t.verifier != nil {
+		r, _ := http.NewRequestWithContext(ctx, http.MethodGet, "/", nil)
+		r.Header.Set("Authorization", header)
+		caller, err := callerOf(r, c.t.verifier)
+		if err != nil {
+			if domain.ErrorCode(err) == domain.Internal {
+				c.t.refusals.logger.ErrorContext(ctx, "internal error authenticating a WebSocket", "err", err)
+				return closeInternal, "Internal error authenticating the connection"
+			}
+			return closeForbidden, "Forbidden: " + domain.ErrorMessage(err)
+		}
+		c.ctx = domain.WithCaller(c.ctx, caller)
+	}
+	c.acked = true
+	c.writeLocked(ctx, "connection_ack", "", nil)
+	c.running.Add(1)
+	go func() {
+		defer c.running.Done()
+		c.keepAlive(ctx)
+	}()
+	return 0, ""
+}
+
+// authorizationOf is connection_init's Authorization entry, spelt as either client spells it.
+func authorizationOf(params map[string]any) string {
+	for _, key := range []string{"Authorization", "authorization"} {
+		if v, ok := params[key].(string); ok && v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// keepAlive sends a ping every liveKeepAlive, so that proxies keep the connection open and a
+// dead peer is found when a write fails.
+func (c *wsConn) keepAlive(ctx context.Context) {
+	tick := time.NewTicker(liveKeepAlive)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+			c.write(ctx, "ping", "", nil)
+		}
+	}
+}
+
+// subscribeParams reads a subscribe payload as graphql-ws validates it: an object with a
+// string query, and variables, operationName and extensions of their types when present.
+func subscribeParams(payload json.RawMessage) (*graphql.RawParams, error) {
+	if !isObject(payload) {
+		return nil, errors.New("the subscribe payload must be an object")
+	}
+	var p struct {
+		Query         *string         `json:"query"`
+		OperationName *string         `json:"operationName"`
+		Variables     json.RawMessage `json:"variables"`
+		Extensions    json.RawMessage `json:"extensions"`
+	}
+	if err := json.Unmarshal(payload, &p); err != nil {
+		return nil, errors.New("the subscribe payload's members are not of their types")
+	}
+	if p.Query == nil {
+		return nil, errors.New("the subscribe payload needs a query")
+	}
+	params := &graphql.RawParams{Query: *p.Query}
+	if p.OperationName != nil {
+		params.OperationName = *p.OperationName
+	}
+	for _, member := range []struct {
+		name string
+		raw  json.RawMessage
+		into *map[string]any
+	}{{"variables", p.Variables, &params.Variables}, {"extensions", p.Extensions, &params.Extensions}} {
+		if !isObjectOrAbsent(member.raw) {
+			return nil, fmt.Errorf("the subscribe payload's %s must be an object", member.name)
+		}
+		dec := json.NewDecoder(bytes.NewReader(member.raw))
+		dec.UseNumber() // as gqlgen's HTTP transports decode variables: integers stay exact
+		if len(member.raw) > 0 {
+			_ = dec.Decode(member.into) // an object, checked above
+		}
+	}
+	return params, nil
+}
+
+func isObject(raw json.RawMessage) bool {
+	raw = bytes.TrimSpace(raw)
+	return len(raw) > 0 && raw[0] == '{'
+}
+
+// isObjectOrAbsent: a payload that is missing or null, or an object.
+func isObjectOrAbsent(raw json.RawMessage) bool {
+	raw = bytes.TrimSpace(raw)
+	return len(raw) == 0 || string(raw) == "null" || raw[0] == '{'
+}
+
+// subscribe starts operation id. The request's text is checked as an HTTP request's is (keys
+// given once, valid UTF-8); a refusal there ends the operation with an error message, as a
+// document that does not validate does.
+func (c *wsConn) subscribe(id string, params *graphql.RawParams, payload json.RawMessage) (websocket.StatusCode, string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.acked {
+		return closeUnauthorized, "Unauthorized"
+	}
+	if c.ops[id] != nil {
+		return closeSubscriberTaken, fmt.Sprintf("Subscriber for %.80s already exists", id)
+	}
+	ctx, cancel := context.WithCancel(c.ctx)
+	op := &wsOperation{cancel: cancel}
+	c.ops[id] = op
+	c.running.Add(1)
+	go func() {
+		defer c.running.Done()
+		defer cancel()
+		if err := checkPayloadText(payload); err != nil {
+			resp := c.exec.DispatchError(ctx, gqlerror.List{requestError(err)})
+			c.finish(ctx, id, op, "error", resp.Errors)
+			return
+		}
+		c.run(ctx, id, op, params)
+	}()
+	return 0, ""
+}
+
+// checkPayloadText applies the request checks of requestjson.go to a subscribe payload.
+func checkPayloadText(payload json.RawMessage) error {
+	if err := checkJSON(payload, "the subscribe payload", topLevel); err != nil {
+		return err
+	}
+	return checkJSONText(payload, "the subscribe payload")
+}
+
+// requestError is err, a request refused before GraphQL ran, as a GraphQL error with its code.
+func requestError(err error) *gqlerror.Error {
+	return &gqlerror.Error{Message: domain.ErrorMessage(err), Extensions: map[string]any{"code": extensionCode(domain.ErrorCode(err))}}
+}
+
+// run executes operation id: each response goes out as next, and the operation ends with
+// complete, or with error when it could not start (a document that does not parse or
+// validate), as the protocol has it.
+func (c *wsConn) run(ctx context.Context, id string, op *wsOperation, params *graphql.RawParams) {
+	start := graphql.Now()
+	ctx = graphql.StartOperationTrace(ctx)
+	params.Headers = c.header
+	params.ReadTime = graphql.TraceTiming{Start: start, End: graphql.Now()}
+	rc, errs := c.exec.CreateOperationContext(ctx, params)
+	if errs != nil {
+		resp := c.exec.DispatchError(graphql.WithOperationContext(ctx, rc), errs)
+		c.finish(ctx, id, op, "error", resp.Errors)
+		return
+	}
+	ctx = graphql.WithOperationContext(ctx, rc)
+	defer func() {
+		if p := recover(); p != nil {
+			resp := c.exec.DispatchError(ctx, gqlerror.List{gqlerror.WrapIfUnwrapped(rc.Recover(ctx, p))})
+			c.finish(ctx, id, op, "error", resp.Errors)
+		}
+	}()
+	responses, ctx := c.exec.DispatchOperation(ctx, rc)
+	for {
+		resp := responses(ctx)
+		if resp == nil {
+			break
+		}
+		if !c.send(ctx, id, op, resp) {
+			return
+		}
+	}
+	c.finish(ctx, id, op, "complete", nil)
+}
+
+// send writes a next message of operation id, unless the operation is no longer op.
+func (c *wsConn) send(ctx context.Context, id string, op *wsOperation, resp *graphql.Response) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ops[id] != op {
+		return false
+	}
+	return c.writeLocked(ctx, "next", id, resp)
+}
+
+// finish ends operation id with a complete or error message, unless the client completed it.
+func (c *wsConn) finish(ctx context.Context, id string, op *wsOperation, typ string, payload any) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ops[id] != op {
+		return
+	}
+	delete(c.ops, id)
+	c.writeLocked(ctx, typ, id, payload)
+}
+
+func (c *wsConn) write(ctx context.Context, typ, id string, payload any) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.writeLocked(ctx, typ, id, payload)
+}
+
+// writeLocked writes one message; c.mu keeps the messages of an operation in their order and
+// none after its end. A write that fails drops the connection.
+func (c *wsConn) writeLocked(ctx context.Context, typ, id string, payload any) bool {
+	m := struct {
+		ID      string `json:"id,omitempty"`
+		Type    string `json:"type"`
+		Payload any    `json:"payload,omitempty"`
+	}{id, typ, payload}
+	b, err := json.Marshal(m)
+	if err != nil {
+		b, _ = json.Marshal(struct {
+			ID      string            `json:"id"`
+			Type    string            `json:"type"`
+			Payload []*gqlerror.Error `json:"payload"`
+		}{id, "error", []*gqlerror.Error{requestError(domain.Wrap(domain.Internal, err, "the response could not be encoded"))}})
+	}
+	wctx, cancel := context.WithTimeout(ctx, wsWriteTimeout)
+	defer cancel()
+	if err := c.conn.Write(wctx, websocket.MessageText, b); err != nil {
+		_ = c.conn.CloseNow()
+		return false
+	}
+	return true
+}
+
+// refuse logs the refusal and closes the connection with code.
+func (c *wsConn) refuse(ctx context.Context, code websocket.StatusCode, reason string) {
+	c.t.refusals.log(ctx, int(code), reason)
+	// A close reason is at most 123 bytes (RFC 6455, 5.5).
+	if len(reason) > 123 {
+		reason = strings.ToValidUTF8(reason[:123], "")
+	}
+	_ = c.conn.Close(code, reason)
+}

@@ -1,0 +1,267 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"math"
+	"net"
+	"net/http"
+	"net/netip"
+	"strconv"
+	"time"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/quickphotos/quickphotos/domain"
+	"github.com/quickphotos/quickphotos/dynamo"
+	"github.com/quickphotos/quickphotos/ratelimit"
+)
+
+// Rate limits by cost: every caller has a bucket of DynamoDB capacity units (package
+// ratelimit). A request is admitted while its caller's bucket holds units and refused with
+// 429, Retry-After and LIMIT_EXCEEDED before anything runs when it is empty or in debt, so a
+// refused mutation writes nothing. Once the operation has run, the read and write units it
+// consumed (the figures of extensions.cost) are charged, at least minCharge: a request that
+// reads nothing still costs the server work. An operation over graphql-ws or Server-Sent Events
+// is admitted the same way when it starts, and refused with LIMIT_EXCEEDED; a query or mutation
+// there is charged as over HTTP, a subscription's events are not, because how many come is up
+// to the writers, not the subscriber (the hub bounds what one connection holds instead).
+//
+// A caller is its username when authenticated, else its address: the IP of the connection, or
+// the /64 network of an IPv6 address, since one host commonly holds a whole /64. When the
+// buckets cannot be reached (Redis down) the request runs unmetered, is counted in metrics,
+// and logged: the limit protects the table from one caller, and refusing every caller would do
+// that caller's damage for it.
+
+// minCharge is the least an operation costs: half a unit, what the cheapest DynamoDB read (an
+// eventually consistent GetItem of up to 4 KB) consumes.
+const minCharge = 0.5
+
+// rateLimit is the hook of the buckets in the HTTP handler and in GraphQL. The zero value
+// (no limiter) admits everything and charges nothing.
+type rateLimit struct {
+	limiter  ratelimit.Limiter
+	observer ratelimit.Observer
+	log      *slog.Logger
+}
+
+// rateCaller is whose bucket a request draws on.
+type rateCaller struct {
+	key  string
+	kind string
+}
+
+// admission is an admitted request's account: the operation's charge goes through it, once.
+type admission struct {
+	rl      rateLimit
+	caller  rateCaller
+	charged bool
+	// state is the bucket after the charge, for extensions.cost.
+	state ratelimit.State
+}
+
+type admissionKey struct{}
+type addressKey struct{}
+
+// limit admits or refuses every request that is not a subscription connection before GraphQL
+// sees it, and charges it after; on every request it notes the client's address, which a
+// subscription's admission needs later (see MutateOperationContext).
+func (rl rateLimit) limit(next http.Handler) http.Handler {
+	if rl.limiter == nil {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx := context.WithValue(r.Context(), addressKey{}, clientAddress(r.RemoteAddr))
+		if isLive(r) {
+			next.ServeHTTP(w, r.WithContext(ctx))
+			return
+		}
+		caller := rateCallerOf(ctx)
+		d, ok := rl.admit(ctx, caller)
+		if !ok {
+			// Unmetered: an account charged already, so that nothing tries again.
+			next.ServeHTTP(w, r.WithContext(context.WithValue(ctx, admissionKey{}, &admission{charged: true})))
+			return
+		}
+		if !d.Allowed {
+			holdRefusal(ctx)
+			refuseRate(w, d, ctx.Value(wantCostKey{}) != nil)
+			return
+		}
+		a := &admission{rl: rl, caller: caller, state: d.State}
+		next.ServeHTTP(w, r.WithContext(context.WithValue(ctx, admissionKey{}, a)))
+		// A request refused before any operation ran (it did not parse or validate) still
+		// cost the server its work.
+		a.charge(ctx, nil)
+	})
+}
+
+// admit asks the buckets about caller; false when they could not say.
+func (rl rateLimit) admit(ctx context.Context, c rateCaller) (ratelimit.Decision, bool) {
+	d, err := rl.limiter.Admit(ctx, c.key)
+	if err != nil {
+		rl.failed(ctx, c, err)
+		return d, false
+	}
+	if !d.Allowed && rl.observer != nil {
+		rl.observer.Refused(c.kind)
+	}
+	return d, true
+}
+
+func (rl rateLimit) failed(ctx context.Context, c rateCaller, err error) {
+	rl.log.WarnContext(ctx, "rate limit: the buckets did not answer; the request runs unmetered", "err", err)
+	if rl.observer != nil {
+		rl.observer.Failed(c.kind)
+	}
+}
+
+// charge takes what cost says the request consumed, at least minCharge, from the caller's
+// bucket; only the first charge of a request counts. It returns the bucket after it, nil when
+// the buckets could not be charged.
+func (a *admission) charge(ctx context.Context, cost *dynamo.Cost) *ratelimit.State {
+	if a.charged {
+		return nil
+	}
+	a.charged = true
+	units := minCharge
+	if cost != nil {
+		s := cost.Snapshot()
+		units = math.Max(units, s.ReadCapacityUnits+s.WriteCapacityUnits)
+	}
+	// The operation has run: its charge must be taken even when the client has gone away.
+	state, err := a.rl.limiter.Charge(context.WithoutCancel(ctx), a.caller.key, units)
+	if err != nil {
+		a.rl.failed(ctx, a.caller, err)
+		return nil
+	}
+	if a.rl.observer != nil {
+		a.rl.observer.Charged(a.caller.kind, units)
+	}
+	a.state = state
+	return &a.state
+}
+
+// chargeOperation charges the operation of ctx, when its request was admitted by the
+// buckets, and returns the bucket after the charge (nil without one).
+func chargeOperation(ctx context.Context, cost *dynamo.Cost) *ratelimit.State {
+	a, _ := ctx.Value(admissionKey{}).(*admission)
+	if a == nil {
+		return nil
+	}
+	return a.charge(ctx, cost)
+}
+
+// refusalHold is how long a refusal is held before it is sent. A client that retries at once
+// without reading Retry-After (a loop, a misbehaving SDK) would otherwise be refused thousands
+// of times a second per connection, and every refusal still costs the server the request's
+// reading, JSON checks and token verification: measured, such a caller pushed the p99 of other
+// callers' reads up by 83% while spending nothing (docs/benchmarks.md). Held, it sends two
+// requests a second per connection, and a held refusal costs a timer. Half a second is short
+// next to Retry-After (a second at the least), which still holds when the answer arrives, give
+// or take that half second.
+const refusalHold = 500 * time.Millisecond
+
+// holdRefusal waits refusalHold, or until the client goes away.
+func holdRefusal(ctx context.Context) {
+	t := time.NewTimer(refusalHold)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+	}
+}
+
+// refuseRate answers a request refused by its bucket: 429 with Retry-After, in GraphQL's error
+// shape, with the bucket in extensions.cost when the request asked for the cost.
+func refuseRate(w http.ResponseWriter, d ratelimit.Decision, wantCost bool) {
+	body := map[string]any{"errors": []any{rateError(d)}}
+	if wantCost {
+		body["extensions"] = map[string]any{"cost": map[string]any{"limit": d.State}}
+	}
+	w.Header().Set("Retry-After", strconv.Itoa(int(d.RetryAfter.Seconds())))
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(httpStatus(domain.LimitExceeded))
+	_ = json.NewEncoder(w).Encode(body)
+}
+
+// rateError is the GraphQL error of a refused operation; retryAfter says in how many seconds
+// the bucket holds units again, as Retry-After does over HTTP.
+func rateError(d ratelimit.Decision) *gqlerror.Error {
+	return &gqlerror.Error{
+		Message: "this caller has spent its DynamoDB capacity units for now: retry after " +
+			strconv.Itoa(int(d.RetryAfter.Seconds())) + "s",
+		Extensions: map[string]any{"code": extensionCode(domain.LimitExceeded), "retryAfter": int(d.RetryAfter.Seconds())},
+	}
+}
+
+var _ interface {
+	graphql.HandlerExtension
+	graphql.OperationContextMutator
+	graphql.OperationInterceptor
+} = rateLimit{}
+
+func (rateLimit) ExtensionName() string { return "QuickphotosRateLimit" }
+
+func (rateLimit) Validate(graphql.ExecutableSchema) error { return nil }
+
+// MutateOperationContext admits or refuses an operation that arrived over a live connection
+// (graphql-ws, or Server-Sent Events), which limit could not: a subscription as it starts, and
+// a query or mutation, which both protocols carry too. An operation of a plain HTTP request
+// was admitted by limit already.
+func (rl rateLimit) MutateOperationContext(ctx context.Context, oc *graphql.OperationContext) *gqlerror.Error {
+	if rl.limiter == nil || ctx.Value(admissionKey{}) != nil {
+		return nil
+	}
+	d, ok := rl.admit(ctx, rateCallerOf(ctx))
+	if !ok || d.Allowed {
+		return nil
+	}
+	// Held as over HTTP; over graphql-ws this also holds the connection's next messages, which
+	// is the point: a loop of refused operations on one connection slows to two a second.
+	holdRefusal(ctx)
+	return rateError(d)
+}
+
+// InterceptOperation gives a query or mutation that arrived over a live connection its
+// account, so that what it consumed is charged (by costReporter) as over HTTP. Subscriptions get
+// none: their events are not charged.
+func (rl rateLimit) InterceptOperation(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
+	if rl.limiter == nil || ctx.Value(admissionKey{}) != nil {
+		return next(ctx)
+	}
+	if oc := graphql.GetOperationContext(ctx); oc == nil || oc.Operation == nil || oc.Operation.Operation == ast.Subscription {
+		return next(ctx)
+	}
+	return next(context.WithValue(ctx, admissionKey{}, &admission{rl: rl, caller: rateCallerOf(ctx)}))
+}
+
+// rateCallerOf is whose bucket the request of ctx draws on.
+func rateCallerOf(ctx context.Context) rateCaller {
+	if c := domain.CallerFrom(ctx); c.Username != "" {
+		return rateCaller{key: "user:" + c.Username, kind: ratelimit.CallerUser}
+	}
+	addr, _ := ctx.Value(addressKey{}).(string)
+	return rateCaller{key: "address:" + addr, kind: ratelimit.CallerAddress}
+}
+
+// clientAddress is the address a bucket is kept for: the IP of remoteAddr (host:port), or
+// the /64 network of an IPv6 address.
+func clientAddress(remoteAddr string) string {
+	host, _, err := net.SplitHostPort(remoteAddr)
+	if err != nil {
+		host = remoteAddr
+	}
+	ip, err := netip.ParseAddr(host)
+	if err != nil {
+		return host
+	}
+	ip = ip.Unmap().WithZone("")
+	if ip.Is6() {
+		return netip.PrefixFrom(ip, 64).Masked().String()
+	}
+	return ip.String()
+}
