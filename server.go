@@ -215,10 +215,12 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		defer mln.Close()
 	}
 	if dynamodbAddr != nil {
-		if dln, err = net.ListenTCP("tcp", dynamodbAddr); err != nil {
+		tln, err := net.ListenTCP("tcp", dynamodbAddr)
+		if err != nil {
 			return fmt.Errorf("--dynamodb-listen: %w", err)
 		}
-		defer dln.Close()
+		defer tln.Close()
+		dln = tln
 	}
 
 	stopTracing, tracing, err := telemetry.SetupTracing(ctx)
