@@ -389,4 +389,3 @@ func buildBootstrap(t *testing.T) string {
 	}
 	return out
 }
-
