@@ -140,9 +140,6 @@ func (c *lambdaConfig) apiFunction(ctx context.Context, log *slog.Logger) (any, 
 	return lambdahttp.Handler(h), closeFn, nil
 }
 
-// lambdaNoLive is why a Lambda function answers no subscription.
-const lambdaNoLive = "subscriptions need a connection that stays open, which an AWS Lambda function does not hold: subscribe at a `quickphotos serve` deployment"
-
 // fanOutFunction is the fan-out's handler, refusing an HTTP event with an error that says what
 // the function is: an API's route pointed at the fan-out would otherwise decode as a batch of
 // no records and succeed.
