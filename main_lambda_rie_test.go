@@ -48,8 +48,10 @@ func TestLambda_UnderTheRuntimeInterfaceEmulator(t *testing.T) {
 		"QUICKPHOTOS_ENDPOINT_URL=" + endpoint,
 		"QUICKPHOTOS_JWT_SECRET=" + secret,
 	}
-	apiFn := startFunction(t, rie, bootstrap, append(env, "QUICKPHOTOS_LAMBDA_HANDLER=api")...)
-	fanOutFn := startFunction(t, rie, bootstrap, append(env, "QUICKPHOTOS_LAMBDA_HANDLER=fanout")...)
+	// The API as a container image's entry point runs it, `quickphotos lambda`; the fan-out as
+	// a provided.al2023 zip's bootstrap is run, with no arguments.
+	apiFn := startFunction(t, rie, []string{bootstrap, "lambda"}, append(env, "QUICKPHOTOS_LAMBDA_HANDLER=api")...)
+	fanOutFn := startFunction(t, rie, []string{bootstrap}, append(env, "QUICKPHOTOS_LAMBDA_HANDLER=fanout")...)
 	token := func(user string) string {
 		tok, err := auth.Mint([]byte(secret), user, time.Hour, auth.Options{})
 		if err != nil {
@@ -121,10 +123,10 @@ type function struct {
 	log     bytes.Buffer
 }
 
-// startFunction runs bootstrap (`lambda`, configured by env) under the emulator on 127.0.0.1
+// startFunction runs command (the binary, configured by env) under the emulator on 127.0.0.1
 // until the test ends. The function's environment holds test credentials, a region and no
 // instance metadata, so that nothing leaves loopback.
-func startFunction(t *testing.T, rie, bootstrap string, env ...string) *function {
+func startFunction(t *testing.T, rie string, command []string, env ...string) *function {
 	t.Helper()
 	fn := &function{handler: "?"}
 	for _, e := range env {
@@ -133,7 +135,7 @@ func startFunction(t *testing.T, rie, bootstrap string, env ...string) *function
 		}
 	}
 	addr, apiAddr := freeAddr(t), freeAddr(t)
-	cmd := exec.Command(rie, "--runtime-interface-emulator-address", addr, "--runtime-api-address", apiAddr, bootstrap, "lambda")
+	cmd := exec.Command(rie, append([]string{"--runtime-interface-emulator-address", addr, "--runtime-api-address", apiAddr}, command...)...)
 	cmd.Env = append(functionEnv(), env...)
 	cmd.Dir = t.TempDir()
 	// The emulator and the function it starts in a process group of their own, ended together.

@@ -56,6 +56,13 @@ func TestLambda_ConfigurationMistakesStopTheStart(t *testing.T) {
 		{name: "a batch window past its bound", args: []string{"--lambda-handler", "api", "--auth", "none", "--batch-wait", "2s"}, want: "--batch-wait 2s"},
 		{name: "a malformed variable", env: map[string]string{"QUICKPHOTOS_MAX_DEPTH": "deep"}, want: `QUICKPHOTOS_MAX_DEPTH: "deep" is not a whole number`},
 	}
+	// A provided.al2023 function's bootstrap is run with no arguments: that is `lambda` too.
+	t.Run("the bootstrap with no arguments", func(t *testing.T) {
+		t.Setenv("QUICKPHOTOS_LAMBDA_HANDLER", "graphql")
+		if err := run(t.Context(), nil, io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), "QUICKPHOTOS_LAMBDA_HANDLER") {
+			t.Fatalf("err %v, want lambda's, about QUICKPHOTOS_LAMBDA_HANDLER", err)
+		}
+	})
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			for k, v := range c.env {
