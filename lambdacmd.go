@@ -71,6 +71,7 @@ func runLambda(ctx context.Context, args []string, _, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	slog.SetDefault(log) // the fan-out logs through the default logger
 	function, closeFn, err := cfg.function(ctx, log)
 	if err != nil {
 		return err
