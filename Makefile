@@ -54,8 +54,10 @@ test-dynamodb-local: deps
 	QUICKPHOTOS_TEST_STORE=dynamodb-local $(GO) test -count=1 ./api/...
 
 # The API's integration tests again, each request sent through the AWS Lambda function
-# (`quickphotos lambda`) as the API Gateway HTTP API event it would be; the subscription tests
-# skip, saying why (docs/lambda.md).
+# (`quickphotos lambda`) as the API Gateway HTTP API event it would be, the graphql-http audit
+# and the GraphQL clients included; the subscription tests skip, saying why (docs/lambda.md).
+test-lambda-edge: export QUICKPHOTOS_REQUIRE_GRAPHQL_JS = 1
+test-lambda-edge: export QUICKPHOTOS_REQUIRE_GRAPHQL_CLIENTS = 1
 test-lambda-edge: deps
 	QUICKPHOTOS_TEST_EDGE=lambda $(GO) test -count=1 ./api/...
 
