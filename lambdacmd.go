@@ -53,9 +53,9 @@ func (c *lambdaConfig) register(f *flags) {
 // runLambda runs `quickphotos lambda`, the binary as the bootstrap of a provided.al2023
 // function: the GraphQL API or the feed's fan-out, as --lambda-handler says. The store is
 // Amazon DynamoDB (or --endpoint-url), reached with the function's role. Nothing at start-up
-// calls DynamoDB: every cold start would pay for a check a missing table reports on the first
-// request anyway (the API answers SERVICE_UNAVAILABLE and logs why; the fan-out's batch fails
-// and Lambda retries it).
+// calls DynamoDB: every cold start would pay for a check that a missing table fails on the
+// first request anyway (the API logs the cause and /readyz answers 503; the fan-out's batch
+// fails and Lambda retries it).
 func runLambda(ctx context.Context, args []string, _, stderr io.Writer) error {
 	var cfg lambdaConfig
 	f := newFlags("lambda", stderr)
