@@ -348,7 +348,8 @@ func functionEnv() []string {
 		env = append(env, e)
 	}
 	return append(env, "AWS_ACCESS_KEY_ID=test", "AWS_SECRET_ACCESS_KEY=test", "AWS_REGION=us-east-1",
-		"AWS_EC2_METADATA_DISABLED=true", "AWS_LAMBDA_FUNCTION_TIMEOUT=30")
+		"AWS_EC2_METADATA_DISABLED=true", "AWS_CONFIG_FILE=/dev/null", "AWS_SHARED_CREDENTIALS_FILE=/dev/null",
+		"AWS_LAMBDA_FUNCTION_TIMEOUT=30")
 }
 
 // freeAddr is a free 127.0.0.1 port's address.
