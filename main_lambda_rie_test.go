@@ -34,7 +34,8 @@ const (
 
 // TestLambda_UnderTheRuntimeInterfaceEmulator: the real binary, built here, as the bootstrap of
 // two functions run by AWS's Runtime Interface Emulator on 127.0.0.1: the API, invoked with
-// API Gateway HTTP API events (a mutation and a query, authenticated), and the fan-out, invoked
+// API Gateway HTTP API events (mutations and queries, authenticated) and a Function URL's, and
+// the fan-out, invoked
 // with a DynamoDB Streams event made of the records the table's stream holds, as an event
 // source mapping makes it. The store is the engine over loopback. The init duration the
 // emulator and the function report are logged (docs/lambda.md keeps the figures).
@@ -59,13 +60,14 @@ func TestLambda_UnderTheRuntimeInterfaceEmulator(t *testing.T) {
 		}
 		return tok
 	}
+	sample := httpAPISample
 	graphql := func(user, query string) string {
 		t.Helper()
 		header := map[string]string{"content-type": "application/json", "x-quickphotos-cost": "1"}
 		if user != "" {
 			header["authorization"] = "Bearer " + token(user)
 		}
-		resp := apiFn.invokeHTTP(t, header, fmt.Sprintf(`{"query":%q}`, query))
+		resp := apiFn.invokeHTTP(t, sample, header, fmt.Sprintf(`{"query":%q}`, query))
 		if resp.StatusCode != http.StatusOK && user != "" {
 			t.Fatalf("%s: status %d: %s", query, resp.StatusCode, resp.Body)
 		}
@@ -87,6 +89,12 @@ func TestLambda_UnderTheRuntimeInterfaceEmulator(t *testing.T) {
 	if got := graphql("", `mutation { createUser(input: {username: "eve", name: "Eve"}) { username } }`); !strings.Contains(got, `"code":"UNAUTHENTICATED"`) {
 		t.Errorf("a mutation without a token: %s, want UNAUTHENTICATED", got)
 	}
+	// The same function behind a Function URL, whose events differ in their request context.
+	sample = functionURLSample
+	if got := graphql("ada", `{ viewer { username } }`); !strings.Contains(got, `{"data":{"viewer":{"username":"ada"}}`) {
+		t.Errorf("a query by a Function URL's event: %s", got)
+	}
+	sample = httpAPISample
 	feed := `{ feed(first: 5) { edges { node { url } } } }`
 	if got := graphql("bob", feed); !strings.Contains(got, `"edges":[]`) {
 		t.Fatalf("bob's feed before the fan-out ran: %s, want it empty (nothing else fills feeds here)", got)
@@ -246,19 +254,31 @@ func (fn *function) invokeError(t *testing.T, payload any) string {
 	return string(body)
 }
 
-// invokeHTTP invokes the function with the API Gateway event of a POST /graphql.
-func (fn *function) invokeHTTP(t *testing.T, header map[string]string, body string) events.APIGatewayV2HTTPResponse {
+// invokeHTTP invokes the function with the event of a POST /graphql shaped as the sample in
+// file: an HTTP API's or a Function URL's.
+func (fn *function) invokeHTTP(t *testing.T, file string, header map[string]string, body string) events.APIGatewayV2HTTPResponse {
 	t.Helper()
 	var resp events.APIGatewayV2HTTPResponse
-	fn.invoke(t, apiEvent(t, header, body), &resp)
+	fn.invoke(t, sampleEvent(t, file, header, body), &resp)
 	return resp
 }
 
-// apiEvent is the event API Gateway sends for a POST /graphql: its own sample event
-// (aws-lambda-go's events/testdata), with the request's method, path, headers and body.
+// The sample events of aws-lambda-go's events/testdata: an HTTP API's and a Function URL's.
+const (
+	httpAPISample     = "apigw-v2-request-no-authorizer.json"
+	functionURLSample = "lambda-urls-request.json"
+)
+
+// apiEvent is the event API Gateway sends for a POST /graphql: its own sample event, with the
+// request's method, path, headers and body.
 func apiEvent(t *testing.T, header map[string]string, body string) events.APIGatewayV2HTTPRequest {
+	return sampleEvent(t, httpAPISample, header, body)
+}
+
+// sampleEvent is a POST /graphql in the shape of the sample event in file.
+func sampleEvent(t *testing.T, file string, header map[string]string, body string) events.APIGatewayV2HTTPRequest {
 	t.Helper()
-	raw, err := os.ReadFile("internal/lambdahttp/testdata/apigw-v2-request-no-authorizer.json")
+	raw, err := os.ReadFile("internal/lambdahttp/testdata/" + file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -267,7 +287,8 @@ func apiEvent(t *testing.T, header map[string]string, body string) events.APIGat
 		t.Fatal(err)
 	}
 	e.RawPath, e.RequestContext.HTTP.Path, e.RequestContext.HTTP.Method = "/graphql", "/graphql", http.MethodPost
-	e.Body = body
+	e.RawQueryString, e.QueryStringParameters = "", nil
+	e.Body, e.IsBase64Encoded = body, false
 	e.Headers["content-length"] = fmt.Sprint(len(body))
 	for k, v := range header {
 		e.Headers[k] = v
