@@ -7,8 +7,12 @@ GRAPHQL_JS := tools/graphql-js
 APOLLO_PEER := tools/apollo-peer
 AWS_CLIENTS := tools/aws-clients
 GRAPHQL_CLIENTS := tools/graphql-clients
+# The AWS Lambda Runtime Interface Emulator, built from its Go module at this pinned version
+# into a cache directory of its own (main_lambda_rie_test.go runs `quickphotos lambda` under it).
+RIE_VERSION := v0.0.0-20261030222936-bef5c4ba774d
+RIE := $(CURDIR)/.cache/aws-lambda-rie/$(RIE_VERSION)/aws-lambda-rie
 
-.PHONY: serve test test-embedded test-dynamodb-local conformance public-conformance fuzz deps lint generate playground build
+.PHONY: serve test test-embedded test-dynamodb-local test-lambda-edge conformance public-conformance fuzz deps lint generate playground build
 
 # Serve the API with the sample dataset on the embedded engine (data in ./data).
 serve:
@@ -18,7 +22,7 @@ serve:
 # conformance suite (the same requests to the engine and to DynamoDB Local); the API
 # integration tests again on DynamoDB Local; the public conformance suite against the engine;
 # and every fuzz target for a few seconds.
-test: deps lint test-embedded test-dynamodb-local public-conformance fuzz
+test: deps lint test-embedded test-dynamodb-local test-lambda-edge public-conformance fuzz
 
 # Under make, a DynamoDB Local, JavaScript GraphQL tools or Apollo peer that are not installed
 # fail the tests that need them; a plain `go test ./...` skips them with the reason.
@@ -39,12 +43,23 @@ test test-embedded: export QUICKPHOTOS_REQUIRE_STRACE = 1
 test test-embedded: export QUICKPHOTOS_REQUIRE_AWS_CLI = 1
 test test-embedded: export QUICKPHOTOS_REQUIRE_BOTO3 = 1
 test test-embedded: export QUICKPHOTOS_REQUIRE_AWS_SDK_JS = 1
+# The Lambda test runs the binary under the Runtime Interface Emulator (RIE, above).
+test test-embedded: export QUICKPHOTOS_REQUIRE_RIE = 1
+test test-embedded: export QUICKPHOTOS_RIE = $(RIE)
 
 test-embedded: deps
 	$(GO) test -race -count=1 ./...
 
 test-dynamodb-local: deps
 	QUICKPHOTOS_TEST_STORE=dynamodb-local $(GO) test -count=1 ./api/...
+
+# The API's integration tests again, each request sent through the AWS Lambda function
+# (`quickphotos lambda`) as the API Gateway HTTP API event it would be, the graphql-http audit
+# and the GraphQL clients included; the subscription tests skip, saying why (docs/lambda.md).
+test-lambda-edge: export QUICKPHOTOS_REQUIRE_GRAPHQL_JS = 1
+test-lambda-edge: export QUICKPHOTOS_REQUIRE_GRAPHQL_CLIENTS = 1
+test-lambda-edge: deps
+	QUICKPHOTOS_TEST_EDGE=lambda $(GO) test -count=1 ./api/...
 
 # The differential suite alone (see docs/dynamodb-local-divergences.md).
 conformance: deps
@@ -68,7 +83,12 @@ fuzz:
 # DataLoader peer (tools/apollo-peer/README.md) from tools/apollo-peer; Apollo Client and
 # relay-compiler, which check the global ids, from tools/graphql-clients; the AWS SDK for
 # JavaScript's DynamoDB client the signature tests run from tools/aws-clients.
-deps: $(DYNAMODB_LOCAL)/node_modules/.package-lock.json $(GRAPHQL_JS)/node_modules/.package-lock.json $(APOLLO_PEER)/node_modules/.package-lock.json $(GRAPHQL_CLIENTS)/node_modules/.package-lock.json $(AWS_CLIENTS)/node_modules/.package-lock.json
+deps: $(DYNAMODB_LOCAL)/node_modules/.package-lock.json $(GRAPHQL_JS)/node_modules/.package-lock.json $(APOLLO_PEER)/node_modules/.package-lock.json $(GRAPHQL_CLIENTS)/node_modules/.package-lock.json $(AWS_CLIENTS)/node_modules/.package-lock.json $(RIE)
+
+# `go install` at a version builds the emulator with its own go.mod and go.sum, apart from
+# this module's dependencies.
+$(RIE):
+	GOBIN=$(dir $(RIE)) $(GO) install github.com/aws/aws-lambda-runtime-interface-emulator/cmd/aws-lambda-rie@$(RIE_VERSION)
 
 %/node_modules/.package-lock.json: %/package-lock.json
 	npm ci --prefix $* --ignore-scripts --no-audit --no-fund

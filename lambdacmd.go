@@ -3,42 +3,168 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"log/slog"
 	"os"
+	"time"
 
+	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/quickphotos/quickphotos/dynamo"
 	"github.com/quickphotos/quickphotos/feed"
+	"github.com/quickphotos/quickphotos/internal/lambdahttp"
+	"github.com/quickphotos/quickphotos/telemetry"
 )
 
-// lambdaRuntimeEnv is set by AWS Lambda in a function's environment.
+// lambdaRuntimeEnv is set by AWS Lambda (and its Runtime Interface Emulator) in a function's
+// environment: where the runtime API is.
 const lambdaRuntimeEnv = "AWS_LAMBDA_RUNTIME_API"
 
-// runLambda runs `quickphotos lambda`: the feed's fan-out as an AWS Lambda function (the
-// binary as the bootstrap of a provided.al2023 function) behind a DynamoDB Streams event
-// source mapping with ReportBatchItemFailures. Lambda reads the shards and keeps the position;
-// the flags come from the function's environment (QUICKPHOTOS_TABLE, …), and the store is
-// Amazon DynamoDB.
+// What a function runs, by --lambda-handler (QUICKPHOTOS_LAMBDA_HANDLER).
+const (
+	// lambdaAPI serves the GraphQL API to an API Gateway HTTP API or a Function URL.
+	lambdaAPI = "api"
+	// lambdaFanOut fills feeds from a DynamoDB Streams event source mapping.
+	lambdaFanOut = "fanout"
+)
+
+// processStart is when the process's Go code began, for the init duration `lambda` logs: the
+// package's variables are set before main runs, after only the runtime's own start.
+var processStart = time.Now()
+
+// lambdaConfig is the configuration of `quickphotos lambda`, read from the function's
+// environment like every command's flags.
+type lambdaConfig struct {
+	handler string
+	store   storeConfig
+	api     apiConfig
+	feed    feed.Config
+}
+
+func (c *lambdaConfig) register(f *flags) {
+	f.String(&c.handler, "lambda-handler", lambdaFanOut, `what the function runs: "api" (the GraphQL API behind an API Gateway HTTP API or a Function URL, payload format 2.0) or "fanout" (the feed's fan-out behind a DynamoDB Streams event source mapping)`)
+	c.store.register(f)
+	c.api.register(f)
+	registerFeed(f, &c.feed)
+}
+
+// runLambda runs `quickphotos lambda`, the binary as the bootstrap of a provided.al2023
+// function: the GraphQL API or the feed's fan-out, as --lambda-handler says. The store is
+// Amazon DynamoDB (or --endpoint-url), reached with the function's role. Nothing at start-up
+// calls DynamoDB: every cold start would pay for a check that a missing table fails on the
+// first request anyway (the API logs the cause and /readyz answers 503; the fan-out's batch
+// fails and Lambda retries it).
 func runLambda(ctx context.Context, args []string, _, stderr io.Writer) error {
-	var store storeConfig
-	var cfg feed.Config
+	var cfg lambdaConfig
 	f := newFlags("lambda", stderr)
-	store.register(f)
-	registerFeed(f, &cfg)
+	cfg.register(f)
+	f.epilogue = "\nRun by AWS Lambda as a provided.al2023 function's bootstrap; see docs/lambda.md.\n"
 	if err := f.parse(args); err != nil {
 		return err
 	}
 	if os.Getenv(lambdaRuntimeEnv) == "" {
-		return errors.New("lambda: run by AWS Lambda only (" + lambdaRuntimeEnv + " is not set); elsewhere run `quickphotos stream`")
+		return errors.New("lambda: run by AWS Lambda only (" + lambdaRuntimeEnv + " is not set); elsewhere run `quickphotos serve` or `quickphotos stream`")
 	}
-	store.kind = storeDynamoDB
-	opened, err := store.open(ctx)
+	log, err := cfg.api.logger(stderr)
 	if err != nil {
 		return err
 	}
-	defer opened.Close()
-	fanOut := feed.NewFanOut(dynamo.New(opened.client, store.table), cfg)
-	lambda.StartWithOptions(fanOut.HandleLambda, lambda.WithContext(ctx))
+	slog.SetDefault(log) // the fan-out logs through the default logger
+	function, closeFn, err := cfg.function(ctx, log)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	log.Info("lambda: ready", "handler", cfg.handler, "init_ms", float64(time.Since(processStart).Microseconds())/1000)
+	lambda.StartWithOptions(function, lambda.WithContext(ctx))
 	return nil
 }
+
+// function is the Lambda handler the configuration asks for, and what closes it.
+func (c *lambdaConfig) function(ctx context.Context, log *slog.Logger) (any, func(), error) {
+	if c.store.kind != storeEmbedded && c.store.kind != storeDynamoDB {
+		return nil, nil, fmt.Errorf("--store %q: a Lambda function's store is %s", c.store.kind, storeDynamoDB)
+	}
+	// The embedded engine keeps its data in a file of one process; a function's instances are
+	// many, and their disks are gone when they are: the store is always DynamoDB.
+	c.store.kind = storeDynamoDB
+	switch c.handler {
+	case lambdaAPI:
+		return c.apiFunction(ctx, log)
+	case lambdaFanOut:
+		opened, err := c.store.open(ctx)
+		if err != nil {
+			return nil, nil, err
+		}
+		fanOut := feed.NewFanOut(dynamo.New(opened.client, c.store.table), c.feed)
+		return fanOutFunction(fanOut), func() { _ = opened.Close() }, nil
+	default:
+		return nil, nil, fmt.Errorf("--lambda-handler (%s) %q: want %s or %s", envName("lambda-handler"), c.handler, lambdaAPI, lambdaFanOut)
+	}
+}
+
+// apiFunction serves the API as `serve` does, from the same flags, with what a function lacks
+// left out: subscriptions (they need a connection that outlives the invocation), /metrics
+// (nothing scrapes a function; its logs and traces remain) and the background work of a server
+// (the feed's consumer is the fanout function; photo deletions a stopped server left are
+// finished by a `serve` or `quickphotos check --finish-deletions`).
+func (c *lambdaConfig) apiFunction(ctx context.Context, log *slog.Logger) (any, func(), error) {
+	if err := c.api.settle(c.store.kind); err != nil {
+		return nil, nil, err
+	}
+	verifier, authSays, err := c.api.auth.verifier(ctx, lambdaAddr{})
+	if err != nil {
+		return nil, nil, err
+	}
+	stopTracing, _, err := telemetry.SetupTracing(ctx)
+	if err != nil {
+		closeVerifier(verifier)
+		return nil, nil, fmt.Errorf("tracing: %w", err)
+	}
+	opened, err := c.store.open(ctx)
+	if err != nil {
+		closeVerifier(verifier)
+		_ = stopTracing(context.Background())
+		return nil, nil, err
+	}
+	tel := telemetry.New(telemetry.Options{Logger: log})
+	store := dynamo.New(opened.client, c.store.table, dynamo.WithObserver(tel.Store()))
+	h := c.api.handler(apiParts{store: store, log: log, verifier: verifier, tel: tel, metricsElsewhere: true})
+	log.Info("lambda: serving the GraphQL API", "table", c.store.table, "store", c.store.describe(), "authentication", authSays)
+	closeFn := func() {
+		_ = opened.Close()
+		closeVerifier(verifier)
+		_ = stopTracing(context.Background())
+	}
+	return lambdahttp.Handler(h), closeFn, nil
+}
+
+// fanOutFunction is the fan-out's handler, refusing an HTTP event with an error that says what
+// the function is: an API's route pointed at the fan-out would otherwise decode as a batch of
+// no records and succeed.
+func fanOutFunction(fanOut *feed.FanOut) func(context.Context, lambdaStreamEvent) (events.DynamoDBEventResponse, error) {
+	return func(ctx context.Context, event lambdaStreamEvent) (events.DynamoDBEventResponse, error) {
+		if event.RequestContext != nil || (len(event.Records) == 0 && event.Version != "") {
+			return events.DynamoDBEventResponse{}, fmt.Errorf("lambda: this function runs the feed's fan-out (%s=%s) and takes DynamoDB Streams events; it was invoked with an HTTP event: set %s=%s on the API's function",
+				envName("lambda-handler"), lambdaFanOut, envName("lambda-handler"), lambdaAPI)
+		}
+		return fanOut.HandleLambda(ctx, event.DynamoDBEvent)
+	}
+}
+
+// lambdaStreamEvent is a DynamoDB Streams event, with the fields by which an HTTP event
+// invoking the wrong function is told apart.
+type lambdaStreamEvent struct {
+	events.DynamoDBEvent
+	Version        string    `json:"version"`
+	RequestContext *struct{} `json:"requestContext"`
+}
+
+// lambdaAddr stands for where a function is reached: API Gateway or a Function URL, open to
+// the internet, so the API runs without a verifier only under --auth none.
+type lambdaAddr struct{}
+
+func (lambdaAddr) Network() string { return "lambda" }
+func (lambdaAddr) String() string  { return "an AWS Lambda function (API Gateway or a Function URL)" }

@@ -9,6 +9,7 @@
 //	quickphotos dynamodb                serve the embedded engine's DynamoDB API alone
 //	quickphotos token USERNAME          mint a development token for `serve --jwt-secret`
 //	quickphotos loadtest                drive running servers with the app's workload and report
+//	quickphotos lambda                  the API or the feed's fan-out as an AWS Lambda function (docs/lambda.md)
 //
 // Every flag can also be set by an environment variable, listed by `quickphotos CMD -h`.
 package main
@@ -46,7 +47,9 @@ commands:
                  rewrite the keys an earlier release wrote with a Z (…T15:42:38Z) in the tutorial's form; safe while serving
   sample         write a deterministic sample dataset (items.json format) to stdout
   stream         fill feeds from the table's stream, apart from serve (serve does it too unless --no-feed)
-  lambda         fill feeds as an AWS Lambda function of a DynamoDB Streams event source mapping
+  lambda         the GraphQL API (behind API Gateway or a Function URL) or the feed's fan-out (of a
+                 DynamoDB Streams event source mapping) as an AWS Lambda function; the binary run
+                 as a provided.al2023 bootstrap with no arguments runs this
   dynamodb       serve the embedded engine alone, as a DynamoDB endpoint (like DynamoDB Local)
   token USERNAME mint a development token signed with --jwt-secret (QUICKPHOTOS_JWT_SECRET)
   loadtest       drive running servers with the app's workload; report ops/s, latencies, live lag
@@ -56,6 +59,10 @@ Run "quickphotos COMMAND -h" for a command's flags and environment variables.
 
 // run executes one command; it is main without the process, so tests can call it.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 && os.Getenv(lambdaRuntimeEnv) != "" {
+		// AWS Lambda runs a provided.al2023 function's bootstrap with no arguments.
+		args = []string{"lambda"}
+	}
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return errors.New("no command given")

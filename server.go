@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/quickphotos/quickphotos/api"
-	"github.com/quickphotos/quickphotos/api/limits"
 	"github.com/quickphotos/quickphotos/dynamo"
 	"github.com/quickphotos/quickphotos/feed"
 	"github.com/quickphotos/quickphotos/internal/httpserve"
@@ -28,22 +27,13 @@ import (
 // serveConfig is the configuration of `quickphotos serve`.
 type serveConfig struct {
 	store           storeConfig
-	auth            authConfig
-	limits          limits.Config
+	api             apiConfig
 	addr            string
 	sample          bool
 	users           int
 	dynamodbListen  string
 	dynamodbAuth    dynamodbAuth
-	maxBodyBytes    int
-	requestTimeout  time.Duration
-	batchWait       time.Duration
 	shutdownTimeout time.Duration
-	introspection   bool
-	persistedBytes  int
-	queryCacheBytes int
-	corsOrigins     string
-	logLevel        string
 	metricsAddr     string
 	pprof           bool
 	feed            feed.Config
@@ -55,29 +45,16 @@ type serveConfig struct {
 
 func (c *serveConfig) register(f *flags) {
 	c.store.register(f)
-	c.auth.register(f)
+	c.api.register(f)
 	f.String(&c.addr, "addr", "127.0.0.1:8080", "the address to listen on (port 0 picks a free port)")
 	f.Bool(&c.sample, "sample", false, "load the sample dataset when the table is empty")
 	f.Int(&c.users, "sample-users", 200, "with --sample: how many users the sample dataset has")
 	f.Bool(&c.store.createTable, "create-table", false, "with --store dynamodb: create the table and index when they are missing")
 	f.String(&c.dynamodbListen, "dynamodb-listen", "", "with the embedded store: also serve its DynamoDB API on this address, for the AWS CLI, SDKs or NoSQL Workbench: loopback, or any other with --dynamodb-keys")
 	c.dynamodbAuth.register(f)
-	f.Int(&c.limits.MaxTokens, "max-tokens", limits.Defaults.MaxTokens, "refuse documents of more lexical tokens than this, before parsing them (0: no limit)")
-	f.Int(&c.limits.MaxDepth, "max-depth", limits.Defaults.MaxDepth, "refuse operations nested deeper than this (0: no limit)")
-	f.Int(&c.limits.MaxCost, "max-cost", limits.Defaults.MaxCost, "refuse operations estimated to read more DynamoDB read units than this; a list multiplies its children by its `first` (0: no limit)")
-	f.Int(&c.limits.MaxAliases, "max-aliases", limits.Defaults.MaxAliases, "refuse operations with more aliased fields than this (0: no limit)")
-	f.Int(&c.limits.MaxOperations, "max-operations", limits.Defaults.MaxOperations, "refuse documents holding more operations than this (0: no limit)")
-	f.Int(&c.maxBodyBytes, "max-body-bytes", api.DefaultMaxBodyBytes, "refuse request bodies larger than this")
-	f.Duration(&c.requestTimeout, "request-timeout", api.DefaultRequestTimeout, "give up on a GraphQL request, and its DynamoDB calls, after this long")
-	f.Duration(&c.batchWait, "batch-wait", 0, "how long each dataloader gathers keys before it sends one DynamoDB batch: longer groups more on a busy machine, shorter answers sooner (0: 1ms on the embedded store, 5ms on DynamoDB)")
 	f.Duration(&c.shutdownTimeout, "shutdown-timeout", httpserve.DefaultShutdownTimeout, "on SIGTERM or SIGINT, wait this long for requests in flight before closing")
-	f.Bool(&c.introspection, "introspection", true, "answer introspection queries (__schema, __type); GraphiQL needs them")
-	f.Int(&c.persistedBytes, "persisted-query-bytes", api.DefaultPersistedQueryBytes, "the memory the automatic persisted query cache may hold")
-	f.Int(&c.queryCacheBytes, "query-cache-bytes", api.DefaultQueryCacheBytes, "the memory the cache of parsed GraphQL documents may hold (estimated from their text)")
-	f.String(&c.corsOrigins, "cors-origins", "", `comma-separated browser origins allowed to call the API, e.g. https://app.example.com ("*" for any; empty: same origin only)`)
 	f.String(&c.metricsAddr, "metrics-addr", "", "serve /metrics (Prometheus) on this address of its own instead of on --addr, e.g. 127.0.0.1:9090 or :9090 on a private network")
 	f.Bool(&c.pprof, "pprof", false, "with --metrics-addr: also serve Go's runtime profiles (CPU, heap, goroutines, …) at /debug/pprof/ on that listener, never on --addr")
-	f.String(&c.logLevel, "log-level", "info", "the lowest level logged: debug, info, warn or error")
 	f.Bool(&c.noFeed, "no-feed", false, "do not fill feeds from the table's stream in this process (run `quickphotos stream` elsewhere instead)")
 	registerFeed(f, &c.feed)
 	registerStreamPoll(f, &c.streamPoll)
@@ -155,12 +132,11 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err := f.parse(args); err != nil {
 		return err
 	}
-	var level slog.Level
-	if err := level.UnmarshalText([]byte(cfg.logLevel)); err != nil {
-		return fmt.Errorf("--log-level %q: want debug, info, warn or error", cfg.logLevel)
+	log, err := cfg.api.logger(stderr)
+	if err != nil {
+		return err
 	}
-	var err error
-	if cfg.batchWait, err = batchWait(cfg.batchWait, cfg.store.kind); err != nil {
+	if err := cfg.api.settle(cfg.store.kind); err != nil {
 		return err
 	}
 	tuneGC(os.Getenv)
@@ -169,7 +145,6 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer releaseLimiter()
-	log := slog.New(telemetry.LogHandler(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: level})))
 
 	// Whether the server may run without authentication depends on the address, so that is
 	// settled before anything listens.
@@ -177,7 +152,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("--addr %q: %w", cfg.addr, err)
 	}
-	verifier, authSays, err := cfg.auth.verifier(ctx, addr)
+	verifier, authSays, err := cfg.api.auth.verifier(ctx, addr)
 	if err != nil {
 		return err
 	}
@@ -307,23 +282,10 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		defer stopEngine() // before the store closes
 	}
 
-	handler := api.New(api.Config{
-		Store:                store,
-		Logger:               log,
-		Verifier:             verifier,
-		Limits:               &cfg.limits,
-		MaxBodyBytes:         int64(cfg.maxBodyBytes),
-		RequestTimeout:       cfg.requestTimeout,
-		BatchWait:            cfg.batchWait,
-		DisableIntrospection: !cfg.introspection,
-		PersistedQueryBytes:  cfg.persistedBytes,
-		QueryCacheBytes:      cfg.queryCacheBytes,
-		CORSOrigins:          splitList(cfg.corsOrigins),
-		Telemetry:            tel,
-		MetricsElsewhere:     cfg.metricsAddr != "",
-		Live:                 hub,
-		RateLimit:            limiter,
-		Ready: func() error {
+	handler := cfg.api.handler(apiParts{
+		store: store, log: log, verifier: verifier, tel: tel, live: hub, metricsElsewhere: cfg.metricsAddr != "",
+		rateLimit: limiter,
+		ready: func() error {
 			if !feedCaughtUp.Load() {
 				return errFeedCatchingUp
 			}
@@ -336,7 +298,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		ReadTimeout:       30 * time.Second,
 		// A response is written within the request's own timeout; the margin covers writing
 		// it to a slow client.
-		WriteTimeout:   cfg.requestTimeout + 10*time.Second,
+		WriteTimeout:   cfg.api.requestTimeout + 10*time.Second,
 		IdleTimeout:    2 * time.Minute,
 		MaxHeaderBytes: 64 << 10,
 		ErrorLog:       slog.NewLogLogger(log.Handler(), slog.LevelWarn),

@@ -21,8 +21,11 @@ import (
 //go:embed assets/*.js assets/*.css assets/*.txt static
 var files embed.FS
 
-// theAssets are every embedded file but index.html (a template), by base name.
-var theAssets = loadAssets()
+// theAssets are every embedded file but index.html (a template), by base name. They are read
+// and hashed (some 4 MB) on the first request for the playground, not when the program starts:
+// a process that never serves the page (an AWS Lambda function's cold start, a command other
+// than serve) does not pay the milliseconds.
+var theAssets = sync.OnceValue(loadAssets)
 
 func loadAssets() map[string]*asset {
 	m := map[string]*asset{}

@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 )
 
 // AssetPrefix is the path under which Handler serves the playground's scripts and styles.
@@ -26,19 +27,24 @@ const AssetPrefix = "/playground/"
 // The page refers to its assets by relative URLs, so it also works behind http.StripPrefix.
 //
 // Assets are named by a hash of their content (AssetPrefix + hash + "/" + name) and served as
-// immutable; the page itself is revalidated by ETag on every load.
+// immutable; the page itself is revalidated by ETag on every load. The page and the hashes are
+// made on the first request, so building the handler costs nothing at start-up.
 func Handler(endpoint string) http.Handler {
-	h := &handler{assets: theAssets, csp: contentSecurityPolicy(endpoint)}
-	var page bytes.Buffer
-	err := indexTemplate.Execute(&page, indexData{Endpoint: endpoint, assets: theAssets})
-	if err != nil {
-		panic("playground: index.html: " + err.Error()) // the template is embedded: a bug
-	}
-	h.index = newAsset("index.html", page.Bytes())
+	h := &handler{csp: contentSecurityPolicy(endpoint)}
+	h.load = sync.OnceFunc(func() {
+		h.assets = theAssets()
+		var page bytes.Buffer
+		err := indexTemplate.Execute(&page, indexData{Endpoint: endpoint, assets: h.assets})
+		if err != nil {
+			panic("playground: index.html: " + err.Error()) // the template is embedded: a bug
+		}
+		h.index = newAsset("index.html", page.Bytes())
+	})
 	return h
 }
 
 type handler struct {
+	load   func() // sets assets and index, once
 	assets map[string]*asset
 	index  *asset
 	csp    string
@@ -50,6 +56,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 		return
 	}
+	h.load()
 	hd := w.Header()
 	hd.Set("X-Content-Type-Options", "nosniff")
 	hd.Set("Referrer-Policy", "no-referrer")

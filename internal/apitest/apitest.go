@@ -35,6 +35,7 @@ import (
 	"github.com/quickphotos/quickphotos/dynamo"
 	"github.com/quickphotos/quickphotos/feed"
 	"github.com/quickphotos/quickphotos/internal/dynamodblocal"
+	"github.com/quickphotos/quickphotos/internal/lambdahttp"
 	"github.com/quickphotos/quickphotos/live"
 	"github.com/quickphotos/quickphotos/stream"
 )
@@ -52,6 +53,45 @@ const (
 	StoreEmbeddedSDK   = "embedded-sdk"
 	StoreDynamoDBLocal = "dynamodb-local"
 )
+
+// EdgeEnv selects how the tests' requests reach the API: "http" (the default), the handler
+// on a real HTTP server, as `quickphotos serve` runs it; or "lambda", through the AWS Lambda
+// function `quickphotos lambda` runs (package lambdahttp), each request turned into the event
+// API Gateway sends (payload format 2.0) by a Gateway in front of it. The same scenarios run
+// through both; under "lambda" a server with subscriptions skips its test, as a function does
+// not hold their connections.
+const EdgeEnv = "QUICKPHOTOS_TEST_EDGE"
+
+// The edges EdgeEnv names.
+const (
+	EdgeHTTP   = "http"
+	EdgeLambda = "lambda"
+)
+
+// Edge is the edge the tests of this binary send their requests through.
+func Edge() string {
+	if v := os.Getenv(EdgeEnv); v != "" {
+		return v
+	}
+	return EdgeHTTP
+}
+
+// front is what the test server serves for handler on the edge the tests run through.
+func front(t testing.TB, handler http.Handler, subscriptions bool) http.Handler {
+	t.Helper()
+	switch Edge() {
+	case EdgeHTTP:
+		return handler
+	case EdgeLambda:
+		if subscriptions {
+			t.Skip("subscriptions need a connection that outlives a request, which a Lambda function does not hold (docs/lambda.md)")
+		}
+		return lambdahttp.NewGateway(lambdahttp.Handler(handler))
+	default:
+		t.Fatalf("%s=%q: want %s or %s", EdgeEnv, Edge(), EdgeHTTP, EdgeLambda)
+		return nil
+	}
+}
 
 // Backend is the store the tests of this binary run on.
 func Backend() string {
@@ -175,6 +215,9 @@ func NewServer(t testing.TB, opts ...Option) *Server {
 	for _, opt := range opts {
 		opt(&o)
 	}
+	if o.live != nil {
+		front(t, nil, true) // skips before a table is made
+	}
 	client, streams := newClients(t)
 	table := fmt.Sprintf("qp-%d-%d", os.Getpid(), tables.Add(1))
 	var storeOpts []dynamo.Option
@@ -216,7 +259,7 @@ func NewServer(t testing.TB, opts ...Option) *Server {
 	}
 	srv.hub = cfg.Live
 	srv.Handler = api.New(cfg)
-	httpSrv := httptest.NewServer(srv.Handler)
+	httpSrv := httptest.NewServer(front(t, srv.Handler, cfg.Live != nil))
 	srv.URL = httpSrv.URL
 	stopConsumers := runConsumers(t, consumers)
 	t.Cleanup(func() {
@@ -238,7 +281,7 @@ func (s *Server) Twin(t testing.TB, cfg live.Config) *Server {
 	apiCfg := api.Config{Store: s.Store, BatchWait: BatchWait, Live: live.NewHub(cfg)}
 	twin.hub = apiCfg.Live
 	twin.Handler = api.New(apiCfg)
-	httpSrv := httptest.NewServer(twin.Handler)
+	httpSrv := httptest.NewServer(front(t, twin.Handler, true))
 	twin.URL = httpSrv.URL
 	ready := make(chan struct{})
 	stop := runConsumers(t, []*stream.Consumer{{Streams: s.streams, Store: s.Store, Handle: apiCfg.Live.Handle, Poll: FeedPoll,
