@@ -32,7 +32,10 @@ require (
 	github.com/redis/go-redis/v9 v9.23.0
 )
 
-require go.uber.org/atomic v1.12.0 // indirect
+require (
+	go.uber.org/atomic v1.12.0 // indirect
+	go.yaml.in/yaml/v3 v3.0.5 // indirect
+)
 
 require (
 	github.com/agnivade/levenshtein v1.2.2 // indirect
