@@ -93,9 +93,17 @@ func actionsReachedFrom(t *testing.T, roots ...string) map[string]string {
 		for _, b := range f.Blocks {
 			for _, instr := range b.Instrs {
 				if call, ok := instr.(ssa.CallInstruction); ok {
-					if a := sdkAction(call.Common()); a != "" {
+					c := call.Common()
+					if a := sdkAction(c); a != "" {
 						if _, seen := actions[a]; !seen {
 							actions[a] = f.String()
+						}
+					} else if c.IsInvoke() && moduleType(c.Value.Type()) {
+						// A call through one of the module's interfaces reaches the method of
+						// every module type that implements it, wherever that type is made (the
+						// store of a client the caller was handed, say).
+						for _, impl := range implementations(prog, c.Value.Type().Underlying().(*types.Interface)) {
+							add(prog.MethodValue(prog.MethodSets.MethodSet(impl).Lookup(c.Method.Pkg(), c.Method.Name())))
 						}
 					}
 				}
@@ -146,6 +154,33 @@ func sdkAction(c *ssa.CallCommon) string {
 		return ""
 	}
 	return prefix + ":" + strings.TrimSuffix(named.Obj().Name(), "Input")
+}
+
+var moduleTypes = sync.OnceValue(func() []types.Type {
+	prog, _ := loadProgram()
+	var out []types.Type
+	for _, p := range prog.AllPackages() {
+		if !isModulePath(p.Pkg.Path()) {
+			continue
+		}
+		for _, m := range p.Members {
+			if tn, ok := m.(*ssa.Type); ok && !types.IsInterface(tn.Type()) {
+				out = append(out, tn.Type(), types.NewPointer(tn.Type()))
+			}
+		}
+	}
+	return out
+})
+
+// implementations returns the module's types (T or *T) that implement iface.
+func implementations(prog *ssa.Program, iface *types.Interface) []types.Type {
+	var out []types.Type
+	for _, t := range moduleTypes() {
+		if types.Implements(t, iface) {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 func inModule(f *ssa.Function) bool {
