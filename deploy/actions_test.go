@@ -27,12 +27,6 @@ var sdkServices = map[string]string{
 	"github.com/aws/aws-sdk-go-v2/service/s3":              "s3",
 }
 
-// calledAction is one AWS action the code may call, and one function that calls it.
-type calledAction struct {
-	action string
-	caller string
-}
-
 var loadProgram = sync.OnceValues(func() (*ssa.Program, error) {
 	cfg := &packages.Config{
 		Mode: packages.LoadSyntax,
