@@ -50,12 +50,17 @@ commands:
   dynamodb       serve the embedded engine alone, as a DynamoDB endpoint (like DynamoDB Local)
   token USERNAME mint a development token signed with --jwt-secret (QUICKPHOTOS_JWT_SECRET)
   loadtest       drive running servers with the app's workload; report ops/s, latencies, live lag
+  healthcheck    exit 0 when serve at --addr answers /healthz (the container image's health check)
 
 Run "quickphotos COMMAND -h" for a command's flags and environment variables.
 `
 
 // run executes one command; it is main without the process, so tests can call it.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	// AWS Lambda starts a provided.al2023 function's bootstrap, this binary, with no arguments.
+	if len(args) == 0 && os.Getenv(lambdaRuntimeEnv) != "" {
+		args = []string{"lambda"}
+	}
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return errors.New("no command given")
@@ -86,6 +91,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return mintToken(rest, stdout, stderr)
 	case "loadtest":
 		return runLoadTest(ctx, rest, stdout, stderr)
+	case "healthcheck":
+		return runHealthcheck(ctx, rest, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil
