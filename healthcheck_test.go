@@ -62,19 +62,3 @@ func freeAddr(t *testing.T) string {
 	ln.Close()
 	return addr
 }
-
-// TestNoArguments_UnderLambdaRunsLambda: AWS Lambda starts the bootstrap with no arguments,
-// which then runs `quickphotos lambda` (here stopped by its flags, before it reaches the
-// runtime API); anywhere else no arguments is a usage error.
-func TestNoArguments_UnderLambdaRunsLambda(t *testing.T) {
-	t.Setenv("QUICKPHOTOS_FEED_BACKFILL", "many")
-	err := run(context.Background(), nil, &bytes.Buffer{}, &bytes.Buffer{})
-	if err == nil || !strings.Contains(err.Error(), "no command given") {
-		t.Errorf("no arguments outside Lambda: %v, want the usage error", err)
-	}
-	t.Setenv(lambdaRuntimeEnv, "127.0.0.1:9")
-	err = run(context.Background(), nil, &bytes.Buffer{}, &bytes.Buffer{})
-	if err == nil || !strings.Contains(err.Error(), "QUICKPHOTOS_FEED_BACKFILL") {
-		t.Errorf("no arguments under Lambda: %v, want lambda's flag error", err)
-	}
-}

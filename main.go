@@ -57,10 +57,6 @@ Run "quickphotos COMMAND -h" for a command's flags and environment variables.
 
 // run executes one command; it is main without the process, so tests can call it.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	// AWS Lambda starts a provided.al2023 function's bootstrap, this binary, with no arguments.
-	if len(args) == 0 && os.Getenv(lambdaRuntimeEnv) != "" {
-		args = []string{"lambda"}
-	}
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return errors.New("no command given")
