@@ -8,7 +8,7 @@ APOLLO_PEER := tools/apollo-peer
 AWS_CLIENTS := tools/aws-clients
 GRAPHQL_CLIENTS := tools/graphql-clients
 
-.PHONY: serve test test-embedded test-dynamodb-local conformance public-conformance fuzz deps lint generate playground build lambda image
+.PHONY: serve test test-embedded test-dynamodb-local conformance public-conformance fuzz deps lint generate playground build
 
 # Serve the API with the sample dataset on the embedded engine (data in ./data).
 serve:
@@ -33,15 +33,15 @@ test test-embedded: export QUICKPHOTOS_REQUIRE_REDIS = 1
 # The engine's sync-order tests trace system calls with strace (Debian's strace package; .ci/run
 # installs it).
 test test-embedded: export QUICKPHOTOS_REQUIRE_STRACE = 1
+# The container image's test builds and runs it with buildah (Debian's buildah package; .ci/run
+# installs it).
+test test-embedded: export QUICKPHOTOS_REQUIRE_BUILDAH = 1
 # The DynamoDB listener's signature tests run the AWS CLI and boto3 (Debian's awscli and
 # python3-boto3 packages; .ci/run installs them) and the AWS SDK for JavaScript (tools/aws-clients);
 # the tutorial's scripts run with boto3 against serve --dynamodb-listen.
 test test-embedded: export QUICKPHOTOS_REQUIRE_AWS_CLI = 1
 test test-embedded: export QUICKPHOTOS_REQUIRE_BOTO3 = 1
 test test-embedded: export QUICKPHOTOS_REQUIRE_AWS_SDK_JS = 1
-# The container image's test builds and runs it with buildah (Debian's buildah package; .ci/run
-# installs it).
-test test-embedded: export QUICKPHOTOS_REQUIRE_BUILDAH = 1
 
 test-embedded: deps
 	$(GO) test -race -count=1 ./...
@@ -100,6 +100,8 @@ build:
 # BUILDAH="buildah --storage-driver vfs" where the kernel offers no overlay.
 IMAGE ?= quickphotos:latest
 BUILDAH ?= buildah
+
+.PHONY: lambda image
 
 lambda:
 	mkdir -p deploy/build/lambda
