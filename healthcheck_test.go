@@ -17,7 +17,7 @@ func TestHealthcheck(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	closed := freeAddr(t)
+	closed := closedLoopbackAddr(t)
 	for _, tc := range []struct {
 		name    string
 		args    []string
@@ -51,8 +51,8 @@ func TestHealthcheck(t *testing.T) {
 	}
 }
 
-// freeAddr returns a loopback address nothing listens on.
-func freeAddr(t *testing.T) string {
+// closedLoopbackAddr returns a loopback address nothing listens on.
+func closedLoopbackAddr(t *testing.T) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
