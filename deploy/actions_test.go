@@ -54,10 +54,11 @@ var loadProgram = sync.OnceValues(func() (*ssa.Program, error) {
 // a caller, by walking the module's code from the roots: every function referenced by reached
 // code (called, or taken as a value, as a callback is) is reached, and so is every method of a
 // module type that reached code turns into an interface value (code outside the module, such
-// as gqlgen's executor or net/http, may call it through the interface). Only the module's code
-// is walked: calls into libraries count as calls of their AWS action, and end there. The walk
-// over-approximates, so the result can only err towards permissions the code does not need,
-// which the template test then reports as missing from the policy, never the other way round.
+// as gqlgen's executor or net/http, may call it through the interface), and a call through one
+// of the module's interfaces reaches every module type implementing it. Only the module's code
+// is walked: a call of an AWS SDK operation counts as its action and ends there. The walk errs
+// towards calls the code may never make; what it cannot see is code reached only by reflection,
+// or through a library's interface holding a module value made outside the walk.
 func actionsReachedFrom(t *testing.T, roots ...string) map[string]string {
 	t.Helper()
 	prog, err := loadProgram()

@@ -350,7 +350,7 @@ func TestTemplate_Policies(t *testing.T) {
 			if len(called) == 0 {
 				t.Fatalf("the walk from %v found no AWS action", roots)
 			}
-			streamFunction := len(list(at(tpl, "Resources", fn, "Properties", "Events"))) > 0 && streamEvent(tpl, fn) != nil
+			streamFunction := streamEvent(tpl, fn) != nil
 			if streamFunction {
 				for _, a := range eventSourceActions {
 					called[a] = "Lambda's event source mapping"
