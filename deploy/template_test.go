@@ -417,6 +417,8 @@ func checkResources(t *testing.T, action string, resources []node, table string,
 	t.Helper()
 	ok := func(r node) bool {
 		switch {
+		case action == "dynamodb:ListStreams":
+			return reflect.DeepEqual(r, map[string]any{"Fn::Sub": "${" + table + ".Arn}/stream/*"})
 		case slices.Contains(eventSourceActions, action):
 			return reflect.DeepEqual(r, getAtt(table, "StreamArn"))
 		case strings.HasPrefix(action, "dynamodb:"):
