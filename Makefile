@@ -37,6 +37,9 @@ test test-embedded: export QUICKPHOTOS_REQUIRE_REDIS = 1
 # The engine's sync-order tests trace system calls with strace (Debian's strace package; .ci/run
 # installs it).
 test test-embedded: export QUICKPHOTOS_REQUIRE_STRACE = 1
+# The container image's test builds and runs it with buildah (Debian's buildah package; .ci/run
+# installs it).
+test test-embedded: export QUICKPHOTOS_REQUIRE_BUILDAH = 1
 # The DynamoDB listener's signature tests run the AWS CLI and boto3 (Debian's awscli and
 # python3-boto3 packages; .ci/run installs them) and the AWS SDK for JavaScript (tools/aws-clients);
 # the tutorial's scripts run with boto3 against serve --dynamodb-listen.
@@ -97,6 +100,7 @@ lint:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: the files above need formatting"; exit 1; }
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
+	cfn-lint deploy/template.yaml
 
 # Regenerate graph/ from schema.graphqls and gqlgen.yml; never edit graph/ by hand.
 generate:
@@ -108,3 +112,24 @@ playground:
 
 build:
 	$(GO) build -o quickphotos .
+
+# The AWS deployment (deploy/README.md). `make lambda` builds the functions' code where the SAM
+# template (deploy/template.yaml) finds it; `make image` builds the container image of serve
+# (deploy/Dockerfile) from a static binary and the machine's CA certificates, offline, and
+# exports it as an OCI archive. BUILDAH takes buildah's global flags, e.g.
+# BUILDAH="buildah --storage-driver vfs" where the kernel offers no overlay.
+IMAGE ?= quickphotos:latest
+BUILDAH ?= buildah
+
+.PHONY: lambda image
+
+lambda:
+	mkdir -p deploy/build/lambda
+	CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) build -trimpath -ldflags='-s -w' -tags lambda.norpc -o deploy/build/lambda/bootstrap .
+
+image:
+	rm -rf deploy/build/image && mkdir -p deploy/build/image/data
+	CGO_ENABLED=0 GOOS=linux $(GO) build -trimpath -ldflags='-s -w' -o deploy/build/image/quickphotos .
+	cp /etc/ssl/certs/ca-certificates.crt deploy/build/image/
+	$(BUILDAH) bud --format docker -f deploy/Dockerfile -t $(IMAGE) deploy/build/image
+	$(BUILDAH) push $(IMAGE) oci-archive:deploy/build/quickphotos-image.tar:$(IMAGE)

@@ -53,6 +53,7 @@ commands:
   dynamodb       serve the embedded engine alone, as a DynamoDB endpoint (like DynamoDB Local)
   token USERNAME mint a development token signed with --jwt-secret (QUICKPHOTOS_JWT_SECRET)
   loadtest       drive running servers with the app's workload; report ops/s, latencies, live lag
+  healthcheck    exit 0 when serve at --addr answers /healthz (the container image's health check)
 
 Run "quickphotos COMMAND -h" for a command's flags and environment variables.
 `
@@ -93,6 +94,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return mintToken(rest, stdout, stderr)
 	case "loadtest":
 		return runLoadTest(ctx, rest, stdout, stderr)
+	case "healthcheck":
+		return runHealthcheck(ctx, rest, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

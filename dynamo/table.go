@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -29,6 +30,21 @@ var (
 	}
 )
 
+// TableDefinition is the table named table as CreateTable creates it: PK and SK strings, the
+// InvertedIndex, on-demand billing and a stream with new and old images. The deployment
+// template (deploy/template.yaml) is checked against it, so the two cannot drift apart.
+func TableDefinition(table string) *dynamodb.CreateTableInput {
+	stream := tableStream
+	return &dynamodb.CreateTableInput{
+		TableName:              aws.String(table),
+		AttributeDefinitions:   slices.Clone(keyAttributes),
+		KeySchema:              tableKeySchema(),
+		BillingMode:            types.BillingModePayPerRequest,
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{invertedIndex},
+		StreamSpecification:    &stream,
+	}
+}
+
 // CreateTable creates the table with its InvertedIndex, on-demand billing, and waits until both
 // are active. It is idempotent: an existing table with the right keys is fine, and the index is
 // added to one that lacks it (as the tutorial does after loading its data). A table whose keys
@@ -36,14 +52,7 @@ var (
 func (s *Store) CreateTable(ctx context.Context) error {
 	desc, err := s.describe(ctx)
 	if errors.Is(err, ErrTableMissing) {
-		_, err = s.api.CreateTable(ctx, &dynamodb.CreateTableInput{
-			TableName:              &s.table,
-			AttributeDefinitions:   keyAttributes,
-			KeySchema:              tableKeySchema(),
-			BillingMode:            types.BillingModePayPerRequest,
-			GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{invertedIndex},
-			StreamSpecification:    &tableStream,
-		})
+		_, err = s.api.CreateTable(ctx, TableDefinition(s.table))
 		var inUse *types.ResourceInUseException
 		if err != nil && !errors.As(err, &inUse) {
 			return fmt.Errorf("creating table %s: %w", s.table, err)

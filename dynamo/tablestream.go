@@ -33,6 +33,10 @@ func (s *Store) enableStream(ctx context.Context, desc *types.TableDescription) 
 	return s.waitActive(ctx)
 }
 
+// TTLAttribute is the attribute by which the table expires items (feed entries carry it);
+// CreateTable turns TTL on with it.
+const TTLAttribute = attrExpiresAt
+
 // enableExpiry makes attrExpiresAt the table's TTL attribute (feed entries expire by it),
 // unless TTL is on already.
 func (s *Store) enableExpiry(ctx context.Context) error {

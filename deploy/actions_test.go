@@ -1,0 +1,261 @@
+package deploy
+
+import (
+	"fmt"
+	"go/types"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	"golang.org/x/tools/go/packages"
+	"golang.org/x/tools/go/ssa"
+	"golang.org/x/tools/go/ssa/ssautil"
+)
+
+const module = "github.com/quickphotos/quickphotos"
+
+// sdkServices maps the AWS SDK's service packages to their IAM prefixes. A call into one is
+// recognised by its request type: a method whose second parameter is *<Operation>Input of the
+// service's package performs <prefix>:<Operation>. That covers the clients
+// (*dynamodb.Client.GetItem), the store's interfaces over them (dynamo.API.GetItem) and the
+// presigners (s3.PresignClient.PresignPostObject takes *s3.PutObjectInput, and the POST it
+// signs is an s3:PutObject made with the function's credentials).
+var sdkServices = map[string]string{
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb":        "dynamodb",
+	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams": "dynamodb",
+	"github.com/aws/aws-sdk-go-v2/service/s3":              "s3",
+}
+
+var loadProgram = sync.OnceValues(func() (*ssa.Program, error) {
+	cfg := &packages.Config{
+		Mode: packages.LoadSyntax,
+		Dir:  "..",
+	}
+	pkgs, err := packages.Load(cfg, module+"/...")
+	if err != nil {
+		return nil, err
+	}
+	var errs []string
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		for _, e := range p.Errors {
+			errs = append(errs, e.Error())
+		}
+	})
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("loading the module: %s", strings.Join(errs, "; "))
+	}
+	prog, _ := ssautil.Packages(pkgs, ssa.InstantiateGenerics)
+	prog.Build()
+	return prog, nil
+})
+
+// actionsReachedFrom returns the AWS actions that code reachable from roots may call, each with
+// a caller, by walking the module's code from the roots: every function referenced by reached
+// code (called, or taken as a value, as a callback is) is reached, and so is every method of a
+// module type that reached code turns into an interface value (code outside the module, such
+// as gqlgen's executor or net/http, may call it through the interface), and a call through one
+// of the module's interfaces reaches every module type implementing it. Only the module's code
+// is walked: a call of an AWS SDK operation counts as its action and ends there. The walk errs
+// towards calls the code may never make; what it cannot see is code reached only by reflection,
+// or through a library's interface holding a module value made outside the walk.
+func actionsReachedFrom(t *testing.T, roots ...string) map[string]string {
+	t.Helper()
+	prog, err := loadProgram()
+	if err != nil {
+		t.Fatal(err)
+	}
+	reached := map[*ssa.Function]bool{}
+	var queue []*ssa.Function
+	add := func(f *ssa.Function) {
+		if f == nil || reached[f] || !inModule(f) {
+			return
+		}
+		reached[f] = true
+		queue = append(queue, f)
+	}
+	for _, r := range roots {
+		f := findFunction(prog, r)
+		if f == nil {
+			t.Fatalf("root %s is not a function of the module", r)
+		}
+		add(f)
+	}
+	actions := map[string]string{}
+	for len(queue) > 0 {
+		f := queue[0]
+		queue = queue[1:]
+		for _, b := range f.Blocks {
+			for _, instr := range b.Instrs {
+				if call, ok := instr.(ssa.CallInstruction); ok {
+					c := call.Common()
+					if a := sdkAction(c); a != "" {
+						if _, seen := actions[a]; !seen {
+							actions[a] = f.String()
+						}
+					} else if c.IsInvoke() && moduleType(c.Value.Type()) {
+						// A call through one of the module's interfaces reaches the method of
+						// every module type that implements it, wherever that type is made (the
+						// store of a client the caller was handed, say).
+						for _, impl := range implementations(prog, c.Value.Type().Underlying().(*types.Interface)) {
+							add(prog.MethodValue(prog.MethodSets.MethodSet(impl).Lookup(c.Method.Pkg(), c.Method.Name())))
+						}
+					}
+				}
+				if mi, ok := instr.(*ssa.MakeInterface); ok && moduleType(mi.X.Type()) {
+					mset := prog.MethodSets.MethodSet(mi.X.Type())
+					for i := 0; i < mset.Len(); i++ {
+						add(prog.MethodValue(mset.At(i)))
+					}
+				}
+				var ops [8]*ssa.Value
+				for _, op := range instr.Operands(ops[:0]) {
+					if op == nil || *op == nil {
+						continue
+					}
+					if fn, ok := (*op).(*ssa.Function); ok {
+						add(fn)
+					}
+				}
+			}
+		}
+	}
+	return actions
+}
+
+// sdkAction is the AWS action a call performs, "" when it is not a call of an SDK operation.
+func sdkAction(c *ssa.CallCommon) string {
+	var sig *types.Signature
+	if c.IsInvoke() {
+		sig = c.Method.Type().(*types.Signature)
+	} else if fn := c.StaticCallee(); fn != nil {
+		sig = fn.Signature
+	} else {
+		return ""
+	}
+	if sig.Params().Len() < 2 {
+		return ""
+	}
+	ptr, ok := sig.Params().At(1).Type().(*types.Pointer)
+	if !ok {
+		return ""
+	}
+	named, ok := ptr.Elem().(*types.Named)
+	if !ok || named.Obj().Pkg() == nil {
+		return ""
+	}
+	prefix, ok := sdkServices[named.Obj().Pkg().Path()]
+	if !ok || !strings.HasSuffix(named.Obj().Name(), "Input") {
+		return ""
+	}
+	return prefix + ":" + strings.TrimSuffix(named.Obj().Name(), "Input")
+}
+
+var moduleTypes = sync.OnceValue(func() []types.Type {
+	prog, _ := loadProgram()
+	var out []types.Type
+	for _, p := range prog.AllPackages() {
+		if !isModulePath(p.Pkg.Path()) {
+			continue
+		}
+		for _, m := range p.Members {
+			if tn, ok := m.(*ssa.Type); ok && !types.IsInterface(tn.Type()) {
+				out = append(out, tn.Type(), types.NewPointer(tn.Type()))
+			}
+		}
+	}
+	return out
+})
+
+// implementations returns the module's types (T or *T) that implement iface.
+func implementations(prog *ssa.Program, iface *types.Interface) []types.Type {
+	var out []types.Type
+	for _, t := range moduleTypes() {
+		if types.Implements(t, iface) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func inModule(f *ssa.Function) bool {
+	if o := f.Origin(); o != nil {
+		f = o
+	}
+	for f.Parent() != nil {
+		f = f.Parent()
+	}
+	if f.Pkg == nil {
+		// A synthetic wrapper (a bound method, an interface thunk): walking it leads to the
+		// method it wraps, which is then judged by its own package.
+		return f.Synthetic != ""
+	}
+	return isModulePath(f.Pkg.Pkg.Path())
+}
+
+func isModulePath(p string) bool { return p == module || strings.HasPrefix(p, module+"/") }
+
+func moduleType(t types.Type) bool {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	named, ok := t.(*types.Named)
+	return ok && named.Obj().Pkg() != nil && isModulePath(named.Obj().Pkg().Path())
+}
+
+// findFunction finds "pkgpath.Func" or "pkgpath.(*Type).Method" (or "pkgpath.Type.Method").
+func findFunction(prog *ssa.Program, name string) *ssa.Function {
+	for _, p := range prog.AllPackages() {
+		path := p.Pkg.Path()
+		if !strings.HasPrefix(name, path+".") {
+			continue
+		}
+		rest := strings.TrimPrefix(name, path+".")
+		if f := p.Func(rest); f != nil {
+			return f
+		}
+		recv, method, ok := strings.Cut(rest, ").")
+		pointer := strings.HasPrefix(recv, "(*")
+		if !ok {
+			recv, method, ok = strings.Cut(rest, ".")
+		}
+		if !ok {
+			continue
+		}
+		tn := p.Type(strings.TrimPrefix(recv, "(*"))
+		if tn == nil {
+			continue
+		}
+		var t types.Type = tn.Type()
+		if pointer {
+			t = types.NewPointer(t)
+		}
+		if sel := prog.MethodSets.MethodSet(t).Lookup(p.Pkg, method); sel != nil {
+			return prog.MethodValue(sel)
+		}
+	}
+	return nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// TestActionsReached pins the walk itself on what it must find, so that a walk that finds
+// nothing cannot make the template test pass vacuously.
+func TestActionsReached(t *testing.T) {
+	got := actionsReachedFrom(t, module+"/dynamo.(*Store).CreateTable")
+	for _, want := range []string{"dynamodb:CreateTable", "dynamodb:DescribeTable", "dynamodb:UpdateTable", "dynamodb:UpdateTimeToLive", "dynamodb:DescribeTimeToLive"} {
+		if _, ok := got[want]; !ok {
+			t.Errorf("CreateTable: %s not found (found %v)", want, sortedKeys(got))
+		}
+	}
+	if _, ok := got["dynamodb:PutItem"]; ok {
+		t.Errorf("CreateTable: PutItem found, but CreateTable writes no item (found %v)", sortedKeys(got))
+	}
+}
