@@ -9,7 +9,7 @@ import (
 )
 
 // TestRequestBudgets checks the DynamoDB requests each access pattern and each nesting level
-// costs (DESIGN.md): one wave of batched requests per level, never one request per parent
+// costs (docs/design.md, "Access patterns"): one wave of batched requests per level, never one request per parent
 // where a batch exists.
 func TestRequestBudgets(t *testing.T) {
 	srv := apitest.NewServer(t)

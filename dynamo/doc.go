@@ -2,7 +2,7 @@
 //
 // It owns everything DynamoDB-shaped: the keys (keys.go, the only place PK and SK strings are
 // built), the items and their converters to domain values (items.go), the access patterns of
-// DESIGN.md, each a fixed set of requests (users.go, photos.go, reactions.go, friendships.go),
+// docs/design.md, each a fixed set of requests (users.go, photos.go, reactions.go, friendships.go),
 // the transactions that keep counters exact (transact.go), batching (batch.go), cursors that
 // never leave their partition (cursor.go), and, for every request, the accounting of its cost
 // (cost.go) and its report to an Observer, both done by Store.send (observe.go), through which
