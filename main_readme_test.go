@@ -4,12 +4,17 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+	"unicode"
 )
 
 // TestREADME_ExamplesRunOnTheSample: the ten access patterns of the README's example table run,
@@ -46,16 +51,18 @@ func TestREADME_ExamplesRunOnTheSample(t *testing.T) {
 	}
 }
 
-// TestREADME_ConfigurationListsEveryFlag: the README's configuration table has a row for every
-// flag of `serve` and `stream`, with the flag's environment variable, and a default written
-// as one literal alone (`…`) is the flag's own. A flag added without its row fails here by name.
-func TestREADME_ConfigurationListsEveryFlag(t *testing.T) {
-	readme, err := os.ReadFile("README.md")
+// TestDocs_ConfigurationListsEveryFlag: docs/configuration.md's table has a row for every flag
+// of `serve` and `stream`, with the flag's environment variable, and a default written as one
+// literal alone (`…`) is the flag's own. A flag added without its row fails here by name.
+func TestDocs_ConfigurationListsEveryFlag(t *testing.T) {
+	doc, err := os.ReadFile("docs/configuration.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, section, _ := strings.Cut(string(readme), "\n## Configuration\n")
-	section, _, _ = strings.Cut(section, "\n## ")
+	section, _, ok := strings.Cut(string(doc), "\n## Commands\n")
+	if !ok {
+		t.Fatal("docs/configuration.md has no ## Commands section after its flags")
+	}
 	type row struct{ env, def string }
 	rows := map[string]row{}
 	// | `--addr` | `QUICKPHOTOS_ADDR` | `127.0.0.1:8080` | meaning |, or `--users` (sample)
@@ -66,7 +73,7 @@ func TestREADME_ConfigurationListsEveryFlag(t *testing.T) {
 		}
 	}
 	if len(rows) < 20 {
-		t.Fatalf("found %d rows in README.md's configuration table; has its layout changed?", len(rows))
+		t.Fatalf("found %d rows in docs/configuration.md's flag table; has its layout changed?", len(rows))
 	}
 	// The usage message lists each flag as `--name (ENV)`, then its usage and (default "…").
 	// A default cell that is one literal alone (`10s`, not `0` (off)) is the flag's own.
@@ -89,14 +96,161 @@ func TestREADME_ConfigurationListsEveryFlag(t *testing.T) {
 			reported[name] = true
 			switch {
 			case !ok:
-				t.Errorf("README.md's configuration table has no row for `%s --%s` (%s, default %q)", command, name, env, def)
+				t.Errorf("docs/configuration.md's flag table has no row for `%s --%s` (%s, default %q)", command, name, env, def)
 			case r.env != env:
-				t.Errorf("README.md: --%s reads %s, the table says %s", name, env, r.env)
+				t.Errorf("docs/configuration.md: --%s reads %s, the table says %s", name, env, r.env)
 			case literal.MatchString(r.def) && r.def != "`"+def+"`" && !sameDuration(strings.Trim(r.def, "`"), def):
-				t.Errorf("README.md: --%s defaults to %q, the table says %s", name, def, r.def)
+				t.Errorf("docs/configuration.md: --%s defaults to %q, the table says %s", name, def, r.def)
 			}
 		}
 	}
+}
+
+// TestDocs_CommandsListEveryCommand: every command of `quickphotos help` has its entry in
+// docs/configuration.md's list of commands, and the list names no command that does not exist.
+func TestDocs_CommandsListEveryCommand(t *testing.T) {
+	doc, err := os.ReadFile("docs/configuration.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, _ := strings.Cut(string(doc), "\n## Commands\n")
+	documented := map[string]bool{}
+	for _, m := range regexp.MustCompile("(?m)^- `quickphotos ([a-z]+)").FindAllStringSubmatch(section, -1) {
+		documented[m[1]] = true
+	}
+	var help bytes.Buffer
+	if err := run(context.Background(), []string{"help"}, &help, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	_, list, _ := strings.Cut(help.String(), "commands:\n")
+	list, _, _ = strings.Cut(list, "\n\n")
+	commands := regexp.MustCompile(`(?m)^  ([a-z]+)`).FindAllStringSubmatch(list, -1)
+	if len(commands) < 10 {
+		t.Fatalf("found %d commands in quickphotos help:\n%s", len(commands), &help)
+	}
+	exists := map[string]bool{}
+	for _, c := range commands {
+		exists[c[1]] = true
+		if !documented[c[1]] {
+			t.Errorf("docs/configuration.md has no entry for `quickphotos %s`", c[1])
+		}
+	}
+	for c := range documented {
+		if !exists[c] {
+			t.Errorf("docs/configuration.md documents `quickphotos %s`, which quickphotos help does not list", c)
+		}
+	}
+}
+
+// TestDocs_LayoutListsEveryPackage: the layout table of docs/development.md names every package
+// of the module (the root package aside, which is its own row), and every directory it names
+// exists. A package added without its row, or removed with its row left, fails here by name.
+func TestDocs_LayoutListsEveryPackage(t *testing.T) {
+	doc, err := os.ReadFile("docs/development.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(doc), "\n## Layout\n")
+	if !ok {
+		t.Fatal("docs/development.md has no ## Layout section")
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	listed := map[string]bool{}
+	for _, row := range regexp.MustCompile(`(?m)^\| ([^|]+) \|`).FindAllStringSubmatch(section, -1) {
+		for _, p := range regexp.MustCompile("`([^`]+)/`").FindAllStringSubmatch(row[1], -1) {
+			listed[p[1]] = true
+			if st, err := os.Stat(p[1]); err != nil || !st.IsDir() {
+				t.Errorf("docs/development.md's layout names %s/, which is not a directory", p[1])
+			}
+		}
+	}
+	if len(listed) < 20 {
+		t.Fatalf("found %d directories in docs/development.md's layout; has its layout changed?", len(listed))
+	}
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}}", "./...").Output()
+	if err != nil {
+		t.Fatalf("go list ./...: %v", err)
+	}
+	module := strings.TrimSpace(strings.SplitN(string(out), "\n", 2)[0]) // the root package comes first
+	for _, pkg := range strings.Fields(string(out)) {
+		dir, ok := strings.CutPrefix(pkg, module+"/")
+		if !ok {
+			continue
+		}
+		if !listed[dir] {
+			t.Errorf("docs/development.md's layout has no row for %s/", dir)
+		}
+	}
+}
+
+// TestDocs_LinksResolve: every relative link of README.md and docs/*.md names a file that
+// exists, and a #fragment names a heading of the page it points to, as GitHub makes anchors.
+func TestDocs_LinksResolve(t *testing.T) {
+	pages, _ := filepath.Glob("docs/*.md")
+	pages = append(pages, "README.md")
+	link := regexp.MustCompile(`\]\(([^)\s]+)\)`)
+	for _, page := range pages {
+		text, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range link.FindAllStringSubmatch(string(text), -1) {
+			target := m[1]
+			if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+				continue
+			}
+			file, fragment, _ := strings.Cut(target, "#")
+			path := page
+			if file != "" {
+				path = filepath.Join(filepath.Dir(page), file)
+			}
+			if _, err := os.Stat(path); err != nil {
+				t.Errorf("%s links to %s, which does not exist", page, target)
+				continue
+			}
+			if fragment != "" && !slices.Contains(anchors(t, path), fragment) {
+				t.Errorf("%s links to %s, but %s has no heading #%s", page, target, path, fragment)
+			}
+		}
+	}
+}
+
+// anchors returns the anchors GitHub gives the headings of a Markdown file: lower case, spaces
+// to hyphens, punctuation other than hyphens and underscores dropped, repeats numbered.
+func anchors(t *testing.T, path string) []string {
+	text, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	seen := map[string]int{}
+	inCode := false
+	for _, line := range strings.Split(string(text), "\n") {
+		if strings.HasPrefix(line, "```") {
+			inCode = !inCode
+		}
+		if inCode || !strings.HasPrefix(line, "#") {
+			continue
+		}
+		heading := strings.TrimSpace(strings.TrimLeft(line, "#"))
+		var b strings.Builder
+		for _, r := range strings.ToLower(heading) {
+			switch {
+			case r == ' ':
+				b.WriteRune('-')
+			case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+				b.WriteRune(r)
+			}
+		}
+		a := b.String()
+		if n := seen[a]; n > 0 {
+			out = append(out, fmt.Sprintf("%s-%d", a, n))
+		} else {
+			out = append(out, a)
+		}
+		seen[a]++
+	}
+	return out
 }
 
 // sameDuration reports whether a and b are durations of the same length: `720h` for 720h0m0s.

@@ -433,7 +433,7 @@ func sseResponse(t *testing.T, srv *apitest.Server, q string) *apitest.Response 
 }
 
 // TestSubscriptions_ServerSentEventsByGET: EventSource's GET, the operation in the URL, as the
-// README offers it, delivers; a mutation sent so is refused with 405, as over plain GET.
+// docs/feed-and-live-updates.md offers it, delivers; a mutation sent so is refused with 405, as over plain GET.
 func TestSubscriptions_ServerSentEventsByGET(t *testing.T) {
 	srv := apitest.NewServer(t, apitest.WithLive(live.Config{}))
 	sse := srv.SubscribeSSEByGET(t, `subscription($u: ID!) { userChanged(username: $u) { kind user { username } } }`, map[string]any{"u": "gus"})

@@ -12,7 +12,7 @@ import (
 	"github.com/quickphotos/quickphotos/domain"
 )
 
-// Text must be valid UTF-8 (README, "Input"). encoding/json decodes bytes that are not UTF-8,
+// Text must be valid UTF-8 (docs/api.md, "Arguments and requests"). encoding/json decodes bytes that are not UTF-8,
 // and a \u escape of a lone surrogate (half of a UTF-16 pair, "\ud800"), into U+FFFD without an
 // error, and gqlgen's lexer does the same with a lone surrogate escaped in a GraphQL string
 // literal; the server would then store text other than what the client sent. So both are

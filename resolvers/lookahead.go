@@ -11,7 +11,7 @@ import (
 // selectedPage looks ahead into the selection of the field being resolved and returns the
 // page request of its child field named child, when there is one with valid arguments. It lets
 // a parent be read by the same Query as its children: a profile with its followers or photos,
-// a photo with its reactions (access patterns 5, 7 and 9 in README.md).
+// a photo with its reactions (access patterns 5, 7 and 9 in docs/design.md).
 func selectedPage(ctx context.Context, child string, firstPageOnly bool) (domain.PageRequest, bool) {
 	vars := graphql.GetOperationContext(ctx).Variables
 	for _, f := range graphql.CollectFieldsCtx(ctx, nil) {
