@@ -30,12 +30,10 @@ require (
 require (
 	github.com/aws/aws-lambda-go v1.55.1
 	github.com/redis/go-redis/v9 v9.23.0
+	golang.org/x/image v0.47.0
 )
 
-require (
-	go.uber.org/atomic v1.12.0 // indirect
-	golang.org/x/image v0.47.0 // indirect
-)
+require go.uber.org/atomic v1.12.0 // indirect
 
 require (
 	github.com/agnivade/levenshtein v1.2.2 // indirect
