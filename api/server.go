@@ -143,7 +143,9 @@ func New(cfg Config) http.Handler {
 		mux.Handle("GET /metrics", cfg.Telemetry.MetricsHandler())
 	}
 	if cfg.MediaFiles != nil {
-		mux.Handle(MediaPath, cfg.MediaFiles)
+		for _, method := range []string{"GET ", "HEAD ", "POST "} {
+			mux.Handle(method+MediaPath, cfg.MediaFiles)
+		}
 	}
 	h := withCORS(cfg.CORSOrigins, endpointMethods(mux))
 	if cfg.Telemetry != nil {

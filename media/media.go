@@ -188,6 +188,11 @@ func (s *Service) render(ctx context.Context, u domain.Upload) (domain.Images, e
 	r, err := s.store.NewReader(ctx, stagingKey(u.ID), u.Bytes)
 	switch {
 	case errors.Is(err, blob.ErrNotFound):
+		// A racing Finish that won deletes the staged file: say so rather than that none
+		// was sent.
+		if now, rerr := s.records.GetUpload(ctx, u.ID); rerr == nil && now.Used {
+			return nil, now.UsableBy(u.Owner, s.cfg.Now())
+		}
 		return nil, domain.Errorf(domain.Invalid, "no file was sent for upload %q: POST it to the createPhotoUpload form first", u.ID)
 	case errors.Is(err, blob.ErrTooLarge):
 		return nil, domain.Errorf(domain.Invalid, "the file of upload %q is larger than the %d bytes declared", u.ID, u.Bytes)

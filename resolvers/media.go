@@ -11,8 +11,9 @@ import (
 // photoToUpload is uploadPhoto's input made valid: the photo, and the upload to make it of
 // ("" for a photo hosted at its URL).
 type photoToUpload struct {
-	photo  domain.Photo
-	upload string
+	photo      domain.Photo
+	upload     string
+	fromUpload bool
 }
 
 // photoToUpload reads uploadPhoto's input: exactly one of url and upload.
@@ -34,7 +35,7 @@ func (r *mutationResolver) photoToUpload(input model.UploadPhotoInput) (photoToU
 		if err := r.takesUploads(model.CreatePhotoUploadInput{}); err != nil {
 			return photoToUpload{}, err
 		}
-		return photoToUpload{photo: p, upload: *upload}, nil
+		return photoToUpload{photo: p, upload: *upload, fromUpload: true}, nil
 	case url != nil:
 		p.URL = *url
 		return photoToUpload{photo: p}, domain.ValidateURL("url", p.URL)
@@ -43,7 +44,7 @@ func (r *mutationResolver) photoToUpload(input model.UploadPhotoInput) (photoToU
 }
 
 func (r *mutationResolver) uploadPhoto(ctx context.Context, in photoToUpload) (domain.Photo, error) {
-	if in.upload != "" {
+	if in.fromUpload {
 		return r.Media.Finish(ctx, in.photo, in.upload)
 	}
 	return r.Store.UploadPhoto(ctx, in.photo)
