@@ -13,6 +13,7 @@ import (
 	"github.com/quickphotos/quickphotos/dynamo"
 	"github.com/quickphotos/quickphotos/feed"
 	"github.com/quickphotos/quickphotos/live"
+	"github.com/quickphotos/quickphotos/media"
 	"github.com/quickphotos/quickphotos/relay"
 	"github.com/quickphotos/quickphotos/stream"
 	"github.com/quickphotos/quickphotos/telemetry"
@@ -135,6 +136,21 @@ func feedConsumer(ctx context.Context, opened *openedStore, store *dynamo.Store,
 		Streams: opened.streams,
 		Store:   store,
 		Handle:  feed.NewFanOut(store, cfg).Handle,
+		Poll:    opened.pollOf(poll),
+		Log:     log,
+	}, nil
+}
+
+// mediaConsumer is the stream consumer that deletes the images of deleted photos.
+func mediaConsumer(ctx context.Context, opened *openedStore, store *dynamo.Store, svc *media.Service, poll time.Duration, log *slog.Logger) (*stream.Consumer, error) {
+	if _, err := store.StreamARN(ctx); err != nil {
+		return nil, fmt.Errorf("deleting the images of deleted photos reads the table's stream: %w", err)
+	}
+	return &stream.Consumer{
+		Name:    media.ConsumerName,
+		Streams: opened.streams,
+		Store:   store,
+		Handle:  svc.Forget,
 		Poll:    opened.pollOf(poll),
 		Log:     log,
 	}, nil

@@ -3,6 +3,7 @@ package media
 import (
 	"context"
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/quickphotos/quickphotos/domain"
@@ -10,7 +11,8 @@ import (
 
 // Forget deletes the images of the photos whose removal is among changes: a handler of the
 // table's change stream (stream.Handler), run by serve as the consumer ConsumerName, so the
-// images go only once the delete has committed, whoever made it. It is idempotent: deleting
+// images go only once the delete has committed, whoever made it. A photo owns the objects
+// under its own upload's prefix; the sample's photos share theirs, and Forget leaves them. It is idempotent: deleting
 // an object already gone is no error, so a batch delivered again does no harm.
 func (s *Service) Forget(ctx context.Context, changes []domain.Change) error {
 	for _, c := range changes {
@@ -18,10 +20,15 @@ func (s *Service) Forget(ctx context.Context, changes []domain.Change) error {
 			continue
 		}
 		p, ok := c.Old.(domain.Photo)
-		if !ok || p.Images == nil {
+		if !ok || p.Images == nil || ValidateUploadID(p.Upload) != nil {
+			// A photo hosted elsewhere, or one of the sample's, which share their images.
 			continue
 		}
 		for _, img := range p.Images {
+			// A photo owns the objects under its upload's prefix, and only those.
+			if !strings.HasPrefix(img.Key, imagePrefix(p.Upload)) {
+				continue
+			}
 			if err := s.store.Delete(ctx, img.Key); err != nil {
 				return err
 			}

@@ -276,7 +276,7 @@ func ValidateUploadID(id string) error {
 
 // Keys of the store. Every one is under the upload's own id, which ValidateUploadID keeps to
 // one safe segment.
-func stagingKey(id string) string { return stagingPrefix + id }
+func stagingKey(id string) string  { return stagingPrefix + id }
 func imagePrefix(id string) string { return imagesPrefix + id + "/" }
 func imageKey(id, sha256, contentType string) string {
 	ext := "jpg"
