@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"image"
 	"image/jpeg"
 	"image/png"
@@ -169,12 +170,14 @@ func decode(format string, data []byte, lim Limits) (image.Image, error) {
 }
 
 // corrupt is the error for an upload whose format is known but whose data does not decode.
+// The decoders report a cut-off file mostly as a format error ("short Huffman data", "not
+// enough pixel data"), so the two cases share one message that quotes the decoder.
 func corrupt(format string, err error) error {
-	what := "is corrupt"
+	reason := err.Error()
 	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-		what = "is truncated"
+		reason = "the data ends early"
 	}
-	return domain.Wrap(domain.Invalid, err, "the "+format+" image "+what+": send the whole file")
+	return domain.Wrap(domain.Invalid, err, fmt.Sprintf("the %s image is truncated or corrupt (%s): send the whole, unaltered file", format, reason))
 }
 
 // webpAnimated reports whether a WebP file sets the animation flag of its VP8X header.
