@@ -10,6 +10,7 @@ import (
 	"image/jpeg"
 	"image/png"
 	"io"
+	"slices"
 
 	"golang.org/x/image/webp"
 
@@ -91,6 +92,14 @@ const jpegQuality = 85
 // GPS, XMP, ICC profiles, comments, text chunks) is in any output. Every refusal is a
 // domain.Invalid error; the same bytes always give the same Variants, byte for byte.
 func Process(r io.Reader, declaredContentType string, lim Limits) (*Result, error) {
+	return process(r, declaredContentType, lim, allSizes)
+}
+
+// allSizes is every rendition, in the order Result.Variants holds them.
+var allSizes = []Size{Thumbnail, Display, Original}
+
+// process is Process making only the given sizes (the benchmarks time them one by one).
+func process(r io.Reader, declaredContentType string, lim Limits, sizes []Size) (*Result, error) {
 	lim = lim.withDefaults()
 	data, err := io.ReadAll(io.LimitReader(r, lim.MaxBytes+1))
 	if err != nil {
@@ -115,7 +124,7 @@ func Process(r io.Reader, declaredContentType string, lim Limits) (*Result, erro
 	if err != nil {
 		return nil, err
 	}
-	variants, err := render(format, img, orientationOf(format, data))
+	variants, err := render(format, img, orientationOf(format, data), sizes)
 	if err != nil {
 		return nil, err
 	}
@@ -185,7 +194,7 @@ func webpAnimated(data []byte) bool {
 	return len(data) >= 21 && string(data[12:16]) == "VP8X" && data[20]&0x02 != 0
 }
 
-// render makes the three variants of a decoded picture.
+// render makes the given variants of a decoded picture, in the order given.
 //
 // JPEG and WebP sources give JPEG variants. A source with any transparent pixel (PNG or WebP)
 // gives PNG variants, since JPEG has no alpha. An opaque PNG gives a JPEG thumbnail and display
@@ -194,8 +203,8 @@ func webpAnimated(data []byte) bool {
 //
 // The thumbnail and display are scaled from the stored pixels and turned upright afterwards,
 // which moves far fewer pixels than turning the source first; the thumbnail is scaled from the
-// display rendition when there is a smaller one, not from the source again.
-func render(format string, img image.Image, o Orientation) ([]Variant, error) {
+// display rendition when one smaller than the source was made, not from the source again.
+func render(format string, img image.Image, o Orientation, sizes []Size) ([]Variant, error) {
 	alpha := !opaque(img)
 	scaledType, originalType := "image/jpeg", "image/jpeg"
 	switch {
@@ -204,29 +213,42 @@ func render(format string, img image.Image, o Orientation) ([]Variant, error) {
 	case format == FormatPNG:
 		originalType = "image/png"
 	}
+	wanted := func(s Size) bool { return slices.Contains(sizes, s) }
+
+	made := make(map[Size]Variant, len(sizes))
+	var upright image.Image // the full-size upright picture, made once when needed
+	full := func(size Size, contentType string) (Variant, error) {
+		if v, ok := made[Original]; ok && contentType == originalType {
+			v.Size = size
+			return v, nil
+		}
+		if upright == nil {
+			upright = orientFull(img, o)
+		}
+		return encode(size, upright, contentType)
+	}
+	if wanted(Original) {
+		v, err := full(Original, originalType)
+		if err != nil {
+			return nil, err
+		}
+		made[Original] = v
+	}
 
 	b := img.Bounds()
 	uw, uh := o.uprightSize(b.Dx(), b.Dy())
-	original, err := encode(Original, orientFull(img, o), originalType)
-	if err != nil {
-		return nil, err
-	}
-
-	var scaled [2]Variant
 	src := img
-	for i, size := range []Size{Display, Thumbnail} {
+	for _, size := range []Size{Display, Thumbnail} {
+		if !wanted(size) {
+			continue
+		}
 		w, h := fit(uw, uh, size.Box())
-		if w == uw && h == uh {
-			// Nothing to reduce: the rendition is the original, re-encoded only if its type differs.
-			if scaledType == originalType {
-				v := original
-				v.Size = size
-				scaled[i] = v
-				continue
-			}
-			if scaled[i], err = encode(size, orientFull(img, o), scaledType); err != nil {
+		if w == uw && h == uh { // nothing to reduce
+			v, err := full(size, scaledType)
+			if err != nil {
 				return nil, err
 			}
+			made[size] = v
 			continue
 		}
 		sw, sh := w, h
@@ -235,11 +257,18 @@ func render(format string, img image.Image, o Orientation) ([]Variant, error) {
 		}
 		m := downscale(src, sw, sh)
 		src = m
-		if scaled[i], err = encode(size, orientRGBA(m, o), scaledType); err != nil {
+		v, err := encode(size, orientRGBA(m, o), scaledType)
+		if err != nil {
 			return nil, err
 		}
+		made[size] = v
 	}
-	return []Variant{scaled[1], scaled[0], original}, nil
+
+	out := make([]Variant, len(sizes))
+	for i, s := range sizes {
+		out[i] = made[s]
+	}
+	return out, nil
 }
 
 // opaque reports whether every pixel of img is fully opaque.
