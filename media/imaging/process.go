@@ -132,11 +132,18 @@ func process(r io.Reader, declaredContentType string, lim Limits, sizes []Size) 
 }
 
 // decode checks the header against lim and then decodes the pixels.
-func decode(format string, data []byte, lim Limits) (image.Image, error) {
-	var (
-		cfg image.Config
-		err error
-	)
+//
+// A decoder that panics on a malformed file (x/image/webp has, in the past) fails this one
+// upload with an Invalid error that keeps the panic for the logs, rather than the process
+// that may be handling it in the background.
+func decode(format string, data []byte, lim Limits) (img image.Image, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			img, err = nil, domain.Wrap(domain.Invalid, fmt.Errorf("decoder panic: %v", p),
+				fmt.Sprintf("the %s image is corrupt: send the whole, unaltered file", format))
+		}
+	}()
+	var cfg image.Config
 	switch format {
 	case FormatJPEG:
 		cfg, err = jpeg.DecodeConfig(bytes.NewReader(data))
@@ -158,7 +165,6 @@ func decode(format string, data []byte, lim Limits) (image.Image, error) {
 		return nil, domain.Errorf(domain.Invalid, "the %s image is %d x %d, %d pixels, more than the %d allowed: send a smaller image",
 			format, cfg.Width, cfg.Height, px, lim.MaxPixels)
 	}
-	var img image.Image
 	switch format {
 	case FormatJPEG:
 		img, err = jpeg.Decode(bytes.NewReader(data))

@@ -392,3 +392,61 @@ func TestProcessRefusesBombsBeforeDecoding(t *testing.T) {
 		})
 	}
 }
+
+// FuzzProcess checks that no upload makes Process panic, and that it either refuses it as
+// Invalid or returns three decodable renditions.
+func FuzzProcess(f *testing.F) {
+	f.Add(withJPEGMetadata(encodeJPEG(f, gradient(40, 30)), 6), "image/jpeg")
+	f.Add(withPNGMetadata(encodePNG(f, gradient(30, 40)), 3), "image/png")
+	f.Add(readTestdata(f, "blue-purple-pink.lossy.webp"), "image/webp")
+	f.Add(readTestdata(f, "gopher-doc.with-alpha.lossless.webp"), "image/webp")
+	f.Add(bombPNG(100_000, 100_000), "image/png")
+	f.Fuzz(func(t *testing.T, data []byte, declared string) {
+		res, err := Process(bytes.NewReader(data), declared, Limits{MaxPixels: 1 << 20})
+		if err != nil {
+			if code := domain.ErrorCode(err); code != domain.Invalid {
+				t.Fatalf("code %q: %v", code, err)
+			}
+			return
+		}
+		if len(res.Variants) != 3 {
+			t.Fatalf("%d variants", len(res.Variants))
+		}
+		for _, v := range res.Variants {
+			decodeVariant(t, v)
+		}
+	})
+}
+
+// TestProcessAlphaScaling checks that scaling a picture with transparency weighs colours by
+// their alpha: the hidden colour of fully transparent pixels must not bleed into the edge of
+// the visible part, and a half-transparent colour keeps its colour and alpha.
+func TestProcessAlphaScaling(t *testing.T) {
+	src := image.NewNRGBA(image.Rect(0, 0, 1000, 800))
+	for y := 0; y < 800; y++ {
+		for x := 0; x < 1000; x++ {
+			if x < 500 {
+				src.SetNRGBA(x, y, color.NRGBA{255, 0, 0, 0}) // invisible red
+			} else {
+				src.SetNRGBA(x, y, color.NRGBA{0, 200, 0, 128})
+			}
+		}
+	}
+	res := mustProcess(t, encodePNG(t, src), "image/png")
+	for _, v := range res.Variants[:2] {
+		m := decodeVariant(t, v)
+		w, h := m.Bounds().Dx(), m.Bounds().Dy()
+		for _, x := range []int{w/2 - 1, w / 2, w/2 + 1, w * 3 / 4} {
+			c := color.NRGBAModel.Convert(m.At(x, h/2)).(color.NRGBA)
+			if c.A == 0 {
+				continue
+			}
+			if c.R > 8 || c.G < 190 {
+				t.Errorf("%s: pixel (%d,%d) is %v: transparent red bled into the green", v.Size, x, h/2, c)
+			}
+		}
+		if c := color.NRGBAModel.Convert(m.At(w*3/4, h/2)).(color.NRGBA); c.A < 124 || c.A > 132 {
+			t.Errorf("%s: half-transparent green has alpha %d, want about 128", v.Size, c.A)
+		}
+	}
+}

@@ -57,33 +57,48 @@ func boxReduce(src image.Image, k int) *image.RGBA {
 	case *image.YCbCr:
 		boxReduceYCbCr(dst, m, k)
 	case *image.RGBA:
-		boxReduceRGBA(dst, m.Pix[m.PixOffset(b.Min.X, b.Min.Y):], m.Stride, w, h, k)
+		boxReduceRGBA(dst, m.Pix[m.PixOffset(b.Min.X, b.Min.Y):], m.Stride, w, h, k, false)
+	case *image.NRGBA:
+		boxReduceRGBA(dst, m.Pix[m.PixOffset(b.Min.X, b.Min.Y):], m.Stride, w, h, k, true)
 	default:
 		// Any other layout is converted once to premultiplied RGBA; image/draw does that
 		// with a fast path for the types PNG and WebP decode to.
 		rgba := image.NewRGBA(image.Rect(0, 0, w, h))
 		stddraw.Draw(rgba, rgba.Bounds(), src, b.Min, stddraw.Src)
-		boxReduceRGBA(dst, rgba.Pix, rgba.Stride, w, h, k)
+		boxReduceRGBA(dst, rgba.Pix, rgba.Stride, w, h, k, false)
 	}
 	return dst
 }
 
-// boxReduceRGBA averages k x k blocks of 4-byte premultiplied pixels into dst.
-func boxReduceRGBA(dst *image.RGBA, pix []byte, stride, w, h, k int) {
+// boxReduceRGBA averages k x k blocks of 4-byte pixels into dst, premultiplying them by their
+// alpha first when they are not (NRGBA), so that transparent pixels lend no colour.
+func boxReduceRGBA(dst *image.RGBA, pix []byte, stride, w, h, k int, premultiply bool) {
 	ow := dst.Rect.Dx()
-	sums := make([]uint32, 4*ow)
+	sums := make([]uint64, 4*ow)
 	for oy := 0; oy*k < h; oy++ {
 		clear(sums)
 		y1 := min(h, (oy+1)*k)
 		for y := oy * k; y < y1; y++ {
 			row := pix[y*stride : y*stride+4*w]
 			for ox := 0; ox < ow; ox++ {
-				var r, g, b, a uint32
-				for p := range slices.Chunk(row[4*ox*k:4*min(w, (ox+1)*k)], 4) {
-					r += uint32(p[0])
-					g += uint32(p[1])
-					b += uint32(p[2])
-					a += uint32(p[3])
+				var r, g, b, a uint64
+				block := row[4*ox*k : 4*min(w, (ox+1)*k)]
+				if premultiply {
+					// Sums of value x alpha, scaled by 255 more than the premultiplied value.
+					for p := range slices.Chunk(block, 4) {
+						pa := uint64(p[3])
+						r += uint64(p[0]) * pa
+						g += uint64(p[1]) * pa
+						b += uint64(p[2]) * pa
+						a += pa * 255
+					}
+				} else {
+					for p := range slices.Chunk(block, 4) {
+						r += uint64(p[0])
+						g += uint64(p[1])
+						b += uint64(p[2])
+						a += uint64(p[3])
+					}
 				}
 				s := sums[4*ox : 4*ox+4]
 				s[0] += r
@@ -93,9 +108,12 @@ func boxReduceRGBA(dst *image.RGBA, pix []byte, stride, w, h, k int) {
 			}
 		}
 		out := dst.Pix[oy*dst.Stride:]
-		rows := uint32(y1 - oy*k)
+		rows := uint64(y1 - oy*k)
 		for ox := 0; ox < ow; ox++ {
-			n := rows * uint32(min(w, (ox+1)*k)-ox*k)
+			n := rows * uint64(min(w, (ox+1)*k)-ox*k)
+			if premultiply {
+				n *= 255
+			}
 			for c := 0; c < 4; c++ {
 				out[4*ox+c] = uint8((sums[4*ox+c] + n/2) / n)
 			}
