@@ -195,15 +195,21 @@ func (o Orientation) uprightSize(w, h int) (int, int) {
 }
 
 // orient4 returns the upright form of an image with 4 bytes per pixel (*image.RGBA or
-// *image.NRGBA, given as its pixel slice, stride and size), in a new slice of the same layout.
+// *image.NRGBA, given as its pixel slice, stride and size), in a new slice of the same layout,
+// walking the output in cache-sized tiles as orientYCbCr does.
 func orient4(pix []byte, stride, w, h int, o Orientation) (out []byte, outStride, ow, oh int) {
 	ow, oh = o.uprightSize(w, h)
 	out = make([]byte, 4*ow*oh)
-	for y := 0; y < oh; y++ {
-		row := out[4*ow*y : 4*ow*(y+1)]
-		for x := 0; x < ow; x++ {
-			sx, sy := o.sourceCoord(x, y, w, h)
-			copy(row[4*x:4*x+4], pix[sy*stride+4*sx:])
+	const tile = 64
+	for ty := 0; ty < oh; ty += tile {
+		for tx := 0; tx < ow; tx += tile {
+			for y := ty; y < min(oh, ty+tile); y++ {
+				row := out[4*ow*y : 4*ow*(y+1)]
+				for x := tx; x < min(ow, tx+tile); x++ {
+					sx, sy := o.sourceCoord(x, y, w, h)
+					copy(row[4*x:4*x+4], pix[sy*stride+4*sx:])
+				}
+			}
 		}
 	}
 	return out, 4 * ow, ow, oh
@@ -230,7 +236,9 @@ func orientNRGBA(m *image.NRGBA, o Orientation) *image.NRGBA {
 }
 
 // orientYCbCr returns the upright form of m as a 4:4:4 YCbCr image (3 bytes a pixel, which
-// the JPEG encoder takes without converting), m itself when o is OrientNormal.
+// the JPEG encoder takes without converting), m itself when o is OrientNormal. It walks the
+// output in tiles so that a rotation, which reads the source down its columns, stays within
+// the cache.
 func orientYCbCr(m *image.YCbCr, o Orientation) *image.YCbCr {
 	if o == OrientNormal {
 		return m
@@ -239,15 +247,21 @@ func orientYCbCr(m *image.YCbCr, o Orientation) *image.YCbCr {
 	w, h := b.Dx(), b.Dy()
 	ow, oh := o.uprightSize(w, h)
 	out := image.NewYCbCr(image.Rect(0, 0, ow, oh), image.YCbCrSubsampleRatio444)
-	for y := 0; y < oh; y++ {
-		i := y * out.YStride
-		for x := 0; x < ow; x++ {
-			sx, sy := o.sourceCoord(x, y, w, h)
-			sx, sy = sx+b.Min.X, sy+b.Min.Y
-			out.Y[i+x] = m.Y[m.YOffset(sx, sy)]
-			c := m.COffset(sx, sy)
-			out.Cb[i+x] = m.Cb[c]
-			out.Cr[i+x] = m.Cr[c]
+	hs, vs := chromaShift(m.SubsampleRatio)
+	const tile = 64
+	for ty := 0; ty < oh; ty += tile {
+		for tx := 0; tx < ow; tx += tile {
+			for y := ty; y < min(oh, ty+tile); y++ {
+				i := y * out.YStride
+				for x := tx; x < min(ow, tx+tile); x++ {
+					sx, sy := o.sourceCoord(x, y, w, h)
+					sx, sy = sx+b.Min.X, sy+b.Min.Y
+					c := (sy>>vs-b.Min.Y>>vs)*m.CStride + (sx>>hs - b.Min.X>>hs)
+					out.Y[i+x] = m.Y[(sy-b.Min.Y)*m.YStride+(sx-b.Min.X)]
+					out.Cb[i+x] = m.Cb[c]
+					out.Cr[i+x] = m.Cr[c]
+				}
+			}
 		}
 	}
 	return out

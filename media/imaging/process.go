@@ -5,10 +5,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"image"
 	"image/jpeg"
 	"image/png"
 	"io"
+	"slices"
 
 	"golang.org/x/image/webp"
 
@@ -90,6 +92,14 @@ const jpegQuality = 85
 // GPS, XMP, ICC profiles, comments, text chunks) is in any output. Every refusal is a
 // domain.Invalid error; the same bytes always give the same Variants, byte for byte.
 func Process(r io.Reader, declaredContentType string, lim Limits) (*Result, error) {
+	return process(r, declaredContentType, lim, allSizes)
+}
+
+// allSizes is every rendition, in the order Result.Variants holds them.
+var allSizes = []Size{Thumbnail, Display, Original}
+
+// process is Process making only the given sizes (the benchmarks time them one by one).
+func process(r io.Reader, declaredContentType string, lim Limits, sizes []Size) (*Result, error) {
 	lim = lim.withDefaults()
 	data, err := io.ReadAll(io.LimitReader(r, lim.MaxBytes+1))
 	if err != nil {
@@ -114,7 +124,7 @@ func Process(r io.Reader, declaredContentType string, lim Limits) (*Result, erro
 	if err != nil {
 		return nil, err
 	}
-	variants, err := render(format, img, orientationOf(format, data))
+	variants, err := render(format, img, orientationOf(format, data), sizes)
 	if err != nil {
 		return nil, err
 	}
@@ -122,11 +132,18 @@ func Process(r io.Reader, declaredContentType string, lim Limits) (*Result, erro
 }
 
 // decode checks the header against lim and then decodes the pixels.
-func decode(format string, data []byte, lim Limits) (image.Image, error) {
-	var (
-		cfg image.Config
-		err error
-	)
+//
+// A decoder that panics on a malformed file (x/image/webp has, in the past) fails this one
+// upload with an Invalid error that keeps the panic for the logs, rather than the process
+// that may be handling it in the background.
+func decode(format string, data []byte, lim Limits) (img image.Image, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			img, err = nil, domain.Wrap(domain.Invalid, fmt.Errorf("decoder panic: %v", p),
+				fmt.Sprintf("the %s image is corrupt: send the whole, unaltered file", format))
+		}
+	}()
+	var cfg image.Config
 	switch format {
 	case FormatJPEG:
 		cfg, err = jpeg.DecodeConfig(bytes.NewReader(data))
@@ -148,7 +165,6 @@ func decode(format string, data []byte, lim Limits) (image.Image, error) {
 		return nil, domain.Errorf(domain.Invalid, "the %s image is %d x %d, %d pixels, more than the %d allowed: send a smaller image",
 			format, cfg.Width, cfg.Height, px, lim.MaxPixels)
 	}
-	var img image.Image
 	switch format {
 	case FormatJPEG:
 		img, err = jpeg.Decode(bytes.NewReader(data))
@@ -169,12 +185,14 @@ func decode(format string, data []byte, lim Limits) (image.Image, error) {
 }
 
 // corrupt is the error for an upload whose format is known but whose data does not decode.
+// The decoders report a cut-off file mostly as a format error ("short Huffman data", "not
+// enough pixel data"), so the two cases share one message that quotes the decoder.
 func corrupt(format string, err error) error {
-	what := "is corrupt"
+	reason := err.Error()
 	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-		what = "is truncated"
+		reason = "the data ends early"
 	}
-	return domain.Wrap(domain.Invalid, err, "the "+format+" image "+what+": send the whole file")
+	return domain.Wrap(domain.Invalid, err, fmt.Sprintf("the %s image is truncated or corrupt (%s): send the whole, unaltered file", format, reason))
 }
 
 // webpAnimated reports whether a WebP file sets the animation flag of its VP8X header.
@@ -182,7 +200,7 @@ func webpAnimated(data []byte) bool {
 	return len(data) >= 21 && string(data[12:16]) == "VP8X" && data[20]&0x02 != 0
 }
 
-// render makes the three variants of a decoded picture.
+// render makes the given variants of a decoded picture, in the order given.
 //
 // JPEG and WebP sources give JPEG variants. A source with any transparent pixel (PNG or WebP)
 // gives PNG variants, since JPEG has no alpha. An opaque PNG gives a JPEG thumbnail and display
@@ -191,8 +209,8 @@ func webpAnimated(data []byte) bool {
 //
 // The thumbnail and display are scaled from the stored pixels and turned upright afterwards,
 // which moves far fewer pixels than turning the source first; the thumbnail is scaled from the
-// display rendition when there is a smaller one, not from the source again.
-func render(format string, img image.Image, o Orientation) ([]Variant, error) {
+// display rendition when one smaller than the source was made, not from the source again.
+func render(format string, img image.Image, o Orientation, sizes []Size) ([]Variant, error) {
 	alpha := !opaque(img)
 	scaledType, originalType := "image/jpeg", "image/jpeg"
 	switch {
@@ -201,29 +219,42 @@ func render(format string, img image.Image, o Orientation) ([]Variant, error) {
 	case format == FormatPNG:
 		originalType = "image/png"
 	}
+	wanted := func(s Size) bool { return slices.Contains(sizes, s) }
+
+	made := make(map[Size]Variant, len(sizes))
+	var upright image.Image // the full-size upright picture, made once when needed
+	full := func(size Size, contentType string) (Variant, error) {
+		if v, ok := made[Original]; ok && contentType == originalType {
+			v.Size = size
+			return v, nil
+		}
+		if upright == nil {
+			upright = orientFull(img, o)
+		}
+		return encode(size, upright, contentType)
+	}
+	if wanted(Original) {
+		v, err := full(Original, originalType)
+		if err != nil {
+			return nil, err
+		}
+		made[Original] = v
+	}
 
 	b := img.Bounds()
 	uw, uh := o.uprightSize(b.Dx(), b.Dy())
-	original, err := encode(Original, orientFull(img, o), originalType)
-	if err != nil {
-		return nil, err
-	}
-
-	var scaled [2]Variant
 	src := img
-	for i, size := range []Size{Display, Thumbnail} {
+	for _, size := range []Size{Display, Thumbnail} {
+		if !wanted(size) {
+			continue
+		}
 		w, h := fit(uw, uh, size.Box())
-		if w == uw && h == uh {
-			// Nothing to reduce: the rendition is the original, re-encoded only if its type differs.
-			if scaledType == originalType {
-				v := original
-				v.Size = size
-				scaled[i] = v
-				continue
-			}
-			if scaled[i], err = encode(size, orientFull(img, o), scaledType); err != nil {
+		if w == uw && h == uh { // nothing to reduce
+			v, err := full(size, scaledType)
+			if err != nil {
 				return nil, err
 			}
+			made[size] = v
 			continue
 		}
 		sw, sh := w, h
@@ -232,11 +263,18 @@ func render(format string, img image.Image, o Orientation) ([]Variant, error) {
 		}
 		m := downscale(src, sw, sh)
 		src = m
-		if scaled[i], err = encode(size, orientRGBA(m, o), scaledType); err != nil {
+		v, err := encode(size, orientRGBA(m, o), scaledType)
+		if err != nil {
 			return nil, err
 		}
+		made[size] = v
 	}
-	return []Variant{scaled[1], scaled[0], original}, nil
+
+	out := make([]Variant, len(sizes))
+	for i, s := range sizes {
+		out[i] = made[s]
+	}
+	return out, nil
 }
 
 // opaque reports whether every pixel of img is fully opaque.

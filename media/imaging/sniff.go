@@ -31,7 +31,7 @@ var (
 func Sniff(head []byte) (string, error) {
 	switch {
 	case len(head) == 0:
-		return "", domain.Errorf(domain.Invalid, "the upload is empty: send a JPEG, PNG or WebP image")
+		return "", domain.Errorf(domain.Invalid, "the upload is empty, not a JPEG, PNG or WebP image: send one of those")
 	case bytes.HasPrefix(head, sigJPEG):
 		return FormatJPEG, nil
 	case bytes.HasPrefix(head, sigPNG):
