@@ -18,7 +18,9 @@ import (
 	"time"
 
 	"github.com/quickphotos/quickphotos/internal/apitest"
+	"github.com/quickphotos/quickphotos/internal/versitygw"
 	"github.com/quickphotos/quickphotos/media"
+	"github.com/quickphotos/quickphotos/media/blob"
 	"github.com/quickphotos/quickphotos/media/imaging"
 )
 
@@ -129,7 +131,22 @@ func alicePhotos(t *testing.T, srv *apitest.Server) []string {
 }
 
 func TestPhotoUploadFlow(t *testing.T) {
-	srv := apitest.NewServer(t, apitest.WithAuth(), apitest.WithMedia(media.Config{}))
+	t.Run("Embedded", func(t *testing.T) {
+		uploadFlow(t, apitest.NewServer(t, apitest.WithAuth(), apitest.WithMedia(media.Config{})), true)
+	})
+	t.Run("S3", func(t *testing.T) {
+		gw := versitygw.Start(t)
+		bucket := gw.CreateBucket(t, "photos")
+		uploadFlow(t, apitest.NewServer(t, apitest.WithAuth(), apitest.WithMediaStore(media.Config{}, func(testing.TB) blob.Store {
+			return blob.NewS3Store(gw.Client(), bucket, "quickphotos/")
+		})), false)
+	})
+}
+
+// uploadFlow is the life of an uploaded photo: createPhotoUpload, the file POSTed to the form
+// as a browser does, uploadPhoto(upload:), every size read back through its signed URL without
+// the file's metadata, deletePhoto, and the images gone once the stream consumer ran.
+func uploadFlow(t *testing.T, srv *apitest.Server, embedded bool) {
 	srv.MustCreateUser(t, "alice")
 	file := withEXIF(t, imaging.Sample("alice#1", 1600, 1200))
 
@@ -171,7 +188,10 @@ func TestPhotoUploadFlow(t *testing.T) {
 					t.Errorf("served image holds %q", leak)
 				}
 			}
-			if header.Get("X-Content-Type-Options") != "nosniff" || !strings.Contains(header.Get("Cache-Control"), "immutable") || header.Get("ETag") == "" {
+			if header.Get("ETag") == "" || header.Get("Content-Type") != "image/jpeg" {
+				t.Errorf("headers %v", header)
+			}
+			if embedded && (header.Get("X-Content-Type-Options") != "nosniff" || !strings.Contains(header.Get("Cache-Control"), "immutable")) {
 				t.Errorf("headers %v", header)
 			}
 		})
@@ -181,7 +201,14 @@ func TestPhotoUploadFlow(t *testing.T) {
 	}
 
 	// A forged or altered image URL is refused.
-	forged := strings.Replace(p.Original.URL, "signature=", "signature=0", 1)
+	sig := "signature="
+	if !embedded {
+		sig = "X-Amz-Signature="
+	}
+	forged := strings.Replace(p.Original.URL, sig, sig+"0", 1)
+	if forged == p.Original.URL {
+		t.Fatalf("no %s in %s", sig, p.Original.URL)
+	}
 	if status, _, _ := get(t, forged); status != http.StatusForbidden {
 		t.Errorf("altered signature: status %d, want 403", status)
 	}
@@ -201,6 +228,7 @@ func TestPhotoUploadFlow(t *testing.T) {
 	if status, _, _ := get(t, p.Display.URL); status != http.StatusNotFound {
 		t.Errorf("GET a deleted photo's image: %d, want 404", status)
 	}
+	srv.MustBeConsistent(t)
 }
 
 func TestCreatePhotoUpload(t *testing.T) {
