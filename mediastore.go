@@ -49,7 +49,7 @@ func (c *mediaConfig) register(f *flags) {
 	f.Int(&c.maxPixels, "media-max-pixels", media.DefaultMaxPixels, "refuse images whose header claims more pixels (width × height) than this, before decoding them")
 	f.Duration(&c.service.UploadLifetime, "media-upload-lifetime", media.DefaultUploadLifetime, "how long a createPhotoUpload form, and the upload, stay valid")
 	f.Duration(&c.service.URLLifetime, "media-url-lifetime", media.DefaultURLLifetime, "the lifetime of signed image URLs: each is valid one to two lifetimes, and the same URL is handed out within one")
-	f.Int(&c.service.Finishes, "media-finishes", media.DefaultFinishes, "how many uploads are made into photos (decoded, resized, encoded) at once; more wait, so uploads never starve queries")
+	f.Int(&c.service.Finishes, "media-finishes", 0, "how many uploads are made into photos (decoded, resized, encoded) at once; more wait, so uploads never starve queries (0: half the CPUs, at least 1)")
 }
 
 // openedMedia is the media service, and the embedded store's handler (nil on S3).
@@ -65,8 +65,8 @@ type openedMedia struct {
 // open opens the media store over records. serve sets the embedded store's origin with setBase
 // once it listens, unless --media-base-url gives it.
 func (c *mediaConfig) open(ctx context.Context, records media.Records, store storeConfig) (*openedMedia, error) {
-	if c.maxBytes <= 0 || c.maxPixels <= 0 || c.service.Finishes <= 0 {
-		return nil, errors.New("--media-max-bytes, --media-max-pixels and --media-finishes must be positive")
+	if c.maxBytes <= 0 || c.maxPixels <= 0 || c.service.Finishes < 0 {
+		return nil, errors.New("--media-max-bytes and --media-max-pixels must be positive, --media-finishes 0 or more")
 	}
 	c.service.MaxBytes, c.service.MaxPixels = int64(c.maxBytes), int64(c.maxPixels)
 	o := &openedMedia{cleanup: func() {}}

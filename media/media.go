@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime"
 	"strings"
 	"time"
 
@@ -42,8 +43,8 @@ type Config struct {
 	// URLLifetime is the lifetime of the signed URLs of images; DefaultURLLifetime when zero.
 	URLLifetime time.Duration
 	// Finishes bounds the uploads being made into photos at once (each decodes a whole
-	// image, CPU- and memory-heavy), so that they never starve the queries; DefaultFinishes
-	// when zero.
+	// image, CPU- and memory-heavy), so that they never starve the queries; half the CPUs
+	// (at least one) when zero.
 	Finishes int
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
@@ -57,7 +58,6 @@ const (
 	DefaultMaxPixels      = 50_000_000
 	DefaultUploadLifetime = 15 * time.Minute
 	DefaultURLLifetime    = time.Hour
-	DefaultFinishes       = 2
 )
 
 // Service makes photos of uploads and serves their images. It is safe for concurrent use.
@@ -84,7 +84,9 @@ func New(store blob.Store, records Records, cfg Config) (*Service, error) {
 		cfg.URLLifetime = DefaultURLLifetime
 	}
 	if cfg.Finishes == 0 {
-		cfg.Finishes = DefaultFinishes
+		// Finishing is CPU-bound: the other half of the CPUs stays free for queries
+		// (docs/benchmarks.md measures the reads' latency with uploads running).
+		cfg.Finishes = max(1, runtime.GOMAXPROCS(0)/2)
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
