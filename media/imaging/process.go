@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	stddraw "image/draw"
 	"image/jpeg"
 	"image/png"
 	"io"
@@ -69,6 +70,8 @@ type Variant struct {
 	// ContentType is "image/jpeg" or "image/png".
 	ContentType string
 	// SHA256 is the lower-case hex SHA-256 of Bytes: the variant's content address.
+	// Renditions that come out the same (a small photo's display copy and original) share
+	// their Bytes and so their address.
 	SHA256 string
 	Bytes  []byte
 }
@@ -300,6 +303,14 @@ func orientFull(img image.Image, o Orientation) image.Image {
 		return img
 	}
 	b := img.Bounds()
+	if opaque(img) {
+		// Gray, CMYK, paletted: image/draw converts these to RGBA along fast paths.
+		m := image.NewRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
+		stddraw.Draw(m, m.Rect, img, b.Min, stddraw.Src)
+		return orientRGBA(m, o)
+	}
+	// With transparency (16-bit or paletted PNG, lossy WebP with alpha) keep the colours
+	// unpremultiplied, as the PNG encoder wants them.
 	m := image.NewNRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
 	for y := b.Min.Y; y < b.Max.Y; y++ {
 		for x := b.Min.X; x < b.Max.X; x++ {
