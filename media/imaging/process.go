@@ -93,7 +93,8 @@ const jpegQuality = 85
 // the header states against lim.MaxPixels before decoding, decodes, turns the picture upright
 // by its EXIF orientation, and encodes every size afresh, so no metadata of the upload (EXIF,
 // GPS, XMP, ICC profiles, comments, text chunks) is in any output. Every refusal is a
-// domain.Invalid error; the same bytes always give the same Variants, byte for byte.
+// domain.Invalid error; an error reading r is returned wrapped, as it is. The same bytes
+// always give the same Variants, byte for byte.
 func Process(r io.Reader, declaredContentType string, lim Limits) (*Result, error) {
 	return process(r, declaredContentType, lim, allSizes)
 }
@@ -106,7 +107,9 @@ func process(r io.Reader, declaredContentType string, lim Limits, sizes []Size) 
 	lim = lim.withDefaults()
 	data, err := io.ReadAll(io.LimitReader(r, lim.MaxBytes+1))
 	if err != nil {
-		return nil, domain.Wrap(domain.Invalid, err, "the upload could not be read")
+		// Not the upload's fault as far as this package can tell: the caller knows whether r
+		// is a client's request body or the store, and classifies the error.
+		return nil, fmt.Errorf("imaging: reading the upload: %w", err)
 	}
 	if int64(len(data)) > lim.MaxBytes {
 		return nil, domain.Errorf(domain.Invalid, "the upload is larger than %d bytes: send a smaller image", lim.MaxBytes)
