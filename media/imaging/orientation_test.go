@@ -71,6 +71,7 @@ func TestProcessOrientation(t *testing.T) {
 			{"png", "image/png", withPNGMetadata(encodePNG(t, stored), uint16(o)), quadColours},
 			{"gray png", "image/png", withPNGMetadata(encodePNG(t, toGray(stored)), uint16(o)), grayColours},
 			{"png with alpha", "image/png", withPNGMetadata(encodePNG(t, toNRGBAWithHole(stored)), uint16(o)), quadColours},
+			{"16-bit png with alpha", "image/png", withPNGMetadata(encodePNG(t, toNRGBA64WithHole(stored)), uint16(o)), quadColours},
 		}
 		for _, f := range formats {
 			t.Run(fmt.Sprintf("%s/%d", f.name, o), func(t *testing.T) {
@@ -96,6 +97,18 @@ func toGray(m *image.RGBA) *image.Gray {
 		}
 	}
 	return g
+}
+
+// toNRGBA64WithHole is toNRGBAWithHole with 16 bits a channel.
+func toNRGBA64WithHole(m *image.RGBA) *image.NRGBA64 {
+	n := image.NewNRGBA64(m.Bounds())
+	for y := m.Rect.Min.Y; y < m.Rect.Max.Y; y++ {
+		for x := m.Rect.Min.X; x < m.Rect.Max.X; x++ {
+			n.Set(x, y, m.At(x, y))
+		}
+	}
+	n.SetNRGBA64(0, 0, color.NRGBA64{})
+	return n
 }
 
 // toNRGBAWithHole copies m and makes one corner pixel transparent, so the PNG keeps alpha.

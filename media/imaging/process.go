@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	stddraw "image/draw"
 	"image/jpeg"
 	"image/png"
 	"io"
@@ -69,6 +70,8 @@ type Variant struct {
 	// ContentType is "image/jpeg" or "image/png".
 	ContentType string
 	// SHA256 is the lower-case hex SHA-256 of Bytes: the variant's content address.
+	// Renditions that come out the same (a small photo's display copy and original) share
+	// their Bytes and so their address.
 	SHA256 string
 	Bytes  []byte
 }
@@ -90,7 +93,8 @@ const jpegQuality = 85
 // the header states against lim.MaxPixels before decoding, decodes, turns the picture upright
 // by its EXIF orientation, and encodes every size afresh, so no metadata of the upload (EXIF,
 // GPS, XMP, ICC profiles, comments, text chunks) is in any output. Every refusal is a
-// domain.Invalid error; the same bytes always give the same Variants, byte for byte.
+// domain.Invalid error; an error reading r is returned wrapped, as it is. The same bytes
+// always give the same Variants, byte for byte.
 func Process(r io.Reader, declaredContentType string, lim Limits) (*Result, error) {
 	return process(r, declaredContentType, lim, allSizes)
 }
@@ -103,7 +107,9 @@ func process(r io.Reader, declaredContentType string, lim Limits, sizes []Size) 
 	lim = lim.withDefaults()
 	data, err := io.ReadAll(io.LimitReader(r, lim.MaxBytes+1))
 	if err != nil {
-		return nil, domain.Wrap(domain.Invalid, err, "the upload could not be read")
+		// Not the upload's fault as far as this package can tell: the caller knows whether r
+		// is a client's request body or the store, and classifies the error.
+		return nil, fmt.Errorf("imaging: reading the upload: %w", err)
 	}
 	if int64(len(data)) > lim.MaxBytes {
 		return nil, domain.Errorf(domain.Invalid, "the upload is larger than %d bytes: send a smaller image", lim.MaxBytes)
@@ -300,6 +306,14 @@ func orientFull(img image.Image, o Orientation) image.Image {
 		return img
 	}
 	b := img.Bounds()
+	if opaque(img) {
+		// Gray, CMYK, paletted: image/draw converts these to RGBA along fast paths.
+		m := image.NewRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
+		stddraw.Draw(m, m.Rect, img, b.Min, stddraw.Src)
+		return orientRGBA(m, o)
+	}
+	// With transparency (16-bit or paletted PNG, lossy WebP with alpha) keep the colours
+	// unpremultiplied, as the PNG encoder wants them.
 	m := image.NewNRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
 	for y := b.Min.Y; y < b.Max.Y; y++ {
 		for x := b.Min.X; x < b.Max.X; x++ {

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"errors"
 	"image"
 	"image/color"
 	"image/jpeg"
@@ -12,6 +13,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/quickphotos/quickphotos/domain"
 )
@@ -321,6 +323,17 @@ func TestProcessRefuses(t *testing.T) {
 			}
 			errInvalid(t, err, tt.want...)
 		})
+	}
+}
+
+func TestProcessReadError(t *testing.T) {
+	broken := errors.New("connection reset")
+	_, err := Process(iotest.ErrReader(broken), "image/jpeg", Limits{})
+	if !errors.Is(err, broken) {
+		t.Fatalf("err = %v, want the reader's error", err)
+	}
+	if code := domain.ErrorCode(err); code != domain.Internal {
+		t.Errorf("code %q: a failing reader is not the upload's fault", code)
 	}
 }
 
