@@ -203,10 +203,13 @@ func (s *Service) render(ctx context.Context, u domain.Upload) (domain.Images, e
 	}
 	defer r.Close()
 	res, err := imaging.Process(r, u.ContentType, imaging.Limits{MaxPixels: s.cfg.MaxPixels, MaxBytes: u.Bytes})
-	if err != nil {
-		if domain.ErrorCode(err) == domain.Internal {
-			return nil, domain.Wrap(domain.Internal, err, "making the images")
-		}
+	switch {
+	case errors.Is(err, blob.ErrTooLarge):
+		return nil, domain.Errorf(domain.Invalid, "the file of upload %q is larger than the %d bytes declared", u.ID, u.Bytes)
+	case err != nil && domain.ErrorCode(err) == domain.Internal:
+		// A failure to read the staged file is the store's, not the client's.
+		return nil, domain.Wrap(domain.Internal, err, "making the images")
+	case err != nil:
 		return nil, err
 	}
 	images := domain.Images{}
