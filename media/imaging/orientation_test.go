@@ -60,26 +60,29 @@ func TestProcessOrientation(t *testing.T) {
 		g := color.GrayModel.Convert(c).(color.Gray).Y
 		grayColours[i] = color.RGBA{g, g, g, 255}
 	}
+	// At 1600 x 1200 the display copy is scaled too and the thumbnail is made from it.
+	large := quadrants(1600, 1200)
 	for o := 1; o <= 8; o++ {
 		stored := storedForm(up, o)
 		formats := []struct {
 			name, declared string
 			data           []byte
 			want           [4]color.RGBA
+			sizes          [3][2]int
 		}{
-			{"jpeg", "image/jpeg", withJPEGMetadata(encodeJPEG(t, stored), uint16(o)), quadColours},
-			{"png", "image/png", withPNGMetadata(encodePNG(t, stored), uint16(o)), quadColours},
-			{"gray png", "image/png", withPNGMetadata(encodePNG(t, toGray(stored)), uint16(o)), grayColours},
-			{"png with alpha", "image/png", withPNGMetadata(encodePNG(t, toNRGBAWithHole(stored)), uint16(o)), quadColours},
-			{"16-bit png with alpha", "image/png", withPNGMetadata(encodePNG(t, toNRGBA64WithHole(stored)), uint16(o)), quadColours},
+			{"jpeg", "image/jpeg", withJPEGMetadata(encodeJPEG(t, stored), uint16(o)), quadColours, [3][2]int{{320, 240}, {uw, uh}, {uw, uh}}},
+			{"large jpeg", "image/jpeg", withJPEGMetadata(encodeJPEG(t, storedForm(large, o)), uint16(o)), quadColours, [3][2]int{{320, 240}, {1280, 960}, {1600, 1200}}},
+			{"png", "image/png", withPNGMetadata(encodePNG(t, stored), uint16(o)), quadColours, [3][2]int{{320, 240}, {uw, uh}, {uw, uh}}},
+			{"gray png", "image/png", withPNGMetadata(encodePNG(t, toGray(stored)), uint16(o)), grayColours, [3][2]int{{320, 240}, {uw, uh}, {uw, uh}}},
+			{"png with alpha", "image/png", withPNGMetadata(encodePNG(t, toNRGBAWithHole(stored)), uint16(o)), quadColours, [3][2]int{{320, 240}, {uw, uh}, {uw, uh}}},
+			{"16-bit png with alpha", "image/png", withPNGMetadata(encodePNG(t, toNRGBA64WithHole(stored)), uint16(o)), quadColours, [3][2]int{{320, 240}, {uw, uh}, {uw, uh}}},
 		}
 		for _, f := range formats {
 			t.Run(fmt.Sprintf("%s/%d", f.name, o), func(t *testing.T) {
 				res := mustProcess(t, f.data, f.declared)
-				wantSizes := [3][2]int{{320, 240}, {uw, uh}, {uw, uh}}
 				for i, v := range res.Variants {
-					if v.Width != wantSizes[i][0] || v.Height != wantSizes[i][1] {
-						t.Errorf("%s: %dx%d, want %dx%d", v.Size, v.Width, v.Height, wantSizes[i][0], wantSizes[i][1])
+					if v.Width != f.sizes[i][0] || v.Height != f.sizes[i][1] {
+						t.Errorf("%s: %dx%d, want %dx%d", v.Size, v.Width, v.Height, f.sizes[i][0], f.sizes[i][1])
 						continue
 					}
 					checkQuadrants(t, decodeVariant(t, v), v.Size, f.want)
