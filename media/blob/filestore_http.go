@@ -92,7 +92,7 @@ func (s *FileStore) serveGet(w http.ResponseWriter, r *http.Request, key string)
 		return
 	}
 	if len(q) != 2 || exp == "" || sig == "" || !s.verify(sig, "GET", key, exp) {
-		writeError(w, http.StatusForbidden, "AccessDenied", "the URL's signature does not match")
+		writeError(w, http.StatusForbidden, "SignatureDoesNotMatch", "the URL's signature does not match")
 		return
 	}
 	expUnix, err := strconv.ParseInt(exp, 10, 64)
@@ -221,9 +221,9 @@ func (s *FileStore) servePost(w http.ResponseWriter, r *http.Request) {
 
 	rng, code, msg := s.checkForm(fields)
 	if code != "" {
-		status := http.StatusForbidden
-		if code != "AccessDenied" {
-			status = http.StatusBadRequest
+		status := http.StatusBadRequest
+		if code == "AccessDenied" || code == "SignatureDoesNotMatch" {
+			status = http.StatusForbidden
 		}
 		writeError(w, status, code, msg)
 		return
@@ -266,10 +266,10 @@ func (s *FileStore) servePost(w http.ResponseWriter, r *http.Request) {
 func (s *FileStore) checkForm(fields map[string]string) (rng postRule, code, msg string) {
 	policy, sig := fields[fieldPolicy], fields[fieldSignature]
 	if policy == "" || sig == "" || fields[fieldAlgorithm] != postAlgorithm {
-		return rng, "AccessDenied", "the form lacks its policy, signature or algorithm"
+		return rng, "InvalidArgument", "the form lacks its policy, x-amz-signature or x-amz-algorithm"
 	}
 	if !s.verify(sig, "POST", policy) {
-		return rng, "AccessDenied", "the policy's signature does not match"
+		return rng, "SignatureDoesNotMatch", "the policy's signature does not match"
 	}
 	doc, err := base64.StdEncoding.DecodeString(policy)
 	var p postPolicy
