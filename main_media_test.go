@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/quickphotos/quickphotos/internal/apitest"
 	"github.com/quickphotos/quickphotos/media/imaging"
@@ -25,7 +26,9 @@ func TestServe_UploadAPhotoAsTheREADMEDoes(t *testing.T) {
 		Data struct {
 			User struct {
 				Photos struct {
-					Edges []struct{ Node struct{ Image struct{ URL string } } }
+					Edges []struct {
+						Node struct{ Image struct{ URL string } }
+					}
 				}
 			}
 		}
@@ -49,8 +52,9 @@ func TestServe_UploadAPhotoAsTheREADMEDoes(t *testing.T) {
 	var uploaded struct {
 		Data struct {
 			UploadPhoto struct {
-				URL   string
-				Image struct {
+				Timestamp string
+				URL       string
+				Image     struct {
 					URL           string
 					Width, Height int
 				}
@@ -58,7 +62,7 @@ func TestServe_UploadAPhotoAsTheREADMEDoes(t *testing.T) {
 		}
 		Errors []struct{ Message string }
 	}
-	postJSON(t, base+"/graphql", fmt.Sprintf(`{"query":"mutation { uploadPhoto(input: {owner: \"miawright\", upload: \"%s\"}) { url image(size: THUMBNAIL) { url width height } } }"}`, form.UploadID), &uploaded)
+	postJSON(t, base+"/graphql", fmt.Sprintf(`{"query":"mutation { uploadPhoto(input: {owner: \"miawright\", upload: \"%s\"}) { timestamp url image(size: THUMBNAIL) { url width height } } }"}`, form.UploadID), &uploaded)
 	if len(uploaded.Errors) > 0 {
 		t.Fatalf("uploadPhoto: %+v", uploaded.Errors)
 	}
@@ -66,6 +70,30 @@ func TestServe_UploadAPhotoAsTheREADMEDoes(t *testing.T) {
 	mustGetImage(t, uploaded.Data.UploadPhoto.URL, 800, 600)
 	if !strings.HasPrefix(uploaded.Data.UploadPhoto.URL, base+"/media/images/") {
 		t.Errorf("url %q", uploaded.Data.UploadPhoto.URL)
+	}
+
+	// Deleted, the photo's images go once the stream's consumer has seen the delete.
+	var deleted struct {
+		Data struct{ DeletePhoto struct{ Timestamp string } }
+	}
+	postJSON(t, base+"/graphql", fmt.Sprintf(`{"query":"mutation { deletePhoto(owner: \"miawright\", timestamp: \"%s\") { timestamp } }"}`, uploaded.Data.UploadPhoto.Timestamp), &deleted)
+	if deleted.Data.DeletePhoto.Timestamp == "" {
+		t.Fatal("deletePhoto deleted nothing")
+	}
+	// The feed's consumer works through the sample's load first (its fan-out), so the
+	// wait is bounded generously.
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(50 * time.Millisecond) {
+		resp, err := http.Get(uploaded.Data.UploadPhoto.URL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode == http.StatusNotFound {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the deleted photo's display image still answers %s", resp.Status)
+		}
 	}
 }
 

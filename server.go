@@ -217,16 +217,21 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("%w (or serve with --no-feed)", err)
 		}
 		consumer.Observe = tel.StreamLag(feedConsumerName)
+		// The images of deleted photos go with the feed's reading of the stream: DynamoDB
+		// Streams serves about two readers per shard, and subscriptions take the other.
+		consumer.Handle = handleBoth(consumer.Handle, mediaStore.service.Forget)
 		defer serveInBackground(ctx, consumer.Run)()
+	} else {
+		// A deleted photo's images go once its removal has committed (the media package's
+		// doc), read from the stream by a consumer of their own.
+		mediaConsumer, err := mediaConsumer(ctx, opened, store, mediaStore.service, cfg.streamPoll, log)
+		if err != nil {
+			return err
+		}
+		mediaConsumer.Observe = tel.StreamLag(media.ConsumerName)
+		defer serveInBackground(ctx, mediaConsumer.Run)()
 	}
 
-	// A deleted photo's images go once its removal has committed (the media package's doc).
-	mediaConsumer, err := mediaConsumer(ctx, opened, store, mediaStore.service, cfg.streamPoll, log)
-	if err != nil {
-		return err
-	}
-	mediaConsumer.Observe = tel.StreamLag(media.ConsumerName)
-	defer serveInBackground(ctx, mediaConsumer.Run)()
 	defer serveInBackground(ctx, func(ctx context.Context) error {
 		mediaStore.service.SweepEvery(ctx, media.SweepInterval, func(swept int, err error) {
 			if err != nil {

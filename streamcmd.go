@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/quickphotos/quickphotos/domain"
 	"github.com/quickphotos/quickphotos/dynamo"
 	"github.com/quickphotos/quickphotos/feed"
 	"github.com/quickphotos/quickphotos/live"
@@ -154,6 +155,17 @@ func mediaConsumer(ctx context.Context, opened *openedStore, store *dynamo.Store
 		Poll:    opened.pollOf(poll),
 		Log:     log,
 	}, nil
+}
+
+// handleBoth handles each batch with first, then second. Both must be idempotent, as every
+// stream.Handler is: a failure of either delivers the batch to both again.
+func handleBoth(first, second stream.Handler) stream.Handler {
+	return func(ctx context.Context, changes []domain.Change) error {
+		if err := first(ctx, changes); err != nil {
+			return err
+		}
+		return second(ctx, changes)
+	}
 }
 
 // liveConsumer is the stream consumer of this process's subscriptions: unnamed, so it keeps no

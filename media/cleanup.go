@@ -10,10 +10,12 @@ import (
 )
 
 // Forget deletes the images of the photos whose removal is among changes: a handler of the
-// table's change stream (stream.Handler), run by serve as the consumer ConsumerName, so the
-// images go only once the delete has committed, whoever made it. A photo owns the objects
-// under its own upload's prefix; the sample's photos share theirs, and Forget leaves them. It is idempotent: deleting
-// an object already gone is no error, so a batch delivered again does no harm.
+// table's change stream (stream.Handler), so the images go only once the delete has committed,
+// whoever made it. serve runs it beside the feed's fan-out on the feed's reader of the stream
+// (DynamoDB Streams serves about two readers per shard), or, with --no-feed, as a consumer of
+// its own named ConsumerName. It is idempotent: deleting an object already gone is no error,
+// so a batch delivered again does no harm. A photo owns the objects under its own upload's
+// prefix; the sample's photos share theirs, and Forget leaves them.
 func (s *Service) Forget(ctx context.Context, changes []domain.Change) error {
 	for _, c := range changes {
 		if c.Op != domain.Removed {
@@ -37,8 +39,8 @@ func (s *Service) Forget(ctx context.Context, changes []domain.Change) error {
 	return nil
 }
 
-// ConsumerName is the name of the stream consumer that runs Forget, under which its
-// checkpoints are kept.
+// ConsumerName is the name of the stream consumer that runs Forget alone (serve --no-feed),
+// under which its checkpoints are kept.
 const ConsumerName = "media"
 
 // SweepGrace is how long after its expiry an upload is swept: longer than any Finish that
