@@ -53,15 +53,15 @@ func storedForm(up *image.RGBA, o int) *image.RGBA {
 // EXIF orientations, in each format that carries EXIF, and checks that every rendition shows
 // it upright, at the upright size.
 func TestProcessOrientation(t *testing.T) {
-	const uw, uh = 800, 600 // upright size: the thumbnail is scaled, the display is not
+	const uw, uh = 400, 300 // upright size: the thumbnail is scaled, the display is not
 	up := quadrants(uw, uh)
 	grayColours := quadColours
 	for i, c := range grayColours {
 		g := color.GrayModel.Convert(c).(color.Gray).Y
 		grayColours[i] = color.RGBA{g, g, g, 255}
 	}
-	// At 1600 x 1200 the display copy is scaled too and the thumbnail is made from it.
-	large := quadrants(1600, 1200)
+	// At 1360 x 1020 the display copy is scaled too and the thumbnail is made from it.
+	large := quadrants(1360, 1020)
 	for o := 1; o <= 8; o++ {
 		stored := storedForm(up, o)
 		formats := []struct {
@@ -71,7 +71,7 @@ func TestProcessOrientation(t *testing.T) {
 			sizes          [3][2]int
 		}{
 			{"jpeg", "image/jpeg", withJPEGMetadata(encodeJPEG(t, stored), uint16(o)), quadColours, [3][2]int{{320, 240}, {uw, uh}, {uw, uh}}},
-			{"large jpeg", "image/jpeg", withJPEGMetadata(encodeJPEG(t, storedForm(large, o)), uint16(o)), quadColours, [3][2]int{{320, 240}, {1280, 960}, {1600, 1200}}},
+			{"large jpeg", "image/jpeg", withJPEGMetadata(encodeJPEG(t, storedForm(large, o)), uint16(o)), quadColours, [3][2]int{{320, 240}, {1280, 960}, {1360, 1020}}},
 			{"png", "image/png", withPNGMetadata(encodePNG(t, stored), uint16(o)), quadColours, [3][2]int{{320, 240}, {uw, uh}, {uw, uh}}},
 			{"gray png", "image/png", withPNGMetadata(encodePNG(t, toGray(stored)), uint16(o)), grayColours, [3][2]int{{320, 240}, {uw, uh}, {uw, uh}}},
 			{"png with alpha", "image/png", withPNGMetadata(encodePNG(t, toNRGBAWithHole(stored)), uint16(o)), quadColours, [3][2]int{{320, 240}, {uw, uh}, {uw, uh}}},

@@ -159,7 +159,9 @@ func TestProcessSizes(t *testing.T) {
 // rendition has its source colour (the box pre-reduction and Catmull-Rom must not shift or
 // smear it).
 func TestProcessScaledContent(t *testing.T) {
-	for _, size := range [][2]int{{4000, 3000}, {1500, 900}, {700, 2100}} {
+	// 2600 x 1300 takes the box filter (2x) before Catmull-Rom on the way to the display
+	// size; the others reach it by Catmull-Rom alone.
+	for _, size := range [][2]int{{2600, 1300}, {1500, 900}, {700, 2100}} {
 		res := mustProcess(t, encodePNG(t, quadrants(size[0], size[1])), "image/png")
 		for _, v := range res.Variants {
 			checkQuadrants(t, decodeVariant(t, v), v.Size, quadColours)

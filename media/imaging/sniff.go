@@ -62,8 +62,8 @@ func lookalike(head []byte) string {
 		}
 	case has("RIFF"):
 		return "is a RIFF file that is not WebP"
-	case has("BM"):
-		return "looks like a BMP image"
+	case has("BM") && len(head) >= 14 && string(head[6:10]) == "\x00\x00\x00\x00": // reserved fields
+		return "is a BMP image"
 	case has("II*\x00"), has("MM\x00*"):
 		return "is a TIFF image"
 	case has("\x00\x00\x01\x00"):
@@ -71,7 +71,7 @@ func lookalike(head []byte) string {
 	case has("\xFF\x0A"), has("\x00\x00\x00\x0CJXL \x0D\x0A\x87\x0A"):
 		return "is a JPEG XL image"
 	case has("\xFF\xD8"), has("\x89PNG"):
-		return "is cut off before its signature ends"
+		return "starts like a JPEG or PNG image but its signature is cut off or damaged"
 	case has("%PDF-"):
 		return "is a PDF document"
 	case has("PK\x03\x04"):
