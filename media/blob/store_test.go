@@ -210,6 +210,8 @@ func TestStore_Upload(t *testing.T) {
 					f["policy"] = base64.StdEncoding.EncodeToString(bytes.Replace(doc, []byte("4096"), []byte("9999"), 1))
 				}, 403, "SignatureDoesNotMatch"},
 				{"ErrOtherKey", photo(10), func(f map[string]string) { f["key"] = strings.Replace(f["key"], "alice", "mallory", 1) }, 403, "AccessDenied"},
+				{"ErrDotDotKey", photo(10), func(f map[string]string) { f["key"] = "staging/alice/../mallory/errdotdotkey" }, 403, "AccessDenied"},
+				{"ErrSlashInKey", photo(10), func(f map[string]string) { f["key"] += "/more" }, 403, "AccessDenied"},
 				{"ErrWrongContentType", photo(10), func(f map[string]string) { f["Content-Type"] = "text/html" }, 403, "AccessDenied"},
 				{"ErrExtraField", photo(10), func(f map[string]string) { f["x-amz-meta-owner"] = "mallory" }, 403, "AccessDenied"},
 				{"ErrNoSignature", photo(10), func(f map[string]string) { delete(f, sigField(f)) }, 400, "InvalidArgument"},
