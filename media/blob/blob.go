@@ -24,7 +24,7 @@ import (
 
 // PostForm is a presigned upload: a client sends Fields and then the file, as a part named
 // "file", as multipart/form-data to URL (fields first, the file last, as S3 requires), before
-// Expires. The store refuses a file larger than MaxBytes, one for another key, one with another
+// Expires. The store refuses an empty file, a file larger than MaxBytes, one for another key, one with another
 // Content-Type, and any field altered or added.
 type PostForm struct {
 	URL      string

@@ -19,6 +19,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -310,8 +311,7 @@ func (s *FileStore) openObject(key string) (*os.File, Attrs, time.Time, error) {
 
 // isNotDir reports ENOTDIR: a key below another key's file ("a/b" when "a" is an object).
 func isNotDir(err error) bool {
-	var pe *fs.PathError
-	return errors.As(err, &pe) && strings.Contains(pe.Err.Error(), "not a directory")
+	return errors.Is(err, syscall.ENOTDIR)
 }
 
 // Attributes implements Store.

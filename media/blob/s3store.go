@@ -53,7 +53,7 @@ func (s *S3Store) PresignPost(ctx context.Context, key, contentType string, maxB
 		o.Expires = time.Until(expires).Truncate(time.Second) + time.Second
 		o.Conditions = []any{
 			map[string]string{"Content-Type": contentType},
-			[]any{"content-length-range", 0, maxBytes},
+			[]any{"content-length-range", 1, maxBytes},
 		}
 	})
 	if err != nil {

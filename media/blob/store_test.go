@@ -204,6 +204,7 @@ func TestStore_Upload(t *testing.T) {
 				code   string
 			}{
 				{"ErrTooLarge", photo(max + 1), nil, 400, "EntityTooLarge"},
+				{"ErrEmpty", nil, nil, 400, "EntityTooSmall"},
 				{"ErrAlteredSignature", photo(10), func(f map[string]string) { f[sigField(f)] = flipHex(f[sigField(f)]) }, 403, "SignatureDoesNotMatch"},
 				{"ErrAlteredPolicy", photo(10), func(f map[string]string) {
 					doc, _ := base64.StdEncoding.DecodeString(f["policy"])
