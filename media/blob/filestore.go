@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"crypto/hmac"
-	"crypto/md5"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
@@ -25,7 +24,7 @@ import (
 
 // FileStore is the embedded store: one file per object under dir/objects, each written to
 // dir/tmp, synced and renamed into place, so a reader never sees part of one. Each file starts
-// with a fixed-size JSON header (content type, size, MD5) so that the object and its attributes
+// with a fixed-size JSON header (content type, size, SHA-256) so that the object and its attributes
 // change together in one rename, then holds the bytes.
 //
 // Uploads and GETs go through [FileStore.Handler], signed with an HMAC-SHA256 key that
@@ -185,14 +184,14 @@ func (s *FileStore) path(key string) string {
 type fileHeader struct {
 	ContentType string `json:"contentType"`
 	Size        int64  `json:"size"`
-	MD5         string `json:"md5"`
+	SHA256      string `json:"sha256"`
 }
 
 // objectWriter streams an object into a temporary file and renames it into place on commit.
 type objectWriter struct {
 	s    *FileStore
 	f    *os.File
-	md5  hash.Hash
+	sum  hash.Hash
 	size int64
 	w    *bufio.Writer
 }
@@ -207,11 +206,11 @@ func (s *FileStore) newObjectWriter() (*objectWriter, error) {
 		os.Remove(f.Name())
 		return nil, fmt.Errorf("blob: %w", err)
 	}
-	return &objectWriter{s: s, f: f, md5: md5.New(), w: bufio.NewWriterSize(f, 256<<10)}, nil
+	return &objectWriter{s: s, f: f, sum: sha256.New(), w: bufio.NewWriterSize(f, 256<<10)}, nil
 }
 
 func (w *objectWriter) Write(p []byte) (int, error) {
-	w.md5.Write(p)
+	w.sum.Write(p)
 	n, err := w.w.Write(p)
 	w.size += int64(n)
 	return n, err
@@ -225,7 +224,7 @@ func (w *objectWriter) abort() {
 
 // commit writes the header, syncs, and renames the file to key.
 func (w *objectWriter) commit(key, contentType string) (Attrs, error) {
-	a := Attrs{Size: w.size, ContentType: contentType, ETag: hex.EncodeToString(w.md5.Sum(nil))}
+	a := Attrs{Size: w.size, ContentType: contentType, ETag: hex.EncodeToString(w.sum.Sum(nil))}
 	err := w.w.Flush()
 	if err == nil {
 		var hdr []byte
@@ -258,7 +257,7 @@ func (w *objectWriter) commit(key, contentType string) (Attrs, error) {
 }
 
 func encodeHeader(a Attrs) ([]byte, error) {
-	j, err := json.Marshal(fileHeader{ContentType: a.ContentType, Size: a.Size, MD5: a.ETag})
+	j, err := json.Marshal(fileHeader{ContentType: a.ContentType, Size: a.Size, SHA256: a.ETag})
 	if err != nil {
 		return nil, err
 	}
@@ -306,7 +305,7 @@ func (s *FileStore) openObject(key string) (*os.File, Attrs, time.Time, error) {
 		f.Close()
 		return nil, Attrs{}, time.Time{}, fmt.Errorf("blob: object %s is damaged: %w", key, err)
 	}
-	return f, Attrs{Size: h.Size, ContentType: h.ContentType, ETag: h.MD5}, fi.ModTime(), nil
+	return f, Attrs{Size: h.Size, ContentType: h.ContentType, ETag: h.SHA256}, fi.ModTime(), nil
 }
 
 // isNotDir reports ENOTDIR: a key below another key's file ("a/b" when "a" is an object).

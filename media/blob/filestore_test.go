@@ -3,6 +3,8 @@ package blob_test
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"io"
 	"net/http"
@@ -217,6 +219,9 @@ func TestFileStore_Get(t *testing.T) {
 	immutable, _ := s.SignedURL(ctx, "photos/sha", time.Now().Add(time.Hour))
 	mutable, _ := s.SignedURL(ctx, "staging/dave/u", time.Now().Add(time.Hour))
 	a, _ := s.Attributes(ctx, "photos/sha")
+	if sum := sha256.Sum256(data); a.ETag != hex.EncodeToString(sum[:]) || a.Size != 1000 || a.ContentType != "image/webp" {
+		t.Errorf("Attributes = %+v, want the SHA-256 as ETag", a)
+	}
 
 	resp, body := get(t, immutable, nil)
 	for h, want := range map[string]string{
