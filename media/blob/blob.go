@@ -133,6 +133,17 @@ func segmentProblem(seg string) string {
 	return ""
 }
 
+// checkPrefix accepts a List prefix: "" or the beginning of some key that passes CheckKey.
+func checkPrefix(prefix string) error {
+	if prefix == "" {
+		return nil
+	}
+	if err := CheckKey(prefix + "x"); err != nil {
+		return fmt.Errorf("%w: prefix %q cannot begin a key", ErrInvalidKey, prefix)
+	}
+	return nil
+}
+
 // checkPost validates PresignPost's arguments, common to both stores.
 func checkPost(key, contentType string, maxBytes int64, expires, now time.Time) error {
 	if err := CheckKey(key); err != nil {

@@ -373,12 +373,12 @@ func (s *FileStore) Delete(ctx context.Context, key string) error {
 
 // List implements Store.
 func (s *FileStore) List(ctx context.Context, prefix string, fn func(key string, modified time.Time) error) error {
+	if err := checkPrefix(prefix); err != nil {
+		return err
+	}
 	// Walk only the directory the prefix's complete segments name.
 	root := s.objects
 	if i := strings.LastIndexByte(prefix, '/'); i >= 0 {
-		if err := CheckKey(prefix[:i]); err != nil {
-			return err
-		}
 		root = s.path(prefix[:i])
 	}
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {

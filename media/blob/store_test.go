@@ -382,6 +382,14 @@ func TestStore_Upload(t *testing.T) {
 					if err := s.Delete(ctx, key); !errors.Is(err, blob.ErrInvalidKey) {
 						t.Errorf("Delete(%q): %v", key, err)
 					}
+					if _, err := s.NewReader(ctx, key, 10); !errors.Is(err, blob.ErrInvalidKey) {
+						t.Errorf("NewReader(%q): %v", key, err)
+					}
+				}
+				for _, prefix := range []string{"../", "a/../", "/a", "a//", "a b"} {
+					if err := s.List(ctx, prefix, func(string, time.Time) error { return nil }); !errors.Is(err, blob.ErrInvalidKey) {
+						t.Errorf("List(%q): %v", prefix, err)
+					}
 				}
 			})
 
