@@ -65,11 +65,6 @@ func WithImmutable(immutable func(key string) bool) FileStoreOption {
 	return func(s *FileStore) { s.immutable = immutable }
 }
 
-// WithClock replaces time.Now, for tests of expiry.
-func WithClock(now func() time.Time) FileStoreOption {
-	return func(s *FileStore) { s.now = now }
-}
-
 // OpenFileStore opens (creating them if needed) the store in dir. baseURL returns the origin
 // that clients reach serve at, such as "http://127.0.0.1:8080", without a trailing slash; it is
 // a function because serve may learn its address only once it listens.
@@ -169,6 +164,29 @@ func (s *FileStore) removeStaleTemps() {
 	}
 }
 
+// mkdirs creates dir and any missing parents below the objects directory, syncing the parent
+// of each directory it creates so that the new entries, and so the object renamed into them,
+// survive a crash.
+func (s *FileStore) mkdirs(dir string) error {
+	if _, err := os.Stat(dir); err == nil {
+		return nil
+	}
+	var missing []string
+	for d := dir; d != s.objects; d = filepath.Dir(d) {
+		if _, err := os.Stat(d); err == nil {
+			break
+		}
+		missing = append(missing, d)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for _, d := range missing {
+		syncDir(filepath.Dir(d))
+	}
+	return nil
+}
+
 func syncDir(dir string) {
 	if d, err := os.Open(dir); err == nil {
 		d.Sync()
@@ -244,7 +262,7 @@ func (w *objectWriter) commit(key, contentType string) (Attrs, error) {
 		return Attrs{}, fmt.Errorf("blob: write %s: %w", key, err)
 	}
 	dst := w.s.path(key)
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+	if err := w.s.mkdirs(filepath.Dir(dst)); err != nil {
 		os.Remove(w.f.Name())
 		return Attrs{}, fmt.Errorf("blob: write %s: %w", key, err)
 	}
@@ -346,6 +364,11 @@ func (s *FileStore) Write(ctx context.Context, key, contentType string, data []b
 	}
 	if err := checkContentType(contentType); err != nil {
 		return err
+	}
+	// A content-addressed key written again with the same bytes is left as it is.
+	sum := sha256.Sum256(data)
+	if a, err := s.Attributes(ctx, key); err == nil && a.Size == int64(len(data)) && a.ContentType == contentType && a.ETag == hex.EncodeToString(sum[:]) {
+		return nil
 	}
 	w, err := s.newObjectWriter()
 	if err != nil {

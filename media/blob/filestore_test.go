@@ -293,3 +293,39 @@ func TestFileStore_Handler_Err(t *testing.T) {
 		})
 	}
 }
+
+// TestFileStore_WriteSameBytes: writing a content-addressed key again with the same bytes
+// leaves the file alone; other bytes or another type replace it.
+func TestFileStore_WriteSameBytes(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	s := openFileStore(t, dir)
+	const key = "photos/same"
+	if err := s.Write(ctx, key, "image/jpeg", []byte("one")); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "objects", "photos", "same")
+	old := time.Now().Add(-time.Hour).Truncate(time.Second)
+	if err := os.Chtimes(file, old, old); err != nil {
+		t.Fatal(err)
+	}
+	mtime := func() time.Time {
+		fi, err := os.Stat(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi.ModTime()
+	}
+	if err := s.Write(ctx, key, "image/jpeg", []byte("one")); err != nil {
+		t.Fatal(err)
+	}
+	if !mtime().Equal(old) {
+		t.Error("the same bytes were written again")
+	}
+	if err := s.Write(ctx, key, "image/png", []byte("one")); err != nil {
+		t.Fatal(err)
+	}
+	if a, _ := s.Attributes(ctx, key); a.ContentType != "image/png" || mtime().Equal(old) {
+		t.Errorf("another content type did not replace the object: %+v", a)
+	}
+}
