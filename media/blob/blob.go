@@ -24,7 +24,7 @@ import (
 
 // PostForm is a presigned upload: a client sends Fields and then the file, as a part named
 // "file", as multipart/form-data to URL (fields first, the file last, as S3 requires), before
-// Expires. The store refuses a file larger than MaxBytes, one for another key, one with another
+// Expires. The store refuses an empty file, a file larger than MaxBytes, one for another key, one with another
 // Content-Type, and any field altered or added.
 type PostForm struct {
 	URL      string
@@ -33,8 +33,10 @@ type PostForm struct {
 	MaxBytes int64
 }
 
-// Attrs describe a stored object. ETag is the hex MD5 of the content (S3's ETag for an object
-// written in one request), without quotes.
+// Attrs describe a stored object. ETag is an opaque validator, without quotes, that changes
+// when the content does: S3's ETag on S3 (the hex MD5 for an object written in one request),
+// the hex SHA-256 of the content on the embedded store (SHA-256 runs at twice MD5's speed
+// where the CPU has SHA instructions, and uploads are bound by hashing).
 type Attrs struct {
 	Size        int64
 	ContentType string
@@ -129,6 +131,17 @@ func segmentProblem(seg string) string {
 		}
 	}
 	return ""
+}
+
+// checkPrefix accepts a List prefix: "" or the beginning of some key that passes CheckKey.
+func checkPrefix(prefix string) error {
+	if prefix == "" {
+		return nil
+	}
+	if err := CheckKey(prefix + "x"); err != nil {
+		return fmt.Errorf("%w: prefix %q cannot begin a key", ErrInvalidKey, prefix)
+	}
+	return nil
 }
 
 // checkPost validates PresignPost's arguments, common to both stores.

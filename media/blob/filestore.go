@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"crypto/hmac"
-	"crypto/md5"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
@@ -19,12 +18,13 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
 // FileStore is the embedded store: one file per object under dir/objects, each written to
 // dir/tmp, synced and renamed into place, so a reader never sees part of one. Each file starts
-// with a fixed-size JSON header (content type, size, MD5) so that the object and its attributes
+// with a fixed-size JSON header (content type, size, SHA-256) so that the object and its attributes
 // change together in one rename, then holds the bytes.
 //
 // Uploads and GETs go through [FileStore.Handler], signed with an HMAC-SHA256 key that
@@ -63,11 +63,6 @@ type FileStoreOption func(*FileStore)
 // are served with Cache-Control: private, no-cache and revalidate by ETag.
 func WithImmutable(immutable func(key string) bool) FileStoreOption {
 	return func(s *FileStore) { s.immutable = immutable }
-}
-
-// WithClock replaces time.Now, for tests of expiry.
-func WithClock(now func() time.Time) FileStoreOption {
-	return func(s *FileStore) { s.now = now }
 }
 
 // OpenFileStore opens (creating them if needed) the store in dir. baseURL returns the origin
@@ -169,6 +164,29 @@ func (s *FileStore) removeStaleTemps() {
 	}
 }
 
+// mkdirs creates dir and any missing parents below the objects directory, syncing the parent
+// of each directory it creates so that the new entries, and so the object renamed into them,
+// survive a crash.
+func (s *FileStore) mkdirs(dir string) error {
+	if _, err := os.Stat(dir); err == nil {
+		return nil
+	}
+	var missing []string
+	for d := dir; d != s.objects; d = filepath.Dir(d) {
+		if _, err := os.Stat(d); err == nil {
+			break
+		}
+		missing = append(missing, d)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for _, d := range missing {
+		syncDir(filepath.Dir(d))
+	}
+	return nil
+}
+
 func syncDir(dir string) {
 	if d, err := os.Open(dir); err == nil {
 		d.Sync()
@@ -184,14 +202,14 @@ func (s *FileStore) path(key string) string {
 type fileHeader struct {
 	ContentType string `json:"contentType"`
 	Size        int64  `json:"size"`
-	MD5         string `json:"md5"`
+	SHA256      string `json:"sha256"`
 }
 
 // objectWriter streams an object into a temporary file and renames it into place on commit.
 type objectWriter struct {
 	s    *FileStore
 	f    *os.File
-	md5  hash.Hash
+	sum  hash.Hash
 	size int64
 	w    *bufio.Writer
 }
@@ -206,11 +224,11 @@ func (s *FileStore) newObjectWriter() (*objectWriter, error) {
 		os.Remove(f.Name())
 		return nil, fmt.Errorf("blob: %w", err)
 	}
-	return &objectWriter{s: s, f: f, md5: md5.New(), w: bufio.NewWriterSize(f, 256<<10)}, nil
+	return &objectWriter{s: s, f: f, sum: sha256.New(), w: bufio.NewWriterSize(f, 256<<10)}, nil
 }
 
 func (w *objectWriter) Write(p []byte) (int, error) {
-	w.md5.Write(p)
+	w.sum.Write(p)
 	n, err := w.w.Write(p)
 	w.size += int64(n)
 	return n, err
@@ -224,7 +242,7 @@ func (w *objectWriter) abort() {
 
 // commit writes the header, syncs, and renames the file to key.
 func (w *objectWriter) commit(key, contentType string) (Attrs, error) {
-	a := Attrs{Size: w.size, ContentType: contentType, ETag: hex.EncodeToString(w.md5.Sum(nil))}
+	a := Attrs{Size: w.size, ContentType: contentType, ETag: hex.EncodeToString(w.sum.Sum(nil))}
 	err := w.w.Flush()
 	if err == nil {
 		var hdr []byte
@@ -244,7 +262,7 @@ func (w *objectWriter) commit(key, contentType string) (Attrs, error) {
 		return Attrs{}, fmt.Errorf("blob: write %s: %w", key, err)
 	}
 	dst := w.s.path(key)
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+	if err := w.s.mkdirs(filepath.Dir(dst)); err != nil {
 		os.Remove(w.f.Name())
 		return Attrs{}, fmt.Errorf("blob: write %s: %w", key, err)
 	}
@@ -257,7 +275,7 @@ func (w *objectWriter) commit(key, contentType string) (Attrs, error) {
 }
 
 func encodeHeader(a Attrs) ([]byte, error) {
-	j, err := json.Marshal(fileHeader{ContentType: a.ContentType, Size: a.Size, MD5: a.ETag})
+	j, err := json.Marshal(fileHeader{ContentType: a.ContentType, Size: a.Size, SHA256: a.ETag})
 	if err != nil {
 		return nil, err
 	}
@@ -305,13 +323,12 @@ func (s *FileStore) openObject(key string) (*os.File, Attrs, time.Time, error) {
 		f.Close()
 		return nil, Attrs{}, time.Time{}, fmt.Errorf("blob: object %s is damaged: %w", key, err)
 	}
-	return f, Attrs{Size: h.Size, ContentType: h.ContentType, ETag: h.MD5}, fi.ModTime(), nil
+	return f, Attrs{Size: h.Size, ContentType: h.ContentType, ETag: h.SHA256}, fi.ModTime(), nil
 }
 
 // isNotDir reports ENOTDIR: a key below another key's file ("a/b" when "a" is an object).
 func isNotDir(err error) bool {
-	var pe *fs.PathError
-	return errors.As(err, &pe) && strings.Contains(pe.Err.Error(), "not a directory")
+	return errors.Is(err, syscall.ENOTDIR)
 }
 
 // Attributes implements Store.
@@ -348,6 +365,11 @@ func (s *FileStore) Write(ctx context.Context, key, contentType string, data []b
 	if err := checkContentType(contentType); err != nil {
 		return err
 	}
+	// A content-addressed key written again with the same bytes is left as it is.
+	sum := sha256.Sum256(data)
+	if a, err := s.Attributes(ctx, key); err == nil && a.Size == int64(len(data)) && a.ContentType == contentType && a.ETag == hex.EncodeToString(sum[:]) {
+		return nil
+	}
 	w, err := s.newObjectWriter()
 	if err != nil {
 		return err
@@ -374,12 +396,12 @@ func (s *FileStore) Delete(ctx context.Context, key string) error {
 
 // List implements Store.
 func (s *FileStore) List(ctx context.Context, prefix string, fn func(key string, modified time.Time) error) error {
+	if err := checkPrefix(prefix); err != nil {
+		return err
+	}
 	// Walk only the directory the prefix's complete segments name.
 	root := s.objects
 	if i := strings.LastIndexByte(prefix, '/'); i >= 0 {
-		if err := CheckKey(prefix[:i]); err != nil {
-			return err
-		}
 		root = s.path(prefix[:i])
 	}
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {

@@ -42,7 +42,7 @@ func (s *FileStore) PresignPost(ctx context.Context, key, contentType string, ma
 			map[string]string{fieldKey: key},
 			map[string]string{"Content-Type": contentType},
 			map[string]string{fieldAlgorithm: postAlgorithm},
-			[]any{"content-length-range", 0, maxBytes},
+			[]any{"content-length-range", 1, maxBytes},
 		},
 	})
 	if err != nil {

@@ -1,6 +1,7 @@
 package blob
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -21,6 +22,10 @@ import (
 // signs it with SigV4's derived key; this store adds the Content-Type and content-length-range
 // conditions. Nothing is reimplemented: the signing key derivation is not exported by
 // aws/signer/v4, and the SDK's helper is maintained with it.
+//
+// A browser posting the form to the bucket from the app's origin needs the bucket's CORS
+// configuration to allow POST from that origin; that is the operator's setting, not this
+// store's.
 type S3Store struct {
 	client  *s3.Client
 	presign *s3.PresignClient
@@ -53,7 +58,7 @@ func (s *S3Store) PresignPost(ctx context.Context, key, contentType string, maxB
 		o.Expires = time.Until(expires).Truncate(time.Second) + time.Second
 		o.Conditions = []any{
 			map[string]string{"Content-Type": contentType},
-			[]any{"content-length-range", 0, maxBytes},
+			[]any{"content-length-range", 1, maxBytes},
 		}
 	})
 	if err != nil {
@@ -112,7 +117,7 @@ func (s *S3Store) Write(ctx context.Context, key, contentType string, data []byt
 	_, err = s.client.PutObject(ctx, &s3.PutObjectInput{
 		Bucket:        aws.String(s.bucket),
 		Key:           obj,
-		Body:          strings.NewReader(string(data)),
+		Body:          bytes.NewReader(data),
 		ContentLength: aws.Int64(int64(len(data))),
 		ContentType:   aws.String(contentType),
 	})
@@ -136,6 +141,9 @@ func (s *S3Store) Delete(ctx context.Context, key string) error {
 
 // List implements Store.
 func (s *S3Store) List(ctx context.Context, prefix string, fn func(key string, modified time.Time) error) error {
+	if err := checkPrefix(prefix); err != nil {
+		return err
+	}
 	p := s3.NewListObjectsV2Paginator(s.client, &s3.ListObjectsV2Input{Bucket: aws.String(s.bucket), Prefix: aws.String(s.prefix + prefix)})
 	for p.HasMorePages() {
 		page, err := p.NextPage(ctx)
