@@ -20,7 +20,9 @@ import (
 // not expired) lets exactly one of two racing uploadPhoto calls through. Records stay after
 // they expire, so that a late or repeated uploadPhoto is told why, until the media sweeper
 // removes them with their objects; the table's TTL attribute removes any the sweeper never
-// got to, UploadRetention after expiry.
+// got to, UploadRetention after expiry. Every record shares one InvertedIndex partition (the
+// sweeper's Query), as the deletion records do: on DynamoDB one index partition takes about a
+// thousand writes a second, far above the uploads an instance finishes.
 
 // UploadRetention is how long after its expiry an upload's record may stay before the table's
 // TTL removes it: well past the sweeper's interval, so that the sweeper, which deletes the
