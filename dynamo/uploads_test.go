@@ -3,6 +3,7 @@ package dynamo
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"sync"
 	"testing"
 	"time"
@@ -97,5 +98,36 @@ func TestUploadPhotoFrom_Refusals(t *testing.T) {
 	page, err := s.ListPhotos(ctx, "ada", domain.PageRequest{First: 20})
 	if err != nil || len(page.Items) != 0 {
 		t.Fatalf("refused uploads made photos: %+v %v", page.Items, err)
+	}
+}
+
+// TestUploadItems_RoundTrip: an uploaded photo keeps its images, dimensions and upload, and an
+// upload record every field, through their items.
+func TestUploadItems_RoundTrip(t *testing.T) {
+	p := domain.Photo{Owner: "ada", Timestamp: "2019-03-03T18:20:10", Width: 1200, Height: 1600, Upload: "0123456789abcdef0123456789abcdef",
+		Reactions: domain.ReactionCounts{domain.ReactionHeart: 0, domain.ReactionThumbsUp: 0, domain.ReactionSmiley: 0, domain.ReactionSunglasses: 0},
+		Images: domain.Images{
+			domain.ImageThumbnail: {Key: "images/0123456789abcdef0123456789abcdef/aa.jpg", Width: 240, Height: 320, ContentType: "image/jpeg"},
+			domain.ImageDisplay:   {Key: "images/0123456789abcdef0123456789abcdef/bb.jpg", Width: 960, Height: 1280, ContentType: "image/jpeg"},
+			domain.ImageOriginal:  {Key: "images/0123456789abcdef0123456789abcdef/cc.png", Width: 1200, Height: 1600, ContentType: "image/png"},
+		}}
+	item := photoItem(p)
+	if _, ok := item[attrLocation]; ok {
+		t.Errorf("an uploaded photo's item has a location: %v", item[attrLocation])
+	}
+	if got, err := photoFromItem(item); err != nil || !reflect.DeepEqual(got, p) {
+		t.Errorf("photo round-trips to %+v, %v", got, err)
+	}
+	u := domain.Upload{ID: p.Upload, Owner: "ada", ContentType: "image/png", Bytes: 12345, Expires: time.Unix(1_800_000_000, 0).UTC(), Used: true}
+	if got, err := uploadFromItem(uploadItem(u)); err != nil || got != u {
+		t.Errorf("upload round-trips to %+v, %v", got, err)
+	}
+	if ttl := getInt(uploadItem(u), attrExpiresAt); int64(ttl) != u.Expires.Add(UploadRetention).Unix() {
+		t.Errorf("TTL %d, want the expiry plus %s", ttl, UploadRetention)
+	}
+	bad := uploadItem(u)
+	delete(bad, attrUsed)
+	if _, err := uploadFromItem(bad); err == nil {
+		t.Error("an upload record without its used flag was read")
 	}
 }
