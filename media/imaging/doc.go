@@ -25,15 +25,15 @@
 // # Where the time goes
 //
 // Measured by BenchmarkStages12MP on a 4000 x 3000 JPEG with camera-like grain (3.7 MB), on
-// the 2-CPU machine of docs/benchmarks.md while it was shared (load ~9): Process takes about
-// 0.6 s for all three sizes, of which
+// the 2-CPU machine of docs/benchmarks.md while it was shared (load ~10; ranges over runs):
+// Process takes 0.6–0.7 s for all three sizes, of which
 //
-//   - decoding (image/jpeg): ~170 ms;
-//   - the display copy: ~105 ms, a 3x box shrink to 1334 x 1000 (~40 ms) and Catmull-Rom to
+//   - decoding (image/jpeg): 170–230 ms;
+//   - the display copy: 105–150 ms, a 3x box shrink to 1334 x 1000 and Catmull-Rom to
 //     1280 x 960;
-//   - the thumbnail, shrunk from the display copy rather than the source: ~5 ms;
-//   - re-encoding the original (image/jpeg): ~300 ms, the largest part;
-//   - turning a rotated original upright (orientations 5–8): ~90 ms more.
+//   - the thumbnail, shrunk from the display copy rather than the source: 5–10 ms;
+//   - re-encoding the original (image/jpeg): 300–450 ms, the largest part;
+//   - turning a rotated original upright (orientations 5–8): 85–120 ms more.
 //
 // libvips's vipsthumbnail makes a thumbnail faster mainly because libjpeg-turbo decodes a JPEG
 // at 1/2, 1/4 or 1/8 scale straight from its DCT coefficients, so it never builds the

@@ -63,7 +63,7 @@ func Sample(seed string, w, h int) []byte {
 				}
 			}
 			// A soft diagonal band of light.
-			band := math.Abs(mul(fy, scale)/float64(h) - bandPos - mul(bandTilt, mul(fx, scale)/float64(w)-0.5))
+			band := math.Abs(float64(y)/float64(h) - bandPos - mul(bandTilt, float64(x)/float64(w)-0.5))
 			if band < 0.08 {
 				a := mul(0.18, 1-band/0.08)
 				for k := range c {
