@@ -13,6 +13,7 @@ import (
 	"hash"
 	"io"
 	"io/fs"
+	"log/slog"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -41,6 +42,7 @@ type FileStore struct {
 	key       []byte
 	baseURL   func() string
 	immutable func(key string) bool
+	log       *slog.Logger
 	now       func() time.Time
 }
 
@@ -65,6 +67,12 @@ func WithImmutable(immutable func(key string) bool) FileStoreOption {
 	return func(s *FileStore) { s.immutable = immutable }
 }
 
+// WithLogger sets where the handler logs the internal errors (a file it cannot write or read)
+// that it answers with 500 InternalError; by default, slog's default logger.
+func WithLogger(log *slog.Logger) FileStoreOption {
+	return func(s *FileStore) { s.log = log }
+}
+
 // OpenFileStore opens (creating them if needed) the store in dir. baseURL returns the origin
 // that clients reach serve at, such as "http://127.0.0.1:8080", without a trailing slash; it is
 // a function because serve may learn its address only once it listens.
@@ -75,6 +83,7 @@ func OpenFileStore(dir string, baseURL func() string, opts ...FileStoreOption) (
 		tmp:       filepath.Join(dir, "tmp"),
 		baseURL:   baseURL,
 		immutable: func(string) bool { return false },
+		log:       slog.Default(),
 		now:       time.Now,
 	}
 	for _, o := range opts {

@@ -106,7 +106,7 @@ func (s *FileStore) serveGet(w http.ResponseWriter, r *http.Request, key string)
 		return
 	}
 	if err != nil {
-		writeError(w, http.StatusInternalServerError, "InternalError", "the object cannot be read")
+		s.internalError(w, r, err)
 		return
 	}
 	defer f.Close()
@@ -234,7 +234,7 @@ func (s *FileStore) servePost(w http.ResponseWriter, r *http.Request) {
 	body.left = rng.max + 64<<10
 	ow, err := s.newObjectWriter()
 	if err != nil {
-		writeError(w, http.StatusInternalServerError, "InternalError", "the upload cannot be stored")
+		s.internalError(w, r, err)
 		return
 	}
 	n, err := io.Copy(ow, io.LimitReader(file, rng.max+1))
@@ -254,7 +254,7 @@ func (s *FileStore) servePost(w http.ResponseWriter, r *http.Request) {
 	}
 	a, err := ow.commit(key, contentType)
 	if err != nil {
-		writeError(w, http.StatusInternalServerError, "InternalError", "the upload cannot be stored")
+		s.internalError(w, r, err)
 		return
 	}
 	w.Header().Set("ETag", `"`+a.ETag+`"`)
@@ -335,6 +335,12 @@ func (b *limitedBody) Read(p []byte) (int, error) {
 	n, err := b.r.Read(p)
 	b.left -= int64(n)
 	return n, err
+}
+
+// internalError logs err, which the client is not told, and answers 500 InternalError.
+func (s *FileStore) internalError(w http.ResponseWriter, r *http.Request, err error) {
+	s.log.ErrorContext(r.Context(), "media store", "method", r.Method, "path", r.URL.Path, "err", err)
+	writeError(w, http.StatusInternalServerError, "InternalError", "the store failed; see the server's log")
 }
 
 // writeError writes an S3-style XML error.

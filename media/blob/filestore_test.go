@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -327,5 +328,31 @@ func TestFileStore_WriteSameBytes(t *testing.T) {
 	}
 	if a, _ := s.Attributes(ctx, key); a.ContentType != "image/png" || mtime().Equal(old) {
 		t.Errorf("another content type did not replace the object: %+v", a)
+	}
+}
+
+// TestFileStore_ErrInternal: a store that cannot write answers 500 InternalError without the
+// cause, which goes to the log.
+func TestFileStore_ErrInternal(t *testing.T) {
+	dir := t.TempDir()
+	var logs bytes.Buffer
+	s := openFileStore(t, dir, blob.WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
+	form, err := s.PresignPost(context.Background(), "staging/erin/u", "image/jpeg", 100, time.Now().Add(time.Minute))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Temporary files cannot be created where a file stands in for the directory.
+	if err := os.RemoveAll(filepath.Join(dir, "tmp")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "tmp"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	status, body := post(t, form, []byte("jpeg"), nil)
+	if status != http.StatusInternalServerError || errorCode(body) != "InternalError" || strings.Contains(body, dir) {
+		t.Errorf("answered %d %s", status, body)
+	}
+	if !strings.Contains(logs.String(), "not a directory") {
+		t.Errorf("log: %q", logs.String())
 	}
 }

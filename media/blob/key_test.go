@@ -2,6 +2,8 @@ package blob_test
 
 import (
 	"errors"
+	"path"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -67,4 +69,24 @@ func TestCheckSegment(t *testing.T) {
 			t.Errorf("CheckSegment(%q) = %v, want ErrInvalidKey", tc.seg, err)
 		}
 	}
+}
+
+// FuzzCheckKey: a key CheckKey accepts is already clean and stays below the directory it is
+// joined to, so the embedded store's path for it is inside its objects directory.
+func FuzzCheckKey(f *testing.F) {
+	for _, k := range []string{"photos/a.jpg", "a/../b", "..", "a//b", "/a", "a/", "a\\b", "staging/u/..x"} {
+		f.Add(k)
+	}
+	f.Fuzz(func(t *testing.T, key string) {
+		if blob.CheckKey(key) != nil {
+			return
+		}
+		if path.Clean(key) != key || strings.HasPrefix(key, "/") || strings.Contains(key, "\\") {
+			t.Fatalf("accepted %q, which is not a clean relative path", key)
+		}
+		root := filepath.FromSlash("/srv/objects")
+		if p := filepath.Join(root, filepath.FromSlash(key)); !strings.HasPrefix(p, root+string(filepath.Separator)) {
+			t.Fatalf("accepted %q, which leaves the directory: %s", key, p)
+		}
+	})
 }
