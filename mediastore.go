@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -64,7 +65,7 @@ type openedMedia struct {
 
 // open opens the media store over records. serve sets the embedded store's origin with setBase
 // once it listens, unless --media-base-url gives it.
-func (c *mediaConfig) open(ctx context.Context, records media.Records, store storeConfig) (*openedMedia, error) {
+func (c *mediaConfig) open(ctx context.Context, records media.Records, store storeConfig, log *slog.Logger) (*openedMedia, error) {
 	if c.maxBytes <= 0 || c.maxPixels <= 0 || c.service.Finishes < 0 {
 		return nil, errors.New("--media-max-bytes and --media-max-pixels must be positive, --media-finishes 0 or more")
 	}
@@ -97,7 +98,7 @@ func (c *mediaConfig) open(ctx context.Context, records media.Records, store sto
 				return *b
 			}
 			return ""
-		}, blob.WithImmutable(media.Immutable))
+		}, blob.WithImmutable(media.Immutable), blob.WithLogger(log))
 		if err != nil {
 			o.cleanup()
 			return nil, fmt.Errorf("--media-dir: %w", err)
@@ -118,6 +119,7 @@ func (c *mediaConfig) open(ctx context.Context, records media.Records, store sto
 	default:
 		return nil, fmt.Errorf("--media-store: %q is neither %s nor %s", c.kind, mediaEmbedded, mediaS3)
 	}
+	c.service.Log = log
 	svc, err := media.New(bs, records, c.service)
 	if err != nil {
 		o.cleanup()

@@ -200,7 +200,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err := cfg.store.prepareTable(ctx, store); err != nil {
 		return err
 	}
-	mediaStore, err := cfg.media.open(ctx, store, cfg.store)
+	mediaStore, err := cfg.media.open(ctx, store, cfg.store, log)
 	if err != nil {
 		return err
 	}
