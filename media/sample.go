@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"sync"
 
 	"github.com/quickphotos/quickphotos/domain"
 	"github.com/quickphotos/quickphotos/media/imaging"
@@ -30,13 +31,13 @@ const samplePrefix = imagesPrefix + "sample/"
 // stored pictures.
 func (s *Service) AttachSampleImages(ctx context.Context, photos []domain.Photo) error {
 	sets := make([]domain.Images, sampleImages)
+	pictures := samplePictures()
 	for i := range sets {
-		seed := fmt.Sprintf("quickphotos-sample-%d", i)
-		display, err := s.storeSample(ctx, imaging.Sample(seed, sampleWidth, sampleHeight), sampleWidth, sampleHeight)
+		display, err := s.storeSample(ctx, pictures[i].display, sampleWidth, sampleHeight)
 		if err != nil {
 			return err
 		}
-		thumb, err := s.storeSample(ctx, imaging.Sample(seed, sampleThumbWidth, sampleThumbHeight), sampleThumbWidth, sampleThumbHeight)
+		thumb, err := s.storeSample(ctx, pictures[i].thumbnail, sampleThumbWidth, sampleThumbHeight)
 		if err != nil {
 			return err
 		}
@@ -50,6 +51,24 @@ func (s *Service) AttachSampleImages(ctx context.Context, photos []domain.Photo)
 	}
 	return nil
 }
+
+// samplePictures generates the sample's pictures once per process, on every CPU: they are
+// the same every time, and a process may load the sample into several tables (tests do).
+var samplePictures = sync.OnceValue(func() []struct{ display, thumbnail []byte } {
+	pictures := make([]struct{ display, thumbnail []byte }, sampleImages)
+	var wg sync.WaitGroup
+	for i := range pictures {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			seed := fmt.Sprintf("quickphotos-sample-%d", i)
+			pictures[i].display = imaging.Sample(seed, sampleWidth, sampleHeight)
+			pictures[i].thumbnail = imaging.Sample(seed, sampleThumbWidth, sampleThumbHeight)
+		}()
+	}
+	wg.Wait()
+	return pictures
+})
 
 func (s *Service) storeSample(ctx context.Context, jpg []byte, w, h int) (domain.StoredImage, error) {
 	sum := sha256.Sum256(jpg)
