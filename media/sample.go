@@ -21,7 +21,7 @@ const (
 	sampleThumbWidth, sampleThumbHeight = 320, 240
 )
 
-// SamplePrefix holds the sample's shared pictures, which no photo owns (see Forget).
+// samplePrefix holds the sample's shared pictures, which no photo owns (see Forget).
 const samplePrefix = imagesPrefix + "sample/"
 
 // AttachSampleImages gives every photo of a sample dataset real pictures: sampleImages
