@@ -1070,6 +1070,10 @@ another. Errors carry ` + "`" + `extensions.code` + "`" + `: BAD_USER_INPUT, NOT
 FORBIDDEN, SERVICE_UNAVAILABLE (the store stayed busy through bounded retries; retry later) or
 INTERNAL_SERVER_ERROR. A mutation that fails writes nothing.
 
+A photo is either hosted elsewhere (` + "`" + `uploadPhoto` + "`" + ` with a ` + "`" + `url` + "`" + `) or a file the server stores:
+` + "`" + `createPhotoUpload` + "`" + ` says where to POST the file, then ` + "`" + `uploadPhoto` + "`" + ` names the upload, and
+` + "`" + `Photo.image` + "`" + ` serves the sizes made of it at signed, expiring URLs.
+
 Every User, Photo, Reaction and Friendship has a global ` + "`" + `id` + "`" + ` (Relay's Global Object
 Identification, the ` + "`" + `Node` + "`" + ` interface): clients that normalise their cache by ` + "`" + `id` + "`" + ` need no key
 policy of their own, and ` + "`" + `node(id:)` + "`" + ` or ` + "`" + `nodes(ids:)` + "`" + ` read any of them back.
