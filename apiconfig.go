@@ -12,6 +12,7 @@ import (
 	"github.com/quickphotos/quickphotos/auth"
 	"github.com/quickphotos/quickphotos/dynamo"
 	"github.com/quickphotos/quickphotos/live"
+	"github.com/quickphotos/quickphotos/media"
 	"github.com/quickphotos/quickphotos/ratelimit"
 	"github.com/quickphotos/quickphotos/telemetry"
 )
@@ -79,6 +80,10 @@ type apiParts struct {
 	rateLimit ratelimit.Limiter
 	// ready, when set, is what /readyz asks besides the store.
 	ready func() error
+	// media takes photo uploads and signs their images' URLs; nil refuses uploads of files.
+	media *media.Service
+	// mediaFiles, when set, is the embedded media store's handler of forms and signed URLs.
+	mediaFiles http.Handler
 }
 
 // handler is the API's HTTP handler over p, as the flags configure it.
@@ -100,5 +105,7 @@ func (c *apiConfig) handler(p apiParts) http.Handler {
 		Live:                 p.live,
 		RateLimit:            p.rateLimit,
 		Ready:                p.ready,
+		Media:                p.media,
+		MediaFiles:           p.mediaFiles,
 	})
 }

@@ -10,9 +10,11 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/quickphotos/quickphotos/domain"
 	"github.com/quickphotos/quickphotos/dynamo"
 	"github.com/quickphotos/quickphotos/feed"
 	"github.com/quickphotos/quickphotos/live"
+	"github.com/quickphotos/quickphotos/media"
 	"github.com/quickphotos/quickphotos/relay"
 	"github.com/quickphotos/quickphotos/stream"
 	"github.com/quickphotos/quickphotos/telemetry"
@@ -139,6 +141,32 @@ func feedConsumer(ctx context.Context, opened *openedStore, store *dynamo.Store,
 		Poll:    opened.pollOf(poll),
 		Log:     log,
 	}, nil
+}
+
+// mediaConsumer is the stream consumer that deletes the images of deleted photos.
+func mediaConsumer(ctx context.Context, opened *openedStore, store *dynamo.Store, svc *media.Service, poll time.Duration, log *slog.Logger) (*stream.Consumer, error) {
+	if _, err := store.StreamARN(ctx); err != nil {
+		return nil, fmt.Errorf("deleting the images of deleted photos reads the table's stream: %w", err)
+	}
+	return &stream.Consumer{
+		Name:    media.ConsumerName,
+		Streams: opened.streams,
+		Store:   store,
+		Handle:  svc.Forget,
+		Poll:    opened.pollOf(poll),
+		Log:     log,
+	}, nil
+}
+
+// handleBoth handles each batch with first, then second. Both must be idempotent, as every
+// stream.Handler is: a failure of either delivers the batch to both again.
+func handleBoth(first, second stream.Handler) stream.Handler {
+	return func(ctx context.Context, changes []domain.Change) error {
+		if err := first(ctx, changes); err != nil {
+			return err
+		}
+		return second(ctx, changes)
+	}
 }
 
 // liveConsumer is the stream consumer of this process's subscriptions: unnamed, so it keeps no
