@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -29,7 +28,7 @@ type apiConfig struct {
 	persistedBytes  int
 	queryCacheBytes int
 	corsOrigins     string
-	logLevel        string
+	log             logConfig
 }
 
 func (c *apiConfig) register(f *flags) {
@@ -46,17 +45,11 @@ func (c *apiConfig) register(f *flags) {
 	f.Int(&c.persistedBytes, "persisted-query-bytes", api.DefaultPersistedQueryBytes, "the memory the automatic persisted query cache may hold")
 	f.Int(&c.queryCacheBytes, "query-cache-bytes", api.DefaultQueryCacheBytes, "the memory the cache of parsed GraphQL documents may hold (estimated from their text)")
 	f.String(&c.corsOrigins, "cors-origins", "", `comma-separated browser origins allowed to call the API, e.g. https://app.example.com ("*" for any; empty: same origin only)`)
-	f.String(&c.logLevel, "log-level", "info", "the lowest level logged: debug, info, warn or error")
+	c.log.register(f)
 }
 
 // logger is the JSON logger on stderr at --log-level.
-func (c *apiConfig) logger(stderr io.Writer) (*slog.Logger, error) {
-	var level slog.Level
-	if err := level.UnmarshalText([]byte(c.logLevel)); err != nil {
-		return nil, fmt.Errorf("--log-level %q: want debug, info, warn or error", c.logLevel)
-	}
-	return slog.New(telemetry.LogHandler(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: level}))), nil
-}
+func (c *apiConfig) logger(stderr io.Writer) (*slog.Logger, error) { return c.log.logger(stderr) }
 
 // settle checks the flags that depend on the store, before anything is opened: --batch-wait's
 // 0 becomes the store's window.
