@@ -11,6 +11,9 @@ GRAPHQL_CLIENTS := tools/graphql-clients
 # into a cache directory of its own (main_lambda_rie_test.go runs `quickphotos lambda` under it).
 RIE_VERSION := v0.0.0-20261030222936-bef5c4ba774d
 RIE := $(CURDIR)/.cache/aws-lambda-rie/$(RIE_VERSION)/aws-lambda-rie
+# versitygw, the S3 gateway media/blob's S3 tests run against (checks SigV4 and POST policies).
+VERSITYGW_VERSION := v1.8.0
+VERSITYGW_STAMP := tools/versitygw/bin/.installed-$(VERSITYGW_VERSION)
 
 .PHONY: serve test test-embedded test-dynamodb-local test-lambda-edge conformance public-conformance fuzz deps lint generate playground build
 
@@ -49,6 +52,8 @@ test test-embedded: export QUICKPHOTOS_REQUIRE_AWS_SDK_JS = 1
 # The Lambda test runs the binary under the Runtime Interface Emulator (RIE, above).
 test test-embedded: export QUICKPHOTOS_REQUIRE_RIE = 1
 test test-embedded: export QUICKPHOTOS_RIE = $(RIE)
+# media/blob's S3 store is tested against versitygw (internal/versitygw; `make deps` builds it).
+test test-embedded: export QUICKPHOTOS_REQUIRE_VERSITYGW = 1
 
 test-embedded: deps
 	$(GO) test -race -count=1 ./...
@@ -85,8 +90,9 @@ fuzz:
 # graphql-ws client) from tools/graphql-js; the performance comparison's Apollo Server +
 # DataLoader peer (tools/apollo-peer/README.md) from tools/apollo-peer; Apollo Client and
 # relay-compiler, which check the global ids, from tools/graphql-clients; the AWS SDK for
-# JavaScript's DynamoDB client the signature tests run from tools/aws-clients.
-deps: $(DYNAMODB_LOCAL)/node_modules/.package-lock.json $(GRAPHQL_JS)/node_modules/.package-lock.json $(APOLLO_PEER)/node_modules/.package-lock.json $(GRAPHQL_CLIENTS)/node_modules/.package-lock.json $(AWS_CLIENTS)/node_modules/.package-lock.json $(RIE)
+# JavaScript's DynamoDB client the signature tests run from tools/aws-clients; versitygw, the S3
+# gateway media/blob is tested against, from the Go module proxy (VERSITYGW_VERSION).
+deps: $(DYNAMODB_LOCAL)/node_modules/.package-lock.json $(GRAPHQL_JS)/node_modules/.package-lock.json $(APOLLO_PEER)/node_modules/.package-lock.json $(GRAPHQL_CLIENTS)/node_modules/.package-lock.json $(AWS_CLIENTS)/node_modules/.package-lock.json $(RIE) $(VERSITYGW_STAMP)
 
 # `go install` at a version builds the emulator with its own go.mod and go.sum, apart from
 # this module's dependencies.
@@ -95,6 +101,12 @@ $(RIE):
 
 %/node_modules/.package-lock.json: %/package-lock.json
 	npm ci --prefix $* --ignore-scripts --no-audit --no-fund
+
+# versitygw from the Go module proxy, built with the machine's Go into tools/versitygw/bin.
+$(VERSITYGW_STAMP):
+	rm -f tools/versitygw/bin/.installed-*
+	GOBIN=$(CURDIR)/tools/versitygw/bin $(GO) install github.com/versity/versitygw/cmd/versitygw@$(VERSITYGW_VERSION)
+	touch $@
 
 lint:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: the files above need formatting"; exit 1; }

@@ -10,8 +10,13 @@
 //	quickphotos token USERNAME          mint a development token for `serve --jwt-secret`
 //	quickphotos loadtest                drive running servers with the app's workload and report
 //	quickphotos lambda                  the API or the feed's fan-out as an AWS Lambda function (docs/lambda.md)
+//	quickphotos healthcheck             ask a serve on this machine's QUICKPHOTOS_ADDR whether it is up (a container's health check)
 //
 // Every flag can also be set by an environment variable, listed by `quickphotos CMD -h`.
+//
+// Each command is the file of its name (stream.go, lambda.go, …), but for serve, the API server,
+// in server.go; flags that several commands share are each registered and parsed once, in a
+// *flags.go file of their own (apiflags.go, logflags.go, feedflags.go, …).
 package main
 
 import (

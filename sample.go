@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/quickphotos/quickphotos/dynamo"
+	"github.com/quickphotos/quickphotos/media"
 	"github.com/quickphotos/quickphotos/sample"
 )
 
@@ -24,7 +25,7 @@ func writeSample(args []string, stdout, stderr io.Writer) error {
 
 // loadSampleIfEmpty loads the sample dataset into an empty table; a table with data is left
 // alone. Either way it says so on out, among the other start-up lines.
-func loadSampleIfEmpty(ctx context.Context, opened *openedStore, store *dynamo.Store, users int, out io.Writer) error {
+func loadSampleIfEmpty(ctx context.Context, opened *openedStore, store *dynamo.Store, pictures *media.Service, users int, out io.Writer) error {
 	empty, err := store.Empty(ctx)
 	if err != nil {
 		return err
@@ -33,7 +34,11 @@ func loadSampleIfEmpty(ctx context.Context, opened *openedStore, store *dynamo.S
 		fmt.Fprintf(out, "quickphotos: --sample: table %s has data already, so the sample was not loaded (start with an empty --data directory, or --in-memory, to get it)\n", store.Table())
 		return nil
 	}
-	n, err := dynamo.LoadDataset(ctx, opened.client, store.Table(), sample.Generate(sample.Config{Users: users, Seed: 1}), nil)
+	d := sample.Generate(sample.Config{Users: users, Seed: 1})
+	if err := pictures.AttachSampleImages(ctx, d.Photos); err != nil {
+		return err
+	}
+	n, err := dynamo.LoadDataset(ctx, opened.client, store.Table(), d, nil)
 	if err != nil {
 		return fmt.Errorf("loading the sample: %w", err)
 	}

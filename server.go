@@ -20,6 +20,7 @@ import (
 	"github.com/quickphotos/quickphotos/internal/httpserve"
 	"github.com/quickphotos/quickphotos/live"
 	"github.com/quickphotos/quickphotos/loaders"
+	"github.com/quickphotos/quickphotos/media"
 	"github.com/quickphotos/quickphotos/relay"
 	"github.com/quickphotos/quickphotos/telemetry"
 )
@@ -41,11 +42,13 @@ type serveConfig struct {
 	changesFrom     string
 	streamPoll      time.Duration
 	rateLimit       rateLimitConfig
+	media           mediaConfig
 }
 
 func (c *serveConfig) register(f *flags) {
 	c.store.register(f)
 	c.api.register(f)
+	c.media.register(f)
 	f.String(&c.addr, "addr", "127.0.0.1:8080", "the address to listen on (port 0 picks a free port)")
 	f.Bool(&c.sample, "sample", false, "load the sample dataset when the table is empty")
 	f.Int(&c.users, "sample-users", 200, "with --sample: how many users the sample dataset has")
@@ -215,8 +218,13 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err := cfg.store.prepareTable(ctx, store); err != nil {
 		return err
 	}
+	mediaStore, err := cfg.media.open(ctx, store, cfg.store, log)
+	if err != nil {
+		return err
+	}
+	defer mediaStore.cleanup()
 	if cfg.sample {
-		if err := loadSampleIfEmpty(ctx, opened, store, cfg.users, stdout); err != nil {
+		if err := loadSampleIfEmpty(ctx, opened, store, mediaStore.service, cfg.users, stdout); err != nil {
 			return err
 		}
 	}
@@ -237,10 +245,32 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			feedCaughtUp.Store(true)
 			log.Info("the feed has caught up with the table's stream; ready")
 		}
+		// The images of deleted photos go with the feed's reading of the stream: DynamoDB
+		// Streams serves about two readers per shard, and subscriptions take the other.
+		consumer.Handle = handleBoth(consumer.Handle, mediaStore.service.Forget)
 		defer serveInBackground(ctx, consumer.Run)()
 	} else {
 		feedCaughtUp.Store(true)
+		// A deleted photo's images go once its removal has committed (the media package's
+		// doc), read from the stream by a consumer of their own.
+		mediaConsumer, err := mediaConsumer(ctx, opened, store, mediaStore.service, cfg.streamPoll, log)
+		if err != nil {
+			return err
+		}
+		mediaConsumer.Observe = tel.StreamLag(media.ConsumerName)
+		defer serveInBackground(ctx, mediaConsumer.Run)()
 	}
+
+	defer serveInBackground(ctx, func(ctx context.Context) error {
+		mediaStore.service.SweepEvery(ctx, media.SweepInterval, func(swept int, err error) {
+			if err != nil {
+				log.Warn("sweeping expired uploads", "swept", swept, "error", err)
+				return
+			}
+			log.Info("swept expired uploads", "swept", swept)
+		})
+		return nil
+	})()
 
 	hub := live.NewHub(live.Config{})
 	tel.Live(hub)
@@ -284,7 +314,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 	handler := cfg.api.handler(apiParts{
 		store: store, log: log, verifier: verifier, tel: tel, live: hub, metricsElsewhere: cfg.metricsAddr != "",
-		rateLimit: limiter,
+		rateLimit: limiter, media: mediaStore.service, mediaFiles: mediaStore.files,
 		ready: func() error {
 			if !feedCaughtUp.Load() {
 				return errFeedCatchingUp
@@ -315,10 +345,12 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		defer serveInBackground(ctx, func(ctx context.Context) error { return serveMetrics(ctx, tel, mln, cfg.pprof) })()
 	}
 	base := "http://" + ln.Addr().String()
+	mediaStore.setBase(base)
 	fmt.Fprintf(stdout, "quickphotos: GraphiQL at %s/ — GraphQL API at %s%s (store: %s, %s, table: %s)\n",
 		base, base, api.Endpoint, cfg.store.kind, cfg.store.describe(), cfg.store.table)
 	fmt.Fprintf(stdout, "quickphotos: authentication: %s\n", authSays)
 	fmt.Fprintf(stdout, "quickphotos: rate limit: %s\n", limiterSays)
+	fmt.Fprintf(stdout, "quickphotos: photo files: %s\n", mediaStore.says)
 	if tracing {
 		fmt.Fprintln(stdout, "quickphotos: tracing to the OpenTelemetry exporter set by OTEL_* variables")
 	}

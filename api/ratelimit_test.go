@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -19,29 +18,11 @@ import (
 	"github.com/quickphotos/quickphotos/telemetry"
 )
 
-// testClock is a ratelimit.Clock the test moves, so that refills need no sleeping.
-type testClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *testClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *testClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
-
 // rateLimited starts a server with authentication whose callers have buckets of limits in
 // memory, timed by the returned clock, and telemetry (for /metrics).
 func rateLimited(t *testing.T, limits ratelimit.Limits, opts ...apitest.Option) (*apitest.Server, *testClock) {
 	t.Helper()
-	clk := &testClock{now: time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)}
+	clk := newTestClock(time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC))
 	buckets, err := ratelimit.NewMemory(limits, clk.Now)
 	if err != nil {
 		t.Fatal(err)

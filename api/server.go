@@ -20,6 +20,7 @@ import (
 	"github.com/quickphotos/quickphotos/dynamo"
 	"github.com/quickphotos/quickphotos/graph"
 	"github.com/quickphotos/quickphotos/live"
+	"github.com/quickphotos/quickphotos/media"
 	"github.com/quickphotos/quickphotos/playground"
 	"github.com/quickphotos/quickphotos/ratelimit"
 	"github.com/quickphotos/quickphotos/resolvers"
@@ -28,6 +29,9 @@ import (
 
 // Endpoint is the path of the GraphQL API.
 const Endpoint = "/graphql"
+
+// MediaPath is where Config.MediaFiles is served (blob.FileStorePath).
+const MediaPath = "/media/"
 
 // Config is what the HTTP edge needs. Its zero values are the safe defaults.
 type Config struct {
@@ -73,6 +77,13 @@ type Config struct {
 	// MaxLiveConnections bounds the open subscription connections; zero means
 	// DefaultMaxLiveConnections.
 	MaxLiveConnections int
+	// Media takes photo uploads and serves their images; nil refuses uploads of files.
+	Media *media.Service
+	// MediaFiles, when set, is served at MediaPath: the embedded media store's upload forms
+	// and signed image URLs (blob.FileStore.Handler). Its requests pass by the GraphQL
+	// endpoint's body limit: files are far larger than any GraphQL document, and the store
+	// bounds each upload by its signed form.
+	MediaFiles http.Handler
 	// LiveInitTimeout is how long a WebSocket may take to send connection_init before it is
 	// closed with 4408; zero means DefaultLiveInitTimeout.
 	LiveInitTimeout time.Duration
@@ -98,7 +109,7 @@ const DefaultRequestTimeout = 10 * time.Second
 // (unless Config.MetricsElsewhere).
 func New(cfg Config) http.Handler {
 	cfg = withDefaults(cfg)
-	gql := handler.New(graph.NewExecutableSchema(graph.Config{Resolvers: &resolvers.Resolver{Store: cfg.Store, Live: cfg.Live}}))
+	gql := handler.New(graph.NewExecutableSchema(graph.Config{Resolvers: &resolvers.Resolver{Store: cfg.Store, Live: cfg.Live, Media: cfg.Media}}))
 	for _, t := range liveTransports(cfg) {
 		gql.AddTransport(t)
 	}
@@ -143,6 +154,11 @@ func New(cfg Config) http.Handler {
 	mux.Handle("GET /", playground.Handler(Endpoint))
 	if cfg.Telemetry != nil && !cfg.MetricsElsewhere {
 		mux.Handle("GET /metrics", cfg.Telemetry.MetricsHandler())
+	}
+	if cfg.MediaFiles != nil {
+		for _, method := range []string{"GET ", "HEAD ", "POST "} {
+			mux.Handle(method+MediaPath, cfg.MediaFiles)
+		}
 	}
 	h := withCORS(cfg.CORSOrigins, endpointMethods(mux))
 	if cfg.Telemetry != nil {

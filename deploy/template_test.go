@@ -14,19 +14,20 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/quickphotos/quickphotos/dynamo"
+	"github.com/quickphotos/quickphotos/media"
 )
 
-// stagingPrefix is where the media service stages uploads (media.StagingPrefix), the prefix the
-// bucket's lifecycle rule expires.
-const stagingPrefix = "staging/"
+// stagingPrefix is where the media service stages uploads, the prefix the bucket's lifecycle
+// rule must expire.
+const stagingPrefix = media.StagingPrefix
 
 // functionRoots says, per value of a function's QUICKPHOTOS_LAMBDA_HANDLER, where the code that
 // function runs starts: the walk in actions_test.go finds the AWS actions from there.
 var functionRoots = map[string][]string{
 	// The API: the HTTP handler serve and the Lambda adapter both serve.
 	"api": {module + "/api.New"},
-	// The fan-out: the stream event handler.
-	"fanout": {module + "/feed.(*FanOut).HandleLambda"},
+	// The fan-out: the stream event handler (the feed's fan-out, then the deleted photos' images).
+	"fanout": {module + ".fanOutFunction"},
 }
 
 // eventSourceActions are what Lambda's event source mapping does with a stream function's role

@@ -6,6 +6,13 @@ type Photo struct {
 	Timestamp string
 	URL       string
 	Reactions ReactionCounts
+	// Width and Height are the dimensions of an uploaded photo, 0 for one hosted elsewhere.
+	Width, Height int
+	// Images are the stored renditions of an uploaded photo; nil for one hosted elsewhere.
+	Images Images
+	// Upload is the id of the upload an uploaded photo was made of; its images are stored
+	// under it.
+	Upload string
 }
 
 // ReactionCounts returns the photo's counts of reactions by type.

@@ -36,6 +36,23 @@ const (
 	// attrShardDone marks a shard it read to its end.
 	attrSequenceNumber = "sequenceNumber"
 	attrShardDone      = "done"
+	// The dimensions and stored renditions of an uploaded photo, and the upload it was made
+	// of; absent on photos whose location is hosted elsewhere.
+	attrWidth  = "width"
+	attrHeight = "height"
+	attrImages = "images"
+	attrUpload = "upload"
+	// An upload's staging record: its owner, declared type and size, when it stops being
+	// accepted (seconds since the Unix epoch; the record itself stays until the sweeper
+	// removes it, or attrExpiresAt as a backstop), and whether a photo was made of it.
+	attrOwner         = "owner"
+	attrContentType   = "contentType"
+	attrByteSize      = "byteSize"
+	attrUploadExpires = "uploadExpires"
+	attrUsed          = "used"
+	// The members of each rendition in attrImages.
+	attrImageKey  = "key"
+	attrImageType = "type"
 )
 
 // profileAttributes spells each settable profile field as its attribute.

@@ -214,6 +214,12 @@ func (c *checker) add(item Item) {
 		}
 	case strings.HasPrefix(k.PK, prefixStream) && strings.HasPrefix(k.SK, prefixShard):
 		// A stream consumer's checkpoint.
+	case k.SK == uploadSK:
+		// A photo upload's staging record: it expires by itself, and the sweeper removes its
+		// objects with it.
+		if _, err := uploadFromItem(item); err != nil {
+			c.problem(k, "malformed upload record: %v", err)
+		}
 	default:
 		c.problem(k, "an item of no known entity")
 	}

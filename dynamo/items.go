@@ -76,14 +76,47 @@ func photoItem(p domain.Photo) Item {
 	for _, t := range domain.ReactionTypes {
 		counts[storedReactionTypes[t]] = num(p.Reactions[t])
 	}
-	return Item{
+	item := Item{
 		attrPK:        str(k.PK),
 		attrSK:        str(k.SK),
 		attrUsername:  str(p.Owner),
 		attrTimestamp: str(p.Timestamp),
-		attrLocation:  str(p.URL),
 		attrReactions: &types.AttributeValueMemberM{Value: counts},
 	}
+	if p.URL != "" {
+		item[attrLocation] = str(p.URL)
+	}
+	if p.Images != nil {
+		images := Item{}
+		for size, img := range p.Images {
+			images[string(size)] = &types.AttributeValueMemberM{Value: Item{
+				attrImageKey: str(img.Key), attrWidth: num(img.Width), attrHeight: num(img.Height), attrImageType: str(img.ContentType),
+			}}
+		}
+		item[attrImages] = &types.AttributeValueMemberM{Value: images}
+		item[attrWidth], item[attrHeight], item[attrUpload] = num(p.Width), num(p.Height), str(p.Upload)
+	}
+	return item
+}
+
+// photoImages reads the renditions of an uploaded photo; nil for a photo hosted elsewhere.
+func photoImages(item Item) domain.Images {
+	m, ok := item[attrImages].(*types.AttributeValueMemberM)
+	if !ok {
+		return nil
+	}
+	images := domain.Images{}
+	for _, size := range domain.ImageSizes {
+		v, ok := m.Value[string(size)].(*types.AttributeValueMemberM)
+		if !ok {
+			continue
+		}
+		img := domain.StoredImage{Width: getInt(v.Value, attrWidth), Height: getInt(v.Value, attrHeight)}
+		img.Key, _ = getString(v.Value, attrImageKey)
+		img.ContentType, _ = getString(v.Value, attrImageType)
+		images[size] = img
+	}
+	return images
 }
 
 func photoFromItem(item Item) (domain.Photo, error) {
@@ -94,6 +127,10 @@ func photoFromItem(item Item) (domain.Photo, error) {
 	}
 	p := domain.Photo{Owner: key.Owner, Timestamp: key.Timestamp, Reactions: domain.ReactionCounts{}}
 	p.URL, _ = getString(item, attrLocation)
+	if p.Images = photoImages(item); p.Images != nil {
+		p.Width, p.Height = getInt(item, attrWidth), getInt(item, attrHeight)
+		p.Upload, _ = getString(item, attrUpload)
+	}
 	if m, ok := item[attrReactions].(*types.AttributeValueMemberM); ok {
 		for _, t := range domain.ReactionTypes {
 			p.Reactions[t] = getInt(m.Value, storedReactionTypes[t])

@@ -21,6 +21,8 @@ import (
 //	PK FEED#r          SK t#o                                     r's feed, newest first
 //	PK FEED#r          SK ~POPULAR#u                              r follows u, whose photos are not fanned out
 //	PK STREAM#c        SK SHARD#id                                stream consumer c's checkpoints
+//	PK UPLOAD#id       SK #UPLOAD                                 a photo upload (staging record)
+//	InvertedIndex: SK #UPLOAD  PK UPLOAD#…                        every upload, for the sweeper
 const (
 	prefixUser     = "USER#"
 	prefixMetadata = "#METADATA#"
@@ -33,6 +35,8 @@ const (
 	prefixPopular  = "~POPULAR#" // '~' sorts above every timestamp: first in a descending Query
 	prefixStream   = "STREAM#"
 	prefixShard    = "SHARD#"
+	prefixUpload   = "UPLOAD#"
+	uploadSK       = "#UPLOAD"
 )
 
 // Attribute and index names of the table.
@@ -105,6 +109,16 @@ func friendshipKey(k domain.FriendshipKey) Key {
 func photoDeletionKey(k domain.PhotoKey) Key {
 	return Key{PK: prefixDeletion + k.Owner + "#" + k.Timestamp, SK: deletionSK}
 }
+
+// uploadKey is the key of an upload's staging record. Its constant sort key gathers every
+// upload in one InvertedIndex partition, where the sweeper finds the expired ones without a
+// Scan.
+func uploadKey(id string) Key {
+	return Key{PK: prefixUpload + id, SK: uploadSK}
+}
+
+// uploadIDFromPK returns id from "UPLOAD#id".
+func uploadIDFromPK(pk string) (string, bool) { return cutPrefix(pk, prefixUpload) }
 
 // feedEntryKey is the key of a feed entry: in the reader's feed partition, sorted by the
 // photo's timestamp then its owner, so that a descending Query reads the feed newest first.

@@ -43,6 +43,11 @@ type DirectiveRoot struct {
 }
 
 type ComplexityRoot struct {
+	FormField struct {
+		Name  func(childComplexity int) int
+		Value func(childComplexity int) int
+	}
+
 	Friendship struct {
 		Followed  func(childComplexity int) int
 		Follower  func(childComplexity int) int
@@ -61,15 +66,22 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	Image struct {
+		Height func(childComplexity int) int
+		URL    func(childComplexity int) int
+		Width  func(childComplexity int) int
+	}
+
 	Mutation struct {
-		CreateUser     func(childComplexity int, input model.CreateUserInput) int
-		DeletePhoto    func(childComplexity int, owner string, timestamp string) int
-		FollowUser     func(childComplexity int, input model.FriendshipInput) int
-		ReactToPhoto   func(childComplexity int, input model.ReactionInput) int
-		RemoveReaction func(childComplexity int, input model.ReactionInput) int
-		UnfollowUser   func(childComplexity int, input model.FriendshipInput) int
-		UpdateUser     func(childComplexity int, username string, input model.UpdateUserInput) int
-		UploadPhoto    func(childComplexity int, input model.UploadPhotoInput) int
+		CreatePhotoUpload func(childComplexity int, input model.CreatePhotoUploadInput) int
+		CreateUser        func(childComplexity int, input model.CreateUserInput) int
+		DeletePhoto       func(childComplexity int, owner string, timestamp string) int
+		FollowUser        func(childComplexity int, input model.FriendshipInput) int
+		ReactToPhoto      func(childComplexity int, input model.ReactionInput) int
+		RemoveReaction    func(childComplexity int, input model.ReactionInput) int
+		UnfollowUser      func(childComplexity int, input model.FriendshipInput) int
+		UpdateUser        func(childComplexity int, username string, input model.UpdateUserInput) int
+		UploadPhoto       func(childComplexity int, input model.UploadPhotoInput) int
 	}
 
 	PageInfo struct {
@@ -81,6 +93,7 @@ type ComplexityRoot struct {
 
 	Photo struct {
 		ID             func(childComplexity int) int
+		Image          func(childComplexity int, size *domain.ImageSize) int
 		Owner          func(childComplexity int) int
 		ReactionCounts func(childComplexity int) int
 		Reactions      func(childComplexity int, first *int, after *string) int
@@ -102,6 +115,14 @@ type ComplexityRoot struct {
 	PhotoEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	PhotoUpload struct {
+		Expires  func(childComplexity int) int
+		Fields   func(childComplexity int) int
+		MaxBytes func(childComplexity int) int
+		URL      func(childComplexity int) int
+		UploadID func(childComplexity int) int
 	}
 
 	Query struct {
@@ -184,6 +205,7 @@ type FriendshipResolver interface {
 type MutationResolver interface {
 	CreateUser(ctx context.Context, input model.CreateUserInput) (*domain.User, error)
 	UpdateUser(ctx context.Context, username string, input model.UpdateUserInput) (*domain.User, error)
+	CreatePhotoUpload(ctx context.Context, input model.CreatePhotoUploadInput) (*model.PhotoUpload, error)
 	UploadPhoto(ctx context.Context, input model.UploadPhotoInput) (*domain.Photo, error)
 	DeletePhoto(ctx context.Context, owner string, timestamp string) (*domain.Photo, error)
 	ReactToPhoto(ctx context.Context, input model.ReactionInput) (*domain.Reaction, error)
@@ -193,6 +215,9 @@ type MutationResolver interface {
 }
 type PhotoResolver interface {
 	Owner(ctx context.Context, obj *domain.Photo) (*domain.User, error)
+
+	URL(ctx context.Context, obj *domain.Photo) (string, error)
+	Image(ctx context.Context, obj *domain.Photo, size *domain.ImageSize) (*model.Image, error)
 
 	Reactions(ctx context.Context, obj *domain.Photo, first *int, after *string) (*model.ReactionConnection, error)
 }
@@ -248,6 +273,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 	ec := newExecutionContext(nil, e, nil)
 	_ = ec
 	switch typeName + "." + field {
+
+	case "FormField.name":
+		if e.ComplexityRoot.FormField.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FormField.Name(childComplexity), true
+	case "FormField.value":
+		if e.ComplexityRoot.FormField.Value == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FormField.Value(childComplexity), true
 
 	case "Friendship.followed":
 		if e.ComplexityRoot.Friendship.Followed == nil {
@@ -306,6 +344,36 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.FriendshipEdge.Node(childComplexity), true
 
+	case "Image.height":
+		if e.ComplexityRoot.Image.Height == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Image.Height(childComplexity), true
+	case "Image.url":
+		if e.ComplexityRoot.Image.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Image.URL(childComplexity), true
+	case "Image.width":
+		if e.ComplexityRoot.Image.Width == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Image.Width(childComplexity), true
+
+	case "Mutation.createPhotoUpload":
+		if e.ComplexityRoot.Mutation.CreatePhotoUpload == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createPhotoUpload_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreatePhotoUpload(childComplexity, args["input"].(model.CreatePhotoUploadInput)), true
 	case "Mutation.createUser":
 		if e.ComplexityRoot.Mutation.CreateUser == nil {
 			break
@@ -426,6 +494,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Photo.ID(childComplexity), true
+	case "Photo.image":
+		if e.ComplexityRoot.Photo.Image == nil {
+			break
+		}
+
+		args, err := ec.field_Photo_image_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Photo.Image(childComplexity, args["size"].(*domain.ImageSize)), true
 	case "Photo.owner", "Photo.username":
 		if e.ComplexityRoot.Photo.Owner == nil {
 			break
@@ -506,6 +585,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PhotoEdge.Node(childComplexity), true
+
+	case "PhotoUpload.expires":
+		if e.ComplexityRoot.PhotoUpload.Expires == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PhotoUpload.Expires(childComplexity), true
+	case "PhotoUpload.fields":
+		if e.ComplexityRoot.PhotoUpload.Fields == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PhotoUpload.Fields(childComplexity), true
+	case "PhotoUpload.maxBytes":
+		if e.ComplexityRoot.PhotoUpload.MaxBytes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PhotoUpload.MaxBytes(childComplexity), true
+	case "PhotoUpload.url":
+		if e.ComplexityRoot.PhotoUpload.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PhotoUpload.URL(childComplexity), true
+	case "PhotoUpload.uploadId":
+		if e.ComplexityRoot.PhotoUpload.UploadID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PhotoUpload.UploadID(childComplexity), true
 
 	case "Query.feed":
 		if e.ComplexityRoot.Query.Feed == nil {
@@ -853,6 +963,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	opCtx := graphql.GetOperationContext(ctx)
 	ec := newExecutionContext(opCtx, e, make(chan graphql.DeferredResult))
 	inputUnmarshalMap := graphql.BuildUnmarshalerMap(
+		ec.unmarshalInputCreatePhotoUploadInput,
 		ec.unmarshalInputCreateUserInput,
 		ec.unmarshalInputFriendshipInput,
 		ec.unmarshalInputReactionInput,
@@ -958,6 +1069,10 @@ of the previous page as ` + "`" + `after` + "`" + `. Cursors are opaque; a curso
 another. Errors carry ` + "`" + `extensions.code` + "`" + `: BAD_USER_INPUT, NOT_FOUND, CONFLICT, UNAUTHENTICATED,
 FORBIDDEN, SERVICE_UNAVAILABLE (the store stayed busy through bounded retries; retry later) or
 INTERNAL_SERVER_ERROR. A mutation that fails writes nothing.
+
+A photo is either hosted elsewhere (` + "`" + `uploadPhoto` + "`" + ` with a ` + "`" + `url` + "`" + `) or a file the server stores:
+` + "`" + `createPhotoUpload` + "`" + ` says where to POST the file, then ` + "`" + `uploadPhoto` + "`" + ` names the upload, and
+` + "`" + `Photo.image` + "`" + ` serves the sizes made of it at signed, expiring URLs.
 
 Every User, Photo, Reaction and Friendship has a global ` + "`" + `id` + "`" + ` (Relay's Global Object
 Identification, the ` + "`" + `Node` + "`" + ` interface): clients that normalise their cache by ` + "`" + `id` + "`" + ` need no key
@@ -1090,7 +1205,28 @@ type Mutation {
   createUser(input: CreateUserInput!): User!
   "Changes the given fields of a profile; fields left out keep their value, fields set to null are removed. NOT_FOUND when there is no such user."
   updateUser(username: ID!, input: UpdateUserInput!): User!
-  "Uploads a photo. NOT_FOUND when the owner has no profile; CONFLICT when the owner already has a photo at that timestamp."
+"""
+Starts uploading a photo's file: returns where and how to send it. POST the file as
+` + "`" + `multipart/form-data` + "`" + ` to ` + "`" + `url` + "`" + `, with every one of ` + "`" + `fields` + "`" + ` as a form field, in any order, and
+the file last, as a part named ` + "`" + `file` + "`" + ` (a browser's form does this; so does
+` + "`" + `curl -F key=value … -F file=@photo.jpg` + "`" + `). The file must be at most ` + "`" + `byteSize` + "`" + ` bytes, be sent
+with the declared ` + "`" + `contentType` + "`" + `, and arrive before ` + "`" + `expires` + "`" + `; then name the upload in
+` + "`" + `uploadPhoto(input: {owner, upload: uploadId})` + "`" + `. The same form works whichever store holds the
+files (S3 or the server's own). BAD_USER_INPUT for a type other than image/jpeg, image/png or
+image/webp, or a size of 0 or over ` + "`" + `maxBytes` + "`" + `; FORBIDDEN unless the caller is ` + "`" + `owner` + "`" + `.
+"""
+  createPhotoUpload(input: CreatePhotoUploadInput!): PhotoUpload!
+  """
+Uploads a photo: either one already hosted elsewhere (` + "`" + `url` + "`" + `) or a file sent to a
+` + "`" + `createPhotoUpload` + "`" + ` form (` + "`" + `upload` + "`" + `), exactly one of the two. An upload is checked, decoded,
+turned upright by its EXIF orientation, and stored without any metadata (no EXIF, GPS, XMP) in
+the sizes of ` + "`" + `Photo.image` + "`" + `, before the photo is written. NOT_FOUND when the owner has no
+profile, or the upload does not exist or is another user's; CONFLICT when the owner already
+has a photo at that timestamp, or the upload was already used (of two calls racing on one
+upload, one succeeds); BAD_USER_INPUT when the upload has expired, no file was sent to it, or
+the file is not a JPEG, PNG or WebP image of the declared type within the size and pixel
+limits (an SVG, a truncated file, a header claiming more pixels than allowed).
+"""
   uploadPhoto(input: UploadPhotoInput!): Photo!
   "Deletes a photo and every reaction to it. A photo with up to 99 reactions goes with them in one transaction; one with more is first marked (new reactions are then refused), its reactions go in transactions that uncount them, and the photo goes last, so counters always equal reactions and no reaction outlives its photo. A delete cut off by a crash or a timeout is finished by the server within minutes, or at once by sending it again. NOT_FOUND when there is no such photo. Returns the photo as it was when the delete began."
   deletePhoto(
@@ -1155,12 +1291,54 @@ type Photo implements Node {
   username: ID!
   "When the photo was taken or uploaded, in the canonical form: UTC to the whole second with no zone, e.g. ` + "`" + `2019-03-03T18:20:10` + "`" + ` (always 19 characters; text order is time order)."
   timestamp: String!
-  "Where the image is served from (its CDN URL)."
+  "Where the image is served from: for a photo uploaded as a file, a signed URL of its DISPLAY size (see ` + "`" + `image` + "`" + `); otherwise the URL it was uploaded with."
   url: String!
+  "One stored size of a photo uploaded as a file, with a signed URL that expires (ask again for a fresh one); null for a photo hosted elsewhere (see ` + "`" + `url` + "`" + `)."
+  image(size: ImageSize = DISPLAY): Image
   "How many reactions of each type the photo has (counters kept by the reaction transactions)."
   reactionCounts: ReactionCounts!
   "The reactions to this photo, in descending order of reacting user, then type (the order in which DynamoDB returns them together with the photo)."
   reactions(first: Int = 20, after: String): ReactionConnection!
+}
+
+"The sizes every photo uploaded as a file is stored in, each re-encoded without metadata."
+enum ImageSize {
+  "Fits in 320 × 320 pixels, for grids."
+  THUMBNAIL
+  "Fits in 1280 × 1280 pixels, for a feed."
+  DISPLAY
+  "The upload at its own dimensions, turned upright."
+  ORIGINAL
+}
+
+"One stored size of a photo."
+type Image {
+  "A signed URL that serves the image until it expires (between one and two URL lifetimes after it is handed out; the same URL is handed out within one lifetime, so caches can keep it). The image behind it never changes."
+  url: String!
+  "Its width in pixels."
+  width: Int!
+  "Its height in pixels."
+  height: Int!
+}
+
+"Where and how to send a photo's file (see ` + "`" + `createPhotoUpload` + "`" + `)."
+type PhotoUpload {
+  "Names the upload in ` + "`" + `uploadPhoto(input: {upload:})` + "`" + `."
+  uploadId: ID!
+  "Where to POST the file, as ` + "`" + `multipart/form-data` + "`" + `."
+  url: String!
+  "The form fields to send with the file, unchanged (they are signed: altering or adding one refuses the upload)."
+  fields: [FormField!]!
+  "When the form stops being accepted, and the upload with it, in the canonical form of timestamps (UTC, e.g. ` + "`" + `2019-03-03T18:20:10` + "`" + `)."
+  expires: String!
+  "The most bytes the file may have: the declared ` + "`" + `byteSize` + "`" + `."
+  maxBytes: Int!
+}
+
+"One form field of an upload."
+type FormField {
+  name: String!
+  value: String!
 }
 
 "The number of reactions of each type on a photo."
@@ -1328,12 +1506,24 @@ input UpdateUserInput {
   pinnedImage: String
 }
 
-"A photo to upload."
+"A file to upload (see ` + "`" + `createPhotoUpload` + "`" + `)."
+input CreatePhotoUploadInput {
+  "The username of the uploader: the caller."
+  owner: ID!
+  "The file's type: image/jpeg, image/png or image/webp. The file must be sent with this type, and must really be of it."
+  contentType: String!
+  "The file's size in bytes, at most the server's limit: the file may not be larger."
+  byteSize: Int!
+}
+
+"A photo to upload: give ` + "`" + `url` + "`" + ` or ` + "`" + `upload` + "`" + `, not both."
 input UploadPhotoInput {
   "The username of the uploader."
   owner: ID!
-  "Where the image is served from: an http or https URL of at most 2048 bytes, with no control or bidirectional control characters."
-  url: String!
+  "Where the image is served from, for a photo hosted elsewhere: an http or https URL of at most 2048 bytes, with no control or bidirectional control characters."
+  url: String
+  "The ` + "`" + `uploadId` + "`" + ` of a ` + "`" + `createPhotoUpload` + "`" + ` whose file was sent: the server makes and stores the photo's images. An upload makes one photo."
+  upload: ID
   "When it was taken or uploaded: the canonical form, UTC to the whole second with no zone (` + "`" + `2019-03-03T18:20:10` + "`" + `), or RFC 3339 with a zone, ` + "`" + `Z` + "`" + ` or ` + "`" + `±hh:mm` + "`" + ` (` + "`" + `2019-03-03T20:20:10+02:00` + "`" + `), each with no fraction of a second or a zero one, from 1900-01-01T00:00:00 through 2100-12-31T23:59:59 (UTC); kept and returned in the canonical form. The server's clock when left out."
   timestamp: String
 }
@@ -1364,6 +1554,16 @@ var parsedSchema = gqlparser.MustLoadSchema(sources...)
 // childFields_* functions provide shared child field context lookups.
 // Each function is generated once per unique object type, deduplicating the
 // switch statements that were previously inlined in every fieldContext_* function.
+
+func (ec *executionContext) childFields_FormField(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "name":
+		return ec.fieldContext_FormField_name(ctx, field)
+	case "value":
+		return ec.fieldContext_FormField_value(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type FormField", field.Name)
+}
 
 func (ec *executionContext) childFields_Friendship(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
@@ -1401,6 +1601,18 @@ func (ec *executionContext) childFields_FriendshipEdge(ctx context.Context, fiel
 	return nil, fmt.Errorf("no field named %q was found under type FriendshipEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_Image(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "url":
+		return ec.fieldContext_Image_url(ctx, field)
+	case "width":
+		return ec.fieldContext_Image_width(ctx, field)
+	case "height":
+		return ec.fieldContext_Image_height(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Image", field.Name)
+}
+
 func (ec *executionContext) childFields_PageInfo(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "hasNextPage":
@@ -1427,6 +1639,8 @@ func (ec *executionContext) childFields_Photo(ctx context.Context, field graphql
 		return ec.fieldContext_Photo_timestamp(ctx, field)
 	case "url":
 		return ec.fieldContext_Photo_url(ctx, field)
+	case "image":
+		return ec.fieldContext_Photo_image(ctx, field)
 	case "reactionCounts":
 		return ec.fieldContext_Photo_reactionCounts(ctx, field)
 	case "reactions":
@@ -1465,6 +1679,22 @@ func (ec *executionContext) childFields_PhotoEdge(ctx context.Context, field gra
 		return ec.fieldContext_PhotoEdge_node(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PhotoEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_PhotoUpload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "uploadId":
+		return ec.fieldContext_PhotoUpload_uploadId(ctx, field)
+	case "url":
+		return ec.fieldContext_PhotoUpload_url(ctx, field)
+	case "fields":
+		return ec.fieldContext_PhotoUpload_fields(ctx, field)
+	case "expires":
+		return ec.fieldContext_PhotoUpload_expires(ctx, field)
+	case "maxBytes":
+		return ec.fieldContext_PhotoUpload_maxBytes(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PhotoUpload", field.Name)
 }
 
 func (ec *executionContext) childFields_Reaction(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -1685,6 +1915,20 @@ func (ec *executionContext) childFields___Type(ctx context.Context, field graphq
 
 // region    ***************************** args.gotpl *****************************
 
+func (ec *executionContext) field_Mutation_createPhotoUpload_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CreatePhotoUploadInput, error) {
+			return ec.unmarshalNCreatePhotoUploadInput2githubᚗcomᚋquickphotosᚋquickphotosᚋgraphᚋmodelᚐCreatePhotoUploadInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createUser_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -1810,6 +2054,20 @@ func (ec *executionContext) field_Mutation_uploadPhoto_args(ctx context.Context,
 		return nil, err
 	}
 	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Photo_image_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "size",
+		func(ctx context.Context, v any) (*domain.ImageSize, error) {
+			return ec.unmarshalOImageSize2ᚖgithubᚗcomᚋquickphotosᚋquickphotosᚋdomainᚐImageSize(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["size"] = arg0
 	return args, nil
 }
 
@@ -2155,6 +2413,52 @@ func (ec *executionContext) field___Type_fields_args(ctx context.Context, rawArg
 
 // region    **************************** field.gotpl *****************************
 
+func (ec *executionContext) _FormField_name(ctx context.Context, field graphql.CollectedField, obj *model.FormField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FormField_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FormField_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FormField", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _FormField_value(ctx context.Context, field graphql.CollectedField, obj *model.FormField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FormField_value(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Value, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FormField_value(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FormField", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _Friendship_id(ctx context.Context, field graphql.CollectedField, obj *domain.Friendship) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -2407,6 +2711,75 @@ func (ec *executionContext) fieldContext_FriendshipEdge_node(_ context.Context, 
 	return fc, nil
 }
 
+func (ec *executionContext) _Image_url(ctx context.Context, field graphql.CollectedField, obj *model.Image) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Image_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Image_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Image", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Image_width(ctx context.Context, field graphql.CollectedField, obj *model.Image) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Image_width(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Width, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Image_width(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Image", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Image_height(ctx context.Context, field graphql.CollectedField, obj *model.Image) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Image_height(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Height, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Image_height(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Image", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _Mutation_createUser(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -2489,6 +2862,50 @@ func (ec *executionContext) fieldContext_Mutation_updateUser(ctx context.Context
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_updateUser_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createPhotoUpload(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createPhotoUpload(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreatePhotoUpload(ctx, fc.Args["input"].(model.CreatePhotoUploadInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PhotoUpload) graphql.Marshaler {
+			return ec.marshalNPhotoUpload2ᚖgithubᚗcomᚋquickphotosᚋquickphotosᚋgraphᚋmodelᚐPhotoUpload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createPhotoUpload(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PhotoUpload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createPhotoUpload_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -2961,7 +3378,7 @@ func (ec *executionContext) _Photo_url(ctx context.Context, field graphql.Collec
 			return ec.fieldContext_Photo_url(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.URL, nil
+			return ec.Resolvers.Photo().URL(ctx, obj)
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
@@ -2972,7 +3389,51 @@ func (ec *executionContext) _Photo_url(ctx context.Context, field graphql.Collec
 	)
 }
 func (ec *executionContext) fieldContext_Photo_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Photo", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Photo", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Photo_image(ctx context.Context, field graphql.CollectedField, obj *domain.Photo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Photo_image(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Photo().Image(ctx, obj, fc.Args["size"].(*domain.ImageSize))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Image) graphql.Marshaler {
+			return ec.marshalOImage2ᚖgithubᚗcomᚋquickphotosᚋquickphotosᚋgraphᚋmodelᚐImage(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Photo_image(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Photo",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Image(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Photo_image_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _Photo_reactionCounts(ctx context.Context, field graphql.CollectedField, obj *domain.Photo) (ret graphql.Marshaler) {
@@ -3255,6 +3716,130 @@ func (ec *executionContext) fieldContext_PhotoEdge_node(_ context.Context, field
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _PhotoUpload_uploadId(ctx context.Context, field graphql.CollectedField, obj *model.PhotoUpload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PhotoUpload_uploadId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UploadID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PhotoUpload_uploadId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PhotoUpload", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _PhotoUpload_url(ctx context.Context, field graphql.CollectedField, obj *model.PhotoUpload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PhotoUpload_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PhotoUpload_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PhotoUpload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PhotoUpload_fields(ctx context.Context, field graphql.CollectedField, obj *model.PhotoUpload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PhotoUpload_fields(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Fields, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.FormField) graphql.Marshaler {
+			return ec.marshalNFormField2ᚕgithubᚗcomᚋquickphotosᚋquickphotosᚋgraphᚋmodelᚐFormFieldᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PhotoUpload_fields(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PhotoUpload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FormField(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PhotoUpload_expires(ctx context.Context, field graphql.CollectedField, obj *model.PhotoUpload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PhotoUpload_expires(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Expires, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PhotoUpload_expires(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PhotoUpload", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PhotoUpload_maxBytes(ctx context.Context, field graphql.CollectedField, obj *model.PhotoUpload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PhotoUpload_maxBytes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MaxBytes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PhotoUpload_maxBytes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PhotoUpload", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Query_user(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
@@ -5758,6 +6343,50 @@ func (ec *executionContext) fieldContext___Type_isOneOf(_ context.Context, field
 
 // region    **************************** input.gotpl *****************************
 
+func (ec *executionContext) unmarshalInputCreatePhotoUploadInput(ctx context.Context, obj any) (model.CreatePhotoUploadInput, error) {
+	var it model.CreatePhotoUploadInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"owner", "contentType", "byteSize"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "owner":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("owner"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Owner = data
+		case "contentType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("contentType"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ContentType = data
+		case "byteSize":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("byteSize"))
+			data, err := ec.unmarshalNInt2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ByteSize = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputCreateUserInput(ctx context.Context, obj any) (model.CreateUserInput, error) {
 	var it model.CreateUserInput
 	if obj == nil {
@@ -6008,7 +6637,7 @@ func (ec *executionContext) unmarshalInputUploadPhotoInput(ctx context.Context, 
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"owner", "url", "timestamp"}
+	fieldsInOrder := [...]string{"owner", "url", "upload", "timestamp"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -6024,11 +6653,18 @@ func (ec *executionContext) unmarshalInputUploadPhotoInput(ctx context.Context, 
 			it.Owner = data
 		case "url":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("url"))
-			data, err := ec.unmarshalNString2string(ctx, v)
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.URL = data
+			it.URL = graphql.OmittableOf(data)
+		case "upload":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("upload"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Upload = graphql.OmittableOf(data)
 		case "timestamp":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("timestamp"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -6089,6 +6725,49 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 // endregion ************************** interface.gotpl ***************************
 
 // region    **************************** object.gotpl ****************************
+
+var formFieldImplementors = []string{"FormField"}
+
+func (ec *executionContext) _FormField(ctx context.Context, sel ast.SelectionSet, obj *model.FormField) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, formFieldImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("FormField")
+		case "name":
+			out.Values[i] = ec._FormField_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "value":
+			out.Values[i] = ec._FormField_value(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
 
 var friendshipImplementors = []string{"Friendship", "Node"}
 
@@ -6300,6 +6979,54 @@ func (ec *executionContext) _FriendshipEdge(ctx context.Context, sel ast.Selecti
 	return out
 }
 
+var imageImplementors = []string{"Image"}
+
+func (ec *executionContext) _Image(ctx context.Context, sel ast.SelectionSet, obj *model.Image) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, imageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Image")
+		case "url":
+			out.Values[i] = ec._Image_url(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "width":
+			out.Values[i] = ec._Image_width(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "height":
+			out.Values[i] = ec._Image_height(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var mutationImplementors = []string{"Mutation"}
 
 func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet) graphql.Marshaler {
@@ -6330,6 +7057,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "updateUser":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateUser(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createPhotoUpload":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createPhotoUpload(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -6516,10 +7250,81 @@ func (ec *executionContext) _Photo(ctx context.Context, sel ast.SelectionSet, ob
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "url":
-			out.Values[i] = ec._Photo_url(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Photo_url(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
 			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "image":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Photo_image(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "reactionCounts":
 			out.Values[i] = ec._Photo_reactionCounts(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -6727,6 +7532,64 @@ func (ec *executionContext) _PhotoEdge(ctx context.Context, sel ast.SelectionSet
 			}
 		case "node":
 			out.Values[i] = ec._PhotoEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var photoUploadImplementors = []string{"PhotoUpload"}
+
+func (ec *executionContext) _PhotoUpload(ctx context.Context, sel ast.SelectionSet, obj *model.PhotoUpload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, photoUploadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PhotoUpload")
+		case "uploadId":
+			out.Values[i] = ec._PhotoUpload_uploadId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "url":
+			out.Values[i] = ec._PhotoUpload_url(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "fields":
+			out.Values[i] = ec._PhotoUpload_fields(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "expires":
+			out.Values[i] = ec._PhotoUpload_expires(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "maxBytes":
+			out.Values[i] = ec._PhotoUpload_maxBytes(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -8087,9 +8950,34 @@ func (ec *executionContext) marshalNBoolean2bool(ctx context.Context, sel ast.Se
 	return res
 }
 
+func (ec *executionContext) unmarshalNCreatePhotoUploadInput2githubᚗcomᚋquickphotosᚋquickphotosᚋgraphᚋmodelᚐCreatePhotoUploadInput(ctx context.Context, v any) (model.CreatePhotoUploadInput, error) {
+	res, err := ec.unmarshalInputCreatePhotoUploadInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNCreateUserInput2githubᚗcomᚋquickphotosᚋquickphotosᚋgraphᚋmodelᚐCreateUserInput(ctx context.Context, v any) (model.CreateUserInput, error) {
 	res, err := ec.unmarshalInputCreateUserInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNFormField2githubᚗcomᚋquickphotosᚋquickphotosᚋgraphᚋmodelᚐFormField(ctx context.Context, sel ast.SelectionSet, v model.FormField) graphql.Marshaler {
+	return ec._FormField(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNFormField2ᚕgithubᚗcomᚋquickphotosᚋquickphotosᚋgraphᚋmodelᚐFormFieldᚄ(ctx context.Context, sel ast.SelectionSet, v []model.FormField) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNFormField2githubᚗcomᚋquickphotosᚋquickphotosᚋgraphᚋmodelᚐFormField(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) marshalNFriendship2ᚖgithubᚗcomᚋquickphotosᚋquickphotosᚋdomainᚐFriendship(ctx context.Context, sel ast.SelectionSet, v *domain.Friendship) graphql.Marshaler {
@@ -8276,6 +9164,16 @@ func (ec *executionContext) marshalNPhotoEdge2ᚕgithubᚗcomᚋquickphotosᚋqu
 	}
 
 	return ret
+}
+
+func (ec *executionContext) marshalNPhotoUpload2ᚖgithubᚗcomᚋquickphotosᚋquickphotosᚋgraphᚋmodelᚐPhotoUpload(ctx context.Context, sel ast.SelectionSet, v *model.PhotoUpload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PhotoUpload(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNReaction2ᚖgithubᚗcomᚋquickphotosᚋquickphotosᚋdomainᚐReaction(ctx context.Context, sel ast.SelectionSet, v *domain.Reaction) graphql.Marshaler {
@@ -8629,6 +9527,63 @@ func (ec *executionContext) marshalOBoolean2ᚖbool(ctx context.Context, sel ast
 	res := graphql.MarshalBoolean(*v)
 	return res
 }
+
+func (ec *executionContext) unmarshalOID2ᚖstring(ctx context.Context, v any) (*string, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := graphql.UnmarshalID(v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOID2ᚖstring(ctx context.Context, sel ast.SelectionSet, v *string) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalID(*v)
+	return res
+}
+
+func (ec *executionContext) marshalOImage2ᚖgithubᚗcomᚋquickphotosᚋquickphotosᚋgraphᚋmodelᚐImage(ctx context.Context, sel ast.SelectionSet, v *model.Image) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Image(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOImageSize2ᚖgithubᚗcomᚋquickphotosᚋquickphotosᚋdomainᚐImageSize(ctx context.Context, v any) (*domain.ImageSize, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalOImageSize2ᚖgithubᚗcomᚋquickphotosᚋquickphotosᚋdomainᚐImageSize[tmp]
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOImageSize2ᚖgithubᚗcomᚋquickphotosᚋquickphotosᚋdomainᚐImageSize(ctx context.Context, sel ast.SelectionSet, v *domain.ImageSize) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(marshalOImageSize2ᚖgithubᚗcomᚋquickphotosᚋquickphotosᚋdomainᚐImageSize[*v])
+	return res
+}
+
+var (
+	unmarshalOImageSize2ᚖgithubᚗcomᚋquickphotosᚋquickphotosᚋdomainᚐImageSize = map[string]domain.ImageSize{
+		"THUMBNAIL": domain.ImageThumbnail,
+		"DISPLAY":   domain.ImageDisplay,
+		"ORIGINAL":  domain.ImageOriginal,
+	}
+	marshalOImageSize2ᚖgithubᚗcomᚋquickphotosᚋquickphotosᚋdomainᚐImageSize = map[domain.ImageSize]string{
+		domain.ImageThumbnail: "THUMBNAIL",
+		domain.ImageDisplay:   "DISPLAY",
+		domain.ImageOriginal:  "ORIGINAL",
+	}
+)
 
 func (ec *executionContext) unmarshalOInt2ᚖint(ctx context.Context, v any) (*int, error) {
 	if v == nil {

@@ -13,10 +13,13 @@ import (
 type answer struct {
 	// code is the first error's extensions.code, "" when the operation succeeded.
 	code string
+	// data is the response's data.
+	data json.RawMessage
 }
 
 // graphqlResponse is the part of a response the tool reads.
 type graphqlResponse struct {
+	Data   json.RawMessage `json:"data"`
 	Errors []struct {
 		Message    string `json:"message"`
 		Extensions struct {
@@ -65,5 +68,5 @@ func post(ctx context.Context, hc *http.Client, url, token string, c call) (answ
 		}
 		return answer{code: code}, nil
 	}
-	return answer{}, nil
+	return answer{data: r.Data}, nil
 }

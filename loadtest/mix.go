@@ -14,6 +14,11 @@ var Mixes = map[string]string{
 	"standard": "profile=30,photos=25,photo=15,followers=10,following=10,react=5,follow=5",
 	// feed adds the feed and the uploads that fill it: what the app's home screen does.
 	"feed": "feed=30,profile=20,photos=15,photo=10,followers=5,following=5,upload=5,react=5,follow=5",
+	// uploads is the standard mix's reads beside uploads of real files: how the reads fare
+	// while the server decodes and resizes images (compare with reads).
+	"uploads": "profile=30,photos=25,photo=15,followers=10,following=10,uploadfile=10",
+	// reads is the reads of uploads alone, in about the same proportions: its baseline.
+	"reads": "profile=33,photos=28,photo=17,followers=11,following=11",
 }
 
 // Mix is a weighted choice of operations.

@@ -1,6 +1,8 @@
 package loadtest
 
 import (
+	"context"
+	"net/http"
 	"sort"
 	"strings"
 	"time"
@@ -31,6 +33,9 @@ type call struct {
 	settle func(code string)
 	// upload, when set, is the photo this call uploads: subscription mode times its arrival.
 	upload *photoRef
+	// flow, when set, is sent instead of the document: an operation of several requests
+	// (uploadfile), timed as one.
+	flow func(ctx context.Context, hc *http.Client, url, token string) (answer, error)
 }
 
 // The documents are what a mobile client of the app sends; tools/apollo-peer implements the same.
@@ -86,6 +91,14 @@ var operations = map[string]*operation{
 				call{document: followMutation, vars: map[string]any{"i": input}, actor: follower},
 				call{document: unfollowMutation, vars: map[string]any{"i": input}, actor: follower},
 				func() { c.pop.followed(follower, followed, sent) })
+		}},
+	"uploadfile": {name: "uploadfile", about: "uploads a photo file: createPhotoUpload, the file (a 1600 × 1200 JPEG) POSTed to the form, uploadPhoto(upload:)", write: true,
+		next: func(c *client) call {
+			p := c.newPhoto()
+			file := sampleFile(c.rand.IntN(sampleFiles))
+			return call{actor: p.Owner, upload: &p, flow: func(ctx context.Context, hc *http.Client, url, token string) (answer, error) {
+				return uploadFile(ctx, hc, url, token, p, file)
+			}}
 		}},
 	"upload": {name: "upload", about: "uploads a photo (to its owner's followers' feeds)", write: true,
 		next: func(c *client) call {

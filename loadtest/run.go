@@ -171,7 +171,12 @@ func drive(ctx context.Context, cfg Config, pop *population, url string, maxOps 
 					subs.uploading(*next.upload, time.Now())
 				}
 				began := time.Now()
-				ans, err := post(ctx, cfg.HTTPClient, url, token, next)
+				var ans answer
+				if next.flow != nil {
+					ans, err = next.flow(ctx, cfg.HTTPClient, url, token)
+				} else {
+					ans, err = post(ctx, cfg.HTTPClient, url, token, next)
+				}
 				took := time.Since(began)
 				if err != nil {
 					if ctx.Err() != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/quickphotos/quickphotos/internal/apitest"
 	"github.com/quickphotos/quickphotos/live"
 	"github.com/quickphotos/quickphotos/loadtest"
+	"github.com/quickphotos/quickphotos/media"
 	"github.com/quickphotos/quickphotos/sample"
 )
 
@@ -188,5 +189,42 @@ func TestRun_RotatesWhichTargetGoesFirst(t *testing.T) {
 	}
 	if got := strings.Join(order, ""); got != "abcbcacab" {
 		t.Errorf("targets were measured in the order %s, want abc, bca, cab", got)
+	}
+}
+
+// The uploads mix on a server taking files: every upload goes through the whole flow and
+// makes a photo with its images, beside the reads.
+func TestRun_UploadsMix(t *testing.T) {
+	srv := sampleServer(t, apitest.WithAuth(), apitest.WithMedia(media.Config{}))
+	// Few: each upload decodes and encodes two megapixels, slow under the race detector.
+	const ops = 16
+	report, err := loadtest.Run(context.Background(), loadtest.Config{
+		Targets: []string{srv.URL + api.Endpoint}, Mix: mix(t, "uploadfile=50,profile=50"), Clients: 2, Rounds: 1,
+		Duration: time.Minute, MaxOps: ops, SampleUsers: sampleUsers, Seed: 1, Tokens: tokensOf(srv),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	target := report.Targets[0]
+	if target.Total() != ops || target.Failed() != 0 {
+		var out strings.Builder
+		report.Write(&out)
+		t.Fatalf("answered %d of %d operations, %d failed:\n%s", target.Total(), ops, target.Failed(), out.String())
+	}
+	uploads := 0
+	for _, op := range target.Ops {
+		if op.Name == "uploadfile" {
+			uploads = op.OK
+		}
+	}
+	images := 0
+	for _, k := range srv.Objects(t) {
+		if strings.HasPrefix(k, "images/") {
+			images++
+		}
+	}
+	// Each upload stores its three sizes (1600 × 1200: none the same as another).
+	if uploads == 0 || images != 3*uploads {
+		t.Fatalf("%d uploads succeeded, the store holds %d images", uploads, images)
 	}
 }

@@ -6,6 +6,7 @@ package resolvers
 import (
 	"github.com/quickphotos/quickphotos/dynamo"
 	"github.com/quickphotos/quickphotos/live"
+	"github.com/quickphotos/quickphotos/media"
 )
 
 // Resolver holds what every resolver needs.
@@ -13,4 +14,7 @@ type Resolver struct {
 	Store *dynamo.Store
 	// Live delivers the table's changes to subscriptions; nil refuses subscriptions.
 	Live *live.Hub
+	// Media takes uploads and serves their images; nil refuses createPhotoUpload and
+	// uploadPhoto's upload.
+	Media *media.Service
 }

@@ -57,24 +57,23 @@ func (r *mutationResolver) UpdateUser(ctx context.Context, username string, inpu
 	}.run(ctx)
 }
 
+// CreatePhotoUpload is the resolver for the createPhotoUpload field.
+func (r *mutationResolver) CreatePhotoUpload(ctx context.Context, input model.CreatePhotoUploadInput) (*model.PhotoUpload, error) {
+	return mutation[model.CreatePhotoUploadInput, model.PhotoUpload]{
+		actAs:  input.Owner,
+		input:  validated(input, r.takesUploads),
+		write:  r.createPhotoUpload,
+		loaded: func(context.Context, *loaders.Loaders, model.CreatePhotoUploadInput, model.PhotoUpload) {},
+	}.run(ctx)
+}
+
 // UploadPhoto is the resolver for the uploadPhoto field.
 func (r *mutationResolver) UploadPhoto(ctx context.Context, input model.UploadPhotoInput) (*domain.Photo, error) {
-	return mutation[domain.Photo, domain.Photo]{
+	return mutation[photoToUpload, domain.Photo]{
 		actAs: input.Owner,
-		input: func() (domain.Photo, error) {
-			p := domain.Photo{Owner: input.Owner, URL: input.URL, Timestamp: r.Store.Now()}
-			if ts := input.Timestamp.Value(); ts != nil {
-				p.Timestamp = *ts
-			}
-			k, err := domain.CanonicalPhotoKey(p.Key())
-			if err != nil {
-				return p, err
-			}
-			p.Timestamp = k.Timestamp
-			return p, domain.ValidateURL("url", p.URL)
-		},
-		write: r.Store.UploadPhoto,
-		loaded: func(ctx context.Context, l *loaders.Loaders, _ domain.Photo, p domain.Photo) {
+		input: func() (photoToUpload, error) { return r.photoToUpload(input) },
+		write: r.uploadPhoto,
+		loaded: func(ctx context.Context, l *loaders.Loaders, _ photoToUpload, p domain.Photo) {
 			l.PrimePhoto(ctx, p)
 		},
 	}.run(ctx)
@@ -137,6 +136,26 @@ func (r *mutationResolver) UnfollowUser(ctx context.Context, input model.Friends
 // Owner is the resolver for the owner field.
 func (r *photoResolver) Owner(ctx context.Context, obj *domain.Photo) (*domain.User, error) {
 	return existingUser(ctx, obj.Owner)
+}
+
+// URL is the resolver for the url field.
+func (r *photoResolver) URL(ctx context.Context, obj *domain.Photo) (string, error) {
+	if r.Media == nil {
+		return obj.URL, nil
+	}
+	return r.Media.URL(ctx, *obj)
+}
+
+// Image is the resolver for the image field.
+func (r *photoResolver) Image(ctx context.Context, obj *domain.Photo, size *domain.ImageSize) (*model.Image, error) {
+	if r.Media == nil || size == nil {
+		return nil, nil
+	}
+	img, err := r.Media.Image(ctx, *obj, *size)
+	if err != nil || img == nil {
+		return nil, err
+	}
+	return &model.Image{URL: img.URL, Width: img.Width, Height: img.Height}, nil
 }
 
 // Reactions is the resolver for the reactions field.

@@ -12,6 +12,16 @@ import (
 	"github.com/quickphotos/quickphotos/domain"
 )
 
+// A file to upload (see `createPhotoUpload`).
+type CreatePhotoUploadInput struct {
+	// The username of the uploader: the caller.
+	Owner string `json:"owner"`
+	// The file's type: image/jpeg, image/png or image/webp. The file must be sent with this type, and must really be of it.
+	ContentType string `json:"contentType"`
+	// The file's size in bytes, at most the server's limit: the file may not be larger.
+	ByteSize int `json:"byteSize"`
+}
+
 // A new profile. `username` is permanent; the other fields can be changed with updateUser.
 type CreateUserInput struct {
 	// 1 to 64 letters, digits, `_`, `-` or `.`.
@@ -30,6 +40,12 @@ type CreateUserInput struct {
 	Interests graphql.Omittable[[]string] `json:"interests,omitempty"`
 	// URL (http or https) of the photo pinned to the profile.
 	PinnedImage graphql.Omittable[*string] `json:"pinnedImage,omitempty"`
+}
+
+// One form field of an upload.
+type FormField struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
 }
 
 // A page of friendships.
@@ -56,6 +72,16 @@ type FriendshipInput struct {
 	Follower string `json:"follower"`
 	// The user to be followed.
 	Followed string `json:"followed"`
+}
+
+// One stored size of a photo.
+type Image struct {
+	// A signed URL that serves the image until it expires (between one and two URL lifetimes after it is handed out; the same URL is handed out within one lifetime, so caches can keep it). The image behind it never changes.
+	URL string `json:"url"`
+	// Its width in pixels.
+	Width int `json:"width"`
+	// Its height in pixels.
+	Height int `json:"height"`
 }
 
 // Writes. Each one is a single conditional DynamoDB write; those that keep a counter are one TransactWriteItems.
@@ -97,6 +123,20 @@ type PhotoEdge struct {
 	Cursor string `json:"cursor"`
 	// The photo.
 	Node *domain.Photo `json:"node"`
+}
+
+// Where and how to send a photo's file (see `createPhotoUpload`).
+type PhotoUpload struct {
+	// Names the upload in `uploadPhoto(input: {upload:})`.
+	UploadID string `json:"uploadId"`
+	// Where to POST the file, as `multipart/form-data`.
+	URL string `json:"url"`
+	// The form fields to send with the file, unchanged (they are signed: altering or adding one refuses the upload).
+	Fields []FormField `json:"fields"`
+	// When the form stops being accepted, and the upload with it, in the canonical form of timestamps (UTC, e.g. `2019-03-03T18:20:10`).
+	Expires string `json:"expires"`
+	// The most bytes the file may have: the declared `byteSize`.
+	MaxBytes int `json:"maxBytes"`
 }
 
 // Reads. Each field costs a fixed, small number of DynamoDB requests; send the header `X-Quickphotos-Cost: 1` to see them in `extensions.cost`.
@@ -163,12 +203,14 @@ type UpdateUserInput struct {
 	PinnedImage graphql.Omittable[*string] `json:"pinnedImage,omitempty"`
 }
 
-// A photo to upload.
+// A photo to upload: give `url` or `upload`, not both.
 type UploadPhotoInput struct {
 	// The username of the uploader.
 	Owner string `json:"owner"`
-	// Where the image is served from: an http or https URL of at most 2048 bytes, with no control or bidirectional control characters.
-	URL string `json:"url"`
+	// Where the image is served from, for a photo hosted elsewhere: an http or https URL of at most 2048 bytes, with no control or bidirectional control characters.
+	URL graphql.Omittable[*string] `json:"url,omitempty"`
+	// The `uploadId` of a `createPhotoUpload` whose file was sent: the server makes and stores the photo's images. An upload makes one photo.
+	Upload graphql.Omittable[*string] `json:"upload,omitempty"`
 	// When it was taken or uploaded: the canonical form, UTC to the whole second with no zone (`2019-03-03T18:20:10`), or RFC 3339 with a zone, `Z` or `±hh:mm` (`2019-03-03T20:20:10+02:00`), each with no fraction of a second or a zero one, from 1900-01-01T00:00:00 through 2100-12-31T23:59:59 (UTC); kept and returned in the canonical form. The server's clock when left out.
 	Timestamp graphql.Omittable[*string] `json:"timestamp,omitempty"`
 }

@@ -37,6 +37,8 @@ import (
 	"github.com/quickphotos/quickphotos/internal/dynamodblocal"
 	"github.com/quickphotos/quickphotos/internal/lambdahttp"
 	"github.com/quickphotos/quickphotos/live"
+	"github.com/quickphotos/quickphotos/media"
+	"github.com/quickphotos/quickphotos/media/blob"
 	"github.com/quickphotos/quickphotos/stream"
 )
 
@@ -126,6 +128,9 @@ type Server struct {
 	// Handler is the API itself, for benchmarks that call it in-process (no socket).
 	Handler http.Handler
 	Store   *dynamo.Store
+	// Media and Blobs are the media service and its store, nil without WithMedia.
+	Media   *media.Service
+	Blobs   blob.Store
 	client  storeClient
 	streams stream.API
 	hub     *live.Hub
@@ -145,6 +150,7 @@ type options struct {
 	auth     bool
 	feed     *feed.Config
 	live     *live.Config
+	media    *mediaOptions
 }
 
 // WithConfig lets a test change the API's configuration before the server starts.
@@ -250,6 +256,9 @@ func NewServer(t testing.TB, opts ...Option) *Server {
 		liveReady = make(chan struct{})
 		consumers = append(consumers, &stream.Consumer{Streams: streams, Store: store, Handle: cfg.Live.Handle, Poll: poll,
 			Ready: func() { close(liveReady) }})
+	}
+	if o.media != nil {
+		consumers = append(consumers, srv.startMedia(t, &cfg, *o.media, poll))
 	}
 	if o.feed != nil {
 		consumers = append(consumers, &stream.Consumer{Name: "feed", Streams: streams, Store: store, Handle: feed.NewFanOut(store, *o.feed).Handle, Poll: poll})

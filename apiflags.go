@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -12,6 +11,7 @@ import (
 	"github.com/quickphotos/quickphotos/auth"
 	"github.com/quickphotos/quickphotos/dynamo"
 	"github.com/quickphotos/quickphotos/live"
+	"github.com/quickphotos/quickphotos/media"
 	"github.com/quickphotos/quickphotos/ratelimit"
 	"github.com/quickphotos/quickphotos/telemetry"
 )
@@ -28,7 +28,7 @@ type apiConfig struct {
 	persistedBytes  int
 	queryCacheBytes int
 	corsOrigins     string
-	logLevel        string
+	log             logConfig
 }
 
 func (c *apiConfig) register(f *flags) {
@@ -45,17 +45,11 @@ func (c *apiConfig) register(f *flags) {
 	f.Int(&c.persistedBytes, "persisted-query-bytes", api.DefaultPersistedQueryBytes, "the memory the automatic persisted query cache may hold")
 	f.Int(&c.queryCacheBytes, "query-cache-bytes", api.DefaultQueryCacheBytes, "the memory the cache of parsed GraphQL documents may hold (estimated from their text)")
 	f.String(&c.corsOrigins, "cors-origins", "", `comma-separated browser origins allowed to call the API, e.g. https://app.example.com ("*" for any; empty: same origin only)`)
-	f.String(&c.logLevel, "log-level", "info", "the lowest level logged: debug, info, warn or error")
+	c.log.register(f)
 }
 
 // logger is the JSON logger on stderr at --log-level.
-func (c *apiConfig) logger(stderr io.Writer) (*slog.Logger, error) {
-	var level slog.Level
-	if err := level.UnmarshalText([]byte(c.logLevel)); err != nil {
-		return nil, fmt.Errorf("--log-level %q: want debug, info, warn or error", c.logLevel)
-	}
-	return slog.New(telemetry.LogHandler(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: level}))), nil
-}
+func (c *apiConfig) logger(stderr io.Writer) (*slog.Logger, error) { return c.log.logger(stderr) }
 
 // settle checks the flags that depend on the store, before anything is opened: --batch-wait's
 // 0 becomes the store's window.
@@ -79,6 +73,10 @@ type apiParts struct {
 	rateLimit ratelimit.Limiter
 	// ready, when set, is what /readyz asks besides the store.
 	ready func() error
+	// media takes photo uploads and signs their images' URLs; nil refuses uploads of files.
+	media *media.Service
+	// mediaFiles, when set, is the embedded media store's handler of forms and signed URLs.
+	mediaFiles http.Handler
 }
 
 // handler is the API's HTTP handler over p, as the flags configure it.
@@ -100,5 +98,7 @@ func (c *apiConfig) handler(p apiParts) http.Handler {
 		Live:                 p.live,
 		RateLimit:            p.rateLimit,
 		Ready:                p.ready,
+		Media:                p.media,
+		MediaFiles:           p.mediaFiles,
 	})
 }

@@ -10,52 +10,22 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/quickphotos/quickphotos/domain"
 	"github.com/quickphotos/quickphotos/dynamo"
 	"github.com/quickphotos/quickphotos/feed"
 	"github.com/quickphotos/quickphotos/live"
+	"github.com/quickphotos/quickphotos/media"
 	"github.com/quickphotos/quickphotos/relay"
 	"github.com/quickphotos/quickphotos/stream"
-	"github.com/quickphotos/quickphotos/telemetry"
 )
 
 // streamConfig is the configuration of `quickphotos stream`.
 type streamConfig struct {
-	store    storeConfig
-	publish  string
-	feed     feed.Config
-	poll     time.Duration
-	logLevel string
-}
-
-// registerFeed registers the feed's flags, which `serve`, `stream` and `lambda` share.
-func registerFeed(f *flags, cfg *feed.Config) {
-	f.Duration(&cfg.Retention, "feed-retention", feed.DefaultRetention, "how long a photo stays in its followers' feeds (the table's TTL removes it then)")
-	f.Int(&cfg.Backfill, "feed-backfill", feed.DefaultBackfill, "how many of a user's latest photos a new follower's feed receives")
-	f.Int(&cfg.FanOutLimit, "feed-fanout-limit", feed.DefaultFanOutLimit, "the follower count from which a user's photos are merged into feeds when read instead of written into each follower's feed")
-}
-
-// registerStreamPoll registers the flag of the stream readers' polling, which `serve` and
-// `stream` share.
-func registerStreamPoll(f *flags, poll *time.Duration) {
-	f.Duration(poll, "stream-poll", 0, "how long a stream reader waits after finding no new record in a shard (0: 50ms on the embedded store, 250ms on DynamoDB Streams)")
-}
-
-// embeddedStreamPoll is the stream readers' wait on the embedded store, whose GetRecords is an
-// in-process call with no rate limit: a change reaches a feed, then a subscriber, in two
-// stream hops, each up to one wait. DynamoDB Streams allows about five GetRecords a second per
-// shard, shared by its readers: there stream.DefaultPoll.
-const embeddedStreamPoll = 50 * time.Millisecond
-
-// pollOf is the wait --stream-poll asks for on opened: by the store when 0.
-func (s *openedStore) pollOf(flag time.Duration) time.Duration {
-	switch {
-	case flag > 0:
-		return flag
-	case s.engine != nil:
-		return embeddedStreamPoll
-	default:
-		return stream.DefaultPoll
-	}
+	store   storeConfig
+	publish string
+	feed    feed.Config
+	poll    time.Duration
+	log     logConfig
 }
 
 // runStream runs `quickphotos stream`: the feed's stream consumer alone, for deployments that
@@ -67,16 +37,15 @@ func runStream(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	cfg.store.register(f)
 	registerFeed(f, &cfg.feed)
 	registerStreamPoll(f, &cfg.poll)
-	f.String(&cfg.logLevel, "log-level", "info", "the lowest level logged: debug, info, warn or error")
+	cfg.log.register(f)
 	f.String(&cfg.publish, "publish-changes", "", "also publish every change of the table to this Redis (redis://host:6379/0), for `serve --changes-from`")
 	if err := f.parse(args); err != nil {
 		return err
 	}
-	var level slog.Level
-	if err := level.UnmarshalText([]byte(cfg.logLevel)); err != nil {
-		return fmt.Errorf("--log-level %q: want debug, info, warn or error", cfg.logLevel)
+	log, err := cfg.log.logger(stderr)
+	if err != nil {
+		return err
 	}
-	log := slog.New(telemetry.LogHandler(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: level})))
 	cfg.store.log = log
 	opened, err := cfg.store.open(ctx)
 	if err != nil {
@@ -139,6 +108,32 @@ func feedConsumer(ctx context.Context, opened *openedStore, store *dynamo.Store,
 		Poll:    opened.pollOf(poll),
 		Log:     log,
 	}, nil
+}
+
+// mediaConsumer is the stream consumer that deletes the images of deleted photos.
+func mediaConsumer(ctx context.Context, opened *openedStore, store *dynamo.Store, svc *media.Service, poll time.Duration, log *slog.Logger) (*stream.Consumer, error) {
+	if _, err := store.StreamARN(ctx); err != nil {
+		return nil, fmt.Errorf("deleting the images of deleted photos reads the table's stream: %w", err)
+	}
+	return &stream.Consumer{
+		Name:    media.ConsumerName,
+		Streams: opened.streams,
+		Store:   store,
+		Handle:  svc.Forget,
+		Poll:    opened.pollOf(poll),
+		Log:     log,
+	}, nil
+}
+
+// handleBoth handles each batch with first, then second. Both must be idempotent, as every
+// stream.Handler is: a failure of either delivers the batch to both again.
+func handleBoth(first, second stream.Handler) stream.Handler {
+	return func(ctx context.Context, changes []domain.Change) error {
+		if err := first(ctx, changes); err != nil {
+			return err
+		}
+		return second(ctx, changes)
+	}
 }
 
 // liveConsumer is the stream consumer of this process's subscriptions: unnamed, so it keeps no

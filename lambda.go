@@ -12,9 +12,11 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-lambda-go/lambda"
 
+	"github.com/quickphotos/quickphotos/domain"
 	"github.com/quickphotos/quickphotos/dynamo"
 	"github.com/quickphotos/quickphotos/feed"
 	"github.com/quickphotos/quickphotos/internal/lambdahttp"
+	"github.com/quickphotos/quickphotos/media"
 	"github.com/quickphotos/quickphotos/telemetry"
 )
 
@@ -41,6 +43,7 @@ type lambdaConfig struct {
 	store   storeConfig
 	api     apiConfig
 	feed    feed.Config
+	media   mediaConfig
 }
 
 func (c *lambdaConfig) register(f *flags) {
@@ -48,6 +51,20 @@ func (c *lambdaConfig) register(f *flags) {
 	c.store.register(f)
 	c.api.register(f)
 	registerFeed(f, &c.feed)
+	f.String(&c.media.kind, "media-store", mediaNone, `where photo files live: s3 (--media-bucket: the API takes uploads, the fan-out deletes a deleted photo's images), or none (uploads of files refused); a function's instances share no disk, so there is no embedded store`)
+	c.media.registerStore(f)
+}
+
+// openMedia opens the function's media store over records: nil with --media-store none.
+func (c *lambdaConfig) openMedia(ctx context.Context, records media.Records, log *slog.Logger) (*openedMedia, error) {
+	switch c.media.kind {
+	case mediaNone:
+		return nil, nil
+	case mediaS3:
+		return c.media.open(ctx, records, c.store, log)
+	default:
+		return nil, fmt.Errorf("--media-store (%s) %q: a Lambda function's is %s or %s (its instances share no disk)", envName("media-store"), c.media.kind, mediaS3, mediaNone)
+	}
 }
 
 // runLambda runs `quickphotos lambda`, the binary as the bootstrap of a provided.al2023
@@ -98,8 +115,17 @@ func (c *lambdaConfig) function(ctx context.Context, log *slog.Logger) (any, fun
 		if err != nil {
 			return nil, nil, err
 		}
-		fanOut := feed.NewFanOut(dynamo.New(opened.client, c.store.table), c.feed)
-		return fanOutFunction(fanOut), func() { _ = opened.Close() }, nil
+		store := dynamo.New(opened.client, c.store.table)
+		m, err := c.openMedia(ctx, store, log)
+		if err != nil {
+			_ = opened.Close()
+			return nil, nil, err
+		}
+		var images *media.Service
+		if m != nil {
+			images = m.service
+		}
+		return fanOutFunction(feed.NewFanOut(store, c.feed), images), func() { _ = opened.Close() }, nil
 	default:
 		return nil, nil, fmt.Errorf("--lambda-handler (%s) %q: want %s or %s", envName("lambda-handler"), c.handler, lambdaAPI, lambdaFanOut)
 	}
@@ -131,8 +157,20 @@ func (c *lambdaConfig) apiFunction(ctx context.Context, log *slog.Logger) (any, 
 	}
 	tel := telemetry.New(telemetry.Options{Logger: log})
 	store := dynamo.New(opened.client, c.store.table, dynamo.WithObserver(tel.Store()))
-	h := c.api.handler(apiParts{store: store, log: log, verifier: verifier, tel: tel, metricsElsewhere: true})
-	log.Info("lambda: serving the GraphQL API", "table", c.store.table, "store", c.store.describe(), "authentication", authSays)
+	m, err := c.openMedia(ctx, store, log)
+	if err != nil {
+		_ = opened.Close()
+		closeVerifier(verifier)
+		_ = stopTracing(context.Background())
+		return nil, nil, err
+	}
+	parts := apiParts{store: store, log: log, verifier: verifier, tel: tel, metricsElsewhere: true}
+	mediaSays := "none: uploads of files are refused"
+	if m != nil {
+		parts.media, mediaSays = m.service, m.says
+	}
+	h := c.api.handler(parts)
+	log.Info("lambda: serving the GraphQL API", "table", c.store.table, "store", c.store.describe(), "authentication", authSays, "photo_files", mediaSays)
 	closeFn := func() {
 		_ = opened.Close()
 		closeVerifier(verifier)
@@ -143,15 +181,47 @@ func (c *lambdaConfig) apiFunction(ctx context.Context, log *slog.Logger) (any, 
 
 // fanOutFunction is the fan-out's handler, refusing an HTTP event with an error that says what
 // the function is: an API's route pointed at the fan-out would otherwise decode as a batch of
-// no records and succeed.
-func fanOutFunction(fanOut *feed.FanOut) func(context.Context, lambdaStreamEvent) (events.DynamoDBEventResponse, error) {
+// no records and succeed. With images (a media store), the images of the photos the batch
+// removed go once the feed has taken it, as serve's feed consumer does.
+func fanOutFunction(fanOut *feed.FanOut, images *media.Service) func(context.Context, lambdaStreamEvent) (events.DynamoDBEventResponse, error) {
 	return func(ctx context.Context, event lambdaStreamEvent) (events.DynamoDBEventResponse, error) {
 		if event.RequestContext != nil || (len(event.Records) == 0 && event.Version != "") {
 			return events.DynamoDBEventResponse{}, fmt.Errorf("lambda: this function runs the feed's fan-out (%s=%s) and takes DynamoDB Streams events; it was invoked with an HTTP event: set %s=%s on the API's function",
 				envName("lambda-handler"), lambdaFanOut, envName("lambda-handler"), lambdaAPI)
 		}
-		return fanOut.HandleLambda(ctx, event.DynamoDBEvent)
+		resp, err := fanOut.HandleLambda(ctx, event.DynamoDBEvent)
+		if err != nil || images == nil {
+			return resp, err
+		}
+		return forgetImages(ctx, images, event.Records, resp), nil
 	}
+}
+
+// forgetImages deletes the images of the photos removed by the records the fan-out took, in
+// order: those before the first record it failed, which Lambda hands the function again with
+// the rest. A record whose images could not go becomes the first failure instead, so nothing
+// after it is lost either; the fan-out of the records retried is idempotent.
+func forgetImages(ctx context.Context, images *media.Service, records []events.DynamoDBEventRecord, resp events.DynamoDBEventResponse) events.DynamoDBEventResponse {
+	taken := len(records)
+	if len(resp.BatchItemFailures) > 0 {
+		for i, r := range records {
+			if r.Change.SequenceNumber == resp.BatchItemFailures[0].ItemIdentifier {
+				taken = i
+				break
+			}
+		}
+	}
+	for _, r := range records[:taken] {
+		change, ok, err := dynamo.ChangeFromLambdaRecord(r)
+		if err != nil || !ok {
+			continue // the fan-out logged a record it could not read
+		}
+		if err := images.Forget(ctx, []domain.Change{change}); err != nil {
+			slog.WarnContext(ctx, "media: deleting a deleted photo's images failed; Lambda retries from its record", "event_id", r.EventID, "error", err)
+			return events.DynamoDBEventResponse{BatchItemFailures: []events.DynamoDBBatchItemFailure{{ItemIdentifier: r.Change.SequenceNumber}}}
+		}
+	}
+	return resp
 }
 
 // lambdaStreamEvent is a DynamoDB Streams event, with the fields by which an HTTP event

@@ -1,0 +1,115 @@
+package media
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/quickphotos/quickphotos/domain"
+)
+
+// Forget deletes the images of the photos whose removal is among changes: a handler of the
+// table's change stream (stream.Handler), so the images go only once the delete has committed,
+// whoever made it. serve runs it beside the feed's fan-out on the feed's reader of the stream
+// (DynamoDB Streams serves about two readers per shard), or, with --no-feed, as a consumer of
+// its own named ConsumerName. It is idempotent: deleting an object already gone is no error,
+// so a batch delivered again does no harm. A photo owns the objects under its own upload's
+// prefix; the sample's photos share theirs, and Forget leaves them.
+func (s *Service) Forget(ctx context.Context, changes []domain.Change) error {
+	for _, c := range changes {
+		if c.Op != domain.Removed {
+			continue
+		}
+		p, ok := c.Old.(domain.Photo)
+		if !ok || p.Images == nil || ValidateUploadID(p.Upload) != nil {
+			// A photo hosted elsewhere, or one of the sample's, which share their images.
+			continue
+		}
+		for _, img := range p.Images {
+			// A photo owns the objects under its upload's prefix, and only those.
+			if !strings.HasPrefix(img.Key, imagePrefix(p.Upload)) {
+				continue
+			}
+			if err := s.store.Delete(ctx, img.Key); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// ConsumerName is the name of the stream consumer that runs Forget alone (serve --no-feed),
+// under which its checkpoints are kept.
+const ConsumerName = "media"
+
+// SweepGrace is how long after its expiry an upload is swept: longer than any Finish that
+// began before the expiry can still be writing renditions (requests time out well before).
+const SweepGrace = 10 * time.Minute
+
+// SweepInterval is how often serve sweeps.
+const SweepInterval = time.Minute
+
+// Sweep removes the uploads that expired more than SweepGrace ago: for each, its staged file,
+// the renditions an unfinished Finish left (an unused upload's images are no photo's), then its
+// record, in that order, so a sweep cut short is finished by the next. It returns how many
+// uploads it removed.
+func (s *Service) Sweep(ctx context.Context) (int, error) {
+	expired, err := s.records.ExpiredUploads(ctx, s.cfg.Now().Add(-SweepGrace))
+	if err != nil {
+		return 0, err
+	}
+	swept := 0
+	for _, u := range expired {
+		if ValidateUploadID(u.ID) != nil {
+			// No key of the store is named by it, so there is nothing to delete but the record.
+			s.cfg.Log.Warn("removing an upload record with a malformed id", "upload", u.ID)
+		} else if err := s.sweepObjects(ctx, u); err != nil {
+			return swept, err
+		}
+		if err := s.records.DeleteUpload(ctx, u.ID); err != nil {
+			return swept, err
+		}
+		swept++
+	}
+	return swept, nil
+}
+
+func (s *Service) sweepObjects(ctx context.Context, u domain.Upload) error {
+	if err := s.store.Delete(ctx, stagingKey(u.ID)); err != nil {
+		return err
+	}
+	if u.Used {
+		return nil
+	}
+	var keys []string
+	err := s.store.List(ctx, imagePrefix(u.ID), func(key string, _ time.Time) error {
+		keys = append(keys, key)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, k := range keys {
+		errs = append(errs, s.store.Delete(ctx, k))
+	}
+	return errors.Join(errs...)
+}
+
+// SweepEvery sweeps every interval until ctx ends, telling report what each sweep that
+// removed something or failed did.
+func (s *Service) SweepEvery(ctx context.Context, interval time.Duration, report func(swept int, err error)) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		if n, err := s.Sweep(ctx); (n > 0 || err != nil) && ctx.Err() == nil {
+			report(n, err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
