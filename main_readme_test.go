@@ -215,6 +215,35 @@ func TestDocs_LinksResolve(t *testing.T) {
 	}
 }
 
+// TestDocs_EveryPageIsLinked: every page of docs/ can be reached from README.md by following
+// links, so that no page is written and then lost.
+func TestDocs_EveryPageIsLinked(t *testing.T) {
+	link := regexp.MustCompile(`\]\(([^)#\s]+\.md)(#[^)]*)?\)`)
+	reached := map[string]bool{"README.md": true}
+	for queue := []string{"README.md"}; len(queue) > 0; queue = queue[1:] {
+		text, err := os.ReadFile(queue[0])
+		if err != nil {
+			continue // a link to a page that does not exist: TestDocs_LinksResolve names it
+		}
+		for _, m := range link.FindAllStringSubmatch(string(text), -1) {
+			if strings.Contains(m[1], "://") {
+				continue
+			}
+			target := filepath.Join(filepath.Dir(queue[0]), m[1])
+			if !reached[target] {
+				reached[target] = true
+				queue = append(queue, target)
+			}
+		}
+	}
+	pages, _ := filepath.Glob("docs/*.md")
+	for _, page := range pages {
+		if !reached[page] {
+			t.Errorf("%s is linked from no page README.md leads to", page)
+		}
+	}
+}
+
 // anchors returns the anchors GitHub gives the headings of a Markdown file: lower case, spaces
 // to hyphens, punctuation other than hyphens and underscores dropped, repeats numbered.
 func anchors(t *testing.T, path string) []string {
