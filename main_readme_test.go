@@ -52,8 +52,10 @@ func TestREADME_ExamplesRunOnTheSample(t *testing.T) {
 }
 
 // TestDocs_ConfigurationListsEveryFlag: docs/configuration.md's table has a row for every flag
-// of `serve` and `stream`, with the flag's environment variable, and a default written as one
-// literal alone (`…`) is the flag's own. A flag added without its row fails here by name.
+// of `serve`, `stream`, `lambda` and `sample`, with the flag's environment variable, and a
+// default written as one literal alone (`…`) is the flag's own (for a flag several commands
+// share, the first command's). A flag of one command only may be marked so: `--seed` (sample).
+// A flag added without its row fails here by name.
 func TestDocs_ConfigurationListsEveryFlag(t *testing.T) {
 	doc, err := os.ReadFile("docs/configuration.md")
 	if err != nil {
@@ -68,9 +70,7 @@ func TestDocs_ConfigurationListsEveryFlag(t *testing.T) {
 	// | `--addr` | `QUICKPHOTOS_ADDR` | `127.0.0.1:8080` | meaning |, or `--users` (sample)
 	rowRE := regexp.MustCompile("(?m)^\\| `--([a-z0-9-]+)`( \\([a-z]+\\))? \\| `([A-Z0-9_]+)` \\| ([^|]+) \\|")
 	for _, m := range rowRE.FindAllStringSubmatch(section, -1) {
-		if m[2] == "" {
-			rows[m[1]] = row{env: m[3], def: strings.TrimSpace(m[4])}
-		}
+		rows[m[1]+m[2]] = row{env: m[3], def: strings.TrimSpace(m[4])}
 	}
 	if len(rows) < 20 {
 		t.Fatalf("found %d rows in docs/configuration.md's flag table; has its layout changed?", len(rows))
@@ -80,7 +80,7 @@ func TestDocs_ConfigurationListsEveryFlag(t *testing.T) {
 	literal := regexp.MustCompile("^`[^`]*`$")
 	reported := map[string]bool{}
 	usageRE := regexp.MustCompile(`(?m)^  --([a-z0-9-]+) \(([A-Z0-9_]+)\)\n\s+.*\(default "(.*)"\)$`)
-	for _, command := range []string{"serve", "stream"} {
+	for _, command := range []string{"serve", "stream", "lambda", "sample"} {
 		var usage bytes.Buffer
 		_ = run(context.Background(), []string{command, "-h"}, io.Discard, &usage)
 		flags := usageRE.FindAllStringSubmatch(usage.String(), -1)
@@ -90,6 +90,9 @@ func TestDocs_ConfigurationListsEveryFlag(t *testing.T) {
 		for _, f := range flags {
 			name, env, def := f[1], f[2], f[3]
 			r, ok := rows[name]
+			if !ok {
+				r, ok = rows[name+" ("+command+")"]
+			}
 			if reported[name] {
 				continue
 			}
