@@ -1,4 +1,4 @@
-package dynamo
+package itemfile
 
 import (
 	"context"
@@ -6,13 +6,14 @@ import (
 	"iter"
 
 	"github.com/quickphotos/quickphotos/domain"
+	"github.com/quickphotos/quickphotos/dynamo"
 )
 
 // LoadDataset writes every entity of d into table as Load writes items, counters as they are,
 // and returns how many it wrote. An error names the entity by its position in the order of
-// DatasetItems, as a line.
-func LoadDataset(ctx context.Context, client BatchWriter, table string, d *domain.Dataset, progress func(written int)) (int, error) {
-	next, stop := iter.Pull(DatasetItems(d))
+// dynamo.DatasetItems, as a line.
+func LoadDataset(ctx context.Context, client dynamo.BatchWriter, table string, d *domain.Dataset, progress func(written int)) (int, error) {
+	next, stop := iter.Pull(dynamo.DatasetItems(d))
 	defer stop()
 	return loadItems(ctx, client, table, &pulledItems{next: next}, progress)
 }
@@ -20,7 +21,7 @@ func LoadDataset(ctx context.Context, client BatchWriter, table string, d *domai
 // WriteDatasetJSON writes the items of d to w, one plain JSON object a line: the format of
 // the tutorial's items.json, which NewItemReader reads back.
 func WriteDatasetJSON(w io.Writer, d *domain.Dataset) error {
-	for item := range DatasetItems(d) {
+	for item := range dynamo.DatasetItems(d) {
 		if err := WriteItemJSON(w, item); err != nil {
 			return err
 		}

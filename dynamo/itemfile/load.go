@@ -1,4 +1,4 @@
-package dynamo
+package itemfile
 
 import (
 	"context"
@@ -9,12 +9,14 @@ import (
 	"time"
 
 	"github.com/aws/smithy-go"
+
+	"github.com/quickphotos/quickphotos/dynamo"
 )
 
 // loadRetry bounds the retries of unprocessed items while loading. It is more patient than the
 // store's policy: a bulk load is what fills a provisioned table's capacity. Attempts count
 // only the retries in a row that wrote nothing.
-var loadRetry = Backoff{Attempts: 10, Base: 50 * time.Millisecond, Max: 5 * time.Second}
+var loadRetry = dynamo.Backoff{Attempts: 10, Base: 50 * time.Millisecond, Max: 5 * time.Second}
 
 // Load writes every item of items into table with BatchWriteItem, 25 items a request, and
 // returns how many it wrote. progress, when not nil, is called with the running total after
@@ -29,7 +31,7 @@ var loadRetry = Backoff{Attempts: 10, Base: 50 * time.Millisecond, Max: 5 * time
 // bad item, Load writes the items before it and returns an error naming the item's line and how
 // many items were written; a *LineError is in its chain. Loading the same file again after
 // fixing the line is safe: puts are idempotent.
-func Load(ctx context.Context, client BatchWriter, table string, items *ItemReader, progress func(written int)) (written int, err error) {
+func Load(ctx context.Context, client dynamo.BatchWriter, table string, items *ItemReader, progress func(written int)) (written int, err error) {
 	return loadItems(ctx, client, table, items, progress)
 }
 
@@ -41,8 +43,8 @@ type itemSource interface {
 	Line() int
 }
 
-func loadItems(ctx context.Context, client BatchWriter, table string, items itemSource, progress func(written int)) (written int, err error) {
-	b := &loadBatch{client: client, table: table, progress: progress, keys: map[Key]int{}}
+func loadItems(ctx context.Context, client dynamo.BatchWriter, table string, items itemSource, progress func(written int)) (written int, err error) {
+	b := &loadBatch{client: client, table: table, progress: progress, keys: map[dynamo.Key]int{}}
 	for {
 		item, err := items.Next()
 		if err == io.EOF {
@@ -57,9 +59,9 @@ func loadItems(ctx context.Context, client BatchWriter, table string, items item
 			}
 			return b.written, withWritten(err, b.written)
 		}
-		key := KeyOf(item)
+		key := dynamo.KeyOf(item)
 		// DynamoDB refuses a batch that names a key twice: send what we have first.
-		if _, dup := b.keys[key]; dup || len(b.items) == MaxBatchWrite {
+		if _, dup := b.keys[key]; dup || len(b.items) == dynamo.MaxBatchWrite {
 			if err := b.flush(ctx); err != nil {
 				return b.written, withWritten(err, b.written)
 			}
@@ -90,10 +92,10 @@ func writtenBefore(n int) string {
 	return fmt.Sprintf("%d items before it were written", n)
 }
 
-// checkLoadItem returns item as the table stores it (see LoadableItem), or why it
+// checkLoadItem returns item as the table stores it (see dynamo.LoadableItem), or why it
 // cannot be loaded, naming its line.
 func checkLoadItem(item Item, line int) (Item, error) {
-	item, err := LoadableItem(item)
+	item, err := dynamo.LoadableItem(item)
 	if err != nil {
 		return nil, &LineError{Line: line, Err: err}
 	}
@@ -102,18 +104,18 @@ func checkLoadItem(item Item, line int) (Item, error) {
 
 // loadBatch is the batch Load is filling.
 type loadBatch struct {
-	client   BatchWriter
+	client   dynamo.BatchWriter
 	table    string
 	progress func(int)
 
 	items   []Item
-	keys    map[Key]int // the line of each item in the batch; DynamoDB refuses a key twice
-	first   int         // line of the batch's first item
-	last    int         // line of its last item
+	keys    map[dynamo.Key]int // the line of each item in the batch; DynamoDB refuses a key twice
+	first   int                // line of the batch's first item
+	last    int                // line of its last item
 	written int
 }
 
-func (b *loadBatch) add(key Key, item Item, line int) {
+func (b *loadBatch) add(key dynamo.Key, item Item, line int) {
 	if len(b.items) == 0 {
 		b.first = line
 	}
@@ -132,13 +134,13 @@ func (b *loadBatch) flush(ctx context.Context) error {
 	}
 	pending := b.items
 	lines := b.keys
-	b.items, b.keys = nil, map[Key]int{}
+	b.items, b.keys = nil, map[dynamo.Key]int{}
 	unwritten, err := loadRetry.PutItems(ctx, b.client, b.table, pending, b.wrote)
 	if isValidationError(err) && len(unwritten) > 1 {
 		return b.writeOneByOne(ctx, unwritten, lines)
 	}
 	if isValidationError(err) {
-		return &LineError{Line: lines[KeyOf(unwritten[0])], Err: refused(err)}
+		return &LineError{Line: lines[dynamo.KeyOf(unwritten[0])], Err: refused(err)}
 	}
 	if err != nil {
 		return fmt.Errorf("loading the items on lines %d-%d: %w (%d items written)", b.first, b.last, err, b.written)
@@ -156,12 +158,12 @@ func (b *loadBatch) wrote(n int) {
 
 // writeOneByOne writes items one per BatchWriteItem, in file order, and stops at the first
 // one DynamoDB refuses, naming its line.
-func (b *loadBatch) writeOneByOne(ctx context.Context, items []Item, lines map[Key]int) error {
+func (b *loadBatch) writeOneByOne(ctx context.Context, items []Item, lines map[dynamo.Key]int) error {
 	sort.SliceStable(items, func(i, j int) bool {
-		return lines[KeyOf(items[i])] < lines[KeyOf(items[j])]
+		return lines[dynamo.KeyOf(items[i])] < lines[dynamo.KeyOf(items[j])]
 	})
 	for _, item := range items {
-		line := lines[KeyOf(item)]
+		line := lines[dynamo.KeyOf(item)]
 		_, err := loadRetry.PutItems(ctx, b.client, b.table, []Item{item}, b.wrote)
 		if isValidationError(err) {
 			return &LineError{Line: line, Err: refused(err)}
