@@ -98,9 +98,8 @@ func (b Backoff) PutItems(ctx context.Context, client BatchWriter, table string,
 	for i, item := range items {
 		requests[i] = types.WriteRequest{PutRequest: &types.PutRequest{Item: item}}
 	}
-	unwritten := requests
+	unwritten := requests // what the last request sent, or left unprocessed
 	send := func(ctx context.Context, requests []types.WriteRequest) ([]types.WriteRequest, error) {
-		unwritten = requests
 		out, err := client.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{
 			RequestItems: map[string][]types.WriteRequest{table: requests},
 		})

@@ -56,11 +56,15 @@ func reactionPK(username string, t domain.ReactionType) string {
 }
 
 // Range bounds. "PHOTO$" is just past every "PHOTO#…" key, and "USER$" past every "USER#…" key.
+// In a feed partition, every popular mark begins with popularMarks and every entry sorts below
+// it; on InvertedIndex, the feed entries of a photo are the keys that begin with feedPartitions.
 const (
-	friendsLow    = prefixFriend
-	photosHigh    = "PHOTO$"
-	reactionsLow  = prefixReaction
-	photoItemHigh = "USER$"
+	friendsLow     = prefixFriend
+	photosHigh     = "PHOTO$"
+	reactionsLow   = prefixReaction
+	photoItemHigh  = "USER$"
+	popularMarks   = prefixPopular
+	feedPartitions = prefixFeed
 )
 
 // Key is a table item's primary key.

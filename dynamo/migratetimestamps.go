@@ -552,7 +552,7 @@ func (m *migration) moveFeedEntriesOf(ctx context.Context, old domain.PhotoKey) 
 	in := &dynamodb.QueryInput{
 		IndexName:                 aws.String(InvertedIndexName),
 		KeyConditionExpression:    aws.String("SK = :sk AND begins_with(PK, :feed)"),
-		ExpressionAttributeValues: Item{":sk": str(feedSK(old)), ":feed": str(prefixFeed)},
+		ExpressionAttributeValues: Item{":sk": str(feedSK(old)), ":feed": str(feedPartitions)},
 	}
 	for {
 		out, err := m.s.query(ctx, in)
