@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/quickphotos/quickphotos/dynamo"
+	"github.com/quickphotos/quickphotos/dynamo/itemfile"
 )
 
 func load(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -41,7 +42,7 @@ func load(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	progress := newProgress(stderr)
-	n, err := dynamo.Load(ctx, opened.client, cfg.table, dynamo.NewItemReader(in), progress.update)
+	n, err := itemfile.Load(ctx, opened.client, cfg.table, itemfile.NewItemReader(in), progress.update)
 	progress.done()
 	if err != nil {
 		return err

@@ -142,7 +142,7 @@ func startFunction(t *testing.T, rie string, command []string, env ...string) *f
 			fn.handler = h
 		}
 	}
-	addr, apiAddr := freeAddr(t), freeAddr(t)
+	addr, apiAddr := testtools.FreeAddr(t), testtools.FreeAddr(t)
 	cmd := exec.Command(rie, append([]string{"--runtime-interface-emulator-address", addr, "--runtime-api-address", apiAddr}, command...)...)
 	cmd.Env = append(functionEnv(), env...)
 	cmd.Dir = t.TempDir()
@@ -371,17 +371,6 @@ func functionEnv() []string {
 	return append(env, "AWS_ACCESS_KEY_ID=test", "AWS_SECRET_ACCESS_KEY=test", "AWS_REGION=us-east-1",
 		"AWS_EC2_METADATA_DISABLED=true", "AWS_CONFIG_FILE=/dev/null", "AWS_SHARED_CREDENTIALS_FILE=/dev/null",
 		"AWS_LAMBDA_FUNCTION_TIMEOUT=30")
-}
-
-// freeAddr is a free 127.0.0.1 port's address.
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
 }
 
 // findRIE is the emulator's path.

@@ -17,6 +17,7 @@ import (
 
 	"github.com/quickphotos/quickphotos/domain"
 	"github.com/quickphotos/quickphotos/dynamo"
+	"github.com/quickphotos/quickphotos/dynamo/itemfile"
 	"github.com/quickphotos/quickphotos/internal/graphqljs"
 )
 
@@ -65,7 +66,7 @@ func TestSubscriptions_GraphQLWSJavaScriptClient(t *testing.T) {
 	direct := dynamodb.New(dynamodb.Options{Region: "us-east-1", BaseEndpoint: &dynamoEndpoint,
 		Credentials: credentials.NewStaticCredentialsProvider("any", "any", "")})
 	name := "Straight into DynamoDB"
-	if _, err := dynamo.LoadDataset(ctx, direct, dynamo.DefaultTable, &domain.Dataset{Users: []domain.User{{Username: "js", Profile: domain.Profile{Name: &name}}}}, nil); err != nil {
+	if _, err := itemfile.LoadDataset(ctx, direct, dynamo.DefaultTable, &domain.Dataset{Users: []domain.User{{Username: "js", Profile: domain.Profile{Name: &name}}}}, nil); err != nil {
 		t.Fatal(err)
 	}
 

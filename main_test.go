@@ -23,6 +23,7 @@ import (
 
 	"github.com/quickphotos/quickphotos/ddb"
 	"github.com/quickphotos/quickphotos/dynamo"
+	"github.com/quickphotos/quickphotos/dynamo/itemfile"
 	"github.com/quickphotos/quickphotos/loaders"
 	"github.com/quickphotos/quickphotos/stream"
 )
@@ -154,7 +155,7 @@ func TestMigrateTimestamps_EarlierReleasesTable(t *testing.T) {
 		`{"PK": "REACTION#bob#heart", "SK": "PHOTO#ada#2019-03-03T18:20:10Z", "reactingUser": "bob", "reactionType": "heart", "photo": "PHOTO#ada#2019-03-03T18:20:10Z", "timestamp": "2019-03-04T00:00:00Z"}`,
 		`{"PK": "USER#ada", "SK": "#FRIEND#bob", "followedUser": "ada", "followingUser": "bob", "timestamp": "2019-03-01T00:00:00Z"}`,
 	} {
-		parsed, err := dynamo.NewItemReader(strings.NewReader(item)).Next()
+		parsed, err := itemfile.NewItemReader(strings.NewReader(item)).Next()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -499,7 +500,7 @@ func scanTable(t *testing.T, data string) string {
 	}
 	var buf bytes.Buffer
 	for _, item := range out.Items {
-		if err := dynamo.WriteItemJSON(&buf, item); err != nil {
+		if err := itemfile.WriteItemJSON(&buf, item); err != nil {
 			t.Fatal(err)
 		}
 	}

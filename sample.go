@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/quickphotos/quickphotos/dynamo"
+	"github.com/quickphotos/quickphotos/dynamo/itemfile"
 	"github.com/quickphotos/quickphotos/media"
 	"github.com/quickphotos/quickphotos/sample"
 )
@@ -20,7 +21,7 @@ func writeSample(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	cfg.Seed = uint64(seed)
-	return dynamo.WriteDatasetJSON(stdout, sample.Generate(cfg))
+	return itemfile.WriteDatasetJSON(stdout, sample.Generate(cfg))
 }
 
 // loadSampleIfEmpty loads the sample dataset into an empty table; a table with data is left
@@ -38,7 +39,7 @@ func loadSampleIfEmpty(ctx context.Context, opened *openedStore, store *dynamo.S
 	if err := pictures.AttachSampleImages(ctx, d.Photos); err != nil {
 		return err
 	}
-	n, err := dynamo.LoadDataset(ctx, opened.client, store.Table(), d, nil)
+	n, err := itemfile.LoadDataset(ctx, opened.client, store.Table(), d, nil)
 	if err != nil {
 		return fmt.Errorf("loading the sample: %w", err)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
 	"github.com/quickphotos/quickphotos/dynamo"
+	"github.com/quickphotos/quickphotos/dynamo/itemfile"
 	"github.com/quickphotos/quickphotos/sample"
 	bolt "go.etcd.io/bbolt"
 )
@@ -23,7 +24,7 @@ func TestDiskPerItem(t *testing.T) {
 	if err := dynamo.New(env.client, table).CreateTable(env.ctx); err != nil {
 		t.Fatal(err)
 	}
-	loaded, err := dynamo.LoadDataset(env.ctx, env.client, table, sample.Generate(sample.Config{Users: 1000, Seed: 1}), nil)
+	loaded, err := itemfile.LoadDataset(env.ctx, env.client, table, sample.Generate(sample.Config{Users: 1000, Seed: 1}), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

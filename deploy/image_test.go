@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -161,7 +160,7 @@ func TestImage(t *testing.T) {
 	// verifier, since it listens beyond loopback; here a development secret, on a free
 	// loopback port of the host's network).
 	container := b.run("from", "quickphotos:test")
-	addr := freeAddr(t)
+	addr := testtools.FreeAddr(t)
 	const secret = "a development secret of 32 bytes or more"
 	serve := b.command(context.Background(), append([]string{"run", "--isolation", "chroot",
 		"--env", "QUICKPHOTOS_ADDR=" + addr, "--env", "QUICKPHOTOS_JWT_SECRET=" + secret,
@@ -299,16 +298,6 @@ func checkStatic(t *testing.T, r io.Reader) {
 	if libs, _ := f.ImportedLibraries(); len(libs) > 0 {
 		t.Errorf("/quickphotos needs libraries %v", libs)
 	}
-}
-
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
 }
 
 func waitHealthy(t *testing.T, url string, exited <-chan error, output *lockedBuffer) {

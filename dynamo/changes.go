@@ -2,7 +2,6 @@ package dynamo
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	streamtypes "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
@@ -74,16 +73,16 @@ func changeOf(op domain.ChangeOp, keys, old, new Item) (domain.Change, bool, err
 
 // entityDecoder returns the converter of the items with key k, nil when k is no entity's key.
 func entityDecoder(k Key) func(Item) (any, error) {
-	switch {
-	case strings.HasPrefix(k.PK, prefixUser) && strings.HasPrefix(k.SK, prefixMetadata):
+	switch kindOf(k) {
+	case kindUser:
 		return asAny(userFromItem)
-	case strings.HasPrefix(k.PK, prefixUser) && strings.HasPrefix(k.SK, prefixPhoto):
+	case kindPhoto:
 		return asAny(photoFromItem)
-	case strings.HasPrefix(k.PK, prefixUser) && strings.HasPrefix(k.SK, prefixFriend):
+	case kindFriendship:
 		return asAny(friendshipFromItem)
-	case strings.HasPrefix(k.PK, prefixReaction):
+	case kindReaction:
 		return asAny(reactionFromItem)
-	case strings.HasPrefix(k.PK, prefixFeed) && !strings.HasPrefix(k.SK, prefixPopular):
+	case kindFeedEntry:
 		return asAny(feedEntryFromItem)
 	}
 	return nil

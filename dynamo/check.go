@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -169,16 +168,22 @@ func (c *checker) add(item Item) {
 	c.items++
 	k := keyOf(item)
 	c.checkTimestamps(k, item)
-	user, isUserPK := usernameFromUserPK(k.PK)
-	photoKey, isPhotoSK := photoKeyFromSK(k.SK)
-	_, _, isReactionPK := reactionFromPK(k.PK)
-	follower, isFriendSK := followerFromSK(k.SK)
-	switch {
-	case isUserPK && k.SK == metadataSK(user):
+	switch kind := kindOf(k); kind {
+	case kindUser:
+		user, ok := userFromKey(k)
+		if !ok {
+			c.problem(k, "malformed %s key", kind)
+			return
+		}
 		u := c.user(user)
 		u.exists = true
 		u.followers, u.following = getInt(item, attrFollowers), getInt(item, attrFollowing)
-	case isUserPK && isPhotoSK && photoKey.Owner == user:
+	case kindPhoto:
+		photoKey, ok := photoFromKey(k)
+		if !ok {
+			c.problem(k, "malformed %s key", kind)
+			return
+		}
 		photo, err := photoFromItem(item)
 		if err != nil {
 			c.problem(k, "unreadable photo: %v", err)
@@ -187,16 +192,25 @@ func (c *checker) add(item Item) {
 		p := c.photo(photoKey)
 		p.exists, p.counters = true, photo.Reactions
 		p.deletion, _ = getString(item, attrDeletion)
-	case isReactionPK && isPhotoSK:
-		_, t, _ := reactionFromPK(k.PK)
-		p := c.photo(photoKey)
+	case kindReaction:
+		r, ok := reactionFromKey(k)
+		if !ok {
+			c.problem(k, "malformed %s key", kind)
+			return
+		}
+		p := c.photo(r.Photo)
 		p.reactions = append(p.reactions, k)
-		p.counted[t]++
-	case isUserPK && isFriendSK:
-		c.user(user).followedBy++
-		c.user(follower).follows++
+		p.counted[r.Type]++
+	case kindFriendship:
+		f, ok := friendshipFromKey(k)
+		if !ok {
+			c.problem(k, "malformed %s key", kind)
+			return
+		}
+		c.user(f.Followed).followedBy++
+		c.user(f.Follower).follows++
 		c.friendships = append(c.friendships, k)
-	case k.SK == deletionSK:
+	case kindDeletion:
 		pk, ok := photoKeyFromDeletionPK(k.PK)
 		id, _ := getString(item, attrDeletion)
 		if !ok || id == "" {
@@ -204,7 +218,7 @@ func (c *checker) add(item Item) {
 			return
 		}
 		c.deletions[pk] = id
-	case strings.HasPrefix(k.PK, prefixFeed):
+	case kindFeedEntry, kindPopularFollow:
 		// Feeds lag the table by design (they follow its stream) and expire by themselves,
 		// so an entry of a photo just deleted is no inconsistency; only its key is checked.
 		_, entry := feedEntryFromKey(k)
@@ -212,9 +226,9 @@ func (c *checker) add(item Item) {
 		if !entry && !mark {
 			c.problem(k, "malformed feed entry")
 		}
-	case strings.HasPrefix(k.PK, prefixStream) && strings.HasPrefix(k.SK, prefixShard):
+	case kindCheckpoint:
 		// A stream consumer's checkpoint.
-	case k.SK == uploadSK:
+	case kindUpload:
 		// A photo upload's staging record: it expires by itself, and the sweeper removes its
 		// objects with it.
 		if _, err := uploadFromItem(item); err != nil {
@@ -257,9 +271,8 @@ func (c *checker) report() CheckReport {
 		}
 	}
 	for _, k := range c.friendships {
-		followed, _ := usernameFromUserPK(k.PK)
-		follower, _ := followerFromSK(k.SK)
-		for _, u := range []string{followed, follower} {
+		f, _ := friendshipFromKey(k)
+		for _, u := range []string{f.Followed, f.Follower} {
 			if !c.users[u].exists {
 				c.problem(k, "friendship without the profile of %q", u)
 			}

@@ -3,7 +3,6 @@ package dynamo
 import (
 	"context"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -41,7 +40,7 @@ func (s *Store) Checkpoints(ctx context.Context, consumer string) (map[string]Ch
 		}
 		for _, item := range out.Items {
 			sk, _ := getString(item, attrSK)
-			shard, ok := strings.CutPrefix(sk, prefixShard)
+			shard, ok := shardFromCheckpointSK(sk)
 			if !ok {
 				continue
 			}

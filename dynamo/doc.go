@@ -10,4 +10,7 @@
 //
 // The same code runs against the embedded engine, DynamoDB Local and Amazon DynamoDB: a Store
 // only needs a client with the DynamoDB API (the API interface).
+//
+// Bulk loads are package dynamo/itemfile's, which reads and writes items files; bulk.go holds
+// the little it needs of the table (BatchWriter, LoadableItem, Backoff.PutItems, DatasetItems).
 package dynamo

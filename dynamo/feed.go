@@ -114,7 +114,7 @@ func (s *Store) readFeedPartition(ctx context.Context, reader string, after Key,
 	g.Go(func() (err error) {
 		marks, err = s.queryItems(gctx, &dynamodb.QueryInput{
 			KeyConditionExpression:    aws.String("PK = :feed AND begins_with(SK, :popular)"),
-			ExpressionAttributeValues: Item{":feed": pk[":feed"], ":popular": str(prefixPopular)},
+			ExpressionAttributeValues: Item{":feed": pk[":feed"], ":popular": str(popularMarks)},
 			ProjectionExpression:      aws.String("PK, SK"),
 		}, MaxPopularFollows)
 		return err
@@ -122,7 +122,7 @@ func (s *Store) readFeedPartition(ctx context.Context, reader string, after Key,
 	g.Go(func() (err error) {
 		rest, err = s.queryItems(gctx, &dynamodb.QueryInput{
 			KeyConditionExpression:    aws.String("PK = :feed AND SK < :popular"),
-			ExpressionAttributeValues: Item{":feed": pk[":feed"], ":popular": str(prefixPopular)},
+			ExpressionAttributeValues: Item{":feed": pk[":feed"], ":popular": str(popularMarks)},
 			ScanIndexForward:          aws.Bool(false), ProjectionExpression: aws.String("PK, SK"),
 			ExclusiveStartKey: after.item(),
 		}, want)

@@ -3,7 +3,6 @@ package dynamo
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -68,7 +67,8 @@ type FollowersPage struct {
 // SK BETWEEN "#FRIEND#" AND "#METADATA#username", descending so the profile comes first).
 func (s *Store) Followers(ctx context.Context, username string, page domain.PageRequest) (FollowersPage, error) {
 	after, ok, err := decodeCursor(page.After, listFollowers, func(k Key) bool {
-		return k.PK == userPK(username) && strings.HasPrefix(k.SK, prefixFriend) && len(k.SK) > len(prefixFriend)
+		f, ok := friendshipFromKey(k)
+		return ok && f.Followed == username
 	})
 	if err != nil {
 		return FollowersPage{}, err

@@ -56,11 +56,15 @@ func reactionPK(username string, t domain.ReactionType) string {
 }
 
 // Range bounds. "PHOTO$" is just past every "PHOTO#…" key, and "USER$" past every "USER#…" key.
+// In a feed partition, every popular mark begins with popularMarks and every entry sorts below
+// it; on InvertedIndex, the feed entries of a photo are the keys that begin with feedPartitions.
 const (
-	friendsLow    = prefixFriend
-	photosHigh    = "PHOTO$"
-	reactionsLow  = prefixReaction
-	photoItemHigh = "USER$"
+	friendsLow     = prefixFriend
+	photosHigh     = "PHOTO$"
+	reactionsLow   = prefixReaction
+	photoItemHigh  = "USER$"
+	popularMarks   = prefixPopular
+	feedPartitions = prefixFeed
 )
 
 // Key is a table item's primary key.
@@ -201,6 +205,106 @@ func reactionFromPK(pk string) (string, domain.ReactionType, bool) {
 
 // followerFromSK returns f from "#FRIEND#f".
 func followerFromSK(sk string) (string, bool) { return cutPrefix(sk, prefixFriend) }
+
+// itemKind is what a table item holds, as its key's prefixes tell (see kindOf).
+type itemKind int
+
+const (
+	kindUnknown       itemKind = iota // no item this package writes
+	kindUser                          // USER#u / #METADATA#…
+	kindPhoto                         // USER#… / PHOTO#…
+	kindFriendship                    // USER#… / #FRIEND#…
+	kindReaction                      // REACTION#… / PHOTO#…
+	kindFeedEntry                     // FEED#… / anything but ~POPULAR#…
+	kindPopularFollow                 // FEED#… / ~POPULAR#…
+	kindDeletion                      // DELETION#… / #DELETION
+	kindCheckpoint                    // STREAM#… / SHARD#…
+	kindUpload                        // UPLOAD#… / #UPLOAD
+)
+
+var kindNames = [...]string{
+	kindUnknown:       "unknown item",
+	kindUser:          "profile",
+	kindPhoto:         "photo",
+	kindFriendship:    "friendship",
+	kindReaction:      "reaction",
+	kindFeedEntry:     "feed entry",
+	kindPopularFollow: "popular follow",
+	kindDeletion:      "deletion record",
+	kindCheckpoint:    "stream checkpoint",
+	kindUpload:        "upload record",
+}
+
+func (k itemKind) String() string { return kindNames[k] }
+
+// kindOf classifies an item by the prefixes of its key alone, the one place that does. The
+// kind says which family of keys k belongs to, not that k is well formed: the parsers below
+// (userFromKey, photoFromKey, reactionFromKey, friendshipFromKey, feedEntryFromKey,
+// photoKeyFromDeletionPK, shardFromCheckpointSK, uploadIDFromPK) say that, and return what
+// the key names.
+func kindOf(k Key) itemKind {
+	switch {
+	case strings.HasPrefix(k.PK, prefixUser):
+		switch {
+		case strings.HasPrefix(k.SK, prefixMetadata):
+			return kindUser
+		case strings.HasPrefix(k.SK, prefixPhoto):
+			return kindPhoto
+		case strings.HasPrefix(k.SK, prefixFriend):
+			return kindFriendship
+		}
+	case strings.HasPrefix(k.PK, prefixReaction) && strings.HasPrefix(k.SK, prefixPhoto):
+		return kindReaction
+	case strings.HasPrefix(k.PK, prefixFeed):
+		if strings.HasPrefix(k.SK, prefixPopular) {
+			return kindPopularFollow
+		}
+		return kindFeedEntry
+	case strings.HasPrefix(k.PK, prefixDeletion) && k.SK == deletionSK:
+		return kindDeletion
+	case strings.HasPrefix(k.PK, prefixStream) && strings.HasPrefix(k.SK, prefixShard):
+		return kindCheckpoint
+	case strings.HasPrefix(k.PK, prefixUpload) && k.SK == uploadSK:
+		return kindUpload
+	}
+	return kindUnknown
+}
+
+// userFromKey returns u from the profile key "USER#u" / "#METADATA#u".
+func userFromKey(k Key) (string, bool) {
+	u, ok := usernameFromUserPK(k.PK)
+	return u, ok && k.SK == metadataSK(u)
+}
+
+// photoFromKey returns the photo of "USER#o" / "PHOTO#o#t": the owner in both parts.
+func photoFromKey(k Key) (domain.PhotoKey, bool) {
+	owner, ok := usernameFromUserPK(k.PK)
+	p, isPhoto := photoKeyFromSK(k.SK)
+	return p, ok && isPhoto && p.Owner == owner
+}
+
+// reactionFromKey returns the reaction of "REACTION#u#type" / "PHOTO#o#t".
+func reactionFromKey(k Key) (domain.ReactionKey, bool) {
+	user, t, ok := reactionFromPK(k.PK)
+	photo, isPhoto := photoKeyFromSK(k.SK)
+	if !ok || !isPhoto {
+		return domain.ReactionKey{}, false
+	}
+	return domain.ReactionKey{Username: user, Type: t, Photo: photo}, true
+}
+
+// friendshipFromKey returns the friendship of "USER#followed" / "#FRIEND#follower".
+func friendshipFromKey(k Key) (domain.FriendshipKey, bool) {
+	followed, ok := usernameFromUserPK(k.PK)
+	follower, isFriend := followerFromSK(k.SK)
+	if !ok || !isFriend {
+		return domain.FriendshipKey{}, false
+	}
+	return domain.FriendshipKey{Follower: follower, Followed: followed}, true
+}
+
+// shardFromCheckpointSK returns id from "SHARD#id".
+func shardFromCheckpointSK(sk string) (string, bool) { return strings.CutPrefix(sk, prefixShard) }
 
 func cutPrefix(s, prefix string) (string, bool) {
 	rest, ok := strings.CutPrefix(s, prefix)

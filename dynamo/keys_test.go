@@ -74,3 +74,90 @@ func TestKeys_SortOrder(t *testing.T) {
 		t.Fatal("a follower sorts after the profile")
 	}
 }
+
+// TestKindOf classifies the key of every item the package writes, by what keys.go builds, and
+// keys of no family, including ones that share a prefix with a family.
+func TestKindOf(t *testing.T) {
+	photo := domain.PhotoKey{Owner: "ada", Timestamp: "2019-03-03T18:20:10"}
+	for _, tc := range []struct {
+		key  Key
+		want itemKind
+	}{
+		{UserKey("ada"), kindUser},
+		{PhotoKey(photo), kindPhoto},
+		{friendshipKey(domain.FriendshipKey{Follower: "bob", Followed: "ada"}), kindFriendship},
+		{ReactionKey(domain.ReactionKey{Username: "bob", Type: domain.ReactionHeart, Photo: photo}), kindReaction},
+		{feedEntryKey(domain.FeedEntry{Reader: "bob", Photo: photo}), kindFeedEntry},
+		{popularFollowKey("bob", "ada"), kindPopularFollow},
+		{photoDeletionKey(photo), kindDeletion},
+		{checkpointKey("feeds", "shard-1"), kindCheckpoint},
+		{uploadKey("u1"), kindUpload},
+		// The kind is the family; well-formedness is the parsers' (TestKeyParsers).
+		{Key{"USER#ada", "#METADATA#bob"}, kindUser},
+		{Key{"USER#ada", "PHOTO#bob#t"}, kindPhoto},
+		{Key{"FEED#bob", "garbage"}, kindFeedEntry},
+		{Key{"", ""}, kindUnknown},
+		{Key{"USER#ada", "SOMETHING"}, kindUnknown},
+		{Key{"REACTION#bob#heart", "#METADATA#ada"}, kindUnknown},
+		{Key{"DELETION#ada#t", "#UPLOAD"}, kindUnknown},
+		{Key{"UPLOAD#u1", "#DELETION"}, kindUnknown},
+		{Key{"STREAM#feeds", "#SHARD"}, kindUnknown},
+		{Key{"PHOTO#ada#t", "PHOTO#ada#t"}, kindUnknown},
+		{Key{"user#ada", "#METADATA#ada"}, kindUnknown},
+	} {
+		if got := kindOf(tc.key); got != tc.want {
+			t.Errorf("kindOf(%+v) = %s, want %s", tc.key, got, tc.want)
+		}
+	}
+}
+
+// TestKeyParsers: each parser reads back what keys.go builds, and refuses the malformed keys of
+// its family.
+func TestKeyParsers(t *testing.T) {
+	photo := domain.PhotoKey{Owner: "ada", Timestamp: "2019-03-03T18:20:10"}
+	reaction := domain.ReactionKey{Username: "bob", Type: domain.ReactionHeart, Photo: photo}
+	friendship := domain.FriendshipKey{Follower: "bob", Followed: "ada"}
+	for _, tc := range []struct {
+		name  string
+		parse func(Key) (any, bool)
+		key   Key
+		want  any // nil: refused
+	}{
+		{"user", asParsed(userFromKey), UserKey("ada"), "ada"},
+		{"user of another partition", asParsed(userFromKey), Key{"USER#ada", "#METADATA#bob"}, nil},
+		{"user without a name", asParsed(userFromKey), Key{"USER#", "#METADATA#"}, nil},
+		{"photo", asParsed(photoFromKey), PhotoKey(photo), photo},
+		{"photo in another owner's partition", asParsed(photoFromKey), Key{"USER#bob", "PHOTO#ada#2019-03-03T18:20:10"}, nil},
+		{"photo without a timestamp", asParsed(photoFromKey), Key{"USER#ada", "PHOTO#ada#"}, nil},
+		{"reaction", asParsed(reactionFromKey), ReactionKey(reaction), reaction},
+		{"reaction of an unknown type", asParsed(reactionFromKey), Key{"REACTION#bob#like", "PHOTO#ada#2019-03-03T18:20:10"}, nil},
+		{"reaction to no photo", asParsed(reactionFromKey), Key{"REACTION#bob#heart", "PHOTO#ada"}, nil},
+		{"friendship", asParsed(friendshipFromKey), friendshipKey(friendship), friendship},
+		{"friendship without a follower", asParsed(friendshipFromKey), Key{"USER#ada", "#FRIEND#"}, nil},
+		{"friendship without a followed", asParsed(friendshipFromKey), Key{"USER#", "#FRIEND#bob"}, nil},
+		{"feed entry", asParsed(feedEntryFromKey), feedEntryKey(domain.FeedEntry{Reader: "bob", Photo: photo}), domain.FeedEntry{Reader: "bob", Photo: photo}},
+		{"popular follow is no feed entry", asParsed(feedEntryFromKey), popularFollowKey("bob", "ada"), nil},
+		{"feed entry without an owner", asParsed(feedEntryFromKey), Key{"FEED#bob", "2019-03-03T18:20:10#"}, nil},
+	} {
+		got, ok := tc.parse(tc.key)
+		switch {
+		case tc.want == nil && ok:
+			t.Errorf("%s: %+v parsed as %+v, want refused", tc.name, tc.key, got)
+		case tc.want != nil && (!ok || got != tc.want):
+			t.Errorf("%s: %+v parsed as %+v, %v, want %+v", tc.name, tc.key, got, ok, tc.want)
+		}
+	}
+	if u, ok := popularFromSK(popularFollowKey("bob", "ada").SK); !ok || u != "ada" {
+		t.Errorf("popular follow: %q %v", u, ok)
+	}
+	if s, ok := shardFromCheckpointSK(checkpointKey("feeds", "shard-1").SK); !ok || s != "shard-1" {
+		t.Errorf("checkpoint: %q %v", s, ok)
+	}
+	if id, ok := uploadIDFromPK(uploadKey("u1").PK); !ok || id != "u1" {
+		t.Errorf("upload: %q %v", id, ok)
+	}
+}
+
+func asParsed[T any](parse func(Key) (T, bool)) func(Key) (any, bool) {
+	return func(k Key) (any, bool) { return parse(k) }
+}

@@ -125,16 +125,15 @@ func (m *migration) item(ctx context.Context, item Item) error {
 	if keyOf(canonical) == k {
 		return m.setInPlace(ctx, item, canonical)
 	}
-	user, isUserPK := usernameFromUserPK(k.PK)
-	photo, isPhotoSK := photoKeyFromSK(k.SK)
-	switch {
-	case isUserPK && isPhotoSK && photo.Owner == user:
+	photo, isPhoto := photoFromKey(k)
+	switch kind := kindOf(k); {
+	case kind == kindPhoto && isPhoto:
 		return m.movePhoto(ctx, photo)
-	case strings.HasPrefix(k.PK, prefixReaction):
+	case kind == kindReaction:
 		return m.reaction(ctx, k)
-	case strings.HasPrefix(k.PK, prefixFeed):
+	case kind == kindFeedEntry || kind == kindPopularFollow:
 		return m.moveFeedEntries(ctx, []Item{item})
-	case k.SK == deletionSK:
+	case kind == kindDeletion:
 		m.left(k, "a photo deletion under way: it finishes on its own (a running serve, or quickphotos check --finish-deletions); migrate again then")
 	default:
 		m.left(k, "an item of no known entity")
@@ -172,7 +171,7 @@ func (m *migration) setInPlace(ctx context.Context, item, canonical Item) error 
 		return err
 	}
 	k := keyOf(item)
-	if _, isUserPK := usernameFromUserPK(k.PK); isUserPK && strings.HasPrefix(k.SK, prefixFriend) {
+	if kindOf(k) == kindFriendship {
 		m.report.Moved["friendships"]++
 	} else {
 		m.report.Moved["other attributes"]++
@@ -553,7 +552,7 @@ func (m *migration) moveFeedEntriesOf(ctx context.Context, old domain.PhotoKey) 
 	in := &dynamodb.QueryInput{
 		IndexName:                 aws.String(InvertedIndexName),
 		KeyConditionExpression:    aws.String("SK = :sk AND begins_with(PK, :feed)"),
-		ExpressionAttributeValues: Item{":sk": str(feedSK(old)), ":feed": str(prefixFeed)},
+		ExpressionAttributeValues: Item{":sk": str(feedSK(old)), ":feed": str(feedPartitions)},
 	}
 	for {
 		out, err := m.s.query(ctx, in)

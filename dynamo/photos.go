@@ -2,7 +2,6 @@ package dynamo
 
 import (
 	"context"
-	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -61,7 +60,8 @@ type PhotoPage struct {
 // SK BETWEEN "#METADATA#owner" AND "PHOTO$", newest first, so the last page brings the profile).
 func (s *Store) ListPhotos(ctx context.Context, owner string, page domain.PageRequest) (PhotoPage, error) {
 	after, ok, err := decodeCursor(page.After, listPhotos, func(k Key) bool {
-		return k.PK == userPK(owner) && strings.HasPrefix(k.SK, photoPrefix(owner))
+		p, ok := photoFromKey(k)
+		return ok && p.Owner == owner
 	})
 	if err != nil {
 		return PhotoPage{}, err

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -85,7 +84,8 @@ func photoReactionsQuery(key domain.PhotoKey) *dynamodb.QueryInput {
 // reacting user (pattern 7: one Query on InvertedIndex).
 func (s *Store) PhotoReactions(ctx context.Context, key domain.PhotoKey, page domain.PageRequest) (PhotoReactionsPage, error) {
 	after, ok, err := decodeCursor(page.After, listPhotoReactions, func(k Key) bool {
-		return k.SK == photoSK(key) && strings.HasPrefix(k.PK, prefixReaction)
+		r, ok := reactionFromKey(k)
+		return ok && r.Photo == key
 	})
 	if err != nil {
 		return PhotoReactionsPage{}, err

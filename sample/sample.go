@@ -4,7 +4,7 @@
 // exactly with the friendship and reaction items.
 //
 // The same Config always yields the same dataset, byte for byte once written as items (see
-// dynamo.WriteDatasetJSON), so a dataset can be regenerated instead of stored. It is made of
+// itemfile.WriteDatasetJSON), so a dataset can be regenerated instead of stored. It is made of
 // domain values; package dynamo turns them into the items the server reads and writes.
 package sample
 

@@ -8,14 +8,14 @@ import (
 	"testing"
 
 	"github.com/quickphotos/quickphotos/domain"
-	"github.com/quickphotos/quickphotos/dynamo"
+	"github.com/quickphotos/quickphotos/dynamo/itemfile"
 	"github.com/quickphotos/quickphotos/sample"
 )
 
 func TestGenerate_Deterministic(t *testing.T) {
 	write := func(cfg sample.Config) []byte {
 		var buf bytes.Buffer
-		if err := dynamo.WriteDatasetJSON(&buf, sample.Generate(cfg)); err != nil {
+		if err := itemfile.WriteDatasetJSON(&buf, sample.Generate(cfg)); err != nil {
 			t.Fatal(err)
 		}
 		return buf.Bytes()
@@ -133,10 +133,10 @@ func checkDataset(t *testing.T, d *domain.Dataset) {
 
 	// The items, written and read back: one per entity, no key twice.
 	var buf bytes.Buffer
-	if err := dynamo.WriteDatasetJSON(&buf, d); err != nil {
+	if err := itemfile.WriteDatasetJSON(&buf, d); err != nil {
 		t.Fatal(err)
 	}
-	r := dynamo.NewItemReader(&buf)
+	r := itemfile.NewItemReader(&buf)
 	keys := map[string]bool{}
 	for {
 		item, err := r.Next()

@@ -33,6 +33,7 @@ import (
 	"github.com/quickphotos/quickphotos/ddb"
 	"github.com/quickphotos/quickphotos/domain"
 	"github.com/quickphotos/quickphotos/dynamo"
+	"github.com/quickphotos/quickphotos/dynamo/itemfile"
 	"github.com/quickphotos/quickphotos/feed"
 	"github.com/quickphotos/quickphotos/internal/dynamodblocal"
 	"github.com/quickphotos/quickphotos/internal/lambdahttp"
@@ -552,7 +553,7 @@ func (s *Server) DeleteTable(t testing.TB) {
 // left, would.
 func (s *Server) WriteRaw(t testing.TB, d domain.Dataset) {
 	t.Helper()
-	if _, err := dynamo.LoadDataset(context.Background(), s.client, s.table, &d, nil); err != nil {
+	if _, err := itemfile.LoadDataset(context.Background(), s.client, s.table, &d, nil); err != nil {
 		t.Fatalf("write raw: %v", err)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+
+	"github.com/quickphotos/quickphotos/internal/testtools"
 )
 
 // JarEnv is the environment variable that, when set, names the
@@ -33,7 +35,7 @@ func FindJar() (string, error) {
 		}
 		return filepath.Abs(p)
 	}
-	root, err := RepoRoot()
+	root, err := testtools.ModuleRoot()
 	if err != nil {
 		return "", fmt.Errorf("%w: %v; set %s or %s", ErrJarNotFound, err, JarEnv, InstallHint)
 	}
@@ -47,23 +49,4 @@ func FindJar() (string, error) {
 	}
 	sort.Strings(matches)
 	return matches[len(matches)-1], nil
-}
-
-// RepoRoot returns the nearest directory, from the working directory up,
-// that holds a go.mod file.
-func RepoRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("no go.mod in the working directory or any parent")
-		}
-		dir = parent
-	}
 }

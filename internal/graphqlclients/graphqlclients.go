@@ -4,7 +4,6 @@
 package graphqlclients
 
 import (
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -37,21 +36,8 @@ func Dir(t testing.TB) (node, dir string) {
 	return node, dir
 }
 
-// toolsDir finds tools/graphql-clients in the module root: the nearest directory above the
-// working directory that holds a go.mod.
+// toolsDir is tools/graphql-clients in the module root.
 func toolsDir() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, "tools", "graphql-clients"), nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("no go.mod above the working directory")
-		}
-		dir = parent
-	}
+	root, err := testtools.ModuleRoot()
+	return filepath.Join(root, "tools", "graphql-clients"), err
 }

@@ -3,7 +3,6 @@
 package graphqljs
 
 import (
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -36,21 +35,8 @@ func Script(t testing.TB, script string) (node, path string) {
 	return node, filepath.Join(dir, script)
 }
 
-// toolsDir finds tools/graphql-js in the module root: the nearest directory above the
-// working directory that holds a go.mod.
+// toolsDir is tools/graphql-js in the module root.
 func toolsDir() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, "tools", "graphql-js"), nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("no go.mod above the working directory")
-		}
-		dir = parent
-	}
+	root, err := testtools.ModuleRoot()
+	return filepath.Join(root, "tools", "graphql-js"), err
 }

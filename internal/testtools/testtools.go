@@ -5,7 +5,10 @@
 package testtools
 
 import (
+	"errors"
+	"net"
 	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -23,4 +26,35 @@ func Missing(t testing.TB, env, tool, hint string, err error) {
 		t.Fatalf("%s cannot run: %v (install: %s)", tool, err, hint)
 	}
 	t.Skipf("%s is not installed (%v; install: %s); %s=1 makes this a failure", tool, err, hint, env)
+}
+
+// ModuleRoot is the nearest directory, from the working directory up, that holds a go.mod: the
+// root of this module, where tools/ and its installs are, whichever package's test runs.
+func ModuleRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("no go.mod in the working directory or any parent")
+		}
+		dir = parent
+	}
+}
+
+// FreeAddr is the address of a 127.0.0.1 port free when asked: a server started on it may
+// still lose it to another process, which its caller retries or reports.
+func FreeAddr(t testing.TB) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
 }

@@ -112,23 +112,11 @@ func (s *Server) CreateBucket(t testing.TB, prefix string) string {
 
 // binary finds tools/versitygw/bin/versitygw in the module root, else versitygw on PATH.
 func binary() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			p := filepath.Join(dir, "tools", "versitygw", "bin", "versitygw")
-			if _, err := os.Stat(p); err == nil {
-				return p, nil
-			}
-			break
+	if root, err := testtools.ModuleRoot(); err == nil {
+		p := filepath.Join(root, "tools", "versitygw", "bin", "versitygw")
+		if _, err := os.Stat(p); err == nil {
+			return p, nil
 		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			break
-		}
-		dir = parent
 	}
 	p, err := exec.LookPath("versitygw")
 	if err != nil {

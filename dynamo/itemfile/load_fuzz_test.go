@@ -1,4 +1,4 @@
-package dynamo
+package itemfile
 
 import (
 	"bytes"
@@ -15,6 +15,7 @@ import (
 
 	"github.com/quickphotos/quickphotos/ddb"
 	"github.com/quickphotos/quickphotos/ddb/attr"
+	"github.com/quickphotos/quickphotos/dynamo"
 )
 
 // FuzzLoad loads any file into a real table (the embedded engine, in memory) and checks
@@ -46,11 +47,11 @@ func FuzzLoad(f *testing.F) {
 		}
 		defer engine.Close()
 		ctx := context.Background()
-		store := New(engine.API(), DefaultTable)
+		store := dynamo.New(engine.API(), dynamo.DefaultTable)
 		if err := store.CreateTable(ctx); err != nil {
 			t.Fatal(err)
 		}
-		written, err := Load(ctx, engine.API(), DefaultTable, NewItemReader(bytes.NewReader(data)), nil)
+		written, err := Load(ctx, engine.API(), dynamo.DefaultTable, NewItemReader(bytes.NewReader(data)), nil)
 
 		var le *LineError
 		// The reader does not check what depends on the table, such as the size of the keys:
@@ -62,15 +63,15 @@ func FuzzLoad(f *testing.F) {
 			if i == len(good) || good[i].line != le.Line {
 				t.Fatalf("Load = %v, but line %d starts no item", err, le.Line)
 			}
-			_, perr := engine.API().PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(DefaultTable), Item: good[i].item})
+			_, perr := engine.API().PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(dynamo.DefaultTable), Item: good[i].item})
 			if !isValidationError(perr) {
 				t.Fatalf("Load = %v, but the engine takes that item on its own (%v)", err, perr)
 			}
 			good, wantLine = good[:i], le.Line
 		}
-		want := map[Key]Item{} // the last of each key
+		want := map[dynamo.Key]Item{} // the last of each key
 		for _, g := range good {
-			want[keyOf(g.item)] = g.item
+			want[dynamo.KeyOf(g.item)] = g.item
 		}
 		puts := len(good) // one an item, keys repeated or not
 		switch {
@@ -83,7 +84,7 @@ func FuzzLoad(f *testing.F) {
 		case written != puts:
 			t.Fatalf("Load wrote %d items, want the %d before the first bad one", written, puts)
 		}
-		out, err := engine.API().Scan(ctx, &dynamodb.ScanInput{TableName: aws.String(DefaultTable), ConsistentRead: aws.Bool(true)})
+		out, err := engine.API().Scan(ctx, &dynamodb.ScanInput{TableName: aws.String(dynamo.DefaultTable), ConsistentRead: aws.Bool(true)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -91,12 +92,12 @@ func FuzzLoad(f *testing.F) {
 			t.Fatalf("the table holds %d items, want %d (Load wrote %d)", out.Count, len(want), written)
 		}
 		for _, got := range out.Items {
-			w, ok := want[keyOf(got)]
+			w, ok := want[dynamo.KeyOf(got)]
 			if !ok {
-				t.Fatalf("the table holds %v, which the file did not give before its first bad item", keyOf(got))
+				t.Fatalf("the table holds %v, which the file did not give before its first bad item", dynamo.KeyOf(got))
 			}
 			if !attr.EqualItems(engineItem(t, got), engineItem(t, w)) {
-				t.Fatalf("item %v reads back as %v, loaded as %v", keyOf(got), got, w)
+				t.Fatalf("item %v reads back as %v, loaded as %v", dynamo.KeyOf(got), got, w)
 			}
 		}
 	})

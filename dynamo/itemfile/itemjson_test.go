@@ -1,4 +1,4 @@
-package dynamo_test
+package itemfile_test
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/quickphotos/quickphotos/dynamo"
+	"github.com/quickphotos/quickphotos/dynamo/itemfile"
 )
 
 func s(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
@@ -19,7 +20,7 @@ func n(v string) types.AttributeValue { return &types.AttributeValueMemberN{Valu
 // readAll reads every item of input, or fails with the first error.
 func readAll(t *testing.T, input string) ([]dynamo.Item, error) {
 	t.Helper()
-	r := dynamo.NewItemReader(strings.NewReader(input))
+	r := itemfile.NewItemReader(strings.NewReader(input))
 	var items []dynamo.Item
 	for {
 		item, err := r.Next()
@@ -145,7 +146,7 @@ func TestItemReader_Errors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := dynamo.NewItemReader(strings.NewReader(tt.input))
+			r := itemfile.NewItemReader(strings.NewReader(tt.input))
 			good := 0
 			var err error
 			for {
@@ -155,7 +156,7 @@ func TestItemReader_Errors(t *testing.T) {
 				}
 				good++
 			}
-			var le *dynamo.LineError
+			var le *itemfile.LineError
 			if !errors.As(err, &le) {
 				t.Fatalf("error %v (%T), want a *LineError", err, err)
 			}
@@ -174,7 +175,7 @@ func TestItemReader_Errors(t *testing.T) {
 
 func TestItemReader_ContinuesAfterBadItem(t *testing.T) {
 	// A well-formed JSON value that is not a valid item does not spoil the items after it.
-	r := dynamo.NewItemReader(strings.NewReader("[1]\n" + avaPlain))
+	r := itemfile.NewItemReader(strings.NewReader("[1]\n" + avaPlain))
 	if _, err := r.Next(); err == nil {
 		t.Fatal("no error for [1]")
 	}
@@ -213,7 +214,7 @@ func TestWriteItemJSON(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var buf bytes.Buffer
-			if err := dynamo.WriteItemJSON(&buf, tt.item); err != nil {
+			if err := itemfile.WriteItemJSON(&buf, tt.item); err != nil {
 				t.Fatal(err)
 			}
 			line := buf.String()
@@ -231,7 +232,7 @@ func TestWriteItemJSON(t *testing.T) {
 				t.Errorf("round trip:\n got %#v\nwant %#v\nfrom %s", got, tt.item, line)
 			}
 			var again bytes.Buffer
-			dynamo.WriteItemJSON(&again, got[0])
+			itemfile.WriteItemJSON(&again, got[0])
 			if again.String() != line {
 				t.Errorf("not deterministic:\n%s%s", line, again.String())
 			}
@@ -239,14 +240,14 @@ func TestWriteItemJSON(t *testing.T) {
 	}
 	t.Run("PlainIsReadable", func(t *testing.T) {
 		var buf bytes.Buffer
-		dynamo.WriteItemJSON(&buf, dynamo.Item{"PK": s("USER#ava"), "SK": s("#METADATA#ava"), "followers": n("3"), "url": s("https://x/?a=1&b=2")})
+		itemfile.WriteItemJSON(&buf, dynamo.Item{"PK": s("USER#ava"), "SK": s("#METADATA#ava"), "followers": n("3"), "url": s("https://x/?a=1&b=2")})
 		want := `{"PK":"USER#ava","SK":"#METADATA#ava","followers":3,"url":"https://x/?a=1&b=2"}` + "\n"
 		if buf.String() != want {
 			t.Errorf("got  %s\nwant %s", buf.String(), want)
 		}
 	})
 	t.Run("ErrUnsupported", func(t *testing.T) {
-		if err := dynamo.WriteItemJSON(io.Discard, dynamo.Item{"x": nil}); err == nil {
+		if err := itemfile.WriteItemJSON(io.Discard, dynamo.Item{"x": nil}); err == nil {
 			t.Error("no error for a nil attribute value")
 		}
 	})

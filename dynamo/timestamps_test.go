@@ -104,11 +104,11 @@ func copyItem(item Item) Item {
 	return out
 }
 
-// TestCheckLoadItem_LoadIsNoMove: an item exported from a migrated table loses the mark that
+// TestLoadableItem_LoadIsNoMove: an item exported from a migrated table loses the mark that
 // tells stream consumers of a move, so a loaded photo is fanned out like any other.
-func TestCheckLoadItem_LoadIsNoMove(t *testing.T) {
+func TestLoadableItem_LoadIsNoMove(t *testing.T) {
 	item := Item{"PK": str("USER#a"), "SK": str("PHOTO#a#2018-05-30T15:42:38"), "movedFrom": str("PHOTO#a#2018-05-30T15:42:38Z")}
-	got, err := checkLoadItem(item, 1)
+	got, err := LoadableItem(item)
 	if err != nil {
 		t.Fatal(err)
 	}

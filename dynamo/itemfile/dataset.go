@@ -1,4 +1,4 @@
-package dynamo
+package itemfile
 
 import (
 	"context"
@@ -6,40 +6,14 @@ import (
 	"iter"
 
 	"github.com/quickphotos/quickphotos/domain"
+	"github.com/quickphotos/quickphotos/dynamo"
 )
-
-// datasetItems yields the items of d: the profiles, then the photos, the friendships and the
-// reactions.
-func datasetItems(d *domain.Dataset) iter.Seq[Item] {
-	return func(yield func(Item) bool) {
-		for _, u := range d.Users {
-			if !yield(userItem(u)) {
-				return
-			}
-		}
-		for _, p := range d.Photos {
-			if !yield(photoItem(p)) {
-				return
-			}
-		}
-		for _, f := range d.Friendships {
-			if !yield(friendshipItem(f)) {
-				return
-			}
-		}
-		for _, r := range d.Reactions {
-			if !yield(reactionItem(r)) {
-				return
-			}
-		}
-	}
-}
 
 // LoadDataset writes every entity of d into table as Load writes items, counters as they are,
 // and returns how many it wrote. An error names the entity by its position in the order of
-// datasetItems, as a line.
-func LoadDataset(ctx context.Context, client BatchWriter, table string, d *domain.Dataset, progress func(written int)) (int, error) {
-	next, stop := iter.Pull(datasetItems(d))
+// dynamo.DatasetItems, as a line.
+func LoadDataset(ctx context.Context, client dynamo.BatchWriter, table string, d *domain.Dataset, progress func(written int)) (int, error) {
+	next, stop := iter.Pull(dynamo.DatasetItems(d))
 	defer stop()
 	return loadItems(ctx, client, table, &pulledItems{next: next}, progress)
 }
@@ -47,7 +21,7 @@ func LoadDataset(ctx context.Context, client BatchWriter, table string, d *domai
 // WriteDatasetJSON writes the items of d to w, one plain JSON object a line: the format of
 // the tutorial's items.json, which NewItemReader reads back.
 func WriteDatasetJSON(w io.Writer, d *domain.Dataset) error {
-	for item := range datasetItems(d) {
+	for item := range dynamo.DatasetItems(d) {
 		if err := WriteItemJSON(w, item); err != nil {
 			return err
 		}

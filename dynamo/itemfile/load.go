@@ -1,30 +1,22 @@
-package dynamo
+package itemfile
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"sort"
 	"time"
 
 	"github.com/aws/smithy-go"
 
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/quickphotos/quickphotos/dynamo"
 )
-
-// BatchWriter is the one DynamoDB operation Load needs; *dynamodb.Client implements it, and so
-// does every API.
-type BatchWriter interface {
-	BatchWriteItem(context.Context, *dynamodb.BatchWriteItemInput, ...func(*dynamodb.Options)) (*dynamodb.BatchWriteItemOutput, error)
-}
 
 // loadRetry bounds the retries of unprocessed items while loading. It is more patient than the
 // store's policy: a bulk load is what fills a provisioned table's capacity. Attempts count
 // only the retries in a row that wrote nothing.
-var loadRetry = retryPolicy{attempts: 10, base: 50 * time.Millisecond, max: 5 * time.Second}
+var loadRetry = dynamo.Backoff{Attempts: 10, Base: 50 * time.Millisecond, Max: 5 * time.Second}
 
 // Load writes every item of items into table with BatchWriteItem, 25 items a request, and
 // returns how many it wrote. progress, when not nil, is called with the running total after
@@ -39,7 +31,7 @@ var loadRetry = retryPolicy{attempts: 10, base: 50 * time.Millisecond, max: 5 * 
 // bad item, Load writes the items before it and returns an error naming the item's line and how
 // many items were written; a *LineError is in its chain. Loading the same file again after
 // fixing the line is safe: puts are idempotent.
-func Load(ctx context.Context, client BatchWriter, table string, items *ItemReader, progress func(written int)) (written int, err error) {
+func Load(ctx context.Context, client dynamo.BatchWriter, table string, items *ItemReader, progress func(written int)) (written int, err error) {
 	return loadItems(ctx, client, table, items, progress)
 }
 
@@ -51,8 +43,8 @@ type itemSource interface {
 	Line() int
 }
 
-func loadItems(ctx context.Context, client BatchWriter, table string, items itemSource, progress func(written int)) (written int, err error) {
-	b := &loadBatch{client: client, table: table, progress: progress, keys: map[Key]int{}}
+func loadItems(ctx context.Context, client dynamo.BatchWriter, table string, items itemSource, progress func(written int)) (written int, err error) {
+	b := &loadBatch{client: client, table: table, progress: progress, keys: map[dynamo.Key]int{}}
 	for {
 		item, err := items.Next()
 		if err == io.EOF {
@@ -67,9 +59,9 @@ func loadItems(ctx context.Context, client BatchWriter, table string, items item
 			}
 			return b.written, withWritten(err, b.written)
 		}
-		key := keyOf(item)
+		key := dynamo.KeyOf(item)
 		// DynamoDB refuses a batch that names a key twice: send what we have first.
-		if _, dup := b.keys[key]; dup || len(b.requests) == maxBatchWriteRequests {
+		if _, dup := b.keys[key]; dup || len(b.items) == dynamo.MaxBatchWrite {
 			if err := b.flush(ctx); err != nil {
 				return b.written, withWritten(err, b.written)
 			}
@@ -100,48 +92,36 @@ func writtenBefore(n int) string {
 	return fmt.Sprintf("%d items before it were written", n)
 }
 
-// checkLoadItem checks that item has the table's keys, and returns it with its timestamps in
-// canonical form (see canonicalTimestamps) and without the mark of a migrated item, which tells
-// the stream's consumers of one move (attrMovedFrom): a loaded photo is fanned out into feeds
-// like any other, wherever its items file came from.
+// checkLoadItem returns item as the table stores it (see dynamo.LoadableItem), or why it
+// cannot be loaded, naming its line.
 func checkLoadItem(item Item, line int) (Item, error) {
-	for _, name := range []string{attrPK, attrSK} {
-		v, ok := item[name].(*types.AttributeValueMemberS)
-		if !ok || v.Value == "" {
-			return nil, &LineError{Line: line, Err: fmt.Errorf("item without its key: want a non-empty string attribute %s", name)}
-		}
-	}
-	item, err := canonicalTimestamps(item)
+	item, err := dynamo.LoadableItem(item)
 	if err != nil {
 		return nil, &LineError{Line: line, Err: err}
-	}
-	if _, ok := item[attrMovedFrom]; ok {
-		item = maps.Clone(item)
-		delete(item, attrMovedFrom)
 	}
 	return item, nil
 }
 
 // loadBatch is the batch Load is filling.
 type loadBatch struct {
-	client   BatchWriter
+	client   dynamo.BatchWriter
 	table    string
 	progress func(int)
 
-	requests []types.WriteRequest
-	keys     map[Key]int // the line of each item in the batch; DynamoDB refuses a key twice
-	first    int         // line of the batch's first item
-	last     int         // line of its last item
-	written  int
+	items   []Item
+	keys    map[dynamo.Key]int // the line of each item in the batch; DynamoDB refuses a key twice
+	first   int                // line of the batch's first item
+	last    int                // line of its last item
+	written int
 }
 
-func (b *loadBatch) add(key Key, item Item, line int) {
-	if len(b.requests) == 0 {
+func (b *loadBatch) add(key dynamo.Key, item Item, line int) {
+	if len(b.items) == 0 {
 		b.first = line
 	}
 	b.last = line
 	b.keys[key] = line
-	b.requests = append(b.requests, types.WriteRequest{PutRequest: &types.PutRequest{Item: item}})
+	b.items = append(b.items, item)
 }
 
 // flush writes the batch, retrying what stays unprocessed, and empties it. When DynamoDB
@@ -149,32 +129,18 @@ func (b *loadBatch) add(key Key, item Item, line int) {
 // wrong type for the table), it writes the unwritten items one by one, in file order, so that
 // the error names the bad item's line and every item before it is written.
 func (b *loadBatch) flush(ctx context.Context) error {
-	pending := b.requests
+	if len(b.items) == 0 {
+		return nil
+	}
+	pending := b.items
 	lines := b.keys
-	b.requests, b.keys = nil, map[Key]int{}
-	var unwritten []types.WriteRequest // what the last request sent, when it failed
-	send := func(ctx context.Context, requests []types.WriteRequest) ([]types.WriteRequest, error) {
-		out, err := b.client.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{
-			RequestItems: map[string][]types.WriteRequest{b.table: requests},
-		})
-		if err != nil {
-			unwritten = requests
-			return nil, storeError("BatchWriteItem", err)
-		}
-		return out.UnprocessedItems[b.table], nil
-	}
-	written := func(n int) {
-		b.written += n
-		if b.progress != nil {
-			b.progress(b.written)
-		}
-	}
-	err := writeAll(ctx, send, pending, loadRetry, written)
+	b.items, b.keys = nil, map[dynamo.Key]int{}
+	unwritten, err := loadRetry.PutItems(ctx, b.client, b.table, pending, b.wrote)
 	if isValidationError(err) && len(unwritten) > 1 {
-		return b.writeOneByOne(ctx, unwritten, lines, written)
+		return b.writeOneByOne(ctx, unwritten, lines)
 	}
 	if isValidationError(err) {
-		return &LineError{Line: lines[keyOf(unwritten[0].PutRequest.Item)], Err: refused(err)}
+		return &LineError{Line: lines[dynamo.KeyOf(unwritten[0])], Err: refused(err)}
 	}
 	if err != nil {
 		return fmt.Errorf("loading the items on lines %d-%d: %w (%d items written)", b.first, b.last, err, b.written)
@@ -182,24 +148,23 @@ func (b *loadBatch) flush(ctx context.Context) error {
 	return nil
 }
 
-// writeOneByOne writes requests one per BatchWriteItem, in file order, and stops at the first
+// wrote counts n more items written.
+func (b *loadBatch) wrote(n int) {
+	b.written += n
+	if b.progress != nil {
+		b.progress(b.written)
+	}
+}
+
+// writeOneByOne writes items one per BatchWriteItem, in file order, and stops at the first
 // one DynamoDB refuses, naming its line.
-func (b *loadBatch) writeOneByOne(ctx context.Context, requests []types.WriteRequest, lines map[Key]int, written func(int)) error {
-	sort.SliceStable(requests, func(i, j int) bool {
-		return lines[keyOf(requests[i].PutRequest.Item)] < lines[keyOf(requests[j].PutRequest.Item)]
+func (b *loadBatch) writeOneByOne(ctx context.Context, items []Item, lines map[dynamo.Key]int) error {
+	sort.SliceStable(items, func(i, j int) bool {
+		return lines[dynamo.KeyOf(items[i])] < lines[dynamo.KeyOf(items[j])]
 	})
-	for _, r := range requests {
-		line := lines[keyOf(r.PutRequest.Item)]
-		send := func(ctx context.Context, requests []types.WriteRequest) ([]types.WriteRequest, error) {
-			out, err := b.client.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{
-				RequestItems: map[string][]types.WriteRequest{b.table: requests},
-			})
-			if err != nil {
-				return nil, storeError("BatchWriteItem", err)
-			}
-			return out.UnprocessedItems[b.table], nil
-		}
-		err := writeAll(ctx, send, []types.WriteRequest{r}, loadRetry, written)
+	for _, item := range items {
+		line := lines[dynamo.KeyOf(item)]
+		_, err := loadRetry.PutItems(ctx, b.client, b.table, []Item{item}, b.wrote)
 		if isValidationError(err) {
 			return &LineError{Line: line, Err: refused(err)}
 		}

@@ -2,7 +2,6 @@ package dynamo
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -31,16 +30,16 @@ import (
 func canonicalTimestamps(item Item) (Item, error) {
 	k := keyOf(item)
 	var canonical Key
-	switch {
-	case strings.HasPrefix(k.SK, prefixPhoto):
+	switch kindOf(k) {
+	case kindPhoto, kindReaction:
 		key, err := canonicalPhotoKey(attrSK, k.SK, photoKeyFromSK)
 		if err != nil {
 			return nil, err
 		}
 		canonical = Key{PK: k.PK, SK: photoSK(key)}
-	case strings.HasPrefix(k.PK, prefixUser) && strings.HasPrefix(k.SK, prefixFriend):
+	case kindFriendship:
 		canonical = k
-	case strings.HasPrefix(k.PK, prefixFeed) && !strings.HasPrefix(k.SK, prefixPopular):
+	case kindFeedEntry:
 		e, ok := feedEntryFromKey(k)
 		if !ok {
 			return nil, fmt.Errorf("%s %q is not a feed entry's (<timestamp>#<owner>)", attrSK, k.SK)
@@ -51,7 +50,7 @@ func canonicalTimestamps(item Item) (Item, error) {
 		}
 		e.Photo.Timestamp = ts
 		canonical = feedEntryKey(e)
-	case strings.HasPrefix(k.PK, prefixDeletion) && k.SK == deletionSK:
+	case kindDeletion:
 		key, err := canonicalPhotoKey(attrPK, k.PK, photoKeyFromDeletionPK)
 		if err != nil {
 			return nil, err
