@@ -9,8 +9,8 @@ import (
 )
 
 // TestRequestBudgets checks the DynamoDB requests each access pattern and each nesting level
-// costs (docs/design.md, "Access patterns"): one wave of batched requests per level, never one request per parent
-// where a batch exists.
+// costs (docs/design.md, "Access patterns"): one wave of batched requests per level, never one
+// request per parent where a batch exists.
 func TestRequestBudgets(t *testing.T) {
 	srv := apitest.NewServer(t)
 	for i := 0; i < 120; i++ {

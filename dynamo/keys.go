@@ -7,8 +7,8 @@ import (
 	"github.com/quickphotos/quickphotos/domain"
 )
 
-// Key construction for the single-table design of docs/design.md ("The table"). This file is the only place that
-// builds or parses PK and SK strings.
+// Key construction for the single-table design of docs/design.md ("The table"). This file is
+// the only place that builds or parses PK and SK strings.
 //
 // String sort keys compare by UTF-8 bytes and '#' < '$' < letters, which the ranges below rely on:
 //
