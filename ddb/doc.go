@@ -3,7 +3,7 @@
 // so the unchanged aws-sdk-go-v2 DynamoDB client works against it, either
 // over HTTP or in-process through Engine.HTTPClient (no socket). In the same
 // process, Engine.API is faster still: it takes and returns the SDK's typed
-// inputs, outputs and errors with no JSON, HTTP or signing (direct*.go), and
+// inputs, outputs and errors with no JSON, HTTP or signing (sdk*.go), and
 // is what embedded quickphotos uses, with Engine.StreamsAPI for the DynamoDB
 // Streams API; the differential conformance suite runs through both paths
 // and compares them.
@@ -52,24 +52,29 @@
 //	                         writes share with it
 //	condition.go             condition evaluation and its failure
 //	transaction.go           what both transactions (and PartiQL's) share
-//	exprs.go, legacy.go      expressions, and legacy parameters as them;
+//	exprs.go, legacyparams.go expressions, and DynamoDB's legacy
+//	                         (pre-expression) parameters as them;
 //	                         exprcache.go keeps parsed expressions
 //	capacity.go              ConsumedCapacity
 //	handler.go, errors.go    dispatch by X-Amz-Target; exceptions
 //	shape.go, requestbody.go request shapes; bodies within RequestMemory
-//	respjson.go              response encoding
-//	direct*.go               the in-process API (Engine.API): the SDK's
-//	                         typed inputs, outputs and errors, converted
-//	                         without JSON to and from the operations'
-//	                         shared run functions; directerror.go the
-//	                         errors of both in-process APIs
-//	directstreams.go         the in-process Streams API (Engine.StreamsAPI):
+//	responsejson.go          the JSON front-end's response encoding,
+//	                         including stored items and stream records
+//	                         rendered from their stored form (storage
+//	                         only decodes; it never encodes JSON)
+//	sdk*.go                  the typed SDK API (Engine.API, type API): the
+//	                         SDK's typed inputs, outputs and errors,
+//	                         converted without JSON to and from the
+//	                         operations' shared run functions; sdkerror.go
+//	                         the errors of both in-process APIs
+//	sdkstreams.go            the typed Streams SDK API (Engine.StreamsAPI):
 //	                         the same for the dynamodbstreams SDK, records
 //	                         built from their stored form
 //	stream.go                streams switched on and off; their metadata
 //	streamlog.go             a stream's buckets: shards, records, appends
 //	streamrecord.go          a record's stored form (storedRecord), rendered
-//	                         as JSON or, by directstreams.go, as SDK types
+//	                         as JSON by responsejson.go or as SDK types
+//	                         by sdkstreams.go
 //	streamapi.go             the Streams API's operations, each a decoder
 //	                         and a run function both paths share
 //	streamiterator.go        shard iterators; streamtrim.go trimming
@@ -86,14 +91,16 @@
 // endpoint under the X-Amz-Target prefix DynamoDBStreams_20120810, as
 // DynamoDB Local serves it; the SDKs' dynamodbstreams clients work over
 // HTTP or in-process through HTTPClient, and Engine.StreamsAPI serves it in
-// process with the SDK's types (directstreams.go). PartiQL (partiql.go):
+// process with the SDK's types (sdkstreams.go). PartiQL (partiql.go):
 // ExecuteStatement, BatchExecuteStatement and ExecuteTransaction, parsed
 // by package ddb/partiql and run as the equivalent DynamoDB requests
 // (partiqltranslate.go). Tags (tags.go): TagResource,
 // UntagResource, ListTagsOfResource and Tags on CreateTable. Legacy parameters (Expected,
 // AttributesToGet, AttributeUpdates, KeyConditions, QueryFilter,
 // ScanFilter, ConditionalOperator) are translated into the equivalent
-// expressions (legacy.go).
+// expressions (legacyparams.go). Elsewhere, what earlier versions of the
+// engine stored (JSON storage formats 1-3, tokens hashed the old way) is
+// called "earlier", never "legacy".
 //
 // The conformance suite in ddb/conformance compares every response with
 // DynamoDB Local's. Where Local and the DynamoDB documentation agree, or the

@@ -18,11 +18,11 @@ import (
 const tokenFormTyped = 1
 
 // requestDigest identifies a TransactWriteItems request for its token:
-// typed is its typedRequestHash, legacy computes the requestHash that
+// typed is its typedRequestHash, earlier computes the requestHash that
 // records stored by earlier versions hold.
 type requestDigest struct {
-	typed  []byte
-	legacy func() []byte
+	typed   []byte
+	earlier func() []byte
 }
 
 // tokenTTL is how long a ClientRequestToken stays in force.
@@ -78,7 +78,7 @@ func (e *Engine) lookupToken(tx *bolt.Tx, token string, d requestDigest) (map[st
 	}
 	hash := d.typed
 	if rec.Form != tokenFormTyped {
-		hash = d.legacy()
+		hash = d.earlier()
 	}
 	if string(rec.Hash) != string(hash) {
 		return nil, &Error{Type: typeIdempotentMismatch, Message: "The request uses the same client token as a previous, but non-identical request."}
@@ -99,8 +99,8 @@ func (e *Engine) findToken(tx *bolt.Tx, token []byte) (*tokenRecord, error) {
 			}
 		}
 	}
-	if legacy := tx.Bucket(bucketTokens); legacy != nil {
-		if raw := legacy.Get(token); raw != nil {
+	if old := tx.Bucket(bucketTokens); old != nil {
+		if raw := old.Get(token); raw != nil {
 			raws = append(raws, raw)
 		}
 	}
@@ -161,13 +161,13 @@ func (e *Engine) purgeTokens() error {
 				}
 			}
 		}
-		return e.purgeLegacyTokens(tx)
+		return e.purgeEarlierTokens(tx)
 	})
 }
 
-// purgeLegacyTokens deletes the expired tokens of earlier versions, and
+// purgeEarlierTokens deletes the expired tokens of earlier versions, and
 // their bucket once it is empty.
-func (e *Engine) purgeLegacyTokens(tx *bolt.Tx) error {
+func (e *Engine) purgeEarlierTokens(tx *bolt.Tx) error {
 	b := tx.Bucket(bucketTokens)
 	if b == nil {
 		return nil

@@ -226,17 +226,17 @@ func opTransactWriteItems(e *Engine, ctx context.Context, body []byte) (any, err
 }
 
 // transactWriteItems runs a decoded TransactWriteItems request (see
-// opTransactWriteItems); legacy returns the hash a ClientRequestToken was
+// opTransactWriteItems); earlierHash returns the hash a ClientRequestToken was
 // stored with by earlier versions (requestDigest), called only when a
 // stored record needs it.
-func (e *Engine) transactWriteItems(_ context.Context, in *transactWriteInput, legacy func() []byte) (map[string]any, error) {
+func (e *Engine) transactWriteItems(_ context.Context, in *transactWriteInput, earlierHash func() []byte) (map[string]any, error) {
 	plans, err := in.plan()
 	if err != nil {
 		return nil, err
 	}
 	var digest requestDigest
 	if in.ClientRequestToken != "" {
-		digest = requestDigest{typed: typedRequestHash(in), legacy: legacy}
+		digest = requestDigest{typed: typedRequestHash(in), earlier: earlierHash}
 	}
 	var out map[string]any
 	err = e.updateGrouped(func(tx *bolt.Tx) error {

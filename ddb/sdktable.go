@@ -1,6 +1,6 @@
 package ddb
 
-// The control plane on the in-process API (direct.go): CreateTable,
+// The control plane on the in-process API (sdkapi.go): CreateTable,
 // DescribeTable, UpdateTable, DeleteTable, UpdateTimeToLive and
 // DescribeTimeToLive.
 
@@ -17,14 +17,14 @@ import (
 // CreateTable creates a table, as dynamodb.Client.CreateTable does.
 // Parameters the engine ignores over HTTP (SSE, table class, warm
 // throughput, …) are ignored here too.
-func (d *Direct) CreateTable(ctx context.Context, in *dynamodb.CreateTableInput, _ ...func(*dynamodb.Options)) (*dynamodb.CreateTableOutput, error) {
+func (d *API) CreateTable(ctx context.Context, in *dynamodb.CreateTableInput, _ ...func(*dynamodb.Options)) (*dynamodb.CreateTableOutput, error) {
 	return call(ctx, "CreateTable", orEmpty(in), createTableFromSDK, d.e.createTable, func(out map[string]any) (*dynamodb.CreateTableOutput, error) {
 		return &dynamodb.CreateTableOutput{TableDescription: tableDescriptionToSDK(out["TableDescription"])}, nil
 	})
 }
 
 // DescribeTable describes a table, as dynamodb.Client.DescribeTable does.
-func (d *Direct) DescribeTable(ctx context.Context, in *dynamodb.DescribeTableInput, _ ...func(*dynamodb.Options)) (*dynamodb.DescribeTableOutput, error) {
+func (d *API) DescribeTable(ctx context.Context, in *dynamodb.DescribeTableInput, _ ...func(*dynamodb.Options)) (*dynamodb.DescribeTableOutput, error) {
 	return call(ctx, "DescribeTable", orEmpty(in), func(in *dynamodb.DescribeTableInput) (*tableNameInput, error) {
 		return tableNameFromSDK(in.TableName), nil
 	}, d.e.describeTable, func(out map[string]any) (*dynamodb.DescribeTableOutput, error) {
@@ -33,7 +33,7 @@ func (d *Direct) DescribeTable(ctx context.Context, in *dynamodb.DescribeTableIn
 }
 
 // DeleteTable deletes a table, as dynamodb.Client.DeleteTable does.
-func (d *Direct) DeleteTable(ctx context.Context, in *dynamodb.DeleteTableInput, _ ...func(*dynamodb.Options)) (*dynamodb.DeleteTableOutput, error) {
+func (d *API) DeleteTable(ctx context.Context, in *dynamodb.DeleteTableInput, _ ...func(*dynamodb.Options)) (*dynamodb.DeleteTableOutput, error) {
 	return call(ctx, "DeleteTable", orEmpty(in), func(in *dynamodb.DeleteTableInput) (*tableNameInput, error) {
 		return tableNameFromSDK(in.TableName), nil
 	}, d.e.deleteTable, func(out map[string]any) (*dynamodb.DeleteTableOutput, error) {
@@ -42,7 +42,7 @@ func (d *Direct) DeleteTable(ctx context.Context, in *dynamodb.DeleteTableInput,
 }
 
 // UpdateTable changes a table, as dynamodb.Client.UpdateTable does.
-func (d *Direct) UpdateTable(ctx context.Context, in *dynamodb.UpdateTableInput, _ ...func(*dynamodb.Options)) (*dynamodb.UpdateTableOutput, error) {
+func (d *API) UpdateTable(ctx context.Context, in *dynamodb.UpdateTableInput, _ ...func(*dynamodb.Options)) (*dynamodb.UpdateTableOutput, error) {
 	return call(ctx, "UpdateTable", orEmpty(in), updateTableFromSDK, d.e.updateTable, func(out map[string]any) (*dynamodb.UpdateTableOutput, error) {
 		return &dynamodb.UpdateTableOutput{TableDescription: tableDescriptionToSDK(out["TableDescription"])}, nil
 	})
@@ -50,7 +50,7 @@ func (d *Direct) UpdateTable(ctx context.Context, in *dynamodb.UpdateTableInput,
 
 // UpdateTimeToLive enables or disables TTL, as
 // dynamodb.Client.UpdateTimeToLive does.
-func (d *Direct) UpdateTimeToLive(ctx context.Context, in *dynamodb.UpdateTimeToLiveInput, _ ...func(*dynamodb.Options)) (*dynamodb.UpdateTimeToLiveOutput, error) {
+func (d *API) UpdateTimeToLive(ctx context.Context, in *dynamodb.UpdateTimeToLiveInput, _ ...func(*dynamodb.Options)) (*dynamodb.UpdateTimeToLiveOutput, error) {
 	return call(ctx, "UpdateTimeToLive", orEmpty(in), func(in *dynamodb.UpdateTimeToLiveInput) (*updateTTLInput, error) {
 		x := &updateTTLInput{TableName: deref(in.TableName), tableNameAbsent: in.TableName == nil}
 		if s := in.TimeToLiveSpecification; s != nil {
@@ -69,7 +69,7 @@ func (d *Direct) UpdateTimeToLive(ctx context.Context, in *dynamodb.UpdateTimeTo
 
 // DescribeTimeToLive reports a table's TTL status, as
 // dynamodb.Client.DescribeTimeToLive does.
-func (d *Direct) DescribeTimeToLive(ctx context.Context, in *dynamodb.DescribeTimeToLiveInput, _ ...func(*dynamodb.Options)) (*dynamodb.DescribeTimeToLiveOutput, error) {
+func (d *API) DescribeTimeToLive(ctx context.Context, in *dynamodb.DescribeTimeToLiveInput, _ ...func(*dynamodb.Options)) (*dynamodb.DescribeTimeToLiveOutput, error) {
 	return call(ctx, "DescribeTimeToLive", orEmpty(in), func(in *dynamodb.DescribeTimeToLiveInput) (*tableNameInput, error) {
 		return tableNameFromSDK(in.TableName), nil
 	}, d.e.describeTimeToLive, func(out map[string]any) (*dynamodb.DescribeTimeToLiveOutput, error) {

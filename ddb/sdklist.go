@@ -1,6 +1,6 @@
 package ddb
 
-// Query and Scan on the in-process API (direct.go).
+// Query and Scan on the in-process API (sdkapi.go).
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 )
 
 // Query reads the items of one partition, as dynamodb.Client.Query does.
-func (d *Direct) Query(ctx context.Context, in *dynamodb.QueryInput, _ ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
+func (d *API) Query(ctx context.Context, in *dynamodb.QueryInput, _ ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
 	return call(ctx, "Query", orEmpty(in), queryFromSDK, d.e.query, func(out map[string]any) (*dynamodb.QueryOutput, error) {
 		l, err := listOutputToSDK(out)
 		return &dynamodb.QueryOutput{Items: l.items, Count: l.count, ScannedCount: l.scanned, LastEvaluatedKey: l.lastKey, ConsumedCapacity: l.capacity}, err
@@ -18,7 +18,7 @@ func (d *Direct) Query(ctx context.Context, in *dynamodb.QueryInput, _ ...func(*
 }
 
 // Scan reads every item of a table or index, as dynamodb.Client.Scan does.
-func (d *Direct) Scan(ctx context.Context, in *dynamodb.ScanInput, _ ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
+func (d *API) Scan(ctx context.Context, in *dynamodb.ScanInput, _ ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
 	return call(ctx, "Scan", orEmpty(in), scanFromSDK, d.e.scan, func(out map[string]any) (*dynamodb.ScanOutput, error) {
 		l, err := listOutputToSDK(out)
 		return &dynamodb.ScanOutput{Items: l.items, Count: l.count, ScannedCount: l.scanned, LastEvaluatedKey: l.lastKey, ConsumedCapacity: l.capacity}, err

@@ -1,6 +1,6 @@
 package ddb
 
-// The single-item operations on the in-process API (direct.go): GetItem,
+// The single-item operations on the in-process API (sdkapi.go): GetItem,
 // PutItem, UpdateItem and DeleteItem.
 
 import (
@@ -12,12 +12,12 @@ import (
 )
 
 // GetItem returns one item by key, as dynamodb.Client.GetItem does.
-func (d *Direct) GetItem(ctx context.Context, in *dynamodb.GetItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
+func (d *API) GetItem(ctx context.Context, in *dynamodb.GetItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
 	return call(ctx, "GetItem", orEmpty(in), getItemFromSDK, d.e.getItem, getItemToSDK)
 }
 
 // PutItem creates or replaces an item, as dynamodb.Client.PutItem does.
-func (d *Direct) PutItem(ctx context.Context, in *dynamodb.PutItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.PutItemOutput, error) {
+func (d *API) PutItem(ctx context.Context, in *dynamodb.PutItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.PutItemOutput, error) {
 	return call(ctx, "PutItem", orEmpty(in), putItemFromSDK, asMap(d.e.putItem), func(out map[string]any) (*dynamodb.PutItemOutput, error) {
 		w, err := writeOutputToSDK(out)
 		return &dynamodb.PutItemOutput{Attributes: w.attributes, ConsumedCapacity: w.capacity, ItemCollectionMetrics: w.metrics}, err
@@ -25,7 +25,7 @@ func (d *Direct) PutItem(ctx context.Context, in *dynamodb.PutItemInput, _ ...fu
 }
 
 // UpdateItem edits an item, as dynamodb.Client.UpdateItem does.
-func (d *Direct) UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.UpdateItemOutput, error) {
+func (d *API) UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.UpdateItemOutput, error) {
 	return call(ctx, "UpdateItem", orEmpty(in), updateItemFromSDK, asMap(d.e.updateItem), func(out map[string]any) (*dynamodb.UpdateItemOutput, error) {
 		w, err := writeOutputToSDK(out)
 		return &dynamodb.UpdateItemOutput{Attributes: w.attributes, ConsumedCapacity: w.capacity, ItemCollectionMetrics: w.metrics}, err
@@ -33,7 +33,7 @@ func (d *Direct) UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, _
 }
 
 // DeleteItem deletes an item, as dynamodb.Client.DeleteItem does.
-func (d *Direct) DeleteItem(ctx context.Context, in *dynamodb.DeleteItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.DeleteItemOutput, error) {
+func (d *API) DeleteItem(ctx context.Context, in *dynamodb.DeleteItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.DeleteItemOutput, error) {
 	return call(ctx, "DeleteItem", orEmpty(in), deleteItemFromSDK, asMap(d.e.deleteItem), func(out map[string]any) (*dynamodb.DeleteItemOutput, error) {
 		w, err := writeOutputToSDK(out)
 		return &dynamodb.DeleteItemOutput{Attributes: w.attributes, ConsumedCapacity: w.capacity, ItemCollectionMetrics: w.metrics}, err

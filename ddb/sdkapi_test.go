@@ -37,15 +37,15 @@ type sdkAPI interface {
 
 var (
 	_ sdkAPI = (*dynamodb.Client)(nil)
-	_ sdkAPI = (*Direct)(nil)
+	_ sdkAPI = (*API)(nil)
 )
 
-// TestDirectMatchesClient runs the same calls through the SDK client (over
+// TestSDKAPIMatchesClient runs the same calls through the SDK client (over
 // HTTP, in memory) on one engine and through the in-process API on another,
 // and checks that outputs and errors are the same. ddb/conformance compares
 // the two paths on every conformance step; this is the quick check beside
 // the code.
-func TestDirectMatchesClient(t *testing.T) {
+func TestSDKAPIMatchesClient(t *testing.T) {
 	key := func(pk, sk string) map[string]types.AttributeValue { return item("PK", s(pk), "SK", s(sk)) }
 	calls := []struct {
 		name string
@@ -262,11 +262,11 @@ func TestDirectMatchesClient(t *testing.T) {
 			return c.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("tbl"), FilterExpression: aws.String("attribute_exists(n)")})
 		}},
 	}
-	viaClient, direct := mustOpen(t), mustOpen(t)
+	viaClient, inProcess := mustOpen(t), mustOpen(t)
 	for _, c := range calls {
 		t.Run(c.name, func(t *testing.T) {
 			want, wantErr := c.call(viaClient.ctx, viaClient.client)
-			got, gotErr := c.call(direct.ctx, direct.e.API())
+			got, gotErr := c.call(inProcess.ctx, inProcess.e.API())
 			var invalid smithy.InvalidParamsError
 			if errors.As(wantErr, &invalid) {
 				// The SDK refuses the input before sending it; the in-process API, which

@@ -5,7 +5,7 @@ package ddb
 // values the operations return (map[string]any trees, as ServeHTTP encodes
 // them) to the SDK's output types. Reading the one response value for both
 // paths keeps their answers the same by construction; the conformance
-// suite's direct comparison (ddb/conformance) checks the conversion.
+// suite's in-process comparison (ddb/conformance) checks the conversion.
 
 import (
 	"encoding/json"

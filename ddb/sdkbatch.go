@@ -1,6 +1,6 @@
 package ddb
 
-// BatchGetItem and BatchWriteItem on the in-process API (direct.go).
+// BatchGetItem and BatchWriteItem on the in-process API (sdkapi.go).
 
 import (
 	"context"
@@ -11,13 +11,13 @@ import (
 )
 
 // BatchGetItem reads up to 100 items, as dynamodb.Client.BatchGetItem does.
-func (d *Direct) BatchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.BatchGetItemOutput, error) {
+func (d *API) BatchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.BatchGetItemOutput, error) {
 	return call(ctx, "BatchGetItem", orEmpty(in), batchGetFromSDK, d.e.batchGetItem, batchGetToSDK)
 }
 
 // BatchWriteItem puts and deletes up to 25 items, as
 // dynamodb.Client.BatchWriteItem does.
-func (d *Direct) BatchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.BatchWriteItemOutput, error) {
+func (d *API) BatchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.BatchWriteItemOutput, error) {
 	return call(ctx, "BatchWriteItem", orEmpty(in), batchWriteFromSDK, d.e.batchWriteItem, func(out map[string]any) (*dynamodb.BatchWriteItemOutput, error) {
 		// Every request is applied at once: UnprocessedItems is always empty.
 		return &dynamodb.BatchWriteItemOutput{UnprocessedItems: map[string][]types.WriteRequest{}, ConsumedCapacity: capacitiesToSDK(out["ConsumedCapacity"])}, nil

@@ -1,7 +1,9 @@
 package ddb
 
 import (
+	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"math"
 	"sort"
 	"strconv"
@@ -250,3 +252,85 @@ func sortedKeys[V any](m map[string]V) []string {
 	sort.Strings(keys)
 	return keys
 }
+
+// Stored items and stream records are rendered here, by the JSON front-end,
+// straight from their stored form; storage only decodes them.
+
+// appendStoredJSON appends to dst the response JSON (what appendItem
+// writes) of the item made of binary value v and keys, and returns the
+// size recorded in v.
+func appendStoredJSON(dst []byte, keys []attr.NamedValue, v []byte) ([]byte, int, error) {
+	start := len(dst)
+	dst, size, err := attr.AppendBinaryJSON(dst, v, keys)
+	if err != nil {
+		return nil, 0, fmt.Errorf("ddb: corrupt item: %w", err)
+	}
+	return htmlEscapeTail(dst, start), size, nil
+}
+
+// appendJSON appends the item's response JSON: what appendItem writes for
+// the decoded item.
+func (s *storedItem) appendJSON(dst []byte) ([]byte, error) {
+	if s.value == nil {
+		return appendItem(dst, itemOf(s.keys)), nil
+	}
+	dst, _, err := appendStoredJSON(dst, s.keys, s.value)
+	return dst, err
+}
+
+// MarshalJSON lets encoding/json (tokens, error bodies) handle responses
+// holding stored items.
+func (s *storedItem) MarshalJSON() ([]byte, error) { return s.appendJSON(nil) }
+
+// appendJSON appends the record as GetRecords returns it over HTTP: the
+// keys in the order json.Marshal sorts them, as appendResponse writes every
+// response.
+func (r *storedRecord) appendJSON(dst []byte) ([]byte, error) {
+	keysItem := attr.Item{}
+	if _, err := attr.DecodeBinary(r.keys, keysItem); err != nil {
+		return nil, r.corrupt(errBadRecord)
+	}
+	keys := make([]attr.NamedValue, 0, len(keysItem))
+	for _, name := range sortedKeys(keysItem) {
+		keys = append(keys, attr.NamedValue{Name: name, Value: keysItem[name]})
+	}
+	dst = append(dst, `{"awsRegion":`...)
+	dst = appendString(dst, r.region)
+	dst = append(dst, `,"dynamodb":{"ApproximateCreationDateTime":`...)
+	// DynamoDB rounds it down to the second.
+	dst = strconv.AppendInt(dst, r.millis/1000, 10)
+	dst = append(dst, `,"Keys":`...)
+	dst = appendItem(dst, keysItem)
+	for _, img := range []struct {
+		image []byte
+		name  string
+	}{{r.newImage, `,"NewImage":`}, {r.oldImage, `,"OldImage":`}} {
+		if img.image == nil {
+			continue
+		}
+		dst = append(dst, img.name...)
+		var err error
+		if dst, _, err = appendStoredJSON(dst, keys, img.image); err != nil {
+			return nil, r.corrupt(err)
+		}
+	}
+	dst = append(dst, `,"SequenceNumber":"`...)
+	dst = appendSequenceNumber(dst, r.seq)
+	dst = append(dst, `","SizeBytes":`...)
+	dst = strconv.AppendUint(dst, r.size, 10)
+	dst = append(dst, `,"StreamViewType":"`...)
+	dst = append(dst, r.viewType()...)
+	dst = append(dst, `"},"eventID":"`...)
+	dst = hex.AppendEncode(dst, r.id)
+	dst = append(dst, `","eventName":"`...)
+	dst = append(dst, r.event()...)
+	dst = append(dst, `","eventSource":"`+recordEventSource+`","eventVersion":"`+recordEventVersion+`"`...)
+	if r.byService() {
+		dst = append(dst, `,"userIdentity":{"PrincipalId":"`+servicePrincipal+`","Type":"`+serviceIdentityType+`"}`...)
+	}
+	return append(dst, '}'), nil
+}
+
+// MarshalJSON renders the record should a response put it where
+// appendResponse falls back to json.Marshal (a shape it does not know).
+func (r *storedRecord) MarshalJSON() ([]byte, error) { return r.appendJSON(nil) }
