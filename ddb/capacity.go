@@ -1,8 +1,6 @@
 package ddb
 
 import (
-	"math"
-
 	"github.com/quickphotos/quickphotos/ddb/attr"
 )
 
@@ -117,7 +115,7 @@ func (c *capacity) render(mode string) map[string]any {
 // setUnits sets CapacityUnits. ReadCapacityUnits and WriteCapacityUnits are
 // left out, as DynamoDB Local leaves them out.
 func (c *capacity) setUnits(m map[string]any, n float64) {
-	m["CapacityUnits"] = math.Round(n*10) / 10
+	m["CapacityUnits"] = roundUnits(n)
 }
 
 // renderTables is the ConsumedCapacity list of a request over several

@@ -97,6 +97,8 @@ func appendResponse(dst []byte, v any) ([]byte, error) {
 	switch v := v.(type) {
 	case nil:
 		return append(dst, "null"...), nil
+	case jsonResponse:
+		return v.appendJSON(dst)
 	case map[string]any:
 		return appendObject(dst, v)
 	case []map[string]any:
@@ -127,10 +129,6 @@ func appendResponse(dst []byte, v any) ([]byte, error) {
 		return appendItem(dst, v), nil
 	case rawItem:
 		return append(dst, v...), nil
-	case *storedItem:
-		return v.appendJSON(dst)
-	case *storedRecord:
-		return v.appendJSON(dst)
 	case attr.Value:
 		return appendValue(dst, v), nil
 	case string:
@@ -334,3 +332,99 @@ func (r *storedRecord) appendJSON(dst []byte) ([]byte, error) {
 // MarshalJSON renders the record should a response put it where
 // appendResponse falls back to json.Marshal (a shape it does not know).
 func (r *storedRecord) MarshalJSON() ([]byte, error) { return r.appendJSON(nil) }
+
+// jsonResponse is a typed output (output.go) that writes its own response
+// JSON, byte for byte what json.Marshal gives the equivalent response map.
+type jsonResponse interface {
+	appendJSON(dst []byte) ([]byte, error)
+}
+
+// objectWriter writes a JSON object's members; its callers write them in
+// the order json.Marshal sorts map keys.
+type objectWriter struct {
+	dst []byte
+	n   int
+}
+
+// key starts the member name.
+func (w *objectWriter) key(name string) {
+	if w.n == 0 {
+		w.dst = append(w.dst, '{')
+	} else {
+		w.dst = append(w.dst, ',')
+	}
+	w.n++
+	w.dst = append(w.dst, '"')
+	w.dst = append(w.dst, name...)
+	w.dst = append(w.dst, '"', ':')
+}
+
+// end closes the object.
+func (w *objectWriter) end() []byte {
+	if w.n == 0 {
+		return append(w.dst, '{', '}')
+	}
+	return append(w.dst, '}')
+}
+
+// appendJSON writes the ConsumedCapacity object (capacity.render).
+func (cc consumedCapacity) appendJSON(dst []byte) ([]byte, error) {
+	return appendObject(dst, cc.c.render(cc.mode))
+}
+
+// appendJSON writes the item: its stored form straight from the bytes, or
+// the decoded item.
+func (r resultItem) appendJSON(dst []byte) ([]byte, error) {
+	if r.stored != nil {
+		return r.stored.appendJSON(dst)
+	}
+	return appendItem(dst, r.decoded), nil
+}
+
+func (o *getItemOutput) appendJSON(dst []byte) ([]byte, error) {
+	w := objectWriter{dst: dst}
+	var err error
+	if o.capacity.reported() {
+		w.key("ConsumedCapacity")
+		if w.dst, err = o.capacity.appendJSON(w.dst); err != nil {
+			return nil, err
+		}
+	}
+	if o.item.present() {
+		w.key("Item")
+		if w.dst, err = o.item.appendJSON(w.dst); err != nil {
+			return nil, err
+		}
+	}
+	return w.end(), nil
+}
+
+func (o *itemWriteOutput) appendJSON(dst []byte) ([]byte, error) {
+	w := objectWriter{dst: dst}
+	var err error
+	if o.attributes != nil {
+		w.key("Attributes")
+		w.dst = appendItem(w.dst, o.attributes)
+	}
+	if o.capacity.reported() {
+		w.key("ConsumedCapacity")
+		if w.dst, err = o.capacity.appendJSON(w.dst); err != nil {
+			return nil, err
+		}
+	}
+	if m := o.metrics; m != nil {
+		w.key("ItemCollectionMetrics")
+		w.dst = append(w.dst, `{"ItemCollectionKey":`...)
+		w.dst = appendItem(w.dst, m.key)
+		w.dst = append(w.dst, `,"SizeEstimateRangeGB":[`...)
+		if w.dst, err = appendResponse(w.dst, m.low); err != nil {
+			return nil, err
+		}
+		w.dst = append(w.dst, ',')
+		if w.dst, err = appendResponse(w.dst, m.high); err != nil {
+			return nil, err
+		}
+		w.dst = append(w.dst, ']', '}')
+	}
+	return w.end(), nil
+}

@@ -81,14 +81,11 @@ func invoke[I, X, R, O any](ctx context.Context, svc sdkService, op string, in I
 	return out, nil
 }
 
-// asMap adapts an operation whose response is typed any (the single-item
-// writes, which share conditionalWrite) to call.
-func asMap[X any](run func(context.Context, X) (any, error)) func(context.Context, X) (map[string]any, error) {
-	return func(ctx context.Context, x X) (map[string]any, error) {
-		out, err := run(ctx, x)
-		m, _ := out.(map[string]any)
-		return m, err
-	}
+// typedCall is call for an operation with a typed output (output.go),
+// which to renders straight into the SDK's output.
+func typedCall[I, X, R, O any](ctx context.Context, op string, in I, from func(I) (X, error),
+	run func(context.Context, X) (R, error), to func(R) (O, error)) (O, error) {
+	return invoke(ctx, dynamoDBService, op, in, from, run, to)
 }
 
 // orEmpty is in, or the zero input for a nil one, as the SDK treats a nil

@@ -168,3 +168,44 @@ func responseItem(out map[string]any, key string) (map[string]types.AttributeVal
 	}
 	return responseItemToSDK(x)
 }
+
+// toSDK converts a typed output's item (output.go): a stored item straight
+// from its bytes, a decoded one value by value; nil when there is none.
+func (r resultItem) toSDK() (map[string]types.AttributeValue, error) {
+	switch {
+	case r.stored != nil:
+		return storedItemToSDK(r.stored)
+	case r.decoded != nil:
+		return itemToSDK(r.decoded), nil
+	}
+	return nil, nil
+}
+
+// toSDK converts a typed output's ConsumedCapacity (capacity.render gives
+// the same over JSON); nil when none is reported.
+func (cc consumedCapacity) toSDK() *types.ConsumedCapacity {
+	if !cc.reported() {
+		return nil
+	}
+	c := cc.c
+	out := &types.ConsumedCapacity{TableName: aws.String(c.m.Name), CapacityUnits: aws.Float64(roundUnits(c.total()))}
+	if cc.mode != capacityIndexes {
+		return out
+	}
+	out.Table = &types.Capacity{CapacityUnits: aws.Float64(roundUnits(c.units))}
+	for name, n := range c.indexes {
+		units := types.Capacity{CapacityUnits: aws.Float64(roundUnits(n))}
+		if ix := c.m.index(name); ix != nil && ix.Global {
+			if out.GlobalSecondaryIndexes == nil {
+				out.GlobalSecondaryIndexes = map[string]types.Capacity{}
+			}
+			out.GlobalSecondaryIndexes[name] = units
+		} else {
+			if out.LocalSecondaryIndexes == nil {
+				out.LocalSecondaryIndexes = map[string]types.Capacity{}
+			}
+			out.LocalSecondaryIndexes[name] = units
+		}
+	}
+	return out
+}

@@ -1,0 +1,76 @@
+package ddb
+
+// Typed outputs. An operation that has one returns it from its run
+// function, and each front-end renders it: the JSON protocol with its
+// appendJSON method (responsejson.go), the typed SDK API with a toSDK
+// function (sdk*.go), PartiQL by reading its fields. None goes through the
+// other's form, and no map[string]any is built on the way; the JSON
+// renderer builds one only where the JSON shape is open-ended
+// (ConsumedCapacity's per-index objects).
+
+import (
+	"math"
+
+	"github.com/quickphotos/quickphotos/ddb/attr"
+)
+
+// consumedCapacity is the ConsumedCapacity a response reports: the
+// accounting of one table and the ReturnConsumedCapacity asked for. It
+// reports nothing for NONE (or no accounting).
+type consumedCapacity struct {
+	c    *capacity
+	mode string
+}
+
+// reported reports whether the response holds a ConsumedCapacity.
+func (cc consumedCapacity) reported() bool {
+	return cc.c != nil && (cc.mode == capacityTotal || cc.mode == capacityIndexes)
+}
+
+// roundUnits is n as reported: to one decimal, as DynamoDB Local does.
+func roundUnits(n float64) float64 { return math.Round(n*10) / 10 }
+
+// resultItem is an item of a response: the stored form of an unprojected
+// read, or a decoded (possibly projected) item. The zero resultItem is no
+// item.
+type resultItem struct {
+	stored  *storedItem
+	decoded attr.Item
+}
+
+// present reports whether there is an item.
+func (r resultItem) present() bool { return r.stored != nil || r.decoded != nil }
+
+// readItem is the response form of a read item: the projected item when
+// there is a projection, the item itself when it was read decoded (raw
+// nil), else its stored form.
+func readItem(p projector, it attr.Item, raw *storedItem) resultItem {
+	switch {
+	case p != nil:
+		return resultItem{decoded: p(it)}
+	case raw == nil:
+		return resultItem{decoded: it}
+	}
+	return resultItem{stored: raw}
+}
+
+// getItemOutput is GetItem's answer.
+type getItemOutput struct {
+	item     resultItem // the zero resultItem when there is none
+	capacity consumedCapacity
+}
+
+// collectionMetrics is the ItemCollectionMetrics of a write to an item
+// collection: its key (the partition key attribute) and the range, in GB,
+// its size falls in.
+type collectionMetrics struct {
+	key       attr.Item
+	low, high float64
+}
+
+// itemWriteOutput is the answer of PutItem, UpdateItem and DeleteItem.
+type itemWriteOutput struct {
+	attributes attr.Item // nil when ReturnValues asks for none
+	capacity   consumedCapacity
+	metrics    *collectionMetrics // nil when not asked for or not kept
+}
