@@ -74,3 +74,12 @@ type itemWriteOutput struct {
 	capacity   consumedCapacity
 	metrics    *collectionMetrics // nil when not asked for or not kept
 }
+
+// listOutput is the answer of Query and Scan: one page.
+type listOutput struct {
+	items    []resultItem // nil for Select COUNT, else the items, possibly none
+	count    int          // items returned (after the filter)
+	scanned  int          // items read (before it)
+	lastKey  attr.Item    // LastEvaluatedKey, nil when the range is exhausted
+	capacity consumedCapacity
+}

@@ -428,3 +428,29 @@ func (o *itemWriteOutput) appendJSON(dst []byte) ([]byte, error) {
 	}
 	return w.end(), nil
 }
+
+func (o *listOutput) appendJSON(dst []byte) ([]byte, error) {
+	w := objectWriter{dst: dst}
+	var err error
+	if o.capacity.reported() {
+		w.key("ConsumedCapacity")
+		if w.dst, err = o.capacity.appendJSON(w.dst); err != nil {
+			return nil, err
+		}
+	}
+	w.key("Count")
+	w.dst = strconv.AppendInt(w.dst, int64(o.count), 10)
+	if o.items != nil {
+		w.key("Items")
+		if w.dst, err = appendArray(w.dst, len(o.items), func(dst []byte, i int) ([]byte, error) { return o.items[i].appendJSON(dst) }); err != nil {
+			return nil, err
+		}
+	}
+	if o.lastKey != nil {
+		w.key("LastEvaluatedKey")
+		w.dst = appendItem(w.dst, o.lastKey)
+	}
+	w.key("ScannedCount")
+	w.dst = strconv.AppendInt(w.dst, int64(o.scanned), 10)
+	return w.end(), nil
+}

@@ -139,36 +139,6 @@ func capacitiesToSDK(x any) []types.ConsumedCapacity {
 	return out
 }
 
-// collectionMetricsToSDK converts ItemCollectionMetrics
-// (tableTx.collectionMetrics).
-func collectionMetricsToSDK(x any) (*types.ItemCollectionMetrics, error) {
-	m, ok := x.(map[string]any)
-	if !ok {
-		return nil, nil
-	}
-	key, err := responseItemToSDK(m["ItemCollectionKey"])
-	if err != nil {
-		return nil, err
-	}
-	out := &types.ItemCollectionMetrics{ItemCollectionKey: key}
-	if r, ok := m["SizeEstimateRangeGB"].([]any); ok {
-		for _, n := range r {
-			out.SizeEstimateRangeGB = append(out.SizeEstimateRangeGB, number(n))
-		}
-	}
-	return out, nil
-}
-
-// responseItem converts the item at key of a response (Item, Attributes), nil when
-// absent.
-func responseItem(out map[string]any, key string) (map[string]types.AttributeValue, error) {
-	x, ok := out[key]
-	if !ok {
-		return nil, nil
-	}
-	return responseItemToSDK(x)
-}
-
 // toSDK converts a typed output's item (output.go): a stored item straight
 // from its bytes, a decoded one value by value; nil when there is none.
 func (r resultItem) toSDK() (map[string]types.AttributeValue, error) {
