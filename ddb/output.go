@@ -83,3 +83,66 @@ type listOutput struct {
 	lastKey  attr.Item    // LastEvaluatedKey, nil when the range is exhausted
 	capacity consumedCapacity
 }
+
+// capacityReport is one table's ConsumedCapacity as reported, plain data:
+// the answer of TransactWriteItems holds a list of them, and a
+// ClientRequestToken stores that answer as JSON (tokens.go), in these
+// DynamoDB field names. The fields are in the order json.Marshal sorts a
+// map's keys, so its encoding is the one a response map would have.
+type capacityReport struct {
+	CapacityUnits          float64                  `json:"CapacityUnits"`
+	GlobalSecondaryIndexes map[string]capacityUnits `json:"GlobalSecondaryIndexes,omitempty"`
+	LocalSecondaryIndexes  map[string]capacityUnits `json:"LocalSecondaryIndexes,omitempty"`
+	Table                  *capacityUnits           `json:"Table,omitempty"`
+	TableName              string                   `json:"TableName"`
+}
+
+// capacityUnits is the CapacityUnits of a table or an index.
+type capacityUnits struct {
+	CapacityUnits float64 `json:"CapacityUnits"`
+}
+
+// report is the ConsumedCapacity of c for mode (as render gives it over
+// JSON).
+func (c *capacity) report(mode string) capacityReport {
+	r := capacityReport{TableName: c.m.Name, CapacityUnits: roundUnits(c.total())}
+	if mode != capacityIndexes {
+		return r
+	}
+	r.Table = &capacityUnits{CapacityUnits: roundUnits(c.units)}
+	for name, n := range c.indexes {
+		u := capacityUnits{CapacityUnits: roundUnits(n)}
+		if ix := c.m.index(name); ix != nil && ix.Global {
+			if r.GlobalSecondaryIndexes == nil {
+				r.GlobalSecondaryIndexes = map[string]capacityUnits{}
+			}
+			r.GlobalSecondaryIndexes[name] = u
+		} else {
+			if r.LocalSecondaryIndexes == nil {
+				r.LocalSecondaryIndexes = map[string]capacityUnits{}
+			}
+			r.LocalSecondaryIndexes[name] = u
+		}
+	}
+	return r
+}
+
+// reportTables is the ConsumedCapacity list of a request over several
+// tables, one element per table in name order, or nil when mode asks for
+// none.
+func reportTables(caps map[string]*capacity, mode string) []capacityReport {
+	if mode != capacityTotal && mode != capacityIndexes {
+		return nil
+	}
+	list := make([]capacityReport, 0, len(caps))
+	for _, name := range sortedKeys(caps) {
+		list = append(list, caps[name].report(mode))
+	}
+	return list
+}
+
+// transactWriteOutput is the answer of TransactWriteItems, which a
+// ClientRequestToken stores (as JSON) and replays.
+type transactWriteOutput struct {
+	ConsumedCapacity []capacityReport `json:"ConsumedCapacity,omitempty"`
+}

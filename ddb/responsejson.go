@@ -454,3 +454,16 @@ func (o *listOutput) appendJSON(dst []byte) ([]byte, error) {
 	w.dst = strconv.AppendInt(w.dst, int64(o.scanned), 10)
 	return w.end(), nil
 }
+
+func (o *transactWriteOutput) appendJSON(dst []byte) ([]byte, error) {
+	if o.ConsumedCapacity == nil {
+		return append(dst, '{', '}'), nil
+	}
+	// Rare (asked for, on a write path that fsyncs): encoding/json's
+	// struct encoding is the map encoding here (capacityReport).
+	b, err := json.Marshal(o)
+	if err != nil {
+		return nil, err
+	}
+	return append(dst, b...), nil
+}

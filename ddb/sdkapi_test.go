@@ -221,6 +221,20 @@ func TestSDKAPIMatchesClient(t *testing.T) {
 					{Delete: &types.Delete{TableName: aws.String("tbl"), Key: key("c", "1")}},
 				}})
 		}},
+		{"transact indexes", func(ctx context.Context, c sdkAPI) (any, error) {
+			return c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{ClientRequestToken: aws.String("tok-ix"), ReturnConsumedCapacity: types.ReturnConsumedCapacityIndexes,
+				TransactItems: []types.TransactWriteItem{
+					{Put: &types.Put{TableName: aws.String("tbl"), Item: item("PK", s("ix"), "SK", s("1"), "G", s("g"))}},
+					{Update: &types.Update{TableName: aws.String("tbl"), Key: key("a", "1"), UpdateExpression: aws.String("SET G = :g"), ExpressionAttributeValues: map[string]types.AttributeValue{":g": s("h")}}},
+				}})
+		}},
+		{"transact indexes replayed", func(ctx context.Context, c sdkAPI) (any, error) {
+			return c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{ClientRequestToken: aws.String("tok-ix"), ReturnConsumedCapacity: types.ReturnConsumedCapacityIndexes,
+				TransactItems: []types.TransactWriteItem{
+					{Put: &types.Put{TableName: aws.String("tbl"), Item: item("PK", s("ix"), "SK", s("1"), "G", s("g"))}},
+					{Update: &types.Update{TableName: aws.String("tbl"), Key: key("a", "1"), UpdateExpression: aws.String("SET G = :g"), ExpressionAttributeValues: map[string]types.AttributeValue{":g": s("h")}}},
+				}})
+		}},
 		{"transact replayed", func(ctx context.Context, c sdkAPI) (any, error) {
 			return c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{ClientRequestToken: aws.String("tok"), ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,
 				TransactItems: []types.TransactWriteItem{

@@ -179,3 +179,34 @@ func (cc consumedCapacity) toSDK() *types.ConsumedCapacity {
 	}
 	return out
 }
+
+// reportsToSDK converts a ConsumedCapacity list of plain reports; nil
+// stays absent.
+func reportsToSDK(list []capacityReport) []types.ConsumedCapacity {
+	if list == nil {
+		return nil
+	}
+	out := make([]types.ConsumedCapacity, len(list))
+	for i, r := range list {
+		cc := types.ConsumedCapacity{TableName: aws.String(r.TableName), CapacityUnits: aws.Float64(r.CapacityUnits)}
+		if r.Table != nil {
+			cc.Table = &types.Capacity{CapacityUnits: aws.Float64(r.Table.CapacityUnits)}
+		}
+		cc.GlobalSecondaryIndexes = unitsToSDK(r.GlobalSecondaryIndexes)
+		cc.LocalSecondaryIndexes = unitsToSDK(r.LocalSecondaryIndexes)
+		out[i] = cc
+	}
+	return out
+}
+
+// unitsToSDK converts per-index capacities; nil stays absent.
+func unitsToSDK(m map[string]capacityUnits) map[string]types.Capacity {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]types.Capacity, len(m))
+	for name, u := range m {
+		out[name] = types.Capacity{CapacityUnits: aws.Float64(u.CapacityUnits)}
+	}
+	return out
+}

@@ -68,7 +68,7 @@ type tokenRecord struct {
 // with this token (nil if none or expired), or
 // IdempotentParameterMismatchException when the token came with another
 // request.
-func (e *Engine) lookupToken(tx *bolt.Tx, token string, d requestDigest) (map[string]any, error) {
+func (e *Engine) lookupToken(tx *bolt.Tx, token string, d requestDigest) (*transactWriteOutput, error) {
 	rec, err := e.findToken(tx, []byte(token))
 	if rec == nil || err != nil {
 		return nil, err
@@ -83,7 +83,11 @@ func (e *Engine) lookupToken(tx *bolt.Tx, token string, d requestDigest) (map[st
 	if string(rec.Hash) != string(hash) {
 		return nil, &Error{Type: typeIdempotentMismatch, Message: "The request uses the same client token as a previous, but non-identical request."}
 	}
-	return decodeJSONMap(rec.Response)
+	var out transactWriteOutput
+	if err := json.Unmarshal(rec.Response, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
 }
 
 // findToken returns the latest record of token among the generations that
@@ -119,7 +123,7 @@ func (e *Engine) findToken(tx *bolt.Tx, token []byte) (*tokenRecord, error) {
 
 // saveToken records a token, in the current generation, with the hash of
 // its request and the response.
-func (e *Engine) saveToken(tx *bolt.Tx, token string, d requestDigest, resp map[string]any) error {
+func (e *Engine) saveToken(tx *bolt.Tx, token string, d requestDigest, resp *transactWriteOutput) error {
 	gens, err := tx.CreateBucketIfNotExists(bucketTokenGenerations)
 	if err != nil {
 		return err
@@ -235,11 +239,4 @@ func unmatchableHash() []byte {
 	sum := make([]byte, sha256.Size)
 	_, _ = rand.Read(sum)
 	return sum
-}
-
-// decodeJSONMap decodes a stored JSON response.
-func decodeJSONMap(raw []byte) (map[string]any, error) {
-	var m map[string]any
-	err := json.Unmarshal(raw, &m)
-	return m, err
 }
