@@ -146,3 +146,10 @@ func reportTables(caps map[string]*capacity, mode string) []capacityReport {
 type transactWriteOutput struct {
 	ConsumedCapacity []capacityReport `json:"ConsumedCapacity,omitempty"`
 }
+
+// batchGetOutput is the answer of BatchGetItem.
+type batchGetOutput struct {
+	responses   map[string][]resultItem       // by table: the items found
+	unprocessed map[string]*keysAndAttributes // by table: the keys left for another call
+	capacity    []capacityReport              // nil when not asked for
+}

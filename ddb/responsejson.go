@@ -461,7 +461,43 @@ func (o *transactWriteOutput) appendJSON(dst []byte) ([]byte, error) {
 	}
 	// Rare (asked for, on a write path that fsyncs): encoding/json's
 	// struct encoding is the map encoding here (capacityReport).
-	b, err := json.Marshal(o)
+	return appendJSONValue(dst, o)
+}
+
+func (o *batchGetOutput) appendJSON(dst []byte) ([]byte, error) {
+	w := objectWriter{dst: dst}
+	var err error
+	if o.capacity != nil {
+		w.key("ConsumedCapacity")
+		if w.dst, err = appendJSONValue(w.dst, o.capacity); err != nil {
+			return nil, err
+		}
+	}
+	w.key("Responses")
+	w.dst = append(w.dst, '{')
+	for i, table := range sortedKeys(o.responses) {
+		if i > 0 {
+			w.dst = append(w.dst, ',')
+		}
+		w.dst = appendString(w.dst, table)
+		w.dst = append(w.dst, ':')
+		items := o.responses[table]
+		if w.dst, err = appendArray(w.dst, len(items), func(dst []byte, i int) ([]byte, error) { return items[i].appendJSON(dst) }); err != nil {
+			return nil, err
+		}
+	}
+	w.dst = append(w.dst, '}')
+	w.key("UnprocessedKeys")
+	if w.dst, err = appendResponse(w.dst, o.unprocessed); err != nil {
+		return nil, err
+	}
+	return w.end(), nil
+}
+
+// appendJSONValue appends json.Marshal's encoding of v, for the parts of
+// typed outputs that are plain data (capacityReport).
+func appendJSONValue(dst []byte, v any) ([]byte, error) {
+	b, err := json.Marshal(v)
 	if err != nil {
 		return nil, err
 	}
