@@ -41,19 +41,6 @@ func responseItemToSDK(x any) (map[string]types.AttributeValue, error) {
 	return nil, fmt.Errorf("ddb: unexpected item %T in a response", x)
 }
 
-// responseItemsToSDK converts the item list of a response.
-func responseItemsToSDK(list []any) ([]map[string]types.AttributeValue, error) {
-	out := make([]map[string]types.AttributeValue, len(list))
-	for i, x := range list {
-		it, err := responseItemToSDK(x)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = it
-	}
-	return out, nil
-}
-
 // number reads a number of a response: the engine's own (float64, int,
 // int64) or one of a replayed response.
 func number(x any) float64 {
