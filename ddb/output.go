@@ -54,6 +54,17 @@ func readItem(p projector, it attr.Item, raw *storedItem) resultItem {
 	return resultItem{stored: raw}
 }
 
+// decode returns the item decoded (PartiQL reads items so).
+func (r resultItem) decode() (attr.Item, error) {
+	if r.stored == nil {
+		return r.decoded, nil
+	}
+	if r.stored.value == nil {
+		return itemOf(r.stored.keys), nil
+	}
+	return decodeWithKeys(r.stored.keys, r.stored.value)
+}
+
 // getItemOutput is GetItem's answer.
 type getItemOutput struct {
 	item     resultItem // the zero resultItem when there is none
