@@ -108,7 +108,7 @@ func describeStreamToSDK(d *streamDescription) (*dynamodbstreams.DescribeStreamO
 		StreamLabel:             aws.String(m.Label),
 		StreamStatus:            stypes.StreamStatus(m.status()),
 		StreamViewType:          stypes.StreamViewType(m.ViewType),
-		CreationRequestDateTime: optTime(m.Created),
+		CreationRequestDateTime: epochSeconds(m.Created),
 		TableName:               aws.String(m.Table),
 		KeySchema:               make([]stypes.KeySchemaElement, len(m.KeySchema)),
 		Shards:                  make([]stypes.Shard, len(d.shards)),
@@ -159,7 +159,7 @@ func recordToSDK(r *storedRecord) (stypes.Record, error) {
 	}
 	sr := &stypes.StreamRecord{
 		// Whole seconds, as the JSON answer has them.
-		ApproximateCreationDateTime: optTime(r.millis / 1000),
+		ApproximateCreationDateTime: epochSeconds(float64(r.millis / 1000)),
 		Keys:                        keys,
 		SequenceNumber:              aws.String(formatSequenceNumber(r.seq)),
 		SizeBytes:                   aws.Int64(int64(r.size)),
