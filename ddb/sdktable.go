@@ -294,4 +294,3 @@ func epochSeconds(x float64) *time.Time {
 	t := smithytime.ParseEpochSeconds(x)
 	return &t
 }
-
