@@ -23,6 +23,24 @@
 // package ddb/expr. This package holds storage, table metadata, the
 // operations and the protocol, one file per concept.
 //
+// # One core, three front-ends
+//
+// An operation decodes its request into a typed input and runs on it; the
+// operations most callers use answer with a typed output (output.go):
+// GetItem, PutItem, UpdateItem, DeleteItem, Query, Scan, BatchGetItem,
+// TransactWriteItems and the table operations (CreateTable, DescribeTable,
+// UpdateTable, DeleteTable, whose answers hold a tableDescription). Each
+// front-end renders that one output its own way, none through another's
+// form: the JSON protocol writes it (appendJSON, responsejson.go, byte for
+// byte what json.Marshal gives the response map the protocol documents);
+// the typed SDK API (Engine.API, sdk*.go) converts it field by field into
+// the SDK's output; PartiQL reads its items and capacity (partiql.go).
+// Items read from storage stay in their stored form (storedItem) until a
+// front-end renders them, so neither path builds the other's values.
+// The remaining operations (BatchWriteItem, TransactGetItems, the TTL, tag
+// and PartiQL operations) still answer with map[string]any trees, and
+// PartiQL still hands its requests to the operations as JSON.
+//
 // # Files
 //
 // Each operation has a file named for it (getitem.go, putitem.go,
@@ -33,11 +51,14 @@
 //	engine.go, storage.go    Open and Close; the bbolt layout and migrations
 //	table.go, tablecache.go  table metadata, its validation, its cache
 //	tabledescription.go      the TableDescription of every table operation
+//	output.go                the typed outputs the front-ends render
 //	tabletx.go               tableTx: one table in a bbolt transaction, the
 //	                         only code that writes items and index entries
 //	itemcodec.go, keys.go    stored items and index entries; key encoding
 //	                         and Key parameters
-//	storeditem.go            a read item as stored, rendered as JSON or SDK values
+//	storeditem.go            a read item as stored, handed to the
+//	                         front-ends, which render it as JSON
+//	                         (responsejson.go) or SDK values (sdkvalue.go)
 //	upgrade.go, formatv4.go  the upgrade of JSON storage (formats 1-3):
 //	                         a new file written beside the old one in
 //	                         batches, entry by entry converted, renamed
@@ -52,9 +73,9 @@
 //	                         writes share with it
 //	condition.go             condition evaluation and its failure
 //	transaction.go           what both transactions (and PartiQL's) share
-//	exprs.go, legacyparams.go expressions, and DynamoDB's legacy
-//	                         (pre-expression) parameters as them;
-//	                         exprcache.go keeps parsed expressions
+//	exprs.go, exprcache.go   expressions; parsed ones kept
+//	legacyparams.go          DynamoDB's legacy (pre-expression)
+//	                         parameters, translated into expressions
 //	capacity.go              ConsumedCapacity
 //	handler.go, errors.go    dispatch by X-Amz-Target; exceptions
 //	shape.go, requestbody.go request shapes; bodies within RequestMemory
