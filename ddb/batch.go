@@ -173,7 +173,7 @@ func opBatchWriteItem(e *Engine, ctx context.Context, body []byte) (any, error) 
 // batchWriteItem puts and deletes up to 25 items. All requests are
 // validated first and then applied in one transaction, so UnprocessedItems
 // is always empty (DynamoDB applies each request separately).
-func (e *Engine) batchWriteItem(_ context.Context, in *batchWriteInput) (map[string]any, error) {
+func (e *Engine) batchWriteItem(_ context.Context, in *batchWriteInput) (*batchWriteOutput, error) {
 	if err := checkBatch("BatchWriteItem", in.ReturnConsumedCapacity, len(in.RequestItems)); err != nil {
 		return nil, err
 	}
@@ -192,7 +192,7 @@ func (e *Engine) batchWriteItem(_ context.Context, in *batchWriteInput) (map[str
 	if n > maxBatchWriteItems {
 		return nil, validationf("Too many items requested for the BatchWriteItem call")
 	}
-	var caps []map[string]any
+	var caps []capacityReport
 	err := e.updateGrouped(func(tx *bolt.Tx) error {
 		caps = nil
 		for _, name := range sortedKeys(in.RequestItems) {
@@ -244,8 +244,8 @@ func (e *Engine) batchWriteItem(_ context.Context, in *batchWriteInput) (map[str
 			if err := t.flush(); err != nil {
 				return err
 			}
-			if cc := c.render(in.ReturnConsumedCapacity); cc != nil {
-				caps = append(caps, cc)
+			if cc := (consumedCapacity{c: c, mode: in.ReturnConsumedCapacity}); cc.reported() {
+				caps = append(caps, c.report(cc.mode))
 			}
 		}
 		return nil
@@ -253,11 +253,7 @@ func (e *Engine) batchWriteItem(_ context.Context, in *batchWriteInput) (map[str
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]any{"UnprocessedItems": map[string]any{}}
-	if caps != nil {
-		out["ConsumedCapacity"] = caps
-	}
-	return out, nil
+	return &batchWriteOutput{capacity: caps}, nil
 }
 
 // checkBatch validates what BatchGetItem and BatchWriteItem (op) share:

@@ -117,17 +117,3 @@ func (c *capacity) render(mode string) map[string]any {
 func (c *capacity) setUnits(m map[string]any, n float64) {
 	m["CapacityUnits"] = roundUnits(n)
 }
-
-// renderTables is the ConsumedCapacity list of a request over several
-// tables (the transactions), one element per table in name order, or nil
-// when mode asks for none.
-func renderTables(caps map[string]*capacity, mode string) []map[string]any {
-	if mode != capacityTotal && mode != capacityIndexes {
-		return nil
-	}
-	var list []map[string]any
-	for _, name := range sortedKeys(caps) {
-		list = append(list, caps[name].render(mode))
-	}
-	return list
-}

@@ -26,10 +26,11 @@
 // # One core, three front-ends
 //
 // An operation decodes its request into a typed input and runs on it; the
-// operations most callers use answer with a typed output (output.go):
-// GetItem, PutItem, UpdateItem, DeleteItem, Query, Scan, BatchGetItem,
-// TransactWriteItems and the table operations (CreateTable, DescribeTable,
-// UpdateTable, DeleteTable, whose answers hold a tableDescription). Each
+// data operations and the table operations answer with a typed output
+// (output.go): GetItem, PutItem, UpdateItem, DeleteItem, Query, Scan,
+// BatchGetItem, BatchWriteItem, TransactWriteItems, TransactGetItems, and
+// CreateTable, DescribeTable, UpdateTable, DeleteTable (whose answers hold
+// a tableDescription). Each
 // front-end renders that one output its own way, none through another's
 // form: the JSON protocol writes it (appendJSON, responsejson.go, byte for
 // byte what json.Marshal gives the response map the protocol documents);
@@ -37,9 +38,10 @@
 // the SDK's output; PartiQL reads its items and capacity (partiql.go).
 // Items read from storage stay in their stored form (storedItem) until a
 // front-end renders them, so neither path builds the other's values.
-// The remaining operations (BatchWriteItem, TransactGetItems, the TTL, tag
-// and PartiQL operations) still answer with map[string]any trees, and
-// PartiQL still hands its requests to the operations as JSON.
+// The remaining operations (ListTables, the TTL, tag and PartiQL
+// operations) still answer with map[string]any trees, and PartiQL still
+// hands its requests to the operations as JSON (its answers it reads
+// typed).
 //
 // # Files
 //

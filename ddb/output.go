@@ -164,3 +164,16 @@ type batchGetOutput struct {
 	unprocessed map[string]*keysAndAttributes // by table: the keys left for another call
 	capacity    []capacityReport              // nil when not asked for
 }
+
+// transactGetOutput is the answer of TransactGetItems: one item per
+// action (the zero resultItem where there is none).
+type transactGetOutput struct {
+	responses []resultItem
+	capacity  []capacityReport // nil when not asked for
+}
+
+// batchWriteOutput is the answer of BatchWriteItem, which applies every
+// request at once: its UnprocessedItems are always empty.
+type batchWriteOutput struct {
+	capacity []capacityReport // nil when not asked for
+}

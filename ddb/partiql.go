@@ -330,27 +330,26 @@ func dmlAnswerOf(resp any) (*dmlAnswer, error) {
 			return out, err
 		}
 		return out, nil
+	case *transactGetOutput:
+		out.responses = make([]attr.Item, len(r.responses))
+		for i, ri := range r.responses {
+			if !ri.present() {
+				continue
+			}
+			it, err := ri.decode()
+			if err != nil {
+				return nil, err
+			}
+			out.responses[i] = it
+		}
+		if r.capacity != nil {
+			raw, err := json.Marshal(r.capacity)
+			out.capacity = raw
+			return out, err
+		}
+		return out, nil
 	}
-	// TransactGetItems answers with a response map still.
-	raw, err := appendResponse(nil, resp)
-	if err != nil {
-		return nil, err
-	}
-	var m struct {
-		Responses []struct {
-			Item attr.Item `json:"Item"`
-		} `json:"Responses"`
-		ConsumedCapacity json.RawMessage `json:"ConsumedCapacity"`
-	}
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return nil, err
-	}
-	out.capacity = m.ConsumedCapacity
-	out.responses = make([]attr.Item, len(m.Responses))
-	for i, r := range m.Responses {
-		out.responses[i] = r.Item
-	}
-	return out, nil
+	return nil, fmt.Errorf("ddb: PartiQL ran an operation with no typed answer (%T)", resp)
 }
 
 // shape reshapes items for the SELECT's projection.

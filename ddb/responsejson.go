@@ -503,3 +503,41 @@ func appendJSONValue(dst []byte, v any) ([]byte, error) {
 	}
 	return append(dst, b...), nil
 }
+
+func (o *transactGetOutput) appendJSON(dst []byte) ([]byte, error) {
+	w := objectWriter{dst: dst}
+	var err error
+	if o.capacity != nil {
+		w.key("ConsumedCapacity")
+		if w.dst, err = appendJSONValue(w.dst, o.capacity); err != nil {
+			return nil, err
+		}
+	}
+	w.key("Responses")
+	w.dst, err = appendArray(w.dst, len(o.responses), func(dst []byte, i int) ([]byte, error) {
+		if !o.responses[i].present() {
+			return append(dst, '{', '}'), nil
+		}
+		dst = append(dst, `{"Item":`...)
+		dst, err := o.responses[i].appendJSON(dst)
+		return append(dst, '}'), err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return w.end(), nil
+}
+
+func (o *batchWriteOutput) appendJSON(dst []byte) ([]byte, error) {
+	w := objectWriter{dst: dst}
+	var err error
+	if o.capacity != nil {
+		w.key("ConsumedCapacity")
+		if w.dst, err = appendJSONValue(w.dst, o.capacity); err != nil {
+			return nil, err
+		}
+	}
+	w.key("UnprocessedItems")
+	w.dst = append(w.dst, '{', '}')
+	return w.end(), nil
+}

@@ -18,9 +18,9 @@ func (d *API) BatchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInput, 
 // BatchWriteItem puts and deletes up to 25 items, as
 // dynamodb.Client.BatchWriteItem does.
 func (d *API) BatchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.BatchWriteItemOutput, error) {
-	return call(ctx, "BatchWriteItem", orEmpty(in), batchWriteFromSDK, d.e.batchWriteItem, func(out map[string]any) (*dynamodb.BatchWriteItemOutput, error) {
+	return typedCall(ctx, "BatchWriteItem", orEmpty(in), batchWriteFromSDK, d.e.batchWriteItem, func(out *batchWriteOutput) (*dynamodb.BatchWriteItemOutput, error) {
 		// Every request is applied at once: UnprocessedItems is always empty.
-		return &dynamodb.BatchWriteItemOutput{UnprocessedItems: map[string][]types.WriteRequest{}, ConsumedCapacity: capacitiesToSDK(out["ConsumedCapacity"])}, nil
+		return &dynamodb.BatchWriteItemOutput{UnprocessedItems: map[string][]types.WriteRequest{}, ConsumedCapacity: reportsToSDK(out.capacity)}, nil
 	})
 }
 

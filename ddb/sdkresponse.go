@@ -1,11 +1,10 @@
 package ddb
 
-// The parts of responses the in-process API's operations share (items,
-// ConsumedCapacity, ItemCollectionMetrics), converted from the response
-// values the operations return (map[string]any trees, as ServeHTTP encodes
-// them) to the SDK's output types. Reading the one response value for both
-// paths keeps their answers the same by construction; the conformance
-// suite's in-process comparison (ddb/conformance) checks the conversion.
+// The parts of answers the typed SDK API's operations share (items,
+// ConsumedCapacity), converted from the typed outputs the operations return
+// (output.go) to the SDK's output types. Rendering the one answer on both
+// paths keeps them the same by construction; the conformance suite's
+// in-process comparison (ddb/conformance) checks the conversion.
 
 import (
 	"encoding/json"
@@ -41,89 +40,12 @@ func responseItemToSDK(x any) (map[string]types.AttributeValue, error) {
 	return nil, fmt.Errorf("ddb: unexpected item %T in a response", x)
 }
 
-// number reads a number of a response: the engine's own (float64, int,
-// int64) or one of a replayed response.
-func number(x any) float64 {
-	switch n := x.(type) {
-	case float64:
-		return n
-	case int:
-		return float64(n)
-	case int64:
-		return float64(n)
-	case json.Number:
-		f, _ := n.Float64()
-		return f
-	}
-	return 0
-}
-
 // optString is a string of a response, nil when absent.
 func optString(x any) *string {
 	if s, ok := x.(string); ok {
 		return &s
 	}
 	return nil
-}
-
-// capacityToSDK converts one ConsumedCapacity object (capacity.render).
-func capacityToSDK(x any) *types.ConsumedCapacity {
-	m, ok := x.(map[string]any)
-	if !ok {
-		return nil
-	}
-	cc := &types.ConsumedCapacity{TableName: optString(m["TableName"]), CapacityUnits: unitsOf(m)}
-	if t, ok := m["Table"].(map[string]any); ok {
-		cc.Table = &types.Capacity{CapacityUnits: unitsOf(t)}
-	}
-	cc.GlobalSecondaryIndexes = indexCapacities(m["GlobalSecondaryIndexes"])
-	cc.LocalSecondaryIndexes = indexCapacities(m["LocalSecondaryIndexes"])
-	return cc
-}
-
-// unitsOf is the CapacityUnits of a capacity object, nil when absent.
-func unitsOf(m map[string]any) *float64 {
-	x, ok := m["CapacityUnits"]
-	if !ok {
-		return nil
-	}
-	return aws.Float64(number(x))
-}
-
-// indexCapacities converts the per-index capacities of ConsumedCapacity.
-func indexCapacities(x any) map[string]types.Capacity {
-	m, ok := x.(map[string]any)
-	if !ok {
-		return nil
-	}
-	out := make(map[string]types.Capacity, len(m))
-	for name, c := range m {
-		cm, _ := c.(map[string]any)
-		out[name] = types.Capacity{CapacityUnits: unitsOf(cm)}
-	}
-	return out
-}
-
-// capacitiesToSDK converts a ConsumedCapacity list (batches, transactions).
-func capacitiesToSDK(x any) []types.ConsumedCapacity {
-	var list []any
-	switch l := x.(type) {
-	case []map[string]any:
-		for _, m := range l {
-			list = append(list, m)
-		}
-	case []any:
-		list = l
-	default:
-		return nil
-	}
-	out := make([]types.ConsumedCapacity, 0, len(list))
-	for _, c := range list {
-		if cc := capacityToSDK(c); cc != nil {
-			out = append(out, *cc)
-		}
-	}
-	return out
 }
 
 // toSDK converts a typed output's item (output.go): a stored item straight
