@@ -177,3 +177,29 @@ type transactGetOutput struct {
 type batchWriteOutput struct {
 	capacity []capacityReport // nil when not asked for
 }
+
+// updateTTLOutput is the answer of UpdateTimeToLive. Like the other plain
+// outputs, its fields are in json.Marshal's key order, so encoding/json
+// writes it as the JSON protocol does.
+type updateTTLOutput struct {
+	TimeToLiveSpecification ttlSpecDescription `json:"TimeToLiveSpecification"`
+}
+
+// ttlSpecDescription is the TimeToLiveSpecification UpdateTimeToLive
+// answers.
+type ttlSpecDescription struct {
+	AttributeName string `json:"AttributeName"`
+	Enabled       bool   `json:"Enabled"`
+}
+
+// describeTTLOutput is the answer of DescribeTimeToLive.
+type describeTTLOutput struct {
+	TimeToLiveDescription ttlDescription `json:"TimeToLiveDescription"`
+}
+
+// ttlDescription is a TimeToLiveDescription: the attribute only while TTL
+// is enabled.
+type ttlDescription struct {
+	AttributeName    string `json:"AttributeName,omitempty"`
+	TimeToLiveStatus string `json:"TimeToLiveStatus"`
+}

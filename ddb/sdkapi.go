@@ -46,15 +46,15 @@ type sdkService struct {
 // dynamoDBService is the SDK's DynamoDB client's (sdkerror.go).
 var dynamoDBService = sdkService{id: "DynamoDB", exception: exception}
 
-// call runs one operation of the in-process API: from converts the SDK
-// input into the engine's request, run runs it, to converts the response.
-func call[I, X, O any](ctx context.Context, op string, in I, from func(I) (X, error),
-	run func(context.Context, X) (map[string]any, error), to func(map[string]any) (O, error)) (O, error) {
+// call runs one operation of the typed SDK API: from converts the SDK
+// input into the engine's typed input, run runs it, to renders its typed
+// output (output.go) as the SDK's output.
+func call[I, X, R, O any](ctx context.Context, op string, in I, from func(I) (X, error),
+	run func(context.Context, X) (R, error), to func(R) (O, error)) (O, error) {
 	return invoke(ctx, dynamoDBService, op, in, from, run, to)
 }
 
-// invoke is call for any of the SDK's services, whatever the engine's
-// answer R (a response map, or a typed answer). As over the in-memory
+// invoke is call for any of the SDK's services. As over the in-memory
 // transport, a context that has ended before or while the operation runs
 // is the answer, whatever the engine did.
 func invoke[I, X, R, O any](ctx context.Context, svc sdkService, op string, in I, from func(I) (X, error),
@@ -79,13 +79,6 @@ func invoke[I, X, R, O any](ctx context.Context, svc sdkService, op string, in I
 		return zero, sdkError(ctx, svc, op, err)
 	}
 	return out, nil
-}
-
-// typedCall is call for an operation with a typed output (output.go),
-// which to renders straight into the SDK's output.
-func typedCall[I, X, R, O any](ctx context.Context, op string, in I, from func(I) (X, error),
-	run func(context.Context, X) (R, error), to func(R) (O, error)) (O, error) {
-	return invoke(ctx, dynamoDBService, op, in, from, run, to)
 }
 
 // orEmpty is in, or the zero input for a nil one, as the SDK treats a nil

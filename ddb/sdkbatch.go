@@ -12,13 +12,13 @@ import (
 
 // BatchGetItem reads up to 100 items, as dynamodb.Client.BatchGetItem does.
 func (d *API) BatchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.BatchGetItemOutput, error) {
-	return typedCall(ctx, "BatchGetItem", orEmpty(in), batchGetFromSDK, d.e.batchGetItem, batchGetToSDK)
+	return call(ctx, "BatchGetItem", orEmpty(in), batchGetFromSDK, d.e.batchGetItem, batchGetToSDK)
 }
 
 // BatchWriteItem puts and deletes up to 25 items, as
 // dynamodb.Client.BatchWriteItem does.
 func (d *API) BatchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.BatchWriteItemOutput, error) {
-	return typedCall(ctx, "BatchWriteItem", orEmpty(in), batchWriteFromSDK, d.e.batchWriteItem, func(out *batchWriteOutput) (*dynamodb.BatchWriteItemOutput, error) {
+	return call(ctx, "BatchWriteItem", orEmpty(in), batchWriteFromSDK, d.e.batchWriteItem, func(out *batchWriteOutput) (*dynamodb.BatchWriteItemOutput, error) {
 		// Every request is applied at once: UnprocessedItems is always empty.
 		return &dynamodb.BatchWriteItemOutput{UnprocessedItems: map[string][]types.WriteRequest{}, ConsumedCapacity: reportsToSDK(out.capacity)}, nil
 	})

@@ -13,12 +13,12 @@ import (
 
 // GetItem returns one item by key, as dynamodb.Client.GetItem does.
 func (d *API) GetItem(ctx context.Context, in *dynamodb.GetItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
-	return typedCall(ctx, "GetItem", orEmpty(in), getItemFromSDK, d.e.getItem, getItemToSDK)
+	return call(ctx, "GetItem", orEmpty(in), getItemFromSDK, d.e.getItem, getItemToSDK)
 }
 
 // PutItem creates or replaces an item, as dynamodb.Client.PutItem does.
 func (d *API) PutItem(ctx context.Context, in *dynamodb.PutItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.PutItemOutput, error) {
-	return typedCall(ctx, "PutItem", orEmpty(in), putItemFromSDK, d.e.putItem, func(out *itemWriteOutput) (*dynamodb.PutItemOutput, error) {
+	return call(ctx, "PutItem", orEmpty(in), putItemFromSDK, d.e.putItem, func(out *itemWriteOutput) (*dynamodb.PutItemOutput, error) {
 		attrs, cc, icm := out.toSDK()
 		return &dynamodb.PutItemOutput{Attributes: attrs, ConsumedCapacity: cc, ItemCollectionMetrics: icm}, nil
 	})
@@ -26,7 +26,7 @@ func (d *API) PutItem(ctx context.Context, in *dynamodb.PutItemInput, _ ...func(
 
 // UpdateItem edits an item, as dynamodb.Client.UpdateItem does.
 func (d *API) UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.UpdateItemOutput, error) {
-	return typedCall(ctx, "UpdateItem", orEmpty(in), updateItemFromSDK, d.e.updateItem, func(out *itemWriteOutput) (*dynamodb.UpdateItemOutput, error) {
+	return call(ctx, "UpdateItem", orEmpty(in), updateItemFromSDK, d.e.updateItem, func(out *itemWriteOutput) (*dynamodb.UpdateItemOutput, error) {
 		attrs, cc, icm := out.toSDK()
 		return &dynamodb.UpdateItemOutput{Attributes: attrs, ConsumedCapacity: cc, ItemCollectionMetrics: icm}, nil
 	})
@@ -34,7 +34,7 @@ func (d *API) UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, _ ..
 
 // DeleteItem deletes an item, as dynamodb.Client.DeleteItem does.
 func (d *API) DeleteItem(ctx context.Context, in *dynamodb.DeleteItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.DeleteItemOutput, error) {
-	return typedCall(ctx, "DeleteItem", orEmpty(in), deleteItemFromSDK, d.e.deleteItem, func(out *itemWriteOutput) (*dynamodb.DeleteItemOutput, error) {
+	return call(ctx, "DeleteItem", orEmpty(in), deleteItemFromSDK, d.e.deleteItem, func(out *itemWriteOutput) (*dynamodb.DeleteItemOutput, error) {
 		attrs, cc, icm := out.toSDK()
 		return &dynamodb.DeleteItemOutput{Attributes: attrs, ConsumedCapacity: cc, ItemCollectionMetrics: icm}, nil
 	})

@@ -13,7 +13,7 @@ import (
 
 // Query reads the items of one partition, as dynamodb.Client.Query does.
 func (d *API) Query(ctx context.Context, in *dynamodb.QueryInput, _ ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
-	return typedCall(ctx, "Query", orEmpty(in), queryFromSDK, d.e.query, func(out *listOutput) (*dynamodb.QueryOutput, error) {
+	return call(ctx, "Query", orEmpty(in), queryFromSDK, d.e.query, func(out *listOutput) (*dynamodb.QueryOutput, error) {
 		items, err := out.itemsToSDK()
 		if err != nil {
 			return nil, err
@@ -25,7 +25,7 @@ func (d *API) Query(ctx context.Context, in *dynamodb.QueryInput, _ ...func(*dyn
 
 // Scan reads every item of a table or index, as dynamodb.Client.Scan does.
 func (d *API) Scan(ctx context.Context, in *dynamodb.ScanInput, _ ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
-	return typedCall(ctx, "Scan", orEmpty(in), scanFromSDK, d.e.scan, func(out *listOutput) (*dynamodb.ScanOutput, error) {
+	return call(ctx, "Scan", orEmpty(in), scanFromSDK, d.e.scan, func(out *listOutput) (*dynamodb.ScanOutput, error) {
 		items, err := out.itemsToSDK()
 		if err != nil {
 			return nil, err

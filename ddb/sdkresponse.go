@@ -40,14 +40,6 @@ func responseItemToSDK(x any) (map[string]types.AttributeValue, error) {
 	return nil, fmt.Errorf("ddb: unexpected item %T in a response", x)
 }
 
-// optString is a string of a response, nil when absent.
-func optString(x any) *string {
-	if s, ok := x.(string); ok {
-		return &s
-	}
-	return nil
-}
-
 // toSDK converts a typed output's item (output.go): a stored item straight
 // from its bytes, a decoded one value by value; nil when there is none.
 func (r resultItem) toSDK() (map[string]types.AttributeValue, error) {

@@ -18,14 +18,14 @@ import (
 // Parameters the engine ignores over HTTP (SSE, table class, warm
 // throughput, …) are ignored here too.
 func (d *API) CreateTable(ctx context.Context, in *dynamodb.CreateTableInput, _ ...func(*dynamodb.Options)) (*dynamodb.CreateTableOutput, error) {
-	return typedCall(ctx, "CreateTable", orEmpty(in), createTableFromSDK, d.e.createTable, func(out *tableChangeOutput) (*dynamodb.CreateTableOutput, error) {
+	return call(ctx, "CreateTable", orEmpty(in), createTableFromSDK, d.e.createTable, func(out *tableChangeOutput) (*dynamodb.CreateTableOutput, error) {
 		return &dynamodb.CreateTableOutput{TableDescription: out.TableDescription.toSDK()}, nil
 	})
 }
 
 // DescribeTable describes a table, as dynamodb.Client.DescribeTable does.
 func (d *API) DescribeTable(ctx context.Context, in *dynamodb.DescribeTableInput, _ ...func(*dynamodb.Options)) (*dynamodb.DescribeTableOutput, error) {
-	return typedCall(ctx, "DescribeTable", orEmpty(in), func(in *dynamodb.DescribeTableInput) (*tableNameInput, error) {
+	return call(ctx, "DescribeTable", orEmpty(in), func(in *dynamodb.DescribeTableInput) (*tableNameInput, error) {
 		return tableNameFromSDK(in.TableName), nil
 	}, d.e.describeTable, func(out *describeTableOutput) (*dynamodb.DescribeTableOutput, error) {
 		return &dynamodb.DescribeTableOutput{Table: out.Table.toSDK()}, nil
@@ -34,7 +34,7 @@ func (d *API) DescribeTable(ctx context.Context, in *dynamodb.DescribeTableInput
 
 // DeleteTable deletes a table, as dynamodb.Client.DeleteTable does.
 func (d *API) DeleteTable(ctx context.Context, in *dynamodb.DeleteTableInput, _ ...func(*dynamodb.Options)) (*dynamodb.DeleteTableOutput, error) {
-	return typedCall(ctx, "DeleteTable", orEmpty(in), func(in *dynamodb.DeleteTableInput) (*tableNameInput, error) {
+	return call(ctx, "DeleteTable", orEmpty(in), func(in *dynamodb.DeleteTableInput) (*tableNameInput, error) {
 		return tableNameFromSDK(in.TableName), nil
 	}, d.e.deleteTable, func(out *tableChangeOutput) (*dynamodb.DeleteTableOutput, error) {
 		return &dynamodb.DeleteTableOutput{TableDescription: out.TableDescription.toSDK()}, nil
@@ -43,7 +43,7 @@ func (d *API) DeleteTable(ctx context.Context, in *dynamodb.DeleteTableInput, _ 
 
 // UpdateTable changes a table, as dynamodb.Client.UpdateTable does.
 func (d *API) UpdateTable(ctx context.Context, in *dynamodb.UpdateTableInput, _ ...func(*dynamodb.Options)) (*dynamodb.UpdateTableOutput, error) {
-	return typedCall(ctx, "UpdateTable", orEmpty(in), updateTableFromSDK, d.e.updateTable, func(out *tableChangeOutput) (*dynamodb.UpdateTableOutput, error) {
+	return call(ctx, "UpdateTable", orEmpty(in), updateTableFromSDK, d.e.updateTable, func(out *tableChangeOutput) (*dynamodb.UpdateTableOutput, error) {
 		return &dynamodb.UpdateTableOutput{TableDescription: out.TableDescription.toSDK()}, nil
 	})
 }
@@ -57,13 +57,9 @@ func (d *API) UpdateTimeToLive(ctx context.Context, in *dynamodb.UpdateTimeToLiv
 			x.TimeToLiveSpecification = &ttlSpecInput{AttributeName: deref(s.AttributeName), Enabled: s.Enabled}
 		}
 		return x, nil
-	}, d.e.updateTimeToLive, func(out map[string]any) (*dynamodb.UpdateTimeToLiveOutput, error) {
-		res := &dynamodb.UpdateTimeToLiveOutput{}
-		if s, ok := out["TimeToLiveSpecification"].(map[string]any); ok {
-			enabled, _ := s["Enabled"].(bool)
-			res.TimeToLiveSpecification = &types.TimeToLiveSpecification{AttributeName: optString(s["AttributeName"]), Enabled: aws.Bool(enabled)}
-		}
-		return res, nil
+	}, d.e.updateTimeToLive, func(out *updateTTLOutput) (*dynamodb.UpdateTimeToLiveOutput, error) {
+		s := out.TimeToLiveSpecification
+		return &dynamodb.UpdateTimeToLiveOutput{TimeToLiveSpecification: &types.TimeToLiveSpecification{AttributeName: aws.String(s.AttributeName), Enabled: aws.Bool(s.Enabled)}}, nil
 	})
 }
 
@@ -72,13 +68,10 @@ func (d *API) UpdateTimeToLive(ctx context.Context, in *dynamodb.UpdateTimeToLiv
 func (d *API) DescribeTimeToLive(ctx context.Context, in *dynamodb.DescribeTimeToLiveInput, _ ...func(*dynamodb.Options)) (*dynamodb.DescribeTimeToLiveOutput, error) {
 	return call(ctx, "DescribeTimeToLive", orEmpty(in), func(in *dynamodb.DescribeTimeToLiveInput) (*tableNameInput, error) {
 		return tableNameFromSDK(in.TableName), nil
-	}, d.e.describeTimeToLive, func(out map[string]any) (*dynamodb.DescribeTimeToLiveOutput, error) {
-		res := &dynamodb.DescribeTimeToLiveOutput{}
-		if s, ok := out["TimeToLiveDescription"].(map[string]any); ok {
-			status, _ := s["TimeToLiveStatus"].(string)
-			res.TimeToLiveDescription = &types.TimeToLiveDescription{AttributeName: optString(s["AttributeName"]), TimeToLiveStatus: types.TimeToLiveStatus(status)}
-		}
-		return res, nil
+	}, d.e.describeTimeToLive, func(out *describeTTLOutput) (*dynamodb.DescribeTimeToLiveOutput, error) {
+		s := out.TimeToLiveDescription
+		return &dynamodb.DescribeTimeToLiveOutput{TimeToLiveDescription: &types.TimeToLiveDescription{AttributeName: nonEmpty(s.AttributeName),
+			TimeToLiveStatus: types.TimeToLiveStatus(s.TimeToLiveStatus)}}, nil
 	})
 }
 

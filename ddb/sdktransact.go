@@ -14,7 +14,7 @@ import (
 // dynamodb.Client.TransactWriteItems does (except that no
 // ClientRequestToken is made up when the input has none: see API).
 func (d *API) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, _ ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
-	return typedCall(ctx, "TransactWriteItems", orEmpty(in), transactWriteFromSDK,
+	return call(ctx, "TransactWriteItems", orEmpty(in), transactWriteFromSDK,
 		func(ctx context.Context, x *transactWriteInput) (*transactWriteOutput, error) {
 			return d.e.transactWriteItems(ctx, x, func() []byte { return earlierSDKRequestHash(x) })
 		},
