@@ -28,9 +28,9 @@
 // An operation decodes its request into a typed input and runs on it; the
 // data operations and the table operations answer with a typed output
 // (output.go): GetItem, PutItem, UpdateItem, DeleteItem, Query, Scan,
-// BatchGetItem, BatchWriteItem, TransactWriteItems, TransactGetItems, and
+// BatchGetItem, BatchWriteItem, TransactWriteItems, TransactGetItems,
 // CreateTable, DescribeTable, UpdateTable, DeleteTable (whose answers hold
-// a tableDescription). Each
+// a tableDescription), UpdateTimeToLive and DescribeTimeToLive. Each
 // front-end renders that one output its own way, none through another's
 // form: the JSON protocol writes it (appendJSON, responsejson.go, byte for
 // byte what json.Marshal gives the response map the protocol documents);
@@ -38,8 +38,9 @@
 // the SDK's output; PartiQL reads its items and capacity (partiql.go).
 // Items read from storage stay in their stored form (storedItem) until a
 // front-end renders them, so neither path builds the other's values.
-// The remaining operations (ListTables, the TTL, tag and PartiQL
-// operations) still answer with map[string]any trees, and PartiQL still
+// The remaining operations (ListTables, the tag and PartiQL operations,
+// none of them on the typed SDK API) still answer with map[string]any
+// trees, and PartiQL still
 // hands its requests to the operations as JSON (its answers it reads
 // typed).
 //
