@@ -118,3 +118,75 @@ func mustMarshal(t *testing.T, v any) []byte {
 	}
 	return b
 }
+
+// TestTypedOutputs_EncodeAsTheirMaps checks that each typed output the JSON
+// front-end writes (output.go) is byte for byte json.Marshal of the
+// response map the protocol documents: keys in order, absent members left
+// out, HTML-sensitive text escaped, stored and decoded items alike.
+func TestTypedOutputs_EncodeAsTheirMaps(t *testing.T) {
+	m := &tableMeta{Name: "t<&>", Indexes: []indexMeta{{Name: "g>", Global: true}, {Name: "l&"}}}
+	c := newCapacity(m)
+	c.units = 1.5
+	c.addIndex("g>", 0.25)
+	c.addIndex("l&", 2)
+	it := attr.Item{"PK": attr.S("a<b"), "SK": attr.S("\u2028"), "n": attr.N("1.50"), "m": {Type: attr.TypeM, M: attr.Item{"x": attr.S("&")}}}
+	keys := []attr.NamedValue{{Name: "PK", Value: it["PK"]}, {Name: "SK", Value: it["SK"]}}
+	rest := attr.Item{"n": it["n"], "m": it["m"]}
+	stored := newStoredItem(keys, attr.AppendBinary(nil, rest, attr.Size(rest)))
+	keysOnly := newStoredItem(keys, nil)
+	report := func(mode string) any { return mustDecode(t, mustMarshal(t, c.render(mode))) }
+	unprocessed := map[string]*keysAndAttributes{"t<&>": {Keys: []attr.Item{{"PK": attr.S("<")}}, ConsistentRead: true}}
+
+	cases := []struct {
+		name string
+		out  jsonResponse
+		want map[string]any
+	}{
+		{"get none", &getItemOutput{}, map[string]any{}},
+		{"get stored TOTAL", &getItemOutput{item: resultItem{stored: stored}, capacity: consumedCapacity{c: c, mode: capacityTotal}},
+			map[string]any{"Item": it, "ConsumedCapacity": c.render(capacityTotal)}},
+		{"get decoded NONE", &getItemOutput{item: resultItem{decoded: it}, capacity: consumedCapacity{c: c, mode: capacityNone}}, map[string]any{"Item": it}},
+		{"write all", &itemWriteOutput{attributes: it, capacity: consumedCapacity{c: c, mode: capacityIndexes},
+			metrics: &collectionMetrics{key: attr.Item{"PK": attr.S("a<b")}, low: 0, high: 1}},
+			map[string]any{"Attributes": it, "ConsumedCapacity": c.render(capacityIndexes),
+				"ItemCollectionMetrics": map[string]any{"ItemCollectionKey": attr.Item{"PK": attr.S("a<b")}, "SizeEstimateRangeGB": []any{0.0, 1.0}}}},
+		{"write none", &itemWriteOutput{}, map[string]any{}},
+		{"page", &listOutput{items: []resultItem{{stored: stored}, {decoded: it}, {stored: keysOnly}}, count: 3, scanned: 7, lastKey: attr.Item{"PK": attr.S(">")},
+			capacity: consumedCapacity{c: c, mode: capacityIndexes}},
+			map[string]any{"Items": []any{it, it, itemOf(keys)}, "Count": 3, "ScannedCount": 7, "LastEvaluatedKey": attr.Item{"PK": attr.S(">")},
+				"ConsumedCapacity": c.render(capacityIndexes)}},
+		{"page empty", &listOutput{items: []resultItem{}}, map[string]any{"Items": []any{}, "Count": 0, "ScannedCount": 0}},
+		{"page COUNT", &listOutput{count: 2, scanned: 2}, map[string]any{"Count": 2, "ScannedCount": 2}},
+		{"batch get", &batchGetOutput{responses: map[string][]resultItem{"t<&>": {{stored: stored}}, "u": {}}, unprocessed: unprocessed,
+			capacity: []capacityReport{c.report(capacityIndexes)}},
+			map[string]any{"Responses": map[string]any{"t<&>": []any{it}, "u": []any{}}, "UnprocessedKeys": unprocessed,
+				"ConsumedCapacity": []any{report(capacityIndexes)}}},
+		{"batch write", &batchWriteOutput{capacity: []capacityReport{c.report(capacityTotal)}},
+			map[string]any{"UnprocessedItems": map[string]any{}, "ConsumedCapacity": []any{report(capacityTotal)}}},
+		{"transact write", &transactWriteOutput{ConsumedCapacity: []capacityReport{c.report(capacityIndexes)}},
+			map[string]any{"ConsumedCapacity": []any{report(capacityIndexes)}}},
+		{"transact get", &transactGetOutput{responses: []resultItem{{stored: stored}, {}}},
+			map[string]any{"Responses": []any{map[string]any{"Item": it}, map[string]any{}}}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := appendResponse(nil, tc.out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := mustMarshal(t, tc.want); !bytes.Equal(got, want) {
+				t.Fatalf("typed output encodes as\n %s\nwant\n %s", got, want)
+			}
+		})
+	}
+}
+
+// mustDecode decodes JSON into generic values.
+func mustDecode(t *testing.T, raw []byte) any {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
