@@ -13,14 +13,17 @@ import (
 	"github.com/quickphotos/quickphotos/ddb/attr"
 )
 
-// Response encoding. Responses are trees of map[string]any holding items,
-// strings and numbers. encoding/json handles them by reflection and, for
-// every item, calls attr.Item.MarshalJSON and then re-scans (compacts and
-// HTML-escapes) its output, which made JSON the largest cost of a Query.
-// appendResponse writes the common shapes directly and produces exactly the
-// bytes json.Marshal does (sorted object keys, HTML-escaped strings, the
-// same float formatting); anything else falls back to json.Marshal.
-// respjson_test.go checks the equivalence.
+// Response encoding, the JSON front-end's half. Most operations answer
+// with a typed output (output.go), which writes itself (appendJSON, at the
+// end of this file); the rest answer with trees of map[string]any holding
+// items, strings and numbers. encoding/json handles those by reflection
+// and, for every item, calls attr.Item.MarshalJSON and then re-scans
+// (compacts and HTML-escapes) its output, which made JSON the largest cost
+// of a Query. appendResponse writes typed outputs and the common shapes
+// directly and produces exactly the bytes json.Marshal does for the
+// equivalent map (sorted object keys, HTML-escaped strings, the same float
+// formatting); anything else falls back to json.Marshal.
+// responsejson_test.go checks the equivalence.
 
 // rawItem is an item's response JSON, exactly what json.Marshal of the
 // decoded item produces (appendItem's bytes), which reads write straight
