@@ -119,12 +119,12 @@ func TestAttributeNameLengths(t *testing.T) {
 			return err
 		}, keyName},
 	}
-	viaClient, direct := mustOpen(t), mustOpen(t)
+	viaClient, inProcess := mustOpen(t), mustOpen(t)
 	paths := []struct {
 		name string
 		env  *testEnv
 		api  sdkAPI
-	}{{"http", viaClient, viaClient.client}, {"direct", direct, direct.e.API()}}
+	}{{"http", viaClient, viaClient.client}, {"inprocess", inProcess, inProcess.e.API()}}
 	for _, p := range paths {
 		p.env.createTable("tbl", false)
 	}

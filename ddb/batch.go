@@ -41,7 +41,7 @@ func opBatchGetItem(e *Engine, ctx context.Context, body []byte) (any, error) {
 // batchGetItem reads up to 100 items from one or more tables in one
 // snapshot. Keys whose items would take the response past 16 MB are
 // returned in UnprocessedKeys.
-func (e *Engine) batchGetItem(_ context.Context, in *batchGetInput) (map[string]any, error) {
+func (e *Engine) batchGetItem(_ context.Context, in *batchGetInput) (*batchGetOutput, error) {
 	if err := checkBatch("BatchGetItem", in.ReturnConsumedCapacity, len(in.RequestItems)); err != nil {
 		return nil, err
 	}
@@ -79,9 +79,9 @@ func (e *Engine) batchGetItem(_ context.Context, in *batchGetInput) (map[string]
 	if total > maxBatchGetKeys {
 		return nil, validationf("Too many items requested for the BatchGetItem call")
 	}
-	responses := map[string][]any{}
+	responses := map[string][]resultItem{}
 	unprocessed := map[string]*keysAndAttributes{}
-	var caps []map[string]any
+	var caps []capacityReport
 	err := e.view(func(tx *bolt.Tx) error {
 		size := 0
 		for _, name := range names {
@@ -104,7 +104,7 @@ func (e *Engine) batchGetItem(_ context.Context, in *batchGetInput) (map[string]
 				keys[i] = k
 			}
 			c := newCapacity(t.m)
-			got := []any{}
+			got := []resultItem{}
 			for i, k := range keys {
 				if size >= maxBatchGetRespBytes {
 					u := unprocessed[name]
@@ -122,12 +122,12 @@ func (e *Engine) batchGetItem(_ context.Context, in *batchGetInput) (map[string]
 				c.units += readUnits(itemSize, ka.ConsistentRead)
 				if raw != nil {
 					size += itemSize
-					got = append(got, projectedOrRaw(projs[name], it, raw))
+					got = append(got, readItem(projs[name], it, raw))
 				}
 			}
 			responses[name] = got
-			if cc := c.render(in.ReturnConsumedCapacity); cc != nil {
-				caps = append(caps, cc)
+			if cc := (consumedCapacity{c: c, mode: in.ReturnConsumedCapacity}); cc.reported() {
+				caps = append(caps, c.report(cc.mode))
 			}
 		}
 		return nil
@@ -135,11 +135,7 @@ func (e *Engine) batchGetItem(_ context.Context, in *batchGetInput) (map[string]
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]any{"Responses": responses, "UnprocessedKeys": unprocessed}
-	if caps != nil {
-		out["ConsumedCapacity"] = caps
-	}
-	return out, nil
+	return &batchGetOutput{responses: responses, unprocessed: unprocessed, capacity: caps}, nil
 }
 
 // writeRequest is one element of a BatchWriteItem table list.
@@ -177,7 +173,7 @@ func opBatchWriteItem(e *Engine, ctx context.Context, body []byte) (any, error) 
 // batchWriteItem puts and deletes up to 25 items. All requests are
 // validated first and then applied in one transaction, so UnprocessedItems
 // is always empty (DynamoDB applies each request separately).
-func (e *Engine) batchWriteItem(_ context.Context, in *batchWriteInput) (map[string]any, error) {
+func (e *Engine) batchWriteItem(_ context.Context, in *batchWriteInput) (*batchWriteOutput, error) {
 	if err := checkBatch("BatchWriteItem", in.ReturnConsumedCapacity, len(in.RequestItems)); err != nil {
 		return nil, err
 	}
@@ -196,7 +192,7 @@ func (e *Engine) batchWriteItem(_ context.Context, in *batchWriteInput) (map[str
 	if n > maxBatchWriteItems {
 		return nil, validationf("Too many items requested for the BatchWriteItem call")
 	}
-	var caps []map[string]any
+	var caps []capacityReport
 	err := e.updateGrouped(func(tx *bolt.Tx) error {
 		caps = nil
 		for _, name := range sortedKeys(in.RequestItems) {
@@ -248,8 +244,8 @@ func (e *Engine) batchWriteItem(_ context.Context, in *batchWriteInput) (map[str
 			if err := t.flush(); err != nil {
 				return err
 			}
-			if cc := c.render(in.ReturnConsumedCapacity); cc != nil {
-				caps = append(caps, cc)
+			if cc := (consumedCapacity{c: c, mode: in.ReturnConsumedCapacity}); cc.reported() {
+				caps = append(caps, c.report(cc.mode))
 			}
 		}
 		return nil
@@ -257,11 +253,7 @@ func (e *Engine) batchWriteItem(_ context.Context, in *batchWriteInput) (map[str
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]any{"UnprocessedItems": map[string]any{}}
-	if caps != nil {
-		out["ConsumedCapacity"] = caps
-	}
-	return out, nil
+	return &batchWriteOutput{capacity: caps}, nil
 }
 
 // checkBatch validates what BatchGetItem and BatchWriteItem (op) share:

@@ -1,8 +1,6 @@
 package ddb
 
 import (
-	"math"
-
 	"github.com/quickphotos/quickphotos/ddb/attr"
 )
 
@@ -117,19 +115,5 @@ func (c *capacity) render(mode string) map[string]any {
 // setUnits sets CapacityUnits. ReadCapacityUnits and WriteCapacityUnits are
 // left out, as DynamoDB Local leaves them out.
 func (c *capacity) setUnits(m map[string]any, n float64) {
-	m["CapacityUnits"] = math.Round(n*10) / 10
-}
-
-// renderTables is the ConsumedCapacity list of a request over several
-// tables (the transactions), one element per table in name order, or nil
-// when mode asks for none.
-func renderTables(caps map[string]*capacity, mode string) []map[string]any {
-	if mode != capacityTotal && mode != capacityIndexes {
-		return nil
-	}
-	var list []map[string]any
-	for _, name := range sortedKeys(caps) {
-		list = append(list, caps[name].render(mode))
-	}
-	return list
+	m["CapacityUnits"] = roundUnits(n)
 }

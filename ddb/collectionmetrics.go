@@ -30,7 +30,7 @@ func (m *tableMeta) hasLocalIndex() bool {
 // SIZE and the table has one, else nil. The size is what the collection
 // stores, its items and its LSI entries, read in the write's transaction;
 // like DynamoDB it is given as a range of whole gigabytes around the size.
-func (t *tableTx) collectionMetrics(mode string, it attr.Item) map[string]any {
+func (t *tableTx) collectionMetrics(mode string, it attr.Item) *collectionMetrics {
 	if mode != "SIZE" || !t.m.hasLocalIndex() {
 		return nil
 	}
@@ -47,10 +47,7 @@ func (t *tableTx) collectionMetrics(mode string, it attr.Item) map[string]any {
 		}
 	}
 	low := math.Floor(float64(size) / (1 << 30))
-	return map[string]any{
-		"ItemCollectionKey":   attr.Item{hash: v},
-		"SizeEstimateRangeGB": []any{low, low + 1},
-	}
+	return &collectionMetrics{key: attr.Item{hash: v}, low: low, high: low + 1}
 }
 
 // prefixBytes sums the stored bytes (keys and values) of the entries of b

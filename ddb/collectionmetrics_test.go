@@ -32,62 +32,65 @@ func TestItemCollectionMetrics(t *testing.T) {
 		}
 	}
 	key := item("PK", s("p"), "SK", s("1"))
-	writes := map[string]func(table string, mode types.ReturnItemCollectionMetrics) (*types.ItemCollectionMetrics, error){
-		"PutItem": func(table string, mode types.ReturnItemCollectionMetrics) (*types.ItemCollectionMetrics, error) {
-			out, err := env.client.PutItem(env.ctx, &dynamodb.PutItemInput{TableName: aws.String(table), Item: item("PK", s("p"), "SK", s("1"), "L", s("x")), ReturnItemCollectionMetrics: mode})
-			if err != nil {
-				return nil, err
-			}
-			return out.ItemCollectionMetrics, nil
-		},
-		"UpdateItem": func(table string, mode types.ReturnItemCollectionMetrics) (*types.ItemCollectionMetrics, error) {
-			out, err := env.client.UpdateItem(env.ctx, &dynamodb.UpdateItemInput{TableName: aws.String(table), Key: key, UpdateExpression: aws.String("SET v = :v"),
-				ExpressionAttributeValues: item(":v", s("1")), ReturnItemCollectionMetrics: mode})
-			if err != nil {
-				return nil, err
-			}
-			return out.ItemCollectionMetrics, nil
-		},
-		"DeleteItem": func(table string, mode types.ReturnItemCollectionMetrics) (*types.ItemCollectionMetrics, error) {
-			out, err := env.client.DeleteItem(env.ctx, &dynamodb.DeleteItemInput{TableName: aws.String(table), Key: key, ReturnItemCollectionMetrics: mode})
-			if err != nil {
-				return nil, err
-			}
-			return out.ItemCollectionMetrics, nil
-		},
-	}
-	for _, op := range []string{"PutItem", "UpdateItem", "DeleteItem"} {
-		for _, c := range []struct {
-			table string
-			mode  types.ReturnItemCollectionMetrics
-			want  bool
-		}{
-			{"withLSI", types.ReturnItemCollectionMetricsSize, true},
-			{"withLSI", types.ReturnItemCollectionMetricsNone, false},
-			{"withLSI", "", false},
-			{"plain", types.ReturnItemCollectionMetricsSize, false},
-		} {
-			t.Run(op+"/"+c.table+"/"+string(c.mode), func(t *testing.T) {
-				icm, err := writes[op](c.table, c.mode)
+	// Both front-ends render the same typed answer: check each.
+	for path, client := range map[string]sdkAPI{"http": env.client, "inprocess": env.e.API()} {
+		writes := map[string]func(table string, mode types.ReturnItemCollectionMetrics) (*types.ItemCollectionMetrics, error){
+			"PutItem": func(table string, mode types.ReturnItemCollectionMetrics) (*types.ItemCollectionMetrics, error) {
+				out, err := client.PutItem(env.ctx, &dynamodb.PutItemInput{TableName: aws.String(table), Item: item("PK", s("p"), "SK", s("1"), "L", s("x")), ReturnItemCollectionMetrics: mode})
 				if err != nil {
-					t.Fatal(err)
+					return nil, err
 				}
-				if (icm != nil) != c.want {
-					t.Fatalf("ItemCollectionMetrics %+v, want present %v", icm, c.want)
+				return out.ItemCollectionMetrics, nil
+			},
+			"UpdateItem": func(table string, mode types.ReturnItemCollectionMetrics) (*types.ItemCollectionMetrics, error) {
+				out, err := client.UpdateItem(env.ctx, &dynamodb.UpdateItemInput{TableName: aws.String(table), Key: key, UpdateExpression: aws.String("SET v = :v"),
+					ExpressionAttributeValues: item(":v", s("1")), ReturnItemCollectionMetrics: mode})
+				if err != nil {
+					return nil, err
 				}
-				if !c.want {
-					return
+				return out.ItemCollectionMetrics, nil
+			},
+			"DeleteItem": func(table string, mode types.ReturnItemCollectionMetrics) (*types.ItemCollectionMetrics, error) {
+				out, err := client.DeleteItem(env.ctx, &dynamodb.DeleteItemInput{TableName: aws.String(table), Key: key, ReturnItemCollectionMetrics: mode})
+				if err != nil {
+					return nil, err
 				}
-				pk, _ := icm.ItemCollectionKey["PK"].(*types.AttributeValueMemberS)
-				if len(icm.ItemCollectionKey) != 1 || pk == nil || pk.Value != "p" {
-					t.Errorf("ItemCollectionKey %v, want {PK: p}", icm.ItemCollectionKey)
-				}
-				if r := icm.SizeEstimateRangeGB; len(r) != 2 || r[0] != 0 || r[1] != 1 {
-					t.Errorf("SizeEstimateRangeGB %v, want [0 1]", r)
-				}
-			})
+				return out.ItemCollectionMetrics, nil
+			},
 		}
+		for _, op := range []string{"PutItem", "UpdateItem", "DeleteItem"} {
+			for _, c := range []struct {
+				table string
+				mode  types.ReturnItemCollectionMetrics
+				want  bool
+			}{
+				{"withLSI", types.ReturnItemCollectionMetricsSize, true},
+				{"withLSI", types.ReturnItemCollectionMetricsNone, false},
+				{"withLSI", "", false},
+				{"plain", types.ReturnItemCollectionMetricsSize, false},
+			} {
+				t.Run(path+"/"+op+"/"+c.table+"/"+string(c.mode), func(t *testing.T) {
+					icm, err := writes[op](c.table, c.mode)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if (icm != nil) != c.want {
+						t.Fatalf("ItemCollectionMetrics %+v, want present %v", icm, c.want)
+					}
+					if !c.want {
+						return
+					}
+					pk, _ := icm.ItemCollectionKey["PK"].(*types.AttributeValueMemberS)
+					if len(icm.ItemCollectionKey) != 1 || pk == nil || pk.Value != "p" {
+						t.Errorf("ItemCollectionKey %v, want {PK: p}", icm.ItemCollectionKey)
+					}
+					if r := icm.SizeEstimateRangeGB; len(r) != 2 || r[0] != 0 || r[1] != 1 {
+						t.Errorf("SizeEstimateRangeGB %v, want [0 1]", r)
+					}
+				})
+			}
+		}
+		_, err := writes["PutItem"]("withLSI", "ALWAYS")
+		wantErr(t, err, "ValidationException", "1 validation error detected: Value 'ALWAYS' at 'returnItemCollectionMetrics' failed to satisfy constraint: Member must satisfy enum value set: [SIZE, NONE]")
 	}
-	_, err := writes["PutItem"]("withLSI", "ALWAYS")
-	wantErr(t, err, "ValidationException", "1 validation error detected: Value 'ALWAYS' at 'returnItemCollectionMetrics' failed to satisfy constraint: Member must satisfy enum value set: [SIZE, NONE]")
 }

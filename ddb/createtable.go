@@ -34,7 +34,7 @@ func opCreateTable(e *Engine, ctx context.Context, body []byte) (any, error) {
 }
 
 // createTable creates a table; it is ACTIVE as soon as the call returns.
-func (e *Engine) createTable(_ context.Context, in *createTableInput) (map[string]any, error) {
+func (e *Engine) createTable(_ context.Context, in *createTableInput) (*tableChangeOutput, error) {
 	if in.tableNameAbsent {
 		// CreateTable words a missing name its own way (an empty one breaks
 		// the length constraint).
@@ -44,7 +44,7 @@ func (e *Engine) createTable(_ context.Context, in *createTableInput) (map[strin
 	if err != nil {
 		return nil, err
 	}
-	var out map[string]any
+	var out *tableChangeOutput
 	err = e.update(func(tx *bolt.Tx) error {
 		if old, err := loadTable(tx, m.Name); err != nil {
 			return err
@@ -74,7 +74,7 @@ func (e *Engine) createTable(_ context.Context, in *createTableInput) (map[strin
 		if err := saveTable(tx, m); err != nil {
 			return err
 		}
-		out = map[string]any{"TableDescription": e.describe(m, tableStats{}, "ACTIVE")}
+		out = &tableChangeOutput{TableDescription: e.describe(m, tableStats{}, "ACTIVE")}
 		return nil
 	})
 	return out, err

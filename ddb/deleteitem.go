@@ -23,7 +23,7 @@ func opDeleteItem(e *Engine, ctx context.Context, body []byte) (any, error) {
 }
 
 // deleteItem deletes an item, if its condition holds.
-func (e *Engine) deleteItem(_ context.Context, in *deleteItemInput) (any, error) {
+func (e *Engine) deleteItem(_ context.Context, in *deleteItemInput) (*itemWriteOutput, error) {
 	env, err := in.front(nil, "ALL_OLD")
 	if err != nil {
 		return nil, err
@@ -33,11 +33,11 @@ func (e *Engine) deleteItem(_ context.Context, in *deleteItemInput) (any, error)
 		return nil, err
 	}
 	return e.conditionalWrite(&in.writeParams, func(t *tableTx) ([]byte, error) { return t.m.keyParam(in.Key) }, cond,
-		func(t *tableTx, k []byte, raw, old attr.Item) (any, error) {
+		func(t *tableTx, k []byte, raw, old attr.Item) (*itemWriteOutput, error) {
 			u, err := t.remove(k, raw)
 			if err != nil {
 				return nil, err
 			}
-			return in.putOrRemoveResponse(t, u, old, in.Key), nil
+			return in.putOrRemoveOutput(t, u, old, in.Key), nil
 		})
 }

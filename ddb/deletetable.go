@@ -17,11 +17,11 @@ func opDeleteTable(e *Engine, ctx context.Context, body []byte) (any, error) {
 
 // deleteTable deletes a table with all its items and indexes in one
 // transaction.
-func (e *Engine) deleteTable(_ context.Context, in *tableNameInput) (map[string]any, error) {
+func (e *Engine) deleteTable(_ context.Context, in *tableNameInput) (*tableChangeOutput, error) {
 	if err := controlTableName(in.TableName, in.tableNameAbsent); err != nil {
 		return nil, err
 	}
-	var out map[string]any
+	var out *tableChangeOutput
 	err := e.update(func(tx *bolt.Tx) error {
 		m, st, err := tableAndStats(tx, in.TableName)
 		if err != nil {
@@ -36,7 +36,7 @@ func (e *Engine) deleteTable(_ context.Context, in *tableNameInput) (map[string]
 		if err := tx.Bucket(bucketTables).Delete([]byte(m.Name)); err != nil {
 			return err
 		}
-		out = map[string]any{"TableDescription": e.describe(m, st, "DELETING")}
+		out = &tableChangeOutput{TableDescription: e.describe(m, st, "DELETING")}
 		// The table's stream outlives it for StreamRetention, as in DynamoDB.
 		if m.Stream != nil {
 			return e.disableStream(tx, m)

@@ -16,17 +16,17 @@ func opDescribeTable(e *Engine, ctx context.Context, body []byte) (any, error) {
 }
 
 // describeTable returns the table description with live counters.
-func (e *Engine) describeTable(_ context.Context, in *tableNameInput) (map[string]any, error) {
+func (e *Engine) describeTable(_ context.Context, in *tableNameInput) (*describeTableOutput, error) {
 	if err := controlTableName(in.TableName, in.tableNameAbsent); err != nil {
 		return nil, err
 	}
-	var out map[string]any
+	var out *describeTableOutput
 	err := e.view(func(tx *bolt.Tx) error {
 		m, st, err := tableAndStats(tx, in.TableName)
 		if err != nil {
 			return err
 		}
-		out = map[string]any{"Table": e.describe(m, st, "ACTIVE")}
+		out = &describeTableOutput{Table: e.describe(m, st, "ACTIVE")}
 		return nil
 	})
 	return out, err

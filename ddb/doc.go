@@ -3,7 +3,7 @@
 // so the unchanged aws-sdk-go-v2 DynamoDB client works against it, either
 // over HTTP or in-process through Engine.HTTPClient (no socket). In the same
 // process, Engine.API is faster still: it takes and returns the SDK's typed
-// inputs, outputs and errors with no JSON, HTTP or signing (direct*.go), and
+// inputs, outputs and errors with no JSON, HTTP or signing (sdk*.go), and
 // is what embedded quickphotos uses, with Engine.StreamsAPI for the DynamoDB
 // Streams API; the differential conformance suite runs through both paths
 // and compares them.
@@ -23,6 +23,27 @@
 // package ddb/expr. This package holds storage, table metadata, the
 // operations and the protocol, one file per concept.
 //
+// # One core, three front-ends
+//
+// An operation decodes its request into a typed input and runs on it; the
+// data operations and the table operations answer with a typed output
+// (output.go): GetItem, PutItem, UpdateItem, DeleteItem, Query, Scan,
+// BatchGetItem, BatchWriteItem, TransactWriteItems, TransactGetItems,
+// CreateTable, DescribeTable, UpdateTable, DeleteTable (whose answers hold
+// a tableDescription), UpdateTimeToLive and DescribeTimeToLive. Each
+// front-end renders that one output its own way, none through another's
+// form: the JSON protocol writes it (appendJSON, responsejson.go, byte for
+// byte what json.Marshal gives the response map the protocol documents);
+// the typed SDK API (Engine.API, sdk*.go) converts it field by field into
+// the SDK's output; PartiQL reads its items and capacity (partiql.go).
+// Items read from storage stay in their stored form (storedItem) until a
+// front-end renders them, so neither path builds the other's values.
+// The remaining operations (ListTables, the tag and PartiQL operations,
+// none of them on the typed SDK API) still answer with map[string]any
+// trees, and PartiQL still
+// hands its requests to the operations as JSON (its answers it reads
+// typed).
+//
 // # Files
 //
 // Each operation has a file named for it (getitem.go, putitem.go,
@@ -33,11 +54,14 @@
 //	engine.go, storage.go    Open and Close; the bbolt layout and migrations
 //	table.go, tablecache.go  table metadata, its validation, its cache
 //	tabledescription.go      the TableDescription of every table operation
+//	output.go                the typed outputs the front-ends render
 //	tabletx.go               tableTx: one table in a bbolt transaction, the
 //	                         only code that writes items and index entries
 //	itemcodec.go, keys.go    stored items and index entries; key encoding
 //	                         and Key parameters
-//	storeditem.go            a read item as stored, rendered as JSON or SDK values
+//	storeditem.go            a read item as stored, handed to the
+//	                         front-ends, which render it as JSON
+//	                         (responsejson.go) or SDK values (sdkvalue.go)
 //	upgrade.go, formatv4.go  the upgrade of JSON storage (formats 1-3):
 //	                         a new file written beside the old one in
 //	                         batches, entry by entry converted, renamed
@@ -52,24 +76,29 @@
 //	                         writes share with it
 //	condition.go             condition evaluation and its failure
 //	transaction.go           what both transactions (and PartiQL's) share
-//	exprs.go, legacy.go      expressions, and legacy parameters as them;
-//	                         exprcache.go keeps parsed expressions
+//	exprs.go, exprcache.go   expressions; parsed ones kept
+//	legacyparams.go          DynamoDB's legacy (pre-expression)
+//	                         parameters, translated into expressions
 //	capacity.go              ConsumedCapacity
 //	handler.go, errors.go    dispatch by X-Amz-Target; exceptions
 //	shape.go, requestbody.go request shapes; bodies within RequestMemory
-//	respjson.go              response encoding
-//	direct*.go               the in-process API (Engine.API): the SDK's
-//	                         typed inputs, outputs and errors, converted
-//	                         without JSON to and from the operations'
-//	                         shared run functions; directerror.go the
-//	                         errors of both in-process APIs
-//	directstreams.go         the in-process Streams API (Engine.StreamsAPI):
+//	responsejson.go          the JSON front-end's response encoding,
+//	                         including stored items and stream records
+//	                         rendered from their stored form (storage
+//	                         only decodes; it never encodes JSON)
+//	sdk*.go                  the typed SDK API (Engine.API, type API): the
+//	                         SDK's typed inputs, outputs and errors,
+//	                         converted without JSON to and from the
+//	                         operations' shared run functions; sdkerror.go
+//	                         the errors of both in-process APIs
+//	sdkstreams.go            the typed Streams SDK API (Engine.StreamsAPI):
 //	                         the same for the dynamodbstreams SDK, records
 //	                         built from their stored form
 //	stream.go                streams switched on and off; their metadata
 //	streamlog.go             a stream's buckets: shards, records, appends
 //	streamrecord.go          a record's stored form (storedRecord), rendered
-//	                         as JSON or, by directstreams.go, as SDK types
+//	                         as JSON by responsejson.go or as SDK types
+//	                         by sdkstreams.go
 //	streamapi.go             the Streams API's operations, each a decoder
 //	                         and a run function both paths share
 //	streamiterator.go        shard iterators; streamtrim.go trimming
@@ -86,14 +115,16 @@
 // endpoint under the X-Amz-Target prefix DynamoDBStreams_20120810, as
 // DynamoDB Local serves it; the SDKs' dynamodbstreams clients work over
 // HTTP or in-process through HTTPClient, and Engine.StreamsAPI serves it in
-// process with the SDK's types (directstreams.go). PartiQL (partiql.go):
+// process with the SDK's types (sdkstreams.go). PartiQL (partiql.go):
 // ExecuteStatement, BatchExecuteStatement and ExecuteTransaction, parsed
 // by package ddb/partiql and run as the equivalent DynamoDB requests
 // (partiqltranslate.go). Tags (tags.go): TagResource,
 // UntagResource, ListTagsOfResource and Tags on CreateTable. Legacy parameters (Expected,
 // AttributesToGet, AttributeUpdates, KeyConditions, QueryFilter,
 // ScanFilter, ConditionalOperator) are translated into the equivalent
-// expressions (legacy.go).
+// expressions (legacyparams.go). Elsewhere, what earlier versions of the
+// engine stored (JSON storage formats 1-3, tokens hashed the old way) is
+// called "earlier", never "legacy".
 //
 // The conformance suite in ddb/conformance compares every response with
 // DynamoDB Local's. Where Local and the DynamoDB documentation agree, or the

@@ -22,9 +22,9 @@ func opGetItem(e *Engine, ctx context.Context, body []byte) (any, error) {
 	return e.getItem(ctx, &in)
 }
 
-// getItem returns one item by key, projected. The response's Item is the
-// stored bytes (rawItem) when not projected.
-func (e *Engine) getItem(_ context.Context, in *getItemInput) (map[string]any, error) {
+// getItem returns one item by key, projected; the item is in its stored
+// form when not projected.
+func (e *Engine) getItem(_ context.Context, in *getItemInput) (*getItemOutput, error) {
 	if err := in.legacyParams.translate(&in.exprParams, exprSlots{projection: &in.ProjectionExpression}); err != nil {
 		return nil, err
 	}
@@ -39,7 +39,7 @@ func (e *Engine) getItem(_ context.Context, in *getItemInput) (map[string]any, e
 	if err := env.check(); err != nil {
 		return nil, err
 	}
-	var out map[string]any
+	var out *getItemOutput
 	err = e.view(func(tx *bolt.Tx) error {
 		t, err := e.openTable(tx, in.TableName)
 		if err != nil {
@@ -55,12 +55,9 @@ func (e *Engine) getItem(_ context.Context, in *getItemInput) (map[string]any, e
 		}
 		c := newCapacity(t.m)
 		c.units = readUnits(size, in.ConsistentRead)
-		out = map[string]any{}
+		out = &getItemOutput{capacity: consumedCapacity{c: c, mode: in.ReturnConsumedCapacity}}
 		if raw != nil {
-			out["Item"] = projectedOrRaw(proj, it, raw)
-		}
-		if cc := c.render(in.ReturnConsumedCapacity); cc != nil {
-			out["ConsumedCapacity"] = cc
+			out.item = readItem(proj, it, raw)
 		}
 		return nil
 	})

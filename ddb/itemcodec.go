@@ -14,9 +14,11 @@ package ddb
 //     INCLUDE it is the projected attributes other than keys, binary, with
 //     the projected size in front.
 //
-// Reads that return items as stored turn them straight into the response's
-// JSON (storedItem.appendJSON), byte for byte what json.Marshal gives the
-// decoded item, without building the item.
+// Reads that return items as stored hand them on in this form; the JSON
+// front-end writes them straight into the response (storedItem.appendJSON,
+// responsejson.go), byte for byte what json.Marshal gives the decoded item,
+// without building the item, and the in-process API builds the SDK's values
+// from them (sdkvalue.go).
 
 import (
 	"fmt"
@@ -135,18 +137,6 @@ func (m *tableMeta) stored(k, v []byte) (*storedItem, int, error) {
 		return nil, 0, err
 	}
 	return newStoredItem(keys, v), size, nil
-}
-
-// appendStoredJSON appends to dst the response JSON (what appendItem
-// writes) of the item made of binary value v and keys, and returns the
-// size recorded in v.
-func appendStoredJSON(dst []byte, keys []attr.NamedValue, v []byte) ([]byte, int, error) {
-	start := len(dst)
-	dst, size, err := attr.AppendBinaryJSON(dst, v, keys)
-	if err != nil {
-		return nil, 0, fmt.Errorf("ddb: corrupt item: %w", err)
-	}
-	return htmlEscapeTail(dst, start), size, nil
 }
 
 // storedSize returns the size recorded in a stored item or INCLUDE entry.

@@ -2,6 +2,7 @@ package ddb
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"testing"
@@ -60,7 +61,15 @@ func TestRead_StopsWhenTheContextEnds(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got, ok := out.(map[string]any)["ScannedCount"]; ok && got != items {
+			raw, err := appendResponse(nil, out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var resp map[string]any
+			if err := json.Unmarshal(raw, &resp); err != nil {
+				t.Fatal(err)
+			}
+			if got, ok := resp["ScannedCount"]; ok && got != float64(items) {
 				t.Fatalf("ScannedCount = %v, want %d", got, items)
 			}
 			// Reading all the items checks the context once per ctxCheckEvery entries.

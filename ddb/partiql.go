@@ -258,8 +258,21 @@ func (e *Engine) partiqlTable(name string) (*tableMeta, error) {
 	return m, err
 }
 
-// run sends the request to its operation and decodes the answer.
-func (e *Engine) runDML(ctx context.Context, d *dmlRequest) (map[string]json.RawMessage, error) {
+// dmlAnswer is what a statement's answer holds for PartiQL: the items read
+// (decoded), the LastEvaluatedKey of a page, the ConsumedCapacity as the
+// JSON protocol renders it, and the items of a TransactGetItems, one per
+// action (nil for none).
+type dmlAnswer struct {
+	items     []attr.Item
+	lastKey   attr.Item
+	capacity  json.RawMessage
+	responses []attr.Item
+}
+
+// runDML sends the request to its operation and reads its typed answer.
+// (The request itself is still built as JSON, the operations' common
+// input.)
+func (e *Engine) runDML(ctx context.Context, d *dmlRequest) (*dmlAnswer, error) {
 	body, err := json.Marshal(d.req)
 	if err != nil {
 		return nil, err
@@ -273,32 +286,76 @@ func (e *Engine) runDML(ctx context.Context, d *dmlRequest) (map[string]json.Raw
 		}
 		return nil, err
 	}
-	raw, err := appendResponse(nil, resp)
-	if err != nil {
-		return nil, err
-	}
-	var out map[string]json.RawMessage
-	return out, json.Unmarshal(raw, &out)
+	return dmlAnswerOf(resp)
 }
 
-// items returns the items of a read's answer, reshaped for the SELECT's
-// projection.
-func (d *dmlRequest) items(out map[string]json.RawMessage) ([]attr.Item, error) {
-	var items []attr.Item
-	if raw, ok := out["Items"]; ok {
-		if err := json.Unmarshal(raw, &items); err != nil {
-			return nil, err
+// dmlAnswerOf reads the answer of an operation PartiQL runs.
+func dmlAnswerOf(resp any) (*dmlAnswer, error) {
+	out := &dmlAnswer{}
+	capacity := func(cc consumedCapacity) error {
+		if !cc.reported() {
+			return nil
 		}
+		raw, err := cc.appendJSON(nil)
+		out.capacity = raw
+		return err
 	}
-	if raw, ok := out["Item"]; ok {
-		var it attr.Item
-		if err := json.Unmarshal(raw, &it); err != nil {
-			return nil, err
+	switch r := resp.(type) {
+	case *getItemOutput:
+		if r.item.present() {
+			it, err := r.item.decode()
+			if err != nil {
+				return nil, err
+			}
+			out.items = []attr.Item{it}
 		}
-		items = append(items, it)
+		return out, capacity(r.capacity)
+	case *listOutput:
+		out.items = make([]attr.Item, len(r.items))
+		for i, ri := range r.items {
+			it, err := ri.decode()
+			if err != nil {
+				return nil, err
+			}
+			out.items[i] = it
+		}
+		out.lastKey = r.lastKey
+		return out, capacity(r.capacity)
+	case *itemWriteOutput:
+		return out, capacity(r.capacity)
+	case *transactWriteOutput:
+		if r.ConsumedCapacity != nil {
+			raw, err := json.Marshal(r.ConsumedCapacity)
+			out.capacity = raw
+			return out, err
+		}
+		return out, nil
+	case *transactGetOutput:
+		out.responses = make([]attr.Item, len(r.responses))
+		for i, ri := range r.responses {
+			if !ri.present() {
+				continue
+			}
+			it, err := ri.decode()
+			if err != nil {
+				return nil, err
+			}
+			out.responses[i] = it
+		}
+		if r.capacity != nil {
+			raw, err := json.Marshal(r.capacity)
+			out.capacity = raw
+			return out, err
+		}
+		return out, nil
 	}
+	return nil, fmt.Errorf("ddb: PartiQL ran an operation with no typed answer (%T)", resp)
+}
+
+// shape reshapes items for the SELECT's projection.
+func (d *dmlRequest) shape(items []attr.Item) []attr.Item {
 	if d.projection == nil {
-		return items, nil
+		return items
 	}
 	for i, it := range items {
 		shaped := attr.Item{}
@@ -314,7 +371,7 @@ func (d *dmlRequest) items(out map[string]json.RawMessage) ([]attr.Item, error) 
 		}
 		items[i] = shaped
 	}
-	return items, nil
+	return items
 }
 
 // valueAt returns the value at path p of item it.
@@ -389,17 +446,14 @@ func opExecuteStatement(e *Engine, ctx context.Context, body []byte) (any, error
 	if err != nil {
 		return nil, err
 	}
-	items, err := d.items(out)
-	if err != nil {
-		return nil, err
-	}
-	resp := map[string]any{"Items": itemsList(items)}
-	if raw, ok := out["LastEvaluatedKey"]; ok {
+	resp := map[string]any{"Items": itemsList(d.shape(out.items))}
+	if out.lastKey != nil {
+		raw := appendItem(nil, out.lastKey)
 		resp["NextToken"] = base64.StdEncoding.EncodeToString(raw)
 		resp["LastEvaluatedKey"] = json.RawMessage(raw)
 	}
-	if raw, ok := out["ConsumedCapacity"]; ok {
-		resp["ConsumedCapacity"] = json.RawMessage(raw)
+	if out.capacity != nil {
+		resp["ConsumedCapacity"] = out.capacity
 	}
 	return resp, nil
 }
@@ -470,10 +524,9 @@ func opBatchExecuteStatement(e *Engine, ctx context.Context, body []byte) (any, 
 			if s.ConsistentRead && d.op == "GetItem" {
 				d.req["ConsistentRead"] = true
 			}
-			var out map[string]json.RawMessage
+			var out *dmlAnswer
 			if out, err = e.runDML(ctx, d); err == nil {
-				var items []attr.Item
-				if items, err = d.items(out); err == nil && len(items) > 0 {
+				if items := d.shape(out.items); len(items) > 0 {
 					r["Item"] = items[0]
 				}
 			}
@@ -574,29 +627,19 @@ func opExecuteTransaction(e *Engine, ctx context.Context, body []byte) (any, err
 		return nil, err
 	}
 	resp := map[string]any{"Responses": []any{}}
-	if raw, ok := out["Responses"]; ok {
-		var rs []struct {
-			Item attr.Item `json:"Item"`
-		}
-		if err := json.Unmarshal(raw, &rs); err != nil {
-			return nil, err
-		}
-		list := make([]any, len(rs))
-		for i, r := range rs {
+	if out.responses != nil {
+		list := make([]any, len(out.responses))
+		for i, it := range out.responses {
 			item := map[string]any{}
-			if r.Item != nil {
-				items, err := plans[i].items(map[string]json.RawMessage{"Item": mustJSON(r.Item)})
-				if err != nil {
-					return nil, err
-				}
-				item["Item"] = items[0]
+			if it != nil {
+				item["Item"] = plans[i].shape([]attr.Item{it})[0]
 			}
 			list[i] = item
 		}
 		resp["Responses"] = list
 	}
-	if raw, ok := out["ConsumedCapacity"]; ok {
-		resp["ConsumedCapacity"] = json.RawMessage(raw)
+	if out.capacity != nil {
+		resp["ConsumedCapacity"] = out.capacity
 	}
 	return resp, nil
 }
@@ -606,6 +649,3 @@ func isSelect(statement string) bool {
 	fields := strings.Fields(statement)
 	return len(fields) > 0 && strings.EqualFold(fields[0], "SELECT")
 }
-
-// mustJSON encodes an item.
-func mustJSON(it attr.Item) json.RawMessage { return attr.AppendItemJSON(nil, it) }

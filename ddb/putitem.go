@@ -23,7 +23,7 @@ func opPutItem(e *Engine, ctx context.Context, body []byte) (any, error) {
 }
 
 // putItem creates or replaces an item, if its condition holds.
-func (e *Engine) putItem(_ context.Context, in *putItemInput) (any, error) {
+func (e *Engine) putItem(_ context.Context, in *putItemInput) (*itemWriteOutput, error) {
 	env, err := in.front(nil, "ALL_OLD")
 	if err != nil {
 		return nil, err
@@ -36,11 +36,11 @@ func (e *Engine) putItem(_ context.Context, in *putItemInput) (any, error) {
 		return nil, err
 	}
 	return e.conditionalWrite(&in.writeParams, func(t *tableTx) ([]byte, error) { return t.checkNewItem(in.Item) }, cond,
-		func(t *tableTx, k []byte, raw, old attr.Item) (any, error) {
+		func(t *tableTx, k []byte, raw, old attr.Item) (*itemWriteOutput, error) {
 			u, err := t.put(k, raw, in.Item)
 			if err != nil {
 				return nil, err
 			}
-			return in.putOrRemoveResponse(t, u, old, in.Item), nil
+			return in.putOrRemoveOutput(t, u, old, in.Item), nil
 		})
 }

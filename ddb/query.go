@@ -40,7 +40,7 @@ func opQuery(e *Engine, ctx context.Context, body []byte) (any, error) {
 
 // query reads the items of one partition of the table or an index. It stops
 // with ctx's error once ctx ends (see source.read).
-func (e *Engine) query(ctx context.Context, in *queryInput) (map[string]any, error) {
+func (e *Engine) query(ctx context.Context, in *queryInput) (*listOutput, error) {
 	if err := in.legacyParams.translate(&in.exprParams, exprSlots{projection: &in.ProjectionExpression, filter: &in.FilterExpression, keyCondition: &in.KeyConditionExpression}); err != nil {
 		return nil, err
 	}
@@ -52,7 +52,7 @@ func (e *Engine) query(ctx context.Context, in *queryInput) (map[string]any, err
 	if in.KeyConditionExpression == nil {
 		return nil, validationf("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.")
 	}
-	var out map[string]any
+	var out *listOutput
 	err = e.view(func(tx *bolt.Tx) error {
 		s, err := e.openListSource(tx, &in.listParams, c)
 		if err != nil {

@@ -149,8 +149,8 @@ func (s *source) rawOnly(p *listParams, c *compiled) bool {
 
 // respond builds a Query or Scan response from a page: filter, projection,
 // Select, counts, LastEvaluatedKey and consumed capacity.
-func (s *source) respond(p *listParams, c *compiled, pg *page) (map[string]any, error) {
-	items := []any{}
+func (s *source) respond(p *listParams, c *compiled, pg *page) (*listOutput, error) {
+	items := []resultItem{}
 	for i, it := range pg.items {
 		if ok, err := evalCondition(c.filter, it); err != nil {
 			return nil, err
@@ -168,14 +168,11 @@ func (s *source) respond(p *listParams, c *compiled, pg *page) (map[string]any, 
 				it, raw = base, nil
 			}
 		}
-		items = append(items, projectedOrRaw(c.proj, it, raw))
+		items = append(items, readItem(c.proj, it, raw))
 	}
-	out := map[string]any{"Count": len(items), "ScannedCount": len(pg.items)}
+	out := &listOutput{count: len(items), scanned: len(pg.items), lastKey: pg.lastKey}
 	if p.Select != selectCount {
-		out["Items"] = items
-	}
-	if pg.lastKey != nil {
-		out["LastEvaluatedKey"] = pg.lastKey
+		out.items = items
 	}
 	cp := newCapacity(s.t.m)
 	u := readUnits(pg.bytes, p.ConsistentRead)
@@ -184,8 +181,6 @@ func (s *source) respond(p *listParams, c *compiled, pg *page) (map[string]any, 
 	} else {
 		cp.addIndex(s.ix.Name, u)
 	}
-	if cc := cp.render(p.ReturnConsumedCapacity); cc != nil {
-		out["ConsumedCapacity"] = cc
-	}
+	out.capacity = consumedCapacity{c: cp, mode: p.ReturnConsumedCapacity}
 	return out, nil
 }

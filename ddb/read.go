@@ -1,9 +1,7 @@
 package ddb
 
 // What the reads share (GetItem, Query, Scan, BatchGetItem, TransactGetItems):
-// their common parameters and the response form of an item read.
-
-import "github.com/quickphotos/quickphotos/ddb/attr"
+// their common parameters. The form of an item read is readItem (output.go).
 
 // readParams are the parameters shared by GetItem, Query and Scan.
 type readParams struct {
@@ -24,17 +22,4 @@ func (p *readParams) shape() violations {
 	v.tableName(p.TableName, p.tableNameAbsent)
 	v.enum("returnConsumedCapacity", p.ReturnConsumedCapacity, returnConsumedCapacitySet...)
 	return v
-}
-
-// projectedOrRaw is the response form of a read item: its response JSON
-// (raw) when there is no projection, or the item itself when it was read
-// decoded (raw nil); else the projected item.
-func projectedOrRaw(p projector, it attr.Item, raw *storedItem) any {
-	switch {
-	case p != nil:
-		return p(it)
-	case raw == nil:
-		return it
-	}
-	return raw
 }

@@ -33,7 +33,7 @@ func opScan(e *Engine, ctx context.Context, body []byte) (any, error) {
 // parallel scan. An item belongs to segment hash(partition key) mod
 // TotalSegments, so a partition is never split between segments. It stops
 // with ctx's error once ctx ends (see source.read).
-func (e *Engine) scan(ctx context.Context, in *scanInput) (map[string]any, error) {
+func (e *Engine) scan(ctx context.Context, in *scanInput) (*listOutput, error) {
 	if err := in.legacyParams.translate(&in.exprParams, exprSlots{projection: &in.ProjectionExpression, filter: &in.FilterExpression}); err != nil {
 		return nil, err
 	}
@@ -49,7 +49,7 @@ func (e *Engine) scan(ctx context.Context, in *scanInput) (map[string]any, error
 	if err != nil {
 		return nil, err
 	}
-	var out map[string]any
+	var out *listOutput
 	err = e.view(func(tx *bolt.Tx) error {
 		s, err := e.openListSource(tx, &in.listParams, c)
 		if err != nil {

@@ -114,14 +114,14 @@ func TestTableNameValidated(t *testing.T) {
 			return err
 		}, oneViolation(tooLong("tableName", long))},
 	}
-	viaClient, direct := mustOpen(t), mustOpen(t)
+	viaClient, inProcess := mustOpen(t), mustOpen(t)
 	viaClient.createTable("tbl", false)
-	direct.createTable("tbl", false)
+	inProcess.createTable("tbl", false)
 	paths := []struct {
 		name string
 		env  *testEnv
 		api  sdkAPI
-	}{{"http", viaClient, viaClient.client}, {"direct", direct, direct.e.API()}}
+	}{{"http", viaClient, viaClient.client}, {"inprocess", inProcess, inProcess.e.API()}}
 	for _, c := range cases {
 		for _, p := range paths {
 			t.Run(c.name+"/"+p.name, func(t *testing.T) {
@@ -169,7 +169,7 @@ func TestTableNameValidatedJSONOnly(t *testing.T) {
 func TestTableNameValidated_ListStreams(t *testing.T) {
 	env := mustOpen(t)
 	env.createStreamTable("tbl", types.StreamViewTypeKeysOnly)
-	for path, sc := range map[string]streamsAPI{"http": streamsClient(env.e), "direct": env.e.StreamsAPI()} {
+	for path, sc := range map[string]streamsAPI{"http": streamsClient(env.e), "inprocess": env.e.StreamsAPI()} {
 		t.Run(path, func(t *testing.T) {
 			_, err := sc.ListStreams(env.ctx, &dynamodbstreams.ListStreamsInput{TableName: aws.String("ab")})
 			wantErr(t, err, typeValidation, oneViolation(tooShort("tableName", "ab")))

@@ -24,17 +24,3 @@ func newStoredItem(keys []attr.NamedValue, v []byte) *storedItem {
 	}
 	return &storedItem{keys: keys, value: append([]byte(nil), v...)}
 }
-
-// appendJSON appends the item's response JSON: what appendItem writes for
-// the decoded item.
-func (s *storedItem) appendJSON(dst []byte) ([]byte, error) {
-	if s.value == nil {
-		return appendItem(dst, itemOf(s.keys)), nil
-	}
-	dst, _, err := appendStoredJSON(dst, s.keys, s.value)
-	return dst, err
-}
-
-// MarshalJSON lets encoding/json (tokens, error bodies) handle responses
-// holding stored items.
-func (s *storedItem) MarshalJSON() ([]byte, error) { return s.appendJSON(nil) }

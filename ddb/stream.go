@@ -239,13 +239,13 @@ func (e *Engine) applyStreamSpec(tx *bolt.Tx, m *tableMeta, spec *streamSpecInpu
 // describeStreamSpec adds the stream fields of a TableDescription to d: the
 // specification while a stream is on, and the latest stream's ARN and label
 // for as long as the table has had one (also after it was switched off).
-func (e *Engine) describeStreamSpec(d map[string]any, m *tableMeta) {
+func (e *Engine) describeStreamSpec(d *tableDescription, m *tableMeta) {
 	if m.Stream != nil {
-		d["StreamSpecification"] = map[string]any{"StreamEnabled": true, "StreamViewType": m.Stream.ViewType}
+		d.StreamSpecification = &streamSpecDescription{StreamEnabled: true, StreamViewType: m.Stream.ViewType}
 	}
 	if m.LatestStreamLabel != "" {
-		d["LatestStreamLabel"] = m.LatestStreamLabel
-		d["LatestStreamArn"] = e.streamARN(m.Name, m.LatestStreamLabel)
+		d.LatestStreamLabel = m.LatestStreamLabel
+		d.LatestStreamArn = e.streamARN(m.Name, m.LatestStreamLabel)
 	}
 }
 

@@ -55,7 +55,7 @@ func TestShardIterator_IssueTime(t *testing.T) {
 	} {
 		forged := real
 		forged.Issued = c.issued
-		for path, sc := range map[string]streamsAPI{"http": streamsClient(env.e), "direct": env.e.StreamsAPI()} {
+		for path, sc := range map[string]streamsAPI{"http": streamsClient(env.e), "inprocess": env.e.StreamsAPI()} {
 			t.Run(c.name+"/"+path, func(t *testing.T) {
 				*env.clock = now.Add(c.advanced)
 				defer func() { *env.clock = now }()

@@ -3,11 +3,9 @@ package ddb
 import (
 	"crypto/rand"
 	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
 )
@@ -181,61 +179,8 @@ func (r *storedRecord) viewType() string { return recordViews[r.flags>>2&3] }
 // which the record's userIdentity says.
 func (r *storedRecord) byService() bool { return r.flags&recordByService != 0 }
 
-// appendJSON appends the record as GetRecords returns it over HTTP: the
-// keys in the order json.Marshal sorts them, as appendResponse writes every
-// response.
-func (r *storedRecord) appendJSON(dst []byte) ([]byte, error) {
-	keysItem := attr.Item{}
-	if _, err := attr.DecodeBinary(r.keys, keysItem); err != nil {
-		return nil, r.corrupt(errBadRecord)
-	}
-	keys := make([]attr.NamedValue, 0, len(keysItem))
-	for _, name := range sortedKeys(keysItem) {
-		keys = append(keys, attr.NamedValue{Name: name, Value: keysItem[name]})
-	}
-	dst = append(dst, `{"awsRegion":`...)
-	dst = appendString(dst, r.region)
-	dst = append(dst, `,"dynamodb":{"ApproximateCreationDateTime":`...)
-	// DynamoDB rounds it down to the second.
-	dst = strconv.AppendInt(dst, r.millis/1000, 10)
-	dst = append(dst, `,"Keys":`...)
-	dst = appendItem(dst, keysItem)
-	for _, img := range []struct {
-		image []byte
-		name  string
-	}{{r.newImage, `,"NewImage":`}, {r.oldImage, `,"OldImage":`}} {
-		if img.image == nil {
-			continue
-		}
-		dst = append(dst, img.name...)
-		var err error
-		if dst, _, err = appendStoredJSON(dst, keys, img.image); err != nil {
-			return nil, r.corrupt(err)
-		}
-	}
-	dst = append(dst, `,"SequenceNumber":"`...)
-	dst = appendSequenceNumber(dst, r.seq)
-	dst = append(dst, `","SizeBytes":`...)
-	dst = strconv.AppendUint(dst, r.size, 10)
-	dst = append(dst, `,"StreamViewType":"`...)
-	dst = append(dst, r.viewType()...)
-	dst = append(dst, `"},"eventID":"`...)
-	dst = hex.AppendEncode(dst, r.id)
-	dst = append(dst, `","eventName":"`...)
-	dst = append(dst, r.event()...)
-	dst = append(dst, `","eventSource":"`+recordEventSource+`","eventVersion":"`+recordEventVersion+`"`...)
-	if r.byService() {
-		dst = append(dst, `,"userIdentity":{"PrincipalId":"`+servicePrincipal+`","Type":"`+serviceIdentityType+`"}`...)
-	}
-	return append(dst, '}'), nil
-}
-
 // corrupt is err, met rendering the record, naming its sequence number.
 func (r *storedRecord) corrupt(err error) error { return corruptRecord(err, r.seq) }
 
 // corruptRecord is err, met reading record seq, naming it.
 func corruptRecord(err error, seq uint64) error { return fmt.Errorf("%w %d", err, seq) }
-
-// MarshalJSON renders the record should a response put it where
-// appendResponse falls back to json.Marshal (a shape it does not know).
-func (r *storedRecord) MarshalJSON() ([]byte, error) { return r.appendJSON(nil) }

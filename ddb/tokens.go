@@ -18,11 +18,11 @@ import (
 const tokenFormTyped = 1
 
 // requestDigest identifies a TransactWriteItems request for its token:
-// typed is its typedRequestHash, legacy computes the requestHash that
+// typed is its typedRequestHash, earlier computes the requestHash that
 // records stored by earlier versions hold.
 type requestDigest struct {
-	typed  []byte
-	legacy func() []byte
+	typed   []byte
+	earlier func() []byte
 }
 
 // tokenTTL is how long a ClientRequestToken stays in force.
@@ -68,7 +68,7 @@ type tokenRecord struct {
 // with this token (nil if none or expired), or
 // IdempotentParameterMismatchException when the token came with another
 // request.
-func (e *Engine) lookupToken(tx *bolt.Tx, token string, d requestDigest) (map[string]any, error) {
+func (e *Engine) lookupToken(tx *bolt.Tx, token string, d requestDigest) (*transactWriteOutput, error) {
 	rec, err := e.findToken(tx, []byte(token))
 	if rec == nil || err != nil {
 		return nil, err
@@ -78,12 +78,16 @@ func (e *Engine) lookupToken(tx *bolt.Tx, token string, d requestDigest) (map[st
 	}
 	hash := d.typed
 	if rec.Form != tokenFormTyped {
-		hash = d.legacy()
+		hash = d.earlier()
 	}
 	if string(rec.Hash) != string(hash) {
 		return nil, &Error{Type: typeIdempotentMismatch, Message: "The request uses the same client token as a previous, but non-identical request."}
 	}
-	return decodeJSONMap(rec.Response)
+	var out transactWriteOutput
+	if err := json.Unmarshal(rec.Response, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
 }
 
 // findToken returns the latest record of token among the generations that
@@ -99,8 +103,8 @@ func (e *Engine) findToken(tx *bolt.Tx, token []byte) (*tokenRecord, error) {
 			}
 		}
 	}
-	if legacy := tx.Bucket(bucketTokens); legacy != nil {
-		if raw := legacy.Get(token); raw != nil {
+	if old := tx.Bucket(bucketTokens); old != nil {
+		if raw := old.Get(token); raw != nil {
 			raws = append(raws, raw)
 		}
 	}
@@ -119,7 +123,7 @@ func (e *Engine) findToken(tx *bolt.Tx, token []byte) (*tokenRecord, error) {
 
 // saveToken records a token, in the current generation, with the hash of
 // its request and the response.
-func (e *Engine) saveToken(tx *bolt.Tx, token string, d requestDigest, resp map[string]any) error {
+func (e *Engine) saveToken(tx *bolt.Tx, token string, d requestDigest, resp *transactWriteOutput) error {
 	gens, err := tx.CreateBucketIfNotExists(bucketTokenGenerations)
 	if err != nil {
 		return err
@@ -161,13 +165,13 @@ func (e *Engine) purgeTokens() error {
 				}
 			}
 		}
-		return e.purgeLegacyTokens(tx)
+		return e.purgeEarlierTokens(tx)
 	})
 }
 
-// purgeLegacyTokens deletes the expired tokens of earlier versions, and
+// purgeEarlierTokens deletes the expired tokens of earlier versions, and
 // their bucket once it is empty.
-func (e *Engine) purgeLegacyTokens(tx *bolt.Tx) error {
+func (e *Engine) purgeEarlierTokens(tx *bolt.Tx) error {
 	b := tx.Bucket(bucketTokens)
 	if b == nil {
 		return nil
@@ -235,11 +239,4 @@ func unmatchableHash() []byte {
 	sum := make([]byte, sha256.Size)
 	_, _ = rand.Read(sum)
 	return sum
-}
-
-// decodeJSONMap decodes a stored JSON response.
-func decodeJSONMap(raw []byte) (map[string]any, error) {
-	var m map[string]any
-	err := json.Unmarshal(raw, &m)
-	return m, err
 }

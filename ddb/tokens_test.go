@@ -34,8 +34,8 @@ func TestToken_SameRequestWhateverItsSpelling(t *testing.T) {
 	env := transactEnv(t)
 	env.call("TransactWriteItems", followBody("tok-1", false))
 	env.call("TransactWriteItems", followBody("tok-1", true))
-	direct := &dynamodb.TransactWriteItemsInput{TransactItems: followTx("a", "b")[:2], ClientRequestToken: aws.String("tok-1")}
-	if _, err := env.e.API().TransactWriteItems(env.ctx, direct); err != nil {
+	inProcess := &dynamodb.TransactWriteItemsInput{TransactItems: followTx("a", "b")[:2], ClientRequestToken: aws.String("tok-1")}
+	if _, err := env.e.API().TransactWriteItems(env.ctx, inProcess); err != nil {
 		t.Fatalf("the same request in process: %v", err)
 	}
 	if got := env.number("USER#b", "#METADATA#b", "followers"); got != "1" {
@@ -55,7 +55,7 @@ func TestToken_RecordsOfEarlierVersionsStillHold(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	legacy, err := json.Marshal(tokenRecord{Hash: requestHash([]byte(followBody("old", false))), Unix: env.clock.Unix(), Response: resp})
+	earlier, err := json.Marshal(tokenRecord{Hash: requestHash([]byte(followBody("old", false))), Unix: env.clock.Unix(), Response: resp})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +64,7 @@ func TestToken_RecordsOfEarlierVersionsStillHold(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		return b.Put([]byte("old"), legacy)
+		return b.Put([]byte("old"), earlier)
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -60,7 +60,7 @@ func opTransactGetItems(e *Engine, _ context.Context, body []byte) (any, error) 
 		}
 		projs[i] = p
 	}
-	responses := make([]map[string]any, n)
+	responses := make([]resultItem, n)
 	caps := map[string]*capacity{}
 	err := e.view(func(tx *bolt.Tx) error {
 		tables := map[string]*tableTx{}
@@ -96,9 +96,8 @@ func opTransactGetItems(e *Engine, _ context.Context, body []byte) (any, error) 
 				return err
 			}
 			caps[g.TableName].units += 2 * readUnits(size, true)
-			responses[i] = map[string]any{}
 			if raw != nil {
-				responses[i]["Item"] = projectedOrRaw(projs[i], it, raw)
+				responses[i] = readItem(projs[i], it, raw)
 			}
 		}
 		if failed {
@@ -109,9 +108,5 @@ func opTransactGetItems(e *Engine, _ context.Context, body []byte) (any, error) 
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]any{"Responses": responses}
-	if list := renderTables(caps, in.ReturnConsumedCapacity); list != nil {
-		out["ConsumedCapacity"] = list
-	}
-	return out, nil
+	return &transactGetOutput{responses: responses, capacity: reportTables(caps, in.ReturnConsumedCapacity)}, nil
 }

@@ -226,19 +226,19 @@ func opTransactWriteItems(e *Engine, ctx context.Context, body []byte) (any, err
 }
 
 // transactWriteItems runs a decoded TransactWriteItems request (see
-// opTransactWriteItems); legacy returns the hash a ClientRequestToken was
+// opTransactWriteItems); earlierHash returns the hash a ClientRequestToken was
 // stored with by earlier versions (requestDigest), called only when a
 // stored record needs it.
-func (e *Engine) transactWriteItems(_ context.Context, in *transactWriteInput, legacy func() []byte) (map[string]any, error) {
+func (e *Engine) transactWriteItems(_ context.Context, in *transactWriteInput, earlierHash func() []byte) (*transactWriteOutput, error) {
 	plans, err := in.plan()
 	if err != nil {
 		return nil, err
 	}
 	var digest requestDigest
 	if in.ClientRequestToken != "" {
-		digest = requestDigest{typed: typedRequestHash(in), legacy: legacy}
+		digest = requestDigest{typed: typedRequestHash(in), earlier: earlierHash}
 	}
-	var out map[string]any
+	var out *transactWriteOutput
 	err = e.updateGrouped(func(tx *bolt.Tx) error {
 		if in.ClientRequestToken != "" {
 			prev, err := e.lookupToken(tx, in.ClientRequestToken, digest)
@@ -274,7 +274,7 @@ type transactTarget struct {
 // transactWrite runs validated actions inside tx: it reads every target,
 // evaluates every action against the state before the transaction, then
 // applies them all or none.
-func (e *Engine) transactWrite(tx *bolt.Tx, plans []plannedAction, capMode string) (map[string]any, error) {
+func (e *Engine) transactWrite(tx *bolt.Tx, plans []plannedAction, capMode string) (*transactWriteOutput, error) {
 	targets, err := e.readTargets(tx, plans)
 	if err != nil {
 		return nil, err
@@ -286,11 +286,7 @@ func (e *Engine) transactWrite(tx *bolt.Tx, plans []plannedAction, capMode strin
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]any{}
-	if list := renderTables(caps, capMode); list != nil {
-		out["ConsumedCapacity"] = list
-	}
-	return out, nil
+	return &transactWriteOutput{ConsumedCapacity: reportTables(caps, capMode)}, nil
 }
 
 // readTargets opens the table of each action (once per table), finds its

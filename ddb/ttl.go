@@ -101,7 +101,7 @@ func opUpdateTimeToLive(e *Engine, ctx context.Context, body []byte) (any, error
 }
 
 // updateTimeToLive enables or disables TTL on a table.
-func (e *Engine) updateTimeToLive(_ context.Context, in *updateTTLInput) (map[string]any, error) {
+func (e *Engine) updateTimeToLive(_ context.Context, in *updateTTLInput) (*updateTTLOutput, error) {
 	if err := controlTableName(in.TableName, in.tableNameAbsent); err != nil {
 		return nil, err
 	}
@@ -141,7 +141,7 @@ func (e *Engine) updateTimeToLive(_ context.Context, in *updateTTLInput) (map[st
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"TimeToLiveSpecification": map[string]any{"AttributeName": spec.AttributeName, "Enabled": *spec.Enabled}}, nil
+	return &updateTTLOutput{TimeToLiveSpecification: ttlSpecDescription{AttributeName: spec.AttributeName, Enabled: *spec.Enabled}}, nil
 }
 
 // opDescribeTimeToLive decodes a DescribeTimeToLive request and runs it.
@@ -155,11 +155,11 @@ func opDescribeTimeToLive(e *Engine, ctx context.Context, body []byte) (any, err
 
 // describeTimeToLive reports a table's TTL status: ENABLED or DISABLED
 // (changes apply at once, so ENABLING and DISABLING are never reported).
-func (e *Engine) describeTimeToLive(_ context.Context, in *tableNameInput) (map[string]any, error) {
+func (e *Engine) describeTimeToLive(_ context.Context, in *tableNameInput) (*describeTTLOutput, error) {
 	if err := controlTableName(in.TableName, in.tableNameAbsent); err != nil {
 		return nil, err
 	}
-	var desc map[string]any
+	var out describeTTLOutput
 	err := e.view(func(tx *bolt.Tx) error {
 		m, err := loadTable(tx, in.TableName)
 		if err != nil {
@@ -168,13 +168,16 @@ func (e *Engine) describeTimeToLive(_ context.Context, in *tableNameInput) (map[
 		if m == nil {
 			return tableNotFound(in.TableName)
 		}
-		desc = map[string]any{"TimeToLiveStatus": "DISABLED"}
+		out.TimeToLiveDescription = ttlDescription{TimeToLiveStatus: "DISABLED"}
 		if m.TTL != nil && m.TTL.Enabled {
-			desc = map[string]any{"TimeToLiveStatus": "ENABLED", "AttributeName": m.TTL.AttributeName}
+			out.TimeToLiveDescription = ttlDescription{TimeToLiveStatus: "ENABLED", AttributeName: m.TTL.AttributeName}
 		}
 		return nil
 	})
-	return map[string]any{"TimeToLiveDescription": desc}, err
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
 }
 
 // sweepLoop runs SweepExpired and TrimStreams every interval until Close.

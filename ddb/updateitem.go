@@ -25,7 +25,7 @@ func opUpdateItem(e *Engine, ctx context.Context, body []byte) (any, error) {
 
 // updateItem edits an item's attributes, creating the item when absent, if
 // its condition holds.
-func (e *Engine) updateItem(_ context.Context, in *updateItemInput) (any, error) {
+func (e *Engine) updateItem(_ context.Context, in *updateItemInput) (*itemWriteOutput, error) {
 	env, err := in.front(&in.UpdateExpression, "ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW")
 	if err != nil {
 		return nil, err
@@ -47,7 +47,7 @@ func (e *Engine) updateItem(_ context.Context, in *updateItemInput) (any, error)
 		}
 		return k, checkKeyNotUpdated(t.m, upd)
 	}
-	return e.conditionalWrite(&in.writeParams, keyOf, cond, func(t *tableTx, k []byte, raw, old attr.Item) (any, error) {
+	return e.conditionalWrite(&in.writeParams, keyOf, cond, func(t *tableTx, k []byte, raw, old attr.Item) (*itemWriteOutput, error) {
 		nw, err := applyUpdate(upd, old, in.Key)
 		if err != nil {
 			return nil, err
@@ -69,7 +69,7 @@ func (e *Engine) updateItem(_ context.Context, in *updateItemInput) (any, error)
 			}
 			c.addWrite(u, 1)
 		}
-		return in.withCollectionMetrics(t, in.Key, writeResponse(returnValues(in.ReturnValues, old, nw, upd), c, in.ReturnConsumedCapacity)), nil
+		return in.writeOutput(t, in.Key, returnValues(in.ReturnValues, old, nw, upd), c), nil
 	})
 }
 

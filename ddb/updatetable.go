@@ -50,7 +50,7 @@ func opUpdateTable(e *Engine, ctx context.Context, body []byte) (any, error) {
 // updateTable changes billing mode and throughput, and creates (backfilled
 // from existing items in the same transaction, so the index is ACTIVE on
 // return) or deletes global secondary indexes.
-func (e *Engine) updateTable(_ context.Context, in *updateTableInput) (map[string]any, error) {
+func (e *Engine) updateTable(_ context.Context, in *updateTableInput) (*tableChangeOutput, error) {
 	if err := controlTableName(in.TableName, in.tableNameAbsent); err != nil {
 		return nil, err
 	}
@@ -63,7 +63,7 @@ func (e *Engine) updateTable(_ context.Context, in *updateTableInput) (map[strin
 	if err := checkKeyNames(in.AttributeDefinitions, nil, creates); err != nil {
 		return nil, err
 	}
-	var out map[string]any
+	var out *tableChangeOutput
 	err := e.update(func(tx *bolt.Tx) error {
 		var deleted []indexMeta
 		m, err := loadTable(tx, in.TableName)
@@ -184,7 +184,7 @@ func (e *Engine) updateTable(_ context.Context, in *updateTableInput) (map[strin
 		}
 		d := e.describe(m, t.stats, status)
 		markIndexChanges(d, in.GlobalSecondaryIndexUpdates, deleted)
-		out = map[string]any{"TableDescription": d}
+		out = &tableChangeOutput{TableDescription: d}
 		return nil
 	})
 	return out, err
@@ -233,31 +233,27 @@ func usedDefinitions(m *tableMeta) []attributeDefinition {
 // index just created is reported CREATING (not backfilling), one just
 // deleted is still listed, DELETING. DescribeTable reports them ACTIVE and
 // gone right away.
-func markIndexChanges(d map[string]any, updates []gsiUpdate, deleted []indexMeta) {
-	gsis, _ := d["GlobalSecondaryIndexes"].([]map[string]any)
+func markIndexChanges(d *tableDescription, updates []gsiUpdate, deleted []indexMeta) {
 	for _, u := range updates {
 		if u.Create == nil {
 			continue
 		}
-		for _, x := range gsis {
-			if x["IndexName"] == u.Create.IndexName {
-				x["IndexStatus"] = "CREATING"
-				x["Backfilling"] = false
-				delete(x, "IndexSizeBytes")
-				delete(x, "ItemCount")
+		for _, x := range d.GlobalSecondaryIndexes {
+			if x.IndexName == u.Create.IndexName {
+				backfilling := false
+				x.IndexStatus = "CREATING"
+				x.Backfilling = &backfilling
+				x.IndexSizeBytes, x.ItemCount = nil, nil
 			}
 		}
 	}
 	for _, ix := range deleted {
-		x := map[string]any{"IndexName": ix.Name, "IndexStatus": "DELETING", "KeySchema": ix.KeySchema, "Projection": ix.Projection}
+		x := &indexDescription{IndexName: ix.Name, IndexStatus: "DELETING", KeySchema: ix.KeySchema, Projection: ix.Projection}
 		if ix.Throughput != nil {
-			x["ProvisionedThroughput"] = throughputDescription(ix.Throughput)
+			x.ProvisionedThroughput = describeThroughput(ix.Throughput)
 		} else if ix.Online {
-			x["OnDemandThroughput"] = map[string]any{"MaxReadRequestUnits": -1, "MaxWriteRequestUnits": -1}
+			x.OnDemandThroughput = &unlimitedOnDemand
 		}
-		gsis = append(gsis, x)
-	}
-	if len(gsis) > 0 {
-		d["GlobalSecondaryIndexes"] = gsis
+		d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, x)
 	}
 }

@@ -91,14 +91,14 @@ func (p *writeParams) placeholdersWithoutExpressions(update **string) error {
 // conditionalWrite: it stores its change given the item's key, the stored
 // item (raw, possibly expired) and the live one (old, nil when absent or
 // expired), and returns the response.
-type itemWrite func(t *tableTx, k []byte, raw, old attr.Item) (any, error)
+type itemWrite func(t *tableTx, k []byte, raw, old attr.Item) (*itemWriteOutput, error)
 
 // conditionalWrite runs a single-item write in one read-write transaction:
 // it finds the key (keyOf also validates the request against the table),
 // reads the current item, checks the condition against it, and lets write
 // store the change. A failed condition writes nothing.
-func (e *Engine) conditionalWrite(p *writeParams, keyOf func(*tableTx) ([]byte, error), cond condition, write itemWrite) (any, error) {
-	var out any
+func (e *Engine) conditionalWrite(p *writeParams, keyOf func(*tableTx) ([]byte, error), cond condition, write itemWrite) (*itemWriteOutput, error) {
+	var out *itemWriteOutput
 	err := e.updateGrouped(func(tx *bolt.Tx) error {
 		t, err := e.openTable(tx, p.TableName)
 		if err != nil {
@@ -143,33 +143,20 @@ func checkItemSize(it attr.Item) error {
 	return nil
 }
 
-// putOrRemoveResponse is the response of a PutItem or DeleteItem of the
-// item with key (or attributes) key that wrote units u.
-func (p *writeParams) putOrRemoveResponse(t *tableTx, u writeUnits, old, key attr.Item) map[string]any {
+// putOrRemoveOutput is the answer of a PutItem or DeleteItem of the item
+// with key (or attributes) key that wrote units u.
+func (p *writeParams) putOrRemoveOutput(t *tableTx, u writeUnits, old, key attr.Item) *itemWriteOutput {
 	c := newCapacity(t.m)
 	c.addWrite(u, 1)
-	return p.withCollectionMetrics(t, key, writeResponse(p.oldIfAsked(old), c, p.ReturnConsumedCapacity))
+	return p.writeOutput(t, key, p.oldIfAsked(old), c)
 }
 
-// withCollectionMetrics adds to out the ItemCollectionMetrics of a write to
-// the collection of key, when asked for and the table has item collections.
-func (p *writeParams) withCollectionMetrics(t *tableTx, key attr.Item, out map[string]any) map[string]any {
-	if icm := t.collectionMetrics(p.ReturnItemCollectionMetrics, key); icm != nil {
-		out["ItemCollectionMetrics"] = icm
-	}
-	return out
-}
-
-// writeResponse builds the response of a single-item write.
-func writeResponse(attrs attr.Item, c *capacity, mode string) map[string]any {
-	out := map[string]any{}
-	if attrs != nil {
-		out["Attributes"] = attrs
-	}
-	if cc := c.render(mode); cc != nil {
-		out["ConsumedCapacity"] = cc
-	}
-	return out
+// writeOutput is the answer of a single-item write to the collection of
+// key, returning attrs (nil for none) and having consumed c: its
+// ItemCollectionMetrics when asked for and the table has item collections.
+func (p *writeParams) writeOutput(t *tableTx, key, attrs attr.Item, c *capacity) *itemWriteOutput {
+	return &itemWriteOutput{attributes: attrs, capacity: consumedCapacity{c: c, mode: p.ReturnConsumedCapacity},
+		metrics: t.collectionMetrics(p.ReturnItemCollectionMetrics, key)}
 }
 
 // checkNewItem validates an item about to be stored (size, table keys,

@@ -17,7 +17,7 @@ import (
 )
 
 // API is the part of the DynamoDB Streams API a Consumer reads; *dynamodbstreams.Client
-// implements it, and so does the embedded engine's in-process *ddb.DirectStreams.
+// implements it, and so does the embedded engine's in-process *ddb.StreamsAPI.
 type API interface {
 	DescribeStream(context.Context, *dynamodbstreams.DescribeStreamInput, ...func(*dynamodbstreams.Options)) (*dynamodbstreams.DescribeStreamOutput, error)
 	GetShardIterator(context.Context, *dynamodbstreams.GetShardIteratorInput, ...func(*dynamodbstreams.Options)) (*dynamodbstreams.GetShardIteratorOutput, error)

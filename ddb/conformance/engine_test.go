@@ -11,7 +11,7 @@ import (
 // This file is the only one that knows the engine's API: ddb.Open, Close,
 // the engine serving the DynamoDB JSON 1.0 protocol as an http.Handler, and
 // its in-process APIs (Engine.API, Engine.StreamsAPI) for
-// TestDirectConformance. While
+// TestInProcessConformance. While
 // package ddb does not compile, leave this file out of the build with an
 // overlay and run the cases against DynamoDB Local alone:
 //
@@ -30,10 +30,10 @@ func init() {
 		tb.Cleanup(srv.Close)
 		return &target{name: "engine", endpoint: srv.URL, client: srv.Client()}
 	}
-	newDirectTarget = func(tb testing.TB, counts *directCounts) *target {
+	newInProcessTarget = func(tb testing.TB, counts *inProcessCounts) *target {
 		tb.Helper()
 		eng := openEngine(tb)
-		tr := &directTransport{api: eng.API(), streams: eng.StreamsAPI(), handler: eng, counts: counts}
+		tr := &inProcessTransport{api: eng.API(), streams: eng.StreamsAPI(), handler: eng, counts: counts}
 		return &target{name: "engine in-process API", endpoint: "http://in-process.invalid", client: &http.Client{Transport: tr}}
 	}
 }

@@ -23,7 +23,7 @@ import (
 
 // The JSON protocol and the SDK's types, converted by reflection for the
 // comparison of the engine's in-process API with its HTTP path
-// (direct_test.go): a JSON request becomes the SDK input struct whose field
+// (inprocess_test.go): a JSON request becomes the SDK input struct whose field
 // names are the JSON member names, and an SDK output or error becomes the
 // JSON answer the HTTP path gives. A request the SDK could not send (an
 // unknown member, a value of the wrong JSON type, an AttributeValue with no

@@ -368,7 +368,7 @@ func runConsumers(t testing.TB, consumers []*stream.Consumer) (stop func()) {
 }
 
 // storeClient is what the tests use of the store: the store's API, and DeleteTable to remove
-// their table. *dynamodb.Client and the embedded engine's in-process API (*ddb.Direct) both
+// their table. *dynamodb.Client and the embedded engine's in-process API (*ddb.API) both
 // implement it.
 type storeClient interface {
 	dynamo.API

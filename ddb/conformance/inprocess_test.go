@@ -24,27 +24,27 @@ import (
 // normalisation, error messages included. Requests that have no SDK form,
 // and operations the in-process APIs do not serve (PartiQL, ListTables,
 // TransactGetItems), go to the second engine over HTTP so that both engines
-// keep the same state; such steps are counted, not compared as direct.
+// keep the same state; such steps are counted, not compared in process.
 
-// newDirectTarget starts a fresh engine reached through its in-process APIs
-// (engine_test.go sets it): requests go through a directTransport calling
+// newInProcessTarget starts a fresh engine reached through its in-process APIs
+// (engine_test.go sets it): requests go through an inProcessTransport calling
 // api and streams, with handler (the engine over HTTP) for the rest.
-var newDirectTarget func(tb testing.TB, counts *directCounts) *target
+var newInProcessTarget func(tb testing.TB, counts *inProcessCounts) *target
 
-// directCounts tallies what the direct target did, over all cases.
-type directCounts struct {
-	mu       sync.Mutex
-	direct   int            // requests answered by the in-process API
-	overHTTP map[string]int // requests sent over HTTP instead, by reason
+// inProcessCounts tallies what the in-process target did, over all cases.
+type inProcessCounts struct {
+	mu        sync.Mutex
+	inProcess int            // requests answered by the in-process API
+	overHTTP  map[string]int // requests sent over HTTP instead, by reason
 }
 
 // count records one request; reason is "" for one the in-process API
 // answered.
-func (c *directCounts) count(reason string) {
+func (c *inProcessCounts) count(reason string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if reason == "" {
-		c.direct++
+		c.inProcess++
 		return
 	}
 	if c.overHTTP == nil {
@@ -54,26 +54,26 @@ func (c *directCounts) count(reason string) {
 }
 
 // snapshot returns the totals so far.
-func (c *directCounts) snapshot() (direct, overHTTP int) {
+func (c *inProcessCounts) snapshot() (inProcess, overHTTP int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, n := range c.overHTTP {
 		overHTTP += n
 	}
-	return c.direct, overHTTP
+	return c.inProcess, overHTTP
 }
 
-// directTransport answers DynamoDB JSON requests with the in-process API
-// api (a *ddb.Direct), and those of the Streams API with streams (a
-// *ddb.DirectStreams), whose methods are looked up by operation name.
-type directTransport struct {
+// inProcessTransport answers DynamoDB JSON requests with the in-process API
+// api (a *ddb.API), and those of the Streams API with streams (a
+// *ddb.StreamsAPI), whose methods are looked up by operation name.
+type inProcessTransport struct {
 	api, streams any
 	handler      http.Handler
-	counts       *directCounts
+	counts       *inProcessCounts
 }
 
 // RoundTrip implements http.RoundTripper.
-func (t *directTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+func (t *inProcessTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	body, err := io.ReadAll(req.Body)
 	if err != nil {
 		return nil, err
@@ -84,7 +84,7 @@ func (t *directTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if service+"." == streamsTargetPrefix {
 		api = t.streams
 	}
-	status, answer, reason := t.direct(req.Context(), api, op, body)
+	status, answer, reason := t.call(req.Context(), api, op, body)
 	if reason != "" {
 		t.counts.count(reason)
 		req.Body = io.NopCloser(bytes.NewReader(body))
@@ -97,10 +97,10 @@ func (t *directTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	return &http.Response{StatusCode: status, Header: http.Header{}, Body: io.NopCloser(bytes.NewReader(out)), ContentLength: int64(len(out)), Request: req}, nil
 }
 
-// direct calls the method op of api, an in-process API, with body
+// call calls the method op of api, an in-process API, with body
 // converted, and returns the JSON answer; reason says why the request went
 // over HTTP instead.
-func (t *directTransport) direct(ctx context.Context, api any, op string, body []byte) (status int, answer any, reason string) {
+func (t *inProcessTransport) call(ctx context.Context, api any, op string, body []byte) (status int, answer any, reason string) {
 	m := reflect.ValueOf(api).MethodByName(op)
 	if !m.IsValid() {
 		return 0, nil, op + ": not an operation of the in-process API"
@@ -129,28 +129,28 @@ func trimPath(reason string) string {
 	return reason
 }
 
-// TestDirectConformance compares, on every step of every case, the answer
+// TestInProcessConformance compares, on every step of every case, the answer
 // of the in-process API with the answer of the HTTP path.
-func TestDirectConformance(t *testing.T) {
-	if newEngineTarget == nil || newDirectTarget == nil {
+func TestInProcessConformance(t *testing.T) {
+	if newEngineTarget == nil || newInProcessTarget == nil {
 		t.Skip("engine_test.go is not in the build")
 	}
 	cases, err := loadCases()
 	if err != nil {
 		t.Fatal(err)
 	}
-	counts := &directCounts{}
+	counts := &inProcessCounts{}
 	var steps, compared int
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
-			s, cmp := runDirectCase(t, c, counts)
+			s, cmp := runInProcessCase(t, c, counts)
 			steps, compared = steps+s, compared+cmp
 		})
 	}
-	direct, overHTTP := counts.snapshot()
+	inProcess, overHTTP := counts.snapshot()
 	msg := fmt.Sprintf("conformance, in-process API: %d of %d steps answered by it and compared with the HTTP path "+
 		"(%d requests answered by it, %d sent over HTTP):\n  %s",
-		compared, steps, direct, overHTTP, strings.Join(sortedReasons(counts.overHTTP), "\n  "))
+		compared, steps, inProcess, overHTTP, strings.Join(sortedReasons(counts.overHTTP), "\n  "))
 	t.Log(msg)
 	if !testing.Verbose() {
 		fmt.Println(msg)
@@ -160,13 +160,13 @@ func TestDirectConformance(t *testing.T) {
 	}
 }
 
-// runDirectCase runs one case on both engines and returns its number of
+// runInProcessCase runs one case on both engines and returns its number of
 // steps and of those the in-process API answered (every request of the
 // step), which are compared.
-func runDirectCase(t *testing.T, c Case, counts *directCounts) (steps, compared int) {
+func runInProcessCase(t *testing.T, c Case, counts *inProcessCounts) (steps, compared int) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	httpEng, dirEng := newEngineTarget(t), newDirectTarget(t, counts)
+	httpEng, dirEng := newEngineTarget(t), newInProcessTarget(t, counts)
 	httpAnswers, dirAnswers := map[string]any{}, map[string]any{}
 	for _, s := range c.allSteps() {
 		steps++

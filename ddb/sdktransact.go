@@ -1,6 +1,6 @@
 package ddb
 
-// TransactWriteItems on the in-process API (direct.go).
+// TransactWriteItems on the in-process API (sdkapi.go).
 
 import (
 	"context"
@@ -12,21 +12,21 @@ import (
 
 // TransactWriteItems applies up to 100 actions atomically, as
 // dynamodb.Client.TransactWriteItems does (except that no
-// ClientRequestToken is made up when the input has none: see Direct).
-func (d *Direct) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, _ ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
+// ClientRequestToken is made up when the input has none: see API).
+func (d *API) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, _ ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
 	return call(ctx, "TransactWriteItems", orEmpty(in), transactWriteFromSDK,
-		func(ctx context.Context, x *transactWriteInput) (map[string]any, error) {
-			return d.e.transactWriteItems(ctx, x, func() []byte { return legacyDirectRequestHash(x) })
+		func(ctx context.Context, x *transactWriteInput) (*transactWriteOutput, error) {
+			return d.e.transactWriteItems(ctx, x, func() []byte { return earlierSDKRequestHash(x) })
 		},
-		func(out map[string]any) (*dynamodb.TransactWriteItemsOutput, error) {
-			return &dynamodb.TransactWriteItemsOutput{ConsumedCapacity: capacitiesToSDK(out["ConsumedCapacity"])}, nil
+		func(out *transactWriteOutput) (*dynamodb.TransactWriteItemsOutput, error) {
+			return &dynamodb.TransactWriteItemsOutput{ConsumedCapacity: reportsToSDK(out.ConsumedCapacity)}, nil
 		})
 }
 
-// legacyDirectRequestHash is the hash earlier versions stored the tokens of
+// earlierSDKRequestHash is the hash earlier versions stored the tokens of
 // the in-process API with (requestDigest): requestHash of the request's JSON
 // form.
-func legacyDirectRequestHash(x *transactWriteInput) []byte {
+func earlierSDKRequestHash(x *transactWriteInput) []byte {
 	body, err := json.Marshal(x)
 	if err != nil {
 		return unmatchableHash()

@@ -1,6 +1,6 @@
 package ddb
 
-// Errors on the in-process APIs (direct.go, directstreams.go), as a caller
+// Errors on the in-process APIs (sdkapi.go, sdkstreams.go), as a caller
 // of the SDK over HTTP sees them: an *smithy.OperationError naming the operation, wrapping an
 // *awshttp.ResponseError (status code, request ID) that wraps the
 // exception. Exceptions the SDK models are its types
@@ -26,11 +26,11 @@ import (
 	smithyhttp "github.com/aws/smithy-go/transport/http"
 )
 
-// directError returns the error svc's SDK client returns for operation op
+// sdkError returns the error svc's SDK client returns for operation op
 // when the engine answers err. A context that ended is the SDK's error for
 // a request that could not be sent: it wraps ctx.Err(), whatever the engine
 // answered.
-func directError(ctx context.Context, svc sdkService, op string, err error) error {
+func sdkError(ctx context.Context, svc sdkService, op string, err error) error {
 	if cerr := ctx.Err(); cerr != nil {
 		return &smithy.OperationError{ServiceID: svc.id, OperationName: op,
 			Err: &smithyhttp.RequestSendError{Err: cerr}}

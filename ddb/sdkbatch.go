@@ -1,6 +1,6 @@
 package ddb
 
-// BatchGetItem and BatchWriteItem on the in-process API (direct.go).
+// BatchGetItem and BatchWriteItem on the in-process API (sdkapi.go).
 
 import (
 	"context"
@@ -11,16 +11,16 @@ import (
 )
 
 // BatchGetItem reads up to 100 items, as dynamodb.Client.BatchGetItem does.
-func (d *Direct) BatchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.BatchGetItemOutput, error) {
+func (d *API) BatchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.BatchGetItemOutput, error) {
 	return call(ctx, "BatchGetItem", orEmpty(in), batchGetFromSDK, d.e.batchGetItem, batchGetToSDK)
 }
 
 // BatchWriteItem puts and deletes up to 25 items, as
 // dynamodb.Client.BatchWriteItem does.
-func (d *Direct) BatchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.BatchWriteItemOutput, error) {
-	return call(ctx, "BatchWriteItem", orEmpty(in), batchWriteFromSDK, d.e.batchWriteItem, func(out map[string]any) (*dynamodb.BatchWriteItemOutput, error) {
+func (d *API) BatchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.BatchWriteItemOutput, error) {
+	return call(ctx, "BatchWriteItem", orEmpty(in), batchWriteFromSDK, d.e.batchWriteItem, func(out *batchWriteOutput) (*dynamodb.BatchWriteItemOutput, error) {
 		// Every request is applied at once: UnprocessedItems is always empty.
-		return &dynamodb.BatchWriteItemOutput{UnprocessedItems: map[string][]types.WriteRequest{}, ConsumedCapacity: capacitiesToSDK(out["ConsumedCapacity"])}, nil
+		return &dynamodb.BatchWriteItemOutput{UnprocessedItems: map[string][]types.WriteRequest{}, ConsumedCapacity: reportsToSDK(out.capacity)}, nil
 	})
 }
 
@@ -41,33 +41,33 @@ func batchGetFromSDK(in *dynamodb.BatchGetItemInput) (*batchGetInput, error) {
 	return x, nil
 }
 
-// batchGetToSDK converts a BatchGetItem response.
-func batchGetToSDK(out map[string]any) (*dynamodb.BatchGetItemOutput, error) {
-	res := &dynamodb.BatchGetItemOutput{ConsumedCapacity: capacitiesToSDK(out["ConsumedCapacity"])}
-	if responses, ok := out["Responses"].(map[string][]any); ok {
-		res.Responses = make(map[string][]map[string]types.AttributeValue, len(responses))
-		for table, items := range responses {
-			list, err := responseItemsToSDK(items)
+// batchGetToSDK converts BatchGetItem's answer.
+func batchGetToSDK(out *batchGetOutput) (*dynamodb.BatchGetItemOutput, error) {
+	res := &dynamodb.BatchGetItemOutput{ConsumedCapacity: reportsToSDK(out.capacity),
+		Responses:       make(map[string][]map[string]types.AttributeValue, len(out.responses)),
+		UnprocessedKeys: make(map[string]types.KeysAndAttributes, len(out.unprocessed))}
+	for table, items := range out.responses {
+		list := make([]map[string]types.AttributeValue, len(items))
+		for i, it := range items {
+			m, err := it.toSDK()
 			if err != nil {
 				return nil, err
 			}
-			res.Responses[table] = list
+			list[i] = m
 		}
+		res.Responses[table] = list
 	}
-	if unprocessed, ok := out["UnprocessedKeys"].(map[string]*keysAndAttributes); ok {
-		res.UnprocessedKeys = make(map[string]types.KeysAndAttributes, len(unprocessed))
-		for table, ka := range unprocessed {
-			keys := make([]map[string]types.AttributeValue, len(ka.Keys))
-			for i, k := range ka.Keys {
-				keys[i] = itemToSDK(k)
-			}
-			u := types.KeysAndAttributes{Keys: keys, ProjectionExpression: ka.ProjectionExpression,
-				ExpressionAttributeNames: ka.ExpressionAttributeNames, AttributesToGet: ka.AttributesToGet}
-			if ka.ConsistentRead {
-				u.ConsistentRead = aws.Bool(true) // omitted when false, as in the JSON answer
-			}
-			res.UnprocessedKeys[table] = u
+	for table, ka := range out.unprocessed {
+		keys := make([]map[string]types.AttributeValue, len(ka.Keys))
+		for i, k := range ka.Keys {
+			keys[i] = itemToSDK(k)
 		}
+		u := types.KeysAndAttributes{Keys: keys, ProjectionExpression: ka.ProjectionExpression,
+			ExpressionAttributeNames: ka.ExpressionAttributeNames, AttributesToGet: ka.AttributesToGet}
+		if ka.ConsistentRead {
+			u.ConsistentRead = aws.Bool(true) // omitted when false, as in the JSON answer
+		}
+		res.UnprocessedKeys[table] = u
 	}
 	return res, nil
 }

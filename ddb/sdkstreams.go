@@ -1,10 +1,10 @@
 package ddb
 
-// The DynamoDB Streams API in process (DirectStreams): the engine's stream
+// The DynamoDB Streams API in process (StreamsAPI): the engine's stream
 // operations (streamapi.go) called with the SDK's dynamodbstreams inputs,
 // their answers converted to its outputs. Records are built from their
 // stored form (storedRecord) straight into the SDK's types, as unprojected
-// items are on Direct (directvalue.go).
+// items are on API (sdkvalue.go).
 
 import (
 	"context"
@@ -18,7 +18,7 @@ import (
 	"github.com/quickphotos/quickphotos/ddb/attr"
 )
 
-// DirectStreams is the engine's DynamoDB Streams API for callers in the
+// StreamsAPI is the engine's DynamoDB Streams API for callers in the
 // same process: the methods of the aws-sdk-go-v2 dynamodbstreams client
 // (ListStreams, DescribeStream, GetShardIterator, GetRecords; what package
 // stream's consumers use), taking the SDK's typed inputs and returning its
@@ -28,33 +28,33 @@ import (
 // It runs the same code as a request over HTTP, so it answers as
 // Engine.StreamsClient does (ddb/conformance compares them on every Streams
 // step whose request the SDK's types can carry); what differs is what the
-// SDK does around a request, as for Direct: no retries, no client-side
+// SDK does around a request, as for API: no retries, no client-side
 // checks of required parameters (the engine answers the ValidationException
 // DynamoDB would), and the per-call option functions are ignored. A
 // DescribeStream's ShardFilter is ignored, as the engine ignores it over
-// HTTP. Errors have the SDK's shape (directerror.go), those of package
+// HTTP. Errors have the SDK's shape (sdkerror.go), those of package
 // dynamodbstreams/types: *ResourceNotFoundException,
 // *ExpiredIteratorException, *TrimmedDataAccessException and the others it
 // models, a *smithy.GenericAPIError for ValidationException.
 //
-// DirectStreams is safe for concurrent use. Its outputs share no memory
+// StreamsAPI is safe for concurrent use. Its outputs share no memory
 // with the engine's storage.
-type DirectStreams struct {
+type StreamsAPI struct {
 	e *Engine
 }
 
 // StreamsAPI returns the engine's in-process DynamoDB Streams API, the fast
 // way for code in this process to read the engine's streams: see
-// DirectStreams. StreamsClient serves the same API through the SDK over an
+// StreamsAPI. StreamsClient serves the same API through the SDK over an
 // in-memory HTTP transport, for code that needs a *dynamodbstreams.Client.
-func (e *Engine) StreamsAPI() *DirectStreams { return &DirectStreams{e: e} }
+func (e *Engine) StreamsAPI() *StreamsAPI { return &StreamsAPI{e: e} }
 
 // dynamoDBStreamsService is the SDK's DynamoDB Streams client's.
 var dynamoDBStreamsService = sdkService{id: dynamodbstreams.ServiceID, exception: streamsException}
 
 // ListStreams lists the streams of every table, or of one, as
 // dynamodbstreams.Client.ListStreams does.
-func (d *DirectStreams) ListStreams(ctx context.Context, in *dynamodbstreams.ListStreamsInput, _ ...func(*dynamodbstreams.Options)) (*dynamodbstreams.ListStreamsOutput, error) {
+func (d *StreamsAPI) ListStreams(ctx context.Context, in *dynamodbstreams.ListStreamsInput, _ ...func(*dynamodbstreams.Options)) (*dynamodbstreams.ListStreamsOutput, error) {
 	return invoke(ctx, dynamoDBStreamsService, "ListStreams", orEmpty(in), func(in *dynamodbstreams.ListStreamsInput) (*listStreamsInput, error) {
 		return &listStreamsInput{TableName: deref(in.TableName), Limit: intPtr(in.Limit), ExclusiveStartStreamArn: deref(in.ExclusiveStartStreamArn)}, nil
 	}, d.e.listStreams, listStreamsToSDK)
@@ -62,7 +62,7 @@ func (d *DirectStreams) ListStreams(ctx context.Context, in *dynamodbstreams.Lis
 
 // DescribeStream describes a stream and its shards, as
 // dynamodbstreams.Client.DescribeStream does.
-func (d *DirectStreams) DescribeStream(ctx context.Context, in *dynamodbstreams.DescribeStreamInput, _ ...func(*dynamodbstreams.Options)) (*dynamodbstreams.DescribeStreamOutput, error) {
+func (d *StreamsAPI) DescribeStream(ctx context.Context, in *dynamodbstreams.DescribeStreamInput, _ ...func(*dynamodbstreams.Options)) (*dynamodbstreams.DescribeStreamOutput, error) {
 	return invoke(ctx, dynamoDBStreamsService, "DescribeStream", orEmpty(in), func(in *dynamodbstreams.DescribeStreamInput) (*describeStreamInput, error) {
 		return &describeStreamInput{StreamArn: deref(in.StreamArn), Limit: intPtr(in.Limit), ExclusiveStartShardId: deref(in.ExclusiveStartShardId)}, nil
 	}, d.e.describeStream, describeStreamToSDK)
@@ -70,7 +70,7 @@ func (d *DirectStreams) DescribeStream(ctx context.Context, in *dynamodbstreams.
 
 // GetShardIterator returns an iterator at a position of a shard, as
 // dynamodbstreams.Client.GetShardIterator does.
-func (d *DirectStreams) GetShardIterator(ctx context.Context, in *dynamodbstreams.GetShardIteratorInput, _ ...func(*dynamodbstreams.Options)) (*dynamodbstreams.GetShardIteratorOutput, error) {
+func (d *StreamsAPI) GetShardIterator(ctx context.Context, in *dynamodbstreams.GetShardIteratorInput, _ ...func(*dynamodbstreams.Options)) (*dynamodbstreams.GetShardIteratorOutput, error) {
 	return invoke(ctx, dynamoDBStreamsService, "GetShardIterator", orEmpty(in), func(in *dynamodbstreams.GetShardIteratorInput) (*getShardIteratorInput, error) {
 		return &getShardIteratorInput{StreamArn: deref(in.StreamArn), ShardId: deref(in.ShardId),
 			ShardIteratorType: string(in.ShardIteratorType), SequenceNumber: deref(in.SequenceNumber)}, nil
@@ -81,7 +81,7 @@ func (d *DirectStreams) GetShardIterator(ctx context.Context, in *dynamodbstream
 
 // GetRecords returns the records of a shard after an iterator's position,
 // as dynamodbstreams.Client.GetRecords does.
-func (d *DirectStreams) GetRecords(ctx context.Context, in *dynamodbstreams.GetRecordsInput, _ ...func(*dynamodbstreams.Options)) (*dynamodbstreams.GetRecordsOutput, error) {
+func (d *StreamsAPI) GetRecords(ctx context.Context, in *dynamodbstreams.GetRecordsInput, _ ...func(*dynamodbstreams.Options)) (*dynamodbstreams.GetRecordsOutput, error) {
 	return invoke(ctx, dynamoDBStreamsService, "GetRecords", orEmpty(in), func(in *dynamodbstreams.GetRecordsInput) (*getRecordsInput, error) {
 		return &getRecordsInput{ShardIterator: deref(in.ShardIterator), Limit: intPtr(in.Limit)}, nil
 	}, d.e.getRecords, getRecordsToSDK)
@@ -108,7 +108,7 @@ func describeStreamToSDK(d *streamDescription) (*dynamodbstreams.DescribeStreamO
 		StreamLabel:             aws.String(m.Label),
 		StreamStatus:            stypes.StreamStatus(m.status()),
 		StreamViewType:          stypes.StreamViewType(m.ViewType),
-		CreationRequestDateTime: optTime(m.Created),
+		CreationRequestDateTime: epochSeconds(m.Created),
 		TableName:               aws.String(m.Table),
 		KeySchema:               make([]stypes.KeySchemaElement, len(m.KeySchema)),
 		Shards:                  make([]stypes.Shard, len(d.shards)),
@@ -159,7 +159,7 @@ func recordToSDK(r *storedRecord) (stypes.Record, error) {
 	}
 	sr := &stypes.StreamRecord{
 		// Whole seconds, as the JSON answer has them.
-		ApproximateCreationDateTime: optTime(r.millis / 1000),
+		ApproximateCreationDateTime: epochSeconds(float64(r.millis / 1000)),
 		Keys:                        keys,
 		SequenceNumber:              aws.String(formatSequenceNumber(r.seq)),
 		SizeBytes:                   aws.Int64(int64(r.size)),

@@ -37,15 +37,15 @@ type sdkAPI interface {
 
 var (
 	_ sdkAPI = (*dynamodb.Client)(nil)
-	_ sdkAPI = (*Direct)(nil)
+	_ sdkAPI = (*API)(nil)
 )
 
-// TestDirectMatchesClient runs the same calls through the SDK client (over
+// TestSDKAPIMatchesClient runs the same calls through the SDK client (over
 // HTTP, in memory) on one engine and through the in-process API on another,
 // and checks that outputs and errors are the same. ddb/conformance compares
 // the two paths on every conformance step; this is the quick check beside
 // the code.
-func TestDirectMatchesClient(t *testing.T) {
+func TestSDKAPIMatchesClient(t *testing.T) {
 	key := func(pk, sk string) map[string]types.AttributeValue { return item("PK", s(pk), "SK", s(sk)) }
 	calls := []struct {
 		name string
@@ -221,6 +221,20 @@ func TestDirectMatchesClient(t *testing.T) {
 					{Delete: &types.Delete{TableName: aws.String("tbl"), Key: key("c", "1")}},
 				}})
 		}},
+		{"transact indexes", func(ctx context.Context, c sdkAPI) (any, error) {
+			return c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{ClientRequestToken: aws.String("tok-ix"), ReturnConsumedCapacity: types.ReturnConsumedCapacityIndexes,
+				TransactItems: []types.TransactWriteItem{
+					{Put: &types.Put{TableName: aws.String("tbl"), Item: item("PK", s("ix"), "SK", s("1"), "G", s("g"))}},
+					{Update: &types.Update{TableName: aws.String("tbl"), Key: key("a", "1"), UpdateExpression: aws.String("SET G = :g"), ExpressionAttributeValues: map[string]types.AttributeValue{":g": s("h")}}},
+				}})
+		}},
+		{"transact indexes replayed", func(ctx context.Context, c sdkAPI) (any, error) {
+			return c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{ClientRequestToken: aws.String("tok-ix"), ReturnConsumedCapacity: types.ReturnConsumedCapacityIndexes,
+				TransactItems: []types.TransactWriteItem{
+					{Put: &types.Put{TableName: aws.String("tbl"), Item: item("PK", s("ix"), "SK", s("1"), "G", s("g"))}},
+					{Update: &types.Update{TableName: aws.String("tbl"), Key: key("a", "1"), UpdateExpression: aws.String("SET G = :g"), ExpressionAttributeValues: map[string]types.AttributeValue{":g": s("h")}}},
+				}})
+		}},
 		{"transact replayed", func(ctx context.Context, c sdkAPI) (any, error) {
 			return c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{ClientRequestToken: aws.String("tok"), ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,
 				TransactItems: []types.TransactWriteItem{
@@ -262,11 +276,11 @@ func TestDirectMatchesClient(t *testing.T) {
 			return c.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("tbl"), FilterExpression: aws.String("attribute_exists(n)")})
 		}},
 	}
-	viaClient, direct := mustOpen(t), mustOpen(t)
+	viaClient, inProcess := mustOpen(t), mustOpen(t)
 	for _, c := range calls {
 		t.Run(c.name, func(t *testing.T) {
 			want, wantErr := c.call(viaClient.ctx, viaClient.client)
-			got, gotErr := c.call(direct.ctx, direct.e.API())
+			got, gotErr := c.call(inProcess.ctx, inProcess.e.API())
 			var invalid smithy.InvalidParamsError
 			if errors.As(wantErr, &invalid) {
 				// The SDK refuses the input before sending it; the in-process API, which

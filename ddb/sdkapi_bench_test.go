@@ -15,7 +15,7 @@ import (
 )
 
 // BenchmarkGetItemPaths reads one photo-like item by key through the
-// in-process API (direct), through an SDK client over the in-memory HTTP
+// in-process API (inprocess), through an SDK client over the in-memory HTTP
 // transport (sdk), and straight from storage in a read transaction, the
 // floor under both: the stored bytes copied out (raw) and decoded (decoded).
 //
@@ -37,7 +37,7 @@ func BenchmarkGetItemPaths(b *testing.B) {
 			b.Fatalf("GetItem = %v, %v", out, err)
 		}
 	}
-	b.Run("direct", func(b *testing.B) {
+	b.Run("inprocess", func(b *testing.B) {
 		for b.Loop() {
 			out, err := api.GetItem(ctx, in)
 			check(b, out, err)
@@ -87,7 +87,7 @@ func BenchmarkGetItemPaths(b *testing.B) {
 // BenchmarkGetRecordsPaths reads a batch of 100 stream records (50 photo
 // INSERTs, then a MODIFY of each, NEW_AND_OLD_IMAGES as quickphotos's
 // table has it) with one GetRecords through the in-process Streams API
-// (direct), through an SDK client over the in-memory HTTP transport (sdk),
+// (inprocess), through an SDK client over the in-memory HTTP transport (sdk),
 // and through the engine's shared GetRecords alone, the floor under both:
 // the records read and copied out of the transaction, not rendered (core).
 // The -idle pair is the poll of a consumer that has caught up: a
@@ -130,7 +130,7 @@ func BenchmarkGetRecordsPaths(b *testing.B) {
 			b.Fatalf("GetRecords = %d records, want %d", len(out.Records), batch)
 		}
 	}
-	b.Run("direct", func(b *testing.B) {
+	b.Run("inprocess", func(b *testing.B) {
 		for b.Loop() {
 			out, err := streams.GetRecords(ctx, in)
 			check(b, out, err)
@@ -152,7 +152,7 @@ func BenchmarkGetRecordsPaths(b *testing.B) {
 	for _, c := range []struct {
 		name string
 		api  streamsAPI
-	}{{"direct-idle", streams}, {"sdk-idle", e.StreamsClient()}} {
+	}{{"inprocess-idle", streams}, {"sdk-idle", e.StreamsClient()}} {
 		b.Run(c.name, func(b *testing.B) {
 			for b.Loop() {
 				out, err := c.api.GetRecords(ctx, idle)

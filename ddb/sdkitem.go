@@ -1,6 +1,6 @@
 package ddb
 
-// The single-item operations on the in-process API (direct.go): GetItem,
+// The single-item operations on the in-process API (sdkapi.go): GetItem,
 // PutItem, UpdateItem and DeleteItem.
 
 import (
@@ -12,31 +12,31 @@ import (
 )
 
 // GetItem returns one item by key, as dynamodb.Client.GetItem does.
-func (d *Direct) GetItem(ctx context.Context, in *dynamodb.GetItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
+func (d *API) GetItem(ctx context.Context, in *dynamodb.GetItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
 	return call(ctx, "GetItem", orEmpty(in), getItemFromSDK, d.e.getItem, getItemToSDK)
 }
 
 // PutItem creates or replaces an item, as dynamodb.Client.PutItem does.
-func (d *Direct) PutItem(ctx context.Context, in *dynamodb.PutItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.PutItemOutput, error) {
-	return call(ctx, "PutItem", orEmpty(in), putItemFromSDK, asMap(d.e.putItem), func(out map[string]any) (*dynamodb.PutItemOutput, error) {
-		w, err := writeOutputToSDK(out)
-		return &dynamodb.PutItemOutput{Attributes: w.attributes, ConsumedCapacity: w.capacity, ItemCollectionMetrics: w.metrics}, err
+func (d *API) PutItem(ctx context.Context, in *dynamodb.PutItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.PutItemOutput, error) {
+	return call(ctx, "PutItem", orEmpty(in), putItemFromSDK, d.e.putItem, func(out *itemWriteOutput) (*dynamodb.PutItemOutput, error) {
+		attrs, cc, icm := out.toSDK()
+		return &dynamodb.PutItemOutput{Attributes: attrs, ConsumedCapacity: cc, ItemCollectionMetrics: icm}, nil
 	})
 }
 
 // UpdateItem edits an item, as dynamodb.Client.UpdateItem does.
-func (d *Direct) UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.UpdateItemOutput, error) {
-	return call(ctx, "UpdateItem", orEmpty(in), updateItemFromSDK, asMap(d.e.updateItem), func(out map[string]any) (*dynamodb.UpdateItemOutput, error) {
-		w, err := writeOutputToSDK(out)
-		return &dynamodb.UpdateItemOutput{Attributes: w.attributes, ConsumedCapacity: w.capacity, ItemCollectionMetrics: w.metrics}, err
+func (d *API) UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.UpdateItemOutput, error) {
+	return call(ctx, "UpdateItem", orEmpty(in), updateItemFromSDK, d.e.updateItem, func(out *itemWriteOutput) (*dynamodb.UpdateItemOutput, error) {
+		attrs, cc, icm := out.toSDK()
+		return &dynamodb.UpdateItemOutput{Attributes: attrs, ConsumedCapacity: cc, ItemCollectionMetrics: icm}, nil
 	})
 }
 
 // DeleteItem deletes an item, as dynamodb.Client.DeleteItem does.
-func (d *Direct) DeleteItem(ctx context.Context, in *dynamodb.DeleteItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.DeleteItemOutput, error) {
-	return call(ctx, "DeleteItem", orEmpty(in), deleteItemFromSDK, asMap(d.e.deleteItem), func(out map[string]any) (*dynamodb.DeleteItemOutput, error) {
-		w, err := writeOutputToSDK(out)
-		return &dynamodb.DeleteItemOutput{Attributes: w.attributes, ConsumedCapacity: w.capacity, ItemCollectionMetrics: w.metrics}, err
+func (d *API) DeleteItem(ctx context.Context, in *dynamodb.DeleteItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.DeleteItemOutput, error) {
+	return call(ctx, "DeleteItem", orEmpty(in), deleteItemFromSDK, d.e.deleteItem, func(out *itemWriteOutput) (*dynamodb.DeleteItemOutput, error) {
+		attrs, cc, icm := out.toSDK()
+		return &dynamodb.DeleteItemOutput{Attributes: attrs, ConsumedCapacity: cc, ItemCollectionMetrics: icm}, nil
 	})
 }
 
@@ -65,13 +65,13 @@ func readParamsFromSDK(table, projection *string, consistent *bool, rcc types.Re
 	}
 }
 
-// getItemToSDK converts a GetItem response.
-func getItemToSDK(out map[string]any) (*dynamodb.GetItemOutput, error) {
-	item, err := responseItem(out, "Item")
+// getItemToSDK converts GetItem's answer.
+func getItemToSDK(out *getItemOutput) (*dynamodb.GetItemOutput, error) {
+	item, err := out.item.toSDK()
 	if err != nil {
 		return nil, err
 	}
-	return &dynamodb.GetItemOutput{Item: item, ConsumedCapacity: capacityToSDK(out["ConsumedCapacity"])}, nil
+	return &dynamodb.GetItemOutput{Item: item, ConsumedCapacity: out.capacity.toSDK()}, nil
 }
 
 // writeSDKParams are the SDK's parameters of PutItem, UpdateItem and
@@ -159,22 +159,16 @@ func deleteItemFromSDK(in *dynamodb.DeleteItemInput) (*deleteItemInput, error) {
 	return &deleteItemInput{keyInput: keyInput{Key: key}, writeParams: wp}, nil
 }
 
-// writeOutput is what the responses of the single-item writes hold.
-type writeOutput struct {
-	attributes map[string]types.AttributeValue
-	capacity   *types.ConsumedCapacity
-	metrics    *types.ItemCollectionMetrics
-}
-
-// writeOutputToSDK converts the response of a single-item write.
-func writeOutputToSDK(out map[string]any) (writeOutput, error) {
-	attrs, err := responseItem(out, "Attributes")
-	if err != nil {
-		return writeOutput{}, err
+// toSDK converts the answer of a single-item write into what its SDK
+// output holds.
+func (o *itemWriteOutput) toSDK() (map[string]types.AttributeValue, *types.ConsumedCapacity, *types.ItemCollectionMetrics) {
+	var attrs map[string]types.AttributeValue
+	if o.attributes != nil {
+		attrs = itemToSDK(o.attributes)
 	}
-	metrics, err := collectionMetricsToSDK(out["ItemCollectionMetrics"])
-	if err != nil {
-		return writeOutput{}, err
+	var icm *types.ItemCollectionMetrics
+	if m := o.metrics; m != nil {
+		icm = &types.ItemCollectionMetrics{ItemCollectionKey: itemToSDK(m.key), SizeEstimateRangeGB: []float64{m.low, m.high}}
 	}
-	return writeOutput{attributes: attrs, capacity: capacityToSDK(out["ConsumedCapacity"]), metrics: metrics}, nil
+	return attrs, o.capacity.toSDK(), icm
 }

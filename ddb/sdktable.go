@@ -1,6 +1,6 @@
 package ddb
 
-// The control plane on the in-process API (direct.go): CreateTable,
+// The control plane on the in-process API (sdkapi.go): CreateTable,
 // DescribeTable, UpdateTable, DeleteTable, UpdateTimeToLive and
 // DescribeTimeToLive.
 
@@ -17,68 +17,61 @@ import (
 // CreateTable creates a table, as dynamodb.Client.CreateTable does.
 // Parameters the engine ignores over HTTP (SSE, table class, warm
 // throughput, …) are ignored here too.
-func (d *Direct) CreateTable(ctx context.Context, in *dynamodb.CreateTableInput, _ ...func(*dynamodb.Options)) (*dynamodb.CreateTableOutput, error) {
-	return call(ctx, "CreateTable", orEmpty(in), createTableFromSDK, d.e.createTable, func(out map[string]any) (*dynamodb.CreateTableOutput, error) {
-		return &dynamodb.CreateTableOutput{TableDescription: tableDescriptionToSDK(out["TableDescription"])}, nil
+func (d *API) CreateTable(ctx context.Context, in *dynamodb.CreateTableInput, _ ...func(*dynamodb.Options)) (*dynamodb.CreateTableOutput, error) {
+	return call(ctx, "CreateTable", orEmpty(in), createTableFromSDK, d.e.createTable, func(out *tableChangeOutput) (*dynamodb.CreateTableOutput, error) {
+		return &dynamodb.CreateTableOutput{TableDescription: out.TableDescription.toSDK()}, nil
 	})
 }
 
 // DescribeTable describes a table, as dynamodb.Client.DescribeTable does.
-func (d *Direct) DescribeTable(ctx context.Context, in *dynamodb.DescribeTableInput, _ ...func(*dynamodb.Options)) (*dynamodb.DescribeTableOutput, error) {
+func (d *API) DescribeTable(ctx context.Context, in *dynamodb.DescribeTableInput, _ ...func(*dynamodb.Options)) (*dynamodb.DescribeTableOutput, error) {
 	return call(ctx, "DescribeTable", orEmpty(in), func(in *dynamodb.DescribeTableInput) (*tableNameInput, error) {
 		return tableNameFromSDK(in.TableName), nil
-	}, d.e.describeTable, func(out map[string]any) (*dynamodb.DescribeTableOutput, error) {
-		return &dynamodb.DescribeTableOutput{Table: tableDescriptionToSDK(out["Table"])}, nil
+	}, d.e.describeTable, func(out *describeTableOutput) (*dynamodb.DescribeTableOutput, error) {
+		return &dynamodb.DescribeTableOutput{Table: out.Table.toSDK()}, nil
 	})
 }
 
 // DeleteTable deletes a table, as dynamodb.Client.DeleteTable does.
-func (d *Direct) DeleteTable(ctx context.Context, in *dynamodb.DeleteTableInput, _ ...func(*dynamodb.Options)) (*dynamodb.DeleteTableOutput, error) {
+func (d *API) DeleteTable(ctx context.Context, in *dynamodb.DeleteTableInput, _ ...func(*dynamodb.Options)) (*dynamodb.DeleteTableOutput, error) {
 	return call(ctx, "DeleteTable", orEmpty(in), func(in *dynamodb.DeleteTableInput) (*tableNameInput, error) {
 		return tableNameFromSDK(in.TableName), nil
-	}, d.e.deleteTable, func(out map[string]any) (*dynamodb.DeleteTableOutput, error) {
-		return &dynamodb.DeleteTableOutput{TableDescription: tableDescriptionToSDK(out["TableDescription"])}, nil
+	}, d.e.deleteTable, func(out *tableChangeOutput) (*dynamodb.DeleteTableOutput, error) {
+		return &dynamodb.DeleteTableOutput{TableDescription: out.TableDescription.toSDK()}, nil
 	})
 }
 
 // UpdateTable changes a table, as dynamodb.Client.UpdateTable does.
-func (d *Direct) UpdateTable(ctx context.Context, in *dynamodb.UpdateTableInput, _ ...func(*dynamodb.Options)) (*dynamodb.UpdateTableOutput, error) {
-	return call(ctx, "UpdateTable", orEmpty(in), updateTableFromSDK, d.e.updateTable, func(out map[string]any) (*dynamodb.UpdateTableOutput, error) {
-		return &dynamodb.UpdateTableOutput{TableDescription: tableDescriptionToSDK(out["TableDescription"])}, nil
+func (d *API) UpdateTable(ctx context.Context, in *dynamodb.UpdateTableInput, _ ...func(*dynamodb.Options)) (*dynamodb.UpdateTableOutput, error) {
+	return call(ctx, "UpdateTable", orEmpty(in), updateTableFromSDK, d.e.updateTable, func(out *tableChangeOutput) (*dynamodb.UpdateTableOutput, error) {
+		return &dynamodb.UpdateTableOutput{TableDescription: out.TableDescription.toSDK()}, nil
 	})
 }
 
 // UpdateTimeToLive enables or disables TTL, as
 // dynamodb.Client.UpdateTimeToLive does.
-func (d *Direct) UpdateTimeToLive(ctx context.Context, in *dynamodb.UpdateTimeToLiveInput, _ ...func(*dynamodb.Options)) (*dynamodb.UpdateTimeToLiveOutput, error) {
+func (d *API) UpdateTimeToLive(ctx context.Context, in *dynamodb.UpdateTimeToLiveInput, _ ...func(*dynamodb.Options)) (*dynamodb.UpdateTimeToLiveOutput, error) {
 	return call(ctx, "UpdateTimeToLive", orEmpty(in), func(in *dynamodb.UpdateTimeToLiveInput) (*updateTTLInput, error) {
 		x := &updateTTLInput{TableName: deref(in.TableName), tableNameAbsent: in.TableName == nil}
 		if s := in.TimeToLiveSpecification; s != nil {
 			x.TimeToLiveSpecification = &ttlSpecInput{AttributeName: deref(s.AttributeName), Enabled: s.Enabled}
 		}
 		return x, nil
-	}, d.e.updateTimeToLive, func(out map[string]any) (*dynamodb.UpdateTimeToLiveOutput, error) {
-		res := &dynamodb.UpdateTimeToLiveOutput{}
-		if s, ok := out["TimeToLiveSpecification"].(map[string]any); ok {
-			enabled, _ := s["Enabled"].(bool)
-			res.TimeToLiveSpecification = &types.TimeToLiveSpecification{AttributeName: optString(s["AttributeName"]), Enabled: aws.Bool(enabled)}
-		}
-		return res, nil
+	}, d.e.updateTimeToLive, func(out *updateTTLOutput) (*dynamodb.UpdateTimeToLiveOutput, error) {
+		s := out.TimeToLiveSpecification
+		return &dynamodb.UpdateTimeToLiveOutput{TimeToLiveSpecification: &types.TimeToLiveSpecification{AttributeName: aws.String(s.AttributeName), Enabled: aws.Bool(s.Enabled)}}, nil
 	})
 }
 
 // DescribeTimeToLive reports a table's TTL status, as
 // dynamodb.Client.DescribeTimeToLive does.
-func (d *Direct) DescribeTimeToLive(ctx context.Context, in *dynamodb.DescribeTimeToLiveInput, _ ...func(*dynamodb.Options)) (*dynamodb.DescribeTimeToLiveOutput, error) {
+func (d *API) DescribeTimeToLive(ctx context.Context, in *dynamodb.DescribeTimeToLiveInput, _ ...func(*dynamodb.Options)) (*dynamodb.DescribeTimeToLiveOutput, error) {
 	return call(ctx, "DescribeTimeToLive", orEmpty(in), func(in *dynamodb.DescribeTimeToLiveInput) (*tableNameInput, error) {
 		return tableNameFromSDK(in.TableName), nil
-	}, d.e.describeTimeToLive, func(out map[string]any) (*dynamodb.DescribeTimeToLiveOutput, error) {
-		res := &dynamodb.DescribeTimeToLiveOutput{}
-		if s, ok := out["TimeToLiveDescription"].(map[string]any); ok {
-			status, _ := s["TimeToLiveStatus"].(string)
-			res.TimeToLiveDescription = &types.TimeToLiveDescription{AttributeName: optString(s["AttributeName"]), TimeToLiveStatus: types.TimeToLiveStatus(status)}
-		}
-		return res, nil
+	}, d.e.describeTimeToLive, func(out *describeTTLOutput) (*dynamodb.DescribeTimeToLiveOutput, error) {
+		s := out.TimeToLiveDescription
+		return &dynamodb.DescribeTimeToLiveOutput{TimeToLiveDescription: &types.TimeToLiveDescription{AttributeName: nonEmpty(s.AttributeName),
+			TimeToLiveStatus: types.TimeToLiveStatus(s.TimeToLiveStatus)}}, nil
 	})
 }
 
@@ -190,64 +183,56 @@ func streamSpecFromSDK(s *types.StreamSpecification) *streamSpecInput {
 	return &streamSpecInput{StreamEnabled: s.StreamEnabled, StreamViewType: string(s.StreamViewType)}
 }
 
-// tableDescriptionToSDK converts a TableDescription (Engine.describe).
-func tableDescriptionToSDK(x any) *types.TableDescription {
-	d, ok := x.(map[string]any)
-	if !ok {
+// toSDK converts a TableDescription (Engine.describe).
+func (d *tableDescription) toSDK() *types.TableDescription {
+	if d == nil {
 		return nil
 	}
-	status, _ := d["TableStatus"].(string)
 	out := &types.TableDescription{
-		TableName:                 optString(d["TableName"]),
-		TableId:                   optString(d["TableId"]),
-		TableArn:                  optString(d["TableArn"]),
-		TableStatus:               types.TableStatus(status),
-		KeySchema:                 keySchemaToSDK(d["KeySchema"]),
-		AttributeDefinitions:      attributeDefinitionsToSDK(d["AttributeDefinitions"]),
-		CreationDateTime:          optTime(d["CreationDateTime"]),
-		ItemCount:                 optInt64(d["ItemCount"]),
-		TableSizeBytes:            optInt64(d["TableSizeBytes"]),
-		ProvisionedThroughput:     throughputToSDK(d["ProvisionedThroughput"]),
-		DeletionProtectionEnabled: optBool(d["DeletionProtectionEnabled"]),
-		LatestStreamLabel:         optString(d["LatestStreamLabel"]),
-		LatestStreamArn:           optString(d["LatestStreamArn"]),
+		TableName:                 aws.String(d.TableName),
+		TableId:                   aws.String(d.TableID),
+		TableArn:                  aws.String(d.TableArn),
+		TableStatus:               types.TableStatus(d.TableStatus),
+		KeySchema:                 keySchemaToSDK(d.KeySchema),
+		AttributeDefinitions:      attributeDefinitionsToSDK(d.AttributeDefinitions),
+		CreationDateTime:          epochSeconds(d.CreationDateTime),
+		ItemCount:                 aws.Int64(d.ItemCount),
+		TableSizeBytes:            aws.Int64(d.TableSizeBytes),
+		ProvisionedThroughput:     d.ProvisionedThroughput.toSDK(),
+		DeletionProtectionEnabled: aws.Bool(d.DeletionProtectionEnabled),
+		LatestStreamLabel:         nonEmpty(d.LatestStreamLabel),
+		LatestStreamArn:           nonEmpty(d.LatestStreamArn),
 	}
-	if b, ok := d["BillingModeSummary"].(map[string]any); ok {
-		mode, _ := b["BillingMode"].(string)
-		out.BillingModeSummary = &types.BillingModeSummary{BillingMode: types.BillingMode(mode), LastUpdateToPayPerRequestDateTime: optTime(b["LastUpdateToPayPerRequestDateTime"])}
+	if b := d.BillingModeSummary; b != nil {
+		out.BillingModeSummary = &types.BillingModeSummary{BillingMode: types.BillingMode(b.BillingMode), LastUpdateToPayPerRequestDateTime: epochSeconds(b.LastUpdateToPayPerRequestDateTime)}
 	}
-	if s, ok := d["StreamSpecification"].(map[string]any); ok {
-		view, _ := s["StreamViewType"].(string)
-		out.StreamSpecification = &types.StreamSpecification{StreamEnabled: optBool(s["StreamEnabled"]), StreamViewType: types.StreamViewType(view)}
+	if s := d.StreamSpecification; s != nil {
+		out.StreamSpecification = &types.StreamSpecification{StreamEnabled: aws.Bool(s.StreamEnabled), StreamViewType: types.StreamViewType(s.StreamViewType)}
 	}
-	gsis, _ := d["GlobalSecondaryIndexes"].([]map[string]any)
-	for _, g := range gsis {
-		status, _ := g["IndexStatus"].(string)
+	for _, g := range d.GlobalSecondaryIndexes {
 		gd := types.GlobalSecondaryIndexDescription{
-			IndexName: optString(g["IndexName"]), KeySchema: keySchemaToSDK(g["KeySchema"]), Projection: projectionToSDK(g["Projection"]),
-			IndexSizeBytes: optInt64(g["IndexSizeBytes"]), ItemCount: optInt64(g["ItemCount"]), IndexArn: optString(g["IndexArn"]),
-			IndexStatus: types.IndexStatus(status), ProvisionedThroughput: throughputToSDK(g["ProvisionedThroughput"]),
-			Backfilling: optBool(g["Backfilling"]),
+			IndexName: aws.String(g.IndexName), KeySchema: keySchemaToSDK(g.KeySchema), Projection: projectionToSDK(g.Projection),
+			IndexSizeBytes: g.IndexSizeBytes, ItemCount: g.ItemCount, IndexArn: nonEmpty(g.IndexArn),
+			IndexStatus: types.IndexStatus(g.IndexStatus), ProvisionedThroughput: g.ProvisionedThroughput.toSDK(),
+			Backfilling: g.Backfilling,
 		}
-		if od, ok := g["OnDemandThroughput"].(map[string]any); ok {
-			gd.OnDemandThroughput = &types.OnDemandThroughput{MaxReadRequestUnits: optInt64(od["MaxReadRequestUnits"]), MaxWriteRequestUnits: optInt64(od["MaxWriteRequestUnits"])}
+		if od := g.OnDemandThroughput; od != nil {
+			gd.OnDemandThroughput = &types.OnDemandThroughput{MaxReadRequestUnits: aws.Int64(od.MaxReadRequestUnits), MaxWriteRequestUnits: aws.Int64(od.MaxWriteRequestUnits)}
 		}
 		out.GlobalSecondaryIndexes = append(out.GlobalSecondaryIndexes, gd)
 	}
-	lsis, _ := d["LocalSecondaryIndexes"].([]map[string]any)
-	for _, l := range lsis {
+	for _, l := range d.LocalSecondaryIndexes {
 		out.LocalSecondaryIndexes = append(out.LocalSecondaryIndexes, types.LocalSecondaryIndexDescription{
-			IndexName: optString(l["IndexName"]), KeySchema: keySchemaToSDK(l["KeySchema"]), Projection: projectionToSDK(l["Projection"]),
-			IndexSizeBytes: optInt64(l["IndexSizeBytes"]), ItemCount: optInt64(l["ItemCount"]), IndexArn: optString(l["IndexArn"]),
+			IndexName: aws.String(l.IndexName), KeySchema: keySchemaToSDK(l.KeySchema), Projection: projectionToSDK(l.Projection),
+			IndexSizeBytes: l.IndexSizeBytes, ItemCount: l.ItemCount, IndexArn: nonEmpty(l.IndexArn),
 		})
 	}
 	return out
 }
 
 // keySchemaToSDK converts a described KeySchema.
-func keySchemaToSDK(x any) []types.KeySchemaElement {
-	ks, ok := x.([]keySchemaElement)
-	if !ok || ks == nil {
+func keySchemaToSDK(ks []keySchemaElement) []types.KeySchemaElement {
+	if ks == nil {
 		return nil
 	}
 	out := make([]types.KeySchemaElement, len(ks))
@@ -258,9 +243,8 @@ func keySchemaToSDK(x any) []types.KeySchemaElement {
 }
 
 // attributeDefinitionsToSDK converts described AttributeDefinitions.
-func attributeDefinitionsToSDK(x any) []types.AttributeDefinition {
-	ds, ok := x.([]attributeDefinition)
-	if !ok || ds == nil {
+func attributeDefinitionsToSDK(ds []attributeDefinition) []types.AttributeDefinition {
+	if ds == nil {
 		return nil
 	}
 	out := make([]types.AttributeDefinition, len(ds))
@@ -272,11 +256,7 @@ func attributeDefinitionsToSDK(x any) []types.AttributeDefinition {
 
 // projectionToSDK converts a described Projection; its members are left
 // out of the JSON answer when empty.
-func projectionToSDK(x any) *types.Projection {
-	p, ok := x.(projection)
-	if !ok {
-		return nil
-	}
+func projectionToSDK(p projection) *types.Projection {
 	out := &types.Projection{ProjectionType: types.ProjectionType(p.ProjectionType)}
 	if len(p.NonKeyAttributes) > 0 {
 		out.NonKeyAttributes = p.NonKeyAttributes
@@ -284,38 +264,26 @@ func projectionToSDK(x any) *types.Projection {
 	return out
 }
 
-// throughputToSDK converts a ProvisionedThroughputDescription.
-func throughputToSDK(x any) *types.ProvisionedThroughputDescription {
-	m, ok := x.(map[string]any)
-	if !ok {
+// toSDK converts a ProvisionedThroughputDescription; nil stays absent.
+func (tp *throughputDescription) toSDK() *types.ProvisionedThroughputDescription {
+	if tp == nil {
 		return nil
 	}
-	return &types.ProvisionedThroughputDescription{NumberOfDecreasesToday: optInt64(m["NumberOfDecreasesToday"]),
-		ReadCapacityUnits: optInt64(m["ReadCapacityUnits"]), WriteCapacityUnits: optInt64(m["WriteCapacityUnits"])}
+	return &types.ProvisionedThroughputDescription{NumberOfDecreasesToday: aws.Int64(tp.NumberOfDecreasesToday),
+		ReadCapacityUnits: aws.Int64(tp.ReadCapacityUnits), WriteCapacityUnits: aws.Int64(tp.WriteCapacityUnits)}
 }
 
-// optInt64 is an integer of a response, nil when absent.
-func optInt64(x any) *int64 {
-	if x == nil {
+// nonEmpty is s, or nil for a field the JSON answer leaves out when empty.
+func nonEmpty(s string) *string {
+	if s == "" {
 		return nil
 	}
-	return aws.Int64(int64(number(x)))
+	return &s
 }
 
-// optBool is a boolean of a response, nil when absent.
-func optBool(x any) *bool {
-	if b, ok := x.(bool); ok {
-		return &b
-	}
-	return nil
-}
-
-// optTime is a timestamp of a response (epoch seconds), converted as the
-// SDK converts the JSON number.
-func optTime(x any) *time.Time {
-	if x == nil {
-		return nil
-	}
-	t := smithytime.ParseEpochSeconds(number(x))
+// epochSeconds is a timestamp (epoch seconds), converted as the SDK
+// converts the JSON number.
+func epochSeconds(x float64) *time.Time {
+	t := smithytime.ParseEpochSeconds(x)
 	return &t
 }

@@ -1,27 +1,37 @@
 package ddb
 
-// Query and Scan on the in-process API (direct.go).
+// Query and Scan on the in-process API (sdkapi.go).
 
 import (
 	"context"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/quickphotos/quickphotos/ddb/attr"
 )
 
 // Query reads the items of one partition, as dynamodb.Client.Query does.
-func (d *Direct) Query(ctx context.Context, in *dynamodb.QueryInput, _ ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
-	return call(ctx, "Query", orEmpty(in), queryFromSDK, d.e.query, func(out map[string]any) (*dynamodb.QueryOutput, error) {
-		l, err := listOutputToSDK(out)
-		return &dynamodb.QueryOutput{Items: l.items, Count: l.count, ScannedCount: l.scanned, LastEvaluatedKey: l.lastKey, ConsumedCapacity: l.capacity}, err
+func (d *API) Query(ctx context.Context, in *dynamodb.QueryInput, _ ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
+	return call(ctx, "Query", orEmpty(in), queryFromSDK, d.e.query, func(out *listOutput) (*dynamodb.QueryOutput, error) {
+		items, err := out.itemsToSDK()
+		if err != nil {
+			return nil, err
+		}
+		return &dynamodb.QueryOutput{Items: items, Count: int32(out.count), ScannedCount: int32(out.scanned),
+			LastEvaluatedKey: lastKeyToSDK(out.lastKey), ConsumedCapacity: out.capacity.toSDK()}, nil
 	})
 }
 
 // Scan reads every item of a table or index, as dynamodb.Client.Scan does.
-func (d *Direct) Scan(ctx context.Context, in *dynamodb.ScanInput, _ ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
-	return call(ctx, "Scan", orEmpty(in), scanFromSDK, d.e.scan, func(out map[string]any) (*dynamodb.ScanOutput, error) {
-		l, err := listOutputToSDK(out)
-		return &dynamodb.ScanOutput{Items: l.items, Count: l.count, ScannedCount: l.scanned, LastEvaluatedKey: l.lastKey, ConsumedCapacity: l.capacity}, err
+func (d *API) Scan(ctx context.Context, in *dynamodb.ScanInput, _ ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
+	return call(ctx, "Scan", orEmpty(in), scanFromSDK, d.e.scan, func(out *listOutput) (*dynamodb.ScanOutput, error) {
+		items, err := out.itemsToSDK()
+		if err != nil {
+			return nil, err
+		}
+		return &dynamodb.ScanOutput{Items: items, Count: int32(out.count), ScannedCount: int32(out.scanned),
+			LastEvaluatedKey: lastKeyToSDK(out.lastKey), ConsumedCapacity: out.capacity.toSDK()}, nil
 	})
 }
 
@@ -108,25 +118,26 @@ func intPtr(n *int32) *int {
 	return &v
 }
 
-// listOutput is what Query and Scan responses hold.
-type listOutput struct {
-	items          []map[string]types.AttributeValue
-	count, scanned int32
-	lastKey        map[string]types.AttributeValue
-	capacity       *types.ConsumedCapacity
+// itemsToSDK converts the page's items: nil for Select COUNT.
+func (o *listOutput) itemsToSDK() ([]map[string]types.AttributeValue, error) {
+	if o.items == nil {
+		return nil, nil
+	}
+	out := make([]map[string]types.AttributeValue, len(o.items))
+	for i, it := range o.items {
+		m, err := it.toSDK()
+		if err != nil {
+			return nil, err
+		}
+		out[i] = m
+	}
+	return out, nil
 }
 
-// listOutputToSDK converts a Query or Scan response (source.respond).
-func listOutputToSDK(out map[string]any) (listOutput, error) {
-	l := listOutput{count: int32(number(out["Count"])), scanned: int32(number(out["ScannedCount"])), capacity: capacityToSDK(out["ConsumedCapacity"])}
-	var err error
-	if items, ok := out["Items"].([]any); ok {
-		if l.items, err = responseItemsToSDK(items); err != nil {
-			return listOutput{}, err
-		}
+// lastKeyToSDK converts a LastEvaluatedKey: nil stays absent.
+func lastKeyToSDK(k attr.Item) map[string]types.AttributeValue {
+	if k == nil {
+		return nil
 	}
-	if l.lastKey, err = responseItem(out, "LastEvaluatedKey"); err != nil {
-		return listOutput{}, err
-	}
-	return l, nil
+	return itemToSDK(k)
 }

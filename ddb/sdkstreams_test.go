@@ -28,7 +28,7 @@ type streamsAPI interface {
 
 var (
 	_ streamsAPI = (*dynamodbstreams.Client)(nil)
-	_ streamsAPI = (*DirectStreams)(nil)
+	_ streamsAPI = (*StreamsAPI)(nil)
 )
 
 // streamsPair runs each call through the SDK client (over HTTP, in memory)
@@ -37,9 +37,9 @@ var (
 // Streams calls change nothing, so both see the same state, and iterators
 // issued at the same time are the same strings.
 type streamsPair struct {
-	t              *testing.T
-	ctx            context.Context
-	client, direct streamsAPI
+	t                 *testing.T
+	ctx               context.Context
+	client, inProcess streamsAPI
 }
 
 // compare runs call on both paths, reports where they differ, and returns
@@ -47,7 +47,7 @@ type streamsPair struct {
 func compare[O any](p *streamsPair, name string, call func(c streamsAPI) (O, error)) (O, error) {
 	p.t.Helper()
 	want, wantErr := call(p.client)
-	got, gotErr := call(p.direct)
+	got, gotErr := call(p.inProcess)
 	var invalid smithy.InvalidParamsError
 	if errors.As(wantErr, &invalid) {
 		// The SDK refuses the input before sending it; the in-process API, which
@@ -109,15 +109,15 @@ func (p *streamsPair) readShard(arn string, shard stypes.Shard, limit int32) []s
 	return records
 }
 
-// TestDirectStreamsMatchesClient compares the in-process Streams API with
+// TestStreamsAPIMatchesClient compares the in-process Streams API with
 // the SDK client on records of every view type holding every attribute
 // type, paging by Limit and by the 1 MB limit, closed shards (rolled over
 // and switched off), service writes, and the errors.
 // ddb/conformance compares the two paths on every conformance step of the
 // Streams cases; this is the quick check beside the code.
-func TestDirectStreamsMatchesClient(t *testing.T) {
+func TestStreamsAPIMatchesClient(t *testing.T) {
 	env := mustOpen(t)
-	p := &streamsPair{t: t, ctx: env.ctx, client: env.e.StreamsClient(), direct: env.e.StreamsAPI()}
+	p := &streamsPair{t: t, ctx: env.ctx, client: env.e.StreamsClient(), inProcess: env.e.StreamsAPI()}
 	t0 := *env.clock
 	every := item("PK", s("a"), "s", s("x <&> \u2028 é"), "n", n("-1.50e3"), "b", &types.AttributeValueMemberB{Value: []byte{0, 1, 0xff}},
 		"ss", &types.AttributeValueMemberSS{Value: []string{"p", "q"}}, "ns", &types.AttributeValueMemberNS{Value: []string{"1", "2.5"}},
@@ -298,19 +298,19 @@ func TestDirectStreamsMatchesClient(t *testing.T) {
 	ended, cancel := context.WithCancel(p.ctx)
 	cancel()
 	_, wantErr := p.client.ListStreams(ended, &dynamodbstreams.ListStreamsInput{})
-	_, gotErr := p.direct.ListStreams(ended, &dynamodbstreams.ListStreamsInput{})
+	_, gotErr := p.inProcess.ListStreams(ended, &dynamodbstreams.ListStreamsInput{})
 	if !errors.Is(gotErr, context.Canceled) || !errors.Is(wantErr, context.Canceled) {
 		t.Errorf("ended context: error = %v, want %v", gotErr, wantErr)
 	}
 }
 
-// TestDirectStreamsPagesByMegabyte: a page of GetRecords holds at most 1 MB
+// TestStreamsAPIPagesByMegabyte: a page of GetRecords holds at most 1 MB
 // of records by their SizeBytes, not by the length of their JSON, the same
 // on both paths. The images are binary, which base64 makes a third longer
 // in JSON, so the two counts page differently.
-func TestDirectStreamsPagesByMegabyte(t *testing.T) {
+func TestStreamsAPIPagesByMegabyte(t *testing.T) {
 	env := mustOpen(t)
-	p := &streamsPair{t: t, ctx: env.ctx, client: env.e.StreamsClient(), direct: env.e.StreamsAPI()}
+	p := &streamsPair{t: t, ctx: env.ctx, client: env.e.StreamsClient(), inProcess: env.e.StreamsAPI()}
 	arn := env.createStreamTable("big", types.StreamViewTypeNewAndOldImages)
 	body := make([]byte, 300_000)
 	// Four INSERTs of 300 kB (a new image only), then two MODIFYs of 600 kB

@@ -1,6 +1,6 @@
 package ddb
 
-// Attribute values on the in-process API (direct.go): the SDK's
+// Attribute values on the in-process API (sdkapi.go): the SDK's
 // types.AttributeValue to the engine's attr.Value and back, with no JSON in
 // between. Conversion in validates as the JSON decoder (package attr) does,
 // so that a value the HTTP path refuses is refused here with the same

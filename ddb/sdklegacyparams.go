@@ -1,9 +1,9 @@
 package ddb
 
-// Legacy (pre-expression) parameters on the in-process API (direct.go):
+// Legacy (pre-expression) parameters on the in-process API (sdkapi.go):
 // the SDK's Expected, KeyConditions, QueryFilter, ScanFilter and
 // AttributeUpdates become the engine's legacyParams, which translate them
-// into expressions as for a JSON request (legacy.go).
+// into expressions as for a JSON request (legacyparams.go).
 
 import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
