@@ -1067,7 +1067,9 @@ Quick Photos: users, their photos, reactions to photos, and who follows whom.
 Every list is a Relay connection: pass ` + "`" + `first` + "`" + ` (default 20, at most 100) and the ` + "`" + `endCursor` + "`" + `
 of the previous page as ` + "`" + `after` + "`" + `. Cursors are opaque; a cursor from one list is refused by
 another. Errors carry ` + "`" + `extensions.code` + "`" + `: BAD_USER_INPUT, NOT_FOUND, CONFLICT, UNAUTHENTICATED,
-FORBIDDEN, SERVICE_UNAVAILABLE (the store stayed busy through bounded retries; retry later) or
+FORBIDDEN, LIMIT_EXCEEDED (the caller's rate limit is spent, or a subscription bound passed: see
+below), QUERY_LIMIT_EXCEEDED (the operation is over a query limit: see below),
+SERVICE_UNAVAILABLE (the store stayed busy through bounded retries; retry later) or
 INTERNAL_SERVER_ERROR. A mutation that fails writes nothing.
 
 A photo is either hosted elsewhere (` + "`" + `uploadPhoto` + "`" + ` with a ` + "`" + `url` + "`" + `) or a file the server stores:
