@@ -1,6 +1,7 @@
 package lambdahttp
 
 import (
+	"bytes"
 	"context"
 	_ "embed"
 	"encoding/base64"
@@ -11,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
@@ -33,7 +35,11 @@ var gatewayTemplate []byte
 // HTTP server run unchanged against the function. Requests the function cannot answer in
 // buffered mode (WebSockets) get what API Gateway gives them: no upgrade.
 type Gateway struct {
-	function lambda.Handler
+	// environments holds idle lambda.Handlers, one per execution environment: Lambda runs one
+	// invocation at a time in each, and aws-lambda-go relies on that, as Invoke returns bytes
+	// of a buffer its handler has already put back in a pool of its own for the next
+	// invocation to write into. Concurrent requests each take an environment of their own.
+	environments sync.Pool
 	// Timeout is the function's timeout, the deadline of each invocation's context.
 	Timeout time.Duration
 	ids     atomic.Int64
@@ -42,7 +48,18 @@ type Gateway struct {
 // NewGateway returns a Gateway invoking handler, a function lambda.Start would take (such as
 // Handler's).
 func NewGateway(handler any) *Gateway {
-	return &Gateway{function: lambda.NewHandler(handler), Timeout: 30 * time.Second}
+	g := &Gateway{Timeout: 30 * time.Second}
+	g.environments.New = func() any { return lambda.NewHandler(handler) }
+	return g
+}
+
+// invoke runs one invocation in an idle execution environment and returns a copy of its
+// response, taken before the environment can run another.
+func (g *Gateway) invoke(ctx context.Context, payload []byte) ([]byte, error) {
+	function := g.environments.Get().(lambda.Handler)
+	defer g.environments.Put(function)
+	out, err := function.Invoke(ctx, payload)
+	return bytes.Clone(out), err
 }
 
 func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -58,7 +75,7 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), g.Timeout)
 	defer cancel()
-	out, err := g.function.Invoke(ctx, payload)
+	out, err := g.invoke(ctx, payload)
 	if err != nil {
 		// API Gateway answers a failed invocation with 500 and this body.
 		w.Header().Set("Content-Type", "application/json")

@@ -4,12 +4,14 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/aws/aws-lambda-go/events"
@@ -229,6 +231,39 @@ func TestGateway_FailedInvocation(t *testing.T) {
 	if resp.StatusCode != 500 {
 		t.Errorf("status %d, want 500", resp.StatusCode)
 	}
+}
+
+// TestGateway_ConcurrentInvocations: requests in flight together each get their own response,
+// as they would from Lambda running them in execution environments of their own.
+func TestGateway_ConcurrentInvocations(t *testing.T) {
+	echo := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = w.Write(must(io.ReadAll(r.Body)))
+	})
+	srv := httptest.NewServer(lambdahttp.NewGateway(lambdahttp.Handler(echo)))
+	defer srv.Close()
+	var wg sync.WaitGroup
+	for client := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for n := range 40 {
+				// Bodies of different lengths, so that one overwritten by another shows.
+				want := strings.Repeat(fmt.Sprintf("client %d request %d;", client, n), 1+(client*40+n)%97)
+				resp, err := http.Post(srv.URL+"/echo", "text/plain", strings.NewReader(want))
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				got, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode != 200 || string(got) != want {
+					t.Errorf("client %d request %d: status %d, body of %d bytes starting %.40q, want its own %d bytes", client, n, resp.StatusCode, len(got), got, len(want))
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 func must[T any](v T, err error) T {
