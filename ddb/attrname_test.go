@@ -8,6 +8,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/quickphotos/quickphotos/ddb/internal/engine"
 )
 
 // TestAttributeNameLengths: attribute names are 1 to 65,535 bytes wherever
@@ -126,7 +128,7 @@ func TestAttributeNameLengths(t *testing.T) {
 		api  sdkAPI
 	}{{"http", viaClient, viaClient.client}, {"inprocess", inProcess, inProcess.e.API()}}
 	for _, p := range paths {
-		p.env.createTable("tbl", false)
+		p.env.CreateTable("tbl", false)
 	}
 	for _, c := range cases {
 		for _, p := range paths {
@@ -138,7 +140,7 @@ func TestAttributeNameLengths(t *testing.T) {
 					}
 					return
 				}
-				wantErr(t, err, typeValidation, c.want)
+				wantErr(t, err, engine.TypeValidation, c.want)
 			})
 		}
 	}

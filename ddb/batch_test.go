@@ -43,9 +43,9 @@ func TestBatchWriteItem(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			env := mustOpen(t)
-			env.createTable("tbl", false, gsi("gsi", "G", ""))
-			env.createTable("tb2", false)
-			env.put("tbl", item("PK", s("old"), "G", s("g")))
+			env.CreateTable("tbl", false, gsi("gsi", "G", ""))
+			env.CreateTable("tb2", false)
+			env.Put("tbl", item("PK", s("old"), "G", s("g")))
 			out, err := env.client.BatchWriteItem(env.ctx, &dynamodb.BatchWriteItemInput{RequestItems: tt.reqs, ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal})
 			if tt.code != "" {
 				wantErr(t, err, tt.code, tt.msg)
@@ -67,12 +67,12 @@ func TestBatchWriteItem(t *testing.T) {
 
 func TestBatchGetItem(t *testing.T) {
 	env := mustOpen(t)
-	env.createTable("tbl", false)
-	env.createTable("tb2", true)
+	env.CreateTable("tbl", false)
+	env.CreateTable("tb2", true)
 	for i := range 100 {
-		env.put("tbl", item("PK", s(fmt.Sprint(i)), "v", n(fmt.Sprint(i))))
+		env.Put("tbl", item("PK", s(fmt.Sprint(i)), "v", n(fmt.Sprint(i))))
 	}
-	env.put("tb2", item("PK", s("a"), "SK", s("b"), "x", s("y")))
+	env.Put("tb2", item("PK", s("a"), "SK", s("b"), "x", s("y")))
 	keys := func(k int) []map[string]types.AttributeValue {
 		var out []map[string]types.AttributeValue
 		for i := range k {

@@ -31,9 +31,9 @@ func TestConsumedCapacity_Writes(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			env := mustOpen(t)
-			env.createTable("tbl", false, gsi("gsi", "G", ""))
+			env.CreateTable("tbl", false, gsi("gsi", "G", ""))
 			if tt.before != nil {
-				env.put("tbl", tt.before)
+				env.Put("tbl", tt.before)
 			}
 			cc := putCapacity(t, env, tt.it, types.ReturnConsumedCapacityIndexes)
 			if *cc.CapacityUnits != tt.total || *cc.Table.CapacityUnits != tt.table {
@@ -47,7 +47,7 @@ func TestConsumedCapacity_Writes(t *testing.T) {
 	}
 	t.Run("ReturnModes", func(t *testing.T) {
 		env := mustOpen(t)
-		env.createTable("tbl", false, gsi("gsi", "G", ""))
+		env.CreateTable("tbl", false, gsi("gsi", "G", ""))
 		if cc := putCapacity(t, env, item("PK", s("b")), types.ReturnConsumedCapacityNone); cc != nil {
 			t.Errorf("NONE returned %+v", cc)
 		}
@@ -69,9 +69,9 @@ func putCapacity(t *testing.T, env *testEnv, it map[string]types.AttributeValue,
 
 func TestConsumedCapacity_QueryIndex(t *testing.T) {
 	env := mustOpen(t)
-	env.createTable("tbl", false, gsi("gsi", "G", ""))
+	env.CreateTable("tbl", false, gsi("gsi", "G", ""))
 	for i := range 3 {
-		env.put("tbl", item("PK", s(fmt.Sprint(i)), "G", s("g"), "v", s(strings.Repeat("x", 3000))))
+		env.Put("tbl", item("PK", s(fmt.Sprint(i)), "G", s("g"), "v", s(strings.Repeat("x", 3000))))
 	}
 	out, err := env.client.Query(env.ctx, &dynamodb.QueryInput{TableName: aws.String("tbl"), IndexName: aws.String("gsi"),
 		KeyConditionExpression: aws.String("G = :g"), ExpressionAttributeValues: item(":g", s("g"), ":z", s("none")),
@@ -88,11 +88,11 @@ func TestConsumedCapacity_QueryIndex(t *testing.T) {
 
 func TestBatchGetItem_ResponseLimit(t *testing.T) {
 	env := mustOpen(t)
-	env.createTable("tbl", false)
+	env.CreateTable("tbl", false)
 	big := strings.Repeat("x", 390*1024)
 	var keys []map[string]types.AttributeValue
 	for i := range 44 {
-		env.put("tbl", item("PK", s(fmt.Sprint(i)), "v", s(big)))
+		env.Put("tbl", item("PK", s(fmt.Sprint(i)), "v", s(big)))
 		keys = append(keys, item("PK", s(fmt.Sprint(i))))
 	}
 	out, err := env.client.BatchGetItem(env.ctx, &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{"tbl": {Keys: keys}}})
@@ -111,8 +111,8 @@ func TestBatchGetItem_ResponseLimit(t *testing.T) {
 
 func TestConcurrentUpdates(t *testing.T) {
 	env := mustOpen(t)
-	env.createTable("tbl", false)
-	env.put("tbl", item("PK", s("c"), "n", n("0")))
+	env.CreateTable("tbl", false)
+	env.Put("tbl", item("PK", s("c"), "n", n("0")))
 	var wg sync.WaitGroup
 	for range 8 {
 		wg.Go(func() {

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"fmt"
 
-	"github.com/quickphotos/quickphotos/ddb/attr"
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/quickphotos/quickphotos/ddb/attr"
+	"github.com/quickphotos/quickphotos/ddb/internal/engine"
 )
 
 // checkInvariants verifies the storage invariants of every table:
@@ -21,16 +23,16 @@ import (
 //
 // It returns the first violation found.
 func checkInvariants(e *Engine) error {
-	return e.view(func(tx *bolt.Tx) error {
+	return e.core.View(func(tx *bolt.Tx) error {
 		tables := map[string]bool{}
-		err := tx.Bucket(bucketTables).ForEach(func(name, _ []byte) error {
+		err := tx.Bucket(engine.BucketTables).ForEach(func(name, _ []byte) error {
 			tables[string(name)] = true
 			return checkTable(e, tx, string(name))
 		})
 		if err != nil {
 			return err
 		}
-		err = tx.Bucket(bucketStreams).ForEach(func(name, _ []byte) error {
+		err = tx.Bucket(engine.BucketStreams).ForEach(func(name, _ []byte) error {
 			if err := checkStream(e, tx, name); err != nil {
 				return fmt.Errorf("stream %s: %w", name, err)
 			}
@@ -50,55 +52,55 @@ func checkInvariants(e *Engine) error {
 
 // checkTable verifies one table.
 func checkTable(e *Engine, tx *bolt.Tx, name string) error {
-	t, err := e.openTable(tx, name)
+	t, err := e.core.OpenTable(tx, name)
 	if err != nil {
 		return fmt.Errorf("table %s: %w", name, err)
 	}
-	if t.stats, err = loadStats(t.b); err != nil { // read transactions skip them
+	if t.Stats, err = engine.LoadStats(t.B); err != nil { // read transactions skip them
 		return fmt.Errorf("table %s: %w", name, err)
 	}
 	want := map[string]map[string][]byte{} // index -> entry key -> value
-	wantStats := map[string]indexStats{}
-	for _, ix := range t.m.Indexes {
+	wantStats := map[string]engine.IndexStats{}
+	for _, ix := range t.M.Indexes {
 		want[ix.Name] = map[string][]byte{}
-		if t.b.Bucket(indexBucketName(ix.Name)) == nil {
+		if t.B.Bucket(engine.IndexBucketName(ix.Name)) == nil {
 			return fmt.Errorf("table %s: index %s has no bucket", name, ix.Name)
 		}
 	}
 	var count, size int64
-	err = t.items.ForEach(func(k, v []byte) error {
-		it, err := t.m.decodeStored(k, v)
+	err = t.Items.ForEach(func(k, v []byte) error {
+		it, err := t.M.DecodeStored(k, v)
 		if err != nil {
 			return fmt.Errorf("table %s: item %x: %w", name, k, err)
 		}
-		if size, err := storedSize(v); err != nil || size != attr.Size(it) {
+		if size, err := engine.StoredSize(v); err != nil || size != attr.Size(it) {
 			return fmt.Errorf("table %s: item %x records size %d (%v), is %d", name, k, size, err, attr.Size(it))
 		}
 		stored := attr.Item{}
 		if _, err := attr.DecodeBinary(v, stored); err != nil {
 			return fmt.Errorf("table %s: item %x: %w", name, k, err)
 		}
-		for _, key := range t.m.keyNames() {
+		for _, key := range t.M.KeyNames() {
 			if _, ok := stored[key]; ok {
 				return fmt.Errorf("table %s: item %x stores its key attribute %s again", name, k, key)
 			}
 		}
-		if _, err := t.m.itemKey(it); err != nil {
+		if _, err := t.M.ItemKey(it); err != nil {
 			return fmt.Errorf("table %s: item %x has invalid key: %w", name, k, err)
 		}
-		if !bytes.Equal(t.m.tableKeyBytes(it), k) {
-			return fmt.Errorf("table %s: item stored under %x, its key encodes to %x", name, k, t.m.tableKeyBytes(it))
+		if !bytes.Equal(t.M.TableKeyBytes(it), k) {
+			return fmt.Errorf("table %s: item stored under %x, its key encodes to %x", name, k, t.M.TableKeyBytes(it))
 		}
 		count++
 		size += int64(attr.Size(it))
-		for i := range t.m.Indexes {
-			ix := &t.m.Indexes[i]
-			ik := t.m.indexKeyBytes(ix, it)
+		for i := range t.M.Indexes {
+			ix := &t.M.Indexes[i]
+			ik := t.M.IndexKeyBytes(ix, it)
 			if ik == nil {
 				continue
 			}
-			proj := t.m.project(ix, it)
-			want[ix.Name][string(ik)] = t.m.indexEntryValue(ix, proj, attr.Size(proj))
+			proj := t.M.Project(ix, it)
+			want[ix.Name][string(ik)] = t.M.IndexEntryValue(ix, proj, attr.Size(proj))
 			st := wantStats[ix.Name]
 			st.ItemCount++
 			st.SizeBytes += int64(attr.Size(proj))
@@ -109,12 +111,12 @@ func checkTable(e *Engine, tx *bolt.Tx, name string) error {
 	if err != nil {
 		return err
 	}
-	if count != t.stats.ItemCount || size != t.stats.SizeBytes {
-		return fmt.Errorf("table %s: stats say %d items %d bytes, data has %d items %d bytes", name, t.stats.ItemCount, t.stats.SizeBytes, count, size)
+	if count != t.Stats.ItemCount || size != t.Stats.SizeBytes {
+		return fmt.Errorf("table %s: stats say %d items %d bytes, data has %d items %d bytes", name, t.Stats.ItemCount, t.Stats.SizeBytes, count, size)
 	}
-	for _, ix := range t.m.Indexes {
+	for _, ix := range t.M.Indexes {
 		got := 0
-		err := t.b.Bucket(indexBucketName(ix.Name)).ForEach(func(k, v []byte) error {
+		err := t.B.Bucket(engine.IndexBucketName(ix.Name)).ForEach(func(k, v []byte) error {
 			got++
 			w, ok := want[ix.Name][string(k)]
 			if !ok {
@@ -131,8 +133,8 @@ func checkTable(e *Engine, tx *bolt.Tx, name string) error {
 		if got != len(want[ix.Name]) {
 			return fmt.Errorf("table %s index %s: %d entries, items produce %d", name, ix.Name, got, len(want[ix.Name]))
 		}
-		if t.stats.Indexes[ix.Name] != wantStats[ix.Name] {
-			return fmt.Errorf("table %s index %s: stats %+v, data %+v", name, ix.Name, t.stats.Indexes[ix.Name], wantStats[ix.Name])
+		if t.Stats.Indexes[ix.Name] != wantStats[ix.Name] {
+			return fmt.Errorf("table %s index %s: stats %+v, data %+v", name, ix.Name, t.Stats.Indexes[ix.Name], wantStats[ix.Name])
 		}
 	}
 	if err := checkExpiry(t); err != nil {
@@ -144,9 +146,9 @@ func checkTable(e *Engine, tx *bolt.Tx, name string) error {
 // checkExpiry verifies the expiry bucket of a table: absent when TTL is
 // disabled; else one entry, with an empty value, per item whose TTL
 // attribute is a Number, and nothing else.
-func checkExpiry(t *tableTx) error {
-	xb := t.b.Bucket(bucketExpiry)
-	if !t.ttlEnabled() {
+func checkExpiry(t *engine.TableTx) error {
+	xb := t.B.Bucket(engine.BucketExpiry)
+	if !t.TtlEnabled() {
 		if xb != nil {
 			return fmt.Errorf("TTL disabled, yet an expiry bucket")
 		}
@@ -156,12 +158,12 @@ func checkExpiry(t *tableTx) error {
 		return fmt.Errorf("TTL enabled, no expiry bucket")
 	}
 	want := map[string]bool{}
-	err := t.items.ForEach(func(k, v []byte) error {
-		it, err := t.m.decodeStored(k, v)
+	err := t.Items.ForEach(func(k, v []byte) error {
+		it, err := t.M.DecodeStored(k, v)
 		if err != nil {
 			return err
 		}
-		if ev := expiryValue(it, t.m.TTL.AttributeName); ev != nil {
+		if ev := engine.ExpiryValue(it, t.M.TTL.AttributeName); ev != nil {
 			want[string(append(ev, k...))] = true
 		}
 		return nil

@@ -25,6 +25,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	stypes "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
+
+	"github.com/quickphotos/quickphotos/ddb/internal/engine"
 )
 
 // The crash test checks the promise of doc.go ("Storage"): a write is
@@ -582,7 +584,7 @@ func crashVerifyStream(t *testing.T, e *Engine, round int, present map[string]ma
 			t.Errorf("round %d: record of %s is %s with another image", round, pk, r.EventName)
 		}
 		if tx := crashTxOf(pk); tx != "" {
-			seq, _ := parseSequenceNumber(aws.ToString(r.Dynamodb.SequenceNumber))
+			seq, _ := engine.ParseSequenceNumber(aws.ToString(r.Dynamodb.SequenceNumber))
 			txSeqs[tx] = append(txSeqs[tx], seq)
 		}
 	}

@@ -73,7 +73,7 @@ func TestCreateTable(t *testing.T) {
 func TestDescribeTable(t *testing.T) {
 	t.Run("OK", func(t *testing.T) {
 		env := mustOpen(t)
-		env.createTable("tbl", true, gsi("inv", "SK", "PK"))
+		env.CreateTable("tbl", true, gsi("inv", "SK", "PK"))
 		d, err := env.client.DescribeTable(env.ctx, &dynamodb.DescribeTableInput{TableName: aws.String("tbl")})
 		if err != nil {
 			t.Fatal(err)
@@ -99,7 +99,7 @@ func TestDescribeTable(t *testing.T) {
 	})
 	t.Run("WaiterSucceeds", func(t *testing.T) {
 		env := mustOpen(t)
-		env.createTable("tbl", false)
+		env.CreateTable("tbl", false)
 		w := dynamodb.NewTableExistsWaiter(env.client)
 		if err := w.Wait(env.ctx, &dynamodb.DescribeTableInput{TableName: aws.String("tbl")}, 5e9); err != nil {
 			t.Fatal(err)
@@ -110,7 +110,7 @@ func TestDescribeTable(t *testing.T) {
 func TestListTables(t *testing.T) {
 	env := mustOpen(t)
 	for _, n := range []string{"ccc", "aaa", "bbb", "ddd"} {
-		env.createTable(n, false)
+		env.CreateTable(n, false)
 	}
 	out, err := env.client.ListTables(env.ctx, &dynamodb.ListTablesInput{Limit: aws.Int32(2)})
 	if err != nil {
@@ -144,7 +144,7 @@ func TestListTables(t *testing.T) {
 
 func TestDeleteTable(t *testing.T) {
 	env := mustOpen(t)
-	env.createTable("tbl", true, gsi("inv", "SK", "PK"))
+	env.CreateTable("tbl", true, gsi("inv", "SK", "PK"))
 	out, err := env.client.DeleteTable(env.ctx, &dynamodb.DeleteTableInput{TableName: aws.String("tbl")})
 	if err != nil {
 		t.Fatal(err)
@@ -154,12 +154,12 @@ func TestDeleteTable(t *testing.T) {
 	}
 	_, err = env.client.DeleteTable(env.ctx, &dynamodb.DeleteTableInput{TableName: aws.String("tbl")})
 	wantErr(t, err, "ResourceNotFoundException", "")
-	env.createTable("tbl", false)
+	env.CreateTable("tbl", false)
 }
 
 func TestReopen(t *testing.T) {
 	env := mustOpen(t)
-	env.createTable("tbl", true)
+	env.CreateTable("tbl", true)
 	env.reopen()
 	if _, err := env.client.DescribeTable(env.ctx, &dynamodb.DescribeTableInput{TableName: aws.String("tbl")}); err != nil {
 		t.Fatal(err)

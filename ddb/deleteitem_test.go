@@ -10,8 +10,8 @@ import (
 
 func TestDeleteItem(t *testing.T) {
 	env := mustOpen(t)
-	env.createTable("tbl", true, gsi("gsi", "G", ""))
-	env.put("tbl", item("PK", s("a"), "SK", s("1"), "G", s("g")))
+	env.CreateTable("tbl", true, gsi("gsi", "G", ""))
+	env.Put("tbl", item("PK", s("a"), "SK", s("1"), "G", s("g")))
 	_, err := env.client.DeleteItem(env.ctx, &dynamodb.DeleteItemInput{TableName: aws.String("tbl"), Key: item("PK", s("a"))})
 	wantErr(t, err, "ValidationException", "The provided key element does not match the schema")
 	_, err = env.client.DeleteItem(env.ctx, &dynamodb.DeleteItemInput{TableName: aws.String("tbl"), Key: item("PK", s("a"), "SK", n("1"))})

@@ -4,11 +4,12 @@ import (
 	"strings"
 	"testing"
 
+	bolt "go.etcd.io/bbolt"
+
 	"github.com/quickphotos/quickphotos/ddb/attr"
 	"github.com/quickphotos/quickphotos/dynamo"
 	"github.com/quickphotos/quickphotos/dynamo/itemfile"
 	"github.com/quickphotos/quickphotos/sample"
-	bolt "go.etcd.io/bbolt"
 )
 
 // TestDiskPerItem loads the sample dataset into the application's table
@@ -29,21 +30,21 @@ func TestDiskPerItem(t *testing.T) {
 		t.Fatal(err)
 	}
 	var billed int64
-	err = env.e.view(func(tx *bolt.Tx) error {
-		tt, err := env.e.openTable(tx, table)
+	err = env.e.core.View(func(tx *bolt.Tx) error {
+		tt, err := env.e.core.OpenTable(tx, table)
 		if err != nil {
 			return err
 		}
-		return tt.items.ForEach(func(k, v []byte) error {
-			it, err := tt.m.decodeStored(k, v)
+		return tt.Items.ForEach(func(k, v []byte) error {
+			it, err := tt.M.DecodeStored(k, v)
 			if err != nil {
 				return err
 			}
 			billed += int64(attr.Size(it)) + 100
-			for i := range tt.m.Indexes {
-				ix := &tt.m.Indexes[i]
-				if tt.m.indexKeyBytes(ix, it) != nil {
-					billed += int64(attr.Size(tt.m.project(ix, it))) + 100
+			for i := range tt.M.Indexes {
+				ix := &tt.M.Indexes[i]
+				if tt.M.IndexKeyBytes(ix, it) != nil {
+					billed += int64(attr.Size(tt.M.Project(ix, it))) + 100
 				}
 			}
 			return nil

@@ -11,8 +11,8 @@ import (
 
 func TestConditionFailure_ReturnsOldItem(t *testing.T) {
 	env := mustOpen(t)
-	env.createTable("tbl", false)
-	env.put("tbl", item("PK", s("a"), "v", n("1")))
+	env.CreateTable("tbl", false)
+	env.Put("tbl", item("PK", s("a"), "v", n("1")))
 	_, err := env.client.UpdateItem(env.ctx, &dynamodb.UpdateItemInput{TableName: aws.String("tbl"), Key: item("PK", s("a")),
 		UpdateExpression: aws.String("SET v = :two"), ConditionExpression: aws.String("v = :two"), ExpressionAttributeValues: item(":two", n("2")),
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld})
@@ -29,7 +29,7 @@ func TestConditionFailure_ReturnsOldItem(t *testing.T) {
 
 func TestQuery_BadStartKey(t *testing.T) {
 	env := mustOpen(t)
-	env.createTable("tbl", true, gsi("gsi", "G", ""))
+	env.CreateTable("tbl", true, gsi("gsi", "G", ""))
 	for _, in := range []*dynamodb.QueryInput{
 		{TableName: aws.String("tbl"), KeyConditionExpression: aws.String("PK = :p"), ExpressionAttributeValues: item(":p", s("a")),
 			ExclusiveStartKey: item("PK", s("a"))},
@@ -43,10 +43,10 @@ func TestQuery_BadStartKey(t *testing.T) {
 
 func TestScan_IndexProjection(t *testing.T) {
 	env := mustOpen(t)
-	env.createTable("tbl", false, types.GlobalSecondaryIndex{IndexName: aws.String("gsi"),
+	env.CreateTable("tbl", false, types.GlobalSecondaryIndex{IndexName: aws.String("gsi"),
 		KeySchema:  []types.KeySchemaElement{{AttributeName: aws.String("G"), KeyType: types.KeyTypeHash}},
 		Projection: &types.Projection{ProjectionType: types.ProjectionTypeInclude, NonKeyAttributes: []string{"inc"}}})
-	env.put("tbl", item("PK", s("a"), "G", s("g"), "inc", s("yes"), "exc", s("no")))
+	env.Put("tbl", item("PK", s("a"), "G", s("g"), "inc", s("yes"), "exc", s("no")))
 	out, err := env.client.Scan(env.ctx, &dynamodb.ScanInput{TableName: aws.String("tbl"), IndexName: aws.String("gsi"), Select: types.SelectAllProjectedAttributes})
 	if err != nil {
 		t.Fatal(err)

@@ -12,6 +12,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/quickphotos/quickphotos/ddb/internal/engine"
 )
 
 func TestOpen(t *testing.T) {
@@ -22,8 +24,8 @@ func TestOpen(t *testing.T) {
 			t.Fatal(err)
 		}
 		err = db.Update(func(tx *bolt.Tx) error {
-			b, _ := tx.CreateBucket(bucketMeta)
-			return b.Put(keyFormat, []byte("999"))
+			b, _ := tx.CreateBucket(engine.BucketMeta)
+			return b.Put(engine.KeyFormat, []byte("999"))
 		})
 		db.Close()
 		if err != nil {
@@ -101,9 +103,9 @@ func TestOpenMemory(t *testing.T) {
 		return &testEnv{t: t, e: e, client: dynamodbClient(e), ctx: t.Context()}
 	}
 	fill := func(env *testEnv, n int) {
-		env.createTable("Things", false)
+		env.CreateTable("Things", false)
 		for i := range n {
-			env.put("Things", item("PK", s(fmt.Sprintf("k%d", i))))
+			env.Put("Things", item("PK", s(fmt.Sprintf("k%d", i))))
 		}
 	}
 	count := func(env *testEnv) int32 {

@@ -13,8 +13,10 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	"github.com/quickphotos/quickphotos/ddb/attr"
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/quickphotos/quickphotos/ddb/attr"
+	"github.com/quickphotos/quickphotos/ddb/internal/engine"
 )
 
 // expiryIndex checks that the expiry bucket of table is exactly what its
@@ -22,15 +24,15 @@ import (
 // "PK:ttl", with present reporting whether the bucket exists.
 func expiryIndex(tb testing.TB, e *Engine, table string) (entries []string, present bool) {
 	tb.Helper()
-	err := e.view(func(tx *bolt.Tx) error {
-		t, err := e.openTable(tx, table)
+	err := e.core.View(func(tx *bolt.Tx) error {
+		t, err := e.core.OpenTable(tx, table)
 		if err != nil {
 			return err
 		}
 		if err := checkExpiry(t); err != nil {
 			return err
 		}
-		xb := t.b.Bucket(bucketExpiry)
+		xb := t.B.Bucket(engine.BucketExpiry)
 		if xb == nil {
 			return nil
 		}
@@ -40,7 +42,7 @@ func expiryIndex(tb testing.TB, e *Engine, table string) (entries []string, pres
 			if err != nil {
 				return err
 			}
-			it, err := t.getRaw(ik)
+			it, err := t.GetRaw(ik)
 			if err != nil {
 				return err
 			}
@@ -85,44 +87,44 @@ func TestExpiryIndex(t *testing.T) {
 		noTTL bool     // TTL ends disabled: no bucket
 	}{
 		{"put with TTL", func(env *testEnv) {
-			env.put("tbl", item("PK", s("a"), "exp", n("100")))
-			env.put("tbl", item("PK", s("b")))
+			env.Put("tbl", item("PK", s("a"), "exp", n("100")))
+			env.Put("tbl", item("PK", s("b")))
 		}, []string{"a:100"}, false},
 		{"ordered by value", func(env *testEnv) {
 			for i, v := range []string{"100", "9", "10", "1.5", "0", "-3", "1e3"} {
-				env.put("tbl", item("PK", s(fmt.Sprint("k", i)), "exp", n(v)))
+				env.Put("tbl", item("PK", s(fmt.Sprint("k", i)), "exp", n(v)))
 			}
 		}, []string{"k5:-3", "k4:0", "k3:1.5", "k1:9", "k2:10", "k0:100", "k6:1000"}, false},
 		{"overwrite with another TTL", func(env *testEnv) {
-			env.put("tbl", item("PK", s("a"), "exp", n("100")))
-			env.put("tbl", item("PK", s("a"), "exp", n("200")))
+			env.Put("tbl", item("PK", s("a"), "exp", n("100")))
+			env.Put("tbl", item("PK", s("a"), "exp", n("200")))
 		}, []string{"a:200"}, false},
 		{"overwrite keeping the TTL", func(env *testEnv) {
-			env.put("tbl", item("PK", s("a"), "exp", n("100"), "x", s("1")))
-			env.put("tbl", item("PK", s("a"), "exp", n("100.0"), "x", s("2")))
+			env.Put("tbl", item("PK", s("a"), "exp", n("100"), "x", s("1")))
+			env.Put("tbl", item("PK", s("a"), "exp", n("100.0"), "x", s("2")))
 		}, []string{"a:100"}, false},
 		{"update setting the TTL", func(env *testEnv) {
-			env.put("tbl", item("PK", s("a")))
+			env.Put("tbl", item("PK", s("a")))
 			update(env, "a", "SET exp = :v", item(":v", n("300")))
 			update(env, "b", "SET exp = :v", item(":v", n("301")))
 		}, []string{"a:300", "b:301"}, false},
 		{"update removing the TTL", func(env *testEnv) {
-			env.put("tbl", item("PK", s("a"), "exp", n("100")))
+			env.Put("tbl", item("PK", s("a"), "exp", n("100")))
 			update(env, "a", "REMOVE exp", nil)
 		}, nil, false},
 		{"TTL of type S", func(env *testEnv) {
-			env.put("tbl", item("PK", s("a"), "exp", s("100")))
-			env.put("tbl", item("PK", s("b"), "exp", n("100")))
-			env.put("tbl", item("PK", s("b"), "exp", s("100")))
+			env.Put("tbl", item("PK", s("a"), "exp", s("100")))
+			env.Put("tbl", item("PK", s("b"), "exp", n("100")))
+			env.Put("tbl", item("PK", s("b"), "exp", s("100")))
 		}, nil, false},
 		{"delete", func(env *testEnv) {
-			env.put("tbl", item("PK", s("a"), "exp", n("100")))
-			env.put("tbl", item("PK", s("b"), "exp", n("50")))
+			env.Put("tbl", item("PK", s("a"), "exp", n("100")))
+			env.Put("tbl", item("PK", s("b"), "exp", n("50")))
 			env.must(env.client.DeleteItem(env.ctx, &dynamodb.DeleteItemInput{TableName: tbl, Key: item("PK", s("a"))}))
 		}, []string{"b:50"}, false},
 		{"BatchWriteItem", func(env *testEnv) {
-			env.put("tbl", item("PK", s("a"), "exp", n("100")))
-			env.put("tbl", item("PK", s("b"), "exp", n("50")))
+			env.Put("tbl", item("PK", s("a"), "exp", n("100")))
+			env.Put("tbl", item("PK", s("b"), "exp", n("50")))
 			env.must(env.client.BatchWriteItem(env.ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"tbl": {
 				{PutRequest: &types.PutRequest{Item: item("PK", s("c"), "exp", n("10"))}},
 				{PutRequest: &types.PutRequest{Item: item("PK", s("a"), "exp", n("20"))}},
@@ -130,9 +132,9 @@ func TestExpiryIndex(t *testing.T) {
 			}}}))
 		}, []string{"c:10", "a:20"}, false},
 		{"TransactWriteItems", func(env *testEnv) {
-			env.put("tbl", item("PK", s("a"), "exp", n("100")))
-			env.put("tbl", item("PK", s("b"), "exp", n("50")))
-			env.put("tbl", item("PK", s("c"), "exp", n("60")))
+			env.Put("tbl", item("PK", s("a"), "exp", n("100")))
+			env.Put("tbl", item("PK", s("b"), "exp", n("50")))
+			env.Put("tbl", item("PK", s("c"), "exp", n("60")))
 			env.must(env.client.TransactWriteItems(env.ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
 				{Put: &types.Put{TableName: tbl, Item: item("PK", s("d"), "exp", n("5"))}},
 				{Update: &types.Update{TableName: tbl, Key: item("PK", s("a")), UpdateExpression: aws.String("SET exp = :v"), ExpressionAttributeValues: item(":v", n("7"))}},
@@ -141,15 +143,15 @@ func TestExpiryIndex(t *testing.T) {
 			}}))
 		}, []string{"d:5", "a:7", "c:60"}, false},
 		{"TTL disabled", func(env *testEnv) {
-			env.put("tbl", item("PK", s("a"), "exp", n("100")))
+			env.Put("tbl", item("PK", s("a"), "exp", n("100")))
 			env.setTTL("tbl", false)
-			env.put("tbl", item("PK", s("b"), "exp", n("5")))
+			env.Put("tbl", item("PK", s("b"), "exp", n("5")))
 		}, nil, true},
 		{"TTL re-enabled", func(env *testEnv) {
-			env.put("tbl", item("PK", s("a"), "exp", n("100")))
+			env.Put("tbl", item("PK", s("a"), "exp", n("100")))
 			env.setTTL("tbl", false)
-			env.put("tbl", item("PK", s("b"), "exp", n("5")))
-			env.put("tbl", item("PK", s("c"), "exp", s("5")))
+			env.Put("tbl", item("PK", s("b"), "exp", n("5")))
+			env.Put("tbl", item("PK", s("c"), "exp", s("5")))
 			env.must(env.client.DeleteItem(env.ctx, &dynamodb.DeleteItemInput{TableName: tbl, Key: item("PK", s("a"))}))
 			env.setTTL("tbl", true)
 		}, []string{"b:5"}, false},
@@ -157,7 +159,7 @@ func TestExpiryIndex(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			env := mustOpen(t)
-			env.createTable("tbl", false, gsi("gsi", "G", ""))
+			env.CreateTable("tbl", false, gsi("gsi", "G", ""))
 			env.setTTL("tbl", true)
 			c.write(env)
 			got, present := expiryIndex(t, env.e, "tbl")
@@ -170,10 +172,10 @@ func TestExpiryIndex(t *testing.T) {
 
 func TestSweepExpiredIndex(t *testing.T) {
 	env := mustOpen(t)
-	env.createTable("tbl", true, gsi("gsi", "G", ""))
+	env.CreateTable("tbl", true, gsi("gsi", "G", ""))
 	env.setTTL("tbl", true)
 	now := env.clock.Unix()
-	horizon := now - int64(ttlHorizon/time.Second)
+	horizon := now - int64(engine.TtlHorizon/time.Second)
 	num := func(v int64, frac string) types.AttributeValue { return n(strconv.FormatInt(v, 10) + frac) }
 	cases := []struct {
 		pk      string
@@ -201,7 +203,7 @@ func TestSweepExpiredIndex(t *testing.T) {
 			if c.exp != nil {
 				it["exp"] = c.exp
 			}
-			env.put("tbl", it)
+			env.Put("tbl", it)
 		}
 		if !c.expired {
 			live = append(live, cases[i].pk, cases[i].pk)
@@ -214,14 +216,14 @@ func TestSweepExpiredIndex(t *testing.T) {
 	if want := 2 * (len(cases) - len(live)/2); deleted != want {
 		t.Errorf("swept %d, want %d", deleted, want)
 	}
-	err = env.e.view(func(tx *bolt.Tx) error {
+	err = env.e.core.View(func(tx *bolt.Tx) error {
 		var got []string
-		tt, err := env.e.openTable(tx, "tbl")
+		tt, err := env.e.core.OpenTable(tx, "tbl")
 		if err != nil {
 			return err
 		}
-		err = tt.items.ForEach(func(k, v []byte) error {
-			it, err := tt.m.decodeStored(k, v)
+		err = tt.Items.ForEach(func(k, v []byte) error {
+			it, err := tt.M.DecodeStored(k, v)
 			got = append(got, it["PK"].S)
 			return err
 		})
@@ -258,10 +260,10 @@ func TestSweepExpiredIndex(t *testing.T) {
 
 func TestSweepManyBatches(t *testing.T) {
 	env := mustOpen(t)
-	env.createTable("tbl", false)
+	env.CreateTable("tbl", false)
 	env.setTTL("tbl", true)
 	now := env.clock.Unix()
-	const due = 2*sweepBatch + 7
+	const due = 2*engine.SweepBatch + 7
 	loadItems(t, env.e, "tbl", ttlItems("dead", due, now-10))
 	loadItems(t, env.e, "tbl", ttlItems("live", 100, now+10))
 	deleted, err := env.e.SweepExpired()
@@ -278,38 +280,38 @@ func TestSweepManyBatches(t *testing.T) {
 // table, however many live items, or items past the horizon, it holds.
 func TestSweepReadsOnlyDue(t *testing.T) {
 	env := mustOpen(t)
-	env.createTable("tbl", false)
+	env.CreateTable("tbl", false)
 	env.setTTL("tbl", true)
 	now := env.clock.Unix()
 	loadItems(t, env.e, "tbl", ttlItems("live", 10_000, now+3600))
 	loadItems(t, env.e, "tbl", ttlItems("ancient", 1_000, 1))
 	loadItems(t, env.e, "tbl", ttlItems("dead", 3, now-60))
-	r, err := env.e.sweepTable("tbl")
+	r, err := env.e.core.SweepTable("tbl")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.deleted != 3 || r.visited > 4 || r.more {
+	if r.Deleted != 3 || r.Visited > 4 || r.More {
 		t.Errorf("sweep = %+v, want 3 deleted after visiting at most 4 entries", r)
 	}
-	r, err = env.e.sweepTable("tbl")
-	if err != nil || r.deleted != 0 || r.visited > 1 {
+	r, err = env.e.core.SweepTable("tbl")
+	if err != nil || r.Deleted != 0 || r.Visited > 1 {
 		t.Errorf("second sweep = %+v, %v", r, err)
 	}
 }
 
 func TestMigrateV1(t *testing.T) {
 	env := mustOpen(t)
-	env.createTable("ttl", false, gsi("gsi", "G", ""))
-	env.createTable("plain", false)
-	env.createTable("off", false)
+	env.CreateTable("ttl", false, gsi("gsi", "G", ""))
+	env.CreateTable("plain", false)
+	env.CreateTable("off", false)
 	env.setTTL("ttl", true)
 	env.setTTL("off", true)
 	env.setTTL("off", false)
 	now := env.clock.Unix()
 	for _, table := range []string{"ttl", "plain", "off"} {
-		env.put(table, item("PK", s("dead"), "G", s("g"), "exp", n(fmt.Sprint(now-10))))
-		env.put(table, item("PK", s("live"), "G", s("g"), "exp", n(fmt.Sprint(now+10))))
-		env.put(table, item("PK", s("other"), "G", s("g"), "exp", s("x")))
+		env.Put(table, item("PK", s("dead"), "G", s("g"), "exp", n(fmt.Sprint(now-10))))
+		env.Put(table, item("PK", s("live"), "G", s("g"), "exp", n(fmt.Sprint(now+10))))
+		env.Put(table, item("PK", s("other"), "G", s("g"), "exp", s("x")))
 	}
 	if err := env.e.Close(); err != nil {
 		t.Fatal(err)
@@ -325,14 +327,14 @@ func TestMigrateV1(t *testing.T) {
 		defer db.Close()
 		err = db.Update(func(tx *bolt.Tx) error {
 			for _, table := range []string{"ttl", "plain", "off"} {
-				tb := tx.Bucket(tableBucketName(table))
-				if tb.Bucket(bucketExpiry) != nil {
-					if err := tb.DeleteBucket(bucketExpiry); err != nil {
+				tb := tx.Bucket(engine.TableBucketName(table))
+				if tb.Bucket(engine.BucketExpiry) != nil {
+					if err := tb.DeleteBucket(engine.BucketExpiry); err != nil {
 						return err
 					}
 				}
 			}
-			return tx.Bucket(bucketMeta).Put(keyFormat, []byte(version))
+			return tx.Bucket(engine.BucketMeta).Put(engine.KeyFormat, []byte(version))
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -342,14 +344,14 @@ func TestMigrateV1(t *testing.T) {
 	if _, err := Open(env.dir, &Options{NoSync: true, TTLSweepInterval: -1}); !errors.Is(err, ErrFormatVersion) {
 		t.Fatalf("Open of format 9: %v, want ErrFormatVersion", err)
 	}
-	rewrite(formatV1)
+	rewrite(engine.FormatV1)
 	env.open()
 	var format []byte
-	err := env.e.view(func(tx *bolt.Tx) error {
-		format = bytes.Clone(tx.Bucket(bucketMeta).Get(keyFormat))
+	err := env.e.core.View(func(tx *bolt.Tx) error {
+		format = bytes.Clone(tx.Bucket(engine.BucketMeta).Get(engine.KeyFormat))
 		return nil
 	})
-	if err != nil || string(format) != FormatVersion {
+	if err != nil || string(format) != engine.FormatVersion {
 		t.Fatalf("format after migration = %q, %v", format, err)
 	}
 	for _, c := range []struct {
@@ -381,22 +383,22 @@ func TestMigrateV1(t *testing.T) {
 // and it exercises the same write path.
 func loadItems(tb testing.TB, e *Engine, table string, items []attr.Item) {
 	tb.Helper()
-	err := e.update(func(tx *bolt.Tx) error {
-		t, err := e.openTable(tx, table)
+	err := e.core.Update(func(tx *bolt.Tx) error {
+		t, err := e.core.OpenTable(tx, table)
 		if err != nil {
 			return err
 		}
 		for _, it := range items {
-			k := t.m.tableKeyBytes(it)
-			old, err := t.getRaw(k)
+			k := t.M.TableKeyBytes(it)
+			old, err := t.GetRaw(k)
 			if err != nil {
 				return err
 			}
-			if _, err := t.put(k, old, it); err != nil {
+			if _, err := t.Put(k, old, it); err != nil {
 				return err
 			}
 		}
-		return t.flush()
+		return t.Flush()
 	})
 	if err != nil {
 		tb.Fatal(err)

@@ -18,8 +18,11 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	"github.com/quickphotos/quickphotos/ddb/attr"
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/quickphotos/quickphotos/ddb/attr"
+	"github.com/quickphotos/quickphotos/ddb/internal/engine"
+	"github.com/quickphotos/quickphotos/ddb/internal/wire"
 )
 
 // entry is one key and value to write.
@@ -58,43 +61,43 @@ func downgradeToV3(tx *bolt.Tx) error {
 // in region(seq).
 func downgradeToV3In(region func(seq uint64) string) func(tx *bolt.Tx) error {
 	return func(tx *bolt.Tx) error {
-		err := tx.Bucket(bucketTables).ForEach(func(name, _ []byte) error {
-			m, err := loadTable(tx, string(name))
+		err := tx.Bucket(engine.BucketTables).ForEach(func(name, _ []byte) error {
+			m, err := engine.LoadTable(tx, string(name))
 			if err != nil {
 				return err
 			}
-			tb := tx.Bucket(tableBucketName(m.Name))
+			tb := tx.Bucket(engine.TableBucketName(m.Name))
 			var items []entry
 			indexes := make([][]entry, len(m.Indexes))
-			err = tb.Bucket(bucketItems).ForEach(func(k, v []byte) error {
-				it, err := m.decodeStored(k, v)
+			err = tb.Bucket(engine.BucketItems).ForEach(func(k, v []byte) error {
+				it, err := m.DecodeStored(k, v)
 				if err != nil {
 					return err
 				}
-				items = append(items, entry{bytes.Clone(k), appendItem(nil, it)})
+				items = append(items, entry{bytes.Clone(k), engine.AppendItem(nil, it)})
 				for i := range m.Indexes {
 					ix := &m.Indexes[i]
-					if m.indexKeyBytes(ix, it) == nil {
+					if m.IndexKeyBytes(ix, it) == nil {
 						continue
 					}
 					var ik []byte
-					for _, name := range ix.keyNamesList() {
+					for _, name := range ix.KeyNamesList() {
 						ik = attr.AppendKey(ik, it[name])
 					}
 					ik = append(ik, k...)
-					indexes[i] = append(indexes[i], entry{ik, appendItem(nil, m.project(ix, it))})
+					indexes[i] = append(indexes[i], entry{ik, engine.AppendItem(nil, m.Project(ix, it))})
 				}
 				return nil
 			})
 			if err != nil {
 				return err
 			}
-			if err := rewriteBucket(tb, bucketItems, items, 0); err != nil {
+			if err := rewriteBucket(tb, engine.BucketItems, items, 0); err != nil {
 				return err
 			}
 			for i, ix := range m.Indexes {
 				slices.SortFunc(indexes[i], func(a, b entry) int { return bytes.Compare(a.k, b.k) })
-				if err := rewriteBucket(tb, indexBucketName(ix.Name), indexes[i], 0); err != nil {
+				if err := rewriteBucket(tb, engine.IndexBucketName(ix.Name), indexes[i], 0); err != nil {
 					return err
 				}
 			}
@@ -103,18 +106,18 @@ func downgradeToV3In(region func(seq uint64) string) func(tx *bolt.Tx) error {
 		if err != nil {
 			return err
 		}
-		streams := tx.Bucket(bucketStreams)
+		streams := tx.Bucket(engine.BucketStreams)
 		if streams == nil {
 			return nil
 		}
 		return streams.ForEach(func(name, _ []byte) error {
-			log, err := streamBuckets(streams.Bucket(name))
+			log, err := engine.StreamBuckets(streams.Bucket(name))
 			if err != nil {
 				return err
 			}
 			var records []entry
-			err = log.records.ForEach(func(k, v []byte) error {
-				seq := bytesToSeq(k)
+			err = log.Records.ForEach(func(k, v []byte) error {
+				seq := engine.BytesToSeq(k)
 				rec, err := appendRecordJSON(bytes.Clone(v[:8]), seq, v, region(seq))
 				records = append(records, entry{bytes.Clone(k), rec})
 				return err
@@ -122,7 +125,7 @@ func downgradeToV3In(region func(seq uint64) string) func(tx *bolt.Tx) error {
 			if err != nil {
 				return err
 			}
-			return rewriteBucket(streams.Bucket(name), bucketRecords, records, log.records.Sequence())
+			return rewriteBucket(streams.Bucket(name), engine.BucketRecords, records, log.Records.Sequence())
 		})
 	}
 }
@@ -147,7 +150,7 @@ func rewriteFile(t *testing.T, dir string, fn func(tx *bolt.Tx) error) {
 // failing the test unless it is a success.
 func (env *testEnv) call(op, body string) string {
 	env.t.Helper()
-	prefix := targetPrefix
+	prefix := wire.TargetPrefix
 	if strings.HasPrefix(op, "Streams.") {
 		prefix, op = "DynamoDBStreams_20120810.", op[len("Streams."):]
 	}
@@ -180,25 +183,25 @@ func newV3Fixture(t *testing.T, region func(seq uint64) string) *v3Fixture {
 	include.Projection = &types.Projection{ProjectionType: types.ProjectionTypeInclude, NonKeyAttributes: []string{"caption"}}
 	keysOnly := gsi("ByKind", "kind", "")
 	keysOnly.Projection = &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly}
-	env.createTable("photos", true, gsi("Inverted", "SK", "PK"), include, keysOnly)
+	env.CreateTable("photos", true, gsi("Inverted", "SK", "PK"), include, keysOnly)
 	_, err := env.client.UpdateTable(env.ctx, &dynamodb.UpdateTableInput{TableName: aws.String("photos"),
 		StreamSpecification: &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewTypeNewAndOldImages}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	env.createTable("plain", false)
+	env.CreateTable("plain", false)
 	for i, pk := range []string{"USER#a", "USER#b", "USER#c<&>", "USER#\x00zero"} {
 		for j, sk := range []string{"#META", "PHOTO#1", "PHOTO#2"} {
-			env.put("photos", item("PK", s(pk), "SK", s(sk), "owner", s(pk), "kind", s(sk[:5]),
+			env.Put("photos", item("PK", s(pk), "SK", s(sk), "owner", s(pk), "kind", s(sk[:5]),
 				"caption", s("a caption with \"quotes\" and é"), "n", n(string(rune('1'+i+j))),
 				"tags", &types.AttributeValueMemberSS{Value: []string{"x", "y"}},
 				"blob", &types.AttributeValueMemberB{Value: []byte{0, 1, 2}},
 				"meta", &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"ok": &types.AttributeValueMemberBOOL{Value: true}, "none": &types.AttributeValueMemberNULL{Value: true}}},
 			))
 		}
-		env.put("plain", item("PK", s(pk), "list", &types.AttributeValueMemberL{Value: []types.AttributeValue{s("a"), n("-1.5")}}))
+		env.Put("plain", item("PK", s(pk), "list", &types.AttributeValueMemberL{Value: []types.AttributeValue{s("a"), n("-1.5")}}))
 	}
-	env.put("photos", item("PK", s("USER#a"), "SK", s("PHOTO#1"), "owner", s("someone else"))) // MODIFY, leaves two indexes
+	env.Put("photos", item("PK", s("USER#a"), "SK", s("PHOTO#1"), "owner", s("someone else"))) // MODIFY, leaves two indexes
 	if _, err := env.client.DeleteItem(env.ctx, &dynamodb.DeleteItemInput{TableName: aws.String("photos"),
 		Key: item("PK", s("USER#b"), "SK", s("PHOTO#2"))}); err != nil {
 		t.Fatal(err)
@@ -220,10 +223,10 @@ func newV3Fixture(t *testing.T, region func(seq uint64) string) *v3Fixture {
 			return err
 		}
 		// A format 3 item is JSON.
-		if _, v := tx.Bucket(tableBucketName("plain")).Bucket(bucketItems).Cursor().First(); !bytes.HasPrefix(v, []byte(`{"PK":`)) {
+		if _, v := tx.Bucket(engine.TableBucketName("plain")).Bucket(engine.BucketItems).Cursor().First(); !bytes.HasPrefix(v, []byte(`{"PK":`)) {
 			t.Errorf("downgraded item %q", v)
 		}
-		return tx.Bucket(bucketMeta).Put(keyFormat, []byte(formatV3))
+		return tx.Bucket(engine.BucketMeta).Put(engine.KeyFormat, []byte(engine.FormatV3))
 	})
 	return f
 }
@@ -267,7 +270,7 @@ func (f *v3Fixture) recordCount(env *testEnv) int {
 
 // check fails the test unless env answers as the fixture did before the
 // upgrade, with the stored forms of format 4 and no upgrade file left.
-func (f *v3Fixture) check(env *testEnv) {
+func (f *v3Fixture) Check(env *testEnv) {
 	t := env.t
 	t.Helper()
 	after := f.answers(env)
@@ -279,14 +282,14 @@ func (f *v3Fixture) check(env *testEnv) {
 		}
 		t.Fatalf("%d answers after the upgrade, %d before", len(after), len(f.before))
 	}
-	err := env.e.view(func(tx *bolt.Tx) error {
-		if v := tx.Bucket(bucketMeta).Get(keyFormat); string(v) != FormatVersion {
+	err := env.e.core.View(func(tx *bolt.Tx) error {
+		if v := tx.Bucket(engine.BucketMeta).Get(engine.KeyFormat); string(v) != engine.FormatVersion {
 			t.Errorf("format %q after the upgrade", v)
 		}
 		// Index entries of ALL and KEYS_ONLY projections are keys alone.
-		tb := tx.Bucket(tableBucketName("photos"))
+		tb := tx.Bucket(engine.TableBucketName("photos"))
 		for _, ix := range []string{"Inverted", "ByKind"} {
-			_ = tb.Bucket(indexBucketName(ix)).ForEach(func(k, v []byte) error {
+			_ = tb.Bucket(engine.IndexBucketName(ix)).ForEach(func(k, v []byte) error {
 				if len(v) != 0 {
 					t.Errorf("index %s entry %x holds %x", ix, k, v)
 				}
@@ -298,7 +301,7 @@ func (f *v3Fixture) check(env *testEnv) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(filepath.Join(env.dir, FileName+upgradeSuffix)); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(env.dir, FileName+engine.UpgradeSuffix)); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("upgrade file after the upgrade: %v", err)
 	}
 }
@@ -311,9 +314,9 @@ func TestMigrateToV4(t *testing.T) {
 	f := newV3Fixture(t, func(uint64) string { return "local" })
 	env := f.env
 	env.open()
-	f.check(env)
+	f.Check(env)
 	// Writes go on where they left off.
-	env.put("photos", item("PK", s("USER#d"), "SK", s("#META")))
+	env.Put("photos", item("PK", s("USER#d"), "SK", s("#META")))
 	if got := f.recordCount(env); got != f.records+1 {
 		t.Errorf("%d records after one more write, want %d", got, f.records+1)
 	}
@@ -333,7 +336,7 @@ func TestMigrateToV4_Regions(t *testing.T) {
 	f := newV3Fixture(t, written)
 	env := f.env
 	env.open()
-	env.put("photos", item("PK", s("USER#d"), "SK", s("#META")))
+	env.Put("photos", item("PK", s("USER#d"), "SK", s("#META")))
 	check := func(engine string) {
 		t.Helper()
 		// The stream's ARN names the engine's region.
@@ -360,15 +363,15 @@ func TestMigrateToV4_Regions(t *testing.T) {
 	}
 	check("local")
 	// One run per region, in the stream's meta; records stay as compact.
-	err := env.e.view(func(tx *bolt.Tx) error {
-		streams := tx.Bucket(bucketStreams)
+	err := env.e.core.View(func(tx *bolt.Tx) error {
+		streams := tx.Bucket(engine.BucketStreams)
 		name, _ := streams.Cursor().First()
-		log, err := openStreamLog(streams.Bucket(name))
+		log, err := engine.OpenStreamLog(streams.Bucket(name))
 		if err != nil {
 			return err
 		}
-		if len(log.meta.Regions) != 2 || log.meta.Regions[0].Region != "eu-west-3" || log.meta.Regions[1].First != 6 {
-			t.Errorf("regions %+v", log.meta.Regions)
+		if len(log.Meta.Regions) != 2 || log.Meta.Regions[0].Region != "eu-west-3" || log.Meta.Regions[1].First != 6 {
+			t.Errorf("regions %+v", log.Meta.Regions)
 		}
 		return nil
 	})

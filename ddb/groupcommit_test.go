@@ -17,7 +17,7 @@ import (
 // invariant checker at cleanup) stay exact.
 func TestGroupCommit_ConcurrentWriters(t *testing.T) {
 	env := mustOpen(t)
-	env.createTable("grp", false, gsi("byG", "G", ""))
+	env.CreateTable("grp", false, gsi("byG", "G", ""))
 	const writers, keys = 12, 15
 	var wg sync.WaitGroup
 	created := make([]int, writers)

@@ -15,6 +15,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/quickphotos/quickphotos/ddb/internal/engine"
+	"github.com/quickphotos/quickphotos/ddb/internal/wire"
 )
 
 func TestServeHTTP(t *testing.T) {
@@ -114,11 +117,11 @@ func TestServeHTTP_OverNetwork(t *testing.T) {
 // returns the context's error instead, as a network client does.
 func TestServeHTTP_CanceledRequest(t *testing.T) {
 	env := mustOpen(t)
-	env.createTable("tbl", true)
-	env.fillPartition("p", 2*ctxCheckEvery)
+	env.CreateTable("tbl", true)
+	env.fillPartition("p", 2*engine.CtxCheckEvery)
 	scan := func(ctx context.Context) *http.Request {
 		req := httptest.NewRequestWithContext(ctx, http.MethodPost, "/", strings.NewReader(`{"TableName":"tbl"}`))
-		req.Header.Set("X-Amz-Target", targetPrefix+"Scan")
+		req.Header.Set("X-Amz-Target", wire.TargetPrefix+"Scan")
 		return req
 	}
 	for _, tt := range []struct {
@@ -141,8 +144,8 @@ func TestServeHTTP_CanceledRequest(t *testing.T) {
 			if err := json.Unmarshal(rec.Body.Bytes(), &e); err != nil {
 				t.Fatal(err)
 			}
-			if rec.Code != statusClientClosedRequest || e.Type != errorNamespace+typeRequestCanceled {
-				t.Errorf("status %d, body %s; want %d %s", rec.Code, rec.Body, statusClientClosedRequest, typeRequestCanceled)
+			if rec.Code != engine.StatusClientClosedRequest || e.Type != wire.ErrorNamespace+engine.TypeRequestCanceled {
+				t.Errorf("status %d, body %s; want %d %s", rec.Code, rec.Body, engine.StatusClientClosedRequest, engine.TypeRequestCanceled)
 			}
 		})
 	}
@@ -152,7 +155,7 @@ func TestServeHTTP_CanceledRequest(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
 		c := &cancelAtCheck{Context: ctx, cancel: cancel, at: 2}
-		resp, err := NewTransport(env.e).RoundTrip(scan(c))
+		resp, err := wire.NewTransport(env.e).RoundTrip(scan(c))
 		if !errors.Is(err, context.Canceled) || resp != nil {
 			t.Errorf("RoundTrip = %v, %v; want context.Canceled", resp, err)
 		}

@@ -15,6 +15,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
+
+	"github.com/quickphotos/quickphotos/ddb/internal/wire"
 )
 
 // testEnv is an engine in a temporary directory with an SDK client over
@@ -79,7 +81,7 @@ func (env *testEnv) reopen() {
 // createTable creates a table with string keys PK (HASH) and, if sk, SK
 // (RANGE), on-demand, and the given GSIs (each keyed by its HASH and
 // optional RANGE attributes, all strings).
-func (env *testEnv) createTable(name string, sk bool, gsis ...types.GlobalSecondaryIndex) {
+func (env *testEnv) CreateTable(name string, sk bool, gsis ...types.GlobalSecondaryIndex) {
 	env.t.Helper()
 	defs := map[string]bool{"PK": true}
 	ks := []types.KeySchemaElement{{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash}}
@@ -133,7 +135,7 @@ func item(kv ...any) map[string]types.AttributeValue {
 }
 
 // put stores an item, failing the test on error.
-func (env *testEnv) put(table string, it map[string]types.AttributeValue) {
+func (env *testEnv) Put(table string, it map[string]types.AttributeValue) {
 	env.t.Helper()
 	if _, err := env.client.PutItem(env.ctx, &dynamodb.PutItemInput{TableName: aws.String(table), Item: it}); err != nil {
 		env.t.Fatal(err)
@@ -169,7 +171,7 @@ func wantErr(t *testing.T, err error, code, msg string) {
 func (env *testEnv) rawCall(op, body string) func() error {
 	return func() error {
 		req := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(body))
-		req.Header.Set("X-Amz-Target", targetPrefix+op)
+		req.Header.Set("X-Amz-Target", wire.TargetPrefix+op)
 		rec := httptest.NewRecorder()
 		env.e.ServeHTTP(rec, req)
 		if rec.Code == http.StatusOK {

@@ -13,8 +13,8 @@ import (
 func legacyTable(t *testing.T, extra ...any) *testEnv {
 	t.Helper()
 	env := mustOpen(t)
-	env.createTable("tbl", true)
-	env.put("tbl", item(append([]any{"PK", s("a"), "SK", s("1"), "v", n("1"), "w", s("x")}, extra...)...))
+	env.CreateTable("tbl", true)
+	env.Put("tbl", item(append([]any{"PK", s("a"), "SK", s("1"), "v", n("1"), "w", s("x")}, extra...)...))
 	return env
 }
 
@@ -63,7 +63,7 @@ func TestLegacyParameters(t *testing.T) {
 	})
 	t.Run("KeyConditionsAndQueryFilter", func(t *testing.T) {
 		env := legacyTable(t, "z", s("new"))
-		env.put("tbl", item("PK", s("a"), "SK", s("10"))) // matches the key condition, not the filter
+		env.Put("tbl", item("PK", s("a"), "SK", s("10"))) // matches the key condition, not the filter
 		out, err := env.client.Query(env.ctx, &dynamodb.QueryInput{TableName: aws.String("tbl"),
 			KeyConditions: map[string]types.Condition{"PK": {ComparisonOperator: types.ComparisonOperatorEq, AttributeValueList: []types.AttributeValue{s("a")}},
 				"SK": {ComparisonOperator: types.ComparisonOperatorBeginsWith, AttributeValueList: []types.AttributeValue{s("1")}}},
@@ -150,7 +150,7 @@ func TestDeletionProtection(t *testing.T) {
 
 func TestQuery_Validation(t *testing.T) {
 	env := mustOpen(t)
-	env.createTable("tbl", true, types.GlobalSecondaryIndex{IndexName: aws.String("gsi"),
+	env.CreateTable("tbl", true, types.GlobalSecondaryIndex{IndexName: aws.String("gsi"),
 		KeySchema:  []types.KeySchemaElement{{AttributeName: aws.String("G"), KeyType: types.KeyTypeHash}},
 		Projection: &types.Projection{ProjectionType: types.ProjectionTypeInclude, NonKeyAttributes: []string{"inc"}}})
 	tests := []struct {

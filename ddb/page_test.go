@@ -9,6 +9,9 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/quickphotos/quickphotos/ddb/internal/engine"
+	"github.com/quickphotos/quickphotos/ddb/internal/wire"
 )
 
 // countingCtx counts the checks of its Err, to tell how far a read went.
@@ -25,9 +28,9 @@ func (c *countingCtx) Err() error {
 // fillPartition writes count items into partition pk of table tbl.
 func (env *testEnv) fillPartition(pk string, count int) {
 	env.t.Helper()
-	for i := 0; i < count; i += maxBatchWriteItems {
+	for i := 0; i < count; i += engine.MaxBatchWriteItems {
 		var reqs []types.WriteRequest
-		for j := i; j < min(i+maxBatchWriteItems, count); j++ {
+		for j := i; j < min(i+engine.MaxBatchWriteItems, count); j++ {
 			reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: item("PK", s(pk), "SK", s(fmt.Sprintf("%05d", j)), "v", n("1"))}})
 		}
 		if _, err := env.client.BatchWriteItem(env.ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"tbl": reqs}}); err != nil {
@@ -39,29 +42,29 @@ func (env *testEnv) fillPartition(pk string, count int) {
 func TestRead_StopsWhenTheContextEnds(t *testing.T) {
 	const items = 2000
 	env := mustOpen(t)
-	env.createTable("tbl", true)
+	env.CreateTable("tbl", true)
 	env.fillPartition("p", items)
 	tests := []struct {
 		name string
-		op   operation
+		op   wire.Operation
 		body string
 	}{
 		// PartiQL's SELECT runs as a Query or Scan, with the request's context.
-		{"ExecuteStatement", opExecuteStatement, `{"Statement":"SELECT * FROM tbl WHERE PK = 'p'"}`},
-		{"Query", opQuery, `{"TableName":"tbl","KeyConditionExpression":"PK = :p","ExpressionAttributeValues":{":p":{"S":"p"}}}`},
-		{"QueryBackward", opQuery, `{"TableName":"tbl","KeyConditionExpression":"PK = :p","ExpressionAttributeValues":{":p":{"S":"p"}},"ScanIndexForward":false}`},
-		{"QueryFiltered", opQuery, `{"TableName":"tbl","KeyConditionExpression":"PK = :p","FilterExpression":"v = :z","ExpressionAttributeValues":{":p":{"S":"p"},":z":{"N":"0"}}}`},
-		{"Scan", opScan, `{"TableName":"tbl"}`},
-		{"ScanFiltered", opScan, `{"TableName":"tbl","FilterExpression":"v = :z","ExpressionAttributeValues":{":z":{"N":"0"}}}`},
+		{"ExecuteStatement", wire.OpExecuteStatement, `{"Statement":"SELECT * FROM tbl WHERE PK = 'p'"}`},
+		{"Query", wire.OpQuery, `{"TableName":"tbl","KeyConditionExpression":"PK = :p","ExpressionAttributeValues":{":p":{"S":"p"}}}`},
+		{"QueryBackward", wire.OpQuery, `{"TableName":"tbl","KeyConditionExpression":"PK = :p","ExpressionAttributeValues":{":p":{"S":"p"}},"ScanIndexForward":false}`},
+		{"QueryFiltered", wire.OpQuery, `{"TableName":"tbl","KeyConditionExpression":"PK = :p","FilterExpression":"v = :z","ExpressionAttributeValues":{":p":{"S":"p"},":z":{"N":"0"}}}`},
+		{"Scan", wire.OpScan, `{"TableName":"tbl"}`},
+		{"ScanFiltered", wire.OpScan, `{"TableName":"tbl","FilterExpression":"v = :z","ExpressionAttributeValues":{":z":{"N":"0"}}}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			live := &countingCtx{Context: context.Background()}
-			out, err := tt.op(env.e, live, []byte(tt.body))
+			out, err := tt.op(env.e.core, live, []byte(tt.body))
 			if err != nil {
 				t.Fatal(err)
 			}
-			raw, err := appendResponse(nil, out)
+			raw, err := engine.AppendResponse(nil, out)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -73,14 +76,14 @@ func TestRead_StopsWhenTheContextEnds(t *testing.T) {
 				t.Fatalf("ScannedCount = %v, want %d", got, items)
 			}
 			// Reading all the items checks the context once per ctxCheckEvery entries.
-			if want := items / ctxCheckEvery; live.checks < want {
+			if want := items / engine.CtxCheckEvery; live.checks < want {
 				t.Errorf("a read of %d items checked its context %d times, want at least %d", items, live.checks, want)
 			}
 
 			ctx, cancel := context.WithCancel(context.Background())
 			cancel()
 			canceled := &countingCtx{Context: ctx}
-			out, err = tt.op(env.e, canceled, []byte(tt.body))
+			out, err = tt.op(env.e.core, canceled, []byte(tt.body))
 			if !errors.Is(err, context.Canceled) {
 				t.Fatalf("err = %v (out %v), want context.Canceled", err, out)
 			}

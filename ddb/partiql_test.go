@@ -22,7 +22,7 @@ func (env *testEnv) execute(statement string, params ...types.AttributeValue) *d
 // Limit and NextToken, the pages adding up to every item once.
 func TestPartiQL_PagesFollowNextToken(t *testing.T) {
 	env := mustOpen(t)
-	env.createTable("tbl", true)
+	env.CreateTable("tbl", true)
 	for _, sk := range []string{"1", "2", "3", "4", "5"} {
 		env.execute(`INSERT INTO "tbl" VALUE {'PK': 'p', 'SK': ?}`, s(sk))
 	}
@@ -50,7 +50,7 @@ func TestPartiQL_PagesFollowNextToken(t *testing.T) {
 // exceptions; nothing is written.
 func TestPartiQL_Errors(t *testing.T) {
 	env := mustOpen(t)
-	env.createTable("tbl", true)
+	env.CreateTable("tbl", true)
 	env.execute(`INSERT INTO "tbl" VALUE {'PK': 'p', 'SK': '1'}`)
 	for _, c := range []struct {
 		name, statement string
@@ -82,7 +82,7 @@ func TestPartiQL_Errors(t *testing.T) {
 // its key writes nothing, and says which statement failed.
 func TestPartiQL_TransactionIsAllOrNothing(t *testing.T) {
 	env := mustOpen(t)
-	env.createTable("tbl", false)
+	env.CreateTable("tbl", false)
 	env.execute(`INSERT INTO "tbl" VALUE {'PK': 'a'}`)
 	_, err := env.client.ExecuteTransaction(env.ctx, &dynamodb.ExecuteTransactionInput{TransactStatements: []types.ParameterizedStatement{
 		{Statement: aws.String(`INSERT INTO "tbl" VALUE {'PK': 'b'}`)},
@@ -103,7 +103,7 @@ func TestPartiQL_TransactionIsAllOrNothing(t *testing.T) {
 // own key or by a scan of it.
 func TestPartiQL_SelectFromAnIndex(t *testing.T) {
 	env := mustOpen(t)
-	env.createTable("tbl", false, gsi("byG", "G", ""))
+	env.CreateTable("tbl", false, gsi("byG", "G", ""))
 	env.execute(`INSERT INTO "tbl" VALUE {'PK': 'a', 'G': 'x'}`)
 	env.execute(`INSERT INTO "tbl" VALUE {'PK': 'b', 'G': 'y'}`)
 	env.execute(`INSERT INTO "tbl" VALUE {'PK': 'c'}`)

@@ -45,8 +45,8 @@ func TestPutItem(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			env := mustOpen(t)
-			env.createTable("tbl", true, gsi("gsi", "G", ""))
-			env.put("tbl", item("PK", s("p"), "SK", s("1"), "G", s("g")))
+			env.CreateTable("tbl", true, gsi("gsi", "G", ""))
+			env.Put("tbl", item("PK", s("p"), "SK", s("1"), "G", s("g")))
 			table := "tbl"
 			if tt.name == "ErrNoTable" {
 				table = "nope"
@@ -76,7 +76,7 @@ func TestPutItem(t *testing.T) {
 
 func TestPutItem_ReturnValues(t *testing.T) {
 	env := mustOpen(t)
-	env.createTable("tbl", false)
+	env.CreateTable("tbl", false)
 	out, err := env.client.PutItem(env.ctx, &dynamodb.PutItemInput{TableName: aws.String("tbl"), Item: item("PK", s("a"), "v", n("1")), ReturnValues: types.ReturnValueAllOld})
 	if err != nil {
 		t.Fatal(err)

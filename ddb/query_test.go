@@ -14,7 +14,7 @@ import (
 // three photos and two reactions.
 func photoTable(t *testing.T) *testEnv {
 	env := mustOpen(t)
-	env.createTable("photos", true, gsi("InvertedIndex", "SK", "PK"))
+	env.CreateTable("photos", true, gsi("InvertedIndex", "SK", "PK"))
 	for _, it := range []map[string]types.AttributeValue{
 		item("PK", s("USER#bob"), "SK", s("#METADATA#bob"), "name", s("Bob")),
 		item("PK", s("USER#bob"), "SK", s("#FRIEND#amy"), "followingUser", s("amy")),
@@ -26,7 +26,7 @@ func photoTable(t *testing.T) *testEnv {
 		item("PK", s("REACTION#cat#+1"), "SK", s("PHOTO#bob#2020-01-01"), "reactionType", s("+1")),
 		item("PK", s("USER#zed"), "SK", s("#METADATA#zed")),
 	} {
-		env.put("photos", it)
+		env.Put("photos", it)
 	}
 	return env
 }
@@ -134,10 +134,10 @@ func TestQuery_Paginate(t *testing.T) {
 		for _, index := range []string{"", "InvertedIndex"} {
 			t.Run(fmt.Sprintf("forward=%v,index=%q", forward, index), func(t *testing.T) {
 				env := mustOpen(t)
-				env.createTable("tbl", true, gsi("InvertedIndex", "SK", "PK"))
+				env.CreateTable("tbl", true, gsi("InvertedIndex", "SK", "PK"))
 				for i := range 25 {
-					env.put("tbl", item("PK", s("p"), "SK", s(fmt.Sprintf("s%02d", i))))
-					env.put("tbl", item("PK", s(fmt.Sprintf("q%02d", i)), "SK", s("s00")))
+					env.Put("tbl", item("PK", s("p"), "SK", s(fmt.Sprintf("s%02d", i))))
+					env.Put("tbl", item("PK", s(fmt.Sprintf("q%02d", i)), "SK", s("s00")))
 				}
 				in := &dynamodb.QueryInput{TableName: aws.String("tbl"), Limit: aws.Int32(7), ScanIndexForward: aws.Bool(forward),
 					KeyConditionExpression: aws.String("PK = :p"), ExpressionAttributeValues: item(":p", s("p"))}
@@ -201,10 +201,10 @@ func TestQuery_SelectAndProjection(t *testing.T) {
 
 func TestQuery_PageSizeLimit(t *testing.T) {
 	env := mustOpen(t)
-	env.createTable("tbl", true)
+	env.CreateTable("tbl", true)
 	big := strings.Repeat("x", 100*1024)
 	for i := range 15 {
-		env.put("tbl", item("PK", s("p"), "SK", s(fmt.Sprintf("%02d", i)), "big", s(big)))
+		env.Put("tbl", item("PK", s("p"), "SK", s(fmt.Sprintf("%02d", i)), "big", s(big)))
 	}
 	out, err := env.client.Query(env.ctx, &dynamodb.QueryInput{TableName: aws.String("tbl"), KeyConditionExpression: aws.String("PK = :p"),
 		ExpressionAttributeValues: item(":p", s("p")), ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal})

@@ -55,7 +55,7 @@ func TestRandomOperations(t *testing.T) {
 			if l != "" {
 				it["L"] = n(l)
 			}
-			env.put("tbl", it)
+			env.Put("tbl", it)
 			model[[2]string{pk, sk}] = row{g, l}
 		case 2:
 			if _, err := env.client.DeleteItem(env.ctx, &dynamodb.DeleteItemInput{TableName: aws.String("tbl"), Key: key}); err != nil {

@@ -6,6 +6,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/quickphotos/quickphotos/ddb/internal/wire"
 )
 
 // BenchmarkReadPaths measures the reads whose work depends on the stored
@@ -22,7 +24,7 @@ func BenchmarkReadPaths(b *testing.B) {
 	b.Cleanup(func() { _ = e.Close() })
 	call := func(op, body string) {
 		req := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(body))
-		req.Header.Set("X-Amz-Target", targetPrefix+op)
+		req.Header.Set("X-Amz-Target", wire.TargetPrefix+op)
 		rec := httptest.NewRecorder()
 		e.ServeHTTP(rec, req)
 		if rec.Code != http.StatusOK {

@@ -11,13 +11,13 @@ import (
 
 func TestScan(t *testing.T) {
 	env := mustOpen(t)
-	env.createTable("tbl", true, gsi("gsi", "G", ""))
+	env.CreateTable("tbl", true, gsi("gsi", "G", ""))
 	for i := range 30 {
 		it := item("PK", s(fmt.Sprintf("p%02d", i%7)), "SK", s(fmt.Sprintf("s%02d", i)), "i", n(fmt.Sprint(i)))
 		if i%3 == 0 {
 			it["G"] = s("g")
 		}
-		env.put("tbl", it)
+		env.Put("tbl", it)
 	}
 	count := func(in *dynamodb.ScanInput) (items, pages int) {
 		t.Helper()

@@ -12,6 +12,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
+	"github.com/quickphotos/quickphotos/ddb/internal/engine"
 )
 
 // BenchmarkGetItemPaths reads one photo-like item by key through the
@@ -51,14 +52,14 @@ func BenchmarkGetItemPaths(b *testing.B) {
 		}
 	})
 	k := attr.AppendKeyPair(nil, attr.S("USER#alice"), attr.S("PHOTO#alice#2026-11-23T10:00:00Z"))
-	read := func(b *testing.B, use func(t *tableTx, raw []byte) error) {
+	read := func(b *testing.B, use func(t *engine.TableTx, raw []byte) error) {
 		for b.Loop() {
-			err := e.view(func(tx *bolt.Tx) error {
-				t, err := e.openTable(tx, "photos")
+			err := e.core.View(func(tx *bolt.Tx) error {
+				t, err := e.core.OpenTable(tx, "photos")
 				if err != nil {
 					return err
 				}
-				return use(t, t.items.Get(k))
+				return use(t, t.Items.Get(k))
 			})
 			if err != nil {
 				b.Fatal(err)
@@ -66,7 +67,7 @@ func BenchmarkGetItemPaths(b *testing.B) {
 		}
 	}
 	b.Run("raw", func(b *testing.B) {
-		read(b, func(_ *tableTx, raw []byte) error {
+		read(b, func(_ *engine.TableTx, raw []byte) error {
 			if len(append([]byte(nil), raw...)) == 0 {
 				b.Fatal("no item")
 			}
@@ -74,8 +75,8 @@ func BenchmarkGetItemPaths(b *testing.B) {
 		})
 	})
 	b.Run("decoded", func(b *testing.B) {
-		read(b, func(t *tableTx, raw []byte) error {
-			it, err := t.m.decodeStored(k, raw)
+		read(b, func(t *engine.TableTx, raw []byte) error {
+			it, err := t.M.DecodeStored(k, raw)
 			if len(it) != len(photo) {
 				b.Fatalf("decoded %v, %v", it, err)
 			}
@@ -163,10 +164,10 @@ func BenchmarkGetRecordsPaths(b *testing.B) {
 		})
 	}
 	b.Run("core", func(b *testing.B) {
-		x := &getRecordsInput{ShardIterator: *in.ShardIterator, Limit: aws.Int(batch)}
+		x := &engine.GetRecordsInput{ShardIterator: *in.ShardIterator, Limit: aws.Int(batch)}
 		for b.Loop() {
-			p, err := e.getRecords(ctx, x)
-			if err != nil || len(p.records) != batch {
+			p, err := e.core.GetRecords(ctx, x)
+			if err != nil || len(p.Records) != batch {
 				b.Fatalf("getRecords = %v, %v", p, err)
 			}
 		}

@@ -13,6 +13,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
 	"github.com/aws/smithy-go/middleware"
+
+	"github.com/quickphotos/quickphotos/ddb/internal/engine"
+	"github.com/quickphotos/quickphotos/ddb/internal/sdkapi"
 )
 
 // sdkAPI is what both Engine.Client and Engine.API serve (dynamo.API, which
@@ -37,7 +40,7 @@ type sdkAPI interface {
 
 var (
 	_ sdkAPI = (*dynamodb.Client)(nil)
-	_ sdkAPI = (*API)(nil)
+	_ sdkAPI = (*sdkapi.API)(nil)
 )
 
 // TestSDKAPIMatchesClient runs the same calls through the SDK client (over
@@ -285,7 +288,7 @@ func TestSDKAPIMatchesClient(t *testing.T) {
 			if errors.As(wantErr, &invalid) {
 				// The SDK refuses the input before sending it; the in-process API, which
 				// runs none of the SDK's client-side checks, has the engine answer it.
-				if code, _ := apiError(gotErr); code != typeValidation {
+				if code, _ := apiError(gotErr); code != engine.TypeValidation {
 					t.Fatalf("error = %v, want a ValidationException from the engine", gotErr)
 				}
 				return

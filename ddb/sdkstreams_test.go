@@ -16,6 +16,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
 	stypes "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
 	"github.com/aws/smithy-go"
+
+	"github.com/quickphotos/quickphotos/ddb/internal/engine"
+	"github.com/quickphotos/quickphotos/ddb/internal/sdkapi"
 )
 
 // streamsAPI is what both Engine.StreamsClient and Engine.StreamsAPI serve.
@@ -28,7 +31,7 @@ type streamsAPI interface {
 
 var (
 	_ streamsAPI = (*dynamodbstreams.Client)(nil)
-	_ streamsAPI = (*StreamsAPI)(nil)
+	_ streamsAPI = (*sdkapi.StreamsAPI)(nil)
 )
 
 // streamsPair runs each call through the SDK client (over HTTP, in memory)
@@ -52,7 +55,7 @@ func compare[O any](p *streamsPair, name string, call func(c streamsAPI) (O, err
 	if errors.As(wantErr, &invalid) {
 		// The SDK refuses the input before sending it; the in-process API, which
 		// runs none of the SDK's client-side checks, has the engine answer it.
-		if code, _ := apiError(gotErr); code != typeValidation {
+		if code, _ := apiError(gotErr); code != engine.TypeValidation {
 			p.t.Errorf("%s: error = %v, want a ValidationException from the engine", name, gotErr)
 		}
 		return want, wantErr
@@ -130,20 +133,20 @@ func TestStreamsAPIMatchesClient(t *testing.T) {
 	for _, view := range views {
 		tbl := "t-" + strings.ToLower(string(view))
 		arns[view] = env.createStreamTable(tbl, view)
-		env.put(tbl, every) // INSERT
+		env.Put(tbl, every) // INSERT
 		changed := item("PK", s("a"), "s", s("y"), "bs", &types.AttributeValueMemberBS{Value: [][]byte{{9}}})
-		env.put(tbl, changed) // MODIFY
-		env.put(tbl, item("PK", s("b"), "v", n("1")))
+		env.Put(tbl, changed) // MODIFY
+		env.Put(tbl, item("PK", s("b"), "v", n("1")))
 		env.must(env.client.DeleteItem(env.ctx, &dynamodb.DeleteItemInput{TableName: aws.String(tbl), Key: item("PK", s("a"))})) // REMOVE
 		// A TTL deletion: the service's write.
 		env.setTTL(tbl, true)
-		env.put(tbl, item("PK", s("c"), "exp", n(fmt.Sprint(env.clock.Unix()-1))))
+		env.Put(tbl, item("PK", s("c"), "exp", n(fmt.Sprint(env.clock.Unix()-1))))
 		if deleted, err := env.e.SweepExpired(); err != nil || deleted != 1 {
 			t.Fatalf("SweepExpired = %d, %v; want 1", deleted, err)
 		}
 		// The shard rolls over at the next write: the first shard is closed.
-		*env.clock = env.clock.Add(DefaultStreamShardDuration)
-		env.put(tbl, item("PK", s("d"), "m", &types.AttributeValueMemberM{Value: item("k", s("v"))}))
+		*env.clock = env.clock.Add(engine.DefaultStreamShardDuration)
+		env.Put(tbl, item("PK", s("d"), "m", &types.AttributeValueMemberM{Value: item("k", s("v"))}))
 	}
 	// Switched off: its last shard closed, read to its end without a next
 	// iterator; switched on again: a second stream of the table.
@@ -152,7 +155,7 @@ func TestStreamsAPIMatchesClient(t *testing.T) {
 	*env.clock = env.clock.Add(time.Millisecond)
 	env.must(env.client.UpdateTable(env.ctx, &dynamodb.UpdateTableInput{TableName: aws.String(off),
 		StreamSpecification: &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewTypeKeysOnly}}))
-	env.put(off, item("PK", s("e")))
+	env.Put(off, item("PK", s("e")))
 
 	// Listing: all, paged, one table's, none.
 	all := succeeds(p, "list", func(c streamsAPI) (*dynamodbstreams.ListStreamsOutput, error) {
@@ -266,7 +269,7 @@ func TestStreamsAPIMatchesClient(t *testing.T) {
 		{ShardIterator: latest.ShardIterator, Limit: aws.Int32(1001)}} {
 		same(p, fmt.Sprintf("records error %d", i), func(c streamsAPI) (*dynamodbstreams.GetRecordsOutput, error) { return c.GetRecords(p.ctx, &in) })
 	}
-	*env.clock = env.clock.Add(ShardIteratorLifetime + time.Second)
+	*env.clock = env.clock.Add(engine.ShardIteratorLifetime + time.Second)
 	same(p, "expired iterator", func(c streamsAPI) (*dynamodbstreams.GetRecordsOutput, error) {
 		return c.GetRecords(p.ctx, &dynamodbstreams.GetRecordsInput{ShardIterator: latest.ShardIterator})
 	})
@@ -274,7 +277,7 @@ func TestStreamsAPIMatchesClient(t *testing.T) {
 	// The keys-only stream's second shard, the newest (it stays), holds one
 	// record, written DefaultStreamShardDuration after the start.
 	second := desc.StreamDescription.Shards[1]
-	*env.clock = t0.Add(DefaultStreamShardDuration + StreamRetention - time.Minute)
+	*env.clock = t0.Add(engine.DefaultStreamShardDuration + engine.StreamRetention - time.Minute)
 	fresh := succeeds(p, "fresh", func(c streamsAPI) (*dynamodbstreams.GetShardIteratorOutput, error) {
 		return c.GetShardIterator(p.ctx, &dynamodbstreams.GetShardIteratorInput{StreamArn: aws.String(arns[types.StreamViewTypeKeysOnly]), ShardId: second.ShardId, ShardIteratorType: stypes.ShardIteratorTypeTrimHorizon})
 	})
@@ -317,7 +320,7 @@ func TestStreamsAPIPagesByMegabyte(t *testing.T) {
 	// (both images): 400 kB and 800 kB each as JSON.
 	for i, pk := range []string{"a", "b", "c", "d", "a", "a"} {
 		body[0] = byte(i)
-		env.put("big", item("PK", s(pk), "v", &types.AttributeValueMemberB{Value: bytes.Clone(body)}))
+		env.Put("big", item("PK", s(pk), "v", &types.AttributeValueMemberB{Value: bytes.Clone(body)}))
 	}
 	desc := succeeds(p, "describe", func(c streamsAPI) (*dynamodbstreams.DescribeStreamOutput, error) {
 		return c.DescribeStream(p.ctx, &dynamodbstreams.DescribeStreamInput{StreamArn: aws.String(arn)})

@@ -3,24 +3,25 @@ package ddb
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/quickphotos/quickphotos/ddb/internal/engine"
+	"github.com/quickphotos/quickphotos/ddb/internal/wire"
 )
 
 // startServer serves env's engine on a free loopback port with opts until the test ends.
-func startServer(t *testing.T, env *testEnv, opts ServerOptions) string {
+func startServer(t *testing.T, env *testEnv, opts wire.ServerOptions) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -68,8 +69,8 @@ func post(t *testing.T, url string, body io.Reader, size int64) (status int, typ
 // declared or not, and writes nothing; one of exactly 16 MiB is read and judged on its item.
 func TestServer_RequestSizeLimit(t *testing.T) {
 	env := mustOpen(t)
-	env.createTable("tbl", false)
-	url := startServer(t, env, ServerOptions{})
+	env.CreateTable("tbl", false)
+	url := startServer(t, env, wire.ServerOptions{})
 	tests := []struct {
 		name    string
 		size    int
@@ -79,8 +80,8 @@ func TestServer_RequestSizeLimit(t *testing.T) {
 	}{
 		{"OverTheLimit", MaxRequestBytes + 1, false, http.StatusRequestEntityTooLarge, "com.amazon.coral.service#RequestEntityTooLargeException"},
 		{"OverTheLimitChunked", MaxRequestBytes + 1, true, http.StatusRequestEntityTooLarge, "com.amazon.coral.service#RequestEntityTooLargeException"},
-		{"AtTheLimit", MaxRequestBytes, false, http.StatusBadRequest, errorNamespace + typeValidation}, // the item is over 400 KB
-		{"AtTheLimitChunked", MaxRequestBytes, true, http.StatusBadRequest, errorNamespace + typeValidation},
+		{"AtTheLimit", MaxRequestBytes, false, http.StatusBadRequest, wire.ErrorNamespace + engine.TypeValidation}, // the item is over 400 KB
+		{"AtTheLimitChunked", MaxRequestBytes, true, http.StatusBadRequest, wire.ErrorNamespace + engine.TypeValidation},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -101,7 +102,7 @@ func TestServer_RequestSizeLimit(t *testing.T) {
 			if err != nil || out.Item != nil {
 				t.Fatalf("after a refused request: %v %v", out.Item, err)
 			}
-			if !env.e.bodies.tryReserve(DefaultRequestMemory) {
+			if !env.e.wire.TryReserveBodies(DefaultRequestMemory) {
 				t.Fatal("the refused request still holds body memory")
 			}
 		})
@@ -112,7 +113,7 @@ func TestServer_RequestSizeLimit(t *testing.T) {
 // by the read timeout instead of holding its connection.
 func TestServer_CutsSlowBodies(t *testing.T) {
 	env := mustOpen(t)
-	url := startServer(t, env, ServerOptions{ReadTimeout: 200 * time.Millisecond})
+	url := startServer(t, env, wire.ServerOptions{ReadTimeout: 200 * time.Millisecond})
 	conn, err := net.Dial("tcp", strings.TrimPrefix(url, "http://"))
 	if err != nil {
 		t.Fatal(err)
@@ -129,97 +130,16 @@ func TestServer_CutsSlowBodies(t *testing.T) {
 	}
 }
 
-// TestBodyBudget: bodies in flight never hold more than the budget; a request waits for its
-// share, gives up when its context ends, and every request gives its share back.
-func TestBodyBudget(t *testing.T) {
-	const budget = unknownLengthReserve // the smallest budget there is
-	b := newBodyBudget(1)
-	req := func(ctx context.Context, size int64) *http.Request {
-		r, _ := http.NewRequestWithContext(ctx, http.MethodPost, "/", bytes.NewReader(make([]byte, size)))
-		return r
-	}
-	var releases []func()
-	for _, size := range []int64{MaxRequestBytes, MaxRequestBytes, budget - 2*MaxRequestBytes} {
-		_, release, err := b.read(httptest.NewRecorder(), req(context.Background(), size))
-		if err != nil {
-			t.Fatal(err)
-		}
-		releases = append(releases, release)
-	}
-	if b.tryReserve(1) {
-		t.Fatal("bodies filling the budget left room")
-	}
-
-	// Another waits, and gives up with its context.
-	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
-	defer cancel()
-	if _, _, err := b.read(httptest.NewRecorder(), req(ctx, 1)); err == nil {
-		t.Fatal("a body was read beyond the budget")
-	}
-
-	// Once one is released, the waiting one gets its share.
-	done := make(chan error, 1)
-	go func() {
-		_, release, err := b.read(httptest.NewRecorder(), req(context.Background(), MaxRequestBytes))
-		if err == nil {
-			release()
-		}
-		done <- err
-	}()
-	releases[0]()
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
-	releases[1]()
-	releases[2]()
-	if !b.tryReserve(budget) {
-		t.Fatal("shares were not given back")
-	}
-}
-
-// TestBodyBudget_UnknownLength: a body of unknown length reserves what reading it may take,
-// keeps only its own size once read, and is cut past the limit with everything given back.
-func TestBodyBudget_UnknownLength(t *testing.T) {
-	const budget = 2 * unknownLengthReserve
-	b := newBodyBudget(budget)
-	chunked := func(size int) *http.Request {
-		r, _ := http.NewRequest(http.MethodPost, "/", io.MultiReader(bytes.NewReader(bytes.Repeat([]byte("a"), size))))
-		r.ContentLength = -1
-		return r
-	}
-	for _, size := range []int{0, 1, firstBlock, firstBlock + 1, 3*maxBlock + 7, MaxRequestBytes} {
-		body, release, err := b.read(httptest.NewRecorder(), chunked(size))
-		if err != nil {
-			t.Fatalf("%d bytes: %v", size, err)
-		}
-		if len(body) != size || bytes.Count(body, []byte("a")) != size {
-			t.Fatalf("%d bytes: read %d", size, len(body))
-		}
-		if held := int64(size); !b.tryReserve(budget-held) || b.tryReserve(budget-held+1) {
-			t.Fatalf("%d bytes read: the budget does not hold exactly the body", size)
-		}
-		release()
-	}
-	_, _, err := b.read(httptest.NewRecorder(), chunked(MaxRequestBytes+1))
-	var de *Error
-	if !errors.As(err, &de) || de.Type != typeRequestTooLarge {
-		t.Fatalf("a chunked body over the limit: %v, want %s", err, typeRequestTooLarge)
-	}
-	if !b.tryReserve(budget) {
-		t.Fatal("the refused body still holds memory")
-	}
-}
-
 // TestServeHTTP_GivesBodyMemoryBack: after requests that succeed and fail, the engine holds no
 // body memory.
 func TestServeHTTP_GivesBodyMemoryBack(t *testing.T) {
 	env := mustOpen(t)
-	env.createTable("tbl", false)
-	env.put("tbl", item("PK", s("a")))
+	env.CreateTable("tbl", false)
+	env.Put("tbl", item("PK", s("a")))
 	if _, err := env.client.PutItem(env.ctx, &dynamodb.PutItemInput{TableName: aws.String("tbl"), Item: item("PK", n("1"))}); err == nil {
 		t.Fatal("a key of the wrong type was accepted")
 	}
-	if !env.e.bodies.tryReserve(DefaultRequestMemory) {
+	if !env.e.wire.TryReserveBodies(DefaultRequestMemory) {
 		t.Fatal("requests that ended still hold body memory")
 	}
 }
@@ -228,19 +148,19 @@ func TestServeHTTP_GivesBodyMemoryBack(t *testing.T) {
 // the defaults unless overridden: a server without them keeps slow clients forever.
 func TestNewServer_Timeouts(t *testing.T) {
 	env := mustOpen(t)
-	got := func(srv *http.Server) ServerOptions {
-		return ServerOptions{ReadHeaderTimeout: srv.ReadHeaderTimeout, ReadTimeout: srv.ReadTimeout, WriteTimeout: srv.WriteTimeout, IdleTimeout: srv.IdleTimeout}
+	got := func(srv *http.Server) wire.ServerOptions {
+		return wire.ServerOptions{ReadHeaderTimeout: srv.ReadHeaderTimeout, ReadTimeout: srv.ReadTimeout, WriteTimeout: srv.WriteTimeout, IdleTimeout: srv.IdleTimeout}
 	}
-	d := DefaultServerOptions
+	d := wire.DefaultServerOptions
 	if d.ReadHeaderTimeout <= 0 || d.ReadTimeout <= 0 || d.WriteTimeout <= 0 || d.IdleTimeout <= 0 {
 		t.Fatalf("a default timeout is unset: %+v", d)
 	}
-	if g := got(env.e.NewServer(ServerOptions{})); g != d {
+	if g := got(env.e.NewServer(wire.ServerOptions{})); g != d {
 		t.Errorf("defaults: %+v, want %+v", g, d)
 	}
 	want := d
 	want.ReadTimeout = time.Second
-	if g := got(env.e.NewServer(ServerOptions{ReadTimeout: time.Second})); g != want {
+	if g := got(env.e.NewServer(wire.ServerOptions{ReadTimeout: time.Second})); g != want {
 		t.Errorf("with ReadTimeout set: %+v, want %+v", g, want)
 	}
 }

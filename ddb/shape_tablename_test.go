@@ -9,6 +9,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
+
+	"github.com/quickphotos/quickphotos/ddb/internal/engine"
 )
 
 // Messages of the table-name constraints, as DynamoDB words them.
@@ -115,8 +117,8 @@ func TestTableNameValidated(t *testing.T) {
 		}, oneViolation(tooLong("tableName", long))},
 	}
 	viaClient, inProcess := mustOpen(t), mustOpen(t)
-	viaClient.createTable("tbl", false)
-	inProcess.createTable("tbl", false)
+	viaClient.CreateTable("tbl", false)
+	inProcess.CreateTable("tbl", false)
 	paths := []struct {
 		name string
 		env  *testEnv
@@ -125,14 +127,14 @@ func TestTableNameValidated(t *testing.T) {
 	for _, c := range cases {
 		for _, p := range paths {
 			t.Run(c.name+"/"+p.name, func(t *testing.T) {
-				wantErr(t, c.call(p.env.ctx, p.api), typeValidation, c.want)
+				wantErr(t, c.call(p.env.ctx, p.api), engine.TypeValidation, c.want)
 			})
 		}
 	}
 	// A valid name of no table is still not found, and nothing was written.
 	for _, p := range paths {
 		_, err := p.api.GetItem(p.env.ctx, &dynamodb.GetItemInput{TableName: aws.String("abc"), Key: key})
-		wantErr(t, err, typeResourceNotFound, "")
+		wantErr(t, err, engine.TypeResourceNotFound, "")
 		out, err := p.api.Scan(p.env.ctx, &dynamodb.ScanInput{TableName: aws.String("tbl")})
 		if err != nil || len(out.Items) != 0 {
 			t.Errorf("%s: scan of tbl = %v items, %v; want none", p.name, out, err)
@@ -158,7 +160,7 @@ func TestTableNameValidatedJSONOnly(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			wantErr(t, env.rawCall(c.op, c.body)(), typeValidation, c.want)
+			wantErr(t, env.rawCall(c.op, c.body)(), engine.TypeValidation, c.want)
 		})
 	}
 }
@@ -172,9 +174,9 @@ func TestTableNameValidated_ListStreams(t *testing.T) {
 	for path, sc := range map[string]streamsAPI{"http": streamsClient(env.e), "inprocess": env.e.StreamsAPI()} {
 		t.Run(path, func(t *testing.T) {
 			_, err := sc.ListStreams(env.ctx, &dynamodbstreams.ListStreamsInput{TableName: aws.String("ab")})
-			wantErr(t, err, typeValidation, oneViolation(tooShort("tableName", "ab")))
+			wantErr(t, err, engine.TypeValidation, oneViolation(tooShort("tableName", "ab")))
 			_, err = sc.ListStreams(env.ctx, &dynamodbstreams.ListStreamsInput{TableName: aws.String("t b")})
-			wantErr(t, err, typeValidation, oneViolation(badChars("tableName", "t b")))
+			wantErr(t, err, engine.TypeValidation, oneViolation(badChars("tableName", "t b")))
 			out, err := sc.ListStreams(env.ctx, &dynamodbstreams.ListStreamsInput{TableName: aws.String("abc")})
 			if err != nil || len(out.Streams) != 0 {
 				t.Fatalf("ListStreams of no table: %v, %v; want none", out, err)

@@ -11,7 +11,7 @@ import (
 // is looked up.
 func TestShape_ViolationsReportedTogether(t *testing.T) {
 	env := mustOpen(t)
-	env.createTable("tbl", false)
+	env.CreateTable("tbl", false)
 	long := strings.Repeat("a", 256)
 	for _, c := range []struct {
 		name, op, body, msg string

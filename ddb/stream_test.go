@@ -14,6 +14,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
 	stypes "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/quickphotos/quickphotos/ddb/internal/engine"
 )
 
 // streamsClient returns the engine's in-process Streams client.
@@ -234,8 +236,8 @@ func TestStream_ViewTypes(t *testing.T) {
 		t.Run(string(c.view), func(t *testing.T) {
 			env := mustOpen(t)
 			arn := env.createStreamTable("tbl", c.view)
-			env.put("tbl", item("PK", s("a"), "v", s("1")))
-			env.put("tbl", item("PK", s("a"), "v", s("2")))
+			env.Put("tbl", item("PK", s("a"), "v", s("1")))
+			env.Put("tbl", item("PK", s("a"), "v", s("2")))
 			if _, err := env.client.DeleteItem(env.ctx, &dynamodb.DeleteItemInput{TableName: aws.String("tbl"), Key: item("PK", s("a"))}); err != nil {
 				t.Fatal(err)
 			}
@@ -260,7 +262,7 @@ func TestStream_Iterators(t *testing.T) {
 	arn := env.createStreamTable("tbl", types.StreamViewTypeKeysOnly)
 	sc := streamsClient(env.e)
 	for _, pk := range []string{"a", "b", "c"} {
-		env.put("tbl", item("PK", s(pk)))
+		env.Put("tbl", item("PK", s(pk)))
 	}
 	records := env.readStream(arn)
 	seq := func(i int) *string { return records[i].Dynamodb.SequenceNumber }
@@ -311,12 +313,12 @@ func TestStream_Iterators(t *testing.T) {
 	}
 
 	latest := iterator(stypes.ShardIteratorTypeLatest, nil)
-	env.put("tbl", item("PK", s("d")))
+	env.Put("tbl", item("PK", s("d")))
 	if got, _ := keysFrom(latest); !slices.Equal(got, []string{"d"}) {
 		t.Errorf("LATEST after a write: %v, want [d]", got)
 	}
 
-	*env.clock = env.clock.Add(ShardIteratorLifetime + time.Second)
+	*env.clock = env.clock.Add(engine.ShardIteratorLifetime + time.Second)
 	_, err = sc.GetRecords(env.ctx, &dynamodbstreams.GetRecordsInput{ShardIterator: latest})
 	wantErr(t, err, "ExpiredIteratorException", "The provided iterator exceeds the maximum age allowed.")
 }
@@ -326,7 +328,7 @@ func TestStream_Iterators(t *testing.T) {
 func TestStream_Errors(t *testing.T) {
 	env := mustOpen(t)
 	arn := env.createStreamTable("tbl", types.StreamViewTypeKeysOnly)
-	env.createTable("plain", false)
+	env.CreateTable("plain", false)
 	sc := streamsClient(env.e)
 	desc, err := sc.DescribeStream(env.ctx, &dynamodbstreams.DescribeStreamInput{StreamArn: aws.String(arn)})
 	if err != nil {
@@ -379,7 +381,7 @@ func TestStream_Errors(t *testing.T) {
 			return err
 		}, "ValidationException", "One or more parameter values were invalid: Invalid SequenceNumber"},
 		{"TRIM_HORIZON with a number", func() error {
-			_, err := sc.GetShardIterator(env.ctx, &dynamodbstreams.GetShardIteratorInput{StreamArn: aws.String(arn), ShardId: shard, ShardIteratorType: stypes.ShardIteratorTypeTrimHorizon, SequenceNumber: aws.String(formatSequenceNumber(1))})
+			_, err := sc.GetShardIterator(env.ctx, &dynamodbstreams.GetShardIteratorInput{StreamArn: aws.String(arn), ShardId: shard, ShardIteratorType: stypes.ShardIteratorTypeTrimHorizon, SequenceNumber: aws.String(engine.FormatSequenceNumber(1))})
 			return err
 		}, "ValidationException", "One or more parameter values were invalid: SequenceNumber should not be passed for this iterator type"},
 		{"a short sequence number", func() error {
@@ -413,7 +415,7 @@ func TestStream_Errors(t *testing.T) {
 func TestStream_SwitchOffAndOnAndDeleteTable(t *testing.T) {
 	env := mustOpen(t)
 	first := env.createStreamTable("tbl", types.StreamViewTypeNewImage)
-	env.put("tbl", item("PK", s("a"), "v", s("1")))
+	env.Put("tbl", item("PK", s("a"), "v", s("1")))
 	off, err := env.client.UpdateTable(env.ctx, &dynamodb.UpdateTableInput{TableName: aws.String("tbl"),
 		StreamSpecification: &types.StreamSpecification{StreamEnabled: aws.Bool(false)}})
 	if err != nil {
@@ -422,7 +424,7 @@ func TestStream_SwitchOffAndOnAndDeleteTable(t *testing.T) {
 	if d := off.TableDescription; d.StreamSpecification != nil || aws.ToString(d.LatestStreamArn) != first {
 		t.Fatalf("after switch-off: StreamSpecification %+v, LatestStreamArn %q", d.StreamSpecification, aws.ToString(d.LatestStreamArn))
 	}
-	env.put("tbl", item("PK", s("b"), "v", s("1"))) // not recorded anywhere
+	env.Put("tbl", item("PK", s("b"), "v", s("1"))) // not recorded anywhere
 	env.wantEvents(first, streamEvent{"INSERT", "a", "1", "-", false})
 	sc := streamsClient(env.e)
 	desc, err := sc.DescribeStream(env.ctx, &dynamodbstreams.DescribeStreamInput{StreamArn: aws.String(first)})
@@ -443,7 +445,7 @@ func TestStream_SwitchOffAndOnAndDeleteTable(t *testing.T) {
 	if second == first || !aws.ToBool(on.TableDescription.StreamSpecification.StreamEnabled) {
 		t.Fatalf("switched on again: ARN %q (first %q), spec %+v", second, first, on.TableDescription.StreamSpecification)
 	}
-	env.put("tbl", item("PK", s("c"), "v", s("1")))
+	env.Put("tbl", item("PK", s("c"), "v", s("1")))
 	if _, err := env.client.DeleteTable(env.ctx, &dynamodb.DeleteTableInput{TableName: aws.String("tbl")}); err != nil {
 		t.Fatal(err)
 	}
@@ -473,10 +475,10 @@ func TestStream_ShardsRollOverAndRecordsAreTrimmed(t *testing.T) {
 	env := mustOpen(t)
 	arn := env.createStreamTable("tbl", types.StreamViewTypeKeysOnly)
 	sc := streamsClient(env.e)
-	env.put("tbl", item("PK", s("a")))
-	*env.clock = env.clock.Add(DefaultStreamShardDuration)
-	env.put("tbl", item("PK", s("b")))
-	env.put("tbl", item("PK", s("c")))
+	env.Put("tbl", item("PK", s("a")))
+	*env.clock = env.clock.Add(engine.DefaultStreamShardDuration)
+	env.Put("tbl", item("PK", s("b")))
+	env.Put("tbl", item("PK", s("c")))
 
 	desc, err := sc.DescribeStream(env.ctx, &dynamodbstreams.DescribeStreamInput{StreamArn: aws.String(arn)})
 	if err != nil {
@@ -496,7 +498,7 @@ func TestStream_ShardsRollOverAndRecordsAreTrimmed(t *testing.T) {
 
 	// A day after "a" was written, it is trimmed and so is its shard; "b"
 	// and "c", written four hours later, stay.
-	*env.clock = env.clock.Add(StreamRetention - DefaultStreamShardDuration)
+	*env.clock = env.clock.Add(engine.StreamRetention - engine.DefaultStreamShardDuration)
 	if n, err := env.e.TrimStreams(); err != nil || n != 0 {
 		t.Fatalf("TrimStreams at exactly a day: %d, %v; want 0", n, err)
 	}
@@ -510,7 +512,7 @@ func TestStream_ShardsRollOverAndRecordsAreTrimmed(t *testing.T) {
 
 	// Four hours on, "b" and "c" are trimmed under an iterator issued
 	// before: the iterator now points at trimmed data.
-	*env.clock = env.clock.Add(DefaultStreamShardDuration)
+	*env.clock = env.clock.Add(engine.DefaultStreamShardDuration)
 	if n, err := env.e.TrimStreams(); err != nil || n != 2 {
 		t.Fatalf("TrimStreams: %d, %v; want 2", n, err)
 	}
@@ -526,7 +528,7 @@ func TestStream_ShardsRollOverAndRecordsAreTrimmed(t *testing.T) {
 	if _, err := env.client.DeleteTable(env.ctx, &dynamodb.DeleteTableInput{TableName: aws.String("tbl")}); err != nil {
 		t.Fatal(err)
 	}
-	*env.clock = env.clock.Add(StreamRetention + time.Second)
+	*env.clock = env.clock.Add(engine.StreamRetention + time.Second)
 	if _, err := env.e.TrimStreams(); err != nil {
 		t.Fatal(err)
 	}
@@ -540,10 +542,10 @@ func TestStream_TrimmedUnderAnIterator(t *testing.T) {
 	env := mustOpen(t)
 	arn := env.createStreamTable("tbl", types.StreamViewTypeKeysOnly)
 	sc := streamsClient(env.e)
-	env.put("tbl", item("PK", s("a")))
+	env.Put("tbl", item("PK", s("a")))
 	*env.clock = env.clock.Add(time.Hour) // the same shard
-	env.put("tbl", item("PK", s("b")))
-	*env.clock = env.clock.Add(StreamRetention - time.Hour - time.Minute)
+	env.Put("tbl", item("PK", s("b")))
+	*env.clock = env.clock.Add(engine.StreamRetention - time.Hour - time.Minute)
 	desc, err := sc.DescribeStream(env.ctx, &dynamodbstreams.DescribeStreamInput{StreamArn: aws.String(arn)})
 	if err != nil {
 		t.Fatal(err)
@@ -566,9 +568,9 @@ func TestStream_TrimmedUnderAnIterator(t *testing.T) {
 func TestStream_SurvivesReopen(t *testing.T) {
 	env := mustOpen(t)
 	arn := env.createStreamTable("tbl", types.StreamViewTypeKeysOnly)
-	env.put("tbl", item("PK", s("a")))
+	env.Put("tbl", item("PK", s("a")))
 	env.reopen()
-	env.put("tbl", item("PK", s("b")))
+	env.Put("tbl", item("PK", s("b")))
 	records := env.wantEvents(arn, streamEvent{"INSERT", "a", "-", "-", false}, streamEvent{"INSERT", "b", "-", "-", false})
 	if aws.ToString(records[1].Dynamodb.SequenceNumber) <= aws.ToString(records[0].Dynamodb.SequenceNumber) {
 		t.Fatalf("sequence went back after reopen: %v", records)
@@ -578,7 +580,7 @@ func TestStream_SurvivesReopen(t *testing.T) {
 	if _, err := env.client.DeleteTable(env.ctx, &dynamodb.DeleteTableInput{TableName: aws.String("tbl")}); err != nil {
 		t.Fatal(err)
 	}
-	env.createTable("plain", false)
+	env.CreateTable("plain", false)
 	if err := env.e.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -590,10 +592,10 @@ func TestStream_SurvivesReopen(t *testing.T) {
 		if err := downgradeToV3(tx); err != nil { // items as JSON
 			return err
 		}
-		if err := tx.DeleteBucket(bucketStreams); err != nil {
+		if err := tx.DeleteBucket(engine.BucketStreams); err != nil {
 			return err
 		}
-		return tx.Bucket(bucketMeta).Put(keyFormat, []byte(formatV2))
+		return tx.Bucket(engine.BucketMeta).Put(engine.KeyFormat, []byte(engine.FormatV2))
 	})
 	if cerr := db.Close(); err == nil {
 		err = cerr

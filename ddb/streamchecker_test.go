@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/quickphotos/quickphotos/ddb/attr"
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/quickphotos/quickphotos/ddb/attr"
+	"github.com/quickphotos/quickphotos/ddb/internal/engine"
 )
 
 // checkStream verifies one stream (checkInvariants):
@@ -21,29 +23,29 @@ import (
 //     REMOVE has no item, any other recorded key has one, equal to the
 //     record's NewImage where the view has it.
 func checkStream(e *Engine, tx *bolt.Tx, name []byte) error {
-	log, err := openStreamLog(tx.Bucket(bucketStreams).Bucket(name))
+	log, err := engine.OpenStreamLog(tx.Bucket(engine.BucketStreams).Bucket(name))
 	if err != nil {
 		return err
 	}
-	if string(name) != string(streamBucketName(log.meta.Table, log.meta.Label)) {
-		return fmt.Errorf("meta names %s/%s", log.meta.Table, log.meta.Label)
+	if string(name) != string(engine.StreamBucketName(log.Meta.Table, log.Meta.Label)) {
+		return fmt.Errorf("meta names %s/%s", log.Meta.Table, log.Meta.Label)
 	}
-	shards, err := log.allShards()
+	shards, err := log.AllShards()
 	if err != nil {
 		return err
 	}
 	if len(shards) == 0 {
 		return fmt.Errorf("no shard")
 	}
-	last := log.records.Sequence()
-	open := log.b.Get(keyOpenShard)
+	last := log.Records.Sequence()
+	open := log.B.Get(engine.KeyOpenShard)
 	if lastShard := shards[len(shards)-1]; lastShard.Closed != (open == nil) ||
 		open != nil && (len(open) != 16 || binary.BigEndian.Uint64(open) != lastShard.Start) {
 		return fmt.Errorf("open shard record %x, last shard %+v", open, lastShard)
 	}
 	for i, s := range shards {
-		if s.Closed != (i < len(shards)-1 || log.meta.Disabled != 0) {
-			return fmt.Errorf("shard %s: closed %v, at %d of %d, stream %s", s.ID, s.Closed, i, len(shards), log.meta.status())
+		if s.Closed != (i < len(shards)-1 || log.Meta.Disabled != 0) {
+			return fmt.Errorf("shard %s: closed %v, at %d of %d, stream %s", s.ID, s.Closed, i, len(shards), log.Meta.Status())
 		}
 		if s.Closed && s.End != 0 && (s.End < s.Start || s.End > last) {
 			return fmt.Errorf("shard %s: ends at %d, starts at %d, last record %d", s.ID, s.End, s.Start, last)
@@ -58,14 +60,14 @@ func checkStream(e *Engine, tx *bolt.Tx, name []byte) error {
 		newImage json.RawMessage
 	}
 	latest := map[string]change{} // encoded key -> last change
-	err = log.records.ForEach(func(k, v []byte) error {
-		seq := bytesToSeq(k)
+	err = log.Records.ForEach(func(k, v []byte) error {
+		seq := engine.BytesToSeq(k)
 		if seq == 0 || seq > last {
 			return fmt.Errorf("record %d outside the sequence (last %d)", seq, last)
 		}
 		inShard := false
 		for _, s := range shards {
-			inShard = inShard || s.holds(seq)
+			inShard = inShard || s.Holds(seq)
 		}
 		if !inShard && seq >= shards[0].Start {
 			return fmt.Errorf("record %d in no shard", seq)
@@ -78,14 +80,14 @@ func checkStream(e *Engine, tx *bolt.Tx, name []byte) error {
 				SequenceNumber string          `json:"SequenceNumber"`
 			} `json:"dynamodb"`
 		}
-		rendered, err := appendRecordJSON(nil, seq, v, log.meta.recordRegion(seq, e.opts.Region))
+		rendered, err := appendRecordJSON(nil, seq, v, log.Meta.RecordRegion(seq, e.core.Opts.Region))
 		if err != nil {
 			return fmt.Errorf("record %d: %w", seq, err)
 		}
 		if err := json.Unmarshal(rendered, &rec); err != nil {
 			return fmt.Errorf("record %d: %w", seq, err)
 		}
-		if rec.Dynamodb.SequenceNumber != formatSequenceNumber(seq) {
+		if rec.Dynamodb.SequenceNumber != engine.FormatSequenceNumber(seq) {
 			return fmt.Errorf("record %d says it is %s", seq, rec.Dynamodb.SequenceNumber)
 		}
 		latest[string(rec.Dynamodb.Keys)] = change{rec.EventName, rec.Dynamodb.NewImage}
@@ -95,18 +97,18 @@ func checkStream(e *Engine, tx *bolt.Tx, name []byte) error {
 		return err
 	}
 
-	m, err := loadTable(tx, log.meta.Table)
+	m, err := engine.LoadTable(tx, log.Meta.Table)
 	if err != nil {
 		return err
 	}
-	current := m != nil && m.Stream != nil && m.Stream.Label == log.meta.Label
-	if (log.meta.Disabled == 0) != current {
-		return fmt.Errorf("status %s, but the table's current stream is %v", log.meta.status(), m)
+	current := m != nil && m.Stream != nil && m.Stream.Label == log.Meta.Label
+	if (log.Meta.Disabled == 0) != current {
+		return fmt.Errorf("status %s, but the table's current stream is %v", log.Meta.Status(), m)
 	}
 	if !current {
 		return nil
 	}
-	t, err := e.openTable(tx, m.Name)
+	t, err := e.core.OpenTable(tx, m.Name)
 	if err != nil {
 		return err
 	}
@@ -115,14 +117,14 @@ func checkStream(e *Engine, tx *bolt.Tx, name []byte) error {
 		if err != nil {
 			return err
 		}
-		tk := m.tableKeyBytes(key)
+		tk := m.TableKeyBytes(key)
 		var raw []byte
-		if v := t.items.Get(tk); v != nil {
-			stored, _, err := m.stored(tk, v)
+		if v := t.Items.Get(tk); v != nil {
+			stored, _, err := m.Stored(tk, v)
 			if err != nil {
 				return err
 			}
-			if raw, err = stored.appendJSON(nil); err != nil {
+			if raw, err = stored.AppendJSON(nil); err != nil {
 				return err
 			}
 		}
@@ -141,9 +143,9 @@ func checkStream(e *Engine, tx *bolt.Tx, name []byte) error {
 // appendRecordJSON appends the record stored as v (time included) under
 // sequence number seq, written in region, as GetRecords returns it.
 func appendRecordJSON(dst []byte, seq uint64, v []byte, region string) ([]byte, error) {
-	r, err := parseStoredRecord(seq, v, region)
+	r, err := engine.ParseStoredRecord(seq, v, region)
 	if err != nil {
 		return nil, err
 	}
-	return r.appendJSON(dst)
+	return r.AppendJSON(dst)
 }

@@ -8,6 +8,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
 	stypes "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
+
+	"github.com/quickphotos/quickphotos/ddb/internal/engine"
 )
 
 // TestShardIterator_IssueTime: an iterator serves reads for
@@ -18,7 +20,7 @@ import (
 func TestShardIterator_IssueTime(t *testing.T) {
 	env := mustOpen(t)
 	arn := env.createStreamTable("tbl", types.StreamViewTypeKeysOnly)
-	env.put("tbl", item("PK", s("a")))
+	env.Put("tbl", item("PK", s("a")))
 	desc, err := env.e.StreamsAPI().DescribeStream(env.ctx, &dynamodbstreams.DescribeStreamInput{StreamArn: aws.String(arn)})
 	if err != nil {
 		t.Fatal(err)
@@ -28,7 +30,7 @@ func TestShardIterator_IssueTime(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	real, err := parseShardIterator(*issued.ShardIterator)
+	real, err := engine.ParseShardIterator(*issued.ShardIterator)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,13 +47,13 @@ func TestShardIterator_IssueTime(t *testing.T) {
 		advanced time.Duration // how far the clock moves before the read
 	}{
 		{"issued now", now, "", "", 0},
-		{"issued at the end of its lifetime", now.Add(-ShardIteratorLifetime), "", "", 0},
-		{"issued past its lifetime", now.Add(-ShardIteratorLifetime - time.Millisecond), typeExpiredIterator, expired, 0},
-		{"issued a moment ahead, within the clock skew", now.Add(iteratorClockSkew), "", "", 0},
-		{"ahead by the clock skew, expiring from its issue time", now.Add(iteratorClockSkew), typeExpiredIterator, expired, iteratorClockSkew + ShardIteratorLifetime + time.Millisecond},
-		{"issued beyond the clock skew", now.Add(iteratorClockSkew + time.Millisecond), typeValidation, "Invalid ShardIterator", 0},
-		{"issued a year ahead", now.AddDate(1, 0, 0), typeValidation, "Invalid ShardIterator", 0},
-		{"issued a year ahead, read past the lifetime", now.AddDate(1, 0, 0), typeValidation, "Invalid ShardIterator", ShardIteratorLifetime + time.Hour},
+		{"issued at the end of its lifetime", now.Add(-engine.ShardIteratorLifetime), "", "", 0},
+		{"issued past its lifetime", now.Add(-engine.ShardIteratorLifetime - time.Millisecond), engine.TypeExpiredIterator, expired, 0},
+		{"issued a moment ahead, within the clock skew", now.Add(engine.IteratorClockSkew), "", "", 0},
+		{"ahead by the clock skew, expiring from its issue time", now.Add(engine.IteratorClockSkew), engine.TypeExpiredIterator, expired, engine.IteratorClockSkew + engine.ShardIteratorLifetime + time.Millisecond},
+		{"issued beyond the clock skew", now.Add(engine.IteratorClockSkew + time.Millisecond), engine.TypeValidation, "Invalid ShardIterator", 0},
+		{"issued a year ahead", now.AddDate(1, 0, 0), engine.TypeValidation, "Invalid ShardIterator", 0},
+		{"issued a year ahead, read past the lifetime", now.AddDate(1, 0, 0), engine.TypeValidation, "Invalid ShardIterator", engine.ShardIteratorLifetime + time.Hour},
 	} {
 		forged := real
 		forged.Issued = c.issued

@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/quickphotos/quickphotos/ddb/internal/engine"
 )
 
 // TestSharedKeyNamesAreNotOverwritten: the key names of the metadata every
@@ -12,18 +14,18 @@ import (
 // spare capacity (keyNames builds them so).
 func TestSharedKeyNamesAreNotOverwritten(t *testing.T) {
 	env := mustOpen(t)
-	env.createTable("keyn", true)
-	var m *tableMeta
-	if err := env.e.view(func(tx *bolt.Tx) error {
+	env.CreateTable("keyn", true)
+	var m *engine.TableMeta
+	if err := env.e.core.View(func(tx *bolt.Tx) error {
 		var err error
-		m, err = env.e.loadTableShared(tx, "keyn")
+		m, err = env.e.core.LoadTableShared(tx, "keyn")
 		return err
 	}); err != nil {
 		t.Fatal(err)
 	}
-	names := m.keyNames()
+	names := m.KeyNames()
 	_ = append(names, "GSI_PK")
-	if got := m.keyNames(); len(got) != 2 || cap(got) != 2 || got[0] != "PK" || got[1] != "SK" {
+	if got := m.KeyNames(); len(got) != 2 || cap(got) != 2 || got[0] != "PK" || got[1] != "SK" {
 		t.Fatalf("shared key names %v (cap %d), want [PK SK]", got, cap(got))
 	}
 }

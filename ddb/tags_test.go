@@ -69,7 +69,7 @@ func TestTags_Lifecycle(t *testing.T) {
 			if _, err := env.client.DeleteTable(env.ctx, &dynamodb.DeleteTableInput{TableName: aws.String("tbl")}); err != nil {
 				return err
 			}
-			env.createTable("tbl", false)
+			env.CreateTable("tbl", false)
 			return nil
 		}, nil},
 	}
@@ -87,8 +87,8 @@ func TestTags_Lifecycle(t *testing.T) {
 // changes nothing.
 func TestTags_Errors(t *testing.T) {
 	env := mustOpen(t)
-	env.createTable("tbl", false)
-	arn := env.e.tableARN("tbl")
+	env.CreateTable("tbl", false)
+	arn := env.e.core.TableARN("tbl")
 	if _, err := env.client.TagResource(env.ctx, &dynamodb.TagResourceInput{ResourceArn: aws.String(arn), Tags: tags("keep", "1")}); err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func TestTags_Errors(t *testing.T) {
 		{"another service", tag("arn:aws:s3:::bucket", tags("a", "b")), "AccessDeniedException", ""},
 		{"another account", tag(strings.Replace(arn, "000000000000", "123456789012", 1), tags("a", "b")), "AccessDeniedException", ""},
 		{"another region", tag(strings.Replace(arn, ":local:", ":us-east-1:", 1), tags("a", "b")), "AccessDeniedException", ""},
-		{"no such table", tag(env.e.tableARN("nope"), tags("a", "b")), "ResourceNotFoundException", "Requested resource not found: ResourcArn: " + env.e.tableARN("nope") + " not found"},
+		{"no such table", tag(env.e.core.TableARN("nope"), tags("a", "b")), "ResourceNotFoundException", "Requested resource not found: ResourcArn: " + env.e.core.TableARN("nope") + " not found"},
 		{"no tags", env.rawCall("TagResource", `{"ResourceArn":"`+arn+`"}`), "ValidationException", "1 validation error detected: Value null at 'tags' failed to satisfy constraint: Member must not be null"},
 		{"an empty key", tag(arn, tags("", "v")), "ValidationException", "1 validation error detected: Value '' at 'tags.1.member.key' failed to satisfy constraint: Member must have length greater than or equal to 1"},
 		{"a key of 129 characters", tag(arn, tags("a", "b", strings.Repeat("k", 129), "v")), "ValidationException", "1 validation error detected: Value '" + strings.Repeat("k", 129) + "' at 'tags.2.member.key' failed to satisfy constraint: Member must have length less than or equal to 128"},

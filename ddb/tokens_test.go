@@ -11,6 +11,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/quickphotos/quickphotos/ddb/internal/engine"
 )
 
 // followBody is followTx("a", "b") as a request body, with token tok; the
@@ -55,12 +57,12 @@ func TestToken_RecordsOfEarlierVersionsStillHold(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	earlier, err := json.Marshal(tokenRecord{Hash: requestHash([]byte(followBody("old", false))), Unix: env.clock.Unix(), Response: resp})
+	earlier, err := json.Marshal(engine.TokenRecord{Hash: engine.RequestHash([]byte(followBody("old", false))), Unix: env.clock.Unix(), Response: resp})
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = env.e.update(func(tx *bolt.Tx) error {
-		b, err := tx.CreateBucketIfNotExists(bucketTokens)
+	err = env.e.core.Update(func(tx *bolt.Tx) error {
+		b, err := tx.CreateBucketIfNotExists(engine.BucketTokens)
 		if err != nil {
 			return err
 		}
@@ -78,12 +80,12 @@ func TestToken_RecordsOfEarlierVersionsStillHold(t *testing.T) {
 		"IdempotentParameterMismatchException", "")
 
 	// Expired, the earlier version's bucket goes with its last token.
-	*env.clock = env.clock.Add(tokenTTL)
-	if err := env.e.purgeTokens(); err != nil {
+	*env.clock = env.clock.Add(engine.TokenTTL)
+	if err := env.e.core.PurgeTokens(); err != nil {
 		t.Fatal(err)
 	}
-	err = env.e.db.View(func(tx *bolt.Tx) error {
-		if tx.Bucket(bucketTokens) != nil {
+	err = env.e.core.Db.View(func(tx *bolt.Tx) error {
+		if tx.Bucket(engine.BucketTokens) != nil {
 			t.Error("the bucket of earlier versions' tokens is still there once they expired")
 		}
 		return nil
@@ -96,8 +98,8 @@ func TestToken_RecordsOfEarlierVersionsStillHold(t *testing.T) {
 // generationStart is the start of the token generation of t, by the
 // arithmetic of tokenGeneration (generations count from the Unix epoch).
 func generationStart(t time.Time) time.Time {
-	g := binary.BigEndian.Uint64(tokenGeneration(t))
-	return time.Unix(int64(g)*int64(tokenTTL/time.Second), 0).In(t.Location())
+	g := binary.BigEndian.Uint64(engine.TokenGeneration(t))
+	return time.Unix(int64(g)*int64(engine.TokenTTL/time.Second), 0).In(t.Location())
 }
 
 // TestToken_InForceForTenMinutesAcrossGenerations: a token holds for ten
@@ -119,10 +121,10 @@ func TestToken_InForceForTenMinutesAcrossGenerations(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			env := transactEnv(t)
-			*env.clock = generationStart(*env.clock).Add(tokenTTL + tc.savedAfter)
+			*env.clock = generationStart(*env.clock).Add(engine.TokenTTL + tc.savedAfter)
 			env.call("TransactWriteItems", followBody("tok", false))
 			*env.clock = env.clock.Add(tc.retriedAfter)
-			if err := env.e.purgeTokens(); err != nil {
+			if err := env.e.core.PurgeTokens(); err != nil {
 				t.Fatal(err)
 			}
 			err := env.rawCall("TransactWriteItems", followBody("tok", true))()
@@ -147,17 +149,17 @@ func TestToken_SweepDropsOldGenerationsWhole(t *testing.T) {
 	env := transactEnv(t)
 	start := generationStart(*env.clock)
 	for g := range 4 {
-		*env.clock = start.Add(time.Duration(g)*tokenTTL + time.Minute)
+		*env.clock = start.Add(time.Duration(g)*engine.TokenTTL + time.Minute)
 		env.call("TransactWriteItems", `{"TransactItems":[{"ConditionCheck":{"TableName":"tbl","Key":{"PK":{"S":"USER#a"},"SK":{"S":"#METADATA#a"}},"ConditionExpression":"attribute_exists(PK)"}}],"ClientRequestToken":"tok-`+strconv.Itoa(g)+`"}`)
 	}
 	if got := tokenGenerations(t, env.e); len(got) != 4 {
 		t.Fatalf("%d generations before the sweep, want 4", len(got))
 	}
-	if err := env.e.purgeTokens(); err != nil {
+	if err := env.e.core.PurgeTokens(); err != nil {
 		t.Fatal(err)
 	}
 	got := tokenGenerations(t, env.e)
-	want := []string{string(tokenGeneration(start.Add(2 * tokenTTL))), string(tokenGeneration(start.Add(3 * tokenTTL)))}
+	want := []string{string(engine.TokenGeneration(start.Add(2 * engine.TokenTTL))), string(engine.TokenGeneration(start.Add(3 * engine.TokenTTL)))}
 	if !slices.Equal(got, want) {
 		t.Fatalf("generations after the sweep %x, want %x", got, want)
 	}
@@ -167,8 +169,8 @@ func TestToken_SweepDropsOldGenerationsWhole(t *testing.T) {
 func tokenGenerations(t *testing.T, e *Engine) []string {
 	t.Helper()
 	var keys []string
-	err := e.db.View(func(tx *bolt.Tx) error {
-		gens := tx.Bucket(bucketTokenGenerations)
+	err := e.core.Db.View(func(tx *bolt.Tx) error {
+		gens := tx.Bucket(engine.BucketTokenGenerations)
 		if gens == nil {
 			return nil
 		}

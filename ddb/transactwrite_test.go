@@ -8,6 +8,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/quickphotos/quickphotos/ddb/internal/engine"
 )
 
 // followTx is pattern 8: friendship put if new, both counters incremented.
@@ -25,9 +27,9 @@ func followTx(follower, followed string) []types.TransactWriteItem {
 
 func transactEnv(t *testing.T) *testEnv {
 	env := mustOpen(t)
-	env.createTable("tbl", true, gsi("inv", "SK", "PK"))
-	env.put("tbl", item("PK", s("USER#a"), "SK", s("#METADATA#a"), "followers", n("0"), "following", n("0")))
-	env.put("tbl", item("PK", s("USER#b"), "SK", s("#METADATA#b"), "followers", n("0"), "following", n("0")))
+	env.CreateTable("tbl", true, gsi("inv", "SK", "PK"))
+	env.Put("tbl", item("PK", s("USER#a"), "SK", s("#METADATA#a"), "followers", n("0"), "following", n("0")))
+	env.Put("tbl", item("PK", s("USER#b"), "SK", s("#METADATA#b"), "followers", n("0"), "following", n("0")))
 	return env
 }
 
@@ -157,25 +159,25 @@ func TestTransactWriteItems(t *testing.T) {
 }
 
 func TestTransactWriteItem_Action(t *testing.T) {
-	a := &transactAction{TableName: "tbl"}
+	a := &engine.TransactAction{TableName: "tbl"}
 	for _, tc := range []struct {
 		name string
-		item transactWriteItem
-		want transactKind
+		item engine.TransactWriteItem
+		want engine.TransactKind
 		err  bool
 	}{
-		{"ConditionCheck", transactWriteItem{ConditionCheck: a}, transactConditionCheck, false},
-		{"Put", transactWriteItem{Put: a}, transactPut, false},
-		{"Delete", transactWriteItem{Delete: a}, transactDelete, false},
-		{"Update", transactWriteItem{Update: a}, transactUpdate, false},
-		{"none", transactWriteItem{}, 0, true},
-		{"two", transactWriteItem{Put: a, Delete: a}, 0, true},
+		{"ConditionCheck", engine.TransactWriteItem{ConditionCheck: a}, engine.TransactConditionCheck, false},
+		{"Put", engine.TransactWriteItem{Put: a}, engine.TransactPut, false},
+		{"Delete", engine.TransactWriteItem{Delete: a}, engine.TransactDelete, false},
+		{"Update", engine.TransactWriteItem{Update: a}, engine.TransactUpdate, false},
+		{"none", engine.TransactWriteItem{}, 0, true},
+		{"two", engine.TransactWriteItem{Put: a, Delete: a}, 0, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			kind, got, err := tc.item.action()
+			kind, got, err := tc.item.Action()
 			if tc.err {
 				var de *Error
-				if !errors.As(err, &de) || de.Type != typeValidation || de.Message != "TransactItems can only contain one of Check, Put, Update or Delete" {
+				if !errors.As(err, &de) || de.Type != engine.TypeValidation || de.Message != "TransactItems can only contain one of Check, Put, Update or Delete" {
 					t.Errorf("action() error = %v", err)
 				}
 				return

@@ -12,7 +12,7 @@ import (
 
 func TestTimeToLive(t *testing.T) {
 	env := mustOpen(t)
-	env.createTable("tbl", false, gsi("gsi", "G", ""))
+	env.CreateTable("tbl", false, gsi("gsi", "G", ""))
 	d, err := env.client.DescribeTimeToLive(env.ctx, &dynamodb.DescribeTimeToLiveInput{TableName: aws.String("tbl")})
 	if err != nil {
 		t.Fatal(err)
@@ -32,10 +32,10 @@ func TestTimeToLive(t *testing.T) {
 	}
 
 	now := env.clock.Unix()
-	env.put("tbl", item("PK", s("soon"), "G", s("g"), "exp", n(fmt.Sprint(now+60))))
-	env.put("tbl", item("PK", s("never"), "G", s("g"), "exp", s("not a number")))
-	env.put("tbl", item("PK", s("ancient"), "G", s("g"), "exp", n("1"))) // more than five years ago: ignored
-	env.put("tbl", item("PK", s("past"), "G", s("g"), "exp", n(fmt.Sprint(now-1))))
+	env.Put("tbl", item("PK", s("soon"), "G", s("g"), "exp", n(fmt.Sprint(now+60))))
+	env.Put("tbl", item("PK", s("never"), "G", s("g"), "exp", s("not a number")))
+	env.Put("tbl", item("PK", s("ancient"), "G", s("g"), "exp", n("1"))) // more than five years ago: ignored
+	env.Put("tbl", item("PK", s("past"), "G", s("g"), "exp", n(fmt.Sprint(now-1))))
 
 	visible := func() int32 {
 		out, err := env.client.Scan(env.ctx, &dynamodb.ScanInput{TableName: aws.String("tbl")})

@@ -45,8 +45,8 @@ func TestUpdateItem(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			env := mustOpen(t)
-			env.createTable("tbl", false, gsi("gsi", "G", ""))
-			env.put("tbl", item("PK", s("a"), "c", n("1"), "G", s("g")))
+			env.CreateTable("tbl", false, gsi("gsi", "G", ""))
+			env.Put("tbl", item("PK", s("a"), "c", n("1"), "G", s("g")))
 			in := &dynamodb.UpdateItemInput{TableName: aws.String("tbl"), Key: tt.key, UpdateExpression: aws.String(tt.update),
 				ExpressionAttributeValues: tt.vals, ReturnValues: tt.rv}
 			if tt.cond != "" {
@@ -69,7 +69,7 @@ func TestUpdateItem(t *testing.T) {
 
 func TestUpdateItem_RemoveOnAbsentItemCreatesNothing(t *testing.T) {
 	env := mustOpen(t)
-	env.createTable("tbl", false)
+	env.CreateTable("tbl", false)
 	if _, err := env.client.UpdateItem(env.ctx, &dynamodb.UpdateItemInput{TableName: aws.String("tbl"), Key: item("PK", s("a")), UpdateExpression: aws.String("REMOVE x")}); err != nil {
 		t.Fatal(err)
 	}
@@ -117,8 +117,8 @@ func TestUpdateItem_UpdatedPaths(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			env := mustOpen(t)
-			env.createTable("tbl", false)
-			env.put("tbl", start)
+			env.CreateTable("tbl", false)
+			env.Put("tbl", start)
 			in := &dynamodb.UpdateItemInput{TableName: aws.String("tbl"), Key: item("PK", s("a")), UpdateExpression: aws.String(tt.update),
 				ReturnValues: tt.rv}
 			if used := usedVals(vals, tt.update); len(used) > 0 {
@@ -135,8 +135,8 @@ func TestUpdateItem_UpdatedPaths(t *testing.T) {
 	}
 	t.Run("AttributeUpdates", func(t *testing.T) {
 		env := mustOpen(t)
-		env.createTable("tbl", false)
-		env.put("tbl", start)
+		env.CreateTable("tbl", false)
+		env.Put("tbl", start)
 		for _, tc := range []struct {
 			rv   types.ReturnValue
 			want map[string]types.AttributeValue
@@ -157,7 +157,7 @@ func TestUpdateItem_UpdatedPaths(t *testing.T) {
 				t.Errorf("%s: attributes = %s, want %s", tc.rv, itemJSON(out.Attributes), itemJSON(tc.want))
 			}
 			if tc.rv == types.ReturnValueUpdatedOld {
-				env.put("tbl", start)
+				env.Put("tbl", start)
 			}
 		}
 	})

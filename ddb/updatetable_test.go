@@ -11,7 +11,7 @@ import (
 
 func TestUpdateTable(t *testing.T) {
 	env := mustOpen(t)
-	env.createTable("tbl", true)
+	env.CreateTable("tbl", true)
 	for i := range 20 {
 		it := item("PK", s(fmt.Sprint("p", i)), "SK", s("s"), "x", n(fmt.Sprint(i)))
 		if i%2 == 0 {
@@ -20,7 +20,7 @@ func TestUpdateTable(t *testing.T) {
 		if i == 3 {
 			it["G"] = n("3") // wrong type for the new index: not indexed
 		}
-		env.put("tbl", it)
+		env.Put("tbl", it)
 	}
 	_, err := env.client.UpdateTable(env.ctx, &dynamodb.UpdateTableInput{TableName: aws.String("tbl"),
 		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("G"), AttributeType: types.ScalarAttributeTypeS}},
@@ -63,7 +63,7 @@ func TestUpdateTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Writes after the backfill maintain the new index.
-	env.put("tbl", item("PK", s("p0"), "SK", s("s"), "G", s("odd")))
+	env.Put("tbl", item("PK", s("p0"), "SK", s("s"), "G", s("odd")))
 	// Delete the index.
 	out, err = env.client.UpdateTable(env.ctx, &dynamodb.UpdateTableInput{TableName: aws.String("tbl"),
 		GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Delete: &types.DeleteGlobalSecondaryIndexAction{IndexName: aws.String("byG")}}}})
@@ -89,9 +89,9 @@ func TestUpdateTable(t *testing.T) {
 
 func TestDescribeTable_Counters(t *testing.T) {
 	env := mustOpen(t)
-	env.createTable("tbl", false, gsi("gsi", "G", ""))
-	env.put("tbl", item("PK", s("a"), "G", s("g")))   // 2+1 + 1+1 = 5 bytes
-	env.put("tbl", item("PK", s("b"), "x", s("yyy"))) // 2+1 + 1+3 = 7 bytes
+	env.CreateTable("tbl", false, gsi("gsi", "G", ""))
+	env.Put("tbl", item("PK", s("a"), "G", s("g")))   // 2+1 + 1+1 = 5 bytes
+	env.Put("tbl", item("PK", s("b"), "x", s("yyy"))) // 2+1 + 1+3 = 7 bytes
 	d, err := env.client.DescribeTable(env.ctx, &dynamodb.DescribeTableInput{TableName: aws.String("tbl")})
 	if err != nil {
 		t.Fatal(err)
@@ -118,7 +118,7 @@ func TestLocalSecondaryIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, ts := range []string{"30", "-5", "10.5", "100"} {
-		env.put("tbl", item("PK", s("p"), "SK", s(fmt.Sprint("s", i)), "ts", n(ts), "extra", s("e")))
+		env.Put("tbl", item("PK", s("p"), "SK", s(fmt.Sprint("s", i)), "ts", n(ts), "extra", s("e")))
 	}
 	out, err := env.client.Query(env.ctx, &dynamodb.QueryInput{TableName: aws.String("tbl"), IndexName: aws.String("byTs"), ConsistentRead: aws.Bool(true),
 		KeyConditionExpression: aws.String("PK = :p AND ts > :t"), ExpressionAttributeValues: item(":p", s("p"), ":t", n("0"))})
@@ -143,8 +143,8 @@ func TestLocalSecondaryIndex(t *testing.T) {
 
 func TestGetItem(t *testing.T) {
 	env := mustOpen(t)
-	env.createTable("tbl", true)
-	env.put("tbl", item("PK", s("a"), "SK", s("b"), "m", &types.AttributeValueMemberM{Value: item("x", n("1"), "y", n("2"))}, "z", s("z")))
+	env.CreateTable("tbl", true)
+	env.Put("tbl", item("PK", s("a"), "SK", s("b"), "m", &types.AttributeValueMemberM{Value: item("x", n("1"), "y", n("2"))}, "z", s("z")))
 	tests := []struct {
 		name       string
 		key        map[string]types.AttributeValue

@@ -13,8 +13,10 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	"github.com/quickphotos/quickphotos/ddb/attr"
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/quickphotos/quickphotos/ddb/attr"
+	"github.com/quickphotos/quickphotos/ddb/internal/engine"
 )
 
 // TestMigrateToV4_LargeFile upgrades a format 3 file of 10,000 items of
@@ -36,7 +38,7 @@ func TestMigrateToV4_LargeFile(t *testing.T) {
 		heapBound = 16 * batchBytes
 	)
 	env := mustOpen(t)
-	env.createTable("photos", true, gsi("Inverted", "SK", "PK"))
+	env.CreateTable("photos", true, gsi("Inverted", "SK", "PK"))
 	_, err := env.client.UpdateTable(env.ctx, &dynamodb.UpdateTableInput{TableName: aws.String("photos"),
 		StreamSpecification: &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewTypeNewImage}})
 	if err != nil {
@@ -82,7 +84,7 @@ func TestMigrateToV4_LargeFile(t *testing.T) {
 		if err := downgradeToV3(tx); err != nil {
 			return err
 		}
-		return tx.Bucket(bucketMeta).Put(keyFormat, []byte(formatV3))
+		return tx.Bucket(engine.BucketMeta).Put(engine.KeyFormat, []byte(engine.FormatV3))
 	})
 	file := filepath.Join(env.dir, FileName)
 	oldSize := mustFileSize(t, file)
@@ -93,9 +95,9 @@ func TestMigrateToV4_LargeFile(t *testing.T) {
 	runtime.ReadMemStats(&ms)
 	base, peak, batches := ms.HeapInuse, uint64(0), 0
 	e, err := Open(env.dir, &Options{NoSync: true, TTLSweepInterval: -1, Now: func() time.Time { return *env.clock },
-		upgradeBatchBytes: batchBytes,
-		upgradeHook: func(stage upgradeStage, n int) error {
-			if stage == upgradeBatch {
+		UpgradeBatchBytes: batchBytes,
+		UpgradeHook: func(stage engine.UpgradeStage, n int) error {
+			if stage == engine.UpgradeBatch {
 				// Just before a commit: the batch and its dirty pages are live.
 				runtime.GC()
 				runtime.ReadMemStats(&ms)
@@ -130,7 +132,7 @@ func TestMigrateToV4_LargeFile(t *testing.T) {
 // mustFileSize returns the size of file name.
 func mustFileSize(t *testing.T, name string) int64 {
 	t.Helper()
-	n, err := fileSize(name)
+	n, err := engine.FileSize(name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,14 +166,14 @@ func TestOpenDuringUpgrade(t *testing.T) {
 		}
 	}
 	first, err := Open(dir, &Options{NoSync: true, TTLSweepInterval: -1,
-		upgradeHook: func(stage upgradeStage, _ int) error {
-			if stage != upgradeSynced {
+		UpgradeHook: func(stage engine.UpgradeStage, _ int) error {
+			if stage != engine.UpgradeSynced {
 				return nil
 			}
 			go func() {
 				e, err := Open(dir, &Options{NoSync: true, TTLSweepInterval: -1, OpenTimeout: 20 * time.Second,
-					openedHook: func(attempt int) { opened <- attempt },
-					upgradeHook: func(upgradeStage, int) error {
+					OpenedHook: func(attempt int) { opened <- attempt },
+					UpgradeHook: func(engine.UpgradeStage, int) error {
 						t.Error("the second engine upgraded the file again")
 						return nil
 					}})
@@ -202,7 +204,7 @@ func TestOpenDuringUpgrade(t *testing.T) {
 	env := &testEnv{t: t, dir: dir, clock: f.env.clock, ctx: f.env.ctx, e: e, client: dynamodbClient(e)}
 	// Answers as before, and no format 3 file reopened. The engine's clock
 	// is not the fixture's, which its answers do not read.
-	f.check(env)
+	f.Check(env)
 	if err := checkInvariants(e); err != nil {
 		t.Error(err)
 	}
@@ -210,7 +212,7 @@ func TestOpenDuringUpgrade(t *testing.T) {
 		t.Error(err)
 	}
 	f.env.open() // for mustOpen's cleanup
-	if _, err := os.Stat(filepath.Join(dir, FileName+upgradeSuffix)); err == nil {
+	if _, err := os.Stat(filepath.Join(dir, FileName+engine.UpgradeSuffix)); err == nil {
 		t.Error("upgrade file left")
 	}
 }

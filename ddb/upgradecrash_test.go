@@ -16,6 +16,8 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/quickphotos/quickphotos/ddb/internal/engine"
 )
 
 // The upgrade's crash test: TestMigrateToV4_Crash runs the test binary
@@ -45,8 +47,8 @@ func TestMigrateToV4CrashChild(t *testing.T) {
 	stage, batches, _ := strings.Cut(os.Getenv(upgradeCrashAtEnv), "/")
 	wantStage, _ := strconv.Atoi(stage)
 	wantBatches, _ := strconv.Atoi(batches)
-	e, err := Open(dir, &Options{NoSync: true, TTLSweepInterval: -1, upgradeBatchBytes: upgradeCrashBatchBytes,
-		upgradeHook: func(stage upgradeStage, batches int) error {
+	e, err := Open(dir, &Options{NoSync: true, TTLSweepInterval: -1, UpgradeBatchBytes: upgradeCrashBatchBytes,
+		UpgradeHook: func(stage engine.UpgradeStage, batches int) error {
 			if int(stage) == wantStage && batches >= wantBatches {
 				_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
 				time.Sleep(time.Minute) // the signal is on its way
@@ -69,8 +71,8 @@ func TestMigrateToV4_Crash(t *testing.T) {
 	// A dry run counts the batches.
 	batches := 0
 	err := copyDir(f.env.dir, t.TempDir(), func(dir string) error {
-		e, err := Open(dir, &Options{NoSync: true, TTLSweepInterval: -1, upgradeBatchBytes: upgradeCrashBatchBytes,
-			upgradeHook: func(stage upgradeStage, n int) error {
+		e, err := Open(dir, &Options{NoSync: true, TTLSweepInterval: -1, UpgradeBatchBytes: upgradeCrashBatchBytes,
+			UpgradeHook: func(stage engine.UpgradeStage, n int) error {
 				batches = max(batches, n)
 				return nil
 			}})
@@ -86,16 +88,16 @@ func TestMigrateToV4_Crash(t *testing.T) {
 		t.Fatalf("the fixture's upgrade takes %d batches: too few to crash between", batches)
 	}
 	for _, c := range []struct {
-		stage   upgradeStage
+		stage   engine.UpgradeStage
 		batches int
 		renamed bool // whether the new file has the name when it dies
 	}{
-		{upgradeBatch, 0, false}, // before the first commit
-		{upgradeBatch, 1, false},
-		{upgradeBatch, batches / 2, false},
-		{upgradeBatch, batches - 1, false}, // before the last, which writes the version
-		{upgradeSynced, 0, false},
-		{upgradeRenamed, 0, true},
+		{engine.UpgradeBatch, 0, false}, // before the first commit
+		{engine.UpgradeBatch, 1, false},
+		{engine.UpgradeBatch, batches / 2, false},
+		{engine.UpgradeBatch, batches - 1, false}, // before the last, which writes the version
+		{engine.UpgradeSynced, 0, false},
+		{engine.UpgradeRenamed, 0, true},
 	} {
 		t.Run(fmt.Sprintf("stage%d-batch%d", c.stage, c.batches), func(t *testing.T) {
 			env := &testEnv{t: t, dir: t.TempDir(), clock: f.env.clock, ctx: f.env.ctx}
@@ -111,10 +113,10 @@ func TestMigrateToV4_Crash(t *testing.T) {
 				t.Fatalf("child ended with %v, not by SIGKILL:\n%s", err, out)
 			}
 			format := fileFormat(t, env.dir)
-			if want := map[bool]string{false: formatV3, true: FormatVersion}[c.renamed]; format != want {
+			if want := map[bool]string{false: engine.FormatV3, true: engine.FormatVersion}[c.renamed]; format != want {
 				t.Fatalf("format %q after the crash, want %q", format, want)
 			}
-			if _, err := os.Stat(filepath.Join(env.dir, FileName+upgradeSuffix)); c.stage == upgradeBatch && c.batches > 0 && err != nil {
+			if _, err := os.Stat(filepath.Join(env.dir, FileName+engine.UpgradeSuffix)); c.stage == engine.UpgradeBatch && c.batches > 0 && err != nil {
 				t.Errorf("no upgrade file left by the crash: %v", err)
 			}
 			env.open()
@@ -126,12 +128,12 @@ func TestMigrateToV4_Crash(t *testing.T) {
 					t.Error(err)
 				}
 			}()
-			f.check(env)
+			f.Check(env)
 		})
 	}
 	// And the fixture's own file, which mustOpen's cleanup checks.
 	f.env.open()
-	f.check(f.env)
+	f.Check(f.env)
 }
 
 // fileFormat returns the format version of the engine file in dir.
@@ -144,7 +146,7 @@ func fileFormat(t *testing.T, dir string) string {
 	defer db.Close()
 	var v []byte
 	err = db.View(func(tx *bolt.Tx) error {
-		v = bytes.Clone(tx.Bucket(bucketMeta).Get(keyFormat))
+		v = bytes.Clone(tx.Bucket(engine.BucketMeta).Get(engine.KeyFormat))
 		return nil
 	})
 	if err != nil {

@@ -79,17 +79,17 @@ func BenchmarkWritePaths(b *testing.B) {
 			keys[i] = attr.AppendKeyPair(nil, attr.S(k["PK"].(*types.AttributeValueMemberS).Value), attr.S(k["SK"].(*types.AttributeValueMemberS).Value))
 		}
 		for i := 0; b.Loop(); i++ {
-			err := e.update(func(tx *bolt.Tx) error {
-				t, err := e.openTable(tx, "photos")
+			err := e.core.Update(func(tx *bolt.Tx) error {
+				t, err := e.core.OpenTable(tx, "photos")
 				if err != nil {
 					return err
 				}
 				k := keys[i%photos]
-				v := t.items.Get(k)
+				v := t.Items.Get(k)
 				if v == nil {
 					b.Fatal("no item")
 				}
-				return t.items.Put(k, append([]byte(nil), v...))
+				return t.Items.Put(k, append([]byte(nil), v...))
 			})
 			if err != nil {
 				b.Fatal(err)

@@ -1,0 +1,63 @@
+package engine
+
+import (
+	"bytes"
+	"math"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/quickphotos/quickphotos/ddb/attr"
+)
+
+// Item collection metrics. A table with a local secondary index keeps each
+// partition key's items and their LSI entries together, an item
+// collection, limited to 10 GB; ReturnItemCollectionMetrics SIZE asks a
+// write for the estimated size of the collection it wrote to. DynamoDB
+// Local never returns them.
+
+// hasLocalIndex reports whether the table has a local secondary index, the
+// only tables with item collections.
+func (m *TableMeta) hasLocalIndex() bool {
+	for _, ix := range m.Indexes {
+		if !ix.Global {
+			return true
+		}
+	}
+	return false
+}
+
+// collectionMetrics returns the ItemCollectionMetrics of a write to the
+// collection of item it (only its key attributes are read) when mode is
+// SIZE and the table has one, else nil. The size is what the collection
+// stores, its items and its LSI entries, read in the write's transaction;
+// like DynamoDB it is given as a range of whole gigabytes around the size.
+func (t *TableTx) collectionMetrics(mode string, it attr.Item) *collectionMetrics {
+	if mode != "SIZE" || !t.M.hasLocalIndex() {
+		return nil
+	}
+	hash := HashKey(t.M.KeySchema)
+	v, ok := it[hash]
+	if !ok {
+		return nil
+	}
+	prefix := attr.AppendKey(nil, v)
+	size := prefixBytes(t.Items, prefix)
+	for _, ix := range t.M.Indexes {
+		if !ix.Global {
+			size += prefixBytes(t.B.Bucket(IndexBucketName(ix.Name)), prefix)
+		}
+	}
+	low := math.Floor(float64(size) / (1 << 30))
+	return &collectionMetrics{Key: attr.Item{hash: v}, Low: low, High: low + 1}
+}
+
+// prefixBytes sums the stored bytes (keys and values) of the entries of b
+// whose keys start with prefix.
+func prefixBytes(b *bolt.Bucket, prefix []byte) int {
+	n := 0
+	c := b.Cursor()
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		n += len(k) + len(v)
+	}
+	return n
+}

@@ -1,0 +1,156 @@
+package engine
+
+import (
+	"context"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// createTableInput is the CreateTable request. SSE and table class are
+// accepted and ignored.
+type CreateTableInput struct {
+	TableName              string                `json:"TableName"`
+	KeySchema              []KeySchemaElement    `json:"KeySchema"`
+	AttributeDefinitions   []AttributeDefinition `json:"AttributeDefinitions"`
+	BillingMode            string                `json:"BillingMode"`
+	ProvisionedThroughput  *Throughput           `json:"ProvisionedThroughput"`
+	GlobalSecondaryIndexes []IndexInput          `json:"GlobalSecondaryIndexes"`
+	LocalSecondaryIndexes  []IndexInput          `json:"LocalSecondaryIndexes"`
+	DeletionProtection     bool                  `json:"DeletionProtectionEnabled"`
+	StreamSpecification    *StreamSpecInput      `json:"StreamSpecification"`
+	Tags                   []Tag                 `json:"Tags"`
+	// tableNameAbsent is whether the request left TableName out (shape.go).
+	TableNameAbsent bool `json:"-"`
+}
+
+// createTable creates a table; it is ACTIVE as soon as the call returns.
+func (e *Engine) CreateTable(_ context.Context, in *CreateTableInput) (*TableChangeOutput, error) {
+	if in.TableNameAbsent {
+		// CreateTable words a missing name its own way (an empty one breaks
+		// the length constraint).
+		return nil, Validationf("The parameter 'TableName' is required but was not present in the request")
+	}
+	m, err := e.newTableMeta(in)
+	if err != nil {
+		return nil, err
+	}
+	var out *TableChangeOutput
+	err = e.Update(func(tx *bolt.Tx) error {
+		if old, err := LoadTable(tx, m.Name); err != nil {
+			return err
+		} else if old != nil {
+			return &Error{Type: TypeResourceInUse, Message: "Table already exists: " + m.Name}
+		}
+		tb, err := tx.CreateBucket(TableBucketName(m.Name))
+		if err != nil {
+			return err
+		}
+		if _, err := tb.CreateBucket(BucketItems); err != nil {
+			return err
+		}
+		for _, ix := range m.Indexes {
+			if _, err := tb.CreateBucket(IndexBucketName(ix.Name)); err != nil {
+				return err
+			}
+		}
+		if err := saveStats(tb, tableStats{}); err != nil {
+			return err
+		}
+		if spec := in.StreamSpecification; spec != nil && *spec.StreamEnabled {
+			if err := e.enableStream(tx, m, spec.StreamViewType); err != nil {
+				return err
+			}
+		}
+		if err := SaveTable(tx, m); err != nil {
+			return err
+		}
+		out = &TableChangeOutput{TableDescription: e.describe(m, tableStats{}, "ACTIVE")}
+		return nil
+	})
+	return out, err
+}
+
+// newTableMeta validates a CreateTable request and builds the table
+// definition.
+func (e *Engine) newTableMeta(in *CreateTableInput) (*TableMeta, error) {
+	if err := validTableName("tableName", in.TableName); err != nil {
+		return nil, err
+	}
+	if err := checkKeyNames(in.AttributeDefinitions, in.KeySchema, in.GlobalSecondaryIndexes, in.LocalSecondaryIndexes); err != nil {
+		return nil, err
+	}
+	defs := map[string]string{}
+	for i, d := range in.AttributeDefinitions {
+		switch d.AttributeType {
+		case "S", "N", "B":
+		default:
+			return nil, Validationf("1 validation error detected: Value '%s' at 'attributeDefinitions.%d.member.attributeType' failed to satisfy constraint: Member must satisfy enum value set: [B, N, S]", d.AttributeType, i+1)
+		}
+		if _, dup := defs[d.AttributeName]; dup {
+			return nil, InvalidParamf("Cannot have two attributes with the same name")
+		}
+		defs[d.AttributeName] = d.AttributeType
+	}
+	if err := validKeySchema(in.KeySchema, defs); err != nil {
+		return nil, err
+	}
+	m := &TableMeta{
+		Name:                 in.TableName,
+		ID:                   NewID(),
+		KeySchema:            in.KeySchema,
+		AttributeDefinitions: in.AttributeDefinitions,
+		Created:              float64(e.now().UnixMilli()) / 1000,
+		DeletionProtection:   in.DeletionProtection,
+	}
+	if err := setBilling(m, in.BillingMode, in.ProvisionedThroughput); err != nil {
+		return nil, err
+	}
+	used := map[string]bool{}
+	for _, k := range in.KeySchema {
+		used[k.AttributeName] = true
+	}
+	if len(in.GlobalSecondaryIndexes) > maxGSIs {
+		return nil, Validationf("GlobalSecondaryIndex count exceeds the per-table limit of %d", maxGSIs)
+	}
+	if len(in.LocalSecondaryIndexes) > maxLSIs {
+		return nil, InvalidParamf("Number of LocalSecondaryIndexes exceeds per-table limit of %d", maxLSIs)
+	}
+	if len(in.LocalSecondaryIndexes) > 0 && RangeKey(in.KeySchema) == "" {
+		return nil, InvalidParamf("Table KeySchema does not have a range key, which is required when specifying a LocalSecondaryIndex")
+	}
+	for _, list := range []struct {
+		global bool
+		ixs    []IndexInput
+	}{{true, in.GlobalSecondaryIndexes}, {false, in.LocalSecondaryIndexes}} {
+		for i := range list.ixs {
+			ix, err := newIndexMeta(m, &list.ixs[i], list.global, defs)
+			if err != nil {
+				return nil, err
+			}
+			if m.Index(ix.Name) != nil {
+				return nil, InvalidParamf("Duplicate index name: %s", ix.Name)
+			}
+			for _, k := range ix.KeySchema {
+				used[k.AttributeName] = true
+			}
+			m.Indexes = append(m.Indexes, *ix)
+		}
+	}
+	if len(used) != len(defs) {
+		return nil, InvalidParamf("Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions")
+	}
+	if in.StreamSpecification != nil {
+		if err := in.StreamSpecification.Check(); err != nil {
+			return nil, err
+		}
+	}
+	tags, err := CheckTags("tags", in.Tags)
+	if err != nil {
+		return nil, err
+	}
+	m.Tags = tags
+	if len(m.Tags) > MaxTagsPerResource {
+		return nil, ErrTooManyTags(len(m.Tags))
+	}
+	return m, nil
+}

@@ -1,0 +1,33 @@
+package engine
+
+import (
+	"context"
+
+	"github.com/quickphotos/quickphotos/ddb/attr"
+)
+
+// deleteItemInput is the DeleteItem request.
+type DeleteItemInput struct {
+	KeyInput
+	WriteParams
+}
+
+// deleteItem deletes an item, if its condition holds.
+func (e *Engine) DeleteItem(_ context.Context, in *DeleteItemInput) (*ItemWriteOutput, error) {
+	env, err := in.front(nil, "ALL_OLD")
+	if err != nil {
+		return nil, err
+	}
+	cond, err := in.bindCondition(env)
+	if err != nil {
+		return nil, err
+	}
+	return e.conditionalWrite(&in.WriteParams, func(t *TableTx) ([]byte, error) { return t.M.KeyParam(in.Key) }, cond,
+		func(t *TableTx, k []byte, raw, old attr.Item) (*ItemWriteOutput, error) {
+			u, err := t.remove(k, raw)
+			if err != nil {
+				return nil, err
+			}
+			return in.putOrRemoveOutput(t, u, old, in.Key), nil
+		})
+}

@@ -1,0 +1,55 @@
+package engine
+
+import (
+	"context"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// getItemInput is the GetItem request.
+type GetItemInput struct {
+	KeyInput
+	ReadParams
+}
+
+// getItem returns one item by key, projected; the item is in its stored
+// form when not projected.
+func (e *Engine) GetItem(_ context.Context, in *GetItemInput) (*GetItemOutput, error) {
+	if err := in.LegacyParams.translate(&in.ExprParams, exprSlots{projection: &in.ProjectionExpression}); err != nil {
+		return nil, err
+	}
+	if err := in.ReadParams.shape().Err(); err != nil {
+		return nil, err
+	}
+	env := in.env()
+	proj, err := env.Projection(in.ProjectionExpression)
+	if err != nil {
+		return nil, err
+	}
+	if err := env.Check(); err != nil {
+		return nil, err
+	}
+	var out *GetItemOutput
+	err = e.View(func(tx *bolt.Tx) error {
+		t, err := e.OpenTable(tx, in.TableName)
+		if err != nil {
+			return err
+		}
+		k, err := t.M.KeyParam(in.Key)
+		if err != nil {
+			return err
+		}
+		it, raw, size, err := t.GetLive(k, proj != nil)
+		if err != nil {
+			return err
+		}
+		c := NewCapacity(t.M)
+		c.Units = ReadUnits(size, in.ConsistentRead)
+		out = &GetItemOutput{Capacity: ConsumedCapacity{C: c, Mode: in.ReturnConsumedCapacity}}
+		if raw != nil {
+			out.Item = ReadItem(proj, it, raw)
+		}
+		return nil
+	})
+	return out, err
+}

@@ -1,0 +1,193 @@
+package engine
+
+// The stored forms of items and index entries (format 4). Storage holds
+// no byte twice that a key already holds or that another entry holds:
+//
+//   - An item is stored under the encoding of its table key (keys.go) as
+//     attr's binary codec (attr.AppendBinary) without its key attributes,
+//     which the key holds; its DynamoDB size is recorded in front.
+//   - An index entry's key is the index key followed by the table key
+//     attributes the index key lacks (indexKeyBytes), so it holds every key
+//     attribute of the item once. Its value is empty for ALL projections
+//     (the item is the table's, found by its key in the same transaction)
+//     and for KEYS_ONLY (the key holds every projected attribute); for
+//     INCLUDE it is the projected attributes other than keys, binary, with
+//     the projected size in front.
+//
+// Reads that return items as stored hand them on in this form; the JSON
+// front-end writes them straight into the response (storedItem.appendJSON,
+// responsejson.go), byte for byte what json.Marshal gives the decoded item,
+// without building the item, and the in-process API builds the SDK's values
+// from them (sdkvalue.go).
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/quickphotos/quickphotos/ddb/attr"
+)
+
+// keyPart is one attribute held in an entry key: its name and declared type.
+type keyPart struct {
+	name string
+	typ  attr.Type
+}
+
+// tableKeyParts returns the attributes of the table key, in key order.
+func (m *TableMeta) tableKeyParts() []keyPart {
+	names := m.KeyNames()
+	parts := make([]keyPart, len(names))
+	for i, n := range names {
+		parts[i] = keyPart{n, attr.ParseType(m.attrType(n))}
+	}
+	return parts
+}
+
+// indexKeyParts returns the attributes of an index entry's key, in key
+// order: the index hash and range keys, then the table keys not among them.
+func (m *TableMeta) indexKeyParts(ix *indexMeta) []keyPart {
+	names := ix.KeyNamesList()
+	for _, n := range m.KeyNames() {
+		if !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	parts := make([]keyPart, len(names))
+	for i, n := range names {
+		parts[i] = keyPart{n, attr.ParseType(m.attrType(n))}
+	}
+	return parts
+}
+
+// keyAttrs decodes the attributes held by entry key k, sorted by name (as
+// attr.AppendBinaryJSON wants them).
+func keyAttrs(k []byte, parts []keyPart) ([]attr.NamedValue, error) {
+	out := make([]attr.NamedValue, len(parts))
+	rest := k
+	for i, p := range parts {
+		var v attr.Value
+		var err error
+		if v, rest, err = attr.DecodeKey(rest, p.typ); err != nil {
+			return nil, fmt.Errorf("ddb: corrupt key %x: %w", k, err)
+		}
+		out[i] = attr.NamedValue{Name: p.name, Value: v}
+	}
+	if len(rest) != 0 {
+		return nil, fmt.Errorf("ddb: corrupt key %x: trailing bytes", k)
+	}
+	slices.SortFunc(out, func(a, b attr.NamedValue) int { return compareStrings(a.Name, b.Name) })
+	return out, nil
+}
+
+// itemOf returns the item holding just attributes kvs.
+func itemOf(kvs []attr.NamedValue) attr.Item {
+	it := make(attr.Item, len(kvs))
+	for _, kv := range kvs {
+		it[kv.Name] = kv.Value
+	}
+	return it
+}
+
+// compareStrings orders strings bytewise.
+func compareStrings(a, b string) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// encodeStored is the stored value of item it, whose size is size.
+func (m *TableMeta) encodeStored(it attr.Item, size int) []byte {
+	return attr.AppendBinary(nil, it, size, m.KeyNames()...)
+}
+
+// decodeStored decodes the item stored under table key k with value v.
+func (m *TableMeta) DecodeStored(k, v []byte) (attr.Item, error) {
+	keys, err := keyAttrs(k, m.tableKeyParts())
+	if err != nil {
+		return nil, err
+	}
+	return decodeWithKeys(keys, v)
+}
+
+// decodeWithKeys decodes binary value v into an item holding keys too.
+func decodeWithKeys(keys []attr.NamedValue, v []byte) (attr.Item, error) {
+	it := make(attr.Item, len(keys)+8)
+	for _, kv := range keys {
+		it[kv.Name] = kv.Value
+	}
+	if _, err := attr.DecodeBinary(v, it); err != nil {
+		return nil, fmt.Errorf("ddb: corrupt item: %w", err)
+	}
+	return it, nil
+}
+
+// stored returns the item stored under table key k with value v, copied
+// out of the transaction, and its size.
+func (m *TableMeta) Stored(k, v []byte) (*StoredItem, int, error) {
+	keys, err := keyAttrs(k, m.tableKeyParts())
+	if err != nil {
+		return nil, 0, err
+	}
+	size, err := StoredSize(v)
+	if err != nil {
+		return nil, 0, err
+	}
+	return newStoredItem(keys, v), size, nil
+}
+
+// storedSize returns the size recorded in a stored item or INCLUDE entry.
+func StoredSize(v []byte) (int, error) {
+	size, err := attr.BinarySize(v)
+	if err != nil {
+		return 0, fmt.Errorf("ddb: corrupt item: %w", err)
+	}
+	return size, nil
+}
+
+// indexEntryValue is the stored value of the entry of item it in index ix
+// (see the top of this file); proj is the projected item and size its size.
+func (m *TableMeta) IndexEntryValue(ix *indexMeta, proj attr.Item, size int) []byte {
+	if ix.Projection.ProjectionType != projectionInclude {
+		return nil
+	}
+	var omit []string
+	for _, p := range m.indexKeyParts(ix) {
+		omit = append(omit, p.name)
+	}
+	return attr.AppendBinary(nil, proj, size, omit...)
+}
+
+// tableKeyOf appends to dst the table key of the index entry stored under
+// k, whose key attributes are parts (indexKeyParts): the encodings of the
+// table key attributes, cut out of k.
+func (m *TableMeta) tableKeyOf(dst []byte, parts []keyPart, k []byte) ([]byte, error) {
+	var pieces [4][]byte // an entry key holds at most four attributes
+	rest := k
+	for i, p := range parts {
+		n, err := attr.KeyLen(rest, p.typ)
+		if err != nil {
+			return nil, fmt.Errorf("ddb: corrupt index key %x: %w", k, err)
+		}
+		pieces[i], rest = rest[:n], rest[n:]
+	}
+	for _, name := range m.KeyNames() {
+		for i, p := range parts {
+			if p.name == name {
+				dst = append(dst, pieces[i]...)
+			}
+		}
+	}
+	return dst, nil
+}
+
+// sizeOf is attr.Size allowing a nil item.
+func sizeOf(it attr.Item) int {
+	if it == nil {
+		return 0
+	}
+	return attr.Size(it)
+}

@@ -1,0 +1,7 @@
+package engine
+
+// listTablesInput is the ListTables request.
+type ListTablesInput struct {
+	ExclusiveStartTableName string `json:"ExclusiveStartTableName"`
+	Limit                   *int   `json:"Limit"`
+}

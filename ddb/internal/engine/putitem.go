@@ -1,0 +1,36 @@
+package engine
+
+import (
+	"context"
+
+	"github.com/quickphotos/quickphotos/ddb/attr"
+)
+
+// putItemInput is the PutItem request.
+type PutItemInput struct {
+	Item attr.Item `json:"Item"`
+	WriteParams
+}
+
+// putItem creates or replaces an item, if its condition holds.
+func (e *Engine) PutItem(_ context.Context, in *PutItemInput) (*ItemWriteOutput, error) {
+	env, err := in.front(nil, "ALL_OLD")
+	if err != nil {
+		return nil, err
+	}
+	if in.Item == nil {
+		return nil, Validationf("1 validation error detected: Value null at 'item' failed to satisfy constraint: Member must not be null")
+	}
+	cond, err := in.bindCondition(env)
+	if err != nil {
+		return nil, err
+	}
+	return e.conditionalWrite(&in.WriteParams, func(t *TableTx) ([]byte, error) { return t.checkNewItem(in.Item) }, cond,
+		func(t *TableTx, k []byte, raw, old attr.Item) (*ItemWriteOutput, error) {
+			u, err := t.Put(k, raw, in.Item)
+			if err != nil {
+				return nil, err
+			}
+			return in.putOrRemoveOutput(t, u, old, in.Item), nil
+		})
+}

@@ -1,0 +1,192 @@
+package engine
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/quickphotos/quickphotos/ddb/attr"
+)
+
+// trickyStrings exercise every escaping rule of encoding/json and attr.
+var trickyStrings = []string{
+	"", "plain", `quote " and \ backslash`, "<script>&amp;</script>",
+	"ctl \b\f\n\r\t \x00 \x1f \x7f", "line\u2028para\u2029", "é ü 日本 🎉",
+	"bad utf8 \xff\xfe", "\xe2\x80", "\xe2\x80\xa8\xe2\x80\xa9",
+}
+
+// randValue returns a random attribute value of nesting depth at most d.
+func randValue(r *rand.Rand, d int) attr.Value {
+	s := func() string { return trickyStrings[r.IntN(len(trickyStrings))] }
+	switch k := r.IntN(10); {
+	case k == 0:
+		return attr.N([]string{"0", "-1.5", "12345678901234567890", "1E+100", "0.000001"}[r.IntN(5)])
+	case k == 1:
+		return attr.B([]byte(s()))
+	case k == 2:
+		return attr.Bool(r.IntN(2) == 0)
+	case k == 3:
+		return attr.Null()
+	case k == 4:
+		return attr.SS(s(), s()+"x")
+	case k == 5:
+		return attr.NS("1", "2.5")
+	case k == 6:
+		return attr.BS([]byte(s()), []byte("z"))
+	case k == 7 && d > 0:
+		return attr.L(randValue(r, d-1), randValue(r, d-1))
+	case k == 8 && d > 0:
+		return attr.M(randItem(r, d-1))
+	}
+	return attr.S(s())
+}
+
+func randItem(r *rand.Rand, d int) attr.Item {
+	it := attr.Item{}
+	for range r.IntN(5) {
+		it[trickyStrings[r.IntN(len(trickyStrings))]] = randValue(r, d)
+	}
+	return it
+}
+
+// TestAppendResponse_MatchesEncodingJSON checks that the hand-written
+// response encoder produces exactly json.Marshal's bytes.
+func TestAppendResponse_MatchesEncodingJSON(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	floats := []float64{0, 0.5, 1, 2.5, 1e-7, 1e21, 123456789, -3.25, 1e-6, 0.1 + 0.2}
+	for i := range 2000 {
+		it := randItem(r, 3)
+		resp := map[string]any{
+			"Item":     it,
+			"Raw":      RawItem(AppendItem(nil, it)),
+			"Items":    []any{it, RawItem(AppendItem(nil, it)), randItem(r, 2)},
+			"List":     []attr.Item{it},
+			"NilList":  []attr.Item(nil),
+			"NilItem":  attr.Item(nil),
+			"Value":    randValue(r, 2),
+			"Count":    i,
+			"Big":      int64(1) << 40,
+			"Units":    floats[i%len(floats)],
+			"Flag":     i%2 == 0,
+			"Nothing":  nil,
+			"Names":    []string{"a", "<b>"},
+			"Caps":     []map[string]any{{"TableName": trickyStrings[i%len(trickyStrings)], "CapacityUnits": 1.5}},
+			"Batch":    map[string][]any{"t": {RawItem(AppendItem(nil, it))}, "u": nil},
+			"Struct":   CancellationReason{Code: "None"},
+			"NaNValue": map[string]any{},
+		}
+		resp[trickyStrings[i%len(trickyStrings)]] = "key"
+		want, err := json.Marshal(resp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := AppendResponse(nil, resp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("appendResponse differs from json.Marshal:\n got %s\nwant %s", got, want)
+		}
+		if enc, want := AppendItem(nil, it), mustMarshal(t, it); !bytes.Equal(enc, want) {
+			t.Fatalf("appendItem differs from json.Marshal:\n got %s\nwant %s", enc, want)
+		}
+		// What reads return from the stored form is the same.
+		enc, size, err := appendStoredJSON(nil, nil, attr.AppendBinary(nil, it, attr.Size(it)))
+		if want := mustMarshal(t, it); err != nil || !bytes.Equal(enc, want) || size != attr.Size(it) {
+			t.Fatalf("appendStoredJSON differs from json.Marshal (%v, size %d):\n got %s\nwant %s", err, size, enc, want)
+		}
+	}
+}
+
+// TestAppendResponse_Unsupported checks that values encoding/json refuses
+// are refused too.
+func TestAppendResponse_Unsupported(t *testing.T) {
+	for _, v := range []any{math.NaN(), math.Inf(1), map[string]any{"x": make(chan int)}} {
+		if _, err := AppendResponse(nil, v); err == nil {
+			t.Errorf("appendResponse(%v) succeeded", v)
+		}
+	}
+}
+
+func mustMarshal(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestTypedOutputs_EncodeAsTheirMaps checks that each typed output the JSON
+// front-end writes (output.go) is byte for byte json.Marshal of the
+// response map the protocol documents: keys in order, absent members left
+// out, HTML-sensitive text escaped, stored and decoded items alike.
+func TestTypedOutputs_EncodeAsTheirMaps(t *testing.T) {
+	m := &TableMeta{Name: "t<&>", Indexes: []indexMeta{{Name: "g>", Global: true}, {Name: "l&"}}}
+	c := NewCapacity(m)
+	c.Units = 1.5
+	c.addIndex("g>", 0.25)
+	c.addIndex("l&", 2)
+	it := attr.Item{"PK": attr.S("a<b"), "SK": attr.S("\u2028"), "n": attr.N("1.50"), "m": {Type: attr.TypeM, M: attr.Item{"x": attr.S("&")}}}
+	keys := []attr.NamedValue{{Name: "PK", Value: it["PK"]}, {Name: "SK", Value: it["SK"]}}
+	rest := attr.Item{"n": it["n"], "m": it["m"]}
+	stored := newStoredItem(keys, attr.AppendBinary(nil, rest, attr.Size(rest)))
+	keysOnly := newStoredItem(keys, nil)
+	report := func(mode string) any { return mustDecode(t, mustMarshal(t, c.render(mode))) }
+	unprocessed := map[string]*KeysAndAttributes{"t<&>": {Keys: []attr.Item{{"PK": attr.S("<")}}, ConsistentRead: true}}
+
+	cases := []struct {
+		name string
+		out  jsonResponse
+		want map[string]any
+	}{
+		{"get none", &GetItemOutput{}, map[string]any{}},
+		{"get stored TOTAL", &GetItemOutput{Item: ResultItem{Stored: stored}, Capacity: ConsumedCapacity{C: c, Mode: capacityTotal}},
+			map[string]any{"Item": it, "ConsumedCapacity": c.render(capacityTotal)}},
+		{"get decoded NONE", &GetItemOutput{Item: ResultItem{Decoded: it}, Capacity: ConsumedCapacity{C: c, Mode: capacityNone}}, map[string]any{"Item": it}},
+		{"write all", &ItemWriteOutput{Attributes: it, Capacity: ConsumedCapacity{C: c, Mode: CapacityIndexes},
+			Metrics: &collectionMetrics{Key: attr.Item{"PK": attr.S("a<b")}, Low: 0, High: 1}},
+			map[string]any{"Attributes": it, "ConsumedCapacity": c.render(CapacityIndexes),
+				"ItemCollectionMetrics": map[string]any{"ItemCollectionKey": attr.Item{"PK": attr.S("a<b")}, "SizeEstimateRangeGB": []any{0.0, 1.0}}}},
+		{"write none", &ItemWriteOutput{}, map[string]any{}},
+		{"page", &ListOutput{Items: []ResultItem{{Stored: stored}, {Decoded: it}, {Stored: keysOnly}}, Count: 3, Scanned: 7, LastKey: attr.Item{"PK": attr.S(">")},
+			Capacity: ConsumedCapacity{C: c, Mode: CapacityIndexes}},
+			map[string]any{"Items": []any{it, it, itemOf(keys)}, "Count": 3, "ScannedCount": 7, "LastEvaluatedKey": attr.Item{"PK": attr.S(">")},
+				"ConsumedCapacity": c.render(CapacityIndexes)}},
+		{"page empty", &ListOutput{Items: []ResultItem{}}, map[string]any{"Items": []any{}, "Count": 0, "ScannedCount": 0}},
+		{"page COUNT", &ListOutput{Count: 2, Scanned: 2}, map[string]any{"Count": 2, "ScannedCount": 2}},
+		{"batch get", &BatchGetOutput{Responses: map[string][]ResultItem{"t<&>": {{Stored: stored}}, "u": {}}, Unprocessed: unprocessed,
+			Capacity: []CapacityReport{c.report(CapacityIndexes)}},
+			map[string]any{"Responses": map[string]any{"t<&>": []any{it}, "u": []any{}}, "UnprocessedKeys": unprocessed,
+				"ConsumedCapacity": []any{report(CapacityIndexes)}}},
+		{"batch write", &BatchWriteOutput{Capacity: []CapacityReport{c.report(capacityTotal)}},
+			map[string]any{"UnprocessedItems": map[string]any{}, "ConsumedCapacity": []any{report(capacityTotal)}}},
+		{"transact write", &TransactWriteOutput{ConsumedCapacity: []CapacityReport{c.report(CapacityIndexes)}},
+			map[string]any{"ConsumedCapacity": []any{report(CapacityIndexes)}}},
+		{"transact get", &TransactGetOutput{Responses: []ResultItem{{Stored: stored}, {}}},
+			map[string]any{"Responses": []any{map[string]any{"Item": it}, map[string]any{}}}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := AppendResponse(nil, tc.out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := mustMarshal(t, tc.want); !bytes.Equal(got, want) {
+				t.Fatalf("typed output encodes as\n %s\nwant\n %s", got, want)
+			}
+		})
+	}
+}
+
+// mustDecode decodes JSON into generic values.
+func mustDecode(t *testing.T, raw []byte) any {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}

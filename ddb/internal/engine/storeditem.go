@@ -1,0 +1,26 @@
+package engine
+
+import (
+	"github.com/quickphotos/quickphotos/ddb/attr"
+)
+
+// storedItem is a read item as storage holds it, copied out of its read
+// transaction: its binary value and the key attributes the value leaves
+// out. An unprojected read answers with it, and each path renders it from
+// these bytes: the HTTP path as JSON (appendJSON), the in-process API as
+// the SDK's values (storedItemToSDK), neither through the other's form.
+type StoredItem struct {
+	// keys are the key attributes, sorted by name.
+	Keys []attr.NamedValue
+	// value is the binary value (attr's codec); nil for an entry of the key
+	// attributes alone (a KEYS_ONLY index entry).
+	Value []byte
+}
+
+// newStoredItem copies the stored value v and keeps keys.
+func newStoredItem(keys []attr.NamedValue, v []byte) *StoredItem {
+	if v == nil {
+		return &StoredItem{Keys: keys}
+	}
+	return &StoredItem{Keys: keys, Value: append([]byte(nil), v...)}
+}

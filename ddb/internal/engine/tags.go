@@ -1,0 +1,160 @@
+package engine
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Tags: TagResource, UntagResource and ListTagsOfResource, and Tags on
+// CreateTable. A table's tags are kept in its metadata (tableMeta.Tags);
+// tables are the only resources the engine has, so a ResourceArn must name
+// one. DynamoDB Local does not support tagging at all ("Tagging is not
+// currently supported in DynamoDB Local."); the rules below are DynamoDB's.
+
+// Limits of DynamoDB tags.
+const (
+	MaxTagsPerResource = 50
+	MaxTagKeyLength    = 128
+	maxTagValueLength  = 256
+	maxResourceARN     = 1283
+)
+
+// tagTextPattern is the character set DynamoDB allows in tag keys and
+// values: letters, digits, white space and _ . : / = + - @.
+var tagTextPattern = regexp.MustCompile(`^[\p{L}\p{Z}\p{N}_.:/=+\-@]*$`)
+
+// tag is one Tag of a request or a table.
+type Tag struct {
+	Key   *string `json:"Key"`
+	Value *string `json:"Value"`
+}
+
+// storedTag is a table's tag as kept in its metadata and listed.
+type StoredTag struct {
+	Key   string `json:"Key"`
+	Value string `json:"Value"`
+}
+
+// checkTags validates the Tags of a request (field names the parameter in
+// messages, "tags") and returns them as stored tags, a later duplicate key
+// winning as in DynamoDB.
+func CheckTags(field string, tags []Tag) ([]StoredTag, error) {
+	out := make([]StoredTag, 0, len(tags))
+	for i, t := range tags {
+		at := fmt.Sprintf("%s.%d.member", field, i+1)
+		switch {
+		case t.Key == nil:
+			return nil, Validationf("1 validation error detected: Value null at '%s.key' failed to satisfy constraint: Member must not be null", at)
+		case t.Value == nil:
+			return nil, Validationf("1 validation error detected: Value null at '%s.value' failed to satisfy constraint: Member must not be null", at)
+		}
+		k, v := *t.Key, *t.Value
+		switch n := utf8.RuneCountInString(k); {
+		case n < 1:
+			return nil, Validationf("1 validation error detected: Value '%s' at '%s.key' failed to satisfy constraint: Member must have length greater than or equal to 1", k, at)
+		case n > MaxTagKeyLength:
+			return nil, Validationf("1 validation error detected: Value '%s' at '%s.key' failed to satisfy constraint: Member must have length less than or equal to %d", k, at, MaxTagKeyLength)
+		case !tagTextPattern.MatchString(k):
+			return nil, Validationf("1 validation error detected: Value '%s' at '%s.key' failed to satisfy constraint: Member must satisfy regular expression pattern: %s", k, at, tagTextPattern)
+		}
+		switch {
+		case utf8.RuneCountInString(v) > maxTagValueLength:
+			return nil, Validationf("1 validation error detected: Value '%s' at '%s.value' failed to satisfy constraint: Member must have length less than or equal to %d", v, at, maxTagValueLength)
+		case !tagTextPattern.MatchString(v):
+			return nil, Validationf("1 validation error detected: Value '%s' at '%s.value' failed to satisfy constraint: Member must satisfy regular expression pattern: %s", v, at, tagTextPattern)
+		}
+		if strings.HasPrefix(strings.ToLower(k), "aws:") {
+			return nil, InvalidParamf("Tag keys starting with 'aws:' are reserved for system use: %s", k)
+		}
+		out = MergeTags(out, []StoredTag{{k, v}})
+	}
+	return out, nil
+}
+
+// mergeTags returns have with add applied: a key already there takes the
+// new value.
+func MergeTags(have, add []StoredTag) []StoredTag {
+	for _, t := range add {
+		i := sort.Search(len(have), func(i int) bool { return have[i].Key >= t.Key })
+		if i < len(have) && have[i].Key == t.Key {
+			have[i].Value = t.Value
+			continue
+		}
+		have = append(have, StoredTag{})
+		copy(have[i+1:], have[i:])
+		have[i] = t
+	}
+	return have
+}
+
+// errTooManyTags is the answer to a request that would leave a table with
+// more than maxTagsPerResource tags.
+func ErrTooManyTags(n int) *Error {
+	return InvalidParamf("The number of tags of a resource would be %d; the limit is %d", n, MaxTagsPerResource)
+}
+
+// taggedTable resolves a ResourceArn to the table it names, in tx. A string
+// that is not a DynamoDB table ARN is a ValidationException; an ARN of
+// another account or region names nothing this endpoint serves, which
+// DynamoDB answers with AccessDeniedException; an ARN of this engine
+// naming no table is a ResourceNotFoundException.
+func (e *Engine) TaggedTable(tx *bolt.Tx, op, arn string) (*TableMeta, error) {
+	if arn == "" {
+		return nil, Validationf("1 validation error detected: Value null at 'resourceArn' failed to satisfy constraint: Member must not be null")
+	}
+	if len(arn) > maxResourceARN {
+		return nil, Validationf("1 validation error detected: Value '%s' at 'resourceArn' failed to satisfy constraint: Member must have length less than or equal to %d", arn, maxResourceARN)
+	}
+	invalid := Validationf("Invalid TableArn: Invalid ResourceArn provided as input %s", arn)
+	parts := strings.SplitN(arn, ":", 6)
+	if len(parts) != 6 || parts[0] != "arn" || parts[2] == "" {
+		return nil, invalid
+	}
+	if parts[2] != "dynamodb" {
+		return nil, accessDenied(op, arn)
+	}
+	name, ok := strings.CutPrefix(parts[5], "table/")
+	if !ok || name == "" || strings.Contains(name, "/") {
+		return nil, invalid
+	}
+	if parts[4] != e.Opts.AccountID || parts[3] != e.Opts.Region {
+		return nil, accessDenied(op, arn)
+	}
+	m, err := LoadTable(tx, name)
+	if err != nil {
+		return nil, err
+	}
+	if m == nil {
+		return nil, &Error{Type: TypeResourceNotFound, Message: "Requested resource not found: ResourcArn: " + arn + " not found"}
+	}
+	return m, nil
+}
+
+// accessDenied is DynamoDB's answer to a request on a resource outside the
+// caller's reach.
+func accessDenied(op, arn string) *Error {
+	return &Error{Type: typeAccessDenied, Message: fmt.Sprintf("User is not authorized to perform: dynamodb:%s on resource: %s", op, arn)}
+}
+
+// tagResourceInput is the TagResource request.
+type TagResourceInput struct {
+	ResourceArn string `json:"ResourceArn"`
+	Tags        []Tag  `json:"Tags"`
+}
+
+// untagResourceInput is the UntagResource request.
+type UntagResourceInput struct {
+	ResourceArn string   `json:"ResourceArn"`
+	TagKeys     []string `json:"TagKeys"`
+}
+
+// listTagsInput is the ListTagsOfResource request.
+type ListTagsInput struct {
+	ResourceArn string  `json:"ResourceArn"`
+	NextToken   *string `json:"NextToken"`
+}

@@ -1,0 +1,88 @@
+package engine
+
+import (
+	"context"
+
+	"github.com/quickphotos/quickphotos/ddb/attr"
+)
+
+// updateItemInput is the UpdateItem request.
+type UpdateItemInput struct {
+	KeyInput
+	UpdateExpression *string `json:"UpdateExpression"`
+	WriteParams
+}
+
+// updateItem edits an item's attributes, creating the item when absent, if
+// its condition holds.
+func (e *Engine) UpdateItem(_ context.Context, in *UpdateItemInput) (*ItemWriteOutput, error) {
+	env, err := in.front(&in.UpdateExpression, "ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW")
+	if err != nil {
+		return nil, err
+	}
+	var upd *updater
+	if in.UpdateExpression != nil {
+		if upd, err = env.Update(*in.UpdateExpression, keyNamesOf(in.Key)); err != nil {
+			return nil, err
+		}
+	}
+	cond, err := in.bindCondition(env)
+	if err != nil {
+		return nil, err
+	}
+	keyOf := func(t *TableTx) ([]byte, error) {
+		k, err := t.M.KeyParam(in.Key)
+		if err != nil {
+			return nil, err
+		}
+		return k, checkKeyNotUpdated(t.M, upd)
+	}
+	return e.conditionalWrite(&in.WriteParams, keyOf, cond, func(t *TableTx, k []byte, raw, old attr.Item) (*ItemWriteOutput, error) {
+		nw, err := applyUpdate(upd, old, in.Key)
+		if err != nil {
+			return nil, err
+		}
+		c := NewCapacity(t.M)
+		if old == nil && upd != nil && len(nw) == len(in.Key) {
+			// Only REMOVE/DELETE on an absent item: nothing is created.
+			c.Units = 1
+		} else {
+			if err := t.M.checkIndexKeys(nw); err != nil {
+				return nil, err
+			}
+			if attr.Size(nw) > attr.MaxItemSize {
+				return nil, Validationf("Item size to update has exceeded the maximum allowed size")
+			}
+			u, err := t.Put(k, raw, nw)
+			if err != nil {
+				return nil, err
+			}
+			c.addWrite(u, 1)
+		}
+		return in.writeOutput(t, in.Key, returnValues(in.ReturnValues, old, nw, upd), c), nil
+	})
+}
+
+// returnValues selects the Attributes of an UpdateItem response. UPDATED_OLD
+// and UPDATED_NEW return the paths the expression names (as a
+// ProjectionExpression of them would), from the old or the new item.
+func returnValues(mode string, old, nw attr.Item, upd *updater) attr.Item {
+	switch mode {
+	case "ALL_OLD":
+		return old
+	case "ALL_NEW":
+		return nw
+	case "UPDATED_OLD", "UPDATED_NEW":
+		src := old
+		if mode == "UPDATED_NEW" {
+			src = nw
+		}
+		if src == nil || upd == nil {
+			return nil
+		}
+		if out := upd.targets(src); len(out) > 0 {
+			return out
+		}
+	}
+	return nil
+}
