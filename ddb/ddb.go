@@ -2,6 +2,7 @@ package ddb
 
 import (
 	"net/http"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
@@ -46,7 +47,79 @@ var (
 )
 
 // Options configure an Engine. The zero value is usable.
-type Options = engine.Options
+type Options struct {
+	// TTLSweepInterval is how often the background sweeper deletes expired
+	// items. Zero means one minute; a negative value disables the sweeper
+	// (expired items are still never returned, only not deleted). A sweep
+	// reads only the entries of the expiry index that are due (expiry.go).
+	// The same sweeper trims stream records past StreamRetention
+	// (TrimStreams).
+	TTLSweepInterval time.Duration
+
+	// Now returns the current time; nil means time.Now. Tests use it to
+	// move the clock for TTL and idempotency tokens.
+	Now func() time.Time
+
+	// NoSync disables fsync on commit. Only for tests: acknowledged writes
+	// may be lost on power failure.
+	NoSync bool
+
+	// Region and AccountID appear in table and index ARNs. They default to
+	// "local" and "000000000000".
+	Region    string
+	AccountID string
+
+	// RequestMemory bounds the bytes of request bodies held at once by
+	// ServeHTTP, across all requests; a request waits for its share before
+	// its body is read. Zero means DefaultRequestMemory; a budget too small
+	// for one body of unknown length (about 33 MiB: see requestbody.go) is
+	// raised to it.
+	RequestMemory int64
+
+	// StreamShardDuration is how long a stream's shard takes records before
+	// it is closed and followed by a child shard. Zero means
+	// DefaultStreamShardDuration (four hours, as DynamoDB).
+	StreamShardDuration time.Duration
+
+	// OpenTimeout bounds how long Open waits for the file lock held by
+	// another process before it returns ErrLocked. Zero means 100 ms: long
+	// enough for a process that is closing to let go, short enough that a
+	// second server on the same directory is told at once.
+	OpenTimeout time.Duration
+
+	// upgradeBatchBytes bounds the bytes of entries an upgrade puts in one
+	// write transaction of the new file (upgrade.go); zero means
+	// defaultUpgradeBatchBytes. Tests make it small, to see many batches.
+	upgradeBatchBytes int
+	// upgradeHook, when not nil, is called at each stage of an upgrade;
+	// an error stops the upgrade there. Tests measure memory from it, or
+	// kill the process to see what a crash at that stage leaves.
+	upgradeHook func(stage engine.UpgradeStage, batches int) error
+	// openedHook, when not nil, is called once openFile has the file of
+	// its attempt open, before it waits for the lock; attempt 1 and later
+	// are retries on a file another engine replaced. Tests see the retry.
+	openedHook func(attempt int)
+}
+
+// engineOptions converts opts, which may be nil, into the engine's.
+func engineOptions(opts *Options) *engine.Options {
+	if opts == nil {
+		return nil
+	}
+	return &engine.Options{
+		TTLSweepInterval:    opts.TTLSweepInterval,
+		Now:                 opts.Now,
+		NoSync:              opts.NoSync,
+		Region:              opts.Region,
+		AccountID:           opts.AccountID,
+		RequestMemory:       opts.RequestMemory,
+		StreamShardDuration: opts.StreamShardDuration,
+		OpenTimeout:         opts.OpenTimeout,
+		UpgradeBatchBytes:   opts.upgradeBatchBytes,
+		UpgradeHook:         opts.upgradeHook,
+		OpenedHook:          opts.openedHook,
+	}
+}
 
 // Error is a DynamoDB protocol error: Type is the exception name without its
 // namespace (e.g. "ValidationException"), Message the text DynamoDB sends.
@@ -95,14 +168,14 @@ type Engine struct {
 // third to a quarter of the old file, for the sample data), and reads the
 // old file once; the heap stays bounded whatever the file's size.
 func Open(dir string, opts *Options) (*Engine, error) {
-	return wrap(engine.Open(dir, opts))
+	return wrap(engine.Open(dir, engineOptions(opts)))
 }
 
 // OpenMemory opens an engine whose data lives only in memory, like DynamoDB
 // Local's -inMemory: nothing is written to a data directory, nothing is
 // fsynced, and everything is gone after Close. Options.NoSync is ignored.
 func OpenMemory(opts *Options) (*Engine, error) {
-	return wrap(engine.OpenMemory(opts))
+	return wrap(engine.OpenMemory(engineOptions(opts)))
 }
 
 // wrap puts the front-ends around an opened core.

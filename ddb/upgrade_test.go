@@ -95,8 +95,8 @@ func TestMigrateToV4_LargeFile(t *testing.T) {
 	runtime.ReadMemStats(&ms)
 	base, peak, batches := ms.HeapInuse, uint64(0), 0
 	e, err := Open(env.dir, &Options{NoSync: true, TTLSweepInterval: -1, Now: func() time.Time { return *env.clock },
-		UpgradeBatchBytes: batchBytes,
-		UpgradeHook: func(stage engine.UpgradeStage, n int) error {
+		upgradeBatchBytes: batchBytes,
+		upgradeHook: func(stage engine.UpgradeStage, n int) error {
 			if stage == engine.UpgradeBatch {
 				// Just before a commit: the batch and its dirty pages are live.
 				runtime.GC()
@@ -166,14 +166,14 @@ func TestOpenDuringUpgrade(t *testing.T) {
 		}
 	}
 	first, err := Open(dir, &Options{NoSync: true, TTLSweepInterval: -1,
-		UpgradeHook: func(stage engine.UpgradeStage, _ int) error {
+		upgradeHook: func(stage engine.UpgradeStage, _ int) error {
 			if stage != engine.UpgradeSynced {
 				return nil
 			}
 			go func() {
 				e, err := Open(dir, &Options{NoSync: true, TTLSweepInterval: -1, OpenTimeout: 20 * time.Second,
-					OpenedHook: func(attempt int) { opened <- attempt },
-					UpgradeHook: func(engine.UpgradeStage, int) error {
+					openedHook: func(attempt int) { opened <- attempt },
+					upgradeHook: func(engine.UpgradeStage, int) error {
 						t.Error("the second engine upgraded the file again")
 						return nil
 					}})

@@ -47,8 +47,8 @@ func TestMigrateToV4CrashChild(t *testing.T) {
 	stage, batches, _ := strings.Cut(os.Getenv(upgradeCrashAtEnv), "/")
 	wantStage, _ := strconv.Atoi(stage)
 	wantBatches, _ := strconv.Atoi(batches)
-	e, err := Open(dir, &Options{NoSync: true, TTLSweepInterval: -1, UpgradeBatchBytes: upgradeCrashBatchBytes,
-		UpgradeHook: func(stage engine.UpgradeStage, batches int) error {
+	e, err := Open(dir, &Options{NoSync: true, TTLSweepInterval: -1, upgradeBatchBytes: upgradeCrashBatchBytes,
+		upgradeHook: func(stage engine.UpgradeStage, batches int) error {
 			if int(stage) == wantStage && batches >= wantBatches {
 				_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
 				time.Sleep(time.Minute) // the signal is on its way
@@ -71,8 +71,8 @@ func TestMigrateToV4_Crash(t *testing.T) {
 	// A dry run counts the batches.
 	batches := 0
 	err := copyDir(f.env.dir, t.TempDir(), func(dir string) error {
-		e, err := Open(dir, &Options{NoSync: true, TTLSweepInterval: -1, UpgradeBatchBytes: upgradeCrashBatchBytes,
-			UpgradeHook: func(stage engine.UpgradeStage, n int) error {
+		e, err := Open(dir, &Options{NoSync: true, TTLSweepInterval: -1, upgradeBatchBytes: upgradeCrashBatchBytes,
+			upgradeHook: func(stage engine.UpgradeStage, n int) error {
 				batches = max(batches, n)
 				return nil
 			}})

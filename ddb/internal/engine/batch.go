@@ -15,7 +15,7 @@ const (
 	maxBatchGetRespBytes = 16 << 20
 )
 
-// keysAndAttributes is one table's part of a BatchGetItem request.
+// KeysAndAttributes is one table's part of a BatchGetItem request.
 type KeysAndAttributes struct {
 	Keys                     []attr.Item       `json:"Keys"`
 	ProjectionExpression     *string           `json:"ProjectionExpression,omitempty"`
@@ -24,13 +24,13 @@ type KeysAndAttributes struct {
 	AttributesToGet          []string          `json:"AttributesToGet,omitempty"`
 }
 
-// batchGetInput is the BatchGetItem request.
+// BatchGetInput is the BatchGetItem request.
 type BatchGetInput struct {
 	RequestItems           map[string]*KeysAndAttributes `json:"RequestItems"`
 	ReturnConsumedCapacity string                        `json:"ReturnConsumedCapacity"`
 }
 
-// batchGetItem reads up to 100 items from one or more tables in one
+// BatchGetItem reads up to 100 items from one or more tables in one
 // snapshot. Keys whose items would take the response past 16 MB are
 // returned in UnprocessedKeys.
 func (e *Engine) BatchGetItem(_ context.Context, in *BatchGetInput) (*BatchGetOutput, error) {
@@ -130,30 +130,30 @@ func (e *Engine) BatchGetItem(_ context.Context, in *BatchGetInput) (*BatchGetOu
 	return &BatchGetOutput{Responses: responses, Unprocessed: unprocessed, Capacity: caps}, nil
 }
 
-// writeRequest is one element of a BatchWriteItem table list.
+// WriteRequest is one element of a BatchWriteItem table list.
 type WriteRequest struct {
 	PutRequest    *PutRequest    `json:"PutRequest,omitempty"`
 	DeleteRequest *DeleteRequest `json:"DeleteRequest,omitempty"`
 }
 
-// putRequest is the PutRequest of a writeRequest.
+// PutRequest is the PutRequest of a writeRequest.
 type PutRequest struct {
 	Item attr.Item `json:"Item"`
 }
 
-// deleteRequest is the DeleteRequest of a writeRequest.
+// DeleteRequest is the DeleteRequest of a writeRequest.
 type DeleteRequest struct {
 	Key attr.Item `json:"Key"`
 }
 
-// batchWriteInput is the BatchWriteItem request.
+// BatchWriteInput is the BatchWriteItem request.
 type BatchWriteInput struct {
 	RequestItems                map[string][]WriteRequest `json:"RequestItems"`
 	ReturnConsumedCapacity      string                    `json:"ReturnConsumedCapacity"`
 	ReturnItemCollectionMetrics string                    `json:"ReturnItemCollectionMetrics"`
 }
 
-// batchWriteItem puts and deletes up to 25 items. All requests are
+// BatchWriteItem puts and deletes up to 25 items. All requests are
 // validated first and then applied in one transaction, so UnprocessedItems
 // is always empty (DynamoDB applies each request separately).
 func (e *Engine) BatchWriteItem(_ context.Context, in *BatchWriteInput) (*BatchWriteOutput, error) {

@@ -26,7 +26,7 @@ const (
 	CapacityIndexes = "INDEXES"
 )
 
-// checkCapacityMode validates a ReturnConsumedCapacity value.
+// CheckCapacityMode validates a ReturnConsumedCapacity value.
 func CheckCapacityMode(mode string) *Error {
 	switch mode {
 	case "", capacityNone, capacityTotal, CapacityIndexes:
@@ -35,14 +35,14 @@ func CheckCapacityMode(mode string) *Error {
 	return Validationf("1 validation error detected: Value '%s' at 'returnConsumedCapacity' failed to satisfy constraint: Member must satisfy enum value set: [INDEXES, TOTAL, NONE]", mode)
 }
 
-// capacity accumulates the units one request consumes on one table.
+// Capacity accumulates the units one request consumes on one table.
 type Capacity struct {
 	M       *TableMeta         // the table (names it, tells global indexes from local)
 	Units   float64            // on the table itself
 	Indexes map[string]float64 // per index
 }
 
-// newCapacity starts the accounting for table m.
+// NewCapacity starts the accounting for table m.
 func NewCapacity(m *TableMeta) *Capacity { return &Capacity{M: m} }
 
 // addWrite adds the units of one item write, times factor (2 in
@@ -62,7 +62,7 @@ func (c *Capacity) addIndex(name string, n float64) {
 	c.Indexes[name] += n
 }
 
-// readUnits returns the units of reading size bytes as one unit of
+// ReadUnits returns the units of reading size bytes as one unit of
 // accounting (one item, or one Query/Scan page).
 func ReadUnits(size int, consistent bool) float64 {
 	u := float64(attr.ReadUnits(size))
@@ -72,7 +72,7 @@ func ReadUnits(size int, consistent bool) float64 {
 	return u
 }
 
-// total returns all units consumed.
+// Total returns all units consumed.
 func (c *Capacity) Total() float64 {
 	t := c.Units
 	for _, n := range c.Indexes {

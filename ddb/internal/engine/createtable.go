@@ -6,7 +6,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// createTableInput is the CreateTable request. SSE and table class are
+// CreateTableInput is the CreateTable request. SSE and table class are
 // accepted and ignored.
 type CreateTableInput struct {
 	TableName              string                `json:"TableName"`
@@ -19,11 +19,11 @@ type CreateTableInput struct {
 	DeletionProtection     bool                  `json:"DeletionProtectionEnabled"`
 	StreamSpecification    *StreamSpecInput      `json:"StreamSpecification"`
 	Tags                   []Tag                 `json:"Tags"`
-	// tableNameAbsent is whether the request left TableName out (shape.go).
+	// TableNameAbsent is whether the request left TableName out (shape.go).
 	TableNameAbsent bool `json:"-"`
 }
 
-// createTable creates a table; it is ACTIVE as soon as the call returns.
+// CreateTable creates a table; it is ACTIVE as soon as the call returns.
 func (e *Engine) CreateTable(_ context.Context, in *CreateTableInput) (*TableChangeOutput, error) {
 	if in.TableNameAbsent {
 		// CreateTable words a missing name its own way (an empty one breaks

@@ -6,13 +6,13 @@ import (
 	"github.com/quickphotos/quickphotos/ddb/attr"
 )
 
-// deleteItemInput is the DeleteItem request.
+// DeleteItemInput is the DeleteItem request.
 type DeleteItemInput struct {
 	KeyInput
 	WriteParams
 }
 
-// deleteItem deletes an item, if its condition holds.
+// DeleteItem deletes an item, if its condition holds.
 func (e *Engine) DeleteItem(_ context.Context, in *DeleteItemInput) (*ItemWriteOutput, error) {
 	env, err := in.front(nil, "ALL_OLD")
 	if err != nil {

@@ -6,7 +6,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// deleteTable deletes a table with all its items and indexes in one
+// DeleteTable deletes a table with all its items and indexes in one
 // transaction.
 func (e *Engine) DeleteTable(_ context.Context, in *TableNameInput) (*TableChangeOutput, error) {
 	if err := controlTableName(in.TableName, in.TableNameAbsent); err != nil {

@@ -6,7 +6,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// describeTable returns the table description with live counters.
+// DescribeTable returns the table description with live counters.
 func (e *Engine) DescribeTable(_ context.Context, in *TableNameInput) (*DescribeTableOutput, error) {
 	if err := controlTableName(in.TableName, in.TableNameAbsent); err != nil {
 		return nil, err

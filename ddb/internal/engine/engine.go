@@ -18,7 +18,8 @@ import (
 // directory.
 const FileName = "ddb.bolt"
 
-// Options configure an Engine. The zero value is usable.
+// Options configure an Engine: those of package ddb (ddb.Options, which
+// documents them), and the hooks only tests set. The zero value is usable.
 type Options struct {
 	// TTLSweepInterval is how often the background sweeper deletes expired
 	// items. Zero means one minute; a negative value disables the sweeper
@@ -59,15 +60,15 @@ type Options struct {
 	// second server on the same directory is told at once.
 	OpenTimeout time.Duration
 
-	// upgradeBatchBytes bounds the bytes of entries an upgrade puts in one
+	// UpgradeBatchBytes bounds the bytes of entries an upgrade puts in one
 	// write transaction of the new file (upgrade.go); zero means
 	// defaultUpgradeBatchBytes. Tests make it small, to see many batches.
 	UpgradeBatchBytes int
-	// upgradeHook, when not nil, is called at each stage of an upgrade;
+	// UpgradeHook, when not nil, is called at each stage of an upgrade;
 	// an error stops the upgrade there. Tests measure memory from it, or
 	// kill the process to see what a crash at that stage leaves.
 	UpgradeHook func(stage UpgradeStage, batches int) error
-	// openedHook, when not nil, is called once openFile has the file of
+	// OpenedHook, when not nil, is called once openFile has the file of
 	// its attempt open, before it waits for the lock; attempt 1 and later
 	// are retries on a file another engine replaced. Tests see the retry.
 	OpenedHook func(attempt int)
@@ -264,7 +265,7 @@ func (e *Engine) Close() error {
 // now returns the engine clock.
 func (e *Engine) now() time.Time { return e.Opts.Now() }
 
-// update runs fn in a read-write bbolt transaction; an acknowledged commit is
+// Update runs fn in a read-write bbolt transaction; an acknowledged commit is
 // fsynced (unless Options.NoSync).
 func (e *Engine) Update(fn func(tx *bolt.Tx) error) error {
 	err := e.Db.Update(fn)
@@ -274,7 +275,7 @@ func (e *Engine) Update(fn func(tx *bolt.Tx) error) error {
 	return err
 }
 
-// view runs fn in a read-only bbolt transaction: a consistent snapshot.
+// View runs fn in a read-only bbolt transaction: a consistent snapshot.
 func (e *Engine) View(fn func(tx *bolt.Tx) error) error {
 	err := e.Db.View(fn)
 	if errors.Is(err, bolterrors.ErrDatabaseNotOpen) {
@@ -283,7 +284,7 @@ func (e *Engine) View(fn func(tx *bolt.Tx) error) error {
 	return err
 }
 
-// newID returns a random identifier in UUID form, used for request ids and
+// NewID returns a random identifier in UUID form, used for request ids and
 // table ids.
 func NewID() string {
 	var b [16]byte

@@ -41,18 +41,18 @@ type Error struct {
 	// Item is the old item for ConditionalCheckFailedException when the
 	// request asked for ReturnValuesOnConditionCheckFailure=ALL_OLD.
 	Item any
-	// reasons are the CancellationReasons of a TransactionCanceledException.
+	// Reasons are the CancellationReasons of a TransactionCanceledException.
 	Reasons []CancellationReason
 }
 
 // Error implements error.
 func (e *Error) Error() string { return e.Type + ": " + e.Message }
 
-// statusClientClosedRequest is the status of a request its client gave up
+// StatusClientClosedRequest is the status of a request its client gave up
 // on (nginx's 499): not a server error, so it is not counted as one.
 const StatusClientClosedRequest = 499
 
-// status is the HTTP status code DynamoDB uses for the error.
+// Status is the HTTP status code DynamoDB uses for the error.
 func (e *Error) Status() int {
 	switch e.Type {
 	case "InternalServerError", "ServiceUnavailable":
@@ -78,17 +78,17 @@ const (
 	TypeInternal            = "InternalServerError"
 	TypeLimitExceeded       = "LimitExceededException"
 	typeAccessDenied        = "AccessDeniedException"
-	// typeRequestCanceled is no DynamoDB exception: it answers a request
+	// TypeRequestCanceled is no DynamoDB exception: it answers a request
 	// whose context ended (its client went away) before it was done.
 	TypeRequestCanceled = "RequestCanceled"
 )
 
-// validationf returns a ValidationException with a formatted message.
+// Validationf returns a ValidationException with a formatted message.
 func Validationf(format string, args ...any) *Error {
 	return &Error{Type: TypeValidation, Message: fmt.Sprintf(format, args...)}
 }
 
-// invalidParamf returns the ValidationException DynamoDB uses for bad
+// InvalidParamf returns the ValidationException DynamoDB uses for bad
 // parameter values: "One or more parameter values were invalid: ...".
 func InvalidParamf(format string, args ...any) *Error {
 	return &Error{Type: TypeValidation, Message: "One or more parameter values were invalid: " + fmt.Sprintf(format, args...)}
@@ -99,7 +99,7 @@ func tableNotFound(name string) *Error {
 	return &Error{Type: TypeResourceNotFound, Message: "Requested resource not found: Table: " + name + " not found"}
 }
 
-// resourceNotFound is the generic ResourceNotFoundException data-plane
+// ResourceNotFound is the generic ResourceNotFoundException data-plane
 // operations return for a missing table.
 func ResourceNotFound() *Error {
 	return &Error{Type: TypeResourceNotFound, Message: "Requested resource not found"}
@@ -111,7 +111,7 @@ func conditionFailed(old any) *Error {
 	return &Error{Type: TypeConditionalCheck, Message: "The conditional request failed", Item: old}
 }
 
-// internalError wraps an unexpected error (storage, encoding) as the
+// InternalError wraps an unexpected error (storage, encoding) as the
 // InternalServerError clients see; the error of a request's ended context
 // is RequestCanceled instead.
 func InternalError(err error) *Error {
@@ -129,5 +129,5 @@ func InternalError(err error) *Error {
 	return &Error{Type: TypeInternal, Message: "Internal server error: " + err.Error()}
 }
 
-// asError converts any error into an *Error.
+// AsError converts any error into an *Error.
 func AsError(err error) *Error { return InternalError(err) }

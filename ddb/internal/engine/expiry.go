@@ -19,7 +19,7 @@ import (
 // now-ttlHorizon and now (see dueKeys). tableTx.put and tableTx.remove keep
 // it exact, like the secondary indexes.
 
-// expiryValue returns the AppendKey encoding of the value of attribute name
+// ExpiryValue returns the AppendKey encoding of the value of attribute name
 // (the TTL attribute) in item it, or nil when it (which may be nil) lacks
 // the attribute or holds one that is not a Number: such items never
 // expire, so they have no entry.

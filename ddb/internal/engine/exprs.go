@@ -8,7 +8,7 @@ import (
 // This file adapts package expr to the operations: every use of expr goes
 // through exprEnv.
 
-// exprEnv holds a request's ExpressionAttributeNames and
+// ExprEnv holds a request's ExpressionAttributeNames and
 // ExpressionAttributeValues. Each expression of the request is parsed and
 // bound through it; check then reports names or values no expression used.
 type ExprEnv struct {
@@ -24,7 +24,7 @@ type ExprEnv struct {
 // condition is a bound condition or filter expression.
 type condition func(it attr.Item) (bool, error)
 
-// projector is a bound projection expression.
+// Projector is a bound projection expression.
 type Projector func(it attr.Item) attr.Item
 
 // updater is a bound update expression; names are the top-level attributes
@@ -119,7 +119,7 @@ func (x *ExprEnv) bindCondition(c *expr.Condition) (condition, error) {
 	return func(it attr.Item) (bool, error) { return b.Eval(it), nil }, nil
 }
 
-// projection parses and binds a ProjectionExpression (nil when absent).
+// Projection parses and binds a ProjectionExpression (nil when absent).
 func (x *ExprEnv) Projection(s *string) (Projector, error) {
 	p, _, err := x.projectionNames(s)
 	return p, err
@@ -145,7 +145,7 @@ func (x *ExprEnv) projectionNames(s *string) (Projector, []string, error) {
 	return b.Apply, b.TopLevelNames(), nil
 }
 
-// update parses and binds an UpdateExpression; keyNames are the table's key
+// Update parses and binds an UpdateExpression; keyNames are the table's key
 // attributes, which it may not touch.
 func (x *ExprEnv) Update(s string, keyNames []string) (*updater, error) {
 	if x.err != nil {
@@ -201,7 +201,7 @@ func (x *ExprEnv) keyCondition(s string, m *TableMeta, ks []KeySchemaElement) (*
 	return k.Bind(x.p(), schema)
 }
 
-// check reports ExpressionAttributeNames or ExpressionAttributeValues that
+// Check reports ExpressionAttributeNames or ExpressionAttributeValues that
 // no expression of the request used, or the maps' own error.
 func (x *ExprEnv) Check() error {
 	if x.err != nil {
@@ -222,7 +222,7 @@ func keyNamesOf(key attr.Item) []string {
 	return names
 }
 
-// exprParams are the expression parameters shared by most requests.
+// ExprParams are the expression parameters shared by most requests.
 type ExprParams struct {
 	ExpressionAttributeNames  map[string]string `json:"ExpressionAttributeNames"`
 	ExpressionAttributeValues expr.Values       `json:"ExpressionAttributeValues"`

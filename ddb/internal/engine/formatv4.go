@@ -151,7 +151,7 @@ type recordRegions struct {
 	prev uint64 // the sequence number of the record before
 }
 
-// add notes that record seq was written in region ("" when unknown: the
+// Add notes that record seq was written in region ("" when unknown: the
 // record then reads as written in the engine's region, as a format 4
 // record does).
 func (r *recordRegions) Add(seq uint64, region string) {

@@ -6,13 +6,13 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// getItemInput is the GetItem request.
+// GetItemInput is the GetItem request.
 type GetItemInput struct {
 	KeyInput
 	ReadParams
 }
 
-// getItem returns one item by key, projected; the item is in its stored
+// GetItem returns one item by key, projected; the item is in its stored
 // form when not projected.
 func (e *Engine) GetItem(_ context.Context, in *GetItemInput) (*GetItemOutput, error) {
 	if err := in.LegacyParams.translate(&in.ExprParams, exprSlots{projection: &in.ProjectionExpression}); err != nil {

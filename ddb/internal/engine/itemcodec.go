@@ -104,7 +104,7 @@ func (m *TableMeta) encodeStored(it attr.Item, size int) []byte {
 	return attr.AppendBinary(nil, it, size, m.KeyNames()...)
 }
 
-// decodeStored decodes the item stored under table key k with value v.
+// DecodeStored decodes the item stored under table key k with value v.
 func (m *TableMeta) DecodeStored(k, v []byte) (attr.Item, error) {
 	keys, err := keyAttrs(k, m.tableKeyParts())
 	if err != nil {
@@ -125,7 +125,7 @@ func decodeWithKeys(keys []attr.NamedValue, v []byte) (attr.Item, error) {
 	return it, nil
 }
 
-// stored returns the item stored under table key k with value v, copied
+// Stored returns the item stored under table key k with value v, copied
 // out of the transaction, and its size.
 func (m *TableMeta) Stored(k, v []byte) (*StoredItem, int, error) {
 	keys, err := keyAttrs(k, m.tableKeyParts())
@@ -139,7 +139,7 @@ func (m *TableMeta) Stored(k, v []byte) (*StoredItem, int, error) {
 	return newStoredItem(keys, v), size, nil
 }
 
-// storedSize returns the size recorded in a stored item or INCLUDE entry.
+// StoredSize returns the size recorded in a stored item or INCLUDE entry.
 func StoredSize(v []byte) (int, error) {
 	size, err := attr.BinarySize(v)
 	if err != nil {
@@ -148,7 +148,7 @@ func StoredSize(v []byte) (int, error) {
 	return size, nil
 }
 
-// indexEntryValue is the stored value of the entry of item it in index ix
+// IndexEntryValue is the stored value of the entry of item it in index ix
 // (see the top of this file); proj is the projected item and size its size.
 func (m *TableMeta) IndexEntryValue(ix *indexMeta, proj attr.Item, size int) []byte {
 	if ix.Projection.ProjectionType != projectionInclude {

@@ -44,7 +44,7 @@ func emptyKind(t attr.Type) string {
 	return "string"
 }
 
-// itemKey validates the key attributes of an item being written (PutItem,
+// ItemKey validates the key attributes of an item being written (PutItem,
 // BatchWriteItem's PutRequest, a transaction's Put) and returns its encoded
 // table key.
 func (m *TableMeta) ItemKey(it attr.Item) ([]byte, error) {
@@ -62,7 +62,7 @@ func (m *TableMeta) ItemKey(it attr.Item) ([]byte, error) {
 	return k, nil
 }
 
-// keyParam validates a Key parameter (GetItem, DeleteItem, UpdateItem, …):
+// KeyParam validates a Key parameter (GetItem, DeleteItem, UpdateItem, …):
 // exactly the table's key attributes with their declared types. It returns
 // the encoded table key.
 func (m *TableMeta) KeyParam(key attr.Item) ([]byte, error) {
@@ -84,7 +84,7 @@ func (m *TableMeta) KeyParam(key attr.Item) ([]byte, error) {
 	return k, nil
 }
 
-// tableKeyBytes encodes the table key of a stored item (whose key attributes
+// TableKeyBytes encodes the table key of a stored item (whose key attributes
 // are known to be valid).
 func (m *TableMeta) TableKeyBytes(it attr.Item) []byte {
 	var k []byte
@@ -94,7 +94,7 @@ func (m *TableMeta) TableKeyBytes(it attr.Item) []byte {
 	return k
 }
 
-// indexKeyBytes returns the index entry key of item it in index ix, or nil
+// IndexKeyBytes returns the index entry key of item it in index ix, or nil
 // when the item has no entry (it lacks an index key attribute, or has one
 // of another type: sparse index). The key is the index key, then the table
 // key attributes it lacks (indexKeyParts), which make entries unique.
@@ -111,7 +111,7 @@ func (m *TableMeta) IndexKeyBytes(ix *indexMeta, it attr.Item) []byte {
 	return k
 }
 
-// keyNamesList returns an index's key attribute names (hash, then range).
+// KeyNamesList returns an index's key attribute names (hash, then range).
 func (ix *indexMeta) KeyNamesList() []string {
 	names := []string{HashKey(ix.KeySchema)}
 	if r := RangeKey(ix.KeySchema); r != "" {
@@ -138,7 +138,7 @@ func (m *TableMeta) checkIndexKeys(it attr.Item) error {
 	return nil
 }
 
-// project returns the attributes of it stored in index ix.
+// Project returns the attributes of it stored in index ix.
 func (m *TableMeta) Project(ix *indexMeta, it attr.Item) attr.Item {
 	if ix.Projection.ProjectionType == projectionAll {
 		return it
@@ -166,7 +166,7 @@ func isEmptyKey(v attr.Value) bool {
 	return (v.Type == attr.TypeS && v.S == "") || (v.Type == attr.TypeB && len(v.B) == 0)
 }
 
-// keyInput is the Key parameter of single-item operations.
+// KeyInput is the Key parameter of single-item operations.
 type KeyInput struct {
 	Key attr.Item `json:"Key"`
 }

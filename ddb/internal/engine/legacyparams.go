@@ -16,7 +16,7 @@ import (
 // expressions, KeyConditions a key condition, AttributesToGet a projection
 // and AttributeUpdates an update expression.
 
-// legacyCondition is one attribute's entry of Expected, KeyConditions,
+// LegacyCondition is one attribute's entry of Expected, KeyConditions,
 // QueryFilter or ScanFilter.
 type LegacyCondition struct {
 	Value              *attr.Value  `json:"Value"`
@@ -25,13 +25,13 @@ type LegacyCondition struct {
 	AttributeValueList []attr.Value `json:"AttributeValueList"`
 }
 
-// legacyUpdate is one attribute's entry of AttributeUpdates.
+// LegacyUpdate is one attribute's entry of AttributeUpdates.
 type LegacyUpdate struct {
 	Action string      `json:"Action"`
 	Value  *attr.Value `json:"Value"`
 }
 
-// legacyParams are the pre-expression parameters of a request.
+// LegacyParams are the pre-expression parameters of a request.
 type LegacyParams struct {
 	Expected            map[string]LegacyCondition `json:"Expected"`
 	AttributesToGet     []string                   `json:"AttributesToGet"`

@@ -1,6 +1,6 @@
 package engine
 
-// listTablesInput is the ListTables request.
+// ListTablesInput is the ListTables request.
 type ListTablesInput struct {
 	ExclusiveStartTableName string `json:"ExclusiveStartTableName"`
 	Limit                   *int   `json:"Limit"`

@@ -13,7 +13,7 @@ const MaxRequestBytes = 16 << 20
 // size at once.
 const DefaultRequestMemory = 4 * MaxRequestBytes
 
-// typeRequestTooLarge is the exception of a body over MaxRequestBytes. It is not one of
+// TypeRequestTooLarge is the exception of a body over MaxRequestBytes. It is not one of
 // DynamoDB's own exceptions but its HTTP front end's, so its __type has the service framework's
 // namespace (coralServiceNamespace); DynamoDB Local answers 413 with an empty message.
 const TypeRequestTooLarge = "RequestEntityTooLargeException"
@@ -28,7 +28,7 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// deref is *s, or "" when s is nil.
+// Deref is *s, or "" when s is nil.
 func Deref(s *string) string {
 	if s == nil {
 		return ""

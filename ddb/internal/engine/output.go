@@ -14,7 +14,7 @@ import (
 	"github.com/quickphotos/quickphotos/ddb/attr"
 )
 
-// consumedCapacity is the ConsumedCapacity a response reports: the
+// ConsumedCapacity is the ConsumedCapacity a response reports: the
 // accounting of one table and the ReturnConsumedCapacity asked for. It
 // reports nothing for NONE (or no accounting).
 type ConsumedCapacity struct {
@@ -22,15 +22,15 @@ type ConsumedCapacity struct {
 	Mode string
 }
 
-// reported reports whether the response holds a ConsumedCapacity.
+// Reported reports whether the response holds a ConsumedCapacity.
 func (cc ConsumedCapacity) Reported() bool {
 	return cc.C != nil && (cc.Mode == capacityTotal || cc.Mode == CapacityIndexes)
 }
 
-// roundUnits is n as reported: to one decimal, as DynamoDB Local does.
+// RoundUnits is n as reported: to one decimal, as DynamoDB Local does.
 func RoundUnits(n float64) float64 { return math.Round(n*10) / 10 }
 
-// resultItem is an item of a response: the stored form of an unprojected
+// ResultItem is an item of a response: the stored form of an unprojected
 // read, or a decoded (possibly projected) item. The zero resultItem is no
 // item.
 type ResultItem struct {
@@ -38,10 +38,10 @@ type ResultItem struct {
 	Decoded attr.Item
 }
 
-// present reports whether there is an item.
+// Present reports whether there is an item.
 func (r ResultItem) Present() bool { return r.Stored != nil || r.Decoded != nil }
 
-// readItem is the response form of a read item: the projected item when
+// ReadItem is the response form of a read item: the projected item when
 // there is a projection, the item itself when it was read decoded (raw
 // nil), else its stored form.
 func ReadItem(p Projector, it attr.Item, raw *StoredItem) ResultItem {
@@ -54,7 +54,7 @@ func ReadItem(p Projector, it attr.Item, raw *StoredItem) ResultItem {
 	return ResultItem{Stored: raw}
 }
 
-// decode returns the item decoded (PartiQL reads items so).
+// Decode returns the item decoded (PartiQL reads items so).
 func (r ResultItem) Decode() (attr.Item, error) {
 	if r.Stored == nil {
 		return r.Decoded, nil
@@ -65,7 +65,7 @@ func (r ResultItem) Decode() (attr.Item, error) {
 	return decodeWithKeys(r.Stored.Keys, r.Stored.Value)
 }
 
-// getItemOutput is GetItem's answer.
+// GetItemOutput is GetItem's answer.
 type GetItemOutput struct {
 	Item     ResultItem // the zero resultItem when there is none
 	Capacity ConsumedCapacity
@@ -79,14 +79,14 @@ type collectionMetrics struct {
 	Low, High float64
 }
 
-// itemWriteOutput is the answer of PutItem, UpdateItem and DeleteItem.
+// ItemWriteOutput is the answer of PutItem, UpdateItem and DeleteItem.
 type ItemWriteOutput struct {
 	Attributes attr.Item // nil when ReturnValues asks for none
 	Capacity   ConsumedCapacity
 	Metrics    *collectionMetrics // nil when not asked for or not kept
 }
 
-// listOutput is the answer of Query and Scan: one page.
+// ListOutput is the answer of Query and Scan: one page.
 type ListOutput struct {
 	Items    []ResultItem // nil for Select COUNT, else the items, possibly none
 	Count    int          // items returned (after the filter)
@@ -95,7 +95,7 @@ type ListOutput struct {
 	Capacity ConsumedCapacity
 }
 
-// capacityReport is one table's ConsumedCapacity as reported, plain data:
+// CapacityReport is one table's ConsumedCapacity as reported, plain data:
 // the answer of TransactWriteItems holds a list of them, and a
 // ClientRequestToken stores that answer as JSON (tokens.go), in these
 // DynamoDB field names. The fields are in the order json.Marshal sorts a
@@ -108,7 +108,7 @@ type CapacityReport struct {
 	TableName              string                   `json:"TableName"`
 }
 
-// capacityUnits is the CapacityUnits of a table or an index.
+// CapacityUnits is the CapacityUnits of a table or an index.
 type CapacityUnits struct {
 	CapacityUnits float64 `json:"CapacityUnits"`
 }
@@ -138,7 +138,7 @@ func (c *Capacity) report(mode string) CapacityReport {
 	return r
 }
 
-// reportTables is the ConsumedCapacity list of a request over several
+// ReportTables is the ConsumedCapacity list of a request over several
 // tables, one element per table in name order, or nil when mode asks for
 // none.
 func ReportTables(caps map[string]*Capacity, mode string) []CapacityReport {
@@ -152,33 +152,33 @@ func ReportTables(caps map[string]*Capacity, mode string) []CapacityReport {
 	return list
 }
 
-// transactWriteOutput is the answer of TransactWriteItems, which a
+// TransactWriteOutput is the answer of TransactWriteItems, which a
 // ClientRequestToken stores (as JSON) and replays.
 type TransactWriteOutput struct {
 	ConsumedCapacity []CapacityReport `json:"ConsumedCapacity,omitempty"`
 }
 
-// batchGetOutput is the answer of BatchGetItem.
+// BatchGetOutput is the answer of BatchGetItem.
 type BatchGetOutput struct {
 	Responses   map[string][]ResultItem       // by table: the items found
 	Unprocessed map[string]*KeysAndAttributes // by table: the keys left for another call
 	Capacity    []CapacityReport              // nil when not asked for
 }
 
-// transactGetOutput is the answer of TransactGetItems: one item per
+// TransactGetOutput is the answer of TransactGetItems: one item per
 // action (the zero resultItem where there is none).
 type TransactGetOutput struct {
 	Responses []ResultItem
 	Capacity  []CapacityReport // nil when not asked for
 }
 
-// batchWriteOutput is the answer of BatchWriteItem, which applies every
+// BatchWriteOutput is the answer of BatchWriteItem, which applies every
 // request at once: its UnprocessedItems are always empty.
 type BatchWriteOutput struct {
 	Capacity []CapacityReport // nil when not asked for
 }
 
-// updateTTLOutput is the answer of UpdateTimeToLive. Like the other plain
+// UpdateTTLOutput is the answer of UpdateTimeToLive. Like the other plain
 // outputs, its fields are in json.Marshal's key order, so encoding/json
 // writes it as the JSON protocol does.
 type UpdateTTLOutput struct {
@@ -192,7 +192,7 @@ type ttlSpecDescription struct {
 	Enabled       bool   `json:"Enabled"`
 }
 
-// describeTTLOutput is the answer of DescribeTimeToLive.
+// DescribeTTLOutput is the answer of DescribeTimeToLive.
 type DescribeTTLOutput struct {
 	TimeToLiveDescription ttlDescription `json:"TimeToLiveDescription"`
 }

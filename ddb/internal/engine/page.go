@@ -13,7 +13,7 @@ import (
 // maxPageBytes is the most item data one Query or Scan page reads (1 MB).
 const maxPageBytes = 1 << 20
 
-// ctxCheckEvery is how many entries a page read visits between checks of
+// CtxCheckEvery is how many entries a page read visits between checks of
 // its request's context. A page holds at most 1 MB of items, but a
 // segment's Scan, or a read past many expired items, may visit the whole
 // table to fill it; a client that went away should not keep it reading.
@@ -49,7 +49,7 @@ func (t *TableTx) openSource(indexName string, consistent bool) (*source, error)
 	return &source{t: t, ix: ix, b: t.B.Bucket(IndexBucketName(ix.Name)), parts: t.M.indexKeyParts(ix), tableParts: tableParts}, nil
 }
 
-// keyNames returns the attributes of a LastEvaluatedKey from this source:
+// KeyNames returns the attributes of a LastEvaluatedKey from this source:
 // the table keys, plus the index keys.
 func (s *source) KeyNames() []string {
 	names := s.t.M.KeyNames()
@@ -120,7 +120,7 @@ type page struct {
 	last []byte
 }
 
-// read reads one page: live items in [lo, hi) after start, in order, until
+// Read reads one page: live items in [lo, hi) after start, in order, until
 // the range ends, limit items were read or the next item would take the
 // page past maxPageBytes (a first item is always read). It returns ctx's
 // error, and no page, once ctx has ended.

@@ -6,13 +6,13 @@ import (
 	"github.com/quickphotos/quickphotos/ddb/attr"
 )
 
-// putItemInput is the PutItem request.
+// PutItemInput is the PutItem request.
 type PutItemInput struct {
 	Item attr.Item `json:"Item"`
 	WriteParams
 }
 
-// putItem creates or replaces an item, if its condition holds.
+// PutItem creates or replaces an item, if its condition holds.
 func (e *Engine) PutItem(_ context.Context, in *PutItemInput) (*ItemWriteOutput, error) {
 	env, err := in.front(nil, "ALL_OLD")
 	if err != nil {

@@ -10,7 +10,7 @@ import (
 	"github.com/quickphotos/quickphotos/ddb/expr"
 )
 
-// queryInput is the Query request.
+// QueryInput is the Query request.
 type QueryInput struct {
 	ListParams
 	KeyConditionExpression *string `json:"KeyConditionExpression"`
@@ -29,7 +29,7 @@ func checkFilterKeys(ks []KeySchemaElement, c *compiled) error {
 	return nil
 }
 
-// query reads the items of one partition of the table or an index. It stops
+// Query reads the items of one partition of the table or an index. It stops
 // with ctx's error once ctx ends (see source.read).
 func (e *Engine) Query(ctx context.Context, in *QueryInput) (*ListOutput, error) {
 	if err := in.LegacyParams.translate(&in.ExprParams, exprSlots{projection: &in.ProjectionExpression, filter: &in.FilterExpression, keyCondition: &in.KeyConditionExpression}); err != nil {

@@ -20,7 +20,7 @@ const (
 	selectCount     = "COUNT"
 )
 
-// listParams are the parameters shared by Query and Scan.
+// ListParams are the parameters shared by Query and Scan.
 type ListParams struct {
 	ReadParams
 	IndexName         string    `json:"IndexName"`

@@ -3,7 +3,7 @@ package engine
 // What the reads share (GetItem, Query, Scan, BatchGetItem, TransactGetItems):
 // their common parameters. The form of an item read is readItem (output.go).
 
-// readParams are the parameters shared by GetItem, Query and Scan.
+// ReadParams are the parameters shared by GetItem, Query and Scan.
 type ReadParams struct {
 	TableName              string  `json:"TableName"`
 	ProjectionExpression   *string `json:"ProjectionExpression"`
@@ -11,7 +11,7 @@ type ReadParams struct {
 	ReturnConsumedCapacity string  `json:"ReturnConsumedCapacity"`
 	ExprParams
 	LegacyParams
-	// tableNameAbsent is whether the request left TableName out (shape.go).
+	// TableNameAbsent is whether the request left TableName out (shape.go).
 	TableNameAbsent bool `json:"-"`
 }
 

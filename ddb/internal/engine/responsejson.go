@@ -24,7 +24,7 @@ import (
 // formatting); anything else falls back to json.Marshal.
 // responsejson_test.go checks the equivalence.
 
-// rawItem is an item's response JSON, exactly what json.Marshal of the
+// RawItem is an item's response JSON, exactly what json.Marshal of the
 // decoded item produces (appendItem's bytes), which reads write straight
 // from the stored form (itemcodec.go) instead of building the item.
 type RawItem []byte
@@ -33,7 +33,7 @@ type RawItem []byte
 // error bodies) handle responses holding raw items.
 func (r RawItem) MarshalJSON() ([]byte, error) { return r, nil }
 
-// appendItem appends the encoding json.Marshal gives an item: attr's wire
+// AppendItem appends the encoding json.Marshal gives an item: attr's wire
 // encoding with <, >, & and U+2028/U+2029 escaped.
 func AppendItem(dst []byte, it attr.Item) []byte {
 	start := len(dst)
@@ -93,7 +93,7 @@ func needsHTMLEscape(b []byte, i int) bool {
 
 func hexDigit(n byte) byte { return "0123456789abcdef"[n] }
 
-// appendResponse appends the JSON encoding of v, byte for byte what
+// AppendResponse appends the JSON encoding of v, byte for byte what
 // json.Marshal(v) returns.
 func AppendResponse(dst []byte, v any) ([]byte, error) {
 	switch v := v.(type) {
@@ -229,14 +229,14 @@ const maxPooledBuffer = 1 << 20
 // bufferPool holds response buffers (*[]byte).
 var bufferPool = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
 
-// getBuffer returns an empty pooled buffer.
+// GetBuffer returns an empty pooled buffer.
 func GetBuffer() *[]byte {
 	b := bufferPool.Get().(*[]byte)
 	*b = (*b)[:0]
 	return b
 }
 
-// putBuffer returns a buffer to the pool once its bytes are no longer used.
+// PutBuffer returns a buffer to the pool once its bytes are no longer used.
 func PutBuffer(b *[]byte) {
 	if cap(*b) <= maxPooledBuffer {
 		bufferPool.Put(b)
@@ -258,7 +258,7 @@ func appendStoredJSON(dst []byte, keys []attr.NamedValue, v []byte) ([]byte, int
 	return htmlEscapeTail(dst, start), size, nil
 }
 
-// appendJSON appends the item's response JSON: what appendItem writes for
+// AppendJSON appends the item's response JSON: what appendItem writes for
 // the decoded item.
 func (s *StoredItem) AppendJSON(dst []byte) ([]byte, error) {
 	if s.Value == nil {
@@ -272,7 +272,7 @@ func (s *StoredItem) AppendJSON(dst []byte) ([]byte, error) {
 // holding stored items.
 func (s *StoredItem) MarshalJSON() ([]byte, error) { return s.AppendJSON(nil) }
 
-// appendJSON appends the record as GetRecords returns it over HTTP: the
+// AppendJSON appends the record as GetRecords returns it over HTTP: the
 // keys in the order json.Marshal sorts them, as appendResponse writes every
 // response.
 func (r *StoredRecord) AppendJSON(dst []byte) ([]byte, error) {
@@ -359,12 +359,12 @@ func (w *objectWriter) end() []byte {
 	return append(w.dst, '}')
 }
 
-// appendJSON writes the ConsumedCapacity object (capacity.render).
+// AppendJSON writes the ConsumedCapacity object (capacity.render).
 func (cc ConsumedCapacity) AppendJSON(dst []byte) ([]byte, error) {
 	return appendObject(dst, cc.C.render(cc.Mode))
 }
 
-// appendJSON writes the item: its stored form straight from the bytes, or
+// AppendJSON writes the item: its stored form straight from the bytes, or
 // the decoded item.
 func (r ResultItem) AppendJSON(dst []byte) ([]byte, error) {
 	if r.Stored != nil {

@@ -9,7 +9,7 @@ import (
 	"github.com/quickphotos/quickphotos/ddb/attr"
 )
 
-// scanInput is the Scan request.
+// ScanInput is the Scan request.
 type ScanInput struct {
 	ListParams
 	Segment       *int `json:"Segment"`
@@ -19,7 +19,7 @@ type ScanInput struct {
 // maxSegments is DynamoDB's limit on TotalSegments.
 const maxSegments = 1000000
 
-// scan reads every item of the table or an index, in key order (by
+// Scan reads every item of the table or an index, in key order (by
 // partition key, unlike DynamoDB's hash order), optionally one segment of a
 // parallel scan. An item belongs to segment hash(partition key) mod
 // TotalSegments, so a partition is never split between segments. It stops

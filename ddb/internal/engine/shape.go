@@ -14,17 +14,17 @@ import (
 // operations then apply their own rules, one error at a time. A table name
 // that breaks the model is so refused before the table is looked up.
 
-// violations collects a request's constraint violations, in the order the
+// Violations collects a request's constraint violations, in the order the
 // model lists the parameters.
 type Violations []string
 
-// add records one violation of the parameter at path, whose value is
+// Add records one violation of the parameter at path, whose value is
 // rendered as the model's message does ("null" when absent).
 func (v *Violations) Add(value, path, constraint string) {
 	*v = append(*v, fmt.Sprintf("Value %s at '%s' failed to satisfy constraint: %s", value, path, constraint))
 }
 
-// err returns the ValidationException listing the violations, nil when
+// Err returns the ValidationException listing the violations, nil when
 // there are none.
 func (v Violations) Err() *Error {
 	switch len(v) {
@@ -39,7 +39,7 @@ func (v Violations) Err() *Error {
 // quoted renders a string value as the model's messages do.
 func quoted(s string) string { return "'" + s + "'" }
 
-// enum checks an optional enum parameter: "" is absent.
+// Enum checks an optional enum parameter: "" is absent.
 func (v *Violations) Enum(path, value string, set ...string) {
 	if value == "" {
 		return
@@ -100,7 +100,7 @@ func (v *Violations) tableName(name string, absent bool) {
 	v.DataTableName("tableName", name, absent)
 }
 
-// dataTableName checks a data-plane table name at path (see above).
+// DataTableName checks a data-plane table name at path (see above).
 func (v *Violations) DataTableName(path, name string, absent bool) {
 	switch {
 	case name == "" && absent:
@@ -166,7 +166,7 @@ func requestItemsKeys[T any](requestItems map[string]T) *Error {
 	return nil
 }
 
-// absentTableName reports whether a request whose TableName decoded as name
+// AbsentTableName reports whether a request whose TableName decoded as name
 // left it out of body (or gave it as null). The in-process API knows it from
 // the SDK input's nil pointer instead.
 func AbsentTableName(name string, body []byte) bool {

@@ -31,7 +31,7 @@ var (
 	KeyFormat    = []byte("format")
 	keyStats     = []byte("stats")
 	BucketItems  = []byte("items")
-	// bucketExpiry is the expiry index of a table with TTL enabled
+	// BucketExpiry is the expiry index of a table with TTL enabled
 	// (expiry.go), nested in the table bucket like items.
 	BucketExpiry = []byte("expiry")
 )
@@ -39,13 +39,13 @@ var (
 // tableBucketPrefix begins the name of every table's bucket.
 const tableBucketPrefix = "t:"
 
-// tableBucketName is the top-level bucket holding one table's data.
+// TableBucketName is the top-level bucket holding one table's data.
 func TableBucketName(table string) []byte { return []byte(tableBucketPrefix + table) }
 
 // indexBucketPrefix begins the name of every index's bucket.
 const indexBucketPrefix = "i:"
 
-// indexBucketName is the nested bucket (inside the table bucket) holding an
+// IndexBucketName is the nested bucket (inside the table bucket) holding an
 // index's entries.
 func IndexBucketName(index string) []byte { return []byte(indexBucketPrefix + index) }
 
@@ -82,13 +82,13 @@ type tableStats struct {
 	Indexes   map[string]IndexStats `json:"indexes,omitempty"`
 }
 
-// indexStats are the counters of one secondary index.
+// IndexStats are the counters of one secondary index.
 type IndexStats struct {
 	ItemCount int64 `json:"items"`
 	SizeBytes int64 `json:"bytes"`
 }
 
-// loadTable reads a table's metadata; nil when the table does not exist.
+// LoadTable reads a table's metadata; nil when the table does not exist.
 func LoadTable(tx *bolt.Tx, name string) (*TableMeta, error) {
 	raw := tx.Bucket(BucketTables).Get([]byte(name))
 	if raw == nil {
@@ -101,7 +101,7 @@ func LoadTable(tx *bolt.Tx, name string) (*TableMeta, error) {
 	return &m, nil
 }
 
-// saveTable writes a table's metadata.
+// SaveTable writes a table's metadata.
 func SaveTable(tx *bolt.Tx, m *TableMeta) error {
 	raw, err := json.Marshal(m)
 	if err != nil {
@@ -110,7 +110,7 @@ func SaveTable(tx *bolt.Tx, m *TableMeta) error {
 	return tx.Bucket(BucketTables).Put([]byte(m.Name), raw)
 }
 
-// loadStats reads a table's counters from its bucket. Every write reads
+// LoadStats reads a table's counters from its bucket. Every write reads
 // and writes them, hence go-json, several times faster than encoding/json
 // here and writing the same JSON.
 func LoadStats(tb *bolt.Bucket) (tableStats, error) {

@@ -4,15 +4,15 @@ import (
 	"github.com/quickphotos/quickphotos/ddb/attr"
 )
 
-// storedItem is a read item as storage holds it, copied out of its read
+// StoredItem is a read item as storage holds it, copied out of its read
 // transaction: its binary value and the key attributes the value leaves
 // out. An unprojected read answers with it, and each path renders it from
 // these bytes: the HTTP path as JSON (appendJSON), the in-process API as
 // the SDK's values (storedItemToSDK), neither through the other's form.
 type StoredItem struct {
-	// keys are the key attributes, sorted by name.
+	// Keys are the key attributes, sorted by name.
 	Keys []attr.NamedValue
-	// value is the binary value (attr's codec); nil for an entry of the key
+	// Value is the binary value (attr's codec); nil for an entry of the key
 	// attributes alone (a KEYS_ONLY index entry).
 	Value []byte
 }

@@ -42,7 +42,7 @@ const StreamRetention = 24 * time.Hour
 // DynamoDB closes a stream's shard and opens its child about every four hours.
 const DefaultStreamShardDuration = 4 * time.Hour
 
-// streamSpecInput is a StreamSpecification in a request.
+// StreamSpecInput is a StreamSpecification in a request.
 type StreamSpecInput struct {
 	StreamEnabled  *bool  `json:"StreamEnabled"`
 	StreamViewType string `json:"StreamViewType"`
@@ -55,7 +55,7 @@ type tableStream struct {
 	ViewType string `json:"ViewType"`
 }
 
-// check validates a StreamSpecification as DynamoDB does.
+// Check validates a StreamSpecification as DynamoDB does.
 func (s *StreamSpecInput) Check() *Error {
 	if s.StreamEnabled == nil {
 		return Validationf("1 validation error detected: Value null at 'streamSpecification.streamEnabled' failed to satisfy constraint: Member must not be null")
@@ -109,7 +109,7 @@ type recordRegion struct {
 	Region string `json:"Region"`
 }
 
-// recordRegion returns the region record seq was written in: its run's,
+// RecordRegion returns the region record seq was written in: its run's,
 // or engine (the engine's region) for a record no run holds. A stream has
 // a run for each change of region in its format 3 records: usually one.
 func (s *streamMeta) RecordRegion(seq uint64, engine string) string {
@@ -141,7 +141,7 @@ func (r *lazyRegions) of(log *streamLog, seq uint64) (string, error) {
 	return r.meta.RecordRegion(seq, r.engine), nil
 }
 
-// status is the StreamStatus of the stream.
+// Status is the StreamStatus of the stream.
 func (s *streamMeta) Status() string {
 	if s.Disabled != 0 {
 		return streamDisabled

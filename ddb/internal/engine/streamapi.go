@@ -18,7 +18,7 @@ import (
 // JSON and StreamsAPI (sdkstreams.go) as the SDK's types. Messages
 // follow DynamoDB Local's where it has them.
 
-// streamsTargetPrefix is the X-Amz-Target prefix of the Streams API.
+// StreamsTargetPrefix is the X-Amz-Target prefix of the Streams API.
 const StreamsTargetPrefix = "DynamoDBStreams_20120810."
 
 // Exceptions of the Streams API.
@@ -49,18 +49,18 @@ func checkLimit(limit *int, most int, over string) *Error {
 	return nil
 }
 
-// listStreamsInput is the ListStreams request.
+// ListStreamsInput is the ListStreams request.
 type ListStreamsInput struct {
 	TableName               string `json:"TableName"`
 	Limit                   *int   `json:"Limit"`
 	ExclusiveStartStreamArn string `json:"ExclusiveStartStreamArn"`
 }
 
-// streamList is ListStreams' answer, which each path renders (response,
+// StreamList is ListStreams' answer, which each path renders (response,
 // listStreamsToSDK).
 type StreamList struct {
 	Streams []streamName
-	// lastEvaluated is the LastEvaluatedStreamArn, the last stream listed
+	// LastEvaluated is the LastEvaluatedStreamArn, the last stream listed
 	// when the list stopped at Limit, else "".
 	LastEvaluated string
 }
@@ -68,7 +68,7 @@ type StreamList struct {
 // streamName names one stream of ListStreams.
 type streamName struct{ Arn, Table, Label string }
 
-// listStreams lists the streams of every table, or of one, including
+// ListStreams lists the streams of every table, or of one, including
 // those switched off in the last StreamRetention: ordered by table, then
 // newest first.
 func (e *Engine) ListStreams(_ context.Context, in *ListStreamsInput) (*StreamList, error) {
@@ -124,7 +124,7 @@ func (e *Engine) ListStreams(_ context.Context, in *ListStreamsInput) (*StreamLi
 	return l, nil
 }
 
-// response renders the list as the JSON answer.
+// Response renders the list as the JSON answer.
 func (l *StreamList) Response() map[string]any {
 	streams := make([]any, len(l.Streams))
 	for i, s := range l.Streams {
@@ -160,25 +160,25 @@ func (e *Engine) viewStream(arn string, notFound string, fn func(log *streamLog)
 	})
 }
 
-// describeStreamInput is the DescribeStream request.
+// DescribeStreamInput is the DescribeStream request.
 type DescribeStreamInput struct {
 	StreamArn             string `json:"StreamArn"`
 	Limit                 *int   `json:"Limit"`
 	ExclusiveStartShardId string `json:"ExclusiveStartShardId"`
 }
 
-// streamDescription is DescribeStream's answer, which each path renders
+// StreamDescription is DescribeStream's answer, which each path renders
 // (response, describeStreamToSDK).
 type StreamDescription struct {
 	Arn    string
 	Meta   *streamMeta
 	Shards []shardMeta // the shards listed, oldest first
-	// lastShard is the LastEvaluatedShardId: the last shard listed when
+	// LastShard is the LastEvaluatedShardId: the last shard listed when
 	// the list stopped at Limit, "" otherwise.
 	LastShard string
 }
 
-// describeStream describes a stream and its shards, oldest first.
+// DescribeStream describes a stream and its shards, oldest first.
 func (e *Engine) DescribeStream(_ context.Context, in *DescribeStreamInput) (*StreamDescription, error) {
 	if in.StreamArn == "" {
 		return nil, Validationf("Invalid StreamArn")
@@ -222,7 +222,7 @@ func (e *Engine) DescribeStream(_ context.Context, in *DescribeStreamInput) (*St
 	return d, nil
 }
 
-// response renders the description as the JSON answer.
+// Response renders the description as the JSON answer.
 func (d *StreamDescription) Response() map[string]any {
 	m := d.Meta
 	desc := map[string]any{
@@ -258,14 +258,14 @@ func describeShard(s *shardMeta) map[string]any {
 	return d
 }
 
-// ending is the EndingSequenceNumber of a closed shard; closed is false for
+// Ending is the EndingSequenceNumber of a closed shard; closed is false for
 // the open one, which has none. A shard closed before its first record ends
 // where it starts, as DynamoDB Local reports it.
 func (s *shardMeta) Ending() (end uint64, closed bool) {
 	return max(s.End, s.Start), s.Closed
 }
 
-// getShardIteratorInput is the GetShardIterator request.
+// GetShardIteratorInput is the GetShardIterator request.
 type GetShardIteratorInput struct {
 	StreamArn         string `json:"StreamArn"`
 	ShardId           string `json:"ShardId"`
@@ -273,7 +273,7 @@ type GetShardIteratorInput struct {
 	SequenceNumber    string `json:"SequenceNumber"`
 }
 
-// getShardIterator returns an iterator at a position of a shard.
+// GetShardIterator returns an iterator at a position of a shard.
 func (e *Engine) GetShardIterator(_ context.Context, in *GetShardIteratorInput) (*ShardIterator, error) {
 	if in.StreamArn == "" {
 		return nil, InvalidParamf("streamArn cannot be empty or null.")
@@ -351,22 +351,22 @@ func (l *streamLog) keptFrom() uint64 {
 	return BytesToSeq(k)
 }
 
-// getRecordsInput is the GetRecords request.
+// GetRecordsInput is the GetRecords request.
 type GetRecordsInput struct {
 	ShardIterator string `json:"ShardIterator"`
 	Limit         *int   `json:"Limit"`
 }
 
-// recordPage is GetRecords' answer, which each path renders (response,
+// RecordPage is GetRecords' answer, which each path renders (response,
 // getRecordsToSDK).
 type RecordPage struct {
 	Records []*StoredRecord
-	// next is the iterator to continue from; nil at the end of a closed
+	// Next is the iterator to continue from; nil at the end of a closed
 	// shard.
 	Next *ShardIterator
 }
 
-// getRecords returns the records of a shard after an iterator's position,
+// GetRecords returns the records of a shard after an iterator's position,
 // up to Limit (at most 1,000) and 1 MB, with the iterator to continue
 // from. At the end of a closed shard there is no next iterator: a reader
 // goes on with the shard's children (DescribeStream).
@@ -440,7 +440,7 @@ func (e *Engine) GetRecords(_ context.Context, in *GetRecordsInput) (*RecordPage
 	return p, nil
 }
 
-// response renders the page as the JSON answer.
+// Response renders the page as the JSON answer.
 func (p *RecordPage) Response() map[string]any {
 	records := make([]any, len(p.Records))
 	for i, r := range p.Records {
@@ -453,7 +453,7 @@ func (p *RecordPage) Response() map[string]any {
 	return out
 }
 
-// bytesToSeq reads an 8-byte sequence number key.
+// BytesToSeq reads an 8-byte sequence number key.
 func BytesToSeq(k []byte) uint64 {
 	var n uint64
 	for _, b := range k {

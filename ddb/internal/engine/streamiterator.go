@@ -12,7 +12,7 @@ import (
 // refuses one obtained more than 15 minutes earlier (ExpiredIteratorException).
 const ShardIteratorLifetime = 15 * time.Minute
 
-// iteratorClockSkew is how far in the future an iterator's issue time may
+// IteratorClockSkew is how far in the future an iterator's issue time may
 // be, for a clock that stepped back since it was issued. The issue time is
 // written in the iterator in the clear, so a caller can claim any; one
 // further ahead was never issued by this engine (see checkAge).
@@ -30,7 +30,7 @@ const (
 // can tell an old iterator from garbage.
 const iteratorVersion = "001"
 
-// shardIterator is a position in a shard: the next record read is the
+// ShardIterator is a position in a shard: the next record read is the
 // first after sequence number After. Its string form is
 // "<stream ARN>|001|<base64 of shard ID|after|issued Unix ms>", like
 // DynamoDB Local's: the ARN stays readable, the rest is opaque.
@@ -73,7 +73,7 @@ func (it ShardIterator) checkAge(now time.Time) error {
 	return nil
 }
 
-// parseShardIterator decodes an iterator String produced.
+// ParseShardIterator decodes an iterator String produced.
 func ParseShardIterator(s string) (ShardIterator, error) {
 	arn, rest, ok := strings.Cut(s, "|")
 	if !ok {
@@ -99,7 +99,7 @@ func ParseShardIterator(s string) (ShardIterator, error) {
 	return ShardIterator{StreamARN: arn, ShardID: parts[0], After: after, Issued: time.UnixMilli(issued)}, nil
 }
 
-// parseSequenceNumber reads a SequenceNumber parameter: a decimal number
+// ParseSequenceNumber reads a SequenceNumber parameter: a decimal number
 // that fits the engine's counter.
 func ParseSequenceNumber(s string) (uint64, bool) {
 	if s == "" || len(s) > 40 {

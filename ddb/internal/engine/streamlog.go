@@ -40,7 +40,7 @@ var (
 	BucketRecords = []byte("records")
 )
 
-// streamBucketName is the name of a stream's bucket inside "streams".
+// StreamBucketName is the name of a stream's bucket inside "streams".
 func StreamBucketName(table, label string) []byte { return []byte(table + "/" + label) }
 
 // shardMeta is one shard of a stream: the records numbered Start to End.
@@ -55,7 +55,7 @@ type shardMeta struct {
 	Created float64 `json:"Created"` // Unix seconds
 }
 
-// holds reports whether record seq belongs to shard s (as far as it is
+// Holds reports whether record seq belongs to shard s (as far as it is
 // written: an open shard holds every number from its start).
 func (s *shardMeta) Holds(seq uint64) bool {
 	return seq >= s.Start && (!s.Closed || seq <= s.End)
@@ -73,7 +73,7 @@ type streamLog struct {
 	Records *bolt.Bucket
 }
 
-// streamBuckets returns the buckets of the stream stored in sb.
+// StreamBuckets returns the buckets of the stream stored in sb.
 func StreamBuckets(sb *bolt.Bucket) (*streamLog, error) {
 	log := &streamLog{B: sb, shards: sb.Bucket(bucketShards), Records: sb.Bucket(BucketRecords)}
 	if log.shards == nil || log.Records == nil {
@@ -105,7 +105,7 @@ func createStreamBuckets(root *bolt.Bucket, s *streamMeta, now time.Time) error 
 	return log.openShard("", now)
 }
 
-// openStreamLog returns the stream stored in bucket sb, with its meta.
+// OpenStreamLog returns the stream stored in bucket sb, with its meta.
 func OpenStreamLog(sb *bolt.Bucket) (*streamLog, error) {
 	log, err := StreamBuckets(sb)
 	if err != nil {
@@ -139,7 +139,7 @@ func (l *streamLog) lastShard() (*shardMeta, []byte, error) {
 	return &s, k, nil
 }
 
-// allShards returns every shard, oldest first.
+// AllShards returns every shard, oldest first.
 func (l *streamLog) AllShards() ([]shardMeta, error) {
 	var out []shardMeta
 	err := l.shards.ForEach(func(_, v []byte) error {
@@ -255,7 +255,7 @@ func seqKey(n uint64) []byte {
 	return binary.BigEndian.AppendUint64(nil, n)
 }
 
-// formatSequenceNumber renders a sequence number as DynamoDB Streams does:
+// FormatSequenceNumber renders a sequence number as DynamoDB Streams does:
 // a decimal string, here of fixed width (21 digits, as DynamoDB Local's) so
 // that its string order is its numeric order.
 func FormatSequenceNumber(n uint64) string { return string(appendSequenceNumber(nil, n)) }

@@ -52,7 +52,7 @@ const (
 	recordByService = 1 << 6
 )
 
-// errBadRecord is a stored stream record that is not in the format above.
+// ErrBadRecord is a stored stream record that is not in the format above.
 var ErrBadRecord = errors.New("ddb: corrupt stream record")
 
 // streamRecord is one record to store.
@@ -113,7 +113,7 @@ func readLengthPrefixed(b []byte) (field, rest []byte, err error) {
 	return b[w : w+int(n)], b[w+int(n):], nil
 }
 
-// storedRecord is a record as the records bucket stores it, cut into its
+// StoredRecord is a record as the records bucket stores it, cut into its
 // fields: what GetRecords reads in its transaction and each path renders
 // afterwards, the HTTP path as JSON (appendJSON), the in-process Streams
 // API as the SDK's types (recordToSDK), neither through the other's form.
@@ -127,12 +127,12 @@ type StoredRecord struct {
 	Id     []byte // the eventID, 16 bytes
 	Size   uint64 // SizeBytes
 	Keys   []byte // the key attributes, binary (attr.AppendBinary)
-	// newImage and oldImage are the stored forms of the images the record
+	// NewImage and oldImage are the stored forms of the images the record
 	// carries (the item without its key attributes), nil when absent.
 	NewImage, OldImage []byte
 }
 
-// parseStoredRecord cuts the record stored as v (time included) under
+// ParseStoredRecord cuts the record stored as v (time included) under
 // sequence number seq into its fields, checking its framing; the
 // attribute values are checked when rendered.
 func ParseStoredRecord(seq uint64, v []byte, region string) (*StoredRecord, error) {
@@ -169,17 +169,17 @@ func ParseStoredRecord(seq uint64, v []byte, region string) (*StoredRecord, erro
 	return r, nil
 }
 
-// event is the record's eventName.
+// Event is the record's eventName.
 func (r *StoredRecord) Event() string { return recordEvents[r.flags&3] }
 
-// viewType is the StreamViewType of the stream that wrote the record.
+// ViewType is the StreamViewType of the stream that wrote the record.
 func (r *StoredRecord) ViewType() string { return recordViews[r.flags>>2&3] }
 
-// byService reports whether the service made the write (TTL deletions),
+// ByService reports whether the service made the write (TTL deletions),
 // which the record's userIdentity says.
 func (r *StoredRecord) ByService() bool { return r.flags&recordByService != 0 }
 
-// corrupt is err, met rendering the record, naming its sequence number.
+// Corrupt is err, met rendering the record, naming its sequence number.
 func (r *StoredRecord) Corrupt(err error) error { return corruptRecord(err, r.Seq) }
 
 // corruptRecord is err, met reading record seq, naming it.

@@ -18,25 +18,25 @@ const (
 	billingPayPerRequest = "PAY_PER_REQUEST"
 )
 
-// keySchemaElement is one element of a KeySchema.
+// KeySchemaElement is one element of a KeySchema.
 type KeySchemaElement struct {
 	AttributeName string `json:"AttributeName"`
 	KeyType       string `json:"KeyType"`
 }
 
-// attributeDefinition declares the scalar type of a key attribute.
+// AttributeDefinition declares the scalar type of a key attribute.
 type AttributeDefinition struct {
 	AttributeName string `json:"AttributeName"`
 	AttributeType string `json:"AttributeType"`
 }
 
-// projection is an index's Projection.
+// Projection is an index's Projection.
 type Projection struct {
 	ProjectionType   string   `json:"ProjectionType,omitempty"`
 	NonKeyAttributes []string `json:"NonKeyAttributes,omitempty"`
 }
 
-// throughput is a ProvisionedThroughput in requests.
+// Throughput is a ProvisionedThroughput in requests.
 type Throughput struct {
 	ReadCapacityUnits  int64 `json:"ReadCapacityUnits"`
 	WriteCapacityUnits int64 `json:"WriteCapacityUnits"`
@@ -60,7 +60,7 @@ type ttlSpec struct {
 	Enabled       bool   `json:"Enabled"`
 }
 
-// tableMeta is the stored definition of a table, kept as JSON in the tables
+// TableMeta is the stored definition of a table, kept as JSON in the tables
 // bucket.
 type TableMeta struct {
 	Name                 string                `json:"TableName"`
@@ -85,7 +85,7 @@ type TableMeta struct {
 	keys []string
 }
 
-// hashKey returns the name of the HASH attribute of a key schema.
+// HashKey returns the name of the HASH attribute of a key schema.
 func HashKey(ks []KeySchemaElement) string {
 	for _, k := range ks {
 		if k.KeyType == keyTypeHash {
@@ -95,7 +95,7 @@ func HashKey(ks []KeySchemaElement) string {
 	return ""
 }
 
-// rangeKey returns the name of the RANGE attribute of a key schema, or "".
+// RangeKey returns the name of the RANGE attribute of a key schema, or "".
 func RangeKey(ks []KeySchemaElement) string {
 	for _, k := range ks {
 		if k.KeyType == keyTypeRange {
@@ -115,7 +115,7 @@ func (m *TableMeta) attrType(name string) string {
 	return ""
 }
 
-// index returns the named index, or nil.
+// Index returns the named index, or nil.
 func (m *TableMeta) Index(name string) *indexMeta {
 	for i := range m.Indexes {
 		if m.Indexes[i].Name == name {
@@ -125,7 +125,7 @@ func (m *TableMeta) Index(name string) *indexMeta {
 	return nil
 }
 
-// keyNames returns the table's key attribute names (hash, then range if any).
+// KeyNames returns the table's key attribute names (hash, then range if any).
 // The slice has no spare capacity, so a caller that appends to the names
 // shared through the table cache gets a copy.
 func (m *TableMeta) KeyNames() []string {
@@ -221,14 +221,14 @@ func validProjection(p *Projection) *Error {
 	return nil
 }
 
-// tableNameInput is the request of operations naming only a table.
+// TableNameInput is the request of operations naming only a table.
 type TableNameInput struct {
 	TableName string `json:"TableName"`
-	// tableNameAbsent is whether the request left TableName out (shape.go).
+	// TableNameAbsent is whether the request left TableName out (shape.go).
 	TableNameAbsent bool `json:"-"`
 }
 
-// tableNameFromSDK builds a tableNameInput from an SDK input's TableName.
+// TableNameFromSDK builds a tableNameInput from an SDK input's TableName.
 func TableNameFromSDK(name *string) *TableNameInput {
 	return &TableNameInput{TableName: Deref(name), TableNameAbsent: name == nil}
 }
@@ -239,7 +239,7 @@ const (
 	maxLSIs = 5
 )
 
-// indexInput is a GlobalSecondaryIndex or LocalSecondaryIndex in a request.
+// IndexInput is a GlobalSecondaryIndex or LocalSecondaryIndex in a request.
 type IndexInput struct {
 	IndexName             string             `json:"IndexName"`
 	KeySchema             []KeySchemaElement `json:"KeySchema"`

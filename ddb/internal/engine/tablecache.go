@@ -27,7 +27,7 @@ type cachedMeta struct {
 	m   *TableMeta
 }
 
-// loadTableShared is loadTable through the cache: the result is shared
+// LoadTableShared is loadTable through the cache: the result is shared
 // and read-only.
 func (e *Engine) LoadTableShared(tx *bolt.Tx, name string) (*TableMeta, error) {
 	raw := tx.Bucket(BucketTables).Get([]byte(name))

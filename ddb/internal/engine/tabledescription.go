@@ -1,6 +1,6 @@
 package engine
 
-// tableDescription is the TableDescription of every table operation,
+// TableDescription is the TableDescription of every table operation,
 // typed. Its fields are in the order json.Marshal sorts a map's keys, so
 // encoding/json writes it as DynamoDB's JSON protocol does; the typed SDK
 // API converts it field by field (sdktable.go).
@@ -61,19 +61,19 @@ type onDemandThroughput struct {
 // a GSI created by UpdateTable.
 var unlimitedOnDemand = onDemandThroughput{MaxReadRequestUnits: -1, MaxWriteRequestUnits: -1}
 
-// throughputDescription is a ProvisionedThroughputDescription.
+// ThroughputDescription is a ProvisionedThroughputDescription.
 type ThroughputDescription struct {
 	NumberOfDecreasesToday int64 `json:"NumberOfDecreasesToday"`
 	ReadCapacityUnits      int64 `json:"ReadCapacityUnits"`
 	WriteCapacityUnits     int64 `json:"WriteCapacityUnits"`
 }
 
-// describeTableOutput is DescribeTable's answer.
+// DescribeTableOutput is DescribeTable's answer.
 type DescribeTableOutput struct {
 	Table *TableDescription `json:"Table"`
 }
 
-// tableChangeOutput is the answer of CreateTable, UpdateTable and
+// TableChangeOutput is the answer of CreateTable, UpdateTable and
 // DeleteTable.
 type TableChangeOutput struct {
 	TableDescription *TableDescription `json:"TableDescription"`

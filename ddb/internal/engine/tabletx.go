@@ -8,7 +8,7 @@ import (
 	"github.com/quickphotos/quickphotos/ddb/attr"
 )
 
-// tableTx is one table inside a bbolt transaction: its metadata, buckets and
+// TableTx is one table inside a bbolt transaction: its metadata, buckets and
 // counters. It is only valid for the life of the transaction. Writers call
 // put and remove, which maintain the index entries and counters, then flush
 // to store the counters.
@@ -28,7 +28,7 @@ type TableTx struct {
 	byService bool
 }
 
-// openTable returns the named table in tx, or ResourceNotFoundException.
+// OpenTable returns the named table in tx, or ResourceNotFoundException.
 func (e *Engine) OpenTable(tx *bolt.Tx, name string) (*TableTx, error) {
 	if name == "" {
 		return nil, Validationf("1 validation error detected: Value null at 'tableName' failed to satisfy constraint: Member must not be null")
@@ -54,7 +54,7 @@ func (e *Engine) OpenTable(tx *bolt.Tx, name string) (*TableTx, error) {
 	return t, nil
 }
 
-// getRaw returns the stored item at key k regardless of TTL, or nil.
+// GetRaw returns the stored item at key k regardless of TTL, or nil.
 func (t *TableTx) GetRaw(k []byte) (attr.Item, error) {
 	v := t.Items.Get(k)
 	if v == nil {
@@ -71,7 +71,7 @@ func (t *TableTx) live(it attr.Item) attr.Item {
 	return it
 }
 
-// getLive returns the live item at key k, its response form and its size;
+// GetLive returns the live item at key k, its response form and its size;
 // raw is nil when the item is absent or expired. Unless decode, raw is the
 // item's response JSON, written straight from the stored form, and the item
 // is not decoded (it is nil; a TTL check reads the TTL attribute alone).
@@ -103,7 +103,7 @@ type writeUnits struct {
 	indexes map[string]float64
 }
 
-// put stores item it at key k, replacing the stored item (old, which may be
+// Put stores item it at key k, replacing the stored item (old, which may be
 // expired; nil when absent), and maintains index entries, the expiry entry
 // and counters. The returned units follow DynamoDB: the larger of the old
 // and new item sizes, plus per index one write per entry removed or added
@@ -218,7 +218,7 @@ func (t *TableTx) updateIndexes(old, it attr.Item, u *writeUnits) error {
 	return nil
 }
 
-// flush stores the counters if they changed.
+// Flush stores the counters if they changed.
 func (t *TableTx) Flush() error {
 	if !t.dirty {
 		return nil

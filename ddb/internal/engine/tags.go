@@ -28,19 +28,19 @@ const (
 // values: letters, digits, white space and _ . : / = + - @.
 var tagTextPattern = regexp.MustCompile(`^[\p{L}\p{Z}\p{N}_.:/=+\-@]*$`)
 
-// tag is one Tag of a request or a table.
+// Tag is one Tag of a request or a table.
 type Tag struct {
 	Key   *string `json:"Key"`
 	Value *string `json:"Value"`
 }
 
-// storedTag is a table's tag as kept in its metadata and listed.
+// StoredTag is a table's tag as kept in its metadata and listed.
 type StoredTag struct {
 	Key   string `json:"Key"`
 	Value string `json:"Value"`
 }
 
-// checkTags validates the Tags of a request (field names the parameter in
+// CheckTags validates the Tags of a request (field names the parameter in
 // messages, "tags") and returns them as stored tags, a later duplicate key
 // winning as in DynamoDB.
 func CheckTags(field string, tags []Tag) ([]StoredTag, error) {
@@ -76,7 +76,7 @@ func CheckTags(field string, tags []Tag) ([]StoredTag, error) {
 	return out, nil
 }
 
-// mergeTags returns have with add applied: a key already there takes the
+// MergeTags returns have with add applied: a key already there takes the
 // new value.
 func MergeTags(have, add []StoredTag) []StoredTag {
 	for _, t := range add {
@@ -92,13 +92,13 @@ func MergeTags(have, add []StoredTag) []StoredTag {
 	return have
 }
 
-// errTooManyTags is the answer to a request that would leave a table with
+// ErrTooManyTags is the answer to a request that would leave a table with
 // more than maxTagsPerResource tags.
 func ErrTooManyTags(n int) *Error {
 	return InvalidParamf("The number of tags of a resource would be %d; the limit is %d", n, MaxTagsPerResource)
 }
 
-// taggedTable resolves a ResourceArn to the table it names, in tx. A string
+// TaggedTable resolves a ResourceArn to the table it names, in tx. A string
 // that is not a DynamoDB table ARN is a ValidationException; an ARN of
 // another account or region names nothing this endpoint serves, which
 // DynamoDB answers with AccessDeniedException; an ARN of this engine
@@ -141,19 +141,19 @@ func accessDenied(op, arn string) *Error {
 	return &Error{Type: typeAccessDenied, Message: fmt.Sprintf("User is not authorized to perform: dynamodb:%s on resource: %s", op, arn)}
 }
 
-// tagResourceInput is the TagResource request.
+// TagResourceInput is the TagResource request.
 type TagResourceInput struct {
 	ResourceArn string `json:"ResourceArn"`
 	Tags        []Tag  `json:"Tags"`
 }
 
-// untagResourceInput is the UntagResource request.
+// UntagResourceInput is the UntagResource request.
 type UntagResourceInput struct {
 	ResourceArn string   `json:"ResourceArn"`
 	TagKeys     []string `json:"TagKeys"`
 }
 
-// listTagsInput is the ListTagsOfResource request.
+// ListTagsInput is the ListTagsOfResource request.
 type ListTagsInput struct {
 	ResourceArn string  `json:"ResourceArn"`
 	NextToken   *string `json:"NextToken"`

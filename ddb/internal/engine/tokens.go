@@ -25,7 +25,7 @@ type requestDigest struct {
 	earlier func() []byte
 }
 
-// tokenTTL is how long a ClientRequestToken stays in force.
+// TokenTTL is how long a ClientRequestToken stays in force.
 const TokenTTL = 10 * time.Minute
 
 // Tokens are kept in generations, one bucket per tokenTTL of time (by the
@@ -38,11 +38,11 @@ const TokenTTL = 10 * time.Minute
 // million of them, two to three seconds holding the write lock every minute.
 var BucketTokenGenerations = []byte("tokengens")
 
-// bucketTokens holds the tokens stored by earlier versions, all in one
+// BucketTokens holds the tokens stored by earlier versions, all in one
 // bucket: still looked up, swept record by record, and deleted once empty.
 var BucketTokens = []byte("tokens")
 
-// tokenGeneration is the key, within bucketTokenGenerations, of the
+// TokenGeneration is the key, within bucketTokenGenerations, of the
 // generation of tokens saved at t.
 func TokenGeneration(t time.Time) []byte {
 	g := max(t.Unix(), 0) / int64(TokenTTL/time.Second)
@@ -55,7 +55,7 @@ func previousTokenGeneration(t time.Time) []byte {
 	return TokenGeneration(t.Add(-TokenTTL))
 }
 
-// tokenRecord is a stored ClientRequestToken: the hash of the request it
+// TokenRecord is a stored ClientRequestToken: the hash of the request it
 // came with, when, and the response returned.
 type TokenRecord struct {
 	Hash     []byte          `json:"hash"`
@@ -144,7 +144,7 @@ func (e *Engine) saveToken(tx *bolt.Tx, token string, d requestDigest, resp *Tra
 	return b.Put([]byte(token), raw)
 }
 
-// purgeTokens deletes the tokens no longer in force; the TTL sweeper calls
+// PurgeTokens deletes the tokens no longer in force; the TTL sweeper calls
 // it. Generations older than the one before the current go whole, each
 // bucket deleted without a record decoded (bbolt still walks its pages;
 // BenchmarkPurgeTokens measured 50–70 ms for a million tokens, once a
@@ -201,7 +201,7 @@ func (e *Engine) purgeEarlierTokens(tx *bolt.Tx) error {
 	return nil
 }
 
-// requestHash is the hash ClientRequestTokens were stored with before
+// RequestHash is the hash ClientRequestTokens were stored with before
 // tokenFormTyped (still honoured for ten minutes after an upgrade): that of
 // the request body in canonical form (object keys sorted), so that the
 // same request serialized with another map order matched.
@@ -231,7 +231,7 @@ func typedRequestHash(in *TransactWriteInput) []byte {
 	return sum[:]
 }
 
-// unmatchableHash is the hash of a request that does not encode, which
+// UnmatchableHash is the hash of a request that does not encode, which
 // decoded requests always do. Should one not, a random hash keeps its token
 // from matching any request, this one's retry included: a retry is refused,
 // never applied twice.

@@ -4,7 +4,7 @@ import (
 	"github.com/quickphotos/quickphotos/ddb/attr"
 )
 
-// transactGetInput is the TransactGetItems request.
+// TransactGetInput is the TransactGetItems request.
 type TransactGetInput struct {
 	TransactItems []struct {
 		Get *struct {

@@ -13,7 +13,7 @@ import (
 // maxTransactItems is DynamoDB's limit on actions per transaction.
 const maxTransactItems = 100
 
-// cancellationReason is one element of a TransactionCanceledException's
+// CancellationReason is one element of a TransactionCanceledException's
 // CancellationReasons, in action order.
 type CancellationReason struct {
 	Code    string    `json:"Code"`
@@ -21,7 +21,7 @@ type CancellationReason struct {
 	Item    attr.Item `json:"Item,omitempty"`
 }
 
-// transactionCanceled is the TransactionCanceledException of a transaction
+// TransactionCanceled is the TransactionCanceledException of a transaction
 // whose actions failed for reasons (one per action, "None" for the others).
 func TransactionCanceled(reasons []CancellationReason) *Error {
 	codes := make([]string, len(reasons))
@@ -32,7 +32,7 @@ func TransactionCanceled(reasons []CancellationReason) *Error {
 		Message: fmt.Sprintf("Transaction cancelled, please refer cancellation reasons for specific reasons [%s]", strings.Join(codes, ", "))}
 }
 
-// checkTransactItemCount validates the number of a transaction's actions
+// CheckTransactItemCount validates the number of a transaction's actions
 // (1 to maxTransactItems) in the model's words, which show the list.
 func CheckTransactItemCount[T any](items []T) error {
 	if len(items) >= 1 && len(items) <= maxTransactItems {

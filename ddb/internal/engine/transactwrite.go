@@ -12,7 +12,7 @@ import (
 // maxTransactBytes is the aggregate item size limit of a transaction.
 const maxTransactBytes = 4 << 20
 
-// transactAction is the body shared by the four TransactWriteItems actions.
+// TransactAction is the body shared by the four TransactWriteItems actions.
 type TransactAction struct {
 	TableName                           string    `json:"TableName"`
 	Key                                 attr.Item `json:"Key"`
@@ -23,7 +23,7 @@ type TransactAction struct {
 	ExprParams
 }
 
-// transactWriteItem is one element of TransactItems: exactly one action.
+// TransactWriteItem is one element of TransactItems: exactly one action.
 type TransactWriteItem struct {
 	ConditionCheck *TransactAction `json:"ConditionCheck"`
 	Put            *TransactAction `json:"Put"`
@@ -31,7 +31,7 @@ type TransactWriteItem struct {
 	Update         *TransactAction `json:"Update"`
 }
 
-// transactWriteInput is the TransactWriteItems request.
+// TransactWriteInput is the TransactWriteItems request.
 type TransactWriteInput struct {
 	TransactItems               []TransactWriteItem `json:"TransactItems"`
 	ClientRequestToken          string              `json:"ClientRequestToken"`
@@ -39,7 +39,7 @@ type TransactWriteInput struct {
 	ReturnItemCollectionMetrics string              `json:"ReturnItemCollectionMetrics"`
 }
 
-// transactKind is the kind of a TransactWriteItems action: which of the
+// TransactKind is the kind of a TransactWriteItems action: which of the
 // four members of its element is set.
 type TransactKind int
 
@@ -51,7 +51,7 @@ const (
 	TransactUpdate
 )
 
-// action returns the element's one action and its kind.
+// Action returns the element's one action and its kind.
 func (ti *TransactWriteItem) Action() (TransactKind, *TransactAction, error) {
 	var kind TransactKind
 	var a *TransactAction
@@ -209,7 +209,7 @@ func (p *plannedAction) write(tg *transactTarget) (writeUnits, error) {
 	return tg.t.Put(tg.k, tg.raw, tg.nw)
 }
 
-// transactWriteItems runs a decoded TransactWriteItems request (see
+// TransactWriteItems runs a decoded TransactWriteItems request (see
 // opTransactWriteItems); earlierHash returns the hash a ClientRequestToken was
 // stored with by earlier versions (requestDigest), called only when a
 // stored record needs it.

@@ -24,10 +24,10 @@ import (
 // and a background sweeper deletes it, with its index entries, within
 // about Options.TTLSweepInterval.
 
-// ttlHorizon is how far in the past a TTL value may be and still expire.
+// TtlHorizon is how far in the past a TTL value may be and still expire.
 const TtlHorizon = 5 * 365 * 24 * time.Hour
 
-// sweepBatch bounds the items the sweeper deletes in one transaction, so
+// SweepBatch bounds the items the sweeper deletes in one transaction, so
 // that writers are not blocked for long.
 const SweepBatch = 1000
 
@@ -77,21 +77,21 @@ func isExpiredValue(v attr.Value, now time.Time) bool {
 	return d.Cmp(attr.DecimalFromInt(now.Add(-TtlHorizon).Unix())) >= 0
 }
 
-// ttlSpecInput is a TimeToLiveSpecification.
+// TtlSpecInput is a TimeToLiveSpecification.
 type TtlSpecInput struct {
 	AttributeName string `json:"AttributeName"`
 	Enabled       *bool  `json:"Enabled"`
 }
 
-// updateTTLInput is the UpdateTimeToLive request.
+// UpdateTTLInput is the UpdateTimeToLive request.
 type UpdateTTLInput struct {
 	TableName               string        `json:"TableName"`
 	TimeToLiveSpecification *TtlSpecInput `json:"TimeToLiveSpecification"`
-	// tableNameAbsent is whether the request left TableName out (shape.go).
+	// TableNameAbsent is whether the request left TableName out (shape.go).
 	TableNameAbsent bool `json:"-"`
 }
 
-// updateTimeToLive enables or disables TTL on a table.
+// UpdateTimeToLive enables or disables TTL on a table.
 func (e *Engine) UpdateTimeToLive(_ context.Context, in *UpdateTTLInput) (*UpdateTTLOutput, error) {
 	if err := controlTableName(in.TableName, in.TableNameAbsent); err != nil {
 		return nil, err
@@ -135,7 +135,7 @@ func (e *Engine) UpdateTimeToLive(_ context.Context, in *UpdateTTLInput) (*Updat
 	return &UpdateTTLOutput{TimeToLiveSpecification: ttlSpecDescription{AttributeName: spec.AttributeName, Enabled: *spec.Enabled}}, nil
 }
 
-// describeTimeToLive reports a table's TTL status: ENABLED or DISABLED
+// DescribeTimeToLive reports a table's TTL status: ENABLED or DISABLED
 // (changes apply at once, so ENABLING and DISABLING are never reported).
 func (e *Engine) DescribeTimeToLive(_ context.Context, in *TableNameInput) (*DescribeTTLOutput, error) {
 	if err := controlTableName(in.TableName, in.TableNameAbsent); err != nil {
@@ -239,7 +239,7 @@ type sweepResult struct {
 	More    bool // a full batch was due and progress made: sweep again
 }
 
-// sweepTable deletes up to sweepBatch expired items of one table. It finds
+// SweepTable deletes up to sweepBatch expired items of one table. It finds
 // them in the expiry index in a read transaction, so writers are blocked
 // only while the found items are deleted (each re-checked, as it may have
 // changed meanwhile). Both phases use the same now, so an item found due is
@@ -306,5 +306,5 @@ func (e *Engine) SweepTable(name string) (sweepResult, error) {
 	return r, nil
 }
 
-// ttlEnabled reports whether the table has TTL enabled.
+// TtlEnabled reports whether the table has TTL enabled.
 func (t *TableTx) TtlEnabled() bool { return t.M.TTL != nil && t.M.TTL.Enabled }

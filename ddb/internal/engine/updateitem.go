@@ -6,14 +6,14 @@ import (
 	"github.com/quickphotos/quickphotos/ddb/attr"
 )
 
-// updateItemInput is the UpdateItem request.
+// UpdateItemInput is the UpdateItem request.
 type UpdateItemInput struct {
 	KeyInput
 	UpdateExpression *string `json:"UpdateExpression"`
 	WriteParams
 }
 
-// updateItem edits an item's attributes, creating the item when absent, if
+// UpdateItem edits an item's attributes, creating the item when absent, if
 // its condition holds.
 func (e *Engine) UpdateItem(_ context.Context, in *UpdateItemInput) (*ItemWriteOutput, error) {
 	env, err := in.front(&in.UpdateExpression, "ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW")

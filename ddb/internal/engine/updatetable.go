@@ -6,25 +6,25 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// gsiUpdate is one element of GlobalSecondaryIndexUpdates.
+// GsiUpdate is one element of GlobalSecondaryIndexUpdates.
 type GsiUpdate struct {
 	Create *IndexInput          `json:"Create"`
 	Delete *GsiDelete           `json:"Delete"`
 	Update *GsiThroughputUpdate `json:"Update"`
 }
 
-// gsiDelete is the Delete of a gsiUpdate.
+// GsiDelete is the Delete of a gsiUpdate.
 type GsiDelete struct {
 	IndexName string `json:"IndexName"`
 }
 
-// gsiThroughputUpdate is the Update of a gsiUpdate.
+// GsiThroughputUpdate is the Update of a gsiUpdate.
 type GsiThroughputUpdate struct {
 	IndexName             string      `json:"IndexName"`
 	ProvisionedThroughput *Throughput `json:"ProvisionedThroughput"`
 }
 
-// updateTableInput is the UpdateTable request.
+// UpdateTableInput is the UpdateTable request.
 type UpdateTableInput struct {
 	TableName                   string                `json:"TableName"`
 	AttributeDefinitions        []AttributeDefinition `json:"AttributeDefinitions"`
@@ -33,11 +33,11 @@ type UpdateTableInput struct {
 	GlobalSecondaryIndexUpdates []GsiUpdate           `json:"GlobalSecondaryIndexUpdates"`
 	DeletionProtectionEnabled   *bool                 `json:"DeletionProtectionEnabled"`
 	StreamSpecification         *StreamSpecInput      `json:"StreamSpecification"`
-	// tableNameAbsent is whether the request left TableName out (shape.go).
+	// TableNameAbsent is whether the request left TableName out (shape.go).
 	TableNameAbsent bool `json:"-"`
 }
 
-// updateTable changes billing mode and throughput, and creates (backfilled
+// UpdateTable changes billing mode and throughput, and creates (backfilled
 // from existing items in the same transaction, so the index is ACTIVE on
 // return) or deletes global secondary indexes.
 func (e *Engine) UpdateTable(_ context.Context, in *UpdateTableInput) (*TableChangeOutput, error) {

@@ -48,7 +48,7 @@ import (
 // an entry, nor to write a second bucket from one (a format 1 file's
 // expiry index), hence this walk.
 
-// upgradeSuffix follows FileName in the name of the file an upgrade writes.
+// UpgradeSuffix follows FileName in the name of the file an upgrade writes.
 const UpgradeSuffix = ".upgrade"
 
 // defaultUpgradeBatchBytes is Options.upgradeBatchBytes's default: large
@@ -66,15 +66,15 @@ const defaultUpgradeBatchBytes = 8 << 20
 // release costs a few microseconds of page table walking.
 const releaseBytes = 1 << 20
 
-// upgradeStage is a point of an upgrade that Options.upgradeHook sees.
+// UpgradeStage is a point of an upgrade that Options.upgradeHook sees.
 type UpgradeStage int
 
 const (
-	// upgradeBatch: a batch of entries is about to commit to the new file.
+	// UpgradeBatch: a batch of entries is about to commit to the new file.
 	UpgradeBatch UpgradeStage = iota
-	// upgradeSynced: the new file is complete and on disk, not yet renamed.
+	// UpgradeSynced: the new file is complete and on disk, not yet renamed.
 	UpgradeSynced
-	// upgradeRenamed: the new file has the old one's name; the directory is
+	// UpgradeRenamed: the new file has the old one's name; the directory is
 	// not yet synced.
 	UpgradeRenamed
 )
@@ -166,7 +166,7 @@ func upgradeFile(src *bolt.DB, file, tmp, from string, o Options) (dst *bolt.DB,
 	return dst, nil
 }
 
-// fileSize returns the size of the file named name.
+// FileSize returns the size of the file named name.
 func FileSize(name string) (int64, error) {
 	fi, err := os.Stat(name)
 	if err != nil {
@@ -349,7 +349,7 @@ func (u *upgrader) bucket(path [][]byte, fill float64) *dstBucket {
 	return &dstBucket{u: u, path: slices.Clone(path), fill: fill, gen: -1}
 }
 
-// put puts k and v in the bucket. bbolt keeps v, not a copy, until the
+// Put puts k and v in the bucket. bbolt keeps v, not a copy, until the
 // batch commits: it must not change before.
 func (d *dstBucket) Put(k, v []byte) error {
 	if err := d.u.reserve(len(k) + len(v)); err != nil {

@@ -10,7 +10,7 @@ import (
 	"github.com/quickphotos/quickphotos/ddb/attr"
 )
 
-// writeParams are the parameters shared by PutItem, UpdateItem and
+// WriteParams are the parameters shared by PutItem, UpdateItem and
 // DeleteItem.
 type WriteParams struct {
 	TableName                           string  `json:"TableName"`
@@ -21,11 +21,11 @@ type WriteParams struct {
 	ReturnItemCollectionMetrics         string  `json:"ReturnItemCollectionMetrics"`
 	ExprParams
 	LegacyParams
-	// tableNameAbsent is whether the request left TableName out (shape.go).
+	// TableNameAbsent is whether the request left TableName out (shape.go).
 	TableNameAbsent bool `json:"-"`
 }
 
-// check validates the request's shape (shape.go: the table name and the
+// Check validates the request's shape (shape.go: the table name and the
 // enum parameters, all violations reported together), then ReturnValues
 // against the values the operation allows.
 func (p *WriteParams) Check(allowed ...string) error {

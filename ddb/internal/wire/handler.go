@@ -17,13 +17,13 @@ import (
 	"github.com/quickphotos/quickphotos/ddb/internal/engine"
 )
 
-// targetPrefix is the service prefix of the X-Amz-Target header.
+// TargetPrefix is the service prefix of the X-Amz-Target header.
 const TargetPrefix = "DynamoDB_20120810."
 
-// errorNamespace prefixes the exception name in the __type of an error body.
+// ErrorNamespace prefixes the exception name in the __type of an error body.
 const ErrorNamespace = "com.amazonaws.dynamodb.v20120810#"
 
-// operation handles one DynamoDB operation: it decodes body and returns the
+// Operation handles one DynamoDB operation: it decodes body and returns the
 // response value to encode as JSON.
 type Operation func(e *engine.Engine, ctx context.Context, body []byte) (any, error)
 
@@ -86,7 +86,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		err  error
 	)
 	target := r.Header.Get("X-Amz-Target")
-	op, ok := LookupOperation(target)
+	op, ok := lookupOperation(target)
 	switch {
 	case r.Method != http.MethodPost:
 		err = &engine.Error{Type: engine.TypeUnknownOperation, Message: "Only POST is supported"}
@@ -116,12 +116,12 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		de := engine.AsError(err)
 		status = de.Status()
-		out = EncodeError(de)
+		out = encodeError(de)
 	} else {
 		out, err = engine.AppendResponse(*buf, resp)
 		if err != nil {
 			status = http.StatusInternalServerError
-			out = EncodeError(engine.InternalError(err))
+			out = encodeError(engine.InternalError(err))
 		} else {
 			*buf = out // keep the grown buffer for the next response
 		}
@@ -137,7 +137,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // lookupOperation returns the handler an X-Amz-Target names: a DynamoDB
 // operation, or one of the Streams API (streamapi.go).
-func LookupOperation(target string) (Operation, bool) {
+func lookupOperation(target string) (Operation, bool) {
 	if name, ok := strings.CutPrefix(target, TargetPrefix); ok {
 		op, ok := operations[name]
 		return op, ok
@@ -150,7 +150,7 @@ func LookupOperation(target string) (Operation, bool) {
 }
 
 // encodeError renders a protocol error body.
-func EncodeError(e *engine.Error) []byte {
+func encodeError(e *engine.Error) []byte {
 	namespace := ErrorNamespace
 	if e.Type == engine.TypeRequestTooLarge {
 		namespace = coralServiceNamespace

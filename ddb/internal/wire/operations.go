@@ -127,7 +127,7 @@ func opPutItem(e *engine.Engine, ctx context.Context, body []byte) (any, error) 
 	return e.PutItem(ctx, &in)
 }
 
-// opQuery decodes a Query request and runs it.
+// OpQuery decodes a Query request and runs it.
 func OpQuery(e *engine.Engine, ctx context.Context, body []byte) (any, error) {
 	var in engine.QueryInput
 	if err := decode(body, &in); err != nil {
@@ -137,7 +137,7 @@ func OpQuery(e *engine.Engine, ctx context.Context, body []byte) (any, error) {
 	return e.Query(ctx, &in)
 }
 
-// opScan decodes a Scan request and runs it.
+// OpScan decodes a Scan request and runs it.
 func OpScan(e *engine.Engine, ctx context.Context, body []byte) (any, error) {
 	var in engine.ScanInput
 	if err := decode(body, &in); err != nil {

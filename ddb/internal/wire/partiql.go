@@ -404,7 +404,7 @@ type executeStatementInput struct {
 	ReturnConsumedCapacity string       `json:"ReturnConsumedCapacity"`
 }
 
-// opExecuteStatement runs one PartiQL statement. A SELECT returns its
+// OpExecuteStatement runs one PartiQL statement. A SELECT returns its
 // items, at most Limit, with a NextToken to continue; a write returns no
 // items.
 func OpExecuteStatement(e *engine.Engine, ctx context.Context, body []byte) (any, error) {

@@ -18,13 +18,13 @@ const coralServiceNamespace = "com.amazon.coral.service#"
 // Reading a body of unknown length (chunked) goes by blocks that double up to maxBlock, so a
 // small body costs little; then the blocks are copied into one buffer of the body's size.
 const (
-	FirstBlock = 32 << 10
-	MaxBlock   = 1 << 20
+	firstBlock = 32 << 10
+	maxBlock   = 1 << 20
 )
 
 // unknownLengthReserve is what a body of unknown length reserves while it is read: the blocks,
 // up to the limit plus the last block's slack, and the buffer they are copied into.
-const unknownLengthReserve = 2*(engine.MaxRequestBytes+1) + MaxBlock
+const unknownLengthReserve = 2*(engine.MaxRequestBytes+1) + maxBlock
 
 // bodyBudget bounds the memory that request bodies being read and handled hold at once, so
 // that many large requests in parallel queue for memory instead of growing the process: each
@@ -48,7 +48,7 @@ func errTooLarge(size int64) *engine.Error {
 	return &engine.Error{Type: engine.TypeRequestTooLarge, Message: msg}
 }
 
-// read reads r's body within the limit and the budget, and returns it with the function that
+// Read reads r's body within the limit and the budget, and returns it with the function that
 // gives its memory back. A body of declared length is refused unread when over the limit, and
 // otherwise read into a buffer of exactly that size. One of unknown length (chunked) is cut
 // once it passes the limit (http.MaxBytesReader, which also closes the connection after the
@@ -92,7 +92,7 @@ func (b *bodyBudget) Read(w http.ResponseWriter, r *http.Request) (body []byte, 
 func readBlocks(r io.Reader) ([]byte, error) {
 	var blocks [][]byte
 	total := 0
-	for size, eof := FirstBlock, false; !eof; size = min(2*size, MaxBlock) {
+	for size, eof := firstBlock, false; !eof; size = min(2*size, maxBlock) {
 		block := make([]byte, size)
 		n := 0
 		for n < size && !eof {

@@ -72,7 +72,7 @@ func TestBodyBudget_UnknownLength(t *testing.T) {
 		r.ContentLength = -1
 		return r
 	}
-	for _, size := range []int{0, 1, FirstBlock, FirstBlock + 1, 3*MaxBlock + 7, engine.MaxRequestBytes} {
+	for _, size := range []int{0, 1, firstBlock, firstBlock + 1, 3*maxBlock + 7, engine.MaxRequestBytes} {
 		body, release, err := b.Read(httptest.NewRecorder(), chunked(size))
 		if err != nil {
 			t.Fatalf("%d bytes: %v", size, err)
