@@ -107,17 +107,19 @@ func engineOptions(opts *Options) *engine.Options {
 		return nil
 	}
 	return &engine.Options{
-		TTLSweepInterval:    opts.TTLSweepInterval,
-		Now:                 opts.Now,
-		NoSync:              opts.NoSync,
-		Region:              opts.Region,
-		AccountID:           opts.AccountID,
-		RequestMemory:       opts.RequestMemory,
-		StreamShardDuration: opts.StreamShardDuration,
-		OpenTimeout:         opts.OpenTimeout,
-		UpgradeBatchBytes:   opts.upgradeBatchBytes,
-		UpgradeHook:         opts.upgradeHook,
-		OpenedHook:          opts.openedHook,
+		TTLSweepInterval: opts.TTLSweepInterval,
+		Region:           opts.Region,
+		AccountID:        opts.AccountID,
+		RequestMemory:    opts.RequestMemory,
+		StoreOptions: engine.StoreOptions{
+			Now:                 opts.Now,
+			NoSync:              opts.NoSync,
+			StreamShardDuration: opts.StreamShardDuration,
+			OpenTimeout:         opts.OpenTimeout,
+			UpgradeBatchBytes:   opts.upgradeBatchBytes,
+			UpgradeHook:         opts.upgradeHook,
+			OpenedHook:          opts.openedHook,
+		},
 	}
 }
 

@@ -84,7 +84,7 @@ func TestToken_RecordsOfEarlierVersionsStillHold(t *testing.T) {
 	if err := env.e.core.PurgeTokens(); err != nil {
 		t.Fatal(err)
 	}
-	err = env.e.core.Db.View(func(tx *bolt.Tx) error {
+	err = env.e.core.DB.View(func(tx *bolt.Tx) error {
 		if tx.Bucket(engine.BucketTokens) != nil {
 			t.Error("the bucket of earlier versions' tokens is still there once they expired")
 		}
@@ -169,7 +169,7 @@ func TestToken_SweepDropsOldGenerationsWhole(t *testing.T) {
 func tokenGenerations(t *testing.T, e *Engine) []string {
 	t.Helper()
 	var keys []string
-	err := e.core.Db.View(func(tx *bolt.Tx) error {
+	err := e.core.DB.View(func(tx *bolt.Tx) error {
 		gens := tx.Bucket(engine.BucketTokenGenerations)
 		if gens == nil {
 			return nil

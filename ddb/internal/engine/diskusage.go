@@ -82,11 +82,11 @@ func (u BucketUsage) Fill() float64 {
 
 // DiskUsage measures the engine's file in one read transaction, reading
 // every key and value once.
-func (e *Engine) DiskUsage() (*DiskUsage, error) {
+func (s *Store) DiskUsage() (*DiskUsage, error) {
 	u := &DiskUsage{}
-	st := e.Db.Stats()
+	st := s.DB.Stats()
 	u.FreePages, u.PendingPages, u.FreelistBytes = st.FreePageN, st.PendingPageN, st.FreelistInuse
-	err := e.View(func(tx *bolt.Tx) error {
+	err := s.View(func(tx *bolt.Tx) error {
 		u.FileBytes = tx.Size()
 		u.PageSize = tx.DB().Info().PageSize
 		accounted := 0
@@ -133,7 +133,10 @@ func (e *Engine) DiskUsage() (*DiskUsage, error) {
 
 // tableUsage measures one table's buckets.
 func tableUsage(tx *bolt.Tx, name string) (*TableUsage, error) {
-	m, st, err := tableAndStats(tx, name)
+	m, st, err := LoadTableAndStats(tx, name)
+	if err == nil && m == nil {
+		err = fmt.Errorf("ddb: table %s is listed but has no metadata", name)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -46,8 +46,8 @@ type queuedWrite struct {
 
 // updateGrouped runs fn in a read-write transaction like update, sharing
 // the commit with concurrent callers.
-func (e *Engine) updateGrouped(fn func(tx *bolt.Tx) error) error {
-	q := &e.commits
+func (s *Store) updateGrouped(fn func(tx *bolt.Tx) error) error {
+	q := &s.commits
 	w := &queuedWrite{fn: fn, done: make(chan error, 1)}
 	q.mu.Lock()
 	if q.busy {
@@ -55,7 +55,7 @@ func (e *Engine) updateGrouped(fn func(tx *bolt.Tx) error) error {
 		q.mu.Unlock()
 		switch err := <-w.done; err {
 		case errRunAlone:
-			return e.Update(fn)
+			return s.Update(fn)
 		case errLead:
 			// Our write is the first of the group we now commit.
 		default:
@@ -77,30 +77,30 @@ func (e *Engine) updateGrouped(fn func(tx *bolt.Tx) error) error {
 	func() {
 		defer func() {
 			if !passed {
-				e.passLead() // our own write panicked
+				s.passLead() // our own write panicked
 			}
 		}()
-		acked, result = e.commitGroup(w, group)
+		acked, result = s.commitGroup(w, group)
 		// The next leader starts its transaction before we wake the
 		// writers of this one: woken first, they would run ahead of it on
 		// a busy machine and leave the database idle.
 		passed = true
-		e.passLead()
+		s.passLead()
 	}()
 	for _, a := range acked {
 		a.done <- result
 	}
 	err := <-w.done
 	if err == errRunAlone {
-		return e.Update(fn)
+		return s.Update(fn)
 	}
 	return err
 }
 
 // passLead hands the lead to the first writer queued during our commit,
 // so that no caller keeps committing for others indefinitely.
-func (e *Engine) passLead() {
-	q := &e.commits
+func (s *Store) passLead() {
+	q := &s.commits
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if len(q.pending) == 0 {
@@ -117,10 +117,10 @@ func (e *Engine) passLead() {
 // A write that fails is told at once to run alone (errRunAlone) and the
 // others are retried without it. own is the leader's write: a write left
 // alone runs in place if it is the leader's, else in its own goroutine.
-func (e *Engine) commitGroup(own *queuedWrite, group []*queuedWrite) ([]*queuedWrite, error) {
+func (s *Store) commitGroup(own *queuedWrite, group []*queuedWrite) ([]*queuedWrite, error) {
 	for len(group) > 1 {
 		failed := -1
-		err := e.Update(func(tx *bolt.Tx) error {
+		err := s.Update(func(tx *bolt.Tx) error {
 			for i, w := range group {
 				if err := callSafely(w.fn, tx); err != nil {
 					failed = i
@@ -140,7 +140,7 @@ func (e *Engine) commitGroup(own *queuedWrite, group []*queuedWrite) ([]*queuedW
 		group[0].done <- errRunAlone
 		return nil, nil
 	}
-	return group, e.Update(own.fn)
+	return group, s.Update(own.fn)
 }
 
 // callSafely calls fn, turning a panic into an error so that one writer's

@@ -135,15 +135,12 @@ func saveStats(tb *bolt.Bucket, s tableStats) error {
 	return tb.Put(keyStats, raw)
 }
 
-// tableAndStats loads a table's metadata and counters, or returns the
-// ResourceNotFoundException naming it.
-func tableAndStats(tx *bolt.Tx, name string) (*TableMeta, tableStats, error) {
+// LoadTableAndStats loads a table's metadata and counters; the metadata is
+// nil when there is no such table.
+func LoadTableAndStats(tx *bolt.Tx, name string) (*TableMeta, tableStats, error) {
 	m, err := LoadTable(tx, name)
-	if err != nil {
+	if err != nil || m == nil {
 		return nil, tableStats{}, err
-	}
-	if m == nil {
-		return nil, tableStats{}, tableNotFound(name)
 	}
 	st, err := LoadStats(tx.Bucket(TableBucketName(name)))
 	return m, st, err

@@ -324,7 +324,7 @@ func (t *TableTx) recordChange(c itemChange) error {
 		r.oldImage = oldRaw
 		r.size += c.oldSize
 	}
-	return log.append(t.e.now(), t.e.Opts.StreamShardDuration, func(dst []byte, _ uint64) []byte {
+	return log.append(t.s.now(), t.s.opts.StreamShardDuration, func(dst []byte, _ uint64) []byte {
 		return appendStreamRecord(dst, &r)
 	})
 }

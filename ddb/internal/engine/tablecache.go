@@ -29,12 +29,12 @@ type cachedMeta struct {
 
 // LoadTableShared is loadTable through the cache: the result is shared
 // and read-only.
-func (e *Engine) LoadTableShared(tx *bolt.Tx, name string) (*TableMeta, error) {
+func (s *Store) LoadTableShared(tx *bolt.Tx, name string) (*TableMeta, error) {
 	raw := tx.Bucket(BucketTables).Get([]byte(name))
 	if raw == nil {
 		return nil, nil
 	}
-	c := &e.metas
+	c := &s.metas
 	c.mu.RLock()
 	hit, ok := c.entries[name]
 	c.mu.RUnlock()

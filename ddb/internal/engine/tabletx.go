@@ -13,7 +13,7 @@ import (
 // put and remove, which maintain the index entries and counters, then flush
 // to store the counters.
 type TableTx struct {
-	e     *Engine
+	s     *Store
 	tx    *bolt.Tx
 	M     *TableMeta   // shared and read-only (see metaCache)
 	B     *bolt.Bucket // the table bucket
@@ -28,23 +28,17 @@ type TableTx struct {
 	byService bool
 }
 
-// OpenTable returns the named table in tx, or ResourceNotFoundException.
-func (e *Engine) OpenTable(tx *bolt.Tx, name string) (*TableTx, error) {
-	if name == "" {
-		return nil, Validationf("1 validation error detected: Value null at 'tableName' failed to satisfy constraint: Member must not be null")
-	}
-	m, err := e.LoadTableShared(tx, name)
-	if err != nil {
+// OpenTableTx returns the named table in tx, or nil when there is none.
+func (s *Store) OpenTableTx(tx *bolt.Tx, name string) (*TableTx, error) {
+	m, err := s.LoadTableShared(tx, name)
+	if err != nil || m == nil {
 		return nil, err
-	}
-	if m == nil {
-		return nil, ResourceNotFound()
 	}
 	b := tx.Bucket(TableBucketName(name))
 	if b == nil {
 		return nil, fmt.Errorf("ddb: table %s has no bucket", name)
 	}
-	t := &TableTx{e: e, tx: tx, M: m, B: b, Items: b.Bucket(BucketItems)}
+	t := &TableTx{s: s, tx: tx, M: m, B: b, Items: b.Bucket(BucketItems)}
 	if tx.Writable() {
 		// Only writers maintain the counters; reads skip decoding them.
 		if t.Stats, err = LoadStats(b); err != nil {

@@ -14,11 +14,11 @@ import (
 // gives each request a token): in-force, where nothing is due, and expired,
 // where the sweep drops a generation of that million.
 //
-//	go test ./ddb/ -run '^$' -bench PurgeTokens -benchtime 3x
+//	go test ./ddb/internal/engine/ -run '^$' -bench PurgeTokens -benchtime 3x
 func BenchmarkPurgeTokens(b *testing.B) {
 	const tokens = 1_000_000
 	clock := time.Unix(1_700_000_000, 0)
-	e, err := OpenMemory(&Options{TTLSweepInterval: -1, Now: func() time.Time { return clock }})
+	e, err := OpenMemory(&Options{TTLSweepInterval: -1, StoreOptions: StoreOptions{Now: func() time.Time { return clock }}})
 	if err != nil {
 		b.Fatal(err)
 	}

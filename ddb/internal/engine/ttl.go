@@ -36,7 +36,7 @@ func (t *TableTx) expired(it attr.Item) bool {
 	if t.M.TTL == nil || !t.M.TTL.Enabled {
 		return false
 	}
-	return isExpired(it, t.M.TTL.AttributeName, t.e.now())
+	return isExpired(it, t.M.TTL.AttributeName, t.s.now())
 }
 
 // isExpired applies the TTL rule to one item.
@@ -62,7 +62,7 @@ func (t *TableTx) storedLive(k, v []byte) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("ddb: corrupt item: %w", err)
 	}
-	return !found || !isExpiredValue(val, t.e.now()), nil
+	return !found || !isExpiredValue(val, t.s.now()), nil
 }
 
 // isExpiredValue applies the TTL rule to a TTL attribute's value.

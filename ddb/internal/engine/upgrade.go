@@ -83,7 +83,7 @@ const (
 // new); when it has format 1, 2 or 3, it upgrades it and returns the
 // handle of the new file that took its place, having closed db. It closes
 // db on failure.
-func upgradeIfOld(db *bolt.DB, file string, o Options) (*bolt.DB, error) {
+func upgradeIfOld(db *bolt.DB, file string, o StoreOptions) (*bolt.DB, error) {
 	tmp := file + UpgradeSuffix
 	if err := os.Remove(tmp); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		db.Close()
@@ -120,7 +120,7 @@ func upgradeIfOld(db *bolt.DB, file string, o Options) (*bolt.DB, error) {
 // tmp, and renames it to file (the name of src). It returns the copy's
 // handle, open. On failure it removes tmp, and leaves src as it was unless
 // the rename took place.
-func upgradeFile(src *bolt.DB, file, tmp, from string, o Options) (dst *bolt.DB, err error) {
+func upgradeFile(src *bolt.DB, file, tmp, from string, o StoreOptions) (dst *bolt.DB, err error) {
 	// No fsync per batch: nothing reads the new file before the one fsync
 	// below, and a crash before the rename leaves it to be removed.
 	opts := fileOptions(o)
