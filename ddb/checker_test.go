@@ -8,6 +8,7 @@ import (
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
 	"github.com/quickphotos/quickphotos/ddb/internal/engine"
+	"github.com/quickphotos/quickphotos/ddb/internal/storage"
 )
 
 // checkInvariants verifies the storage invariants of every table:
@@ -25,14 +26,14 @@ import (
 func checkInvariants(e *Engine) error {
 	return e.core.View(func(tx *bolt.Tx) error {
 		tables := map[string]bool{}
-		err := tx.Bucket(engine.BucketTables).ForEach(func(name, _ []byte) error {
+		err := tx.Bucket(storage.BucketTables).ForEach(func(name, _ []byte) error {
 			tables[string(name)] = true
 			return checkTable(e, tx, string(name))
 		})
 		if err != nil {
 			return err
 		}
-		err = tx.Bucket(engine.BucketStreams).ForEach(func(name, _ []byte) error {
+		err = tx.Bucket(storage.BucketStreams).ForEach(func(name, _ []byte) error {
 			if err := checkStream(e, tx, name); err != nil {
 				return fmt.Errorf("stream %s: %w", name, err)
 			}
@@ -56,14 +57,14 @@ func checkTable(e *Engine, tx *bolt.Tx, name string) error {
 	if err != nil {
 		return fmt.Errorf("table %s: %w", name, err)
 	}
-	if t.Stats, err = engine.LoadStats(t.B); err != nil { // read transactions skip them
+	if t.Stats, err = storage.LoadStats(t.B); err != nil { // read transactions skip them
 		return fmt.Errorf("table %s: %w", name, err)
 	}
 	want := map[string]map[string][]byte{} // index -> entry key -> value
-	wantStats := map[string]engine.IndexStats{}
+	wantStats := map[string]storage.IndexStats{}
 	for _, ix := range t.M.Indexes {
 		want[ix.Name] = map[string][]byte{}
-		if t.B.Bucket(engine.IndexBucketName(ix.Name)) == nil {
+		if t.B.Bucket(storage.IndexBucketName(ix.Name)) == nil {
 			return fmt.Errorf("table %s: index %s has no bucket", name, ix.Name)
 		}
 	}
@@ -73,7 +74,7 @@ func checkTable(e *Engine, tx *bolt.Tx, name string) error {
 		if err != nil {
 			return fmt.Errorf("table %s: item %x: %w", name, k, err)
 		}
-		if size, err := engine.StoredSize(v); err != nil || size != attr.Size(it) {
+		if size, err := storage.StoredSize(v); err != nil || size != attr.Size(it) {
 			return fmt.Errorf("table %s: item %x records size %d (%v), is %d", name, k, size, err, attr.Size(it))
 		}
 		stored := attr.Item{}
@@ -85,7 +86,7 @@ func checkTable(e *Engine, tx *bolt.Tx, name string) error {
 				return fmt.Errorf("table %s: item %x stores its key attribute %s again", name, k, key)
 			}
 		}
-		if _, err := t.M.ItemKey(it); err != nil {
+		if _, err := engine.ItemKey(t.M, it); err != nil {
 			return fmt.Errorf("table %s: item %x has invalid key: %w", name, k, err)
 		}
 		if !bytes.Equal(t.M.TableKeyBytes(it), k) {
@@ -116,7 +117,7 @@ func checkTable(e *Engine, tx *bolt.Tx, name string) error {
 	}
 	for _, ix := range t.M.Indexes {
 		got := 0
-		err := t.B.Bucket(engine.IndexBucketName(ix.Name)).ForEach(func(k, v []byte) error {
+		err := t.B.Bucket(storage.IndexBucketName(ix.Name)).ForEach(func(k, v []byte) error {
 			got++
 			w, ok := want[ix.Name][string(k)]
 			if !ok {
@@ -146,8 +147,8 @@ func checkTable(e *Engine, tx *bolt.Tx, name string) error {
 // checkExpiry verifies the expiry bucket of a table: absent when TTL is
 // disabled; else one entry, with an empty value, per item whose TTL
 // attribute is a Number, and nothing else.
-func checkExpiry(t *engine.TableTx) error {
-	xb := t.B.Bucket(engine.BucketExpiry)
+func checkExpiry(t *storage.TableTx) error {
+	xb := t.B.Bucket(storage.BucketExpiry)
 	if !t.TtlEnabled() {
 		if xb != nil {
 			return fmt.Errorf("TTL disabled, yet an expiry bucket")
@@ -163,7 +164,7 @@ func checkExpiry(t *engine.TableTx) error {
 		if err != nil {
 			return err
 		}
-		if ev := engine.ExpiryValue(it, t.M.TTL.AttributeName); ev != nil {
+		if ev := storage.ExpiryValue(it, t.M.TTL.AttributeName); ev != nil {
 			want[string(append(ev, k...))] = true
 		}
 		return nil

@@ -11,15 +11,16 @@ import (
 
 	"github.com/quickphotos/quickphotos/ddb/internal/engine"
 	"github.com/quickphotos/quickphotos/ddb/internal/sdkapi"
+	"github.com/quickphotos/quickphotos/ddb/internal/storage"
 	"github.com/quickphotos/quickphotos/ddb/internal/wire"
 )
 
 // FileName is the name of the bbolt data file Open creates inside its
 // directory.
-const FileName = engine.FileName
+const FileName = storage.FileName
 
 // FormatVersion is the on-disk format this version of the engine writes.
-const FormatVersion = engine.FormatVersion
+const FormatVersion = storage.FormatVersion
 
 // MaxRequestBytes is DynamoDB's limit on a request body: 16 MiB. A larger
 // body is refused with HTTP 413.
@@ -40,10 +41,10 @@ const (
 
 // Sentinel errors returned by Open and Close; see package engine for when.
 var (
-	ErrFormatVersion = engine.ErrFormatVersion
-	ErrNotDir        = engine.ErrNotDir
-	ErrLocked        = engine.ErrLocked
-	ErrClosed        = engine.ErrClosed
+	ErrFormatVersion = storage.ErrFormatVersion
+	ErrNotDir        = storage.ErrNotDir
+	ErrLocked        = storage.ErrLocked
+	ErrClosed        = storage.ErrClosed
 )
 
 // Options configure an Engine. The zero value is usable.
@@ -94,7 +95,7 @@ type Options struct {
 	// upgradeHook, when not nil, is called at each stage of an upgrade;
 	// an error stops the upgrade there. Tests measure memory from it, or
 	// kill the process to see what a crash at that stage leaves.
-	upgradeHook func(stage engine.UpgradeStage, batches int) error
+	upgradeHook func(stage storage.UpgradeStage, batches int) error
 	// openedHook, when not nil, is called once openFile has the file of
 	// its attempt open, before it waits for the lock; attempt 1 and later
 	// are retries on a file another engine replaced. Tests see the retry.
@@ -111,7 +112,7 @@ func engineOptions(opts *Options) *engine.Options {
 		Region:           opts.Region,
 		AccountID:        opts.AccountID,
 		RequestMemory:    opts.RequestMemory,
-		StoreOptions: engine.StoreOptions{
+		StoreOptions: storage.StoreOptions{
 			Now:                 opts.Now,
 			NoSync:              opts.NoSync,
 			StreamShardDuration: opts.StreamShardDuration,
@@ -130,10 +131,10 @@ type Error = engine.Error
 // DiskUsage is where a data file's bytes go (Engine.DiskUsage), with its
 // parts.
 type (
-	DiskUsage   = engine.DiskUsage
-	TableUsage  = engine.TableUsage
-	BucketUsage = engine.BucketUsage
-	NamedUsage  = engine.NamedUsage
+	DiskUsage   = storage.DiskUsage
+	TableUsage  = storage.TableUsage
+	BucketUsage = storage.BucketUsage
+	NamedUsage  = storage.NamedUsage
 )
 
 // API is the engine's typed DynamoDB API in process (Engine.API), and

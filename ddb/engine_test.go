@@ -13,7 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	bolt "go.etcd.io/bbolt"
 
-	"github.com/quickphotos/quickphotos/ddb/internal/engine"
+	"github.com/quickphotos/quickphotos/ddb/internal/storage"
 )
 
 func TestOpen(t *testing.T) {
@@ -24,8 +24,8 @@ func TestOpen(t *testing.T) {
 			t.Fatal(err)
 		}
 		err = db.Update(func(tx *bolt.Tx) error {
-			b, _ := tx.CreateBucket(engine.BucketMeta)
-			return b.Put(engine.KeyFormat, []byte("999"))
+			b, _ := tx.CreateBucket(storage.BucketMeta)
+			return b.Put(storage.KeyFormat, []byte("999"))
 		})
 		db.Close()
 		if err != nil {

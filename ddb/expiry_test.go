@@ -17,6 +17,7 @@ import (
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
 	"github.com/quickphotos/quickphotos/ddb/internal/engine"
+	"github.com/quickphotos/quickphotos/ddb/internal/storage"
 )
 
 // expiryIndex checks that the expiry bucket of table is exactly what its
@@ -32,7 +33,7 @@ func expiryIndex(tb testing.TB, e *Engine, table string) (entries []string, pres
 		if err := checkExpiry(t); err != nil {
 			return err
 		}
-		xb := t.B.Bucket(engine.BucketExpiry)
+		xb := t.B.Bucket(storage.BucketExpiry)
 		if xb == nil {
 			return nil
 		}
@@ -175,7 +176,7 @@ func TestSweepExpiredIndex(t *testing.T) {
 	env.CreateTable("tbl", true, gsi("gsi", "G", ""))
 	env.setTTL("tbl", true)
 	now := env.clock.Unix()
-	horizon := now - int64(engine.TtlHorizon/time.Second)
+	horizon := now - int64(storage.TtlHorizon/time.Second)
 	num := func(v int64, frac string) types.AttributeValue { return n(strconv.FormatInt(v, 10) + frac) }
 	cases := []struct {
 		pk      string
@@ -327,14 +328,14 @@ func TestMigrateV1(t *testing.T) {
 		defer db.Close()
 		err = db.Update(func(tx *bolt.Tx) error {
 			for _, table := range []string{"ttl", "plain", "off"} {
-				tb := tx.Bucket(engine.TableBucketName(table))
-				if tb.Bucket(engine.BucketExpiry) != nil {
-					if err := tb.DeleteBucket(engine.BucketExpiry); err != nil {
+				tb := tx.Bucket(storage.TableBucketName(table))
+				if tb.Bucket(storage.BucketExpiry) != nil {
+					if err := tb.DeleteBucket(storage.BucketExpiry); err != nil {
 						return err
 					}
 				}
 			}
-			return tx.Bucket(engine.BucketMeta).Put(engine.KeyFormat, []byte(version))
+			return tx.Bucket(storage.BucketMeta).Put(storage.KeyFormat, []byte(version))
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -344,14 +345,14 @@ func TestMigrateV1(t *testing.T) {
 	if _, err := Open(env.dir, &Options{NoSync: true, TTLSweepInterval: -1}); !errors.Is(err, ErrFormatVersion) {
 		t.Fatalf("Open of format 9: %v, want ErrFormatVersion", err)
 	}
-	rewrite(engine.FormatV1)
+	rewrite(storage.FormatV1)
 	env.open()
 	var format []byte
 	err := env.e.core.View(func(tx *bolt.Tx) error {
-		format = bytes.Clone(tx.Bucket(engine.BucketMeta).Get(engine.KeyFormat))
+		format = bytes.Clone(tx.Bucket(storage.BucketMeta).Get(storage.KeyFormat))
 		return nil
 	})
-	if err != nil || string(format) != engine.FormatVersion {
+	if err != nil || string(format) != storage.FormatVersion {
 		t.Fatalf("format after migration = %q, %v", format, err)
 	}
 	for _, c := range []struct {

@@ -22,6 +22,7 @@ import (
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
 	"github.com/quickphotos/quickphotos/ddb/internal/engine"
+	"github.com/quickphotos/quickphotos/ddb/internal/storage"
 	"github.com/quickphotos/quickphotos/ddb/internal/wire"
 )
 
@@ -61,15 +62,15 @@ func downgradeToV3(tx *bolt.Tx) error {
 // in region(seq).
 func downgradeToV3In(region func(seq uint64) string) func(tx *bolt.Tx) error {
 	return func(tx *bolt.Tx) error {
-		err := tx.Bucket(engine.BucketTables).ForEach(func(name, _ []byte) error {
-			m, err := engine.LoadTable(tx, string(name))
+		err := tx.Bucket(storage.BucketTables).ForEach(func(name, _ []byte) error {
+			m, err := storage.LoadTable(tx, string(name))
 			if err != nil {
 				return err
 			}
-			tb := tx.Bucket(engine.TableBucketName(m.Name))
+			tb := tx.Bucket(storage.TableBucketName(m.Name))
 			var items []entry
 			indexes := make([][]entry, len(m.Indexes))
-			err = tb.Bucket(engine.BucketItems).ForEach(func(k, v []byte) error {
+			err = tb.Bucket(storage.BucketItems).ForEach(func(k, v []byte) error {
 				it, err := m.DecodeStored(k, v)
 				if err != nil {
 					return err
@@ -92,12 +93,12 @@ func downgradeToV3In(region func(seq uint64) string) func(tx *bolt.Tx) error {
 			if err != nil {
 				return err
 			}
-			if err := rewriteBucket(tb, engine.BucketItems, items, 0); err != nil {
+			if err := rewriteBucket(tb, storage.BucketItems, items, 0); err != nil {
 				return err
 			}
 			for i, ix := range m.Indexes {
 				slices.SortFunc(indexes[i], func(a, b entry) int { return bytes.Compare(a.k, b.k) })
-				if err := rewriteBucket(tb, engine.IndexBucketName(ix.Name), indexes[i], 0); err != nil {
+				if err := rewriteBucket(tb, storage.IndexBucketName(ix.Name), indexes[i], 0); err != nil {
 					return err
 				}
 			}
@@ -106,18 +107,18 @@ func downgradeToV3In(region func(seq uint64) string) func(tx *bolt.Tx) error {
 		if err != nil {
 			return err
 		}
-		streams := tx.Bucket(engine.BucketStreams)
+		streams := tx.Bucket(storage.BucketStreams)
 		if streams == nil {
 			return nil
 		}
 		return streams.ForEach(func(name, _ []byte) error {
-			log, err := engine.StreamBuckets(streams.Bucket(name))
+			log, err := storage.StreamBuckets(streams.Bucket(name))
 			if err != nil {
 				return err
 			}
 			var records []entry
 			err = log.Records.ForEach(func(k, v []byte) error {
-				seq := engine.BytesToSeq(k)
+				seq := storage.BytesToSeq(k)
 				rec, err := appendRecordJSON(bytes.Clone(v[:8]), seq, v, region(seq))
 				records = append(records, entry{bytes.Clone(k), rec})
 				return err
@@ -125,7 +126,7 @@ func downgradeToV3In(region func(seq uint64) string) func(tx *bolt.Tx) error {
 			if err != nil {
 				return err
 			}
-			return rewriteBucket(streams.Bucket(name), engine.BucketRecords, records, log.Records.Sequence())
+			return rewriteBucket(streams.Bucket(name), storage.BucketRecords, records, log.Records.Sequence())
 		})
 	}
 }
@@ -223,10 +224,10 @@ func newV3Fixture(t *testing.T, region func(seq uint64) string) *v3Fixture {
 			return err
 		}
 		// A format 3 item is JSON.
-		if _, v := tx.Bucket(engine.TableBucketName("plain")).Bucket(engine.BucketItems).Cursor().First(); !bytes.HasPrefix(v, []byte(`{"PK":`)) {
+		if _, v := tx.Bucket(storage.TableBucketName("plain")).Bucket(storage.BucketItems).Cursor().First(); !bytes.HasPrefix(v, []byte(`{"PK":`)) {
 			t.Errorf("downgraded item %q", v)
 		}
-		return tx.Bucket(engine.BucketMeta).Put(engine.KeyFormat, []byte(engine.FormatV3))
+		return tx.Bucket(storage.BucketMeta).Put(storage.KeyFormat, []byte(storage.FormatV3))
 	})
 	return f
 }
@@ -283,13 +284,13 @@ func (f *v3Fixture) Check(env *testEnv) {
 		t.Fatalf("%d answers after the upgrade, %d before", len(after), len(f.before))
 	}
 	err := env.e.core.View(func(tx *bolt.Tx) error {
-		if v := tx.Bucket(engine.BucketMeta).Get(engine.KeyFormat); string(v) != engine.FormatVersion {
+		if v := tx.Bucket(storage.BucketMeta).Get(storage.KeyFormat); string(v) != storage.FormatVersion {
 			t.Errorf("format %q after the upgrade", v)
 		}
 		// Index entries of ALL and KEYS_ONLY projections are keys alone.
-		tb := tx.Bucket(engine.TableBucketName("photos"))
+		tb := tx.Bucket(storage.TableBucketName("photos"))
 		for _, ix := range []string{"Inverted", "ByKind"} {
-			_ = tb.Bucket(engine.IndexBucketName(ix)).ForEach(func(k, v []byte) error {
+			_ = tb.Bucket(storage.IndexBucketName(ix)).ForEach(func(k, v []byte) error {
 				if len(v) != 0 {
 					t.Errorf("index %s entry %x holds %x", ix, k, v)
 				}
@@ -301,7 +302,7 @@ func (f *v3Fixture) Check(env *testEnv) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(filepath.Join(env.dir, FileName+engine.UpgradeSuffix)); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(env.dir, FileName+storage.UpgradeSuffix)); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("upgrade file after the upgrade: %v", err)
 	}
 }
@@ -364,9 +365,9 @@ func TestMigrateToV4_Regions(t *testing.T) {
 	check("local")
 	// One run per region, in the stream's meta; records stay as compact.
 	err := env.e.core.View(func(tx *bolt.Tx) error {
-		streams := tx.Bucket(engine.BucketStreams)
+		streams := tx.Bucket(storage.BucketStreams)
 		name, _ := streams.Cursor().First()
-		log, err := engine.OpenStreamLog(streams.Bucket(name))
+		log, err := storage.OpenStreamLog(streams.Bucket(name))
 		if err != nil {
 			return err
 		}

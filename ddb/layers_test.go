@@ -18,9 +18,10 @@ const modulePath = "github.com/quickphotos/quickphotos/ddb"
 // other; only package ddb wires them together. A new package needs a line
 // here, which states where it sits.
 var layers = map[string][]string{
-	"internal/engine": {"attr", "expr"},
-	"internal/wire":   {"attr", "expr", "partiql", "internal/engine"},
-	"internal/sdkapi": {"attr", "expr", "internal/engine"},
+	"internal/storage": {"attr"},
+	"internal/engine":  {"attr", "expr", "internal/storage"},
+	"internal/wire":    {"attr", "expr", "partiql", "internal/engine", "internal/storage"},
+	"internal/sdkapi":  {"attr", "expr", "internal/engine", "internal/storage"},
 	// The engine's own building blocks import nothing of the engine.
 	"attr":    {},
 	"expr":    {"attr"},

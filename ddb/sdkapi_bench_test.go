@@ -13,6 +13,7 @@ import (
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
 	"github.com/quickphotos/quickphotos/ddb/internal/engine"
+	"github.com/quickphotos/quickphotos/ddb/internal/storage"
 )
 
 // BenchmarkGetItemPaths reads one photo-like item by key through the
@@ -52,7 +53,7 @@ func BenchmarkGetItemPaths(b *testing.B) {
 		}
 	})
 	k := attr.AppendKeyPair(nil, attr.S("USER#alice"), attr.S("PHOTO#alice#2026-11-23T10:00:00Z"))
-	read := func(b *testing.B, use func(t *engine.TableTx, raw []byte) error) {
+	read := func(b *testing.B, use func(t *storage.TableTx, raw []byte) error) {
 		for b.Loop() {
 			err := e.core.View(func(tx *bolt.Tx) error {
 				t, err := e.core.OpenTable(tx, "photos")
@@ -67,7 +68,7 @@ func BenchmarkGetItemPaths(b *testing.B) {
 		}
 	}
 	b.Run("raw", func(b *testing.B) {
-		read(b, func(_ *engine.TableTx, raw []byte) error {
+		read(b, func(_ *storage.TableTx, raw []byte) error {
 			if len(append([]byte(nil), raw...)) == 0 {
 				b.Fatal("no item")
 			}
@@ -75,7 +76,7 @@ func BenchmarkGetItemPaths(b *testing.B) {
 		})
 	})
 	b.Run("decoded", func(b *testing.B) {
-		read(b, func(t *engine.TableTx, raw []byte) error {
+		read(b, func(t *storage.TableTx, raw []byte) error {
 			it, err := t.M.DecodeStored(k, raw)
 			if len(it) != len(photo) {
 				b.Fatalf("decoded %v, %v", it, err)

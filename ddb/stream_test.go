@@ -16,6 +16,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/quickphotos/quickphotos/ddb/internal/engine"
+	"github.com/quickphotos/quickphotos/ddb/internal/storage"
 )
 
 // streamsClient returns the engine's in-process Streams client.
@@ -381,7 +382,7 @@ func TestStream_Errors(t *testing.T) {
 			return err
 		}, "ValidationException", "One or more parameter values were invalid: Invalid SequenceNumber"},
 		{"TRIM_HORIZON with a number", func() error {
-			_, err := sc.GetShardIterator(env.ctx, &dynamodbstreams.GetShardIteratorInput{StreamArn: aws.String(arn), ShardId: shard, ShardIteratorType: stypes.ShardIteratorTypeTrimHorizon, SequenceNumber: aws.String(engine.FormatSequenceNumber(1))})
+			_, err := sc.GetShardIterator(env.ctx, &dynamodbstreams.GetShardIteratorInput{StreamArn: aws.String(arn), ShardId: shard, ShardIteratorType: stypes.ShardIteratorTypeTrimHorizon, SequenceNumber: aws.String(storage.FormatSequenceNumber(1))})
 			return err
 		}, "ValidationException", "One or more parameter values were invalid: SequenceNumber should not be passed for this iterator type"},
 		{"a short sequence number", func() error {
@@ -592,10 +593,10 @@ func TestStream_SurvivesReopen(t *testing.T) {
 		if err := downgradeToV3(tx); err != nil { // items as JSON
 			return err
 		}
-		if err := tx.DeleteBucket(engine.BucketStreams); err != nil {
+		if err := tx.DeleteBucket(storage.BucketStreams); err != nil {
 			return err
 		}
-		return tx.Bucket(engine.BucketMeta).Put(engine.KeyFormat, []byte(engine.FormatV2))
+		return tx.Bucket(storage.BucketMeta).Put(storage.KeyFormat, []byte(storage.FormatV2))
 	})
 	if cerr := db.Close(); err == nil {
 		err = cerr

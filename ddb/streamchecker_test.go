@@ -10,6 +10,7 @@ import (
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
 	"github.com/quickphotos/quickphotos/ddb/internal/engine"
+	"github.com/quickphotos/quickphotos/ddb/internal/storage"
 )
 
 // checkStream verifies one stream (checkInvariants):
@@ -23,11 +24,11 @@ import (
 //     REMOVE has no item, any other recorded key has one, equal to the
 //     record's NewImage where the view has it.
 func checkStream(e *Engine, tx *bolt.Tx, name []byte) error {
-	log, err := engine.OpenStreamLog(tx.Bucket(engine.BucketStreams).Bucket(name))
+	log, err := storage.OpenStreamLog(tx.Bucket(storage.BucketStreams).Bucket(name))
 	if err != nil {
 		return err
 	}
-	if string(name) != string(engine.StreamBucketName(log.Meta.Table, log.Meta.Label)) {
+	if string(name) != string(storage.StreamBucketName(log.Meta.Table, log.Meta.Label)) {
 		return fmt.Errorf("meta names %s/%s", log.Meta.Table, log.Meta.Label)
 	}
 	shards, err := log.AllShards()
@@ -38,14 +39,14 @@ func checkStream(e *Engine, tx *bolt.Tx, name []byte) error {
 		return fmt.Errorf("no shard")
 	}
 	last := log.Records.Sequence()
-	open := log.B.Get(engine.KeyOpenShard)
+	open := log.B.Get(storage.KeyOpenShard)
 	if lastShard := shards[len(shards)-1]; lastShard.Closed != (open == nil) ||
 		open != nil && (len(open) != 16 || binary.BigEndian.Uint64(open) != lastShard.Start) {
 		return fmt.Errorf("open shard record %x, last shard %+v", open, lastShard)
 	}
 	for i, s := range shards {
 		if s.Closed != (i < len(shards)-1 || log.Meta.Disabled != 0) {
-			return fmt.Errorf("shard %s: closed %v, at %d of %d, stream %s", s.ID, s.Closed, i, len(shards), log.Meta.Status())
+			return fmt.Errorf("shard %s: closed %v, at %d of %d, stream %s", s.ID, s.Closed, i, len(shards), engine.StreamStatus(log.Meta))
 		}
 		if s.Closed && s.End != 0 && (s.End < s.Start || s.End > last) {
 			return fmt.Errorf("shard %s: ends at %d, starts at %d, last record %d", s.ID, s.End, s.Start, last)
@@ -61,7 +62,7 @@ func checkStream(e *Engine, tx *bolt.Tx, name []byte) error {
 	}
 	latest := map[string]change{} // encoded key -> last change
 	err = log.Records.ForEach(func(k, v []byte) error {
-		seq := engine.BytesToSeq(k)
+		seq := storage.BytesToSeq(k)
 		if seq == 0 || seq > last {
 			return fmt.Errorf("record %d outside the sequence (last %d)", seq, last)
 		}
@@ -80,14 +81,14 @@ func checkStream(e *Engine, tx *bolt.Tx, name []byte) error {
 				SequenceNumber string          `json:"SequenceNumber"`
 			} `json:"dynamodb"`
 		}
-		rendered, err := appendRecordJSON(nil, seq, v, log.Meta.RecordRegion(seq, e.core.Opts.Region))
+		rendered, err := appendRecordJSON(nil, seq, v, engine.StreamRecordRegion(log.Meta, seq, e.core.Opts.Region))
 		if err != nil {
 			return fmt.Errorf("record %d: %w", seq, err)
 		}
 		if err := json.Unmarshal(rendered, &rec); err != nil {
 			return fmt.Errorf("record %d: %w", seq, err)
 		}
-		if rec.Dynamodb.SequenceNumber != engine.FormatSequenceNumber(seq) {
+		if rec.Dynamodb.SequenceNumber != storage.FormatSequenceNumber(seq) {
 			return fmt.Errorf("record %d says it is %s", seq, rec.Dynamodb.SequenceNumber)
 		}
 		latest[string(rec.Dynamodb.Keys)] = change{rec.EventName, rec.Dynamodb.NewImage}
@@ -97,13 +98,13 @@ func checkStream(e *Engine, tx *bolt.Tx, name []byte) error {
 		return err
 	}
 
-	m, err := engine.LoadTable(tx, log.Meta.Table)
+	m, err := storage.LoadTable(tx, log.Meta.Table)
 	if err != nil {
 		return err
 	}
 	current := m != nil && m.Stream != nil && m.Stream.Label == log.Meta.Label
 	if (log.Meta.Disabled == 0) != current {
-		return fmt.Errorf("status %s, but the table's current stream is %v", log.Meta.Status(), m)
+		return fmt.Errorf("status %s, but the table's current stream is %v", engine.StreamStatus(log.Meta), m)
 	}
 	if !current {
 		return nil
@@ -124,7 +125,7 @@ func checkStream(e *Engine, tx *bolt.Tx, name []byte) error {
 			if err != nil {
 				return err
 			}
-			if raw, err = stored.AppendJSON(nil); err != nil {
+			if raw, err = engine.StoredItemAppendJSON(stored, nil); err != nil {
 				return err
 			}
 		}
@@ -143,9 +144,9 @@ func checkStream(e *Engine, tx *bolt.Tx, name []byte) error {
 // appendRecordJSON appends the record stored as v (time included) under
 // sequence number seq, written in region, as GetRecords returns it.
 func appendRecordJSON(dst []byte, seq uint64, v []byte, region string) ([]byte, error) {
-	r, err := engine.ParseStoredRecord(seq, v, region)
+	r, err := storage.ParseStoredRecord(seq, v, region)
 	if err != nil {
 		return nil, err
 	}
-	return r.AppendJSON(dst)
+	return engine.StoredRecordAppendJSON(r, dst)
 }

@@ -15,7 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/quickphotos/quickphotos/ddb/internal/engine"
+	"github.com/quickphotos/quickphotos/ddb/internal/storage"
 	"github.com/quickphotos/quickphotos/internal/testtools"
 )
 
@@ -150,7 +150,7 @@ func TestSyncOrder_UpgradeSyncsBeforeAndAfterTheRename(t *testing.T) {
 	}
 	f.env.open() // for mustOpen's cleanup
 	trace := traceChild(t, dir, "upgrade")
-	tmp := filepath.Join(dir, FileName+engine.UpgradeSuffix)
+	tmp := filepath.Join(dir, FileName+storage.UpgradeSuffix)
 	written, synced, renamed, dirSynced := -1, -1, -1, -1
 	for i, c := range trace {
 		switch {

@@ -5,7 +5,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
-	"github.com/quickphotos/quickphotos/ddb/internal/engine"
+	"github.com/quickphotos/quickphotos/ddb/internal/storage"
 )
 
 // TestSharedKeyNamesAreNotOverwritten: the key names of the metadata every
@@ -15,7 +15,7 @@ import (
 func TestSharedKeyNamesAreNotOverwritten(t *testing.T) {
 	env := mustOpen(t)
 	env.CreateTable("keyn", true)
-	var m *engine.TableMeta
+	var m *storage.TableMeta
 	if err := env.e.core.View(func(tx *bolt.Tx) error {
 		var err error
 		m, err = env.e.core.LoadTableShared(tx, "keyn")

@@ -16,7 +16,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
-	"github.com/quickphotos/quickphotos/ddb/internal/engine"
+	"github.com/quickphotos/quickphotos/ddb/internal/storage"
 )
 
 // TestMigrateToV4_LargeFile upgrades a format 3 file of 10,000 items of
@@ -84,7 +84,7 @@ func TestMigrateToV4_LargeFile(t *testing.T) {
 		if err := downgradeToV3(tx); err != nil {
 			return err
 		}
-		return tx.Bucket(engine.BucketMeta).Put(engine.KeyFormat, []byte(engine.FormatV3))
+		return tx.Bucket(storage.BucketMeta).Put(storage.KeyFormat, []byte(storage.FormatV3))
 	})
 	file := filepath.Join(env.dir, FileName)
 	oldSize := mustFileSize(t, file)
@@ -96,8 +96,8 @@ func TestMigrateToV4_LargeFile(t *testing.T) {
 	base, peak, batches := ms.HeapInuse, uint64(0), 0
 	e, err := Open(env.dir, &Options{NoSync: true, TTLSweepInterval: -1, Now: func() time.Time { return *env.clock },
 		upgradeBatchBytes: batchBytes,
-		upgradeHook: func(stage engine.UpgradeStage, n int) error {
-			if stage == engine.UpgradeBatch {
+		upgradeHook: func(stage storage.UpgradeStage, n int) error {
+			if stage == storage.UpgradeBatch {
 				// Just before a commit: the batch and its dirty pages are live.
 				runtime.GC()
 				runtime.ReadMemStats(&ms)
@@ -132,7 +132,7 @@ func TestMigrateToV4_LargeFile(t *testing.T) {
 // mustFileSize returns the size of file name.
 func mustFileSize(t *testing.T, name string) int64 {
 	t.Helper()
-	n, err := engine.FileSize(name)
+	n, err := storage.FileSize(name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,14 +166,14 @@ func TestOpenDuringUpgrade(t *testing.T) {
 		}
 	}
 	first, err := Open(dir, &Options{NoSync: true, TTLSweepInterval: -1,
-		upgradeHook: func(stage engine.UpgradeStage, _ int) error {
-			if stage != engine.UpgradeSynced {
+		upgradeHook: func(stage storage.UpgradeStage, _ int) error {
+			if stage != storage.UpgradeSynced {
 				return nil
 			}
 			go func() {
 				e, err := Open(dir, &Options{NoSync: true, TTLSweepInterval: -1, OpenTimeout: 20 * time.Second,
 					openedHook: func(attempt int) { opened <- attempt },
-					upgradeHook: func(engine.UpgradeStage, int) error {
+					upgradeHook: func(storage.UpgradeStage, int) error {
 						t.Error("the second engine upgraded the file again")
 						return nil
 					}})
@@ -212,7 +212,7 @@ func TestOpenDuringUpgrade(t *testing.T) {
 		t.Error(err)
 	}
 	f.env.open() // for mustOpen's cleanup
-	if _, err := os.Stat(filepath.Join(dir, FileName+engine.UpgradeSuffix)); err == nil {
+	if _, err := os.Stat(filepath.Join(dir, FileName+storage.UpgradeSuffix)); err == nil {
 		t.Error("upgrade file left")
 	}
 }

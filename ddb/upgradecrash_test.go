@@ -17,7 +17,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
-	"github.com/quickphotos/quickphotos/ddb/internal/engine"
+	"github.com/quickphotos/quickphotos/ddb/internal/storage"
 )
 
 // The upgrade's crash test: TestMigrateToV4_Crash runs the test binary
@@ -48,7 +48,7 @@ func TestMigrateToV4CrashChild(t *testing.T) {
 	wantStage, _ := strconv.Atoi(stage)
 	wantBatches, _ := strconv.Atoi(batches)
 	e, err := Open(dir, &Options{NoSync: true, TTLSweepInterval: -1, upgradeBatchBytes: upgradeCrashBatchBytes,
-		upgradeHook: func(stage engine.UpgradeStage, batches int) error {
+		upgradeHook: func(stage storage.UpgradeStage, batches int) error {
 			if int(stage) == wantStage && batches >= wantBatches {
 				_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
 				time.Sleep(time.Minute) // the signal is on its way
@@ -72,7 +72,7 @@ func TestMigrateToV4_Crash(t *testing.T) {
 	batches := 0
 	err := copyDir(f.env.dir, t.TempDir(), func(dir string) error {
 		e, err := Open(dir, &Options{NoSync: true, TTLSweepInterval: -1, upgradeBatchBytes: upgradeCrashBatchBytes,
-			upgradeHook: func(stage engine.UpgradeStage, n int) error {
+			upgradeHook: func(stage storage.UpgradeStage, n int) error {
 				batches = max(batches, n)
 				return nil
 			}})
@@ -88,16 +88,16 @@ func TestMigrateToV4_Crash(t *testing.T) {
 		t.Fatalf("the fixture's upgrade takes %d batches: too few to crash between", batches)
 	}
 	for _, c := range []struct {
-		stage   engine.UpgradeStage
+		stage   storage.UpgradeStage
 		batches int
 		renamed bool // whether the new file has the name when it dies
 	}{
-		{engine.UpgradeBatch, 0, false}, // before the first commit
-		{engine.UpgradeBatch, 1, false},
-		{engine.UpgradeBatch, batches / 2, false},
-		{engine.UpgradeBatch, batches - 1, false}, // before the last, which writes the version
-		{engine.UpgradeSynced, 0, false},
-		{engine.UpgradeRenamed, 0, true},
+		{storage.UpgradeBatch, 0, false}, // before the first commit
+		{storage.UpgradeBatch, 1, false},
+		{storage.UpgradeBatch, batches / 2, false},
+		{storage.UpgradeBatch, batches - 1, false}, // before the last, which writes the version
+		{storage.UpgradeSynced, 0, false},
+		{storage.UpgradeRenamed, 0, true},
 	} {
 		t.Run(fmt.Sprintf("stage%d-batch%d", c.stage, c.batches), func(t *testing.T) {
 			env := &testEnv{t: t, dir: t.TempDir(), clock: f.env.clock, ctx: f.env.ctx}
@@ -113,10 +113,10 @@ func TestMigrateToV4_Crash(t *testing.T) {
 				t.Fatalf("child ended with %v, not by SIGKILL:\n%s", err, out)
 			}
 			format := fileFormat(t, env.dir)
-			if want := map[bool]string{false: engine.FormatV3, true: engine.FormatVersion}[c.renamed]; format != want {
+			if want := map[bool]string{false: storage.FormatV3, true: storage.FormatVersion}[c.renamed]; format != want {
 				t.Fatalf("format %q after the crash, want %q", format, want)
 			}
-			if _, err := os.Stat(filepath.Join(env.dir, FileName+engine.UpgradeSuffix)); c.stage == engine.UpgradeBatch && c.batches > 0 && err != nil {
+			if _, err := os.Stat(filepath.Join(env.dir, FileName+storage.UpgradeSuffix)); c.stage == storage.UpgradeBatch && c.batches > 0 && err != nil {
 				t.Errorf("no upgrade file left by the crash: %v", err)
 			}
 			env.open()
@@ -146,7 +146,7 @@ func fileFormat(t *testing.T, dir string) string {
 	defer db.Close()
 	var v []byte
 	err = db.View(func(tx *bolt.Tx) error {
-		v = bytes.Clone(tx.Bucket(engine.BucketMeta).Get(engine.KeyFormat))
+		v = bytes.Clone(tx.Bucket(storage.BucketMeta).Get(storage.KeyFormat))
 		return nil
 	})
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
+	"github.com/quickphotos/quickphotos/ddb/internal/storage"
 )
 
 // Batch limits of DynamoDB.
@@ -85,7 +86,7 @@ func (e *Engine) BatchGetItem(_ context.Context, in *BatchGetInput) (*BatchGetOu
 			seen := map[string]bool{}
 			keys := make([][]byte, len(ka.Keys))
 			for i, key := range ka.Keys {
-				k, err := t.M.KeyParam(key)
+				k, err := KeyParam(t.M, key)
 				if err != nil {
 					return err
 				}
@@ -176,7 +177,7 @@ func (e *Engine) BatchWriteItem(_ context.Context, in *BatchWriteInput) (*BatchW
 		return nil, Validationf("Too many items requested for the BatchWriteItem call")
 	}
 	var caps []CapacityReport
-	err := e.updateGrouped(func(tx *bolt.Tx) error {
+	err := e.UpdateGrouped(func(tx *bolt.Tx) error {
 		caps = nil
 		for _, name := range sortedKeys(in.RequestItems) {
 			t, err := e.OpenTable(tx, name)
@@ -192,9 +193,9 @@ func (e *Engine) BatchWriteItem(_ context.Context, in *BatchWriteInput) (*BatchW
 					if r.PutRequest.Item == nil {
 						return Validationf("1 validation error detected: Value null at 'requestItems.%s.member.putRequest.item' failed to satisfy constraint: Member must not be null", name)
 					}
-					k, err = t.checkNewItem(r.PutRequest.Item)
+					k, err = checkNewItem(t, r.PutRequest.Item)
 				case r.DeleteRequest != nil && r.PutRequest == nil:
-					k, err = t.M.KeyParam(r.DeleteRequest.Key)
+					k, err = KeyParam(t.M, r.DeleteRequest.Key)
 				default:
 					return Validationf("Supplied WriteRequest must contain exactly one of PutRequest or DeleteRequest")
 				}
@@ -213,11 +214,11 @@ func (e *Engine) BatchWriteItem(_ context.Context, in *BatchWriteInput) (*BatchW
 				if err != nil {
 					return err
 				}
-				var u writeUnits
+				var u storage.WriteUnits
 				if r.PutRequest != nil {
 					u, err = t.Put(keys[i], raw, r.PutRequest.Item)
 				} else {
-					u, err = t.remove(keys[i], raw)
+					u, err = t.Remove(keys[i], raw)
 				}
 				if err != nil {
 					return err

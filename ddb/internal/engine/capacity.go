@@ -2,6 +2,7 @@ package engine
 
 import (
 	"github.com/quickphotos/quickphotos/ddb/attr"
+	"github.com/quickphotos/quickphotos/ddb/internal/storage"
 )
 
 // Capacity accounting follows "Read/write capacity mode" and "DynamoDB item
@@ -37,19 +38,19 @@ func CheckCapacityMode(mode string) *Error {
 
 // Capacity accumulates the units one request consumes on one table.
 type Capacity struct {
-	M       *TableMeta         // the table (names it, tells global indexes from local)
+	M       *storage.TableMeta // the table (names it, tells global indexes from local)
 	Units   float64            // on the table itself
 	Indexes map[string]float64 // per index
 }
 
 // NewCapacity starts the accounting for table m.
-func NewCapacity(m *TableMeta) *Capacity { return &Capacity{M: m} }
+func NewCapacity(m *storage.TableMeta) *Capacity { return &Capacity{M: m} }
 
 // addWrite adds the units of one item write, times factor (2 in
 // transactions).
-func (c *Capacity) addWrite(u writeUnits, factor float64) {
-	c.Units += u.table * factor
-	for name, n := range u.indexes {
+func (c *Capacity) addWrite(u storage.WriteUnits, factor float64) {
+	c.Units += u.Table * factor
+	for name, n := range u.Indexes {
 		c.addIndex(name, n*factor)
 	}
 }

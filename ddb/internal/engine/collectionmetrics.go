@@ -7,6 +7,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
+	"github.com/quickphotos/quickphotos/ddb/internal/storage"
 )
 
 // Item collection metrics. A table with a local secondary index keeps each
@@ -17,7 +18,7 @@ import (
 
 // hasLocalIndex reports whether the table has a local secondary index, the
 // only tables with item collections.
-func (m *TableMeta) hasLocalIndex() bool {
+func hasLocalIndex(m *storage.TableMeta) bool {
 	for _, ix := range m.Indexes {
 		if !ix.Global {
 			return true
@@ -26,16 +27,16 @@ func (m *TableMeta) hasLocalIndex() bool {
 	return false
 }
 
-// collectionMetrics returns the ItemCollectionMetrics of a write to the
+// itemCollectionMetrics returns the ItemCollectionMetrics of a write to the
 // collection of item it (only its key attributes are read) when mode is
 // SIZE and the table has one, else nil. The size is what the collection
 // stores, its items and its LSI entries, read in the write's transaction;
 // like DynamoDB it is given as a range of whole gigabytes around the size.
-func (t *TableTx) collectionMetrics(mode string, it attr.Item) *collectionMetrics {
-	if mode != "SIZE" || !t.M.hasLocalIndex() {
+func itemCollectionMetrics(t *storage.TableTx, mode string, it attr.Item) *collectionMetrics {
+	if mode != "SIZE" || !hasLocalIndex(t.M) {
 		return nil
 	}
-	hash := HashKey(t.M.KeySchema)
+	hash := storage.HashKey(t.M.KeySchema)
 	v, ok := it[hash]
 	if !ok {
 		return nil
@@ -44,7 +45,7 @@ func (t *TableTx) collectionMetrics(mode string, it attr.Item) *collectionMetric
 	size := prefixBytes(t.Items, prefix)
 	for _, ix := range t.M.Indexes {
 		if !ix.Global {
-			size += prefixBytes(t.B.Bucket(IndexBucketName(ix.Name)), prefix)
+			size += prefixBytes(t.B.Bucket(storage.IndexBucketName(ix.Name)), prefix)
 		}
 	}
 	low := math.Floor(float64(size) / (1 << 30))

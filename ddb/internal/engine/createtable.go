@@ -4,21 +4,23 @@ import (
 	"context"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/quickphotos/quickphotos/ddb/internal/storage"
 )
 
 // CreateTableInput is the CreateTable request. SSE and table class are
 // accepted and ignored.
 type CreateTableInput struct {
-	TableName              string                `json:"TableName"`
-	KeySchema              []KeySchemaElement    `json:"KeySchema"`
-	AttributeDefinitions   []AttributeDefinition `json:"AttributeDefinitions"`
-	BillingMode            string                `json:"BillingMode"`
-	ProvisionedThroughput  *Throughput           `json:"ProvisionedThroughput"`
-	GlobalSecondaryIndexes []IndexInput          `json:"GlobalSecondaryIndexes"`
-	LocalSecondaryIndexes  []IndexInput          `json:"LocalSecondaryIndexes"`
-	DeletionProtection     bool                  `json:"DeletionProtectionEnabled"`
-	StreamSpecification    *StreamSpecInput      `json:"StreamSpecification"`
-	Tags                   []Tag                 `json:"Tags"`
+	TableName              string                        `json:"TableName"`
+	KeySchema              []storage.KeySchemaElement    `json:"KeySchema"`
+	AttributeDefinitions   []storage.AttributeDefinition `json:"AttributeDefinitions"`
+	BillingMode            string                        `json:"BillingMode"`
+	ProvisionedThroughput  *storage.Throughput           `json:"ProvisionedThroughput"`
+	GlobalSecondaryIndexes []IndexInput                  `json:"GlobalSecondaryIndexes"`
+	LocalSecondaryIndexes  []IndexInput                  `json:"LocalSecondaryIndexes"`
+	DeletionProtection     bool                          `json:"DeletionProtectionEnabled"`
+	StreamSpecification    *StreamSpecInput              `json:"StreamSpecification"`
+	Tags                   []Tag                         `json:"Tags"`
 	// TableNameAbsent is whether the request left TableName out (shape.go).
 	TableNameAbsent bool `json:"-"`
 }
@@ -36,24 +38,24 @@ func (e *Engine) CreateTable(_ context.Context, in *CreateTableInput) (*TableCha
 	}
 	var out *TableChangeOutput
 	err = e.Update(func(tx *bolt.Tx) error {
-		if old, err := LoadTable(tx, m.Name); err != nil {
+		if old, err := storage.LoadTable(tx, m.Name); err != nil {
 			return err
 		} else if old != nil {
 			return &Error{Type: TypeResourceInUse, Message: "Table already exists: " + m.Name}
 		}
-		tb, err := tx.CreateBucket(TableBucketName(m.Name))
+		tb, err := tx.CreateBucket(storage.TableBucketName(m.Name))
 		if err != nil {
 			return err
 		}
-		if _, err := tb.CreateBucket(BucketItems); err != nil {
+		if _, err := tb.CreateBucket(storage.BucketItems); err != nil {
 			return err
 		}
 		for _, ix := range m.Indexes {
-			if _, err := tb.CreateBucket(IndexBucketName(ix.Name)); err != nil {
+			if _, err := tb.CreateBucket(storage.IndexBucketName(ix.Name)); err != nil {
 				return err
 			}
 		}
-		if err := saveStats(tb, tableStats{}); err != nil {
+		if err := storage.SaveStats(tb, storage.TableStats{}); err != nil {
 			return err
 		}
 		if spec := in.StreamSpecification; spec != nil && *spec.StreamEnabled {
@@ -61,10 +63,10 @@ func (e *Engine) CreateTable(_ context.Context, in *CreateTableInput) (*TableCha
 				return err
 			}
 		}
-		if err := SaveTable(tx, m); err != nil {
+		if err := storage.SaveTable(tx, m); err != nil {
 			return err
 		}
-		out = &TableChangeOutput{TableDescription: e.describe(m, tableStats{}, "ACTIVE")}
+		out = &TableChangeOutput{TableDescription: e.describe(m, storage.TableStats{}, "ACTIVE")}
 		return nil
 	})
 	return out, err
@@ -72,7 +74,7 @@ func (e *Engine) CreateTable(_ context.Context, in *CreateTableInput) (*TableCha
 
 // newTableMeta validates a CreateTable request and builds the table
 // definition.
-func (e *Engine) newTableMeta(in *CreateTableInput) (*TableMeta, error) {
+func (e *Engine) newTableMeta(in *CreateTableInput) (*storage.TableMeta, error) {
 	if err := validTableName("tableName", in.TableName); err != nil {
 		return nil, err
 	}
@@ -94,12 +96,12 @@ func (e *Engine) newTableMeta(in *CreateTableInput) (*TableMeta, error) {
 	if err := validKeySchema(in.KeySchema, defs); err != nil {
 		return nil, err
 	}
-	m := &TableMeta{
+	m := &storage.TableMeta{
 		Name:                 in.TableName,
 		ID:                   NewID(),
 		KeySchema:            in.KeySchema,
 		AttributeDefinitions: in.AttributeDefinitions,
-		Created:              float64(e.now().UnixMilli()) / 1000,
+		Created:              float64(e.Now().UnixMilli()) / 1000,
 		DeletionProtection:   in.DeletionProtection,
 	}
 	if err := setBilling(m, in.BillingMode, in.ProvisionedThroughput); err != nil {
@@ -115,7 +117,7 @@ func (e *Engine) newTableMeta(in *CreateTableInput) (*TableMeta, error) {
 	if len(in.LocalSecondaryIndexes) > maxLSIs {
 		return nil, InvalidParamf("Number of LocalSecondaryIndexes exceeds per-table limit of %d", maxLSIs)
 	}
-	if len(in.LocalSecondaryIndexes) > 0 && RangeKey(in.KeySchema) == "" {
+	if len(in.LocalSecondaryIndexes) > 0 && storage.RangeKey(in.KeySchema) == "" {
 		return nil, InvalidParamf("Table KeySchema does not have a range key, which is required when specifying a LocalSecondaryIndex")
 	}
 	for _, list := range []struct {

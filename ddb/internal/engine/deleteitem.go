@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
+	"github.com/quickphotos/quickphotos/ddb/internal/storage"
 )
 
 // DeleteItemInput is the DeleteItem request.
@@ -22,9 +23,9 @@ func (e *Engine) DeleteItem(_ context.Context, in *DeleteItemInput) (*ItemWriteO
 	if err != nil {
 		return nil, err
 	}
-	return e.conditionalWrite(&in.WriteParams, func(t *TableTx) ([]byte, error) { return t.M.KeyParam(in.Key) }, cond,
-		func(t *TableTx, k []byte, raw, old attr.Item) (*ItemWriteOutput, error) {
-			u, err := t.remove(k, raw)
+	return e.conditionalWrite(&in.WriteParams, func(t *storage.TableTx) ([]byte, error) { return KeyParam(t.M, in.Key) }, cond,
+		func(t *storage.TableTx, k []byte, raw, old attr.Item) (*ItemWriteOutput, error) {
+			u, err := t.Remove(k, raw)
 			if err != nil {
 				return nil, err
 			}

@@ -4,6 +4,8 @@ import (
 	"context"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/quickphotos/quickphotos/ddb/internal/storage"
 )
 
 // DeleteTable deletes a table with all its items and indexes in one
@@ -21,10 +23,10 @@ func (e *Engine) DeleteTable(_ context.Context, in *TableNameInput) (*TableChang
 		if m.DeletionProtection {
 			return Validationf("Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.")
 		}
-		if err := tx.DeleteBucket(TableBucketName(m.Name)); err != nil {
+		if err := tx.DeleteBucket(storage.TableBucketName(m.Name)); err != nil {
 			return err
 		}
-		if err := tx.Bucket(BucketTables).Delete([]byte(m.Name)); err != nil {
+		if err := tx.Bucket(storage.BucketTables).Delete([]byte(m.Name)); err != nil {
 			return err
 		}
 		out = &TableChangeOutput{TableDescription: e.describe(m, st, "DELETING")}

@@ -5,13 +5,15 @@ import (
 	"encoding/hex"
 	"sync"
 	"time"
+
+	"github.com/quickphotos/quickphotos/ddb/internal/storage"
 )
 
 // Options configure an Engine: those of package ddb (ddb.Options, which
 // documents them), and the hooks only tests set. The zero value is usable.
 type Options struct {
 	// StoreOptions are the options of the data file (package storage).
-	StoreOptions
+	storage.StoreOptions
 
 	// TTLSweepInterval is how often the background sweeper deletes expired
 	// items. Zero means one minute; a negative value disables the sweeper
@@ -68,8 +70,8 @@ func withDefaults(opts *Options) Options {
 // Engine is an embedded, durable DynamoDB-compatible database. It is safe for
 // concurrent use; its ServeHTTP speaks the DynamoDB JSON 1.0 protocol.
 type Engine struct {
-	*Store // the data file: transactions, tables, streams
-	Opts   Options
+	*storage.Store // the data file: transactions, tables, streams
+	Opts           Options
 
 	stop     chan struct{}
 	wg       sync.WaitGroup
@@ -90,7 +92,7 @@ type Engine struct {
 // (releaseMapped).
 func Open(dir string, opts *Options) (*Engine, error) {
 	o := withDefaults(opts)
-	st, err := OpenStore(dir, o.StoreOptions)
+	st, err := storage.OpenStore(dir, o.StoreOptions)
 	if err != nil {
 		return nil, err
 	}
@@ -107,7 +109,7 @@ func Open(dir string, opts *Options) (*Engine, error) {
 // nothing is ever synced.
 func OpenMemory(opts *Options) (*Engine, error) {
 	o := withDefaults(opts)
-	st, err := OpenMemoryStore(o.StoreOptions)
+	st, err := storage.OpenMemoryStore(o.StoreOptions)
 	if err != nil {
 		return nil, err
 	}
@@ -115,7 +117,7 @@ func OpenMemory(opts *Options) (*Engine, error) {
 }
 
 // start starts the TTL sweeper of an engine over st.
-func start(st *Store, o Options) *Engine {
+func start(st *storage.Store, o Options) *Engine {
 	e := &Engine{Store: st, Opts: o, stop: make(chan struct{})}
 	if o.TTLSweepInterval > 0 {
 		e.wg.Add(1)

@@ -3,6 +3,7 @@ package engine
 import (
 	"github.com/quickphotos/quickphotos/ddb/attr"
 	"github.com/quickphotos/quickphotos/ddb/expr"
+	"github.com/quickphotos/quickphotos/ddb/internal/storage"
 )
 
 // This file adapts package expr to the operations: every use of expr goes
@@ -185,7 +186,7 @@ func (x *ExprEnv) Update(s string, keyNames []string) (*updater, error) {
 
 // keyCondition parses and binds a KeyConditionExpression against the key
 // schema of the table or index queried.
-func (x *ExprEnv) keyCondition(s string, m *TableMeta, ks []KeySchemaElement) (*expr.KeyRange, error) {
+func (x *ExprEnv) keyCondition(s string, m *storage.TableMeta, ks []storage.KeySchemaElement) (*expr.KeyRange, error) {
 	if x.err != nil {
 		return nil, x.err
 	}
@@ -193,10 +194,10 @@ func (x *ExprEnv) keyCondition(s string, m *TableMeta, ks []KeySchemaElement) (*
 	if err != nil {
 		return nil, err
 	}
-	h, r := HashKey(ks), RangeKey(ks)
-	schema := expr.KeySchema{HashKey: h, HashType: attr.ParseType(m.attrType(h))}
+	h, r := storage.HashKey(ks), storage.RangeKey(ks)
+	schema := expr.KeySchema{HashKey: h, HashType: attr.ParseType(m.AttrType(h))}
 	if r != "" {
-		schema.RangeKey, schema.RangeType = r, attr.ParseType(m.attrType(r))
+		schema.RangeKey, schema.RangeType = r, attr.ParseType(m.AttrType(r))
 	}
 	return k.Bind(x.p(), schema)
 }

@@ -35,7 +35,7 @@ func (e *Engine) GetItem(_ context.Context, in *GetItemInput) (*GetItemOutput, e
 		if err != nil {
 			return err
 		}
-		k, err := t.M.KeyParam(in.Key)
+		k, err := KeyParam(t.M, in.Key)
 		if err != nil {
 			return err
 		}

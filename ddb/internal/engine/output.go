@@ -12,6 +12,7 @@ import (
 	"math"
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
+	"github.com/quickphotos/quickphotos/ddb/internal/storage"
 )
 
 // ConsumedCapacity is the ConsumedCapacity a response reports: the
@@ -34,7 +35,7 @@ func RoundUnits(n float64) float64 { return math.Round(n*10) / 10 }
 // read, or a decoded (possibly projected) item. The zero resultItem is no
 // item.
 type ResultItem struct {
-	Stored  *StoredItem
+	Stored  *storage.StoredItem
 	Decoded attr.Item
 }
 
@@ -44,7 +45,7 @@ func (r ResultItem) Present() bool { return r.Stored != nil || r.Decoded != nil 
 // ReadItem is the response form of a read item: the projected item when
 // there is a projection, the item itself when it was read decoded (raw
 // nil), else its stored form.
-func ReadItem(p Projector, it attr.Item, raw *StoredItem) ResultItem {
+func ReadItem(p Projector, it attr.Item, raw *storage.StoredItem) ResultItem {
 	switch {
 	case p != nil:
 		return ResultItem{Decoded: p(it)}
@@ -60,9 +61,9 @@ func (r ResultItem) Decode() (attr.Item, error) {
 		return r.Decoded, nil
 	}
 	if r.Stored.Value == nil {
-		return itemOf(r.Stored.Keys), nil
+		return storage.ItemOf(r.Stored.Keys), nil
 	}
-	return decodeWithKeys(r.Stored.Keys, r.Stored.Value)
+	return storage.DecodeWithKeys(r.Stored.Keys, r.Stored.Value)
 }
 
 // GetItemOutput is GetItem's answer.

@@ -8,6 +8,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
+	"github.com/quickphotos/quickphotos/ddb/internal/storage"
 )
 
 // maxPageBytes is the most item data one Query or Scan page reads (1 MB).
@@ -23,19 +24,19 @@ const CtxCheckEvery = 256
 // source is what a Query or Scan reads: the table's items or one index's
 // entries (projected items).
 type source struct {
-	t  *TableTx
-	ix *indexMeta // nil for the table
+	t  *storage.TableTx
+	ix *storage.IndexMeta // nil for the table
 	b  *bolt.Bucket
 	// parts are the attributes held by the source's entry keys, tableParts
 	// the table's (itemcodec.go).
-	parts, tableParts []keyPart
+	parts, tableParts []storage.KeyPart
 	tk                []byte // scratch: the table key of an index entry
 }
 
 // openSource returns the table or the named index, validating IndexName and
 // ConsistentRead.
-func (t *TableTx) openSource(indexName string, consistent bool) (*source, error) {
-	tableParts := t.M.tableKeyParts()
+func openSource(t *storage.TableTx, indexName string, consistent bool) (*source, error) {
+	tableParts := t.M.TableKeyParts()
 	if indexName == "" {
 		return &source{t: t, b: t.Items, parts: tableParts, tableParts: tableParts}, nil
 	}
@@ -46,7 +47,7 @@ func (t *TableTx) openSource(indexName string, consistent bool) (*source, error)
 	if ix.Global && consistent {
 		return nil, Validationf("Consistent reads are not supported on global secondary indexes")
 	}
-	return &source{t: t, ix: ix, b: t.B.Bucket(IndexBucketName(ix.Name)), parts: t.M.indexKeyParts(ix), tableParts: tableParts}, nil
+	return &source{t: t, ix: ix, b: t.B.Bucket(storage.IndexBucketName(ix.Name)), parts: t.M.IndexKeyParts(ix), tableParts: tableParts}, nil
 }
 
 // KeyNames returns the attributes of a LastEvaluatedKey from this source:
@@ -82,7 +83,7 @@ func (s *source) startKey(esk attr.Item) ([]byte, error) {
 	}
 	for _, n := range names {
 		v, ok := esk[n]
-		if !ok || v.Type.String() != s.t.M.attrType(n) || isEmptyKey(v) {
+		if !ok || v.Type.String() != s.t.M.AttrType(n) || storage.IsEmptyKey(v) {
 			return nil, Validationf("The provided starting key is invalid: The provided key element does not match the schema")
 		}
 	}
@@ -113,7 +114,7 @@ type page struct {
 	items []attr.Item // every live item read, before filter; nil entries when read rawOnly
 	// raws are the items as stored when read rawOnly, else nil entries:
 	// the response encodes the items themselves.
-	raws    []*StoredItem
+	raws    []*storage.StoredItem
 	bytes   int       // total size of the items read
 	lastKey attr.Item // LastEvaluatedKey, nil when the range is exhausted
 	// last is the entry key of the last item read (a copy).
@@ -174,7 +175,7 @@ func (s *source) Read(ctx context.Context, p pageSpec) (*page, error) {
 		}
 		if p.keep == nil || p.keep(k) {
 			var it attr.Item
-			var raw *StoredItem
+			var raw *storage.StoredItem
 			var size int
 			live := true
 			var err error
@@ -226,33 +227,33 @@ func (s *source) entry(k, v []byte) (attr.Item, int, bool, error) {
 // itemcodec.go for the stored forms), copied out of the transaction, its
 // size, and whether it is live: an index entry's item is the table's, whose
 // TTL attribute decides, read once for both.
-func (s *source) storedEntry(k, v []byte) (item *StoredItem, size int, live bool, err error) {
+func (s *source) storedEntry(k, v []byte) (item *storage.StoredItem, size int, live bool, err error) {
 	tk, base := k, v
-	if s.ix != nil && (s.ix.Projection.ProjectionType == projectionAll || s.t.TtlEnabled()) {
+	if s.ix != nil && (s.ix.Projection.ProjectionType == storage.ProjectionAll || s.t.TtlEnabled()) {
 		if base, err = s.base(k); err != nil {
 			return nil, 0, false, err
 		}
 		tk = s.tk
 	}
-	if live, err = s.t.storedLive(tk, base); err != nil || !live {
+	if live, err = s.t.StoredLive(tk, base); err != nil || !live {
 		return nil, 0, false, err
 	}
 	switch {
-	case s.ix == nil, s.ix.Projection.ProjectionType == projectionAll:
+	case s.ix == nil, s.ix.Projection.ProjectionType == storage.ProjectionAll:
 		item, size, err = s.t.M.Stored(tk, base)
 		return item, size, err == nil, err
 	}
-	keys, err := keyAttrs(k, s.parts)
+	keys, err := storage.KeyAttrs(k, s.parts)
 	if err != nil {
 		return nil, 0, false, err
 	}
-	if s.ix.Projection.ProjectionType == projectionInclude {
-		if size, err = StoredSize(v); err != nil {
+	if s.ix.Projection.ProjectionType == storage.ProjectionInclude {
+		if size, err = storage.StoredSize(v); err != nil {
 			return nil, 0, false, err
 		}
-		return newStoredItem(keys, v), size, true, nil
+		return storage.NewStoredItem(keys, v), size, true, nil
 	}
-	return newStoredItem(keys, nil), attr.Size(itemOf(keys)), true, nil
+	return storage.NewStoredItem(keys, nil), attr.Size(storage.ItemOf(keys)), true, nil
 }
 
 // entryItem decodes entry k, v and returns its size.
@@ -263,9 +264,9 @@ func (s *source) entryItem(k, v []byte) (attr.Item, int, error) {
 		if err != nil {
 			return nil, 0, err
 		}
-		size, err := StoredSize(v)
+		size, err := storage.StoredSize(v)
 		return it, size, err
-	case s.ix.Projection.ProjectionType == projectionAll:
+	case s.ix.Projection.ProjectionType == storage.ProjectionAll:
 		base, err := s.base(k)
 		if err != nil {
 			return nil, 0, err
@@ -274,22 +275,22 @@ func (s *source) entryItem(k, v []byte) (attr.Item, int, error) {
 		if err != nil {
 			return nil, 0, err
 		}
-		size, err := StoredSize(base)
+		size, err := storage.StoredSize(base)
 		return it, size, err
 	}
-	keys, err := keyAttrs(k, s.parts)
+	keys, err := storage.KeyAttrs(k, s.parts)
 	if err != nil {
 		return nil, 0, err
 	}
-	if s.ix.Projection.ProjectionType == projectionInclude {
-		it, err := decodeWithKeys(keys, v)
+	if s.ix.Projection.ProjectionType == storage.ProjectionInclude {
+		it, err := storage.DecodeWithKeys(keys, v)
 		if err != nil {
 			return nil, 0, err
 		}
-		size, err := StoredSize(v)
+		size, err := storage.StoredSize(v)
 		return it, size, err
 	}
-	it := itemOf(keys)
+	it := storage.ItemOf(keys)
 	return it, attr.Size(it), nil
 }
 
@@ -297,7 +298,7 @@ func (s *source) entryItem(k, v []byte) (attr.Item, int, error) {
 // item is the table's, leaving its table key in s.tk.
 func (s *source) base(k []byte) ([]byte, error) {
 	var err error
-	if s.tk, err = s.t.M.tableKeyOf(s.tk[:0], s.parts, k); err != nil {
+	if s.tk, err = s.t.M.TableKeyOf(s.tk[:0], s.parts, k); err != nil {
 		return nil, err
 	}
 	v := s.t.Items.Get(s.tk)
@@ -310,11 +311,11 @@ func (s *source) base(k []byte) ([]byte, error) {
 // setLastKey sets the LastEvaluatedKey from the entry key of the last item
 // of the page, which holds every key attribute of the item.
 func (pg *page) setLastKey(s *source) error {
-	keys, err := keyAttrs(pg.last, s.parts)
+	keys, err := storage.KeyAttrs(pg.last, s.parts)
 	if err != nil {
 		return err
 	}
-	pg.lastKey = s.lastKey(itemOf(keys))
+	pg.lastKey = s.lastKey(storage.ItemOf(keys))
 	return nil
 }
 
@@ -326,11 +327,11 @@ func (s *source) isLive(it attr.Item) (bool, error) {
 		return true, nil
 	}
 	if _, ok := it[ttl.AttributeName]; ok || s.ix == nil {
-		return !s.t.expired(it), nil
+		return !s.t.Expired(it), nil
 	}
 	base, err := s.t.GetRaw(s.t.M.TableKeyBytes(it))
 	if err != nil || base == nil {
 		return false, err
 	}
-	return !s.t.expired(base), nil
+	return !s.t.Expired(base), nil
 }

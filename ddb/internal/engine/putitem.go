@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
+	"github.com/quickphotos/quickphotos/ddb/internal/storage"
 )
 
 // PutItemInput is the PutItem request.
@@ -25,8 +26,8 @@ func (e *Engine) PutItem(_ context.Context, in *PutItemInput) (*ItemWriteOutput,
 	if err != nil {
 		return nil, err
 	}
-	return e.conditionalWrite(&in.WriteParams, func(t *TableTx) ([]byte, error) { return t.checkNewItem(in.Item) }, cond,
-		func(t *TableTx, k []byte, raw, old attr.Item) (*ItemWriteOutput, error) {
+	return e.conditionalWrite(&in.WriteParams, func(t *storage.TableTx) ([]byte, error) { return checkNewItem(t, in.Item) }, cond,
+		func(t *storage.TableTx, k []byte, raw, old attr.Item) (*ItemWriteOutput, error) {
 			u, err := t.Put(k, raw, in.Item)
 			if err != nil {
 				return nil, err

@@ -8,6 +8,7 @@ import (
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
 	"github.com/quickphotos/quickphotos/ddb/expr"
+	"github.com/quickphotos/quickphotos/ddb/internal/storage"
 )
 
 // QueryInput is the Query request.
@@ -18,7 +19,7 @@ type QueryInput struct {
 }
 
 // checkFilterKeys refuses a Query filter on the queried key attributes.
-func checkFilterKeys(ks []KeySchemaElement, c *compiled) error {
+func checkFilterKeys(ks []storage.KeySchemaElement, c *compiled) error {
 	for _, k := range ks {
 		for _, n := range c.filterNames {
 			if n == k.AttributeName {
@@ -93,30 +94,30 @@ func keyRange(kc *expr.KeyRange) (lo, hi []byte, err error) {
 	prefix := attr.AppendKey(nil, kc.Partition)
 	sc := kc.Sort
 	if sc == nil {
-		return prefix, prefixEnd(prefix), nil
+		return prefix, storage.PrefixEnd(prefix), nil
 	}
 	at := func(v attr.Value) []byte { return attr.AppendKey(append([]byte(nil), prefix...), v) }
 	switch sc.Op {
 	case expr.SortEQ:
 		k := at(sc.Value)
-		return k, prefixEnd(k), nil
+		return k, storage.PrefixEnd(k), nil
 	case expr.SortLT:
 		return prefix, at(sc.Value), nil
 	case expr.SortLE:
-		return prefix, prefixEnd(at(sc.Value)), nil
+		return prefix, storage.PrefixEnd(at(sc.Value)), nil
 	case expr.SortGT:
-		return prefixEnd(at(sc.Value)), prefixEnd(prefix), nil
+		return storage.PrefixEnd(at(sc.Value)), storage.PrefixEnd(prefix), nil
 	case expr.SortGE:
-		return at(sc.Value), prefixEnd(prefix), nil
+		return at(sc.Value), storage.PrefixEnd(prefix), nil
 	case expr.SortBetween:
 		if attr.Compare(sc.Value, sc.Hi) > 0 {
 			return nil, nil, Validationf("Invalid KeyConditionExpression: The BETWEEN operator requires upper bound to be greater than or equal to lower bound; lower bound operand: AttributeValue: %s, upper bound operand: AttributeValue: %s", valueText(sc.Value), valueText(sc.Hi))
 		}
-		return at(sc.Value), prefixEnd(at(sc.Hi)), nil
+		return at(sc.Value), storage.PrefixEnd(at(sc.Hi)), nil
 	case expr.SortBeginsWith:
 		k := at(sc.Value)
 		k = k[:len(k)-2] // drop the S/B terminator: a prefix of every extension
-		return k, prefixEnd(k), nil
+		return k, storage.PrefixEnd(k), nil
 	}
 	return nil, nil, Validationf("Invalid KeyConditionExpression: unsupported sort key condition")
 }

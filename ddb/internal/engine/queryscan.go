@@ -10,6 +10,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
+	"github.com/quickphotos/quickphotos/ddb/internal/storage"
 )
 
 // Values of Select.
@@ -88,7 +89,7 @@ func (e *Engine) openListSource(tx *bolt.Tx, p *ListParams, c *compiled) (*sourc
 	if err != nil {
 		return nil, err
 	}
-	s, err := t.openSource(p.IndexName, p.ConsistentRead)
+	s, err := openSource(t, p.IndexName, p.ConsistentRead)
 	if err != nil {
 		return nil, err
 	}
@@ -102,7 +103,7 @@ func (e *Engine) openListSource(tx *bolt.Tx, p *ListParams, c *compiled) (*sourc
 // attribute, Select ALL_ATTRIBUTES and projections of attributes it does
 // not hold.
 func (p *ListParams) checkSelect(s *source, c *compiled) error {
-	if s.ix == nil || !s.ix.Global || s.ix.Projection.ProjectionType == projectionAll {
+	if s.ix == nil || !s.ix.Global || s.ix.Projection.ProjectionType == storage.ProjectionAll {
 		return nil
 	}
 	if p.Select == selectAll {
@@ -138,7 +139,7 @@ func (p *ListParams) limit() int {
 // fetchesBase reports whether respond replaces each item read from a local
 // index by the table's item, for attributes the index does not project.
 func (s *source) fetchesBase(p *ListParams, c *compiled) bool {
-	return s.ix != nil && !s.ix.Global && s.ix.Projection.ProjectionType != projectionAll && (p.Select == selectAll || c.proj != nil)
+	return s.ix != nil && !s.ix.Global && s.ix.Projection.ProjectionType != storage.ProjectionAll && (p.Select == selectAll || c.proj != nil)
 }
 
 // rawOnly reports whether respond needs only the stored bytes of the items

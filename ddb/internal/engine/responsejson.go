@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
+	"github.com/quickphotos/quickphotos/ddb/internal/storage"
 )
 
 // Response encoding, the JSON front-end's half. Most operations answer
@@ -258,27 +259,24 @@ func appendStoredJSON(dst []byte, keys []attr.NamedValue, v []byte) ([]byte, int
 	return htmlEscapeTail(dst, start), size, nil
 }
 
-// AppendJSON appends the item's response JSON: what appendItem writes for
-// the decoded item.
-func (s *StoredItem) AppendJSON(dst []byte) ([]byte, error) {
+// StoredItemAppendJSON appends the response JSON of an item in its stored
+// form: what appendItem writes for the decoded item. Storage only decodes;
+// the JSON of what it holds is written here.
+func StoredItemAppendJSON(s *storage.StoredItem, dst []byte) ([]byte, error) {
 	if s.Value == nil {
-		return AppendItem(dst, itemOf(s.Keys)), nil
+		return AppendItem(dst, storage.ItemOf(s.Keys)), nil
 	}
 	dst, _, err := appendStoredJSON(dst, s.Keys, s.Value)
 	return dst, err
 }
 
-// MarshalJSON lets encoding/json (tokens, error bodies) handle responses
-// holding stored items.
-func (s *StoredItem) MarshalJSON() ([]byte, error) { return s.AppendJSON(nil) }
-
-// AppendJSON appends the record as GetRecords returns it over HTTP: the
+// StoredRecordAppendJSON appends the record as GetRecords returns it over HTTP: the
 // keys in the order json.Marshal sorts them, as appendResponse writes every
 // response.
-func (r *StoredRecord) AppendJSON(dst []byte) ([]byte, error) {
+func StoredRecordAppendJSON(r *storage.StoredRecord, dst []byte) ([]byte, error) {
 	keysItem := attr.Item{}
 	if _, err := attr.DecodeBinary(r.Keys, keysItem); err != nil {
-		return nil, r.Corrupt(ErrBadRecord)
+		return nil, r.Corrupt(storage.ErrBadRecord)
 	}
 	keys := make([]attr.NamedValue, 0, len(keysItem))
 	for _, name := range sortedKeys(keysItem) {
@@ -305,7 +303,7 @@ func (r *StoredRecord) AppendJSON(dst []byte) ([]byte, error) {
 		}
 	}
 	dst = append(dst, `,"SequenceNumber":"`...)
-	dst = appendSequenceNumber(dst, r.Seq)
+	dst = storage.AppendSequenceNumber(dst, r.Seq)
 	dst = append(dst, `","SizeBytes":`...)
 	dst = strconv.AppendUint(dst, r.Size, 10)
 	dst = append(dst, `,"StreamViewType":"`...)
@@ -314,16 +312,12 @@ func (r *StoredRecord) AppendJSON(dst []byte) ([]byte, error) {
 	dst = hex.AppendEncode(dst, r.Id)
 	dst = append(dst, `","eventName":"`...)
 	dst = append(dst, r.Event()...)
-	dst = append(dst, `","eventSource":"`+RecordEventSource+`","eventVersion":"`+RecordEventVersion+`"`...)
+	dst = append(dst, `","eventSource":"`+storage.RecordEventSource+`","eventVersion":"`+storage.RecordEventVersion+`"`...)
 	if r.ByService() {
-		dst = append(dst, `,"userIdentity":{"PrincipalId":"`+ServicePrincipal+`","Type":"`+ServiceIdentityType+`"}`...)
+		dst = append(dst, `,"userIdentity":{"PrincipalId":"`+storage.ServicePrincipal+`","Type":"`+storage.ServiceIdentityType+`"}`...)
 	}
 	return append(dst, '}'), nil
 }
-
-// MarshalJSON renders the record should a response put it where
-// appendResponse falls back to json.Marshal (a shape it does not know).
-func (r *StoredRecord) MarshalJSON() ([]byte, error) { return r.AppendJSON(nil) }
 
 // jsonResponse is a typed output (output.go) that writes its own response
 // JSON, byte for byte what json.Marshal gives the equivalent response map.
@@ -368,7 +362,7 @@ func (cc ConsumedCapacity) AppendJSON(dst []byte) ([]byte, error) {
 // the decoded item.
 func (r ResultItem) AppendJSON(dst []byte) ([]byte, error) {
 	if r.Stored != nil {
-		return r.Stored.AppendJSON(dst)
+		return StoredItemAppendJSON(r.Stored, dst)
 	}
 	return AppendItem(dst, r.Decoded), nil
 }
@@ -533,3 +527,16 @@ func (o *BatchWriteOutput) AppendJSON(dst []byte) ([]byte, error) {
 	w.dst = append(w.dst, '{', '}')
 	return w.end(), nil
 }
+
+// storedRecordJSON renders a stream record as JSON from its stored form,
+// in a response tree (RecordPage.Response): storage never encodes JSON.
+type storedRecordJSON struct{ r *storage.StoredRecord }
+
+// AppendJSON appends the record's JSON to dst.
+func (j storedRecordJSON) AppendJSON(dst []byte) ([]byte, error) {
+	return StoredRecordAppendJSON(j.r, dst)
+}
+
+// MarshalJSON renders the record should a response put it where
+// encoding/json renders it.
+func (j storedRecordJSON) MarshalJSON() ([]byte, error) { return StoredRecordAppendJSON(j.r, nil) }

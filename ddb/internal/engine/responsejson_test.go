@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
+	"github.com/quickphotos/quickphotos/ddb/internal/storage"
 )
 
 // trickyStrings exercise every escaping rule of encoding/json and attr.
@@ -124,7 +125,7 @@ func mustMarshal(t *testing.T, v any) []byte {
 // response map the protocol documents: keys in order, absent members left
 // out, HTML-sensitive text escaped, stored and decoded items alike.
 func TestTypedOutputs_EncodeAsTheirMaps(t *testing.T) {
-	m := &TableMeta{Name: "t<&>", Indexes: []indexMeta{{Name: "g>", Global: true}, {Name: "l&"}}}
+	m := &storage.TableMeta{Name: "t<&>", Indexes: []storage.IndexMeta{{Name: "g>", Global: true}, {Name: "l&"}}}
 	c := NewCapacity(m)
 	c.Units = 1.5
 	c.addIndex("g>", 0.25)
@@ -132,8 +133,8 @@ func TestTypedOutputs_EncodeAsTheirMaps(t *testing.T) {
 	it := attr.Item{"PK": attr.S("a<b"), "SK": attr.S("\u2028"), "n": attr.N("1.50"), "m": {Type: attr.TypeM, M: attr.Item{"x": attr.S("&")}}}
 	keys := []attr.NamedValue{{Name: "PK", Value: it["PK"]}, {Name: "SK", Value: it["SK"]}}
 	rest := attr.Item{"n": it["n"], "m": it["m"]}
-	stored := newStoredItem(keys, attr.AppendBinary(nil, rest, attr.Size(rest)))
-	keysOnly := newStoredItem(keys, nil)
+	stored := storage.NewStoredItem(keys, attr.AppendBinary(nil, rest, attr.Size(rest)))
+	keysOnly := storage.NewStoredItem(keys, nil)
 	report := func(mode string) any { return mustDecode(t, mustMarshal(t, c.render(mode))) }
 	unprocessed := map[string]*KeysAndAttributes{"t<&>": {Keys: []attr.Item{{"PK": attr.S("<")}}, ConsistentRead: true}}
 
@@ -153,7 +154,7 @@ func TestTypedOutputs_EncodeAsTheirMaps(t *testing.T) {
 		{"write none", &ItemWriteOutput{}, map[string]any{}},
 		{"page", &ListOutput{Items: []ResultItem{{Stored: stored}, {Decoded: it}, {Stored: keysOnly}}, Count: 3, Scanned: 7, LastKey: attr.Item{"PK": attr.S(">")},
 			Capacity: ConsumedCapacity{C: c, Mode: CapacityIndexes}},
-			map[string]any{"Items": []any{it, it, itemOf(keys)}, "Count": 3, "ScannedCount": 7, "LastEvaluatedKey": attr.Item{"PK": attr.S(">")},
+			map[string]any{"Items": []any{it, it, storage.ItemOf(keys)}, "Count": 3, "ScannedCount": 7, "LastEvaluatedKey": attr.Item{"PK": attr.S(">")},
 				"ConsumedCapacity": c.render(CapacityIndexes)}},
 		{"page empty", &ListOutput{Items: []ResultItem{}}, map[string]any{"Items": []any{}, "Count": 0, "ScannedCount": 0}},
 		{"page COUNT", &ListOutput{Count: 2, Scanned: 2}, map[string]any{"Count": 2, "ScannedCount": 2}},

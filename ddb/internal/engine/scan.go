@@ -7,6 +7,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
+	"github.com/quickphotos/quickphotos/ddb/internal/storage"
 )
 
 // ScanInput is the Scan request.
@@ -94,11 +95,11 @@ func (in *ScanInput) segmentFilter() (func(pk []byte) bool, error) {
 // the start of an entry key of this source: the table's partition key, or
 // the index's. The key type is looked up once, not per entry.
 func (s *source) partitionOf() func(k []byte) []byte {
-	name := HashKey(s.t.M.KeySchema)
+	name := storage.HashKey(s.t.M.KeySchema)
 	if s.ix != nil {
-		name = HashKey(s.ix.KeySchema)
+		name = storage.HashKey(s.ix.KeySchema)
 	}
-	typ := attr.ParseType(s.t.M.attrType(name))
+	typ := attr.ParseType(s.t.M.AttrType(name))
 	return func(k []byte) []byte {
 		_, rest, err := attr.DecodeKey(k, typ)
 		if err != nil {

@@ -1,13 +1,13 @@
 package engine
 
 import (
-	"encoding/json"
 	"fmt"
-	"math"
 	"strings"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/quickphotos/quickphotos/ddb/internal/storage"
 )
 
 // DynamoDB Streams. A table's stream is switched on by StreamSpecification
@@ -18,14 +18,6 @@ import (
 // GetShardIterator, GetRecords: streamapi.go) reads them over the same
 // endpoint, as DynamoDB Local serves it. A stream outlives its switch-off
 // and its table for StreamRetention, then is trimmed away (streamtrim.go).
-
-// Stream view types: what each record of a stream carries besides the keys.
-const (
-	viewKeysOnly        = "KEYS_ONLY"
-	viewNewImage        = "NEW_IMAGE"
-	viewOldImage        = "OLD_IMAGE"
-	viewNewAndOldImages = "NEW_AND_OLD_IMAGES"
-)
 
 // Stream statuses, as DescribeStream reports them. The engine's streams are
 // enabled as soon as the table operation returns, like its tables.
@@ -48,13 +40,6 @@ type StreamSpecInput struct {
 	StreamViewType string `json:"StreamViewType"`
 }
 
-// tableStream is the stream a table currently writes to, kept in the table
-// metadata; Label names it among the table's streams (streamMeta).
-type tableStream struct {
-	Label    string `json:"Label"`
-	ViewType string `json:"ViewType"`
-}
-
 // Check validates a StreamSpecification as DynamoDB does.
 func (s *StreamSpecInput) Check() *Error {
 	if s.StreamEnabled == nil {
@@ -75,44 +60,16 @@ func (s *StreamSpecInput) Check() *Error {
 // validViewType reports whether v is one of the four view types.
 func validViewType(v string) bool {
 	switch v {
-	case viewKeysOnly, viewNewImage, viewOldImage, viewNewAndOldImages:
+	case storage.ViewKeysOnly, storage.ViewNewImage, storage.ViewOldImage, storage.ViewNewAndOldImages:
 		return true
 	}
 	return false
 }
 
-// streamMeta is the stored description of one stream, kept in its bucket
-// (streamlog.go) so that it outlives its table for StreamRetention.
-type streamMeta struct {
-	Table     string             `json:"Table"`
-	Label     string             `json:"Label"`
-	ViewType  string             `json:"ViewType"`
-	KeySchema []KeySchemaElement `json:"KeySchema"`
-	// Created and Disabled are Unix times in seconds; Disabled is zero
-	// while the table writes to the stream.
-	Created  float64 `json:"Created"`
-	Disabled float64 `json:"Disabled,omitempty"`
-	// Regions are the regions the records of a stream upgraded from format
-	// 3 were written in (formatv4.go), as runs of records: format 3 stored
-	// each record's awsRegion, format 4 records do not, so that a record
-	// upgraded keeps its own. Any other record reads as written in the
-	// engine's region (Options.Region). An engine that predates the field
-	// ignores it.
-	Regions []recordRegion `json:"Regions,omitempty"`
-}
-
-// recordRegion says that the records numbered First to Last were written
-// in Region.
-type recordRegion struct {
-	First  uint64 `json:"First"`
-	Last   uint64 `json:"Last"`
-	Region string `json:"Region"`
-}
-
-// RecordRegion returns the region record seq was written in: its run's,
+// StreamRecordRegion returns the region record seq was written in: its run's,
 // or engine (the engine's region) for a record no run holds. A stream has
 // a run for each change of region in its format 3 records: usually one.
-func (s *streamMeta) RecordRegion(seq uint64, engine string) string {
+func StreamRecordRegion(s *storage.StreamMeta, seq uint64, engine string) string {
 	for _, r := range s.Regions {
 		if seq >= r.First && seq <= r.Last {
 			return r.Region
@@ -126,23 +83,23 @@ func (s *streamMeta) RecordRegion(seq uint64, engine string) string {
 // need, once and only when there is a record: an idle poll reads no meta.
 type lazyRegions struct {
 	engine string
-	meta   *streamMeta
+	meta   *storage.StreamMeta
 }
 
 // of returns the region record seq of log was written in.
-func (r *lazyRegions) of(log *streamLog, seq uint64) (string, error) {
+func (r *lazyRegions) of(log *storage.StreamLog, seq uint64) (string, error) {
 	if r.meta == nil {
-		m, err := loadStreamMeta(log.B)
+		m, err := storage.LoadStreamMeta(log.B)
 		if err != nil {
 			return "", err
 		}
 		r.meta = m
 	}
-	return r.meta.RecordRegion(seq, r.engine), nil
+	return StreamRecordRegion(r.meta, seq, r.engine), nil
 }
 
-// Status is the StreamStatus of the stream.
-func (s *streamMeta) Status() string {
+// StreamStatus is the StreamStatus of the stream s.
+func StreamStatus(s *storage.StreamMeta) string {
 	if s.Disabled != 0 {
 		return streamDisabled
 	}
@@ -177,51 +134,51 @@ const streamLabelLayout = "2006-01-02T15:04:05.000"
 // table's current stream and returns it. Its label is its creation time,
 // moved on by a millisecond while a stream of the table already has it (a
 // stream switched off and on within one millisecond).
-func (e *Engine) enableStream(tx *bolt.Tx, m *TableMeta, viewType string) error {
+func (e *Engine) enableStream(tx *bolt.Tx, m *storage.TableMeta, viewType string) error {
 	if m.Stream != nil {
 		return Validationf("Table already has an enabled stream")
 	}
-	root := tx.Bucket(BucketStreams)
-	now := e.now().UTC().Truncate(time.Millisecond)
+	root := tx.Bucket(storage.BucketStreams)
+	now := e.Now().UTC().Truncate(time.Millisecond)
 	label := now.Format(streamLabelLayout)
-	for root.Bucket(StreamBucketName(m.Name, label)) != nil {
+	for root.Bucket(storage.StreamBucketName(m.Name, label)) != nil {
 		now = now.Add(time.Millisecond)
 		label = now.Format(streamLabelLayout)
 	}
-	s := &streamMeta{
+	s := &storage.StreamMeta{
 		Table:     m.Name,
 		Label:     label,
 		ViewType:  viewType,
 		KeySchema: m.KeySchema,
-		Created:   unixSeconds(now),
+		Created:   storage.UnixSeconds(now),
 	}
-	if err := createStreamBuckets(root, s, e.now()); err != nil {
+	if err := storage.CreateStreamBuckets(root, s, e.Now()); err != nil {
 		return err
 	}
-	m.Stream = &tableStream{Label: label, ViewType: viewType}
+	m.Stream = &storage.TableStream{Label: label, ViewType: viewType}
 	m.LatestStreamLabel = label
 	return nil
 }
 
 // disableStream switches off table m's current stream in tx: its open
 // shard is closed and the stream stays readable for StreamRetention.
-func (e *Engine) disableStream(tx *bolt.Tx, m *TableMeta) error {
+func (e *Engine) disableStream(tx *bolt.Tx, m *storage.TableMeta) error {
 	if m.Stream == nil {
 		return Validationf("Table has no stream to disable")
 	}
-	sb := tx.Bucket(BucketStreams).Bucket(StreamBucketName(m.Name, m.Stream.Label))
+	sb := tx.Bucket(storage.BucketStreams).Bucket(storage.StreamBucketName(m.Name, m.Stream.Label))
 	if sb == nil {
 		return fmt.Errorf("ddb: stream %s of table %s has no bucket", m.Stream.Label, m.Name)
 	}
-	log, err := OpenStreamLog(sb)
+	log, err := storage.OpenStreamLog(sb)
 	if err != nil {
 		return err
 	}
-	if err := log.closeShard(); err != nil {
+	if err := log.CloseShard(); err != nil {
 		return err
 	}
-	log.Meta.Disabled = unixSeconds(e.now())
-	if err := log.saveMeta(); err != nil {
+	log.Meta.Disabled = storage.UnixSeconds(e.Now())
+	if err := log.SaveMeta(); err != nil {
 		return err
 	}
 	m.Stream = nil
@@ -229,7 +186,7 @@ func (e *Engine) disableStream(tx *bolt.Tx, m *TableMeta) error {
 }
 
 // applyStreamSpec switches table m's stream as spec asks, in tx.
-func (e *Engine) applyStreamSpec(tx *bolt.Tx, m *TableMeta, spec *StreamSpecInput) error {
+func (e *Engine) applyStreamSpec(tx *bolt.Tx, m *storage.TableMeta, spec *StreamSpecInput) error {
 	if *spec.StreamEnabled {
 		return e.enableStream(tx, m, spec.StreamViewType)
 	}
@@ -239,7 +196,7 @@ func (e *Engine) applyStreamSpec(tx *bolt.Tx, m *TableMeta, spec *StreamSpecInpu
 // describeStreamSpec adds the stream fields of a TableDescription to d: the
 // specification while a stream is on, and the latest stream's ARN and label
 // for as long as the table has had one (also after it was switched off).
-func (e *Engine) describeStreamSpec(d *TableDescription, m *TableMeta) {
+func (e *Engine) describeStreamSpec(d *TableDescription, m *storage.TableMeta) {
 	if m.Stream != nil {
 		d.StreamSpecification = &streamSpecDescription{StreamEnabled: true, StreamViewType: m.Stream.ViewType}
 	}
@@ -247,19 +204,4 @@ func (e *Engine) describeStreamSpec(d *TableDescription, m *TableMeta) {
 		d.LatestStreamLabel = m.LatestStreamLabel
 		d.LatestStreamArn = e.streamARN(m.Name, m.LatestStreamLabel)
 	}
-}
-
-// unixSeconds is t as fractional Unix seconds, to the millisecond, the way
-// DynamoDB's JSON protocol writes timestamps.
-func unixSeconds(t time.Time) float64 {
-	return math.Round(float64(t.UnixNano())/1e6) / 1e3
-}
-
-// loadStreamMeta reads the meta of stream bucket sb.
-func loadStreamMeta(sb *bolt.Bucket) (*streamMeta, error) {
-	var s streamMeta
-	if err := json.Unmarshal(sb.Get(keyStreamMeta), &s); err != nil {
-		return nil, fmt.Errorf("ddb: corrupt stream metadata: %w", err)
-	}
-	return &s, nil
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/quickphotos/quickphotos/ddb/internal/storage"
 )
 
 // The DynamoDB Streams API, served on the engine's own endpoint under the
@@ -89,7 +91,7 @@ func (e *Engine) ListStreams(_ context.Context, in *ListStreamsInput) (*StreamLi
 	}
 	var all []streamName
 	err := e.View(func(tx *bolt.Tx) error {
-		return tx.Bucket(BucketStreams).ForEach(func(k, _ []byte) error {
+		return tx.Bucket(storage.BucketStreams).ForEach(func(k, _ []byte) error {
 			table, label, _ := strings.Cut(string(k), "/")
 			if in.TableName == "" || table == in.TableName {
 				all = append(all, streamName{e.streamARN(table, label), table, label})
@@ -142,17 +144,17 @@ func (l *StreamList) Response() map[string]any {
 // The log comes without its meta, which DescribeStream reads, and
 // GetRecords only when it has records to return (lazyRegions): a
 // consumer's idle poll need not decode it.
-func (e *Engine) viewStream(arn string, notFound string, fn func(log *streamLog) error) error {
+func (e *Engine) viewStream(arn string, notFound string, fn func(log *storage.StreamLog) error) error {
 	table, label, ok := e.parseStreamARN(arn)
 	return e.View(func(tx *bolt.Tx) error {
 		var sb *bolt.Bucket
 		if ok {
-			sb = tx.Bucket(BucketStreams).Bucket(StreamBucketName(table, label))
+			sb = tx.Bucket(storage.BucketStreams).Bucket(storage.StreamBucketName(table, label))
 		}
 		if sb == nil {
 			return &Error{Type: TypeResourceNotFound, Message: notFound}
 		}
-		log, err := StreamBuckets(sb)
+		log, err := storage.StreamBuckets(sb)
 		if err != nil {
 			return err
 		}
@@ -171,8 +173,8 @@ type DescribeStreamInput struct {
 // (response, describeStreamToSDK).
 type StreamDescription struct {
 	Arn    string
-	Meta   *streamMeta
-	Shards []shardMeta // the shards listed, oldest first
+	Meta   *storage.StreamMeta
+	Shards []storage.ShardMeta // the shards listed, oldest first
 	// LastShard is the LastEvaluatedShardId: the last shard listed when
 	// the list stopped at Limit, "" otherwise.
 	LastShard string
@@ -191,8 +193,8 @@ func (e *Engine) DescribeStream(_ context.Context, in *DescribeStreamInput) (*St
 		limit = *in.Limit
 	}
 	d := &StreamDescription{Arn: in.StreamArn}
-	err := e.viewStream(in.StreamArn, "Requested resource not found: Stream: "+in.StreamArn+" not found", func(log *streamLog) error {
-		meta, err := loadStreamMeta(log.B)
+	err := e.viewStream(in.StreamArn, "Requested resource not found: Stream: "+in.StreamArn+" not found", func(log *storage.StreamLog) error {
+		meta, err := storage.LoadStreamMeta(log.B)
 		if err != nil {
 			return err
 		}
@@ -203,7 +205,7 @@ func (e *Engine) DescribeStream(_ context.Context, in *DescribeStreamInput) (*St
 		d.Meta = meta
 		if in.ExclusiveStartShardId != "" {
 			// Those after the start; after an unknown shard, none.
-			if i := slices.IndexFunc(shards, func(s shardMeta) bool { return s.ID == in.ExclusiveStartShardId }); i < 0 {
+			if i := slices.IndexFunc(shards, func(s storage.ShardMeta) bool { return s.ID == in.ExclusiveStartShardId }); i < 0 {
 				shards = nil
 			} else {
 				shards = shards[i+1:]
@@ -228,7 +230,7 @@ func (d *StreamDescription) Response() map[string]any {
 	desc := map[string]any{
 		"StreamArn":               d.Arn,
 		"StreamLabel":             m.Label,
-		"StreamStatus":            m.Status(),
+		"StreamStatus":            StreamStatus(m),
 		"StreamViewType":          m.ViewType,
 		"CreationRequestDateTime": m.Created,
 		"TableName":               m.Table,
@@ -246,10 +248,10 @@ func (d *StreamDescription) Response() map[string]any {
 }
 
 // describeShard renders a Shard of DescribeStream.
-func describeShard(s *shardMeta) map[string]any {
-	r := map[string]any{"StartingSequenceNumber": FormatSequenceNumber(s.Start)}
-	if end, closed := s.Ending(); closed {
-		r["EndingSequenceNumber"] = FormatSequenceNumber(end)
+func describeShard(s *storage.ShardMeta) map[string]any {
+	r := map[string]any{"StartingSequenceNumber": storage.FormatSequenceNumber(s.Start)}
+	if end, closed := ShardEnding(s); closed {
+		r["EndingSequenceNumber"] = storage.FormatSequenceNumber(end)
 	}
 	d := map[string]any{"ShardId": s.ID, "SequenceNumberRange": r}
 	if s.Parent != "" {
@@ -258,10 +260,10 @@ func describeShard(s *shardMeta) map[string]any {
 	return d
 }
 
-// Ending is the EndingSequenceNumber of a closed shard; closed is false for
+// ShardEnding is the EndingSequenceNumber of a closed shard; closed is false for
 // the open one, which has none. A shard closed before its first record ends
 // where it starts, as DynamoDB Local reports it.
-func (s *shardMeta) Ending() (end uint64, closed bool) {
+func ShardEnding(s *storage.ShardMeta) (end uint64, closed bool) {
 	return max(s.End, s.Start), s.Closed
 }
 
@@ -302,15 +304,15 @@ func (e *Engine) GetShardIterator(_ context.Context, in *GetShardIteratorInput) 
 		return nil, Validationf("1 validation error detected: Value '%s' at 'shardIteratorType' failed to satisfy constraint: Member must satisfy enum value set: [AFTER_SEQUENCE_NUMBER, LATEST, AT_SEQUENCE_NUMBER, TRIM_HORIZON]", in.ShardIteratorType)
 	}
 	var it ShardIterator
-	err := e.viewStream(in.StreamArn, "Stream does not exist", func(log *streamLog) error {
-		s, err := log.shard(in.ShardId)
+	err := e.viewStream(in.StreamArn, "Stream does not exist", func(log *storage.StreamLog) error {
+		s, err := log.Shard(in.ShardId)
 		if err != nil {
 			return err
 		}
 		if s == nil {
 			return &Error{Type: TypeResourceNotFound, Message: "Shard does not exist"}
 		}
-		kept := log.keptFrom()
+		kept := keptFrom(log)
 		var after uint64
 		switch in.ShardIteratorType {
 		case iteratorTrimHorizon:
@@ -332,7 +334,7 @@ func (e *Engine) GetShardIterator(_ context.Context, in *GetShardIteratorInput) 
 				after = seq - 1
 			}
 		}
-		it = ShardIterator{StreamARN: in.StreamArn, ShardID: s.ID, After: after, Issued: e.now()}
+		it = ShardIterator{StreamARN: in.StreamArn, ShardID: s.ID, After: after, Issued: e.Now()}
 		return nil
 	})
 	if err != nil {
@@ -343,12 +345,12 @@ func (e *Engine) GetShardIterator(_ context.Context, in *GetShardIteratorInput) 
 
 // keptFrom is the sequence number of the oldest record kept: records
 // before it were trimmed. With none kept, it is the next number to come.
-func (l *streamLog) keptFrom() uint64 {
+func keptFrom(l *storage.StreamLog) uint64 {
 	k, _ := l.Records.Cursor().First()
 	if k == nil {
 		return l.Records.Sequence() + 1
 	}
-	return BytesToSeq(k)
+	return storage.BytesToSeq(k)
 }
 
 // GetRecordsInput is the GetRecords request.
@@ -360,7 +362,7 @@ type GetRecordsInput struct {
 // RecordPage is GetRecords' answer, which each path renders (response,
 // getRecordsToSDK).
 type RecordPage struct {
-	Records []*StoredRecord
+	Records []*storage.StoredRecord
 	// Next is the iterator to continue from; nil at the end of a closed
 	// shard.
 	Next *ShardIterator
@@ -384,7 +386,7 @@ func (e *Engine) GetRecords(_ context.Context, in *GetRecordsInput) (*RecordPage
 	if err != nil {
 		return nil, err
 	}
-	now := e.now()
+	now := e.Now()
 	if err := it.checkAge(now); err != nil {
 		return nil, err
 	}
@@ -392,10 +394,10 @@ func (e *Engine) GetRecords(_ context.Context, in *GetRecordsInput) (*RecordPage
 	if in.Limit != nil {
 		limit = *in.Limit
 	}
-	p := &RecordPage{Records: []*StoredRecord{}}
+	p := &RecordPage{Records: []*storage.StoredRecord{}}
 	regions := lazyRegions{engine: e.Opts.Region}
-	err = e.viewStream(it.StreamARN, "Stream does not exist", func(log *streamLog) error {
-		s, err := log.shard(it.ShardID)
+	err = e.viewStream(it.StreamARN, "Stream does not exist", func(log *storage.StreamLog) error {
+		s, err := log.Shard(it.ShardID)
 		if err != nil {
 			return err
 		}
@@ -403,13 +405,13 @@ func (e *Engine) GetRecords(_ context.Context, in *GetRecordsInput) (*RecordPage
 			return &Error{Type: TypeResourceNotFound, Message: "Shard does not exist"}
 		}
 		// Records after the position were trimmed since the iterator was issued.
-		if it.After+1 < log.keptFrom() && s.Holds(it.After+1) {
+		if it.After+1 < keptFrom(log) && s.Holds(it.After+1) {
 			return &Error{Type: TypeTrimmedDataAccess, Message: "Attempted to access data beyond the trim horizon"}
 		}
 		after, size := it.After, uint64(0)
 		c := log.Records.Cursor()
-		for k, v := c.Seek(seqKey(it.After + 1)); k != nil && len(p.Records) < limit; k, v = c.Next() {
-			seq := BytesToSeq(k)
+		for k, v := c.Seek(storage.SeqKey(it.After + 1)); k != nil && len(p.Records) < limit; k, v = c.Next() {
+			seq := storage.BytesToSeq(k)
 			if !s.Holds(seq) {
 				break
 			}
@@ -418,9 +420,9 @@ func (e *Engine) GetRecords(_ context.Context, in *GetRecordsInput) (*RecordPage
 			if err != nil {
 				return err
 			}
-			r, err := ParseStoredRecord(seq, bytes.Clone(v), region)
+			r, err := storage.ParseStoredRecord(seq, bytes.Clone(v), region)
 			if err != nil {
-				return corruptRecord(err, seq)
+				return storage.CorruptRecord(err, seq)
 			}
 			if size > 0 && size+r.Size > maxGetRecordsBytes {
 				break
@@ -444,20 +446,11 @@ func (e *Engine) GetRecords(_ context.Context, in *GetRecordsInput) (*RecordPage
 func (p *RecordPage) Response() map[string]any {
 	records := make([]any, len(p.Records))
 	for i, r := range p.Records {
-		records[i] = r
+		records[i] = storedRecordJSON{r}
 	}
 	out := map[string]any{"Records": records}
 	if p.Next != nil {
 		out["NextShardIterator"] = p.Next.String()
 	}
 	return out
-}
-
-// BytesToSeq reads an 8-byte sequence number key.
-func BytesToSeq(k []byte) uint64 {
-	var n uint64
-	for _, b := range k {
-		n = n<<8 | uint64(b)
-	}
-	return n
 }

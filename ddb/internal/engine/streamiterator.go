@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/quickphotos/quickphotos/ddb/internal/storage"
 )
 
 // ShardIteratorLifetime is how long a shard iterator may be used: DynamoDB
@@ -43,7 +45,7 @@ type ShardIterator struct {
 
 // String encodes the iterator.
 func (it ShardIterator) String() string {
-	inner := fmt.Sprintf("%s|%s|%020d", it.ShardID, FormatSequenceNumber(it.After), it.Issued.UnixMilli())
+	inner := fmt.Sprintf("%s|%s|%020d", it.ShardID, storage.FormatSequenceNumber(it.After), it.Issued.UnixMilli())
 	return it.StreamARN + "|" + iteratorVersion + "|" + base64.StdEncoding.EncodeToString([]byte(inner))
 }
 

@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/quickphotos/quickphotos/ddb/internal/storage"
 )
 
 // trimBatch bounds the records one trimming transaction deletes, so that
@@ -20,7 +22,7 @@ const trimBatch = 1000
 func (e *Engine) TrimStreams() (int, error) {
 	var names [][]byte
 	err := e.View(func(tx *bolt.Tx) error {
-		return tx.Bucket(BucketStreams).ForEach(func(k, _ []byte) error {
+		return tx.Bucket(storage.BucketStreams).ForEach(func(k, _ []byte) error {
 			names = append(names, append([]byte(nil), k...))
 			return nil
 		})
@@ -47,19 +49,19 @@ func (e *Engine) TrimStreams() (int, error) {
 // trimStream trims up to trimBatch records of the stream in bucket name;
 // more reports that a full batch was deleted and more may be due.
 func (e *Engine) trimStream(name []byte) (deleted int, more bool, err error) {
-	cutoff := e.now().Add(-StreamRetention)
+	cutoff := e.Now().Add(-StreamRetention)
 	err = e.Update(func(tx *bolt.Tx) error {
 		deleted, more = 0, false
-		root := tx.Bucket(BucketStreams)
+		root := tx.Bucket(storage.BucketStreams)
 		sb := root.Bucket(name)
 		if sb == nil {
 			return nil
 		}
-		log, err := OpenStreamLog(sb)
+		log, err := storage.OpenStreamLog(sb)
 		if err != nil {
 			return err
 		}
-		if log.Meta.Disabled != 0 && log.Meta.Disabled < unixSeconds(cutoff) {
+		if log.Meta.Disabled != 0 && log.Meta.Disabled < storage.UnixSeconds(cutoff) {
 			// Every record predates the switch-off, so all are past retention.
 			return root.DeleteBucket(name)
 		}
@@ -77,22 +79,22 @@ func (e *Engine) trimStream(name []byte) (deleted int, more bool, err error) {
 			deleted++
 		}
 		more = deleted == trimBatch
-		return log.dropTrimmedShards()
+		return dropTrimmedShards(log)
 	})
 	return deleted, more, err
 }
 
 // dropTrimmedShards deletes the closed shards none of whose records is
 // kept any more; the newest shard always stays.
-func (l *streamLog) dropTrimmedShards() error {
-	kept := l.keptFrom()
-	last, _ := l.shards.Cursor().Last()
+func dropTrimmedShards(l *storage.StreamLog) error {
+	kept := keptFrom(l)
+	last, _ := l.Shards.Cursor().Last()
 	var drop [][]byte
-	err := l.shards.ForEach(func(k, v []byte) error {
+	err := l.Shards.ForEach(func(k, v []byte) error {
 		if string(k) == string(last) {
 			return nil
 		}
-		var s shardMeta
+		var s storage.ShardMeta
 		if err := json.Unmarshal(v, &s); err != nil {
 			return fmt.Errorf("ddb: corrupt shard: %w", err)
 		}
@@ -105,7 +107,7 @@ func (l *streamLog) dropTrimmedShards() error {
 		return err
 	}
 	for _, k := range drop {
-		if err := l.shards.Delete(k); err != nil {
+		if err := l.Shards.Delete(k); err != nil {
 			return err
 		}
 	}

@@ -1,27 +1,31 @@
 package engine
 
+import (
+	"github.com/quickphotos/quickphotos/ddb/internal/storage"
+)
+
 // TableDescription is the TableDescription of every table operation,
 // typed. Its fields are in the order json.Marshal sorts a map's keys, so
 // encoding/json writes it as DynamoDB's JSON protocol does; the typed SDK
 // API converts it field by field (sdktable.go).
 type TableDescription struct {
-	AttributeDefinitions      []AttributeDefinition  `json:"AttributeDefinitions"`
-	BillingModeSummary        *billingModeSummary    `json:"BillingModeSummary,omitempty"`
-	CreationDateTime          float64                `json:"CreationDateTime"`
-	DeletionProtectionEnabled bool                   `json:"DeletionProtectionEnabled"`
-	GlobalSecondaryIndexes    []*indexDescription    `json:"GlobalSecondaryIndexes,omitempty"`
-	ItemCount                 int64                  `json:"ItemCount"`
-	KeySchema                 []KeySchemaElement     `json:"KeySchema"`
-	LatestStreamArn           string                 `json:"LatestStreamArn,omitempty"`
-	LatestStreamLabel         string                 `json:"LatestStreamLabel,omitempty"`
-	LocalSecondaryIndexes     []*indexDescription    `json:"LocalSecondaryIndexes,omitempty"`
-	ProvisionedThroughput     *ThroughputDescription `json:"ProvisionedThroughput"`
-	StreamSpecification       *streamSpecDescription `json:"StreamSpecification,omitempty"`
-	TableArn                  string                 `json:"TableArn"`
-	TableID                   string                 `json:"TableId"`
-	TableName                 string                 `json:"TableName"`
-	TableSizeBytes            int64                  `json:"TableSizeBytes"`
-	TableStatus               string                 `json:"TableStatus"`
+	AttributeDefinitions      []storage.AttributeDefinition `json:"AttributeDefinitions"`
+	BillingModeSummary        *billingModeSummary           `json:"BillingModeSummary,omitempty"`
+	CreationDateTime          float64                       `json:"CreationDateTime"`
+	DeletionProtectionEnabled bool                          `json:"DeletionProtectionEnabled"`
+	GlobalSecondaryIndexes    []*indexDescription           `json:"GlobalSecondaryIndexes,omitempty"`
+	ItemCount                 int64                         `json:"ItemCount"`
+	KeySchema                 []storage.KeySchemaElement    `json:"KeySchema"`
+	LatestStreamArn           string                        `json:"LatestStreamArn,omitempty"`
+	LatestStreamLabel         string                        `json:"LatestStreamLabel,omitempty"`
+	LocalSecondaryIndexes     []*indexDescription           `json:"LocalSecondaryIndexes,omitempty"`
+	ProvisionedThroughput     *ThroughputDescription        `json:"ProvisionedThroughput"`
+	StreamSpecification       *streamSpecDescription        `json:"StreamSpecification,omitempty"`
+	TableArn                  string                        `json:"TableArn"`
+	TableID                   string                        `json:"TableId"`
+	TableName                 string                        `json:"TableName"`
+	TableSizeBytes            int64                         `json:"TableSizeBytes"`
+	TableStatus               string                        `json:"TableStatus"`
 }
 
 // billingModeSummary is a TableDescription's BillingModeSummary.
@@ -39,16 +43,16 @@ type streamSpecDescription struct {
 // indexDescription describes a secondary index: a global one (IndexStatus
 // set) or a local one. An index being created or deleted has no sizes.
 type indexDescription struct {
-	Backfilling           *bool                  `json:"Backfilling,omitempty"`
-	IndexArn              string                 `json:"IndexArn,omitempty"`
-	IndexName             string                 `json:"IndexName"`
-	IndexSizeBytes        *int64                 `json:"IndexSizeBytes,omitempty"`
-	IndexStatus           string                 `json:"IndexStatus,omitempty"`
-	ItemCount             *int64                 `json:"ItemCount,omitempty"`
-	KeySchema             []KeySchemaElement     `json:"KeySchema"`
-	OnDemandThroughput    *onDemandThroughput    `json:"OnDemandThroughput,omitempty"`
-	Projection            Projection             `json:"Projection"`
-	ProvisionedThroughput *ThroughputDescription `json:"ProvisionedThroughput,omitempty"`
+	Backfilling           *bool                      `json:"Backfilling,omitempty"`
+	IndexArn              string                     `json:"IndexArn,omitempty"`
+	IndexName             string                     `json:"IndexName"`
+	IndexSizeBytes        *int64                     `json:"IndexSizeBytes,omitempty"`
+	IndexStatus           string                     `json:"IndexStatus,omitempty"`
+	ItemCount             *int64                     `json:"ItemCount,omitempty"`
+	KeySchema             []storage.KeySchemaElement `json:"KeySchema"`
+	OnDemandThroughput    *onDemandThroughput        `json:"OnDemandThroughput,omitempty"`
+	Projection            storage.Projection         `json:"Projection"`
+	ProvisionedThroughput *ThroughputDescription     `json:"ProvisionedThroughput,omitempty"`
 }
 
 // onDemandThroughput is a GSI's OnDemandThroughput; -1 is no limit.
@@ -80,7 +84,7 @@ type TableChangeOutput struct {
 }
 
 // describe builds a TableDescription.
-func (e *Engine) describe(m *TableMeta, st tableStats, status string) *TableDescription {
+func (e *Engine) describe(m *storage.TableMeta, st storage.TableStats, status string) *TableDescription {
 	arn := e.TableARN(m.Name)
 	d := &TableDescription{
 		TableName:                 m.Name,
@@ -95,9 +99,9 @@ func (e *Engine) describe(m *TableMeta, st tableStats, status string) *TableDesc
 		ProvisionedThroughput:     describeThroughput(m.Throughput),
 		DeletionProtectionEnabled: m.DeletionProtection,
 	}
-	if m.BillingMode == billingPayPerRequest {
+	if m.BillingMode == storage.BillingPayPerRequest {
 		// Like DynamoDB Local, only on-demand tables carry a summary.
-		d.BillingModeSummary = &billingModeSummary{BillingMode: billingPayPerRequest, LastUpdateToPayPerRequestDateTime: m.Created}
+		d.BillingModeSummary = &billingModeSummary{BillingMode: storage.BillingPayPerRequest, LastUpdateToPayPerRequestDateTime: m.Created}
 	}
 	e.describeStreamSpec(d, m)
 	for _, ix := range m.Indexes {
@@ -127,7 +131,7 @@ func (e *Engine) describe(m *TableMeta, st tableStats, status string) *TableDesc
 
 // describeThroughput builds a ProvisionedThroughputDescription; zero
 // capacity for on-demand tables, as DynamoDB reports.
-func describeThroughput(tp *Throughput) *ThroughputDescription {
+func describeThroughput(tp *storage.Throughput) *ThroughputDescription {
 	d := &ThroughputDescription{}
 	if tp != nil {
 		d.ReadCapacityUnits, d.WriteCapacityUnits = tp.ReadCapacityUnits, tp.WriteCapacityUnits

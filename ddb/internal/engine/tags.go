@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/quickphotos/quickphotos/ddb/internal/storage"
 )
 
 // Tags: TagResource, UntagResource and ListTagsOfResource, and Tags on
@@ -34,17 +36,11 @@ type Tag struct {
 	Value *string `json:"Value"`
 }
 
-// StoredTag is a table's tag as kept in its metadata and listed.
-type StoredTag struct {
-	Key   string `json:"Key"`
-	Value string `json:"Value"`
-}
-
 // CheckTags validates the Tags of a request (field names the parameter in
 // messages, "tags") and returns them as stored tags, a later duplicate key
 // winning as in DynamoDB.
-func CheckTags(field string, tags []Tag) ([]StoredTag, error) {
-	out := make([]StoredTag, 0, len(tags))
+func CheckTags(field string, tags []Tag) ([]storage.StoredTag, error) {
+	out := make([]storage.StoredTag, 0, len(tags))
 	for i, t := range tags {
 		at := fmt.Sprintf("%s.%d.member", field, i+1)
 		switch {
@@ -71,21 +67,21 @@ func CheckTags(field string, tags []Tag) ([]StoredTag, error) {
 		if strings.HasPrefix(strings.ToLower(k), "aws:") {
 			return nil, InvalidParamf("Tag keys starting with 'aws:' are reserved for system use: %s", k)
 		}
-		out = MergeTags(out, []StoredTag{{k, v}})
+		out = MergeTags(out, []storage.StoredTag{{Key: k, Value: v}})
 	}
 	return out, nil
 }
 
 // MergeTags returns have with add applied: a key already there takes the
 // new value.
-func MergeTags(have, add []StoredTag) []StoredTag {
+func MergeTags(have, add []storage.StoredTag) []storage.StoredTag {
 	for _, t := range add {
 		i := sort.Search(len(have), func(i int) bool { return have[i].Key >= t.Key })
 		if i < len(have) && have[i].Key == t.Key {
 			have[i].Value = t.Value
 			continue
 		}
-		have = append(have, StoredTag{})
+		have = append(have, storage.StoredTag{})
 		copy(have[i+1:], have[i:])
 		have[i] = t
 	}
@@ -103,7 +99,7 @@ func ErrTooManyTags(n int) *Error {
 // another account or region names nothing this endpoint serves, which
 // DynamoDB answers with AccessDeniedException; an ARN of this engine
 // naming no table is a ResourceNotFoundException.
-func (e *Engine) TaggedTable(tx *bolt.Tx, op, arn string) (*TableMeta, error) {
+func (e *Engine) TaggedTable(tx *bolt.Tx, op, arn string) (*storage.TableMeta, error) {
 	if arn == "" {
 		return nil, Validationf("1 validation error detected: Value null at 'resourceArn' failed to satisfy constraint: Member must not be null")
 	}
@@ -125,7 +121,7 @@ func (e *Engine) TaggedTable(tx *bolt.Tx, op, arn string) (*TableMeta, error) {
 	if parts[4] != e.Opts.AccountID || parts[3] != e.Opts.Region {
 		return nil, accessDenied(op, arn)
 	}
-	m, err := LoadTable(tx, name)
+	m, err := storage.LoadTable(tx, name)
 	if err != nil {
 		return nil, err
 	}

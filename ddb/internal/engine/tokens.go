@@ -73,7 +73,7 @@ func (e *Engine) lookupToken(tx *bolt.Tx, token string, d requestDigest) (*Trans
 	if rec == nil || err != nil {
 		return nil, err
 	}
-	if e.now().Sub(time.Unix(rec.Unix, 0)) > TokenTTL {
+	if e.Now().Sub(time.Unix(rec.Unix, 0)) > TokenTTL {
 		return nil, nil
 	}
 	hash := d.typed
@@ -97,7 +97,7 @@ func (e *Engine) findToken(tx *bolt.Tx, token []byte) (*TokenRecord, error) {
 	var raws [][]byte
 	if gens := tx.Bucket(BucketTokenGenerations); gens != nil {
 		c := gens.Cursor()
-		for k, _ := c.Seek(previousTokenGeneration(e.now())); k != nil; k, _ = c.Next() {
+		for k, _ := c.Seek(previousTokenGeneration(e.Now())); k != nil; k, _ = c.Next() {
 			if raw := gens.Bucket(k).Get(token); raw != nil {
 				raws = append(raws, raw)
 			}
@@ -128,7 +128,7 @@ func (e *Engine) saveToken(tx *bolt.Tx, token string, d requestDigest, resp *Tra
 	if err != nil {
 		return err
 	}
-	now := e.now()
+	now := e.Now()
 	b, err := gens.CreateBucketIfNotExists(TokenGeneration(now))
 	if err != nil {
 		return err
@@ -153,7 +153,7 @@ func (e *Engine) saveToken(tx *bolt.Tx, token string, d requestDigest, resp *Tra
 func (e *Engine) PurgeTokens() error {
 	return e.Update(func(tx *bolt.Tx) error {
 		if gens := tx.Bucket(BucketTokenGenerations); gens != nil {
-			keep := previousTokenGeneration(e.now())
+			keep := previousTokenGeneration(e.Now())
 			var old [][]byte
 			c := gens.Cursor()
 			for k, _ := c.First(); k != nil && bytes.Compare(k, keep) < 0; k, _ = c.Next() {
@@ -180,7 +180,7 @@ func (e *Engine) purgeEarlierTokens(tx *bolt.Tx) error {
 	left := 0
 	err := b.ForEach(func(k, v []byte) error {
 		var rec TokenRecord
-		if json.Unmarshal(v, &rec) != nil || e.now().Sub(time.Unix(rec.Unix, 0)) > TokenTTL {
+		if json.Unmarshal(v, &rec) != nil || e.Now().Sub(time.Unix(rec.Unix, 0)) > TokenTTL {
 			old = append(old, append([]byte(nil), k...))
 		} else {
 			left++

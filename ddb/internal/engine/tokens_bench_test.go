@@ -6,6 +6,8 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/quickphotos/quickphotos/ddb/internal/storage"
 )
 
 // BenchmarkPurgeTokens measures a sweep of ClientRequestTokens (each sweep
@@ -18,7 +20,7 @@ import (
 func BenchmarkPurgeTokens(b *testing.B) {
 	const tokens = 1_000_000
 	clock := time.Unix(1_700_000_000, 0)
-	e, err := OpenMemory(&Options{TTLSweepInterval: -1, StoreOptions: StoreOptions{Now: func() time.Time { return clock }}})
+	e, err := OpenMemory(&Options{TTLSweepInterval: -1, StoreOptions: storage.StoreOptions{Now: func() time.Time { return clock }}})
 	if err != nil {
 		b.Fatal(err)
 	}

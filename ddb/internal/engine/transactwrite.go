@@ -7,6 +7,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
+	"github.com/quickphotos/quickphotos/ddb/internal/storage"
 )
 
 // maxTransactBytes is the aggregate item size limit of a transaction.
@@ -173,11 +174,11 @@ func (p *plannedAction) bind(i int, env *ExprEnv) error {
 
 // key returns the table key of the item the action acts on: a Put names it
 // by its item, the others by Key.
-func (p *plannedAction) key(m *TableMeta) ([]byte, error) {
+func (p *plannedAction) key(m *storage.TableMeta) ([]byte, error) {
 	if p.kind == TransactPut {
-		return m.ItemKey(p.a.Item)
+		return ItemKey(m, p.a.Item)
 	}
-	return m.KeyParam(p.a.Key)
+	return KeyParam(m, p.a.Key)
 }
 
 // newItem returns the item the action writes in place of old, or nil for
@@ -195,15 +196,15 @@ func (p *plannedAction) newItem(old attr.Item) (attr.Item, error) {
 }
 
 // write applies the action to its target and returns the units it wrote.
-func (p *plannedAction) write(tg *transactTarget) (writeUnits, error) {
+func (p *plannedAction) write(tg *transactTarget) (storage.WriteUnits, error) {
 	switch p.kind {
 	case TransactConditionCheck:
-		return writeUnits{table: float64(attr.WriteUnits(sizeOf(tg.old)))}, nil
+		return storage.WriteUnits{Table: float64(attr.WriteUnits(storage.SizeOf(tg.old)))}, nil
 	case TransactDelete:
-		return tg.t.remove(tg.k, tg.raw)
+		return tg.t.Remove(tg.k, tg.raw)
 	case TransactUpdate:
 		if tg.old == nil && len(tg.nw) == len(p.a.Key) {
-			return writeUnits{table: 1}, nil // only removals on an absent item
+			return storage.WriteUnits{Table: 1}, nil // only removals on an absent item
 		}
 	}
 	return tg.t.Put(tg.k, tg.raw, tg.nw)
@@ -223,7 +224,7 @@ func (e *Engine) TransactWriteItems(_ context.Context, in *TransactWriteInput, e
 		digest = requestDigest{typed: typedRequestHash(in), earlier: earlierHash}
 	}
 	var out *TransactWriteOutput
-	err = e.updateGrouped(func(tx *bolt.Tx) error {
+	err = e.UpdateGrouped(func(tx *bolt.Tx) error {
 		if in.ClientRequestToken != "" {
 			prev, err := e.lookupToken(tx, in.ClientRequestToken, digest)
 			if err != nil || prev != nil {
@@ -249,7 +250,7 @@ func (e *Engine) TransactWriteItems(_ context.Context, in *TransactWriteInput, e
 // live one (old, nil when absent or expired), and the item the action
 // writes (nw, set by evaluate).
 type transactTarget struct {
-	t        *TableTx
+	t        *storage.TableTx
 	k        []byte
 	raw, old attr.Item
 	nw       attr.Item
@@ -276,7 +277,7 @@ func (e *Engine) transactWrite(tx *bolt.Tx, plans []plannedAction, capMode strin
 // readTargets opens the table of each action (once per table), finds its
 // key and reads the item there, refusing two actions on one item.
 func (e *Engine) readTargets(tx *bolt.Tx, plans []plannedAction) ([]transactTarget, error) {
-	tables := map[string]*TableTx{}
+	tables := map[string]*storage.TableTx{}
 	targets := make([]transactTarget, len(plans))
 	seen := map[string]bool{}
 	for i := range plans {
@@ -302,7 +303,7 @@ func (e *Engine) readTargets(tx *bolt.Tx, plans []plannedAction) ([]transactTarg
 		if err != nil {
 			return nil, err
 		}
-		targets[i] = transactTarget{t: t, k: k, raw: raw, old: t.live(raw)}
+		targets[i] = transactTarget{t: t, k: k, raw: raw, old: t.Live(raw)}
 	}
 	return targets, nil
 }
@@ -327,7 +328,7 @@ func evaluate(plans []plannedAction, targets []transactTarget) error {
 	}
 	size := 0
 	for i := range targets {
-		size += sizeOf(targets[i].nw)
+		size += storage.SizeOf(targets[i].nw)
 	}
 	if size > maxTransactBytes {
 		return Validationf("Transaction request size exceeds the maximum of %d bytes", maxTransactBytes)
@@ -360,7 +361,7 @@ func (p *plannedAction) evaluate(tg *transactTarget) (CancellationReason, error)
 		return CancellationReason{}, err
 	}
 	if tg.nw != nil {
-		if err := tg.t.M.checkIndexKeys(tg.nw); err != nil {
+		if err := checkIndexKeys(tg.t.M, tg.nw); err != nil {
 			return validationReason(err), nil
 		}
 		if err := checkItemSize(tg.nw); err != nil {

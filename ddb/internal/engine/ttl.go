@@ -3,12 +3,11 @@ package engine
 import (
 	"context"
 	"fmt"
-	"slices"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
 
-	"github.com/quickphotos/quickphotos/ddb/attr"
+	"github.com/quickphotos/quickphotos/ddb/internal/storage"
 )
 
 // Time to live follows "Time to Live (TTL)" in the DynamoDB Developer Guide:
@@ -24,58 +23,9 @@ import (
 // and a background sweeper deletes it, with its index entries, within
 // about Options.TTLSweepInterval.
 
-// TtlHorizon is how far in the past a TTL value may be and still expire.
-const TtlHorizon = 5 * 365 * 24 * time.Hour
-
 // SweepBatch bounds the items the sweeper deletes in one transaction, so
 // that writers are not blocked for long.
 const SweepBatch = 1000
-
-// expired reports whether it is expired under the table's TTL setting.
-func (t *TableTx) expired(it attr.Item) bool {
-	if t.M.TTL == nil || !t.M.TTL.Enabled {
-		return false
-	}
-	return isExpired(it, t.M.TTL.AttributeName, t.s.now())
-}
-
-// isExpired applies the TTL rule to one item.
-func isExpired(it attr.Item, name string, now time.Time) bool {
-	v, ok := it[name]
-	return ok && isExpiredValue(v, now)
-}
-
-// storedLive reports whether the stored item k, v has not expired, reading
-// only its TTL attribute: every read of a table with TTL asks, and most
-// reads answer the stored item without decoding it.
-func (t *TableTx) storedLive(k, v []byte) (bool, error) {
-	if !t.TtlEnabled() {
-		return true, nil
-	}
-	name := t.M.TTL.AttributeName
-	if slices.Contains(t.M.KeyNames(), name) {
-		// Left out of the stored value: the key holds it.
-		it, err := t.M.DecodeStored(k, v)
-		return err == nil && !t.expired(it), err
-	}
-	val, found, err := attr.BinaryAttribute(v, name)
-	if err != nil {
-		return false, fmt.Errorf("ddb: corrupt item: %w", err)
-	}
-	return !found || !isExpiredValue(val, t.s.now()), nil
-}
-
-// isExpiredValue applies the TTL rule to a TTL attribute's value.
-func isExpiredValue(v attr.Value, now time.Time) bool {
-	if v.Type != attr.TypeN {
-		return false
-	}
-	d := v.Decimal()
-	if d.Cmp(attr.DecimalFromInt(now.Unix())) > 0 {
-		return false
-	}
-	return d.Cmp(attr.DecimalFromInt(now.Add(-TtlHorizon).Unix())) >= 0
-}
 
 // TtlSpecInput is a TimeToLiveSpecification.
 type TtlSpecInput struct {
@@ -105,7 +55,7 @@ func (e *Engine) UpdateTimeToLive(_ context.Context, in *UpdateTTLInput) (*Updat
 		return nil, errKeyName
 	}
 	err := e.Update(func(tx *bolt.Tx) error {
-		m, err := LoadTable(tx, in.TableName)
+		m, err := storage.LoadTable(tx, in.TableName)
 		if err != nil {
 			return err
 		}
@@ -123,11 +73,11 @@ func (e *Engine) UpdateTimeToLive(_ context.Context, in *UpdateTTLInput) (*Updat
 		case !*spec.Enabled && m.TTL.AttributeName != spec.AttributeName:
 			return Validationf("TimeToLive is active on a different AttributeName: current AttributeName is %s", m.TTL.AttributeName)
 		}
-		m.TTL = &ttlSpec{AttributeName: spec.AttributeName, Enabled: *spec.Enabled}
+		m.TTL = &storage.TtlSpec{AttributeName: spec.AttributeName, Enabled: *spec.Enabled}
 		if err := setExpiryIndex(tx, m); err != nil {
 			return err
 		}
-		return SaveTable(tx, m)
+		return storage.SaveTable(tx, m)
 	})
 	if err != nil {
 		return nil, err
@@ -143,7 +93,7 @@ func (e *Engine) DescribeTimeToLive(_ context.Context, in *TableNameInput) (*Des
 	}
 	var out DescribeTTLOutput
 	err := e.View(func(tx *bolt.Tx) error {
-		m, err := LoadTable(tx, in.TableName)
+		m, err := storage.LoadTable(tx, in.TableName)
 		if err != nil {
 			return err
 		}
@@ -183,18 +133,18 @@ func (e *Engine) sweepLoop(interval time.Duration) {
 // setting, in the transaction that stores the setting: built from the
 // stored items when enabled (so the sweeper finds items that expired
 // before), deleted when disabled (writes then no longer maintain it).
-func setExpiryIndex(tx *bolt.Tx, m *TableMeta) error {
-	tb := tx.Bucket(TableBucketName(m.Name))
+func setExpiryIndex(tx *bolt.Tx, m *storage.TableMeta) error {
+	tb := tx.Bucket(storage.TableBucketName(m.Name))
 	if tb == nil {
 		return fmt.Errorf("ddb: table %s has no bucket", m.Name)
 	}
 	if m.TTL != nil && m.TTL.Enabled {
-		return buildExpiry(tb, m)
+		return storage.BuildExpiry(tb, m)
 	}
-	if tb.Bucket(BucketExpiry) == nil {
+	if tb.Bucket(storage.BucketExpiry) == nil {
 		return nil
 	}
-	return tb.DeleteBucket(BucketExpiry)
+	return tb.DeleteBucket(storage.BucketExpiry)
 }
 
 // SweepExpired deletes every expired item of every table with TTL enabled,
@@ -205,8 +155,8 @@ func setExpiryIndex(tx *bolt.Tx, m *TableMeta) error {
 func (e *Engine) SweepExpired() (int, error) {
 	var tables []string
 	err := e.View(func(tx *bolt.Tx) error {
-		return tx.Bucket(BucketTables).ForEach(func(k, _ []byte) error {
-			m, err := LoadTable(tx, string(k))
+		return tx.Bucket(storage.BucketTables).ForEach(func(k, _ []byte) error {
+			m, err := storage.LoadTable(tx, string(k))
 			if err == nil && m.TTL != nil && m.TTL.Enabled {
 				tables = append(tables, m.Name)
 			}
@@ -246,7 +196,7 @@ type sweepResult struct {
 // deleted unless a write changed it meanwhile.
 func (e *Engine) SweepTable(name string) (sweepResult, error) {
 	var r sweepResult
-	now := e.now()
+	now := e.Now()
 	var keys [][]byte
 	err := e.View(func(tx *bolt.Tx) error {
 		t, err := e.OpenTable(tx, name)
@@ -256,11 +206,11 @@ func (e *Engine) SweepTable(name string) (sweepResult, error) {
 		if !t.TtlEnabled() {
 			return nil
 		}
-		xb, err := t.expiryBucket()
+		xb, err := t.ExpiryBucket()
 		if err != nil {
 			return err
 		}
-		keys, r.Visited, err = dueKeys(xb, now, SweepBatch)
+		keys, r.Visited, err = storage.DueKeys(xb, now, SweepBatch)
 		return err
 	})
 	if _, ok := err.(*Error); ok {
@@ -278,16 +228,16 @@ func (e *Engine) SweepTable(name string) (sweepResult, error) {
 		if !t.TtlEnabled() {
 			return nil // disabled meanwhile: nothing expires any more
 		}
-		t.byService = true
+		t.ByService = true
 		for _, k := range keys {
 			it, err := t.GetRaw(k)
 			if err != nil {
 				return err
 			}
-			if it == nil || !isExpired(it, t.M.TTL.AttributeName, now) {
+			if it == nil || !storage.IsExpired(it, t.M.TTL.AttributeName, now) {
 				continue
 			}
-			if _, err := t.remove(k, it); err != nil {
+			if _, err := t.Remove(k, it); err != nil {
 				return err
 			}
 			r.Deleted++
@@ -305,6 +255,3 @@ func (e *Engine) SweepTable(name string) (sweepResult, error) {
 	r.More = len(keys) == SweepBatch && r.Deleted > 0
 	return r, nil
 }
-
-// TtlEnabled reports whether the table has TTL enabled.
-func (t *TableTx) TtlEnabled() bool { return t.M.TTL != nil && t.M.TTL.Enabled }

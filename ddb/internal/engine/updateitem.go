@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
+	"github.com/quickphotos/quickphotos/ddb/internal/storage"
 )
 
 // UpdateItemInput is the UpdateItem request.
@@ -30,14 +31,14 @@ func (e *Engine) UpdateItem(_ context.Context, in *UpdateItemInput) (*ItemWriteO
 	if err != nil {
 		return nil, err
 	}
-	keyOf := func(t *TableTx) ([]byte, error) {
-		k, err := t.M.KeyParam(in.Key)
+	keyOf := func(t *storage.TableTx) ([]byte, error) {
+		k, err := KeyParam(t.M, in.Key)
 		if err != nil {
 			return nil, err
 		}
 		return k, checkKeyNotUpdated(t.M, upd)
 	}
-	return e.conditionalWrite(&in.WriteParams, keyOf, cond, func(t *TableTx, k []byte, raw, old attr.Item) (*ItemWriteOutput, error) {
+	return e.conditionalWrite(&in.WriteParams, keyOf, cond, func(t *storage.TableTx, k []byte, raw, old attr.Item) (*ItemWriteOutput, error) {
 		nw, err := applyUpdate(upd, old, in.Key)
 		if err != nil {
 			return nil, err
@@ -47,7 +48,7 @@ func (e *Engine) UpdateItem(_ context.Context, in *UpdateItemInput) (*ItemWriteO
 			// Only REMOVE/DELETE on an absent item: nothing is created.
 			c.Units = 1
 		} else {
-			if err := t.M.checkIndexKeys(nw); err != nil {
+			if err := checkIndexKeys(t.M, nw); err != nil {
 				return nil, err
 			}
 			if attr.Size(nw) > attr.MaxItemSize {

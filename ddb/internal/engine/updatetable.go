@@ -4,6 +4,8 @@ import (
 	"context"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/quickphotos/quickphotos/ddb/internal/storage"
 )
 
 // GsiUpdate is one element of GlobalSecondaryIndexUpdates.
@@ -20,19 +22,19 @@ type GsiDelete struct {
 
 // GsiThroughputUpdate is the Update of a gsiUpdate.
 type GsiThroughputUpdate struct {
-	IndexName             string      `json:"IndexName"`
-	ProvisionedThroughput *Throughput `json:"ProvisionedThroughput"`
+	IndexName             string              `json:"IndexName"`
+	ProvisionedThroughput *storage.Throughput `json:"ProvisionedThroughput"`
 }
 
 // UpdateTableInput is the UpdateTable request.
 type UpdateTableInput struct {
-	TableName                   string                `json:"TableName"`
-	AttributeDefinitions        []AttributeDefinition `json:"AttributeDefinitions"`
-	BillingMode                 string                `json:"BillingMode"`
-	ProvisionedThroughput       *Throughput           `json:"ProvisionedThroughput"`
-	GlobalSecondaryIndexUpdates []GsiUpdate           `json:"GlobalSecondaryIndexUpdates"`
-	DeletionProtectionEnabled   *bool                 `json:"DeletionProtectionEnabled"`
-	StreamSpecification         *StreamSpecInput      `json:"StreamSpecification"`
+	TableName                   string                        `json:"TableName"`
+	AttributeDefinitions        []storage.AttributeDefinition `json:"AttributeDefinitions"`
+	BillingMode                 string                        `json:"BillingMode"`
+	ProvisionedThroughput       *storage.Throughput           `json:"ProvisionedThroughput"`
+	GlobalSecondaryIndexUpdates []GsiUpdate                   `json:"GlobalSecondaryIndexUpdates"`
+	DeletionProtectionEnabled   *bool                         `json:"DeletionProtectionEnabled"`
+	StreamSpecification         *StreamSpecInput              `json:"StreamSpecification"`
 	// TableNameAbsent is whether the request left TableName out (shape.go).
 	TableNameAbsent bool `json:"-"`
 }
@@ -55,8 +57,8 @@ func (e *Engine) UpdateTable(_ context.Context, in *UpdateTableInput) (*TableCha
 	}
 	var out *TableChangeOutput
 	err := e.Update(func(tx *bolt.Tx) error {
-		var deleted []indexMeta
-		m, err := LoadTable(tx, in.TableName)
+		var deleted []storage.IndexMeta
+		m, err := storage.LoadTable(tx, in.TableName)
 		if err != nil {
 			return err
 		}
@@ -79,7 +81,7 @@ func (e *Engine) UpdateTable(_ context.Context, in *UpdateTableInput) (*TableCha
 			// Provisioned throughput set to what it is changes nothing, which
 			// DynamoDB refuses; switching to on-demand when on-demand is a no-op
 			// it accepts.
-			if mode == billingProvisioned && m.BillingMode == billingProvisioned && in.ProvisionedThroughput != nil &&
+			if mode == storage.BillingProvisioned && m.BillingMode == storage.BillingProvisioned && in.ProvisionedThroughput != nil &&
 				m.Throughput != nil && *in.ProvisionedThroughput == *m.Throughput {
 				return Validationf("The requested throughput value equals the current value")
 			}
@@ -129,7 +131,7 @@ func (e *Engine) UpdateTable(_ context.Context, in *UpdateTableInput) (*TableCha
 				}
 				ix.Online = true
 				m.Indexes = append(m.Indexes, *ix)
-				if err := t.backfill(&m.Indexes[len(m.Indexes)-1]); err != nil {
+				if err := t.Backfill(&m.Indexes[len(m.Indexes)-1]); err != nil {
 					return err
 				}
 			case u.Delete != nil:
@@ -138,11 +140,11 @@ func (e *Engine) UpdateTable(_ context.Context, in *UpdateTableInput) (*TableCha
 					return &Error{Type: TypeResourceNotFound, Message: "Requested resource not found: Index: " + u.Delete.IndexName + " not found"}
 				}
 				deleted = append(deleted, *ix)
-				if err := t.B.DeleteBucket(IndexBucketName(ix.Name)); err != nil {
+				if err := t.B.DeleteBucket(storage.IndexBucketName(ix.Name)); err != nil {
 					return err
 				}
 				delete(t.Stats.Indexes, ix.Name)
-				t.dirty = true
+				t.Dirty = true
 				kept := m.Indexes[:0]
 				for _, x := range m.Indexes {
 					if x.Name != u.Delete.IndexName {
@@ -159,7 +161,7 @@ func (e *Engine) UpdateTable(_ context.Context, in *UpdateTableInput) (*TableCha
 			}
 		}
 		m.AttributeDefinitions = usedDefinitions(m)
-		if err := SaveTable(tx, m); err != nil {
+		if err := storage.SaveTable(tx, m); err != nil {
 			return err
 		}
 		if err := t.Flush(); err != nil {
@@ -188,7 +190,7 @@ func (in *UpdateTableInput) nothingToUpdate() bool {
 }
 
 // countGlobal counts a table's global secondary indexes.
-func countGlobal(m *TableMeta) int {
+func countGlobal(m *storage.TableMeta) int {
 	n := 0
 	for _, ix := range m.Indexes {
 		if ix.Global {
@@ -200,7 +202,7 @@ func countGlobal(m *TableMeta) int {
 
 // usedDefinitions keeps only the attribute definitions some key schema uses,
 // as DynamoDB does after an index is deleted.
-func usedDefinitions(m *TableMeta) []AttributeDefinition {
+func usedDefinitions(m *storage.TableMeta) []storage.AttributeDefinition {
 	used := map[string]bool{}
 	for _, k := range m.KeySchema {
 		used[k.AttributeName] = true
@@ -210,7 +212,7 @@ func usedDefinitions(m *TableMeta) []AttributeDefinition {
 			used[k.AttributeName] = true
 		}
 	}
-	var out []AttributeDefinition
+	var out []storage.AttributeDefinition
 	for _, d := range m.AttributeDefinitions {
 		if used[d.AttributeName] {
 			out = append(out, d)
@@ -223,7 +225,7 @@ func usedDefinitions(m *TableMeta) []AttributeDefinition {
 // index just created is reported CREATING (not backfilling), one just
 // deleted is still listed, DELETING. DescribeTable reports them ACTIVE and
 // gone right away.
-func markIndexChanges(d *TableDescription, updates []GsiUpdate, deleted []indexMeta) {
+func markIndexChanges(d *TableDescription, updates []GsiUpdate, deleted []storage.IndexMeta) {
 	for _, u := range updates {
 		if u.Create == nil {
 			continue

@@ -8,6 +8,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
+	"github.com/quickphotos/quickphotos/ddb/internal/storage"
 )
 
 // WriteParams are the parameters shared by PutItem, UpdateItem and
@@ -92,15 +93,15 @@ func (p *WriteParams) placeholdersWithoutExpressions(update **string) error {
 // conditionalWrite: it stores its change given the item's key, the stored
 // item (raw, possibly expired) and the live one (old, nil when absent or
 // expired), and returns the response.
-type itemWrite func(t *TableTx, k []byte, raw, old attr.Item) (*ItemWriteOutput, error)
+type itemWrite func(t *storage.TableTx, k []byte, raw, old attr.Item) (*ItemWriteOutput, error)
 
 // conditionalWrite runs a single-item write in one read-write transaction:
 // it finds the key (keyOf also validates the request against the table),
 // reads the current item, checks the condition against it, and lets write
 // store the change. A failed condition writes nothing.
-func (e *Engine) conditionalWrite(p *WriteParams, keyOf func(*TableTx) ([]byte, error), cond condition, write itemWrite) (*ItemWriteOutput, error) {
+func (e *Engine) conditionalWrite(p *WriteParams, keyOf func(*storage.TableTx) ([]byte, error), cond condition, write itemWrite) (*ItemWriteOutput, error) {
 	var out *ItemWriteOutput
-	err := e.updateGrouped(func(tx *bolt.Tx) error {
+	err := e.UpdateGrouped(func(tx *bolt.Tx) error {
 		t, err := e.OpenTable(tx, p.TableName)
 		if err != nil {
 			return err
@@ -113,7 +114,7 @@ func (e *Engine) conditionalWrite(p *WriteParams, keyOf func(*TableTx) ([]byte, 
 		if err != nil {
 			return err
 		}
-		old := t.live(raw)
+		old := t.Live(raw)
 		if ok, err := evalCondition(cond, old); err != nil {
 			return err
 		} else if !ok {
@@ -146,7 +147,7 @@ func checkItemSize(it attr.Item) error {
 
 // putOrRemoveOutput is the answer of a PutItem or DeleteItem of the item
 // with key (or attributes) key that wrote units u.
-func (p *WriteParams) putOrRemoveOutput(t *TableTx, u writeUnits, old, key attr.Item) *ItemWriteOutput {
+func (p *WriteParams) putOrRemoveOutput(t *storage.TableTx, u storage.WriteUnits, old, key attr.Item) *ItemWriteOutput {
 	c := NewCapacity(t.M)
 	c.addWrite(u, 1)
 	return p.writeOutput(t, key, p.oldIfAsked(old), c)
@@ -155,19 +156,19 @@ func (p *WriteParams) putOrRemoveOutput(t *TableTx, u writeUnits, old, key attr.
 // writeOutput is the answer of a single-item write to the collection of
 // key, returning attrs (nil for none) and having consumed c: its
 // ItemCollectionMetrics when asked for and the table has item collections.
-func (p *WriteParams) writeOutput(t *TableTx, key, attrs attr.Item, c *Capacity) *ItemWriteOutput {
+func (p *WriteParams) writeOutput(t *storage.TableTx, key, attrs attr.Item, c *Capacity) *ItemWriteOutput {
 	return &ItemWriteOutput{Attributes: attrs, Capacity: ConsumedCapacity{C: c, Mode: p.ReturnConsumedCapacity},
-		Metrics: t.collectionMetrics(p.ReturnItemCollectionMetrics, key)}
+		Metrics: itemCollectionMetrics(t, p.ReturnItemCollectionMetrics, key)}
 }
 
 // checkNewItem validates an item about to be stored (size, table keys,
 // index keys) and returns its table key.
-func (t *TableTx) checkNewItem(it attr.Item) ([]byte, error) {
-	k, err := t.M.ItemKey(it)
+func checkNewItem(t *storage.TableTx, it attr.Item) ([]byte, error) {
+	k, err := ItemKey(t.M, it)
 	if err != nil {
 		return nil, err
 	}
-	if err := t.M.checkIndexKeys(it); err != nil {
+	if err := checkIndexKeys(t.M, it); err != nil {
 		return nil, err
 	}
 	if err := checkItemSize(it); err != nil {
@@ -190,7 +191,7 @@ func applyUpdate(upd *updater, old, key attr.Item) (attr.Item, error) {
 }
 
 // checkKeyNotUpdated refuses update expressions that touch key attributes.
-func checkKeyNotUpdated(m *TableMeta, upd *updater) error {
+func checkKeyNotUpdated(m *storage.TableMeta, upd *updater) error {
 	if upd == nil {
 		return nil
 	}

@@ -161,7 +161,7 @@ func deleteItemFromSDK(in *dynamodb.DeleteItemInput) (*engine.DeleteItemInput, e
 	return &engine.DeleteItemInput{KeyInput: engine.KeyInput{Key: key}, WriteParams: wp}, nil
 }
 
-// toSDK converts the answer of a single-item write into what its SDK
+// itemWriteOutputToSDK converts the answer of a single-item write into what its SDK
 // output holds.
 func itemWriteOutputToSDK(o *engine.ItemWriteOutput) (map[string]types.AttributeValue, *types.ConsumedCapacity, *types.ItemCollectionMetrics) {
 	var attrs map[string]types.AttributeValue

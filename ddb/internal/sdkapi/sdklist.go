@@ -119,7 +119,7 @@ func intPtr(n *int32) *int {
 	return &v
 }
 
-// itemsToSDK converts the page's items: nil for Select COUNT.
+// listOutputItemsToSDK converts the page's items: nil for Select COUNT.
 func listOutputItemsToSDK(o *engine.ListOutput) ([]map[string]types.AttributeValue, error) {
 	if o.Items == nil {
 		return nil, nil

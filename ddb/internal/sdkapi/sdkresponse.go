@@ -15,6 +15,7 @@ import (
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
 	"github.com/quickphotos/quickphotos/ddb/internal/engine"
+	"github.com/quickphotos/quickphotos/ddb/internal/storage"
 )
 
 // responseItemToSDK converts an item of a response: the stored form of an
@@ -26,7 +27,7 @@ func responseItemToSDK(x any) (map[string]types.AttributeValue, error) {
 		return nil, nil
 	case engine.RawItem:
 		return rawItemToSDK(it)
-	case *engine.StoredItem:
+	case *storage.StoredItem:
 		return storedItemToSDK(it)
 	case attr.Item:
 		return itemToSDK(it), nil
@@ -41,7 +42,7 @@ func responseItemToSDK(x any) (map[string]types.AttributeValue, error) {
 	return nil, fmt.Errorf("ddb: unexpected item %T in a response", x)
 }
 
-// toSDK converts a typed output's item (output.go): a stored item straight
+// resultItemToSDK converts a typed output's item (output.go): a stored item straight
 // from its bytes, a decoded one value by value; nil when there is none.
 func resultItemToSDK(r engine.ResultItem) (map[string]types.AttributeValue, error) {
 	switch {
@@ -53,7 +54,7 @@ func resultItemToSDK(r engine.ResultItem) (map[string]types.AttributeValue, erro
 	return nil, nil
 }
 
-// toSDK converts a typed output's ConsumedCapacity (capacity.render gives
+// consumedCapacityToSDK converts a typed output's ConsumedCapacity (capacity.render gives
 // the same over JSON); nil when none is reported.
 func consumedCapacityToSDK(cc engine.ConsumedCapacity) *types.ConsumedCapacity {
 	if !cc.Reported() {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
 	"github.com/quickphotos/quickphotos/ddb/internal/engine"
+	"github.com/quickphotos/quickphotos/ddb/internal/storage"
 )
 
 // StreamsAPI is the engine's DynamoDB Streams API for callers in the
@@ -101,7 +102,7 @@ func describeStreamToSDK(d *engine.StreamDescription) (*dynamodbstreams.Describe
 	sd := &stypes.StreamDescription{
 		StreamArn:               aws.String(d.Arn),
 		StreamLabel:             aws.String(m.Label),
-		StreamStatus:            stypes.StreamStatus(m.Status()),
+		StreamStatus:            stypes.StreamStatus(engine.StreamStatus(m)),
 		StreamViewType:          stypes.StreamViewType(m.ViewType),
 		CreationRequestDateTime: epochSeconds(m.Created),
 		TableName:               aws.String(m.Table),
@@ -113,9 +114,9 @@ func describeStreamToSDK(d *engine.StreamDescription) (*dynamodbstreams.Describe
 	}
 	for i := range d.Shards {
 		s := &d.Shards[i]
-		r := &stypes.SequenceNumberRange{StartingSequenceNumber: aws.String(engine.FormatSequenceNumber(s.Start))}
-		if end, closed := s.Ending(); closed {
-			r.EndingSequenceNumber = aws.String(engine.FormatSequenceNumber(end))
+		r := &stypes.SequenceNumberRange{StartingSequenceNumber: aws.String(storage.FormatSequenceNumber(s.Start))}
+		if end, closed := engine.ShardEnding(s); closed {
+			r.EndingSequenceNumber = aws.String(storage.FormatSequenceNumber(end))
 		}
 		sd.Shards[i] = stypes.Shard{ShardId: aws.String(s.ID), SequenceNumberRange: r}
 		if s.Parent != "" {
@@ -147,7 +148,7 @@ func getRecordsToSDK(p *engine.RecordPage) (*dynamodbstreams.GetRecordsOutput, e
 // recordToSDK builds the SDK's record from a stored one, the values
 // straight from their binary form: what the SDK would read from the JSON
 // that appendJSON writes.
-func recordToSDK(r *engine.StoredRecord) (stypes.Record, error) {
+func recordToSDK(r *storage.StoredRecord) (stypes.Record, error) {
 	keys, err := storedRecordKeysToSDK(r)
 	if err != nil {
 		return stypes.Record{}, err
@@ -156,7 +157,7 @@ func recordToSDK(r *engine.StoredRecord) (stypes.Record, error) {
 		// Whole seconds, as the JSON answer has them.
 		ApproximateCreationDateTime: epochSeconds(float64(r.Millis / 1000)),
 		Keys:                        keys,
-		SequenceNumber:              aws.String(engine.FormatSequenceNumber(r.Seq)),
+		SequenceNumber:              aws.String(storage.FormatSequenceNumber(r.Seq)),
 		SizeBytes:                   aws.Int64(int64(r.Size)),
 		StreamViewType:              stypes.StreamViewType(r.ViewType()),
 	}
@@ -171,29 +172,29 @@ func recordToSDK(r *engine.StoredRecord) (stypes.Record, error) {
 		Dynamodb:     sr,
 		EventID:      aws.String(hex.EncodeToString(r.Id)),
 		EventName:    stypes.OperationType(r.Event()),
-		EventSource:  aws.String(engine.RecordEventSource),
-		EventVersion: aws.String(engine.RecordEventVersion),
+		EventSource:  aws.String(storage.RecordEventSource),
+		EventVersion: aws.String(storage.RecordEventVersion),
 	}
 	if r.ByService() {
-		out.UserIdentity = &stypes.Identity{PrincipalId: aws.String(engine.ServicePrincipal), Type: aws.String(engine.ServiceIdentityType)}
+		out.UserIdentity = &stypes.Identity{PrincipalId: aws.String(storage.ServicePrincipal), Type: aws.String(storage.ServiceIdentityType)}
 	}
 	return out, nil
 }
 
-// keysToSDK builds the record's key attributes.
-func storedRecordKeysToSDK(r *engine.StoredRecord) (map[string]stypes.AttributeValue, error) {
+// storedRecordKeysToSDK builds the record's key attributes.
+func storedRecordKeysToSDK(r *storage.StoredRecord) (map[string]stypes.AttributeValue, error) {
 	keys, err := attr.DecodeBinaryAs[stypes.AttributeValue](r.Keys, streamsBuilder{})
 	if err != nil {
-		return nil, r.Corrupt(engine.ErrBadRecord)
+		return nil, r.Corrupt(storage.ErrBadRecord)
 	}
 	return keys, nil
 }
 
-// imageToSDK builds an image of the record from its stored form, adding
+// storedRecordImageToSDK builds an image of the record from its stored form, adding
 // the key attributes it leaves out; nil stays nil (no such image). The keys
 // are built again for each map, so that no two of the record's maps share
 // a value, as none of the SDK's do.
-func storedRecordImageToSDK(r *engine.StoredRecord, image []byte) (map[string]stypes.AttributeValue, error) {
+func storedRecordImageToSDK(r *storage.StoredRecord, image []byte) (map[string]stypes.AttributeValue, error) {
 	if image == nil {
 		return nil, nil
 	}

@@ -14,6 +14,7 @@ import (
 	smithytime "github.com/aws/smithy-go/time"
 
 	"github.com/quickphotos/quickphotos/ddb/internal/engine"
+	"github.com/quickphotos/quickphotos/ddb/internal/storage"
 )
 
 // CreateTable creates a table, as dynamodb.Client.CreateTable does.
@@ -137,44 +138,44 @@ func updateTableFromSDK(in *dynamodb.UpdateTableInput) (*engine.UpdateTableInput
 }
 
 // keySchemaFromSDK converts a KeySchema.
-func keySchemaFromSDK(ks []types.KeySchemaElement) []engine.KeySchemaElement {
+func keySchemaFromSDK(ks []types.KeySchemaElement) []storage.KeySchemaElement {
 	if ks == nil {
 		return nil
 	}
-	out := make([]engine.KeySchemaElement, len(ks))
+	out := make([]storage.KeySchemaElement, len(ks))
 	for i, k := range ks {
-		out[i] = engine.KeySchemaElement{AttributeName: engine.Deref(k.AttributeName), KeyType: string(k.KeyType)}
+		out[i] = storage.KeySchemaElement{AttributeName: engine.Deref(k.AttributeName), KeyType: string(k.KeyType)}
 	}
 	return out
 }
 
 // attributeDefinitionsFromSDK converts AttributeDefinitions.
-func attributeDefinitionsFromSDK(ds []types.AttributeDefinition) []engine.AttributeDefinition {
+func attributeDefinitionsFromSDK(ds []types.AttributeDefinition) []storage.AttributeDefinition {
 	if ds == nil {
 		return nil
 	}
-	out := make([]engine.AttributeDefinition, len(ds))
+	out := make([]storage.AttributeDefinition, len(ds))
 	for i, d := range ds {
-		out[i] = engine.AttributeDefinition{AttributeName: engine.Deref(d.AttributeName), AttributeType: string(d.AttributeType)}
+		out[i] = storage.AttributeDefinition{AttributeName: engine.Deref(d.AttributeName), AttributeType: string(d.AttributeType)}
 	}
 	return out
 }
 
 // throughputFromSDK converts a ProvisionedThroughput; an absent member is 0,
 // as it decodes from JSON.
-func throughputFromSDK(tp *types.ProvisionedThroughput) *engine.Throughput {
+func throughputFromSDK(tp *types.ProvisionedThroughput) *storage.Throughput {
 	if tp == nil {
 		return nil
 	}
-	return &engine.Throughput{ReadCapacityUnits: aws.ToInt64(tp.ReadCapacityUnits), WriteCapacityUnits: aws.ToInt64(tp.WriteCapacityUnits)}
+	return &storage.Throughput{ReadCapacityUnits: aws.ToInt64(tp.ReadCapacityUnits), WriteCapacityUnits: aws.ToInt64(tp.WriteCapacityUnits)}
 }
 
 // projectionFromSDK converts an index's Projection.
-func projectionFromSDK(p *types.Projection) *engine.Projection {
+func projectionFromSDK(p *types.Projection) *storage.Projection {
 	if p == nil {
 		return nil
 	}
-	return &engine.Projection{ProjectionType: string(p.ProjectionType), NonKeyAttributes: p.NonKeyAttributes}
+	return &storage.Projection{ProjectionType: string(p.ProjectionType), NonKeyAttributes: p.NonKeyAttributes}
 }
 
 // streamSpecFromSDK converts a StreamSpecification.
@@ -185,7 +186,7 @@ func streamSpecFromSDK(s *types.StreamSpecification) *engine.StreamSpecInput {
 	return &engine.StreamSpecInput{StreamEnabled: s.StreamEnabled, StreamViewType: string(s.StreamViewType)}
 }
 
-// toSDK converts a TableDescription (Engine.describe).
+// tableDescriptionToSDK converts a TableDescription (Engine.describe).
 func tableDescriptionToSDK(d *engine.TableDescription) *types.TableDescription {
 	if d == nil {
 		return nil
@@ -233,7 +234,7 @@ func tableDescriptionToSDK(d *engine.TableDescription) *types.TableDescription {
 }
 
 // keySchemaToSDK converts a described KeySchema.
-func keySchemaToSDK(ks []engine.KeySchemaElement) []types.KeySchemaElement {
+func keySchemaToSDK(ks []storage.KeySchemaElement) []types.KeySchemaElement {
 	if ks == nil {
 		return nil
 	}
@@ -245,7 +246,7 @@ func keySchemaToSDK(ks []engine.KeySchemaElement) []types.KeySchemaElement {
 }
 
 // attributeDefinitionsToSDK converts described AttributeDefinitions.
-func attributeDefinitionsToSDK(ds []engine.AttributeDefinition) []types.AttributeDefinition {
+func attributeDefinitionsToSDK(ds []storage.AttributeDefinition) []types.AttributeDefinition {
 	if ds == nil {
 		return nil
 	}
@@ -258,7 +259,7 @@ func attributeDefinitionsToSDK(ds []engine.AttributeDefinition) []types.Attribut
 
 // projectionToSDK converts a described Projection; its members are left
 // out of the JSON answer when empty.
-func projectionToSDK(p engine.Projection) *types.Projection {
+func projectionToSDK(p storage.Projection) *types.Projection {
 	out := &types.Projection{ProjectionType: types.ProjectionType(p.ProjectionType)}
 	if len(p.NonKeyAttributes) > 0 {
 		out.NonKeyAttributes = p.NonKeyAttributes
@@ -266,7 +267,7 @@ func projectionToSDK(p engine.Projection) *types.Projection {
 	return out
 }
 
-// toSDK converts a ProvisionedThroughputDescription; nil stays absent.
+// throughputDescriptionToSDK converts a ProvisionedThroughputDescription; nil stays absent.
 func throughputDescriptionToSDK(tp *engine.ThroughputDescription) *types.ProvisionedThroughputDescription {
 	if tp == nil {
 		return nil

@@ -20,6 +20,7 @@ import (
 	"github.com/quickphotos/quickphotos/ddb/attr"
 	"github.com/quickphotos/quickphotos/ddb/expr"
 	"github.com/quickphotos/quickphotos/ddb/internal/engine"
+	"github.com/quickphotos/quickphotos/ddb/internal/storage"
 )
 
 // errUnserializable is the answer to a value the SDK cannot serialize into a
@@ -272,7 +273,7 @@ func rawItemToSDK(raw []byte) (map[string]types.AttributeValue, error) {
 
 // storedItemToSDK converts a stored item, building the SDK's values
 // straight from its binary value and adding its key attributes.
-func storedItemToSDK(s *engine.StoredItem) (map[string]types.AttributeValue, error) {
+func storedItemToSDK(s *storage.StoredItem) (map[string]types.AttributeValue, error) {
 	m := map[string]types.AttributeValue{}
 	if s.Value != nil {
 		var err error

@@ -8,6 +8,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/quickphotos/quickphotos/ddb/internal/engine"
+	"github.com/quickphotos/quickphotos/ddb/internal/storage"
 )
 
 // opBatchGetItem decodes a BatchGetItem request and runs it.
@@ -93,7 +94,7 @@ func opListTables(e *engine.Engine, _ context.Context, body []byte) (any, error)
 	names := []string{}
 	var last string
 	err := e.View(func(tx *bolt.Tx) error {
-		c := tx.Bucket(engine.BucketTables).Cursor()
+		c := tx.Bucket(storage.BucketTables).Cursor()
 		k, _ := c.First()
 		if in.ExclusiveStartTableName != "" {
 			k, _ = c.Seek([]byte(in.ExclusiveStartTableName))
@@ -180,7 +181,7 @@ func opTagResource(e *engine.Engine, _ context.Context, body []byte) (any, error
 		if len(m.Tags) > engine.MaxTagsPerResource {
 			return engine.ErrTooManyTags(len(m.Tags))
 		}
-		return engine.SaveTable(tx, m)
+		return storage.SaveTable(tx, m)
 	})
 }
 
@@ -215,7 +216,7 @@ func opUntagResource(e *engine.Engine, _ context.Context, body []byte) (any, err
 			}
 		}
 		m.Tags = kept
-		return engine.SaveTable(tx, m)
+		return storage.SaveTable(tx, m)
 	})
 }
 
@@ -226,7 +227,7 @@ func opListTagsOfResource(e *engine.Engine, _ context.Context, body []byte) (any
 	if err := decode(body, &in); err != nil {
 		return nil, err
 	}
-	var tags []engine.StoredTag
+	var tags []storage.StoredTag
 	err := e.View(func(tx *bolt.Tx) error {
 		m, err := e.TaggedTable(tx, "ListTagsOfResource", in.ResourceArn)
 		if err != nil {
@@ -290,7 +291,7 @@ func opTransactGetItems(e *engine.Engine, _ context.Context, body []byte) (any, 
 	responses := make([]engine.ResultItem, n)
 	caps := map[string]*engine.Capacity{}
 	err := e.View(func(tx *bolt.Tx) error {
-		tables := map[string]*engine.TableTx{}
+		tables := map[string]*storage.TableTx{}
 		seen := map[string]bool{}
 		reasons := make([]engine.CancellationReason, n)
 		failed := false
@@ -306,7 +307,7 @@ func opTransactGetItems(e *engine.Engine, _ context.Context, body []byte) (any, 
 				tables[g.TableName] = t
 				caps[g.TableName] = engine.NewCapacity(t.M)
 			}
-			k, err := t.M.KeyParam(g.Key)
+			k, err := engine.KeyParam(t.M, g.Key)
 			if err != nil {
 				// An action's own validation error cancels the transaction,
 				// with the reason in its place.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
 	"github.com/quickphotos/quickphotos/ddb/internal/engine"
+	"github.com/quickphotos/quickphotos/ddb/internal/storage"
 	"github.com/quickphotos/quickphotos/ddb/partiql"
 )
 
@@ -64,7 +65,7 @@ func planStatement(e *engine.Engine, statement string, params []attr.Value, sing
 		if !ok || item.Type != attr.TypeM {
 			return nil, errPartiQL("INSERT takes one item: VALUE {'name': value, …}")
 		}
-		cond := "attribute_not_exists(" + tr.name(engine.HashKey(m.KeySchema)) + ")"
+		cond := "attribute_not_exists(" + tr.name(storage.HashKey(m.KeySchema)) + ")"
 		return &dmlRequest{op: "PutItem", insert: true, req: tr.placeholders(map[string]any{
 			"TableName": st.Table, "Item": attr.Item(item.M), "ConditionExpression": cond})}, nil
 	case *partiql.Update:
@@ -100,7 +101,7 @@ func planStatement(e *engine.Engine, statement string, params []attr.Value, sing
 		if err != nil {
 			return nil, err
 		}
-		exists := "attribute_exists(" + tr.name(engine.HashKey(m.KeySchema)) + ")"
+		exists := "attribute_exists(" + tr.name(storage.HashKey(m.KeySchema)) + ")"
 		if cond != "" {
 			exists += " AND " + cond
 		}
@@ -155,8 +156,8 @@ func planSelect(e *engine.Engine, st *partiql.Select, tr *translation, single bo
 		}
 		req["ProjectionExpression"] = strings.Join(paths, ", ")
 	}
-	names := []string{engine.HashKey(ks)}
-	if r := engine.RangeKey(ks); r != "" {
+	names := []string{storage.HashKey(ks)}
+	if r := storage.RangeKey(ks); r != "" {
 		names = append(names, r)
 	}
 	plan := &dmlRequest{req: req, projection: st.Projection}
@@ -167,10 +168,10 @@ func planSelect(e *engine.Engine, st *partiql.Select, tr *translation, single bo
 	if single {
 		return nil, engine.Validationf("Where clause does not contain a mandatory equality on all key attributes")
 	}
-	hash := engine.HashKey(ks)
+	hash := storage.HashKey(ks)
 	var keyCond []string
 	var rest []partiql.Expr
-	rng := engine.RangeKey(ks)
+	rng := storage.RangeKey(ks)
 	for _, c := range conjuncts(st.Where) {
 		if n, v, ok := tr.keyEquality(c); ok && n == hash && len(keyCond) == 0 {
 			keyCond = append(keyCond, tr.name(n)+" = "+tr.value(v))
@@ -247,11 +248,11 @@ func (d *dmlRequest) withPlaceholders(tr *translation) *dmlRequest {
 }
 
 // partiqlTable loads the metadata of a table a statement names.
-func partiqlTable(e *engine.Engine, name string) (*engine.TableMeta, error) {
-	var m *engine.TableMeta
+func partiqlTable(e *engine.Engine, name string) (*storage.TableMeta, error) {
+	var m *storage.TableMeta
 	err := e.View(func(tx *bolt.Tx) error {
 		var err error
-		m, err = engine.LoadTable(tx, name)
+		m, err = storage.LoadTable(tx, name)
 		return err
 	})
 	if err == nil && m == nil {

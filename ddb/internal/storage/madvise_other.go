@@ -1,6 +1,6 @@
 //go:build !linux
 
-package engine
+package storage
 
 import bolt "go.etcd.io/bbolt"
 

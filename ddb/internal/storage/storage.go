@@ -1,4 +1,4 @@
-package engine
+package storage
 
 import (
 	"encoding/json"
@@ -74,9 +74,9 @@ func initStorage(tx *bolt.Tx) error {
 	return nil
 }
 
-// tableStats are the counters kept per table and per index, updated in the
+// TableStats are the counters kept per table and per index, updated in the
 // transaction of every write so DescribeTable reads them without a scan.
-type tableStats struct {
+type TableStats struct {
 	ItemCount int64                 `json:"items"`
 	SizeBytes int64                 `json:"bytes"`
 	Indexes   map[string]IndexStats `json:"indexes,omitempty"`
@@ -113,8 +113,8 @@ func SaveTable(tx *bolt.Tx, m *TableMeta) error {
 // LoadStats reads a table's counters from its bucket. Every write reads
 // and writes them, hence go-json, several times faster than encoding/json
 // here and writing the same JSON.
-func LoadStats(tb *bolt.Bucket) (tableStats, error) {
-	var s tableStats
+func LoadStats(tb *bolt.Bucket) (TableStats, error) {
+	var s TableStats
 	if raw := tb.Get(keyStats); raw != nil {
 		if err := gojson.Unmarshal(raw, &s); err != nil {
 			return s, fmt.Errorf("ddb: corrupt table stats: %w", err)
@@ -126,8 +126,8 @@ func LoadStats(tb *bolt.Bucket) (tableStats, error) {
 	return s, nil
 }
 
-// saveStats writes a table's counters.
-func saveStats(tb *bolt.Bucket, s tableStats) error {
+// SaveStats writes a table's counters.
+func SaveStats(tb *bolt.Bucket, s TableStats) error {
 	raw, err := gojson.Marshal(s)
 	if err != nil {
 		return err
@@ -137,10 +137,10 @@ func saveStats(tb *bolt.Bucket, s tableStats) error {
 
 // LoadTableAndStats loads a table's metadata and counters; the metadata is
 // nil when there is no such table.
-func LoadTableAndStats(tx *bolt.Tx, name string) (*TableMeta, tableStats, error) {
+func LoadTableAndStats(tx *bolt.Tx, name string) (*TableMeta, TableStats, error) {
 	m, err := LoadTable(tx, name)
 	if err != nil || m == nil {
-		return nil, tableStats{}, err
+		return nil, TableStats{}, err
 	}
 	st, err := LoadStats(tx.Bucket(TableBucketName(name)))
 	return m, st, err

@@ -1,4 +1,4 @@
-package engine
+package storage
 
 import (
 	"bytes"
@@ -43,8 +43,8 @@ var (
 // StreamBucketName is the name of a stream's bucket inside "streams".
 func StreamBucketName(table, label string) []byte { return []byte(table + "/" + label) }
 
-// shardMeta is one shard of a stream: the records numbered Start to End.
-type shardMeta struct {
+// ShardMeta is one shard of a stream: the records numbered Start to End.
+type ShardMeta struct {
 	ID     string `json:"ShardId"`
 	Parent string `json:"Parent,omitempty"`
 	Start  uint64 `json:"Start"`
@@ -57,26 +57,26 @@ type shardMeta struct {
 
 // Holds reports whether record seq belongs to shard s (as far as it is
 // written: an open shard holds every number from its start).
-func (s *shardMeta) Holds(seq uint64) bool {
+func (s *ShardMeta) Holds(seq uint64) bool {
 	return seq >= s.Start && (!s.Closed || seq <= s.End)
 }
 
-// streamLog is one stream's buckets in a transaction. meta is loaded only
+// StreamLog is one stream's buckets in a transaction. meta is loaded only
 // by the operations that need it (openStreamLog: switching a stream off,
 // trimming), not by writes, nor by the Streams API's reads: DescribeStream
 // reads it (loadStreamMeta), and GetRecords only when it returns records
 // (lazyRegions), for the regions of records upgraded from format 3.
-type streamLog struct {
+type StreamLog struct {
 	B       *bolt.Bucket
-	Meta    *streamMeta
-	shards  *bolt.Bucket
+	Meta    *StreamMeta
+	Shards  *bolt.Bucket
 	Records *bolt.Bucket
 }
 
 // StreamBuckets returns the buckets of the stream stored in sb.
-func StreamBuckets(sb *bolt.Bucket) (*streamLog, error) {
-	log := &streamLog{B: sb, shards: sb.Bucket(bucketShards), Records: sb.Bucket(BucketRecords)}
-	if log.shards == nil || log.Records == nil {
+func StreamBuckets(sb *bolt.Bucket) (*StreamLog, error) {
+	log := &StreamLog{B: sb, Shards: sb.Bucket(bucketShards), Records: sb.Bucket(BucketRecords)}
+	if log.Shards == nil || log.Records == nil {
 		return nil, errors.New("ddb: a stream's bucket lacks its shards or records")
 	}
 	// Records are only ever appended: full pages, not bbolt's half-full
@@ -85,40 +85,40 @@ func StreamBuckets(sb *bolt.Bucket) (*streamLog, error) {
 	return log, nil
 }
 
-// createStreamBuckets creates the buckets of new stream s, with its first
+// CreateStreamBuckets creates the buckets of new stream s, with its first
 // shard, in root.
-func createStreamBuckets(root *bolt.Bucket, s *streamMeta, now time.Time) error {
+func CreateStreamBuckets(root *bolt.Bucket, s *StreamMeta, now time.Time) error {
 	sb, err := root.CreateBucket(StreamBucketName(s.Table, s.Label))
 	if err != nil {
 		return err
 	}
-	log := &streamLog{B: sb, Meta: s}
-	if log.shards, err = sb.CreateBucket(bucketShards); err != nil {
+	log := &StreamLog{B: sb, Meta: s}
+	if log.Shards, err = sb.CreateBucket(bucketShards); err != nil {
 		return err
 	}
 	if log.Records, err = sb.CreateBucket(BucketRecords); err != nil {
 		return err
 	}
-	if err := log.saveMeta(); err != nil {
+	if err := log.SaveMeta(); err != nil {
 		return err
 	}
 	return log.openShard("", now)
 }
 
 // OpenStreamLog returns the stream stored in bucket sb, with its meta.
-func OpenStreamLog(sb *bolt.Bucket) (*streamLog, error) {
+func OpenStreamLog(sb *bolt.Bucket) (*StreamLog, error) {
 	log, err := StreamBuckets(sb)
 	if err != nil {
 		return nil, err
 	}
-	if log.Meta, err = loadStreamMeta(sb); err != nil {
+	if log.Meta, err = LoadStreamMeta(sb); err != nil {
 		return nil, err
 	}
 	return log, nil
 }
 
-// saveMeta stores the stream's meta.
-func (l *streamLog) saveMeta() error {
+// SaveMeta stores the stream's meta.
+func (l *StreamLog) SaveMeta() error {
 	raw, err := json.Marshal(l.Meta)
 	if err != nil {
 		return err
@@ -127,12 +127,12 @@ func (l *streamLog) saveMeta() error {
 }
 
 // lastShard returns the newest shard and its key.
-func (l *streamLog) lastShard() (*shardMeta, []byte, error) {
-	k, v := l.shards.Cursor().Last()
+func (l *StreamLog) lastShard() (*ShardMeta, []byte, error) {
+	k, v := l.Shards.Cursor().Last()
 	if k == nil {
 		return nil, nil, fmt.Errorf("ddb: stream %s/%s has no shard", l.Meta.Table, l.Meta.Label)
 	}
-	var s shardMeta
+	var s ShardMeta
 	if err := json.Unmarshal(v, &s); err != nil {
 		return nil, nil, fmt.Errorf("ddb: corrupt shard: %w", err)
 	}
@@ -140,10 +140,10 @@ func (l *streamLog) lastShard() (*shardMeta, []byte, error) {
 }
 
 // AllShards returns every shard, oldest first.
-func (l *streamLog) AllShards() ([]shardMeta, error) {
-	var out []shardMeta
-	err := l.shards.ForEach(func(_, v []byte) error {
-		var s shardMeta
+func (l *StreamLog) AllShards() ([]ShardMeta, error) {
+	var out []ShardMeta
+	err := l.Shards.ForEach(func(_, v []byte) error {
+		var s ShardMeta
 		if err := json.Unmarshal(v, &s); err != nil {
 			return fmt.Errorf("ddb: corrupt shard: %w", err)
 		}
@@ -153,17 +153,17 @@ func (l *streamLog) AllShards() ([]shardMeta, error) {
 	return out, err
 }
 
-// shard returns the shard named id, or nil. It looks from the newest, as
+// Shard returns the shard named id, or nil. It looks from the newest, as
 // readers mostly read the open shard, and decodes only the shards whose
 // JSON holds id: every GetRecords looks its shard up.
-func (l *streamLog) shard(id string) (*shardMeta, error) {
-	c := l.shards.Cursor()
+func (l *StreamLog) Shard(id string) (*ShardMeta, error) {
+	c := l.Shards.Cursor()
 	idBytes := []byte(id)
 	for k, v := c.Last(); k != nil; k, v = c.Prev() {
 		if !bytes.Contains(v, idBytes) {
 			continue
 		}
-		var s shardMeta
+		var s ShardMeta
 		if err := json.Unmarshal(v, &s); err != nil {
 			return nil, fmt.Errorf("ddb: corrupt shard: %w", err)
 		}
@@ -176,20 +176,20 @@ func (l *streamLog) shard(id string) (*shardMeta, error) {
 
 // openShard appends a new open shard, child of parent, whose first record
 // will be the next one written.
-func (l *streamLog) openShard(parent string, now time.Time) error {
+func (l *StreamLog) openShard(parent string, now time.Time) error {
 	var random [4]byte
 	_, _ = rand.Read(random[:])
-	s := shardMeta{
+	s := ShardMeta{
 		ID:      fmt.Sprintf("shardId-%020d-%s", now.UnixMilli(), hex.EncodeToString(random[:])),
 		Parent:  parent,
 		Start:   l.Records.Sequence() + 1,
-		Created: unixSeconds(now),
+		Created: UnixSeconds(now),
 	}
-	n, err := l.shards.NextSequence()
+	n, err := l.Shards.NextSequence()
 	if err != nil {
 		return err
 	}
-	if err := l.putShard(seqKey(n), &s); err != nil {
+	if err := l.putShard(SeqKey(n), &s); err != nil {
 		return err
 	}
 	open := binary.BigEndian.AppendUint64(nil, s.Start)
@@ -197,16 +197,16 @@ func (l *streamLog) openShard(parent string, now time.Time) error {
 }
 
 // putShard stores shard s under key k.
-func (l *streamLog) putShard(k []byte, s *shardMeta) error {
+func (l *StreamLog) putShard(k []byte, s *ShardMeta) error {
 	raw, err := json.Marshal(s)
 	if err != nil {
 		return err
 	}
-	return l.shards.Put(k, raw)
+	return l.Shards.Put(k, raw)
 }
 
-// closeShard closes the open shard, if any, after the last record written.
-func (l *streamLog) closeShard() error {
+// CloseShard closes the open shard, if any, after the last record written.
+func (l *StreamLog) CloseShard() error {
 	s, k, err := l.lastShard()
 	if err != nil || s.Closed {
 		return err
@@ -224,7 +224,7 @@ func (l *streamLog) closeShard() error {
 // append writes the next record: record appends its stored form
 // (streamrecord.go) given its sequence number. A shard open for shardAge or longer is first closed and followed
 // by its child, as DynamoDB rolls its shards over.
-func (l *streamLog) append(now time.Time, shardAge time.Duration, record func(dst []byte, seq uint64) []byte) error {
+func (l *StreamLog) append(now time.Time, shardAge time.Duration, record func(dst []byte, seq uint64) []byte) error {
 	open := l.B.Get(KeyOpenShard)
 	if len(open) != 16 {
 		return errors.New("ddb: a stream without an open shard is written")
@@ -235,7 +235,7 @@ func (l *streamLog) append(now time.Time, shardAge time.Duration, record func(ds
 		if err != nil {
 			return err
 		}
-		if err := l.closeShard(); err != nil {
+		if err := l.CloseShard(); err != nil {
 			return err
 		}
 		if err := l.openShard(s.ID, now); err != nil {
@@ -247,21 +247,21 @@ func (l *streamLog) append(now time.Time, shardAge time.Duration, record func(ds
 		return err
 	}
 	v := binary.BigEndian.AppendUint64(make([]byte, 0, 1024), uint64(now.UnixMilli()))
-	return l.Records.Put(seqKey(seq), record(v, seq))
+	return l.Records.Put(SeqKey(seq), record(v, seq))
 }
 
-// seqKey is the 8-byte big-endian key of sequence number n.
-func seqKey(n uint64) []byte {
+// SeqKey is the 8-byte big-endian key of sequence number n.
+func SeqKey(n uint64) []byte {
 	return binary.BigEndian.AppendUint64(nil, n)
 }
 
 // FormatSequenceNumber renders a sequence number as DynamoDB Streams does:
 // a decimal string, here of fixed width (21 digits, as DynamoDB Local's) so
 // that its string order is its numeric order.
-func FormatSequenceNumber(n uint64) string { return string(appendSequenceNumber(nil, n)) }
+func FormatSequenceNumber(n uint64) string { return string(AppendSequenceNumber(nil, n)) }
 
-// appendSequenceNumber appends formatSequenceNumber(n).
-func appendSequenceNumber(dst []byte, n uint64) []byte {
+// AppendSequenceNumber appends formatSequenceNumber(n).
+func AppendSequenceNumber(dst []byte, n uint64) []byte {
 	var digits [21]byte
 	for i := len(digits) - 1; i >= 0; i-- {
 		digits[i] = byte('0' + n%10)
@@ -289,8 +289,8 @@ func (t *TableTx) recordChange(c itemChange) error {
 	if spec == nil {
 		return nil
 	}
-	withNew := c.new != nil && (spec.ViewType == viewNewImage || spec.ViewType == viewNewAndOldImages)
-	withOld := c.old != nil && (spec.ViewType == viewOldImage || spec.ViewType == viewNewAndOldImages)
+	withNew := c.new != nil && (spec.ViewType == ViewNewImage || spec.ViewType == ViewNewAndOldImages)
+	withOld := c.old != nil && (spec.ViewType == ViewOldImage || spec.ViewType == ViewNewAndOldImages)
 	var oldRaw []byte
 	// Encoding the old item is needed only for its image, or to tell an
 	// overwrite with the same content, which must have the same size.
@@ -315,7 +315,7 @@ func (t *TableTx) recordChange(c itemChange) error {
 	for _, name := range t.M.KeyNames() {
 		keys[name] = keySource[name]
 	}
-	r := streamRecord{event: event, view: spec.ViewType, byService: t.byService, keys: keys, size: attr.Size(keys)}
+	r := streamRecord{event: event, view: spec.ViewType, byService: t.ByService, keys: keys, size: attr.Size(keys)}
 	if withNew {
 		r.newImage = c.newRaw
 		r.size += c.newSize
@@ -324,14 +324,14 @@ func (t *TableTx) recordChange(c itemChange) error {
 		r.oldImage = oldRaw
 		r.size += c.oldSize
 	}
-	return log.append(t.s.now(), t.s.opts.StreamShardDuration, func(dst []byte, _ uint64) []byte {
+	return log.append(t.s.Now(), t.s.opts.StreamShardDuration, func(dst []byte, _ uint64) []byte {
 		return appendStreamRecord(dst, &r)
 	})
 }
 
 // streamLog returns the table's current stream in this transaction,
 // opening it once per transaction.
-func (t *TableTx) streamLog() (*streamLog, error) {
+func (t *TableTx) streamLog() (*StreamLog, error) {
 	if t.stream != nil {
 		return t.stream, nil
 	}

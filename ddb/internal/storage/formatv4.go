@@ -1,4 +1,4 @@
-package engine
+package storage
 
 import (
 	"encoding/hex"
@@ -41,23 +41,23 @@ func itemV4(m *TableMeta, v []byte) (attr.Item, []byte, error) {
 // out in key order.
 type indexV4 struct {
 	m  *TableMeta
-	ix *indexMeta
+	ix *IndexMeta
 	// parts are the attributes of a format 3 key, in order: the index
 	// key's, then the table key's; keep tells which the format 4 key still
 	// holds.
-	parts []keyPart
+	parts []KeyPart
 	keep  []bool
 }
 
 // newIndexV4 returns the converter of index ix of table m.
-func newIndexV4(m *TableMeta, ix *indexMeta) *indexV4 {
+func newIndexV4(m *TableMeta, ix *IndexMeta) *indexV4 {
 	c := &indexV4{m: m, ix: ix}
 	names := ix.KeyNamesList()
 	for _, n := range names {
-		c.parts = append(c.parts, keyPart{n, attr.ParseType(m.attrType(n))})
+		c.parts = append(c.parts, KeyPart{n, attr.ParseType(m.AttrType(n))})
 		c.keep = append(c.keep, true)
 	}
-	for _, p := range m.tableKeyParts() {
+	for _, p := range m.TableKeyParts() {
 		c.parts = append(c.parts, p)
 		c.keep = append(c.keep, !slices.Contains(names, p.name))
 	}
@@ -84,7 +84,7 @@ func (c *indexV4) convert(k, v []byte) (nk, nv []byte, err error) {
 	if len(rest) != 0 {
 		return nil, nil, fmt.Errorf("ddb: corrupt index key %x: trailing bytes", k)
 	}
-	if c.ix.Projection.ProjectionType == projectionInclude {
+	if c.ix.Projection.ProjectionType == ProjectionInclude {
 		proj, err := attr.DecodeItem(v)
 		if err != nil {
 			return nil, nil, fmt.Errorf("ddb: corrupt index entry %x: %w", k, err)

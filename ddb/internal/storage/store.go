@@ -1,4 +1,4 @@
-package engine
+package storage
 
 import (
 	"errors"
@@ -174,8 +174,8 @@ func (s *Store) Close() error {
 	return err
 }
 
-// now returns the store's clock.
-func (s *Store) now() time.Time { return s.opts.Now() }
+// Now returns the store's clock.
+func (s *Store) Now() time.Time { return s.opts.Now() }
 
 // Update runs fn in a read-write bbolt transaction; an acknowledged commit is
 // fsynced (unless Options.NoSync).

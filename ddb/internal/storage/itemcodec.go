@@ -1,4 +1,4 @@
-package engine
+package storage
 
 // The stored forms of items and index entries (format 4). Storage holds
 // no byte twice that a key already holds or that another entry holds:
@@ -27,41 +27,41 @@ import (
 	"github.com/quickphotos/quickphotos/ddb/attr"
 )
 
-// keyPart is one attribute held in an entry key: its name and declared type.
-type keyPart struct {
+// KeyPart is one attribute held in an entry key: its name and declared type.
+type KeyPart struct {
 	name string
 	typ  attr.Type
 }
 
-// tableKeyParts returns the attributes of the table key, in key order.
-func (m *TableMeta) tableKeyParts() []keyPart {
+// TableKeyParts returns the attributes of the table key, in key order.
+func (m *TableMeta) TableKeyParts() []KeyPart {
 	names := m.KeyNames()
-	parts := make([]keyPart, len(names))
+	parts := make([]KeyPart, len(names))
 	for i, n := range names {
-		parts[i] = keyPart{n, attr.ParseType(m.attrType(n))}
+		parts[i] = KeyPart{n, attr.ParseType(m.AttrType(n))}
 	}
 	return parts
 }
 
-// indexKeyParts returns the attributes of an index entry's key, in key
+// IndexKeyParts returns the attributes of an index entry's key, in key
 // order: the index hash and range keys, then the table keys not among them.
-func (m *TableMeta) indexKeyParts(ix *indexMeta) []keyPart {
+func (m *TableMeta) IndexKeyParts(ix *IndexMeta) []KeyPart {
 	names := ix.KeyNamesList()
 	for _, n := range m.KeyNames() {
 		if !slices.Contains(names, n) {
 			names = append(names, n)
 		}
 	}
-	parts := make([]keyPart, len(names))
+	parts := make([]KeyPart, len(names))
 	for i, n := range names {
-		parts[i] = keyPart{n, attr.ParseType(m.attrType(n))}
+		parts[i] = KeyPart{n, attr.ParseType(m.AttrType(n))}
 	}
 	return parts
 }
 
-// keyAttrs decodes the attributes held by entry key k, sorted by name (as
+// KeyAttrs decodes the attributes held by entry key k, sorted by name (as
 // attr.AppendBinaryJSON wants them).
-func keyAttrs(k []byte, parts []keyPart) ([]attr.NamedValue, error) {
+func KeyAttrs(k []byte, parts []KeyPart) ([]attr.NamedValue, error) {
 	out := make([]attr.NamedValue, len(parts))
 	rest := k
 	for i, p := range parts {
@@ -79,8 +79,8 @@ func keyAttrs(k []byte, parts []keyPart) ([]attr.NamedValue, error) {
 	return out, nil
 }
 
-// itemOf returns the item holding just attributes kvs.
-func itemOf(kvs []attr.NamedValue) attr.Item {
+// ItemOf returns the item holding just attributes kvs.
+func ItemOf(kvs []attr.NamedValue) attr.Item {
 	it := make(attr.Item, len(kvs))
 	for _, kv := range kvs {
 		it[kv.Name] = kv.Value
@@ -106,15 +106,15 @@ func (m *TableMeta) encodeStored(it attr.Item, size int) []byte {
 
 // DecodeStored decodes the item stored under table key k with value v.
 func (m *TableMeta) DecodeStored(k, v []byte) (attr.Item, error) {
-	keys, err := keyAttrs(k, m.tableKeyParts())
+	keys, err := KeyAttrs(k, m.TableKeyParts())
 	if err != nil {
 		return nil, err
 	}
-	return decodeWithKeys(keys, v)
+	return DecodeWithKeys(keys, v)
 }
 
-// decodeWithKeys decodes binary value v into an item holding keys too.
-func decodeWithKeys(keys []attr.NamedValue, v []byte) (attr.Item, error) {
+// DecodeWithKeys decodes binary value v into an item holding keys too.
+func DecodeWithKeys(keys []attr.NamedValue, v []byte) (attr.Item, error) {
 	it := make(attr.Item, len(keys)+8)
 	for _, kv := range keys {
 		it[kv.Name] = kv.Value
@@ -128,7 +128,7 @@ func decodeWithKeys(keys []attr.NamedValue, v []byte) (attr.Item, error) {
 // Stored returns the item stored under table key k with value v, copied
 // out of the transaction, and its size.
 func (m *TableMeta) Stored(k, v []byte) (*StoredItem, int, error) {
-	keys, err := keyAttrs(k, m.tableKeyParts())
+	keys, err := KeyAttrs(k, m.TableKeyParts())
 	if err != nil {
 		return nil, 0, err
 	}
@@ -136,7 +136,7 @@ func (m *TableMeta) Stored(k, v []byte) (*StoredItem, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	return newStoredItem(keys, v), size, nil
+	return NewStoredItem(keys, v), size, nil
 }
 
 // StoredSize returns the size recorded in a stored item or INCLUDE entry.
@@ -150,21 +150,21 @@ func StoredSize(v []byte) (int, error) {
 
 // IndexEntryValue is the stored value of the entry of item it in index ix
 // (see the top of this file); proj is the projected item and size its size.
-func (m *TableMeta) IndexEntryValue(ix *indexMeta, proj attr.Item, size int) []byte {
-	if ix.Projection.ProjectionType != projectionInclude {
+func (m *TableMeta) IndexEntryValue(ix *IndexMeta, proj attr.Item, size int) []byte {
+	if ix.Projection.ProjectionType != ProjectionInclude {
 		return nil
 	}
 	var omit []string
-	for _, p := range m.indexKeyParts(ix) {
+	for _, p := range m.IndexKeyParts(ix) {
 		omit = append(omit, p.name)
 	}
 	return attr.AppendBinary(nil, proj, size, omit...)
 }
 
-// tableKeyOf appends to dst the table key of the index entry stored under
+// TableKeyOf appends to dst the table key of the index entry stored under
 // k, whose key attributes are parts (indexKeyParts): the encodings of the
 // table key attributes, cut out of k.
-func (m *TableMeta) tableKeyOf(dst []byte, parts []keyPart, k []byte) ([]byte, error) {
+func (m *TableMeta) TableKeyOf(dst []byte, parts []KeyPart, k []byte) ([]byte, error) {
 	var pieces [4][]byte // an entry key holds at most four attributes
 	rest := k
 	for i, p := range parts {
@@ -184,8 +184,8 @@ func (m *TableMeta) tableKeyOf(dst []byte, parts []keyPart, k []byte) ([]byte, e
 	return dst, nil
 }
 
-// sizeOf is attr.Size allowing a nil item.
-func sizeOf(it attr.Item) int {
+// SizeOf is attr.Size allowing a nil item.
+func SizeOf(it attr.Item) int {
 	if it == nil {
 		return 0
 	}

@@ -1,4 +1,4 @@
-package engine
+package storage
 
 import (
 	"github.com/quickphotos/quickphotos/ddb/attr"
@@ -17,8 +17,8 @@ type StoredItem struct {
 	Value []byte
 }
 
-// newStoredItem copies the stored value v and keeps keys.
-func newStoredItem(keys []attr.NamedValue, v []byte) *StoredItem {
+// NewStoredItem copies the stored value v and keeps keys.
+func NewStoredItem(keys []attr.NamedValue, v []byte) *StoredItem {
 	if v == nil {
 		return &StoredItem{Keys: keys}
 	}

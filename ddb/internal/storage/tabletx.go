@@ -1,4 +1,4 @@
-package engine
+package storage
 
 import (
 	"fmt"
@@ -18,14 +18,14 @@ type TableTx struct {
 	M     *TableMeta   // shared and read-only (see metaCache)
 	B     *bolt.Bucket // the table bucket
 	Items *bolt.Bucket
-	Stats tableStats // loaded only in read-write transactions
-	dirty bool
+	Stats TableStats // loaded only in read-write transactions
+	Dirty bool
 	// stream is the table's stream, opened by the first write that records
 	// a change (streamlog.go).
-	stream *streamLog
-	// byService marks writes the service makes itself (TTL deletions),
+	stream *StreamLog
+	// ByService marks writes the service makes itself (TTL deletions),
 	// which stream records attribute to it.
-	byService bool
+	ByService bool
 }
 
 // OpenTableTx returns the named table in tx, or nil when there is none.
@@ -57,9 +57,9 @@ func (t *TableTx) GetRaw(k []byte) (attr.Item, error) {
 	return t.M.DecodeStored(k, v)
 }
 
-// live returns it unless it is expired.
-func (t *TableTx) live(it attr.Item) attr.Item {
-	if it == nil || t.expired(it) {
+// Live returns it unless it is expired.
+func (t *TableTx) Live(it attr.Item) attr.Item {
+	if it == nil || t.Expired(it) {
 		return nil
 	}
 	return it
@@ -77,24 +77,24 @@ func (t *TableTx) GetLive(k []byte, decode bool) (it attr.Item, raw *StoredItem,
 		return nil, nil, 0, nil
 	}
 	if decode {
-		if it, err = t.M.DecodeStored(k, v); err != nil || t.expired(it) {
+		if it, err = t.M.DecodeStored(k, v); err != nil || t.Expired(it) {
 			return nil, nil, 0, err
 		}
 		size, err = StoredSize(v)
 		return it, &StoredItem{}, size, err
 	}
-	if live, err := t.storedLive(k, v); err != nil || !live {
+	if live, err := t.StoredLive(k, v); err != nil || !live {
 		return nil, nil, 0, err
 	}
 	raw, size, err = t.M.Stored(k, v)
 	return nil, raw, size, err
 }
 
-// writeUnits are the write capacity units of one item write: the table's and
+// WriteUnits are the write capacity units of one item write: the table's and
 // each index's.
-type writeUnits struct {
-	table   float64
-	indexes map[string]float64
+type WriteUnits struct {
+	Table   float64
+	Indexes map[string]float64
 }
 
 // Put stores item it at key k, replacing the stored item (old, which may be
@@ -102,7 +102,7 @@ type writeUnits struct {
 // and counters. The returned units follow DynamoDB: the larger of the old
 // and new item sizes, plus per index one write per entry removed or added
 // (an entry whose key is unchanged counts once).
-func (t *TableTx) Put(k []byte, old, it attr.Item) (writeUnits, error) {
+func (t *TableTx) Put(k []byte, old, it attr.Item) (WriteUnits, error) {
 	size := attr.Size(it)
 	oldSize := 0
 	if old != nil {
@@ -110,13 +110,13 @@ func (t *TableTx) Put(k []byte, old, it attr.Item) (writeUnits, error) {
 	}
 	raw := t.M.encodeStored(it, size)
 	if err := t.Items.Put(k, raw); err != nil {
-		return writeUnits{}, err
+		return WriteUnits{}, err
 	}
 	if err := t.recordChange(itemChange{old: old, new: it, newRaw: raw, oldSize: oldSize, newSize: size}); err != nil {
-		return writeUnits{}, err
+		return WriteUnits{}, err
 	}
 	if err := t.updateExpiry(k, old, it); err != nil {
-		return writeUnits{}, err
+		return WriteUnits{}, err
 	}
 	if old != nil {
 		t.Stats.SizeBytes -= int64(oldSize)
@@ -124,44 +124,44 @@ func (t *TableTx) Put(k []byte, old, it attr.Item) (writeUnits, error) {
 		t.Stats.ItemCount++
 	}
 	t.Stats.SizeBytes += int64(size)
-	t.dirty = true
-	u := writeUnits{table: float64(attr.WriteUnits(max(size, oldSize)))}
+	t.Dirty = true
+	u := WriteUnits{Table: float64(attr.WriteUnits(max(size, oldSize)))}
 	if err := t.updateIndexes(old, it, &u); err != nil {
-		return writeUnits{}, err
+		return WriteUnits{}, err
 	}
 	return u, nil
 }
 
-// remove deletes the stored item old at key k, its index entries and its
+// Remove deletes the stored item old at key k, its index entries and its
 // expiry entry. Deleting an absent item (old == nil) costs one unit and
 // changes nothing.
-func (t *TableTx) remove(k []byte, old attr.Item) (writeUnits, error) {
+func (t *TableTx) Remove(k []byte, old attr.Item) (WriteUnits, error) {
 	if old == nil {
-		return writeUnits{table: 1}, nil
+		return WriteUnits{Table: 1}, nil
 	}
 	if err := t.Items.Delete(k); err != nil {
-		return writeUnits{}, err
+		return WriteUnits{}, err
 	}
 	size := attr.Size(old)
 	if err := t.recordChange(itemChange{old: old, oldSize: size}); err != nil {
-		return writeUnits{}, err
+		return WriteUnits{}, err
 	}
 	if err := t.updateExpiry(k, old, nil); err != nil {
-		return writeUnits{}, err
+		return WriteUnits{}, err
 	}
 	t.Stats.ItemCount--
 	t.Stats.SizeBytes -= int64(size)
-	t.dirty = true
-	u := writeUnits{table: float64(attr.WriteUnits(size))}
+	t.Dirty = true
+	u := WriteUnits{Table: float64(attr.WriteUnits(size))}
 	if err := t.updateIndexes(old, nil, &u); err != nil {
-		return writeUnits{}, err
+		return WriteUnits{}, err
 	}
 	return u, nil
 }
 
 // updateIndexes replaces the index entries of old (may be nil) by those of it
 // (may be nil), adding their write units to u.
-func (t *TableTx) updateIndexes(old, it attr.Item, u *writeUnits) error {
+func (t *TableTx) updateIndexes(old, it attr.Item, u *WriteUnits) error {
 	for i := range t.M.Indexes {
 		ix := &t.M.Indexes[i]
 		ib := t.B.Bucket(IndexBucketName(ix.Name))
@@ -203,10 +203,10 @@ func (t *TableTx) updateIndexes(old, it attr.Item, u *writeUnits) error {
 		}
 		t.Stats.Indexes[ix.Name] = st
 		if units > 0 {
-			if u.indexes == nil {
-				u.indexes = map[string]float64{}
+			if u.Indexes == nil {
+				u.Indexes = map[string]float64{}
 			}
-			u.indexes[ix.Name] += float64(units)
+			u.Indexes[ix.Name] += float64(units)
 		}
 	}
 	return nil
@@ -214,16 +214,16 @@ func (t *TableTx) updateIndexes(old, it attr.Item, u *writeUnits) error {
 
 // Flush stores the counters if they changed.
 func (t *TableTx) Flush() error {
-	if !t.dirty {
+	if !t.Dirty {
 		return nil
 	}
-	t.dirty = false
-	return saveStats(t.B, t.Stats)
+	t.Dirty = false
+	return SaveStats(t.B, t.Stats)
 }
 
-// backfill builds the entries of index ix (newly added to t.m) from every
+// Backfill builds the entries of index ix (newly added to t.m) from every
 // stored item, in the current transaction.
-func (t *TableTx) backfill(ix *indexMeta) error {
+func (t *TableTx) Backfill(ix *IndexMeta) error {
 	ib, err := t.B.CreateBucketIfNotExists(IndexBucketName(ix.Name))
 	if err != nil {
 		return err
@@ -248,6 +248,6 @@ func (t *TableTx) backfill(ix *indexMeta) error {
 		st.SizeBytes += int64(size)
 	}
 	t.Stats.Indexes[ix.Name] = st
-	t.dirty = true
+	t.Dirty = true
 	return nil
 }

@@ -1,4 +1,4 @@
-package engine
+package storage
 
 import (
 	"bytes"
@@ -467,7 +467,7 @@ func (u *upgrader) copyTable(src *bolt.Tx, path [][]byte, tb *bolt.Bucket) error
 }
 
 // indexByBucket returns the index whose bucket is named name, or nil.
-func (m *TableMeta) indexByBucket(name []byte) *indexMeta {
+func (m *TableMeta) indexByBucket(name []byte) *IndexMeta {
 	index, ok := strings.CutPrefix(string(name), indexBucketPrefix)
 	if !ok {
 		return nil
@@ -497,7 +497,7 @@ func (u *upgrader) copyStreams(path [][]byte, streams *bolt.Bucket) error {
 // records, and keeps the regions they were written in in the stream's
 // meta (streamMeta.Regions).
 func (u *upgrader) copyStream(path [][]byte, sb *bolt.Bucket) error {
-	meta, err := loadStreamMeta(sb)
+	meta, err := LoadStreamMeta(sb)
 	if err != nil {
 		return err
 	}

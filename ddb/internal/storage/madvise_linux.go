@@ -1,4 +1,4 @@
-package engine
+package storage
 
 import (
 	bolt "go.etcd.io/bbolt"

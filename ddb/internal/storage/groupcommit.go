@@ -1,4 +1,4 @@
-package engine
+package storage
 
 import (
 	"errors"
@@ -44,9 +44,9 @@ type queuedWrite struct {
 	done chan error
 }
 
-// updateGrouped runs fn in a read-write transaction like update, sharing
+// UpdateGrouped runs fn in a read-write transaction like update, sharing
 // the commit with concurrent callers.
-func (s *Store) updateGrouped(fn func(tx *bolt.Tx) error) error {
+func (s *Store) UpdateGrouped(fn func(tx *bolt.Tx) error) error {
 	q := &s.commits
 	w := &queuedWrite{fn: fn, done: make(chan error, 1)}
 	q.mu.Lock()

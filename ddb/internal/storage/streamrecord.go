@@ -1,4 +1,4 @@
-package engine
+package storage
 
 import (
 	"crypto/rand"
@@ -32,7 +32,7 @@ import (
 // recordEvents and recordViews are the values the flags index.
 var (
 	recordEvents = [...]string{1: "INSERT", 2: "MODIFY", 3: "REMOVE"}
-	recordViews  = [...]string{viewKeysOnly, viewNewImage, viewOldImage, viewNewAndOldImages}
+	recordViews  = [...]string{ViewKeysOnly, ViewNewImage, ViewOldImage, ViewNewAndOldImages}
 )
 
 // Fields every record has the same, which both renderings write.
@@ -180,7 +180,7 @@ func (r *StoredRecord) ViewType() string { return recordViews[r.flags>>2&3] }
 func (r *StoredRecord) ByService() bool { return r.flags&recordByService != 0 }
 
 // Corrupt is err, met rendering the record, naming its sequence number.
-func (r *StoredRecord) Corrupt(err error) error { return corruptRecord(err, r.Seq) }
+func (r *StoredRecord) Corrupt(err error) error { return CorruptRecord(err, r.Seq) }
 
-// corruptRecord is err, met reading record seq, naming it.
-func corruptRecord(err error, seq uint64) error { return fmt.Errorf("%w %d", err, seq) }
+// CorruptRecord is err, met reading record seq, naming it.
+func CorruptRecord(err error, seq uint64) error { return fmt.Errorf("%w %d", err, seq) }

@@ -1,4 +1,4 @@
-package engine
+package storage
 
 import (
 	"bytes"
@@ -31,10 +31,10 @@ func ExpiryValue(it attr.Item, name string) []byte {
 	return attr.AppendKey(nil, v)
 }
 
-// expiryBucket returns the expiry bucket of a table with TTL enabled. Its
+// ExpiryBucket returns the expiry bucket of a table with TTL enabled. Its
 // absence would mean the index is no longer exact, so it is an error
 // rather than something to create on the fly.
-func (t *TableTx) expiryBucket() (*bolt.Bucket, error) {
+func (t *TableTx) ExpiryBucket() (*bolt.Bucket, error) {
 	xb := t.B.Bucket(BucketExpiry)
 	if xb == nil {
 		return nil, fmt.Errorf("ddb: table %s has TTL enabled but no expiry bucket", t.M.Name)
@@ -54,7 +54,7 @@ func (t *TableTx) updateExpiry(k []byte, old, it attr.Item) error {
 	if bytes.Equal(ov, nv) {
 		return nil
 	}
-	xb, err := t.expiryBucket()
+	xb, err := t.ExpiryBucket()
 	if err != nil {
 		return err
 	}
@@ -69,10 +69,10 @@ func (t *TableTx) updateExpiry(k []byte, old, it attr.Item) error {
 	return nil
 }
 
-// buildExpiry (re)creates the expiry bucket of table bucket tb from its
+// BuildExpiry (re)creates the expiry bucket of table bucket tb from its
 // stored items, for the TTL setting of m, when TTL is enabled. (The upgrade
 // of a version 1 file builds it as it copies the items: upgrade.go.)
-func buildExpiry(tb *bolt.Bucket, m *TableMeta) error {
+func BuildExpiry(tb *bolt.Bucket, m *TableMeta) error {
 	if tb.Bucket(BucketExpiry) != nil {
 		// Left from an earlier setting: entries for another attribute
 		// would make the index inexact.
@@ -99,17 +99,17 @@ func buildExpiry(tb *bolt.Bucket, m *TableMeta) error {
 	return nil
 }
 
-// dueKeys returns the table keys of up to limit items of expiry bucket xb
+// DueKeys returns the table keys of up to limit items of expiry bucket xb
 // that are due at now: TTL value in [now-ttlHorizon, now], the range
 // isExpired accepts. It also returns how many entries it visited, which is
 // at most len(keys)+1: entries not due are never read, whatever the size of
 // the table.
-func dueKeys(xb *bolt.Bucket, now time.Time, limit int) (keys [][]byte, visited int, err error) {
+func DueKeys(xb *bolt.Bucket, now time.Time, limit int) (keys [][]byte, visited int, err error) {
 	lo := attr.AppendKey(nil, attr.Int(now.Add(-TtlHorizon).Unix()))
 	// An entry whose value equals now has the encoding of now as prefix
 	// (encodings are self-delimiting); every later value sorts at or after
 	// prefixEnd of it.
-	end := prefixEnd(attr.AppendKey(nil, attr.Int(now.Unix())))
+	end := PrefixEnd(attr.AppendKey(nil, attr.Int(now.Unix())))
 	c := xb.Cursor()
 	for k, _ := c.Seek(lo); k != nil && len(keys) < limit; k, _ = c.Next() {
 		visited++

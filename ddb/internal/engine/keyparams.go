@@ -1,0 +1,103 @@
+package engine
+
+import (
+	"github.com/quickphotos/quickphotos/ddb/attr"
+	"github.com/quickphotos/quickphotos/ddb/internal/storage"
+)
+
+// checkKeyValue validates the value of key attribute name of declared type
+// want ("S", "N" or "B") as found in an item being written. index is empty
+// for the table's own keys.
+func checkKeyValue(name, want string, v attr.Value, isRange bool, index string) *Error {
+	if v.Type.String() != want {
+		if index != "" {
+			return InvalidParamf("Type mismatch for Index Key %s Expected: %s Actual: %s IndexName: %s", name, want, v.Type, index)
+		}
+		return InvalidParamf("Type mismatch for key %s expected: %s actual: %s", name, want, v.Type)
+	}
+	if storage.IsEmptyKey(v) {
+		if index != "" {
+			return Validationf("One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty %s value. IndexName: %s, IndexKey: %s", emptyKind(v.Type), index, name)
+		}
+		return Validationf("One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty %s value. Key: %s", emptyKind(v.Type), name)
+	}
+	size := attr.ValueSize(v)
+	if !isRange && size > storage.MaxPartitionKeySize {
+		return InvalidParamf("Size of hashkey has exceeded the maximum size limit of%d bytes", storage.MaxPartitionKeySize)
+	}
+	if isRange && size > storage.MaxSortKeySize {
+		return InvalidParamf("Aggregated size of all range keys has exceeded the size limit of %d bytes", storage.MaxSortKeySize)
+	}
+	return nil
+}
+
+// emptyKind names a type in the empty-key messages.
+func emptyKind(t attr.Type) string {
+	if t == attr.TypeB {
+		return "binary"
+	}
+	return "string"
+}
+
+// ItemKey validates the key attributes of an item being written (PutItem,
+// BatchWriteItem's PutRequest, a transaction's Put) and returns its encoded
+// table key.
+func ItemKey(m *storage.TableMeta, it attr.Item) ([]byte, error) {
+	var k []byte
+	for i, name := range m.KeyNames() {
+		v, ok := it[name]
+		if !ok {
+			return nil, InvalidParamf("Missing the key %s in the item", name)
+		}
+		if err := checkKeyValue(name, m.AttrType(name), v, i == 1, ""); err != nil {
+			return nil, err
+		}
+		k = attr.AppendKey(k, v)
+	}
+	return k, nil
+}
+
+// KeyParam validates a Key parameter (GetItem, DeleteItem, UpdateItem, …):
+// exactly the table's key attributes with their declared types. It returns
+// the encoded table key.
+func KeyParam(m *storage.TableMeta, key attr.Item) ([]byte, error) {
+	names := m.KeyNames()
+	if len(key) != len(names) {
+		return nil, Validationf("The provided key element does not match the schema")
+	}
+	k := make([]byte, 0, 64) // most keys fit, grown once if not
+	for i, name := range names {
+		v, ok := key[name]
+		if !ok || v.Type.String() != m.AttrType(name) {
+			return nil, Validationf("The provided key element does not match the schema")
+		}
+		if err := checkKeyValue(name, m.AttrType(name), v, i == 1, ""); err != nil {
+			return nil, err
+		}
+		k = attr.AppendKey(k, v)
+	}
+	return k, nil
+}
+
+// checkIndexKeys validates the index key attributes of an item being written:
+// present index keys must have the declared type and not be empty.
+func checkIndexKeys(m *storage.TableMeta, it attr.Item) error {
+	for i := range m.Indexes {
+		ix := &m.Indexes[i]
+		for j, name := range ix.KeyNamesList() {
+			v, ok := it[name]
+			if !ok {
+				continue
+			}
+			if err := checkKeyValue(name, m.AttrType(name), v, j == 1, ix.Name); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// KeyInput is the Key parameter of single-item operations.
+type KeyInput struct {
+	Key attr.Item `json:"Key"`
+}
