@@ -149,7 +149,7 @@ func checkTable(e *Engine, tx *bolt.Tx, name string) error {
 // attribute is a Number, and nothing else.
 func checkExpiry(t *storage.TableTx) error {
 	xb := t.B.Bucket(storage.BucketExpiry)
-	if !t.TtlEnabled() {
+	if !t.TTLEnabled() {
 		if xb != nil {
 			return fmt.Errorf("TTL disabled, yet an expiry bucket")
 		}

@@ -29,7 +29,7 @@ import (
 	"github.com/quickphotos/quickphotos/ddb/internal/engine"
 )
 
-// The crash test checks the promise of doc.go ("Storage"): a write is
+// The crash test checks the promise of package storage's doc.go ("Durability"): a write is
 // acknowledged only once it is durable; a transaction's items and index
 // entries commit atomically; readers never see half a transaction.
 //
@@ -58,7 +58,7 @@ const (
 	crashCounter = "counter"
 	crashRounds  = 5
 	// crashWriters is the number of writer goroutines of the writer
-	// process: concurrent writes share group commits (groupcommit.go), so
+	// process: concurrent writes share group commits (internal/storage/groupcommit.go), so
 	// the acknowledgements checked after SIGKILL include writes that were
 	// committed together.
 	crashWriters = 6

@@ -73,7 +73,7 @@ type Options struct {
 	// RequestMemory bounds the bytes of request bodies held at once by
 	// ServeHTTP, across all requests; a request waits for its share before
 	// its body is read. Zero means DefaultRequestMemory; a budget too small
-	// for one body of unknown length (about 33 MiB: see requestbody.go) is
+	// for one body of unknown length (about 33 MiB: see internal/wire/requestbody.go) is
 	// raised to it.
 	RequestMemory int64
 
@@ -89,7 +89,7 @@ type Options struct {
 	OpenTimeout time.Duration
 
 	// upgradeBatchBytes bounds the bytes of entries an upgrade puts in one
-	// write transaction of the new file (upgrade.go); zero means
+	// write transaction of the new file (internal/storage/upgrade.go); zero means
 	// defaultUpgradeBatchBytes. Tests make it small, to see many batches.
 	upgradeBatchBytes int
 	// upgradeHook, when not nil, is called at each stage of an upgrade;

@@ -176,7 +176,7 @@ func TestSweepExpiredIndex(t *testing.T) {
 	env.CreateTable("tbl", true, gsi("gsi", "G", ""))
 	env.setTTL("tbl", true)
 	now := env.clock.Unix()
-	horizon := now - int64(storage.TtlHorizon/time.Second)
+	horizon := now - int64(storage.TTLHorizon/time.Second)
 	num := func(v int64, frac string) types.AttributeValue { return n(strconv.FormatInt(v, 10) + frac) }
 	cases := []struct {
 		pk      string

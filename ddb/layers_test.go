@@ -12,7 +12,7 @@ import (
 // modulePath is the import path of package ddb.
 const modulePath = "github.com/quickphotos/quickphotos/ddb"
 
-// layers is the one-way import map of the engine's packages (doc.go): each
+// layers is the one-way import map of the engine's packages (doc.go, "Layers"): each
 // package under ddb/internal may import only the ddb packages listed for it.
 // The operations import no front-end, and the front-ends do not import each
 // other; only package ddb wires them together. A new package needs a line

@@ -11,7 +11,7 @@ import (
 )
 
 // BenchmarkReadPaths measures the reads whose work depends on the stored
-// forms (itemcodec.go), on the engine's handler alone (no SDK, no socket,
+// forms (internal/storage/itemcodec.go), on the engine's handler alone (no SDK, no socket,
 // so the engine's share is not lost in the client's): a GetItem, a 20-item
 // Query page of the table, and a 20-item Query page of a GSI with
 // projection ALL, whose entries are read through the table's items. The

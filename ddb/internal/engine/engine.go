@@ -18,7 +18,7 @@ type Options struct {
 	// TTLSweepInterval is how often the background sweeper deletes expired
 	// items. Zero means one minute; a negative value disables the sweeper
 	// (expired items are still never returned, only not deleted). A sweep
-	// reads only the entries of the expiry index that are due (expiry.go).
+	// reads only the entries of the expiry index that are due (storage/expiry.go).
 	// The same sweeper trims stream records past StreamRetention
 	// (TrimStreams).
 	TTLSweepInterval time.Duration
@@ -31,7 +31,7 @@ type Options struct {
 	// RequestMemory bounds the bytes of request bodies held at once by
 	// ServeHTTP, across all requests; a request waits for its share before
 	// its body is read. Zero means DefaultRequestMemory; a budget too small
-	// for one body of unknown length (about 33 MiB: see requestbody.go) is
+	// for one body of unknown length (about 33 MiB: see wire/requestbody.go) is
 	// raised to it.
 	RequestMemory int64
 }
@@ -84,7 +84,7 @@ type Engine struct {
 // ErrNotDir when dir is not a directory, and ErrLocked, naming the file, when
 // another process has it open. The caller must Close the Engine.
 //
-// A file of format 1, 2 or 3 is upgraded first (upgrade.go): Open writes
+// A file of format 1, 2 or 3 is upgraded first (storage/upgrade.go): Open writes
 // the upgraded file beside it, which needs free disk space for the
 // upgraded data (a third to a quarter of the old file, for the sample
 // data), and reads the old file once; the heap stays bounded whatever the
@@ -104,8 +104,8 @@ func Open(dir string, opts *Options) (*Engine, error) {
 // fsynced, and everything is gone after Close. It is for tests and
 // throwaway sessions that want the engine's behaviour without durability.
 // The storage is the same bbolt file format as Open's, kept in an anonymous
-// in-memory file (memfile_linux.go) or, on other systems, in a temporary
-// file removed on Close (memfile_other.go). Options.NoSync is ignored:
+// in-memory file (storage/memfile_linux.go) or, on other systems, in a temporary
+// file removed on Close (storage/memfile_other.go). Options.NoSync is ignored:
 // nothing is ever synced.
 func OpenMemory(opts *Options) (*Engine, error) {
 	o := withDefaults(opts)
@@ -146,3 +146,12 @@ func NewID() string {
 	h := hex.EncodeToString(b[:])
 	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
 }
+
+// MaxRequestBytes is DynamoDB's limit on a request body: 16 MiB (its sizes are binary units).
+// A larger body is refused with HTTP 413, before it is read when its length is declared, as
+// DynamoDB and DynamoDB Local refuse it.
+const MaxRequestBytes = 16 << 20
+
+// DefaultRequestMemory is the default of Options.RequestMemory: four bodies of the largest
+// size at once.
+const DefaultRequestMemory = 4 * MaxRequestBytes

@@ -111,3 +111,8 @@ func InternalError(err error) *Error {
 
 // AsError converts any error into an *Error.
 func AsError(err error) *Error { return InternalError(err) }
+
+// TypeRequestTooLarge is the exception of a body over MaxRequestBytes. It is not one of
+// DynamoDB's own exceptions but its HTTP front end's, so its __type has the service framework's
+// namespace (coralServiceNamespace); DynamoDB Local answers 413 with an empty message.
+const TypeRequestTooLarge = "RequestEntityTooLargeException"

@@ -3,13 +3,14 @@ package engine
 // Typed outputs. An operation that has one returns it from its run
 // function, and each front-end renders it: the JSON protocol with its
 // appendJSON method (responsejson.go), the typed SDK API with a toSDK
-// function (sdk*.go), PartiQL by reading its fields. None goes through the
+// function (package sdkapi), PartiQL by reading its fields. None goes through the
 // other's form, and no map[string]any is built on the way; the JSON
 // renderer builds one only where the JSON shape is open-ended
 // (ConsumedCapacity's per-index objects).
 
 import (
 	"math"
+	"sort"
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
 	"github.com/quickphotos/quickphotos/ddb/internal/storage"
@@ -203,4 +204,14 @@ type DescribeTTLOutput struct {
 type ttlDescription struct {
 	AttributeName    string `json:"AttributeName,omitempty"`
 	TimeToLiveStatus string `json:"TimeToLiveStatus"`
+}
+
+// sortedKeys returns the keys of a map in order.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }

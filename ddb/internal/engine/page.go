@@ -28,7 +28,7 @@ type source struct {
 	ix *storage.IndexMeta // nil for the table
 	b  *bolt.Bucket
 	// parts are the attributes held by the source's entry keys, tableParts
-	// the table's (itemcodec.go).
+	// the table's (storage/itemcodec.go).
 	parts, tableParts []storage.KeyPart
 	tk                []byte // scratch: the table key of an index entry
 }
@@ -224,12 +224,12 @@ func (s *source) entry(k, v []byte) (attr.Item, int, bool, error) {
 }
 
 // storedEntry returns the item of entry k, v as storage holds it (see
-// itemcodec.go for the stored forms), copied out of the transaction, its
+// storage/itemcodec.go for the stored forms), copied out of the transaction, its
 // size, and whether it is live: an index entry's item is the table's, whose
 // TTL attribute decides, read once for both.
 func (s *source) storedEntry(k, v []byte) (item *storage.StoredItem, size int, live bool, err error) {
 	tk, base := k, v
-	if s.ix != nil && (s.ix.Projection.ProjectionType == storage.ProjectionAll || s.t.TtlEnabled()) {
+	if s.ix != nil && (s.ix.Projection.ProjectionType == storage.ProjectionAll || s.t.TTLEnabled()) {
 		if base, err = s.base(k); err != nil {
 			return nil, 0, false, err
 		}

@@ -27,7 +27,7 @@ import (
 
 // RawItem is an item's response JSON, exactly what json.Marshal of the
 // decoded item produces (appendItem's bytes), which reads write straight
-// from the stored form (itemcodec.go) instead of building the item.
+// from the stored form (storage/itemcodec.go) instead of building the item.
 type RawItem []byte
 
 // MarshalJSON returns the stored encoding; it lets encoding/json (tokens,
@@ -309,7 +309,7 @@ func StoredRecordAppendJSON(r *storage.StoredRecord, dst []byte) ([]byte, error)
 	dst = append(dst, `,"StreamViewType":"`...)
 	dst = append(dst, r.ViewType()...)
 	dst = append(dst, `"},"eventID":"`...)
-	dst = hex.AppendEncode(dst, r.Id)
+	dst = hex.AppendEncode(dst, r.ID)
 	dst = append(dst, `","eventName":"`...)
 	dst = append(dst, r.Event()...)
 	dst = append(dst, `","eventSource":"`+storage.RecordEventSource+`","eventVersion":"`+storage.RecordEventVersion+`"`...)

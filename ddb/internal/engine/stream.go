@@ -13,7 +13,7 @@ import (
 // DynamoDB Streams. A table's stream is switched on by StreamSpecification
 // (CreateTable, UpdateTable) and off by UpdateTable or DeleteTable; every
 // item write to the table then appends a record to it in the write's own
-// bbolt transaction (streamlog.go), so a record exists exactly when its
+// bbolt transaction (storage/streamlog.go), so a record exists exactly when its
 // write committed. The Streams API (ListStreams, DescribeStream,
 // GetShardIterator, GetRecords: streamapi.go) reads them over the same
 // endpoint, as DynamoDB Local serves it. A stream outlives its switch-off

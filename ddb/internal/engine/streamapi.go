@@ -17,7 +17,7 @@ import (
 // what the SDKs' dynamodbstreams clients speak, over HTTP or in-process
 // through Engine.HTTPClient. The operations answer in typed form
 // (streamList, streamDescription, recordPage), which this file renders as
-// JSON and StreamsAPI (sdkstreams.go) as the SDK's types. Messages
+// JSON and StreamsAPI (sdkapi/sdkstreams.go) as the SDK's types. Messages
 // follow DynamoDB Local's where it has them.
 
 // StreamsTargetPrefix is the X-Amz-Target prefix of the Streams API.

@@ -254,3 +254,11 @@ func tableAndStats(tx *bolt.Tx, name string) (*storage.TableMeta, storage.TableS
 	}
 	return m, st, err
 }
+
+// Deref is *s, or "" when s is nil.
+func Deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}

@@ -7,7 +7,7 @@ import (
 // TableDescription is the TableDescription of every table operation,
 // typed. Its fields are in the order json.Marshal sorts a map's keys, so
 // encoding/json writes it as DynamoDB's JSON protocol does; the typed SDK
-// API converts it field by field (sdktable.go).
+// API converts it field by field (sdkapi/sdktable.go).
 type TableDescription struct {
 	AttributeDefinitions      []storage.AttributeDefinition `json:"AttributeDefinitions"`
 	BillingModeSummary        *billingModeSummary           `json:"BillingModeSummary,omitempty"`

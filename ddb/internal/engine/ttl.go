@@ -27,8 +27,8 @@ import (
 // that writers are not blocked for long.
 const SweepBatch = 1000
 
-// TtlSpecInput is a TimeToLiveSpecification.
-type TtlSpecInput struct {
+// TTLSpecInput is a TimeToLiveSpecification.
+type TTLSpecInput struct {
 	AttributeName string `json:"AttributeName"`
 	Enabled       *bool  `json:"Enabled"`
 }
@@ -36,7 +36,7 @@ type TtlSpecInput struct {
 // UpdateTTLInput is the UpdateTimeToLive request.
 type UpdateTTLInput struct {
 	TableName               string        `json:"TableName"`
-	TimeToLiveSpecification *TtlSpecInput `json:"TimeToLiveSpecification"`
+	TimeToLiveSpecification *TTLSpecInput `json:"TimeToLiveSpecification"`
 	// TableNameAbsent is whether the request left TableName out (shape.go).
 	TableNameAbsent bool `json:"-"`
 }
@@ -73,7 +73,7 @@ func (e *Engine) UpdateTimeToLive(_ context.Context, in *UpdateTTLInput) (*Updat
 		case !*spec.Enabled && m.TTL.AttributeName != spec.AttributeName:
 			return Validationf("TimeToLive is active on a different AttributeName: current AttributeName is %s", m.TTL.AttributeName)
 		}
-		m.TTL = &storage.TtlSpec{AttributeName: spec.AttributeName, Enabled: *spec.Enabled}
+		m.TTL = &storage.TTLSpec{AttributeName: spec.AttributeName, Enabled: *spec.Enabled}
 		if err := setExpiryIndex(tx, m); err != nil {
 			return err
 		}
@@ -151,7 +151,7 @@ func setExpiryIndex(tx *bolt.Tx, m *storage.TableMeta) error {
 // with its index entries, and returns how many it deleted. The background
 // sweeper calls it; tests may call it directly. Each table is swept in
 // transactions of at most sweepBatch deletions, and a sweep reads only the
-// expiry entries of items that are due (expiry.go), not the whole table.
+// expiry entries of items that are due (storage/expiry.go), not the whole table.
 func (e *Engine) SweepExpired() (int, error) {
 	var tables []string
 	err := e.View(func(tx *bolt.Tx) error {
@@ -203,7 +203,7 @@ func (e *Engine) SweepTable(name string) (sweepResult, error) {
 		if err != nil {
 			return err
 		}
-		if !t.TtlEnabled() {
+		if !t.TTLEnabled() {
 			return nil
 		}
 		xb, err := t.ExpiryBucket()
@@ -225,7 +225,7 @@ func (e *Engine) SweepTable(name string) (sweepResult, error) {
 		if err != nil {
 			return err
 		}
-		if !t.TtlEnabled() {
+		if !t.TTLEnabled() {
 			return nil // disabled meanwhile: nothing expires any more
 		}
 		t.ByService = true

@@ -44,7 +44,7 @@ var dynamoDBService = sdkService{id: "DynamoDB", exception: exception}
 
 // call runs one operation of the typed SDK API: from converts the SDK
 // input into the engine's typed input, run runs it, to renders its typed
-// output (output.go) as the SDK's output.
+// output (engine/output.go) as the SDK's output.
 func call[I, X, R, O any](ctx context.Context, op string, in I, from func(I) (X, error),
 	run func(context.Context, X) (R, error), to func(R) (O, error)) (O, error) {
 	return invoke(ctx, dynamoDBService, op, in, from, run, to)

@@ -3,7 +3,7 @@ package sdkapi
 // Legacy (pre-expression) parameters on the in-process API (sdkapi.go):
 // the SDK's Expected, KeyConditions, QueryFilter, ScanFilter and
 // AttributeUpdates become the engine's legacyParams, which translate them
-// into expressions as for a JSON request (legacyparams.go).
+// into expressions as for a JSON request (engine/legacyparams.go).
 
 import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"

@@ -2,7 +2,7 @@ package sdkapi
 
 // The parts of answers the typed SDK API's operations share (items,
 // ConsumedCapacity), converted from the typed outputs the operations return
-// (output.go) to the SDK's output types. Rendering the one answer on both
+// (engine/output.go) to the SDK's output types. Rendering the one answer on both
 // paths keeps them the same by construction; the conformance suite's
 // in-process comparison (ddb/conformance) checks the conversion.
 
@@ -42,7 +42,7 @@ func responseItemToSDK(x any) (map[string]types.AttributeValue, error) {
 	return nil, fmt.Errorf("ddb: unexpected item %T in a response", x)
 }
 
-// resultItemToSDK converts a typed output's item (output.go): a stored item straight
+// resultItemToSDK converts a typed output's item (engine/output.go): a stored item straight
 // from its bytes, a decoded one value by value; nil when there is none.
 func resultItemToSDK(r engine.ResultItem) (map[string]types.AttributeValue, error) {
 	switch {

@@ -1,7 +1,7 @@
 package sdkapi
 
 // The DynamoDB Streams API in process (StreamsAPI): the engine's stream
-// operations (streamapi.go) called with the SDK's dynamodbstreams inputs,
+// operations (engine/streamapi.go) called with the SDK's dynamodbstreams inputs,
 // their answers converted to its outputs. Records are built from their
 // stored form (storedRecord) straight into the SDK's types, as unprojected
 // items are on API (sdkvalue.go).
@@ -170,7 +170,7 @@ func recordToSDK(r *storage.StoredRecord) (stypes.Record, error) {
 	out := stypes.Record{
 		AwsRegion:    aws.String(r.Region),
 		Dynamodb:     sr,
-		EventID:      aws.String(hex.EncodeToString(r.Id)),
+		EventID:      aws.String(hex.EncodeToString(r.ID)),
 		EventName:    stypes.OperationType(r.Event()),
 		EventSource:  aws.String(storage.RecordEventSource),
 		EventVersion: aws.String(storage.RecordEventVersion),

@@ -57,7 +57,7 @@ func (d *API) UpdateTimeToLive(ctx context.Context, in *dynamodb.UpdateTimeToLiv
 	return call(ctx, "UpdateTimeToLive", orEmpty(in), func(in *dynamodb.UpdateTimeToLiveInput) (*engine.UpdateTTLInput, error) {
 		x := &engine.UpdateTTLInput{TableName: engine.Deref(in.TableName), TableNameAbsent: in.TableName == nil}
 		if s := in.TimeToLiveSpecification; s != nil {
-			x.TimeToLiveSpecification = &engine.TtlSpecInput{AttributeName: engine.Deref(s.AttributeName), Enabled: s.Enabled}
+			x.TimeToLiveSpecification = &engine.TTLSpecInput{AttributeName: engine.Deref(s.AttributeName), Enabled: s.Enabled}
 		}
 		return x, nil
 	}, d.e.UpdateTimeToLive, func(out *engine.UpdateTTLOutput) (*dynamodb.UpdateTimeToLiveOutput, error) {

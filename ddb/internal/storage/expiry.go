@@ -46,7 +46,7 @@ func (t *TableTx) ExpiryBucket() (*bolt.Bucket, error) {
 // nil), by that of it (may be nil). Most writes leave the TTL value alone;
 // they then cost no write to the expiry bucket.
 func (t *TableTx) updateExpiry(k []byte, old, it attr.Item) error {
-	if !t.TtlEnabled() {
+	if !t.TTLEnabled() {
 		return nil
 	}
 	name := t.M.TTL.AttributeName
@@ -105,7 +105,7 @@ func BuildExpiry(tb *bolt.Bucket, m *TableMeta) error {
 // at most len(keys)+1: entries not due are never read, whatever the size of
 // the table.
 func DueKeys(xb *bolt.Bucket, now time.Time, limit int) (keys [][]byte, visited int, err error) {
-	lo := attr.AppendKey(nil, attr.Int(now.Add(-TtlHorizon).Unix()))
+	lo := attr.AppendKey(nil, attr.Int(now.Add(-TTLHorizon).Unix()))
 	// An entry whose value equals now has the encoding of now as prefix
 	// (encodings are self-delimiting); every later value sorts at or after
 	// prefixEnd of it.

@@ -16,9 +16,9 @@ package storage
 //
 // Reads that return items as stored hand them on in this form; the JSON
 // front-end writes them straight into the response (storedItem.appendJSON,
-// responsejson.go), byte for byte what json.Marshal gives the decoded item,
+// engine/responsejson.go), byte for byte what json.Marshal gives the decoded item,
 // without building the item, and the in-process API builds the SDK's values
-// from them (sdkvalue.go).
+// from them (sdkapi/sdkvalue.go).
 
 import (
 	"fmt"

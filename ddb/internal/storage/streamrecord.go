@@ -124,7 +124,7 @@ type StoredRecord struct {
 	Region string // the engine's region, which records name
 	Millis int64  // the write's time, Unix milliseconds
 	flags  byte
-	Id     []byte // the eventID, 16 bytes
+	ID     []byte // the eventID, 16 bytes
 	Size   uint64 // SizeBytes
 	Keys   []byte // the key attributes, binary (attr.AppendBinary)
 	// NewImage and oldImage are the stored forms of the images the record
@@ -139,7 +139,7 @@ func ParseStoredRecord(seq uint64, v []byte, region string) (*StoredRecord, erro
 	if len(v) < 8+1+16 {
 		return nil, ErrBadRecord
 	}
-	r := &StoredRecord{Seq: seq, Region: region, Millis: int64(binary.BigEndian.Uint64(v)), flags: v[8], Id: v[9:25]}
+	r := &StoredRecord{Seq: seq, Region: region, Millis: int64(binary.BigEndian.Uint64(v)), flags: v[8], ID: v[9:25]}
 	if r.flags&3 == 0 {
 		return nil, ErrBadRecord
 	}

@@ -49,8 +49,8 @@ type IndexMeta struct {
 	Online bool `json:"Online,omitempty"`
 }
 
-// TtlSpec is a table's time-to-live setting.
-type TtlSpec struct {
+// TTLSpec is a table's time-to-live setting.
+type TTLSpec struct {
 	AttributeName string `json:"AttributeName"`
 	Enabled       bool   `json:"Enabled"`
 }
@@ -66,10 +66,10 @@ type TableMeta struct {
 	Throughput           *Throughput           `json:"ProvisionedThroughput,omitempty"`
 	Indexes              []IndexMeta           `json:"Indexes,omitempty"`
 	Created              float64               `json:"CreationDateTime"`
-	TTL                  *TtlSpec              `json:"TimeToLive,omitempty"`
+	TTL                  *TTLSpec              `json:"TimeToLive,omitempty"`
 	DeletionProtection   bool                  `json:"DeletionProtectionEnabled,omitempty"`
 	// Stream is the stream the table writes to, nil while none is on;
-	// LatestStreamLabel names the newest it has had (stream.go).
+	// LatestStreamLabel names the newest it has had (engine/stream.go).
 	Stream            *TableStream `json:"Stream,omitempty"`
 	LatestStreamLabel string       `json:"LatestStreamLabel,omitempty"`
 	// Tags are the table's tags, ordered by key (tags.go).

@@ -8,8 +8,8 @@ import (
 	"github.com/quickphotos/quickphotos/ddb/attr"
 )
 
-// TtlHorizon is how far in the past a TTL value may be and still expire.
-const TtlHorizon = 5 * 365 * 24 * time.Hour
+// TTLHorizon is how far in the past a TTL value may be and still expire.
+const TTLHorizon = 5 * 365 * 24 * time.Hour
 
 // Expired reports whether it is expired under the table's TTL setting.
 func (t *TableTx) Expired(it attr.Item) bool {
@@ -29,7 +29,7 @@ func IsExpired(it attr.Item, name string, now time.Time) bool {
 // only its TTL attribute: every read of a table with TTL asks, and most
 // reads answer the stored item without decoding it.
 func (t *TableTx) StoredLive(k, v []byte) (bool, error) {
-	if !t.TtlEnabled() {
+	if !t.TTLEnabled() {
 		return true, nil
 	}
 	name := t.M.TTL.AttributeName
@@ -54,8 +54,8 @@ func isExpiredValue(v attr.Value, now time.Time) bool {
 	if d.Cmp(attr.DecimalFromInt(now.Unix())) > 0 {
 		return false
 	}
-	return d.Cmp(attr.DecimalFromInt(now.Add(-TtlHorizon).Unix())) >= 0
+	return d.Cmp(attr.DecimalFromInt(now.Add(-TTLHorizon).Unix())) >= 0
 }
 
-// TtlEnabled reports whether the table has TTL enabled.
-func (t *TableTx) TtlEnabled() bool { return t.M.TTL != nil && t.M.TTL.Enabled }
+// TTLEnabled reports whether the table has TTL enabled.
+func (t *TableTx) TTLEnabled() bool { return t.M.TTL != nil && t.M.TTL.Enabled }

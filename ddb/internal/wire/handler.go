@@ -136,7 +136,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // lookupOperation returns the handler an X-Amz-Target names: a DynamoDB
-// operation, or one of the Streams API (streamapi.go).
+// operation, or one of the Streams API (engine/streamapi.go).
 func lookupOperation(target string) (Operation, bool) {
 	if name, ok := strings.CutPrefix(target, TargetPrefix); ok {
 		op, ok := operations[name]
