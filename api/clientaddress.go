@@ -44,18 +44,12 @@ func (c clientAddresses) of(r *http.Request) string {
 	return clientAddress(r.RemoteAddr)
 }
 
-// isTrusted reports whether remoteAddr (host:port, or a bare address as the Lambda adapter
-// gives API Gateway's source IP) is a trusted proxy's.
+// isTrusted reports whether remoteAddr is a trusted proxy's.
 func (c clientAddresses) isTrusted(remoteAddr string) bool {
-	host, _, err := net.SplitHostPort(remoteAddr)
-	if err != nil {
-		host = remoteAddr
-	}
-	ip, err := netip.ParseAddr(host)
-	if err != nil {
+	ip, ok := remoteIP(remoteAddr)
+	if !ok {
 		return false
 	}
-	ip = ip.Unmap().WithZone("")
 	for _, p := range c.trusted {
 		if p.Contains(ip) {
 			return true
@@ -64,20 +58,29 @@ func (c clientAddresses) isTrusted(remoteAddr string) bool {
 	return false
 }
 
-// clientAddress is the address a bucket is kept for: the IP of remoteAddr (host:port, or a
-// bare address), or the /64 network of an IPv6 address, since one host commonly holds a whole
-// /64.
-func clientAddress(remoteAddr string) string {
+// remoteIP is the IP of remoteAddr (host:port, or a bare address as X-Forwarded-For holds and
+// as the Lambda adapter gives API Gateway's source IP), IPv4 unmapped, without a zone.
+func remoteIP(remoteAddr string) (netip.Addr, bool) {
 	host, _, err := net.SplitHostPort(remoteAddr)
 	if err != nil {
 		host = remoteAddr
 	}
 	ip, err := netip.ParseAddr(host)
 	if err != nil {
-		return host
+		return netip.Addr{}, false
 	}
-	ip = ip.Unmap().WithZone("")
-	if ip.Is6() {
+	return ip.Unmap().WithZone(""), true
+}
+
+// clientAddress is the address a bucket is kept for: the IP of remoteAddr, or the /64 network
+// of an IPv6 address, since one host commonly holds a whole /64; a remoteAddr that holds no IP
+// (a Unix socket's name) stands for itself.
+func clientAddress(remoteAddr string) string {
+	ip, ok := remoteIP(remoteAddr)
+	switch {
+	case !ok:
+		return remoteAddr
+	case ip.Is6():
 		return netip.PrefixFrom(ip, 64).Masked().String()
 	}
 	return ip.String()
