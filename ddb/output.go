@@ -203,3 +203,35 @@ type ttlDescription struct {
 	AttributeName    string `json:"AttributeName,omitempty"`
 	TimeToLiveStatus string `json:"TimeToLiveStatus"`
 }
+
+// executeStatementOutput is the answer of ExecuteStatement: the items read
+// (shaped by the SELECT's projection; none for a write), the key to
+// continue after, and the ConsumedCapacity.
+type executeStatementOutput struct {
+	items    []attr.Item
+	lastKey  attr.Item // nil when the read is complete
+	capacity consumedCapacity
+}
+
+// batchExecuteOutput is the answer of BatchExecuteStatement: one response
+// per statement, in order.
+type batchExecuteOutput struct {
+	responses []batchStatementResponse
+}
+
+// batchStatementResponse is one statement's response in a batch: its
+// table (nil when the statement could not be planned), the item a SELECT
+// found, or the error in its place.
+type batchStatementResponse struct {
+	table *string
+	item  attr.Item
+	err   *Error
+}
+
+// executeTransactionOutput is the answer of ExecuteTransaction: for
+// reads, one item per statement (nil where there is none); for writes,
+// none.
+type executeTransactionOutput struct {
+	responses []attr.Item
+	capacity  []capacityReport // nil when not asked for
+}

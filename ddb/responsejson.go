@@ -1,12 +1,14 @@
 package ddb
 
 import (
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"math"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"unicode/utf8"
 
@@ -542,5 +544,76 @@ func (o *batchWriteOutput) appendJSON(dst []byte) ([]byte, error) {
 	}
 	w.key("UnprocessedItems")
 	w.dst = append(w.dst, '{', '}')
+	return w.end(), nil
+}
+
+func (o *executeStatementOutput) appendJSON(dst []byte) ([]byte, error) {
+	w := objectWriter{dst: dst}
+	var err error
+	if o.capacity.reported() {
+		w.key("ConsumedCapacity")
+		if w.dst, err = o.capacity.appendJSON(w.dst); err != nil {
+			return nil, err
+		}
+	}
+	w.key("Items")
+	w.dst, _ = appendArray(w.dst, len(o.items), func(dst []byte, i int) ([]byte, error) { return appendItem(dst, o.items[i]), nil })
+	if o.lastKey != nil {
+		w.key("LastEvaluatedKey")
+		start := len(w.dst)
+		w.dst = appendItem(w.dst, o.lastKey)
+		// The NextToken is the LastEvaluatedKey's JSON, in base64.
+		key := w.dst[start:]
+		w.key("NextToken")
+		w.dst = append(w.dst, '"')
+		w.dst = base64.StdEncoding.AppendEncode(w.dst, key)
+		w.dst = append(w.dst, '"')
+	}
+	return w.end(), nil
+}
+
+func (o *batchExecuteOutput) appendJSON(dst []byte) ([]byte, error) {
+	dst = append(dst, `{"Responses":`...)
+	dst, _ = appendArray(dst, len(o.responses), func(dst []byte, i int) ([]byte, error) {
+		r := &o.responses[i]
+		w := objectWriter{dst: dst}
+		if r.err != nil {
+			w.key("Error")
+			w.dst = append(w.dst, `{"Code":`...)
+			w.dst = appendString(w.dst, strings.TrimSuffix(r.err.Type, "Exception"))
+			w.dst = append(w.dst, `,"Message":`...)
+			w.dst = appendString(w.dst, r.err.Message)
+			w.dst = append(w.dst, '}')
+		} else if r.item != nil {
+			w.key("Item")
+			w.dst = appendItem(w.dst, r.item)
+		}
+		if r.table != nil {
+			w.key("TableName")
+			w.dst = appendString(w.dst, *r.table)
+		}
+		return w.end(), nil
+	})
+	return append(dst, '}'), nil
+}
+
+func (o *executeTransactionOutput) appendJSON(dst []byte) ([]byte, error) {
+	w := objectWriter{dst: dst}
+	var err error
+	if o.capacity != nil {
+		w.key("ConsumedCapacity")
+		if w.dst, err = appendJSONValue(w.dst, o.capacity); err != nil {
+			return nil, err
+		}
+	}
+	w.key("Responses")
+	w.dst, _ = appendArray(w.dst, len(o.responses), func(dst []byte, i int) ([]byte, error) {
+		if o.responses[i] == nil {
+			return append(dst, '{', '}'), nil
+		}
+		dst = append(dst, `{"Item":`...)
+		dst = appendItem(dst, o.responses[i])
+		return append(dst, '}'), nil
+	})
 	return w.end(), nil
 }

@@ -2,6 +2,7 @@ package ddb
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"math"
 	"math/rand/v2"
@@ -167,6 +168,21 @@ func TestTypedOutputs_EncodeAsTheirMaps(t *testing.T) {
 			map[string]any{"ConsumedCapacity": []any{report(capacityIndexes)}}},
 		{"transact get", &transactGetOutput{responses: []resultItem{{stored: stored}, {}}},
 			map[string]any{"Responses": []any{map[string]any{"Item": it}, map[string]any{}}}},
+		{"statement page", &executeStatementOutput{items: []attr.Item{it, {}}, lastKey: attr.Item{"PK": attr.S("<>")},
+			capacity: consumedCapacity{c: c, mode: capacityIndexes}},
+			map[string]any{"Items": []any{it, attr.Item{}}, "LastEvaluatedKey": json.RawMessage(appendItem(nil, attr.Item{"PK": attr.S("<>")})),
+				"NextToken":        base64.StdEncoding.EncodeToString(appendItem(nil, attr.Item{"PK": attr.S("<>")})),
+				"ConsumedCapacity": c.render(capacityIndexes)}},
+		{"statement write", &executeStatementOutput{capacity: consumedCapacity{c: c, mode: capacityNone}}, map[string]any{"Items": []any{}}},
+		{"statement batch", &batchExecuteOutput{responses: []batchStatementResponse{
+			{table: ptr("t<&>"), item: it}, {table: ptr("u")}, {err: validationf("a <b> & c")},
+			{table: ptr("u"), err: &Error{Type: "ConditionalCheckFailedException", Message: "The conditional request failed"}}}},
+			map[string]any{"Responses": []any{map[string]any{"TableName": "t<&>", "Item": it}, map[string]any{"TableName": "u"},
+				map[string]any{"Error": map[string]any{"Code": "Validation", "Message": "a <b> & c"}},
+				map[string]any{"TableName": "u", "Error": map[string]any{"Code": "ConditionalCheckFailed", "Message": "The conditional request failed"}}}}},
+		{"statement transaction reads", &executeTransactionOutput{responses: []attr.Item{it, nil}, capacity: []capacityReport{c.report(capacityIndexes)}},
+			map[string]any{"Responses": []any{map[string]any{"Item": it}, map[string]any{}}, "ConsumedCapacity": []any{report(capacityIndexes)}}},
+		{"statement transaction writes", &executeTransactionOutput{}, map[string]any{"Responses": []any{}}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -190,3 +206,6 @@ func mustDecode(t *testing.T, raw []byte) any {
 	}
 	return v
 }
+
+// ptr returns a pointer to s.
+func ptr(s string) *string { return &s }
