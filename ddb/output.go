@@ -235,3 +235,20 @@ type executeTransactionOutput struct {
 	responses []attr.Item
 	capacity  []capacityReport // nil when not asked for
 }
+
+// listTablesOutput is the answer of ListTables: one page of table names,
+// in order, and the last of them when more may follow ("" when none).
+type listTablesOutput struct {
+	names []string
+	last  string
+}
+
+// emptyOutput is the answer of an operation whose success holds nothing
+// (TagResource, UntagResource).
+type emptyOutput struct{}
+
+// listTagsOutput is the answer of ListTagsOfResource: the table's tags,
+// ordered by key.
+type listTagsOutput struct {
+	tags []storedTag
+}

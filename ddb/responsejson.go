@@ -617,3 +617,28 @@ func (o *executeTransactionOutput) appendJSON(dst []byte) ([]byte, error) {
 	})
 	return w.end(), nil
 }
+
+func (o *listTablesOutput) appendJSON(dst []byte) ([]byte, error) {
+	w := objectWriter{dst: dst}
+	if o.last != "" {
+		w.key("LastEvaluatedTableName")
+		w.dst = appendString(w.dst, o.last)
+	}
+	w.key("TableNames")
+	w.dst, _ = appendArray(w.dst, len(o.names), func(dst []byte, i int) ([]byte, error) { return appendString(dst, o.names[i]), nil })
+	return w.end(), nil
+}
+
+func (*emptyOutput) appendJSON(dst []byte) ([]byte, error) { return append(dst, '{', '}'), nil }
+
+func (o *listTagsOutput) appendJSON(dst []byte) ([]byte, error) {
+	dst = append(dst, `{"Tags":`...)
+	dst, _ = appendArray(dst, len(o.tags), func(dst []byte, i int) ([]byte, error) {
+		dst = append(dst, `{"Key":`...)
+		dst = appendString(dst, o.tags[i].Key)
+		dst = append(dst, `,"Value":`...)
+		dst = appendString(dst, o.tags[i].Value)
+		return append(dst, '}'), nil
+	})
+	return append(dst, '}'), nil
+}

@@ -183,6 +183,13 @@ func TestTypedOutputs_EncodeAsTheirMaps(t *testing.T) {
 		{"statement transaction reads", &executeTransactionOutput{responses: []attr.Item{it, nil}, capacity: []capacityReport{c.report(capacityIndexes)}},
 			map[string]any{"Responses": []any{map[string]any{"Item": it}, map[string]any{}}, "ConsumedCapacity": []any{report(capacityIndexes)}}},
 		{"statement transaction writes", &executeTransactionOutput{}, map[string]any{"Responses": []any{}}},
+		{"list tables", &listTablesOutput{names: []string{"a", "b<&>"}, last: "b<&>"},
+			map[string]any{"TableNames": []string{"a", "b<&>"}, "LastEvaluatedTableName": "b<&>"}},
+		{"list tables last page", &listTablesOutput{names: []string{}}, map[string]any{"TableNames": []string{}}},
+		{"tag", &emptyOutput{}, map[string]any{}},
+		{"list tags", &listTagsOutput{tags: []storedTag{{Key: "k<", Value: "v&"}, {Key: "x", Value: ""}}},
+			map[string]any{"Tags": []any{map[string]any{"Key": "k<", "Value": "v&"}, map[string]any{"Key": "x", "Value": ""}}}},
+		{"list tags none", &listTagsOutput{}, map[string]any{"Tags": []any{}}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -6,7 +6,7 @@ import (
 
 // API is the engine's DynamoDB API for callers in the same process: the
 // methods of the aws-sdk-go-v2 DynamoDB client that package dynamo uses
-// (dynamo.API), taking the SDK's typed inputs and returning its typed
+// (dynamo.API), with ListTables and the tag operations, taking the SDK's typed inputs and returning its typed
 // outputs and errors, with no JSON, HTTP or request signing on the way.
 // Get it with Engine.API.
 //

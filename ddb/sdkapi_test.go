@@ -33,6 +33,10 @@ type sdkAPI interface {
 	DeleteTable(context.Context, *dynamodb.DeleteTableInput, ...func(*dynamodb.Options)) (*dynamodb.DeleteTableOutput, error)
 	UpdateTimeToLive(context.Context, *dynamodb.UpdateTimeToLiveInput, ...func(*dynamodb.Options)) (*dynamodb.UpdateTimeToLiveOutput, error)
 	DescribeTimeToLive(context.Context, *dynamodb.DescribeTimeToLiveInput, ...func(*dynamodb.Options)) (*dynamodb.DescribeTimeToLiveOutput, error)
+	ListTables(context.Context, *dynamodb.ListTablesInput, ...func(*dynamodb.Options)) (*dynamodb.ListTablesOutput, error)
+	TagResource(context.Context, *dynamodb.TagResourceInput, ...func(*dynamodb.Options)) (*dynamodb.TagResourceOutput, error)
+	UntagResource(context.Context, *dynamodb.UntagResourceInput, ...func(*dynamodb.Options)) (*dynamodb.UntagResourceOutput, error)
+	ListTagsOfResource(context.Context, *dynamodb.ListTagsOfResourceInput, ...func(*dynamodb.Options)) (*dynamodb.ListTagsOfResourceOutput, error)
 }
 
 var (
@@ -46,6 +50,7 @@ var (
 // the two paths on every conformance step; this is the quick check beside
 // the code.
 func TestSDKAPIMatchesClient(t *testing.T) {
+	const tableARN = "arn:aws:dynamodb:local:000000000000:table/tbl" // the default Region and AccountID
 	key := func(pk, sk string) map[string]types.AttributeValue { return item("PK", s(pk), "SK", s(sk)) }
 	calls := []struct {
 		name string
@@ -101,6 +106,39 @@ func TestSDKAPIMatchesClient(t *testing.T) {
 		}},
 		{"describe ttl", func(ctx context.Context, c sdkAPI) (any, error) {
 			return c.DescribeTimeToLive(ctx, &dynamodb.DescribeTimeToLiveInput{TableName: aws.String("tbl")})
+		}},
+		{"list tables", func(ctx context.Context, c sdkAPI) (any, error) {
+			return c.ListTables(ctx, &dynamodb.ListTablesInput{})
+		}},
+		{"list tables page", func(ctx context.Context, c sdkAPI) (any, error) {
+			return c.ListTables(ctx, &dynamodb.ListTablesInput{Limit: aws.Int32(1)})
+		}},
+		{"list tables after", func(ctx context.Context, c sdkAPI) (any, error) {
+			return c.ListTables(ctx, &dynamodb.ListTablesInput{ExclusiveStartTableName: aws.String("tbl")})
+		}},
+		{"list tables bad limit", func(ctx context.Context, c sdkAPI) (any, error) {
+			return c.ListTables(ctx, &dynamodb.ListTablesInput{Limit: aws.Int32(101)})
+		}},
+		{"tag", func(ctx context.Context, c sdkAPI) (any, error) {
+			return c.TagResource(ctx, &dynamodb.TagResourceInput{ResourceArn: aws.String(tableARN), Tags: []types.Tag{{Key: aws.String("a"), Value: aws.String("b")}}})
+		}},
+		{"tag bad key", func(ctx context.Context, c sdkAPI) (any, error) {
+			return c.TagResource(ctx, &dynamodb.TagResourceInput{ResourceArn: aws.String(tableARN), Tags: []types.Tag{{Key: aws.String("aws:x"), Value: aws.String("b")}}})
+		}},
+		{"tag no table", func(ctx context.Context, c sdkAPI) (any, error) {
+			return c.TagResource(ctx, &dynamodb.TagResourceInput{ResourceArn: aws.String(tableARN + "x"), Tags: []types.Tag{}})
+		}},
+		{"list tags", func(ctx context.Context, c sdkAPI) (any, error) {
+			return c.ListTagsOfResource(ctx, &dynamodb.ListTagsOfResourceInput{ResourceArn: aws.String(tableARN)})
+		}},
+		{"untag", func(ctx context.Context, c sdkAPI) (any, error) {
+			return c.UntagResource(ctx, &dynamodb.UntagResourceInput{ResourceArn: aws.String(tableARN), TagKeys: []string{"a", "k", "none"}})
+		}},
+		{"list tags none", func(ctx context.Context, c sdkAPI) (any, error) {
+			return c.ListTagsOfResource(ctx, &dynamodb.ListTagsOfResourceInput{ResourceArn: aws.String(tableARN)})
+		}},
+		{"list tags bad ARN", func(ctx context.Context, c sdkAPI) (any, error) {
+			return c.ListTagsOfResource(ctx, &dynamodb.ListTagsOfResourceInput{ResourceArn: aws.String("arn:x")})
 		}},
 		{"describe ttl off", func(ctx context.Context, c sdkAPI) (any, error) {
 			return c.DescribeTimeToLive(ctx, &dynamodb.DescribeTimeToLiveInput{TableName: aws.String("prov")})
