@@ -4,9 +4,7 @@ package ddb
 // function, and each front-end renders it: the JSON protocol with its
 // appendJSON method (responsejson.go), the typed SDK API with a toSDK
 // function (sdk*.go), PartiQL by reading its fields. None goes through the
-// other's form, and no map[string]any is built on the way; the JSON
-// renderer builds one only where the JSON shape is open-ended
-// (ConsumedCapacity's per-index objects).
+// other's form, and no map[string]any is built on the way.
 
 import (
 	"math"
