@@ -261,12 +261,13 @@ func (d *dmlRequest) withPlaceholders(tr *translation) *dmlRequest {
 	return d
 }
 
-// partiqlTable loads the metadata of a table a statement names.
+// partiqlTable loads the metadata of a table a statement names, shared
+// and read-only (tablecache.go).
 func (e *Engine) partiqlTable(name string) (*tableMeta, error) {
 	var m *tableMeta
 	err := e.view(func(tx *bolt.Tx) error {
 		var err error
-		m, err = loadTable(tx, name)
+		m, err = e.loadTableShared(tx, name)
 		return err
 	})
 	if err == nil && m == nil {

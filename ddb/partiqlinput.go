@@ -164,8 +164,8 @@ func (d *dmlRequest) checkValues(values bool) error {
 // them: the first invalid value in key order, named with its key.
 func checkStandalones(values expr.Values) error {
 	for _, v := range values {
-		if checkValue(v, 0) != nil {
-			_, err := expr.ValuesOf(values, func(v attr.Value) (attr.Value, error) { return v, checkValue(v, 0) })
+		if checkValue(v, 0, false) != nil {
+			_, err := expr.ValuesOf(values, func(v attr.Value) (attr.Value, error) { return v, checkValue(v, 0, true) })
 			return internalError(err)
 		}
 	}
@@ -174,31 +174,21 @@ func checkStandalones(values expr.Values) error {
 
 // checkItem checks an item as attr's decoder does: its attributes at depth
 // 1, in name order, a name checked after its value; a nesting error wherever
-// it is, since it ends the decoding, else the first error.
+// it is, since it ends the decoding, else the first error. Names are sorted
+// only to find which error that is.
 func checkItem(it attr.Item) error {
-	var first error
-	for _, k := range slices.Sorted(maps.Keys(it)) {
-		err := checkValue(it[k], 1)
-		if isNesting(err) {
-			return internalError(err)
-		}
-		if bad := attr.CheckName(k); err == nil && bad != nil {
-			err = bad
-		}
-		if err != nil && first == nil {
-			first = err
-		}
+	if checkMembers(it, 1, false) == nil {
+		return nil
 	}
-	if first != nil {
-		return internalError(first)
-	}
-	return nil
+	return internalError(checkMembers(it, 1, true))
 }
 
 // checkValue checks value v at depth as attr's decoder does; the values
 // of a statement are already valid scalars and sets, so what remains is
 // nesting, the names of map members, and sets (checked again, cheaply).
-func checkValue(v attr.Value, depth int) error {
+// ordered takes map members in name order, as the decoder meets them, to
+// return the error it returns; without it the error is any one of them.
+func checkValue(v attr.Value, depth int, ordered bool) error {
 	if depth > attr.MaxDepth {
 		return &attr.ValidationError{Message: attr.MsgNestingTooDeep}
 	}
@@ -210,8 +200,8 @@ func checkValue(v attr.Value, depth int) error {
 	case attr.TypeL:
 		var first error
 		for _, e := range v.L {
-			err := checkValue(e, depth+1)
-			if isNesting(err) {
+			err := checkValue(e, depth+1, ordered)
+			if isNesting(err) || err != nil && !ordered {
 				return err
 			}
 			if err != nil && first == nil {
@@ -220,22 +210,40 @@ func checkValue(v attr.Value, depth int) error {
 		}
 		return first
 	case attr.TypeM:
-		var first error
-		for _, k := range slices.Sorted(maps.Keys(v.M)) {
-			err := checkValue(v.M[k], depth+1)
-			if isNesting(err) {
-				return err
-			}
-			if bad := attr.CheckName(k); err == nil && bad != nil {
-				err = bad
-			}
-			if err != nil && first == nil {
-				first = err
-			}
-		}
-		return first
+		return checkMembers(v.M, depth+1, ordered)
 	}
 	return nil
+}
+
+// checkMembers checks the members of a map or item, each at depth, as
+// checkValue does.
+func checkMembers(m map[string]attr.Value, depth int, ordered bool) error {
+	var first error
+	check := func(k string) error {
+		err := checkValue(m[k], depth, ordered)
+		if bad := attr.CheckName(k); err == nil && bad != nil {
+			err = bad
+		}
+		return err
+	}
+	if !ordered {
+		for k := range m {
+			if err := check(k); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		err := check(k)
+		if isNesting(err) {
+			return err
+		}
+		if err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
 }
 
 // partiqlEarlierHash returns the hash earlier versions stored an
