@@ -530,11 +530,7 @@ func (e *Engine) executeTransaction(ctx context.Context, in *executeTransactionI
 		}
 		return out, nil
 	}
-	write := &transactWriteInput{TransactItems: make([]transactWriteItem, len(plans)), ClientRequestToken: in.ClientRequestToken,
-		ReturnConsumedCapacity: in.ReturnConsumedCapacity}
-	for i, d := range plans {
-		write.TransactItems[i] = d.transactWriteItem()
-	}
+	write := transactWriteOf(plans, in)
 	r, err := e.transactWriteItems(ctx, write, partiqlEarlierHash(write))
 	if de, ok := err.(*Error); ok && de.Type == typeTransactionCanceled {
 		// An INSERT whose item exists is a ValidationError, as DynamoDB
@@ -550,6 +546,17 @@ func (e *Engine) executeTransaction(ctx context.Context, in *executeTransactionI
 		return nil, err
 	}
 	return &executeTransactionOutput{capacity: r.ConsumedCapacity}, nil
+}
+
+// transactWriteOf is the TransactWriteItems request of a transaction's
+// write statements, planned.
+func transactWriteOf(plans []*dmlRequest, in *executeTransactionInput) *transactWriteInput {
+	write := &transactWriteInput{TransactItems: make([]transactWriteItem, len(plans)), ClientRequestToken: in.ClientRequestToken,
+		ReturnConsumedCapacity: in.ReturnConsumedCapacity}
+	for i, d := range plans {
+		write.TransactItems[i] = d.transactWriteItem()
+	}
+	return write
 }
 
 // isSelect reports whether a statement reads (its first word is SELECT).
