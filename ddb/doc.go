@@ -47,7 +47,7 @@
 // requests decoded and responses written by the JSON front-end, error
 // bodies, table metadata and ClientRequestTokens as stored, and PartiQL's
 // NextToken (a key's JSON, in base64). The typed SDK API serves every
-// operation but PartiQL's and TransactGetItems.
+// operation but TransactGetItems.
 //
 // # Files
 //
