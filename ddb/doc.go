@@ -25,24 +25,29 @@
 //
 // # One core, three front-ends
 //
-// An operation decodes its request into a typed input and runs on it; the
-// data operations and the table operations answer with a typed output
-// (output.go): GetItem, PutItem, UpdateItem, DeleteItem, Query, Scan,
+// An operation decodes its request into a typed input, runs on it and
+// answers with a typed output (output.go): every operation, data and table
+// operations alike (GetItem, PutItem, UpdateItem, DeleteItem, Query, Scan,
 // BatchGetItem, BatchWriteItem, TransactWriteItems, TransactGetItems,
-// CreateTable, DescribeTable, UpdateTable, DeleteTable (whose answers hold
-// a tableDescription), UpdateTimeToLive and DescribeTimeToLive. Each
-// front-end renders that one output its own way, none through another's
-// form: the JSON protocol writes it (appendJSON, responsejson.go, byte for
-// byte what json.Marshal gives the response map the protocol documents);
-// the typed SDK API (Engine.API, sdk*.go) converts it field by field into
-// the SDK's output; PartiQL reads its items and capacity (partiql.go).
-// Items read from storage stay in their stored form (storedItem) until a
-// front-end renders them, so neither path builds the other's values.
-// The remaining operations (ListTables, the tag and PartiQL operations,
-// none of them on the typed SDK API) still answer with map[string]any
-// trees, and PartiQL still
-// hands its requests to the operations as JSON (its answers it reads
-// typed).
+// CreateTable, DescribeTable, UpdateTable, DeleteTable, ListTables,
+// UpdateTimeToLive, DescribeTimeToLive, the tag operations, the PartiQL
+// operations and the Streams API). Each front-end renders that one output
+// its own way, none through another's form: the JSON protocol writes it
+// (appendJSON, responsejson.go, byte for byte what json.Marshal gives the
+// response map the protocol documents); the typed SDK API (Engine.API,
+// sdk*.go) converts it field by field into the SDK's output; PartiQL is
+// the third front-end, over the other operations: a statement is
+// translated into the equivalent request's typed input (partiqltranslate.go,
+// partiqlinput.go), checked as that request's JSON decoding would check its
+// values, run by the operation's run function, and its items and capacity
+// read from the typed output (partiql.go). Items read from storage stay in
+// their stored form (storedItem) until a front-end renders them, so neither
+// path builds the other's values, and no answer is a map[string]any tree.
+// Inside the process JSON is only what the wire or the file holds:
+// requests decoded and responses written by the JSON front-end, error
+// bodies, table metadata and ClientRequestTokens as stored, and PartiQL's
+// NextToken (a key's JSON, in base64). The typed SDK API serves every
+// operation but TransactGetItems.
 //
 // # Files
 //
@@ -86,6 +91,8 @@
 //	                         including stored items and stream records
 //	                         rendered from their stored form (storage
 //	                         only decodes; it never encodes JSON)
+//	partiql*.go              PartiQL: statements planned, translated into
+//	                         typed inputs, run and answered
 //	sdk*.go                  the typed SDK API (Engine.API, type API): the
 //	                         SDK's typed inputs, outputs and errors,
 //	                         converted without JSON to and from the

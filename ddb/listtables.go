@@ -12,13 +12,18 @@ type listTablesInput struct {
 	Limit                   *int   `json:"Limit"`
 }
 
-// opListTables lists table names in order, at most Limit (default and
-// maximum 100) per page.
-func opListTables(e *Engine, _ context.Context, body []byte) (any, error) {
+// opListTables decodes a ListTables request and runs it.
+func opListTables(e *Engine, ctx context.Context, body []byte) (any, error) {
 	var in listTablesInput
 	if err := decode(body, &in); err != nil {
 		return nil, err
 	}
+	return e.listTables(ctx, &in)
+}
+
+// listTables lists table names in order, at most Limit (default and
+// maximum 100) per page.
+func (e *Engine) listTables(_ context.Context, in *listTablesInput) (*listTablesOutput, error) {
 	limit := 100
 	if in.Limit != nil {
 		if *in.Limit < 1 || *in.Limit > 100 {
@@ -46,9 +51,8 @@ func opListTables(e *Engine, _ context.Context, body []byte) (any, error) {
 		}
 		return nil
 	})
-	out := map[string]any{"TableNames": names}
-	if last != "" {
-		out["LastEvaluatedTableName"] = last
+	if err != nil {
+		return nil, err
 	}
-	return out, err
+	return &listTablesOutput{names: names, last: last}, nil
 }

@@ -4,9 +4,7 @@ package ddb
 // function, and each front-end renders it: the JSON protocol with its
 // appendJSON method (responsejson.go), the typed SDK API with a toSDK
 // function (sdk*.go), PartiQL by reading its fields. None goes through the
-// other's form, and no map[string]any is built on the way; the JSON
-// renderer builds one only where the JSON shape is open-ended
-// (ConsumedCapacity's per-index objects).
+// other's form, and no map[string]any is built on the way.
 
 import (
 	"math"
@@ -202,4 +200,53 @@ type describeTTLOutput struct {
 type ttlDescription struct {
 	AttributeName    string `json:"AttributeName,omitempty"`
 	TimeToLiveStatus string `json:"TimeToLiveStatus"`
+}
+
+// executeStatementOutput is the answer of ExecuteStatement: the items read
+// (shaped by the SELECT's projection; none for a write), the key to
+// continue after, and the ConsumedCapacity.
+type executeStatementOutput struct {
+	items    []attr.Item
+	lastKey  attr.Item // nil when the read is complete
+	capacity consumedCapacity
+}
+
+// batchExecuteOutput is the answer of BatchExecuteStatement: one response
+// per statement, in order.
+type batchExecuteOutput struct {
+	responses []batchStatementResponse
+}
+
+// batchStatementResponse is one statement's response in a batch: its
+// table (nil when the statement could not be planned), the item a SELECT
+// found, or the error in its place.
+type batchStatementResponse struct {
+	table *string
+	item  attr.Item
+	err   *Error
+}
+
+// executeTransactionOutput is the answer of ExecuteTransaction: for
+// reads, one item per statement (nil where there is none); for writes,
+// none.
+type executeTransactionOutput struct {
+	responses []attr.Item
+	capacity  []capacityReport // nil when not asked for
+}
+
+// listTablesOutput is the answer of ListTables: one page of table names,
+// in order, and the last of them when more may follow ("" when none).
+type listTablesOutput struct {
+	names []string
+	last  string
+}
+
+// emptyOutput is the answer of an operation whose success holds nothing
+// (TagResource, UntagResource).
+type emptyOutput struct{}
+
+// listTagsOutput is the answer of ListTagsOfResource: the table's tags,
+// ordered by key.
+type listTagsOutput struct {
+	tags []storedTag
 }

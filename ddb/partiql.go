@@ -3,18 +3,19 @@ package ddb
 import (
 	"context"
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"strings"
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
+	"github.com/quickphotos/quickphotos/ddb/expr"
 	"github.com/quickphotos/quickphotos/ddb/partiql"
 	bolt "go.etcd.io/bbolt"
 )
 
 // ExecuteStatement, BatchExecuteStatement and ExecuteTransaction: PartiQL
 // (package ddb/partiql parses it; partiqltranslate.go turns it into
-// DynamoDB requests, which the operations of the JSON API run).
+// DynamoDB requests, whose typed inputs the operations' run functions take,
+// partiqlinput.go). Each answers with a typed output (output.go).
 
 // Limits of the PartiQL operations.
 const (
@@ -22,14 +23,31 @@ const (
 	maxTransactStatements = 100
 )
 
-// dmlRequest is a statement as the DynamoDB request that runs it.
+// dmlRequest is a statement as the DynamoDB request that runs it: the
+// operation and the parameters the translation gives it, from which the
+// operation's typed input is built (input methods, partiqlinput.go).
 type dmlRequest struct {
-	op  string         // GetItem, Query, Scan, PutItem, UpdateItem or DeleteItem
-	req map[string]any // its body
+	op    string // GetItem, Query, Scan, PutItem, UpdateItem or DeleteItem
+	table string
+	index string    // Query and Scan of an index
+	key   attr.Item // GetItem, UpdateItem and DeleteItem
+	item  attr.Item // PutItem
+	// The expressions, nil when the request has none, and their
+	// placeholders (nil when none).
+	projectionExpr, keyCondition, filter, condition, update *string
+	names                                                   map[string]string
+	values                                                  expr.Values
 	// projection, for a SELECT of some paths, renames each path's value to
 	// its last name, as DynamoDB's PartiQL returns them.
 	projection []partiql.Path
 	insert     bool // a failed condition means the key exists
+
+	// What the PartiQL request adds: ConsistentRead (GetItem, Query, Scan),
+	// Limit and ExclusiveStartKey (Query, Scan), ReturnConsumedCapacity.
+	consistent bool
+	limit      *int
+	start      attr.Item
+	capacity   string
 }
 
 // planStatement parses statement, binds params and returns the request
@@ -63,8 +81,8 @@ func (e *Engine) planStatement(statement string, params []attr.Value, single boo
 			return nil, errPartiQL("INSERT takes one item: VALUE {'name': value, …}")
 		}
 		cond := "attribute_not_exists(" + tr.name(hashKey(m.KeySchema)) + ")"
-		return &dmlRequest{op: "PutItem", insert: true, req: tr.placeholders(map[string]any{
-			"TableName": st.Table, "Item": attr.Item(item.M), "ConditionExpression": cond})}, nil
+		d := &dmlRequest{op: "PutItem", insert: true, table: st.Table, item: attr.Item(item.M), condition: &cond}
+		return d.withPlaceholders(tr), nil
 	case *partiql.Update:
 		m, err := e.partiqlTable(st.Table)
 		if err != nil {
@@ -93,6 +111,7 @@ func (e *Engine) planStatement(statement string, params []attr.Value, single boo
 			}
 			update += " REMOVE " + strings.Join(paths, ", ")
 		}
+		update = strings.TrimSpace(update)
 		// UPDATE changes an existing item only.
 		cond, err := tr.conditionOf(rest)
 		if err != nil {
@@ -102,8 +121,8 @@ func (e *Engine) planStatement(statement string, params []attr.Value, single boo
 		if cond != "" {
 			exists += " AND " + cond
 		}
-		return &dmlRequest{op: "UpdateItem", req: tr.placeholders(map[string]any{
-			"TableName": st.Table, "Key": key, "UpdateExpression": strings.TrimSpace(update), "ConditionExpression": exists})}, nil
+		d := &dmlRequest{op: "UpdateItem", table: st.Table, key: key, update: &update, condition: &exists}
+		return d.withPlaceholders(tr), nil
 	case *partiql.Delete:
 		m, err := e.partiqlTable(st.Table)
 		if err != nil {
@@ -113,15 +132,15 @@ func (e *Engine) planStatement(statement string, params []attr.Value, single boo
 		if !ok {
 			return nil, validationf("Where clause does not contain a mandatory equality on all key attributes")
 		}
-		req := map[string]any{"TableName": st.Table, "Key": key}
+		d := &dmlRequest{op: "DeleteItem", table: st.Table, key: key}
 		cond, err := tr.conditionOf(rest)
 		if err != nil {
 			return nil, err
 		}
 		if cond != "" {
-			req["ConditionExpression"] = cond
+			d.condition = &cond
 		}
-		return &dmlRequest{op: "DeleteItem", req: tr.placeholders(req)}, nil
+		return d.withPlaceholders(tr), nil
 	}
 	return nil, errPartiQL("unsupported statement")
 }
@@ -142,24 +161,21 @@ func (e *Engine) planSelect(st *partiql.Select, tr *translation, single bool) (*
 		}
 		ks = ix.KeySchema
 	}
-	req := map[string]any{"TableName": st.Table}
-	if st.Index != "" {
-		req["IndexName"] = st.Index
-	}
+	plan := &dmlRequest{table: st.Table, index: st.Index, projection: st.Projection}
 	if st.Projection != nil {
 		paths := make([]string, len(st.Projection))
 		for i, p := range st.Projection {
 			paths[i] = tr.path(p)
 		}
-		req["ProjectionExpression"] = strings.Join(paths, ", ")
+		proj := strings.Join(paths, ", ")
+		plan.projectionExpr = &proj
 	}
 	names := []string{hashKey(ks)}
 	if r := rangeKey(ks); r != "" {
 		names = append(names, r)
 	}
-	plan := &dmlRequest{req: req, projection: st.Projection}
 	if key, rest, ok := tr.splitKey(st.Where, names); ok && len(rest) == 0 && st.Index == "" {
-		plan.op, req["Key"] = "GetItem", key
+		plan.op, plan.key = "GetItem", key
 		return plan.withPlaceholders(tr), nil
 	}
 	if single {
@@ -183,7 +199,7 @@ func (e *Engine) planSelect(st *partiql.Select, tr *translation, single bool) (*
 			if err != nil {
 				return nil, err
 			}
-			req["FilterExpression"] = cond
+			plan.filter = &cond
 		}
 		return plan.withPlaceholders(tr), nil
 	}
@@ -200,11 +216,12 @@ func (e *Engine) planSelect(st *partiql.Select, tr *translation, single bool) (*
 		}
 		filter = append(filter, c)
 	}
-	plan.op, req["KeyConditionExpression"] = "Query", strings.Join(keyCond, " AND ")
+	kc := strings.Join(keyCond, " AND ")
+	plan.op, plan.keyCondition = "Query", &kc
 	if f, err := tr.conditionOf(filter); err != nil {
 		return nil, err
 	} else if f != "" {
-		req["FilterExpression"] = f
+		plan.filter = &f
 	}
 	return plan.withPlaceholders(tr), nil
 }
@@ -240,116 +257,23 @@ func onlyAbout(c partiql.Expr, rng string) bool {
 
 // withPlaceholders adds the translation's placeholders to the request.
 func (d *dmlRequest) withPlaceholders(tr *translation) *dmlRequest {
-	tr.placeholders(d.req)
+	d.names, d.values = tr.placeholders()
 	return d
 }
 
-// partiqlTable loads the metadata of a table a statement names.
+// partiqlTable loads the metadata of a table a statement names, shared
+// and read-only (tablecache.go).
 func (e *Engine) partiqlTable(name string) (*tableMeta, error) {
 	var m *tableMeta
 	err := e.view(func(tx *bolt.Tx) error {
 		var err error
-		m, err = loadTable(tx, name)
+		m, err = e.loadTableShared(tx, name)
 		return err
 	})
 	if err == nil && m == nil {
 		err = resourceNotFound()
 	}
 	return m, err
-}
-
-// dmlAnswer is what a statement's answer holds for PartiQL: the items read
-// (decoded), the LastEvaluatedKey of a page, the ConsumedCapacity as the
-// JSON protocol renders it, and the items of a TransactGetItems, one per
-// action (nil for none).
-type dmlAnswer struct {
-	items     []attr.Item
-	lastKey   attr.Item
-	capacity  json.RawMessage
-	responses []attr.Item
-}
-
-// runDML sends the request to its operation and reads its typed answer.
-// (The request itself is still built as JSON, the operations' common
-// input.)
-func (e *Engine) runDML(ctx context.Context, d *dmlRequest) (*dmlAnswer, error) {
-	body, err := json.Marshal(d.req)
-	if err != nil {
-		return nil, err
-	}
-	resp, err := operations[d.op](e, ctx, body)
-	if err != nil {
-		if d.insert {
-			if de, ok := err.(*Error); ok && de.Type == typeConditionalCheck {
-				return nil, &Error{Type: "DuplicateItemException", Message: "Duplicate primary key exists in table"}
-			}
-		}
-		return nil, err
-	}
-	return dmlAnswerOf(resp)
-}
-
-// dmlAnswerOf reads the answer of an operation PartiQL runs.
-func dmlAnswerOf(resp any) (*dmlAnswer, error) {
-	out := &dmlAnswer{}
-	capacity := func(cc consumedCapacity) error {
-		if !cc.reported() {
-			return nil
-		}
-		raw, err := cc.appendJSON(nil)
-		out.capacity = raw
-		return err
-	}
-	switch r := resp.(type) {
-	case *getItemOutput:
-		if r.item.present() {
-			it, err := r.item.decode()
-			if err != nil {
-				return nil, err
-			}
-			out.items = []attr.Item{it}
-		}
-		return out, capacity(r.capacity)
-	case *listOutput:
-		out.items = make([]attr.Item, len(r.items))
-		for i, ri := range r.items {
-			it, err := ri.decode()
-			if err != nil {
-				return nil, err
-			}
-			out.items[i] = it
-		}
-		out.lastKey = r.lastKey
-		return out, capacity(r.capacity)
-	case *itemWriteOutput:
-		return out, capacity(r.capacity)
-	case *transactWriteOutput:
-		if r.ConsumedCapacity != nil {
-			raw, err := json.Marshal(r.ConsumedCapacity)
-			out.capacity = raw
-			return out, err
-		}
-		return out, nil
-	case *transactGetOutput:
-		out.responses = make([]attr.Item, len(r.responses))
-		for i, ri := range r.responses {
-			if !ri.present() {
-				continue
-			}
-			it, err := ri.decode()
-			if err != nil {
-				return nil, err
-			}
-			out.responses[i] = it
-		}
-		if r.capacity != nil {
-			raw, err := json.Marshal(r.capacity)
-			out.capacity = raw
-			return out, err
-		}
-		return out, nil
-	}
-	return nil, fmt.Errorf("ddb: PartiQL ran an operation with no typed answer (%T)", resp)
 }
 
 // shape reshapes items for the SELECT's projection.
@@ -402,14 +326,18 @@ type executeStatementInput struct {
 	ReturnConsumedCapacity string       `json:"ReturnConsumedCapacity"`
 }
 
-// opExecuteStatement runs one PartiQL statement. A SELECT returns its
-// items, at most Limit, with a NextToken to continue; a write returns no
-// items.
+// opExecuteStatement decodes an ExecuteStatement request and runs it.
 func opExecuteStatement(e *Engine, ctx context.Context, body []byte) (any, error) {
 	var in executeStatementInput
 	if err := decode(body, &in); err != nil {
 		return nil, err
 	}
+	return e.executeStatement(ctx, &in)
+}
+
+// executeStatement runs one PartiQL statement. A SELECT returns its items,
+// at most Limit, with a NextToken to continue; a write returns no items.
+func (e *Engine) executeStatement(ctx context.Context, in *executeStatementInput) (*executeStatementOutput, error) {
 	var v violations
 	v.enum("returnConsumedCapacity", in.ReturnConsumedCapacity, returnConsumedCapacitySet...)
 	if in.Statement == "" {
@@ -422,58 +350,32 @@ func opExecuteStatement(e *Engine, ctx context.Context, body []byte) (any, error
 	if err != nil {
 		return nil, err
 	}
-	if in.ReturnConsumedCapacity != "" {
-		d.req["ReturnConsumedCapacity"] = in.ReturnConsumedCapacity
-	}
+	d.capacity = in.ReturnConsumedCapacity
 	if d.op == "Query" || d.op == "Scan" || d.op == "GetItem" {
-		if in.ConsistentRead {
-			d.req["ConsistentRead"] = true
-		}
+		d.consistent = in.ConsistentRead
 	}
 	if d.op == "Query" || d.op == "Scan" {
-		if in.Limit != nil {
-			d.req["Limit"] = *in.Limit
-		}
+		d.limit = in.Limit
 		if in.NextToken != nil {
-			start, err := decodeNextToken(*in.NextToken)
-			if err != nil {
+			if d.start, err = decodeNextToken(*in.NextToken); err != nil {
 				return nil, err
 			}
-			d.req["ExclusiveStartKey"] = start
 		}
 	}
 	out, err := e.runDML(ctx, d)
 	if err != nil {
 		return nil, err
 	}
-	resp := map[string]any{"Items": itemsList(d.shape(out.items))}
-	if out.lastKey != nil {
-		raw := appendItem(nil, out.lastKey)
-		resp["NextToken"] = base64.StdEncoding.EncodeToString(raw)
-		resp["LastEvaluatedKey"] = json.RawMessage(raw)
-	}
-	if out.capacity != nil {
-		resp["ConsumedCapacity"] = out.capacity
-	}
-	return resp, nil
-}
-
-// itemsList is items as a response list.
-func itemsList(items []attr.Item) []any {
-	out := make([]any, len(items))
-	for i, it := range items {
-		out[i] = it
-	}
-	return out
+	return &executeStatementOutput{items: d.shape(out.items), lastKey: out.lastKey, capacity: out.capacity}, nil
 }
 
 // decodeNextToken reads a NextToken this engine issued: the encoded
-// LastEvaluatedKey of the page before.
+// LastEvaluatedKey of the page before (base64 of its JSON).
 func decodeNextToken(token string) (attr.Item, error) {
 	raw, err := base64.StdEncoding.DecodeString(token)
 	var key attr.Item
 	if err == nil {
-		err = json.Unmarshal(raw, &key)
+		key, err = attr.DecodeItem(raw)
 	}
 	if err != nil || len(key) == 0 {
 		return nil, validationf("Invalid NextToken")
@@ -495,13 +397,19 @@ type batchExecuteInput struct {
 	ReturnConsumedCapacity string           `json:"ReturnConsumedCapacity"`
 }
 
-// opBatchExecuteStatement runs up to 25 statements on single items, each
-// on its own: every statement gets its response, or an error in its place.
+// opBatchExecuteStatement decodes a BatchExecuteStatement request and runs
+// it.
 func opBatchExecuteStatement(e *Engine, ctx context.Context, body []byte) (any, error) {
 	var in batchExecuteInput
 	if err := decode(body, &in); err != nil {
 		return nil, err
 	}
+	return e.batchExecuteStatement(ctx, &in)
+}
+
+// batchExecuteStatement runs up to 25 statements on single items, each on
+// its own: every statement gets its response, or an error in its place.
+func (e *Engine) batchExecuteStatement(ctx context.Context, in *batchExecuteInput) (*batchExecuteOutput, error) {
 	if err := checkStatements(in.ReturnConsumedCapacity, "statements", len(in.Statements), maxBatchStatements); err != nil {
 		return nil, err
 	}
@@ -515,30 +423,27 @@ func opBatchExecuteStatement(e *Engine, ctx context.Context, body []byte) (any, 
 	if reads != 0 && reads != len(in.Statements) {
 		return nil, validationf("Batch statements can be either all reads or all writes, not a mix")
 	}
-	responses := make([]any, len(in.Statements))
+	out := &batchExecuteOutput{responses: make([]batchStatementResponse, len(in.Statements))}
 	for i, s := range in.Statements {
-		r := map[string]any{}
+		r := &out.responses[i]
 		d, err := e.planStatement(s.Statement, s.Parameters, true)
 		if err == nil {
-			r["TableName"] = d.req["TableName"]
-			if s.ConsistentRead && d.op == "GetItem" {
-				d.req["ConsistentRead"] = true
+			r.table = &d.table
+			if d.op == "GetItem" {
+				d.consistent = s.ConsistentRead
 			}
-			var out *dmlAnswer
-			if out, err = e.runDML(ctx, d); err == nil {
-				if items := d.shape(out.items); len(items) > 0 {
-					r["Item"] = items[0]
+			var ans *dmlAnswer
+			if ans, err = e.runDML(ctx, d); err == nil {
+				if items := d.shape(ans.items); len(items) > 0 {
+					r.item = items[0]
 				}
 			}
 		}
 		if err != nil {
-			de := asError(err)
-			delete(r, "Item")
-			r["Error"] = map[string]any{"Code": strings.TrimSuffix(de.Type, "Exception"), "Message": de.Message}
+			r.err = asError(err)
 		}
-		responses[i] = r
 	}
-	return map[string]any{"Responses": responses}, nil
+	return out, nil
 }
 
 // checkStatements validates the shape of a batch or transaction of n statements (field names
@@ -565,54 +470,68 @@ type executeTransactionInput struct {
 	ReturnConsumedCapacity string           `json:"ReturnConsumedCapacity"`
 }
 
-// opExecuteTransaction runs up to 100 statements on single items as one
-// transaction: all reads (a TransactGetItems) or all writes (a
-// TransactWriteItems), never a mix.
+// opExecuteTransaction decodes an ExecuteTransaction request and runs it.
 func opExecuteTransaction(e *Engine, ctx context.Context, body []byte) (any, error) {
 	var in executeTransactionInput
 	if err := decode(body, &in); err != nil {
 		return nil, err
 	}
+	return e.executeTransaction(ctx, &in)
+}
+
+// executeTransaction runs up to 100 statements on single items as one
+// transaction: all reads (a TransactGetItems) or all writes (a
+// TransactWriteItems), never a mix.
+func (e *Engine) executeTransaction(ctx context.Context, in *executeTransactionInput) (*executeTransactionOutput, error) {
 	if err := checkStatements(in.ReturnConsumedCapacity, "transactStatements", len(in.TransactStatements), maxTransactStatements); err != nil {
 		return nil, err
 	}
-	var reads, writes []map[string]any
-	var plans []*dmlRequest
-	for _, s := range in.TransactStatements {
+	plans := make([]*dmlRequest, len(in.TransactStatements))
+	reads := 0
+	for i, s := range in.TransactStatements {
 		d, err := e.planStatement(s.Statement, s.Parameters, true)
 		if err != nil {
 			return nil, err
 		}
-		plans = append(plans, d)
-		delete(d.req, "ReturnConsumedCapacity")
-		switch d.op {
-		case "GetItem":
-			reads = append(reads, map[string]any{"Get": d.req})
-		case "PutItem":
-			writes = append(writes, map[string]any{"Put": d.req})
-		case "UpdateItem":
-			writes = append(writes, map[string]any{"Update": d.req})
-		case "DeleteItem":
-			writes = append(writes, map[string]any{"Delete": d.req})
+		plans[i] = d
+		if d.op == "GetItem" {
+			reads++
 		}
 	}
-	if len(reads) > 0 && len(writes) > 0 {
+	if reads > 0 && reads < len(plans) {
 		return nil, validationf("Transactions can be either all reads or all writes, not a mix")
 	}
-	req := map[string]any{}
-	if in.ReturnConsumedCapacity != "" {
-		req["ReturnConsumedCapacity"] = in.ReturnConsumedCapacity
-	}
-	op := "TransactWriteItems"
-	if len(reads) > 0 {
-		op, req["TransactItems"] = "TransactGetItems", reads
-	} else {
-		req["TransactItems"] = writes
-		if in.ClientRequestToken != "" {
-			req["ClientRequestToken"] = in.ClientRequestToken
+	// A Get of TransactGetItems has no ExpressionAttributeValues (a SELECT
+	// by key has none to check).
+	for _, d := range plans {
+		if err := d.checkValues(reads == 0); err != nil {
+			return nil, err
 		}
 	}
-	out, err := e.runDML(ctx, &dmlRequest{op: op, req: req})
+	if reads > 0 {
+		get := &transactGetInput{TransactItems: make([]transactGetItem, len(plans)), ReturnConsumedCapacity: in.ReturnConsumedCapacity}
+		for i, d := range plans {
+			get.TransactItems[i] = d.transactGetItem()
+		}
+		r, err := e.transactGetItems(ctx, get)
+		if err != nil {
+			return nil, err
+		}
+		out := &executeTransactionOutput{responses: make([]attr.Item, len(r.responses)), capacity: r.capacity}
+		for i, ri := range r.responses {
+			if !ri.present() {
+				continue
+			}
+			it, err := ri.decode()
+			if err != nil {
+				return nil, err
+			}
+			out.responses[i] = plans[i].shape([]attr.Item{it})[0]
+		}
+		return out, nil
+	}
+	write := transactWriteOf(plans, in)
+	r, err := e.transactWriteItems(ctx, write, partiqlEarlierHash(write))
 	if de, ok := err.(*Error); ok && de.Type == typeTransactionCanceled {
 		// An INSERT whose item exists is a ValidationError, as DynamoDB
 		// Local reports it, not a failed condition.
@@ -626,22 +545,18 @@ func opExecuteTransaction(e *Engine, ctx context.Context, body []byte) (any, err
 	if err != nil {
 		return nil, err
 	}
-	resp := map[string]any{"Responses": []any{}}
-	if out.responses != nil {
-		list := make([]any, len(out.responses))
-		for i, it := range out.responses {
-			item := map[string]any{}
-			if it != nil {
-				item["Item"] = plans[i].shape([]attr.Item{it})[0]
-			}
-			list[i] = item
-		}
-		resp["Responses"] = list
+	return &executeTransactionOutput{capacity: r.ConsumedCapacity}, nil
+}
+
+// transactWriteOf is the TransactWriteItems request of a transaction's
+// write statements, planned.
+func transactWriteOf(plans []*dmlRequest, in *executeTransactionInput) *transactWriteInput {
+	write := &transactWriteInput{TransactItems: make([]transactWriteItem, len(plans)), ClientRequestToken: in.ClientRequestToken,
+		ReturnConsumedCapacity: in.ReturnConsumedCapacity}
+	for i, d := range plans {
+		write.TransactItems[i] = d.transactWriteItem()
 	}
-	if out.capacity != nil {
-		resp["ConsumedCapacity"] = out.capacity
-	}
-	return resp, nil
+	return write
 }
 
 // isSelect reports whether a statement reads (its first word is SELECT).

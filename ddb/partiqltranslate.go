@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
+	"github.com/quickphotos/quickphotos/ddb/expr"
 	"github.com/quickphotos/quickphotos/ddb/partiql"
 )
 
@@ -316,13 +317,16 @@ func (tr *translation) conditionOf(cs []partiql.Expr) (string, error) {
 	return strings.Join(parts, " AND "), nil
 }
 
-// placeholders adds the translation's names and values to a request.
-func (tr *translation) placeholders(req map[string]any) map[string]any {
+// placeholders returns the translation's names and values, each nil when
+// there are none (the request then has no such parameter).
+func (tr *translation) placeholders() (map[string]string, expr.Values) {
+	var names map[string]string
+	var values expr.Values
 	if len(tr.names) > 0 {
-		req["ExpressionAttributeNames"] = tr.names
+		names = tr.names
 	}
 	if len(tr.values) > 0 {
-		req["ExpressionAttributeValues"] = attr.Item(tr.values)
+		values = expr.Values(tr.values)
 	}
-	return req
+	return names, values
 }

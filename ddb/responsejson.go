@@ -1,12 +1,14 @@
 package ddb
 
 import (
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"math"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"unicode/utf8"
 
@@ -370,9 +372,55 @@ func (w *objectWriter) end() []byte {
 	return append(w.dst, '}')
 }
 
-// appendJSON writes the ConsumedCapacity object (capacity.render).
+// appendJSON writes the ConsumedCapacity object (capacity.report).
 func (cc consumedCapacity) appendJSON(dst []byte) ([]byte, error) {
-	return appendObject(dst, cc.c.render(cc.mode))
+	r := cc.c.report(cc.mode)
+	return r.appendJSON(dst), nil
+}
+
+// appendJSON writes the report as json.Marshal does (its fields are in
+// key order; maps' keys sorted). ReadCapacityUnits and WriteCapacityUnits
+// are left out, as DynamoDB Local leaves them out.
+func (r *capacityReport) appendJSON(dst []byte) []byte {
+	units := func(dst []byte, n float64) []byte {
+		dst = append(dst, `{"CapacityUnits":`...)
+		return append(appendFloat(dst, n), '}')
+	}
+	indexes := func(dst []byte, m map[string]capacityUnits) []byte {
+		dst = append(dst, '{')
+		for i, name := range sortedKeys(m) {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendString(dst, name)
+			dst = append(dst, ':')
+			dst = units(dst, m[name].CapacityUnits)
+		}
+		return append(dst, '}')
+	}
+	dst = append(dst, `{"CapacityUnits":`...)
+	dst = appendFloat(dst, r.CapacityUnits)
+	if len(r.GlobalSecondaryIndexes) > 0 {
+		dst = append(dst, `,"GlobalSecondaryIndexes":`...)
+		dst = indexes(dst, r.GlobalSecondaryIndexes)
+	}
+	if len(r.LocalSecondaryIndexes) > 0 {
+		dst = append(dst, `,"LocalSecondaryIndexes":`...)
+		dst = indexes(dst, r.LocalSecondaryIndexes)
+	}
+	if r.Table != nil {
+		dst = append(dst, `,"Table":`...)
+		dst = units(dst, r.Table.CapacityUnits)
+	}
+	dst = append(dst, `,"TableName":`...)
+	dst = appendString(dst, r.TableName)
+	return append(dst, '}')
+}
+
+// appendReports writes a list of ConsumedCapacity objects.
+func appendReports(dst []byte, list []capacityReport) []byte {
+	dst, _ = appendArray(dst, len(list), func(dst []byte, i int) ([]byte, error) { return list[i].appendJSON(dst), nil })
+	return dst
 }
 
 // appendJSON writes the item: its stored form straight from the bytes, or
@@ -462,9 +510,8 @@ func (o *transactWriteOutput) appendJSON(dst []byte) ([]byte, error) {
 	if o.ConsumedCapacity == nil {
 		return append(dst, '{', '}'), nil
 	}
-	// Rare (asked for, on a write path that fsyncs): encoding/json's
-	// struct encoding is the map encoding here (capacityReport).
-	return appendJSONValue(dst, o)
+	dst = append(dst, `{"ConsumedCapacity":`...)
+	return append(appendReports(dst, o.ConsumedCapacity), '}'), nil
 }
 
 func (o *batchGetOutput) appendJSON(dst []byte) ([]byte, error) {
@@ -472,9 +519,7 @@ func (o *batchGetOutput) appendJSON(dst []byte) ([]byte, error) {
 	var err error
 	if o.capacity != nil {
 		w.key("ConsumedCapacity")
-		if w.dst, err = appendJSONValue(w.dst, o.capacity); err != nil {
-			return nil, err
-		}
+		w.dst = appendReports(w.dst, o.capacity)
 	}
 	w.key("Responses")
 	w.dst = append(w.dst, '{')
@@ -497,24 +542,12 @@ func (o *batchGetOutput) appendJSON(dst []byte) ([]byte, error) {
 	return w.end(), nil
 }
 
-// appendJSONValue appends json.Marshal's encoding of v, for the parts of
-// typed outputs that are plain data (capacityReport).
-func appendJSONValue(dst []byte, v any) ([]byte, error) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	return append(dst, b...), nil
-}
-
 func (o *transactGetOutput) appendJSON(dst []byte) ([]byte, error) {
 	w := objectWriter{dst: dst}
 	var err error
 	if o.capacity != nil {
 		w.key("ConsumedCapacity")
-		if w.dst, err = appendJSONValue(w.dst, o.capacity); err != nil {
-			return nil, err
-		}
+		w.dst = appendReports(w.dst, o.capacity)
 	}
 	w.key("Responses")
 	w.dst, err = appendArray(w.dst, len(o.responses), func(dst []byte, i int) ([]byte, error) {
@@ -533,14 +566,192 @@ func (o *transactGetOutput) appendJSON(dst []byte) ([]byte, error) {
 
 func (o *batchWriteOutput) appendJSON(dst []byte) ([]byte, error) {
 	w := objectWriter{dst: dst}
-	var err error
 	if o.capacity != nil {
 		w.key("ConsumedCapacity")
-		if w.dst, err = appendJSONValue(w.dst, o.capacity); err != nil {
-			return nil, err
-		}
+		w.dst = appendReports(w.dst, o.capacity)
 	}
 	w.key("UnprocessedItems")
 	w.dst = append(w.dst, '{', '}')
+	return w.end(), nil
+}
+
+func (o *executeStatementOutput) appendJSON(dst []byte) ([]byte, error) {
+	w := objectWriter{dst: dst}
+	var err error
+	if o.capacity.reported() {
+		w.key("ConsumedCapacity")
+		if w.dst, err = o.capacity.appendJSON(w.dst); err != nil {
+			return nil, err
+		}
+	}
+	w.key("Items")
+	w.dst, _ = appendArray(w.dst, len(o.items), func(dst []byte, i int) ([]byte, error) { return appendItem(dst, o.items[i]), nil })
+	if o.lastKey != nil {
+		w.key("LastEvaluatedKey")
+		start := len(w.dst)
+		w.dst = appendItem(w.dst, o.lastKey)
+		// The NextToken is the LastEvaluatedKey's JSON, in base64.
+		key := w.dst[start:]
+		w.key("NextToken")
+		w.dst = append(w.dst, '"')
+		w.dst = base64.StdEncoding.AppendEncode(w.dst, key)
+		w.dst = append(w.dst, '"')
+	}
+	return w.end(), nil
+}
+
+func (o *batchExecuteOutput) appendJSON(dst []byte) ([]byte, error) {
+	dst = append(dst, `{"Responses":`...)
+	dst, _ = appendArray(dst, len(o.responses), func(dst []byte, i int) ([]byte, error) {
+		r := &o.responses[i]
+		w := objectWriter{dst: dst}
+		if r.err != nil {
+			w.key("Error")
+			w.dst = append(w.dst, `{"Code":`...)
+			w.dst = appendString(w.dst, strings.TrimSuffix(r.err.Type, "Exception"))
+			w.dst = append(w.dst, `,"Message":`...)
+			w.dst = appendString(w.dst, r.err.Message)
+			w.dst = append(w.dst, '}')
+		} else if r.item != nil {
+			w.key("Item")
+			w.dst = appendItem(w.dst, r.item)
+		}
+		if r.table != nil {
+			w.key("TableName")
+			w.dst = appendString(w.dst, *r.table)
+		}
+		return w.end(), nil
+	})
+	return append(dst, '}'), nil
+}
+
+func (o *executeTransactionOutput) appendJSON(dst []byte) ([]byte, error) {
+	w := objectWriter{dst: dst}
+	if o.capacity != nil {
+		w.key("ConsumedCapacity")
+		w.dst = appendReports(w.dst, o.capacity)
+	}
+	w.key("Responses")
+	w.dst, _ = appendArray(w.dst, len(o.responses), func(dst []byte, i int) ([]byte, error) {
+		if o.responses[i] == nil {
+			return append(dst, '{', '}'), nil
+		}
+		dst = append(dst, `{"Item":`...)
+		dst = appendItem(dst, o.responses[i])
+		return append(dst, '}'), nil
+	})
+	return w.end(), nil
+}
+
+func (o *listTablesOutput) appendJSON(dst []byte) ([]byte, error) {
+	w := objectWriter{dst: dst}
+	if o.last != "" {
+		w.key("LastEvaluatedTableName")
+		w.dst = appendString(w.dst, o.last)
+	}
+	w.key("TableNames")
+	w.dst, _ = appendArray(w.dst, len(o.names), func(dst []byte, i int) ([]byte, error) { return appendString(dst, o.names[i]), nil })
+	return w.end(), nil
+}
+
+func (*emptyOutput) appendJSON(dst []byte) ([]byte, error) { return append(dst, '{', '}'), nil }
+
+func (o *listTagsOutput) appendJSON(dst []byte) ([]byte, error) {
+	dst = append(dst, `{"Tags":`...)
+	dst, _ = appendArray(dst, len(o.tags), func(dst []byte, i int) ([]byte, error) {
+		dst = append(dst, `{"Key":`...)
+		dst = appendString(dst, o.tags[i].Key)
+		dst = append(dst, `,"Value":`...)
+		dst = appendString(dst, o.tags[i].Value)
+		return append(dst, '}'), nil
+	})
+	return append(dst, '}'), nil
+}
+
+func (l *streamList) appendJSON(dst []byte) ([]byte, error) {
+	w := objectWriter{dst: dst}
+	if l.lastEvaluated != "" {
+		w.key("LastEvaluatedStreamArn")
+		w.dst = appendString(w.dst, l.lastEvaluated)
+	}
+	w.key("Streams")
+	w.dst, _ = appendArray(w.dst, len(l.streams), func(dst []byte, i int) ([]byte, error) {
+		s := &l.streams[i]
+		dst = append(dst, `{"StreamArn":`...)
+		dst = appendString(dst, s.arn)
+		dst = append(dst, `,"StreamLabel":`...)
+		dst = appendString(dst, s.label)
+		dst = append(dst, `,"TableName":`...)
+		dst = appendString(dst, s.table)
+		return append(dst, '}'), nil
+	})
+	return w.end(), nil
+}
+
+func (d *streamDescription) appendJSON(dst []byte) ([]byte, error) {
+	m := d.meta
+	dst = append(dst, `{"StreamDescription":{"CreationRequestDateTime":`...)
+	dst = appendFloat(dst, m.Created)
+	dst = append(dst, `,"KeySchema":`...)
+	dst, _ = appendArray(dst, len(m.KeySchema), func(dst []byte, i int) ([]byte, error) {
+		dst = append(dst, `{"AttributeName":`...)
+		dst = appendString(dst, m.KeySchema[i].AttributeName)
+		dst = append(dst, `,"KeyType":`...)
+		dst = appendString(dst, m.KeySchema[i].KeyType)
+		return append(dst, '}'), nil
+	})
+	if d.lastShard != "" {
+		dst = append(dst, `,"LastEvaluatedShardId":`...)
+		dst = appendString(dst, d.lastShard)
+	}
+	dst = append(dst, `,"Shards":`...)
+	dst, _ = appendArray(dst, len(d.shards), func(dst []byte, i int) ([]byte, error) {
+		s := &d.shards[i]
+		w := objectWriter{dst: dst}
+		if s.Parent != "" {
+			w.key("ParentShardId")
+			w.dst = appendString(w.dst, s.Parent)
+		}
+		w.key("SequenceNumberRange")
+		w.dst = append(w.dst, '{')
+		if end, closed := s.ending(); closed {
+			w.dst = append(w.dst, `"EndingSequenceNumber":`...)
+			w.dst = appendString(w.dst, formatSequenceNumber(end))
+			w.dst = append(w.dst, ',')
+		}
+		w.dst = append(w.dst, `"StartingSequenceNumber":`...)
+		w.dst = appendString(w.dst, formatSequenceNumber(s.Start))
+		w.dst = append(w.dst, '}')
+		w.key("ShardId")
+		w.dst = appendString(w.dst, s.ID)
+		return w.end(), nil
+	})
+	for _, member := range [...]struct{ name, value string }{
+		{"StreamArn", d.arn}, {"StreamLabel", m.Label}, {"StreamStatus", m.status()}, {"StreamViewType", m.ViewType}, {"TableName", m.Table},
+	} {
+		dst = append(dst, ',', '"')
+		dst = append(dst, member.name...)
+		dst = append(dst, '"', ':')
+		dst = appendString(dst, member.value)
+	}
+	return append(dst, '}', '}'), nil
+}
+
+func (o *shardIteratorOutput) appendJSON(dst []byte) ([]byte, error) {
+	dst = append(dst, `{"ShardIterator":`...)
+	return append(appendString(dst, o.iterator), '}'), nil
+}
+
+func (p *recordPage) appendJSON(dst []byte) ([]byte, error) {
+	w := objectWriter{dst: dst}
+	if p.next != nil {
+		w.key("NextShardIterator")
+		w.dst = appendString(w.dst, p.next.String())
+	}
+	w.key("Records")
+	var err error
+	if w.dst, err = appendArray(w.dst, len(p.records), func(dst []byte, i int) ([]byte, error) { return p.records[i].appendJSON(dst) }); err != nil {
+		return nil, err
+	}
 	return w.end(), nil
 }

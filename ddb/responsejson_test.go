@@ -2,10 +2,12 @@ package ddb
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"math"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
 )
@@ -134,7 +136,7 @@ func TestTypedOutputs_EncodeAsTheirMaps(t *testing.T) {
 	rest := attr.Item{"n": it["n"], "m": it["m"]}
 	stored := newStoredItem(keys, attr.AppendBinary(nil, rest, attr.Size(rest)))
 	keysOnly := newStoredItem(keys, nil)
-	report := func(mode string) any { return mustDecode(t, mustMarshal(t, c.render(mode))) }
+	report := func(mode string) any { return mustDecode(t, mustMarshal(t, renderCapacity(c, mode))) }
 	unprocessed := map[string]*keysAndAttributes{"t<&>": {Keys: []attr.Item{{"PK": attr.S("<")}}, ConsistentRead: true}}
 
 	cases := []struct {
@@ -144,17 +146,17 @@ func TestTypedOutputs_EncodeAsTheirMaps(t *testing.T) {
 	}{
 		{"get none", &getItemOutput{}, map[string]any{}},
 		{"get stored TOTAL", &getItemOutput{item: resultItem{stored: stored}, capacity: consumedCapacity{c: c, mode: capacityTotal}},
-			map[string]any{"Item": it, "ConsumedCapacity": c.render(capacityTotal)}},
+			map[string]any{"Item": it, "ConsumedCapacity": renderCapacity(c, capacityTotal)}},
 		{"get decoded NONE", &getItemOutput{item: resultItem{decoded: it}, capacity: consumedCapacity{c: c, mode: capacityNone}}, map[string]any{"Item": it}},
 		{"write all", &itemWriteOutput{attributes: it, capacity: consumedCapacity{c: c, mode: capacityIndexes},
 			metrics: &collectionMetrics{key: attr.Item{"PK": attr.S("a<b")}, low: 0, high: 1}},
-			map[string]any{"Attributes": it, "ConsumedCapacity": c.render(capacityIndexes),
+			map[string]any{"Attributes": it, "ConsumedCapacity": renderCapacity(c, capacityIndexes),
 				"ItemCollectionMetrics": map[string]any{"ItemCollectionKey": attr.Item{"PK": attr.S("a<b")}, "SizeEstimateRangeGB": []any{0.0, 1.0}}}},
 		{"write none", &itemWriteOutput{}, map[string]any{}},
 		{"page", &listOutput{items: []resultItem{{stored: stored}, {decoded: it}, {stored: keysOnly}}, count: 3, scanned: 7, lastKey: attr.Item{"PK": attr.S(">")},
 			capacity: consumedCapacity{c: c, mode: capacityIndexes}},
 			map[string]any{"Items": []any{it, it, itemOf(keys)}, "Count": 3, "ScannedCount": 7, "LastEvaluatedKey": attr.Item{"PK": attr.S(">")},
-				"ConsumedCapacity": c.render(capacityIndexes)}},
+				"ConsumedCapacity": renderCapacity(c, capacityIndexes)}},
 		{"page empty", &listOutput{items: []resultItem{}}, map[string]any{"Items": []any{}, "Count": 0, "ScannedCount": 0}},
 		{"page COUNT", &listOutput{count: 2, scanned: 2}, map[string]any{"Count": 2, "ScannedCount": 2}},
 		{"batch get", &batchGetOutput{responses: map[string][]resultItem{"t<&>": {{stored: stored}}, "u": {}}, unprocessed: unprocessed,
@@ -167,6 +169,28 @@ func TestTypedOutputs_EncodeAsTheirMaps(t *testing.T) {
 			map[string]any{"ConsumedCapacity": []any{report(capacityIndexes)}}},
 		{"transact get", &transactGetOutput{responses: []resultItem{{stored: stored}, {}}},
 			map[string]any{"Responses": []any{map[string]any{"Item": it}, map[string]any{}}}},
+		{"statement page", &executeStatementOutput{items: []attr.Item{it, {}}, lastKey: attr.Item{"PK": attr.S("<>")},
+			capacity: consumedCapacity{c: c, mode: capacityIndexes}},
+			map[string]any{"Items": []any{it, attr.Item{}}, "LastEvaluatedKey": json.RawMessage(appendItem(nil, attr.Item{"PK": attr.S("<>")})),
+				"NextToken":        base64.StdEncoding.EncodeToString(appendItem(nil, attr.Item{"PK": attr.S("<>")})),
+				"ConsumedCapacity": renderCapacity(c, capacityIndexes)}},
+		{"statement write", &executeStatementOutput{capacity: consumedCapacity{c: c, mode: capacityNone}}, map[string]any{"Items": []any{}}},
+		{"statement batch", &batchExecuteOutput{responses: []batchStatementResponse{
+			{table: ptr("t<&>"), item: it}, {table: ptr("u")}, {err: validationf("a <b> & c")},
+			{table: ptr("u"), err: &Error{Type: "ConditionalCheckFailedException", Message: "The conditional request failed"}}}},
+			map[string]any{"Responses": []any{map[string]any{"TableName": "t<&>", "Item": it}, map[string]any{"TableName": "u"},
+				map[string]any{"Error": map[string]any{"Code": "Validation", "Message": "a <b> & c"}},
+				map[string]any{"TableName": "u", "Error": map[string]any{"Code": "ConditionalCheckFailed", "Message": "The conditional request failed"}}}}},
+		{"statement transaction reads", &executeTransactionOutput{responses: []attr.Item{it, nil}, capacity: []capacityReport{c.report(capacityIndexes)}},
+			map[string]any{"Responses": []any{map[string]any{"Item": it}, map[string]any{}}, "ConsumedCapacity": []any{report(capacityIndexes)}}},
+		{"statement transaction writes", &executeTransactionOutput{}, map[string]any{"Responses": []any{}}},
+		{"list tables", &listTablesOutput{names: []string{"a", "b<&>"}, last: "b<&>"},
+			map[string]any{"TableNames": []string{"a", "b<&>"}, "LastEvaluatedTableName": "b<&>"}},
+		{"list tables last page", &listTablesOutput{names: []string{}}, map[string]any{"TableNames": []string{}}},
+		{"tag", &emptyOutput{}, map[string]any{}},
+		{"list tags", &listTagsOutput{tags: []storedTag{{Key: "k<", Value: "v&"}, {Key: "x", Value: ""}}},
+			map[string]any{"Tags": []any{map[string]any{"Key": "k<", "Value": "v&"}, map[string]any{"Key": "x", "Value": ""}}}},
+		{"list tags none", &listTagsOutput{}, map[string]any{"Tags": []any{}}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -189,4 +213,136 @@ func mustDecode(t *testing.T, raw []byte) any {
 		t.Fatal(err)
 	}
 	return v
+}
+
+// ptr returns a pointer to s.
+func ptr(s string) *string { return &s }
+
+// renderCapacity is the ConsumedCapacity object the protocol documents,
+// as a response map: what capacityReport.appendJSON must write.
+func renderCapacity(c *capacity, mode string) map[string]any {
+	out := map[string]any{"TableName": c.m.Name, "CapacityUnits": roundUnits(c.total())}
+	if mode == capacityIndexes {
+		out["Table"] = map[string]any{"CapacityUnits": roundUnits(c.units)}
+		gsi, lsi := map[string]any{}, map[string]any{}
+		for name, n := range c.indexes {
+			x := map[string]any{"CapacityUnits": roundUnits(n)}
+			if ix := c.m.index(name); ix != nil && ix.Global {
+				gsi[name] = x
+			} else {
+				lsi[name] = x
+			}
+		}
+		if len(gsi) > 0 {
+			out["GlobalSecondaryIndexes"] = gsi
+		}
+		if len(lsi) > 0 {
+			out["LocalSecondaryIndexes"] = lsi
+		}
+	}
+	return out
+}
+
+// The Streams API's JSON answers as the response maps the protocol
+// documents: what the typed outputs' appendJSON must write.
+
+// streamListMap renders the list as the JSON answer.
+func streamListMap(l *streamList) map[string]any {
+	streams := make([]any, len(l.streams))
+	for i, s := range l.streams {
+		streams[i] = map[string]any{"StreamArn": s.arn, "TableName": s.table, "StreamLabel": s.label}
+	}
+	out := map[string]any{"Streams": streams}
+	if l.lastEvaluated != "" {
+		out["LastEvaluatedStreamArn"] = l.lastEvaluated
+	}
+	return out
+}
+
+// response renders the description as the JSON answer.
+func streamDescriptionMap(d *streamDescription) map[string]any {
+	m := d.meta
+	desc := map[string]any{
+		"StreamArn":               d.arn,
+		"StreamLabel":             m.Label,
+		"StreamStatus":            m.status(),
+		"StreamViewType":          m.ViewType,
+		"CreationRequestDateTime": m.Created,
+		"TableName":               m.Table,
+		"KeySchema":               m.KeySchema,
+	}
+	shards := make([]any, len(d.shards))
+	for i := range d.shards {
+		shards[i] = describeShardMap(&d.shards[i])
+	}
+	desc["Shards"] = shards
+	if d.lastShard != "" {
+		desc["LastEvaluatedShardId"] = d.lastShard
+	}
+	return map[string]any{"StreamDescription": desc}
+}
+
+// describeShard renders a Shard of DescribeStream.
+func describeShardMap(s *shardMeta) map[string]any {
+	r := map[string]any{"StartingSequenceNumber": formatSequenceNumber(s.Start)}
+	if end, closed := s.ending(); closed {
+		r["EndingSequenceNumber"] = formatSequenceNumber(end)
+	}
+	d := map[string]any{"ShardId": s.ID, "SequenceNumberRange": r}
+	if s.Parent != "" {
+		d["ParentShardId"] = s.Parent
+	}
+	return d
+}
+
+// response renders the page as the JSON answer.
+func recordPageMap(p *recordPage) map[string]any {
+	records := make([]any, len(p.records))
+	for i, r := range p.records {
+		records[i] = r
+	}
+	out := map[string]any{"Records": records}
+	if p.next != nil {
+		out["NextShardIterator"] = p.next.String()
+	}
+	return out
+}
+
+// TestStreamOutputs_EncodeAsTheirMaps checks that the Streams API's typed
+// answers write byte for byte json.Marshal of their response maps.
+func TestStreamOutputs_EncodeAsTheirMaps(t *testing.T) {
+	meta := &streamMeta{Table: "t<&>", Label: "2026-11-25T10:00:00.000", ViewType: "NEW_IMAGE", Created: 1764064800.123,
+		KeySchema: []keySchemaElement{{AttributeName: "PK<", KeyType: "HASH"}, {AttributeName: "SK", KeyType: "RANGE"}}}
+	disabled := *meta
+	disabled.Disabled = 1764064900
+	shards := []shardMeta{{ID: "shardId-1", Start: 1, End: 7, Closed: true}, {ID: "shardId-2", Parent: "shardId-1", Start: 8, Closed: true},
+		{ID: "shardId-3", Parent: "shardId-2", Start: 9}}
+	next := &shardIterator{StreamARN: "arn:s", ShardID: "shardId-3", After: 9, Issued: time.Unix(1764064800, 0)}
+	list := []streamName{{"arn:1", "a", "l1"}, {"arn:2&", "b<", "l2"}}
+	cases := []struct {
+		name string
+		out  jsonResponse
+		want map[string]any
+	}{
+		{"list", &streamList{streams: list, lastEvaluated: "arn:2&"}, streamListMap(&streamList{streams: list, lastEvaluated: "arn:2&"})},
+		{"list none", &streamList{}, streamListMap(&streamList{})},
+		{"describe", &streamDescription{arn: "arn:s", meta: meta, shards: shards, lastShard: "shardId-3"},
+			streamDescriptionMap(&streamDescription{arn: "arn:s", meta: meta, shards: shards, lastShard: "shardId-3"})},
+		{"describe disabled, no shards", &streamDescription{arn: "arn:s", meta: &disabled},
+			streamDescriptionMap(&streamDescription{arn: "arn:s", meta: &disabled})},
+		{"iterator", &shardIteratorOutput{iterator: next.String()}, map[string]any{"ShardIterator": next.String()}},
+		{"records end", &recordPage{}, recordPageMap(&recordPage{})},
+		{"records next", &recordPage{next: next}, recordPageMap(&recordPage{next: next})},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := appendResponse(nil, tc.out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := mustMarshal(t, tc.want); !bytes.Equal(got, want) {
+				t.Fatalf("typed output encodes as\n %s\nwant\n %s", got, want)
+			}
+		})
+	}
 }

@@ -64,7 +64,7 @@ type listStreamsInput struct {
 	ExclusiveStartStreamArn string `json:"ExclusiveStartStreamArn"`
 }
 
-// streamList is ListStreams' answer, which each path renders (response,
+// streamList is ListStreams' answer, which each path renders (appendJSON,
 // listStreamsToSDK).
 type streamList struct {
 	streams []streamName
@@ -86,7 +86,7 @@ func opListStreams(e *Engine, ctx context.Context, body []byte) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return l.response(), nil
+	return l, nil
 }
 
 // listStreams lists the streams of every table, or of one, including
@@ -145,19 +145,6 @@ func (e *Engine) listStreams(_ context.Context, in *listStreamsInput) (*streamLi
 	return l, nil
 }
 
-// response renders the list as the JSON answer.
-func (l *streamList) response() map[string]any {
-	streams := make([]any, len(l.streams))
-	for i, s := range l.streams {
-		streams[i] = map[string]any{"StreamArn": s.arn, "TableName": s.table, "StreamLabel": s.label}
-	}
-	out := map[string]any{"Streams": streams}
-	if l.lastEvaluated != "" {
-		out["LastEvaluatedStreamArn"] = l.lastEvaluated
-	}
-	return out
-}
-
 // viewStream opens the stream arn names in a read transaction; the error
 // is ResourceNotFoundException with notFound's message when there is none.
 // The log comes without its meta, which DescribeStream reads, and
@@ -189,7 +176,7 @@ type describeStreamInput struct {
 }
 
 // streamDescription is DescribeStream's answer, which each path renders
-// (response, describeStreamToSDK).
+// (appendJSON, describeStreamToSDK).
 type streamDescription struct {
 	arn    string
 	meta   *streamMeta
@@ -209,7 +196,7 @@ func opDescribeStream(e *Engine, ctx context.Context, body []byte) (any, error) 
 	if err != nil {
 		return nil, err
 	}
-	return d.response(), nil
+	return d, nil
 }
 
 // describeStream describes a stream and its shards, oldest first.
@@ -256,42 +243,6 @@ func (e *Engine) describeStream(_ context.Context, in *describeStreamInput) (*st
 	return d, nil
 }
 
-// response renders the description as the JSON answer.
-func (d *streamDescription) response() map[string]any {
-	m := d.meta
-	desc := map[string]any{
-		"StreamArn":               d.arn,
-		"StreamLabel":             m.Label,
-		"StreamStatus":            m.status(),
-		"StreamViewType":          m.ViewType,
-		"CreationRequestDateTime": m.Created,
-		"TableName":               m.Table,
-		"KeySchema":               m.KeySchema,
-	}
-	shards := make([]any, len(d.shards))
-	for i := range d.shards {
-		shards[i] = describeShard(&d.shards[i])
-	}
-	desc["Shards"] = shards
-	if d.lastShard != "" {
-		desc["LastEvaluatedShardId"] = d.lastShard
-	}
-	return map[string]any{"StreamDescription": desc}
-}
-
-// describeShard renders a Shard of DescribeStream.
-func describeShard(s *shardMeta) map[string]any {
-	r := map[string]any{"StartingSequenceNumber": formatSequenceNumber(s.Start)}
-	if end, closed := s.ending(); closed {
-		r["EndingSequenceNumber"] = formatSequenceNumber(end)
-	}
-	d := map[string]any{"ShardId": s.ID, "SequenceNumberRange": r}
-	if s.Parent != "" {
-		d["ParentShardId"] = s.Parent
-	}
-	return d
-}
-
 // ending is the EndingSequenceNumber of a closed shard; closed is false for
 // the open one, which has none. A shard closed before its first record ends
 // where it starts, as DynamoDB Local reports it.
@@ -317,8 +268,12 @@ func opGetShardIterator(e *Engine, ctx context.Context, body []byte) (any, error
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"ShardIterator": it.String()}, nil
+	return &shardIteratorOutput{iterator: it.String()}, nil
 }
+
+// shardIteratorOutput is GetShardIterator's answer over HTTP: the
+// iterator in its string form.
+type shardIteratorOutput struct{ iterator string }
 
 // getShardIterator returns an iterator at a position of a shard.
 func (e *Engine) getShardIterator(_ context.Context, in *getShardIteratorInput) (*shardIterator, error) {
@@ -404,7 +359,7 @@ type getRecordsInput struct {
 	Limit         *int   `json:"Limit"`
 }
 
-// recordPage is GetRecords' answer, which each path renders (response,
+// recordPage is GetRecords' answer, which each path renders (appendJSON,
 // getRecordsToSDK).
 type recordPage struct {
 	records []*storedRecord
@@ -423,7 +378,7 @@ func opGetRecords(e *Engine, ctx context.Context, body []byte) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return p.response(), nil
+	return p, nil
 }
 
 // getRecords returns the records of a shard after an iterator's position,
@@ -498,19 +453,6 @@ func (e *Engine) getRecords(_ context.Context, in *getRecordsInput) (*recordPage
 		return nil, err
 	}
 	return p, nil
-}
-
-// response renders the page as the JSON answer.
-func (p *recordPage) response() map[string]any {
-	records := make([]any, len(p.records))
-	for i, r := range p.records {
-		records[i] = r
-	}
-	out := map[string]any{"Records": records}
-	if p.next != nil {
-		out["NextShardIterator"] = p.next.String()
-	}
-	return out
 }
 
 // bytesToSeq reads an 8-byte sequence number key.

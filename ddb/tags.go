@@ -148,12 +148,17 @@ type tagResourceInput struct {
 	Tags        []tag  `json:"Tags"`
 }
 
-// opTagResource adds tags to a table, replacing the values of keys it has.
-func opTagResource(e *Engine, _ context.Context, body []byte) (any, error) {
+// opTagResource decodes a TagResource request and runs it.
+func opTagResource(e *Engine, ctx context.Context, body []byte) (any, error) {
 	var in tagResourceInput
 	if err := decode(body, &in); err != nil {
 		return nil, err
 	}
+	return e.tagResource(ctx, &in)
+}
+
+// tagResource adds tags to a table, replacing the values of keys it has.
+func (e *Engine) tagResource(_ context.Context, in *tagResourceInput) (*emptyOutput, error) {
 	if in.Tags == nil {
 		return nil, validationf("1 validation error detected: Value null at 'tags' failed to satisfy constraint: Member must not be null")
 	}
@@ -161,7 +166,7 @@ func opTagResource(e *Engine, _ context.Context, body []byte) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{}, e.update(func(tx *bolt.Tx) error {
+	return emptyOrError(e.update(func(tx *bolt.Tx) error {
 		m, err := e.taggedTable(tx, "TagResource", in.ResourceArn)
 		if err != nil {
 			return err
@@ -171,7 +176,7 @@ func opTagResource(e *Engine, _ context.Context, body []byte) (any, error) {
 			return errTooManyTags(len(m.Tags))
 		}
 		return saveTable(tx, m)
-	})
+	}))
 }
 
 // untagResourceInput is the UntagResource request.
@@ -180,13 +185,18 @@ type untagResourceInput struct {
 	TagKeys     []string `json:"TagKeys"`
 }
 
-// opUntagResource removes tags from a table; a key it does not have is no
-// error.
-func opUntagResource(e *Engine, _ context.Context, body []byte) (any, error) {
+// opUntagResource decodes an UntagResource request and runs it.
+func opUntagResource(e *Engine, ctx context.Context, body []byte) (any, error) {
 	var in untagResourceInput
 	if err := decode(body, &in); err != nil {
 		return nil, err
 	}
+	return e.untagResource(ctx, &in)
+}
+
+// untagResource removes tags from a table; a key it does not have is no
+// error.
+func (e *Engine) untagResource(_ context.Context, in *untagResourceInput) (*emptyOutput, error) {
 	if in.TagKeys == nil {
 		return nil, validationf("1 validation error detected: Value null at 'tagKeys' failed to satisfy constraint: Member must not be null")
 	}
@@ -195,7 +205,7 @@ func opUntagResource(e *Engine, _ context.Context, body []byte) (any, error) {
 			return nil, validationf("1 validation error detected: Value '%s' at 'tagKeys.%d.member' failed to satisfy constraint: Member must have length less than or equal to %d and greater than or equal to 1", k, i+1, maxTagKeyLength)
 		}
 	}
-	return map[string]any{}, e.update(func(tx *bolt.Tx) error {
+	return emptyOrError(e.update(func(tx *bolt.Tx) error {
 		m, err := e.taggedTable(tx, "UntagResource", in.ResourceArn)
 		if err != nil {
 			return err
@@ -212,7 +222,15 @@ func opUntagResource(e *Engine, _ context.Context, body []byte) (any, error) {
 		}
 		m.Tags = kept
 		return saveTable(tx, m)
-	})
+	}))
+}
+
+// emptyOrError is the answer of an operation whose success holds nothing.
+func emptyOrError(err error) (*emptyOutput, error) {
+	if err != nil {
+		return nil, err
+	}
+	return &emptyOutput{}, nil
 }
 
 // listTagsInput is the ListTagsOfResource request.
@@ -221,13 +239,18 @@ type listTagsInput struct {
 	NextToken   *string `json:"NextToken"`
 }
 
-// opListTagsOfResource lists a table's tags, ordered by key. A table has at
-// most 50, so one page holds them all and no NextToken is ever issued.
-func opListTagsOfResource(e *Engine, _ context.Context, body []byte) (any, error) {
+// opListTagsOfResource decodes a ListTagsOfResource request and runs it.
+func opListTagsOfResource(e *Engine, ctx context.Context, body []byte) (any, error) {
 	var in listTagsInput
 	if err := decode(body, &in); err != nil {
 		return nil, err
 	}
+	return e.listTagsOfResource(ctx, &in)
+}
+
+// listTagsOfResource lists a table's tags, ordered by key. A table has at
+// most 50, so one page holds them all and no NextToken is ever issued.
+func (e *Engine) listTagsOfResource(_ context.Context, in *listTagsInput) (*listTagsOutput, error) {
 	var tags []storedTag
 	err := e.view(func(tx *bolt.Tx) error {
 		m, err := e.taggedTable(tx, "ListTagsOfResource", in.ResourceArn)
@@ -243,9 +266,5 @@ func opListTagsOfResource(e *Engine, _ context.Context, body []byte) (any, error
 	if err != nil {
 		return nil, err
 	}
-	list := make([]any, len(tags))
-	for i, t := range tags {
-		list[i] = map[string]any{"Key": t.Key, "Value": t.Value}
-	}
-	return map[string]any{"Tags": list}, nil
+	return &listTagsOutput{tags: tags}, nil
 }

@@ -10,25 +10,36 @@ import (
 
 // transactGetInput is the TransactGetItems request.
 type transactGetInput struct {
-	TransactItems []struct {
-		Get *struct {
-			TableName                string            `json:"TableName"`
-			Key                      attr.Item         `json:"Key"`
-			ProjectionExpression     *string           `json:"ProjectionExpression"`
-			ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames"`
-		} `json:"Get"`
-	} `json:"TransactItems"`
-	ReturnConsumedCapacity string `json:"ReturnConsumedCapacity"`
+	TransactItems          []transactGetItem `json:"TransactItems"`
+	ReturnConsumedCapacity string            `json:"ReturnConsumedCapacity"`
 }
 
-// opTransactGetItems reads up to 100 items from one snapshot; Responses are
-// in request order, {} for a missing item. Each read costs twice a strongly
-// consistent read.
-func opTransactGetItems(e *Engine, _ context.Context, body []byte) (any, error) {
+// transactGetItem is one element of TransactItems: its Get.
+type transactGetItem struct {
+	Get *transactGet `json:"Get"`
+}
+
+// transactGet is the one read of a TransactGetItems element.
+type transactGet struct {
+	TableName                string            `json:"TableName"`
+	Key                      attr.Item         `json:"Key"`
+	ProjectionExpression     *string           `json:"ProjectionExpression"`
+	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames"`
+}
+
+// opTransactGetItems decodes a TransactGetItems request and runs it.
+func opTransactGetItems(e *Engine, ctx context.Context, body []byte) (any, error) {
 	var in transactGetInput
 	if err := decode(body, &in); err != nil {
 		return nil, err
 	}
+	return e.transactGetItems(ctx, &in)
+}
+
+// transactGetItems reads up to 100 items from one snapshot; Responses are
+// in request order, {} for a missing item. Each read costs twice a strongly
+// consistent read.
+func (e *Engine) transactGetItems(_ context.Context, in *transactGetInput) (*transactGetOutput, error) {
 	if err := checkCapacityMode(in.ReturnConsumedCapacity); err != nil {
 		return nil, err
 	}
