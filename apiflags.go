@@ -4,6 +4,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"time"
 
 	"github.com/quickphotos/quickphotos/api"
@@ -71,6 +72,8 @@ type apiParts struct {
 	metricsElsewhere bool
 	// rateLimit, when set, gives every caller a bucket of capacity units; nil: no rate limit.
 	rateLimit ratelimit.Limiter
+	// trustedProxies are the proxies whose X-Forwarded-For names an anonymous caller.
+	trustedProxies []netip.Prefix
 	// ready, when set, is what /readyz asks besides the store.
 	ready func() error
 	// media takes photo uploads and signs their images' URLs; nil refuses uploads of files.
@@ -97,6 +100,7 @@ func (c *apiConfig) handler(p apiParts) http.Handler {
 		MetricsElsewhere:     p.metricsElsewhere,
 		Live:                 p.live,
 		RateLimit:            p.rateLimit,
+		TrustedProxies:       p.trustedProxies,
 		Ready:                p.ready,
 		Media:                p.media,
 		MediaFiles:           p.mediaFiles,

@@ -76,6 +76,8 @@ func TestRateLimit_Flags(t *testing.T) {
 		{[]string{"--rate-limit-capacity", "100"}, "needs --rate-limit-refill"},
 		{[]string{"--rate-limit-capacity", "-1", "--rate-limit-refill", "1"}, "positive"},
 		{[]string{"--rate-limit-capacity", "100", "--rate-limit-refill", "1", "--rate-limit-redis", "http://x"}, "--rate-limit-redis"},
+		{[]string{"--trusted-proxies", "10.0.0.0/8"}, "need --rate-limit-capacity"},
+		{[]string{"--rate-limit-capacity", "100", "--rate-limit-refill", "1", "--trusted-proxies", "10.0.0.0/8,lb.internal"}, `--trusted-proxies: "lb.internal" is neither an IP address nor a CIDR range`},
 	} {
 		args := append([]string{"serve", "--in-memory", "--addr", "127.0.0.1:0"}, tc.args...)
 		err := run(t.Context(), args, io.Discard, io.Discard)

@@ -144,14 +144,15 @@ func (o *openedMedia) setBase(base string) {
 }
 
 func (c *mediaConfig) s3Client(ctx context.Context) (*s3.Client, error) {
-	cfg, err := config.LoadDefaultConfig(ctx)
+	endpoint := configuredEndpoint(c.endpointURL, "AWS_ENDPOINT_URL_S3")
+	cfg, err := config.LoadDefaultConfig(ctx, loopbackOnly(endpoint)...)
 	if err != nil {
 		return nil, fmt.Errorf("loading AWS configuration: %w", err)
 	}
 	if cfg.Region == "" {
 		cfg.Region = "us-east-1"
 	}
-	if c.endpointURL != "" {
+	if endpoint != "" {
 		// S3-compatible stores on a developer's machine take static keys; without any
 		// configured, the SDK's error would hide the real one.
 		if _, err := cfg.Credentials.Retrieve(ctx); err != nil {

@@ -148,6 +148,10 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer releaseLimiter()
+	proxies, err := cfg.rateLimit.proxies()
+	if err != nil {
+		return err
+	}
 
 	// Whether the server may run without authentication depends on the address, so that is
 	// settled before anything listens.
@@ -314,7 +318,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 	handler := cfg.api.handler(apiParts{
 		store: store, log: log, verifier: verifier, tel: tel, live: hub, metricsElsewhere: cfg.metricsAddr != "",
-		rateLimit: limiter, media: mediaStore.service, mediaFiles: mediaStore.files,
+		rateLimit: limiter, trustedProxies: proxies, media: mediaStore.service, mediaFiles: mediaStore.files,
 		ready: func() error {
 			if !feedCaughtUp.Load() {
 				return errFeedCatchingUp

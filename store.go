@@ -97,15 +97,11 @@ func (c storeConfig) open(ctx context.Context) (*openedStore, error) {
 			return nil, fmt.Errorf("--in-memory is for the embedded store, not --store %s", storeDynamoDB)
 		}
 		endpoint, streamsEndpoint := c.endpoint(), c.streamsEndpoint()
-		var opts []func(*config.LoadOptions) error
-		if onLoopback(endpoint) && (streamsEndpoint == "" || onLoopback(streamsEndpoint)) {
-			// Every request goes to this machine (DynamoDB Local, `quickphotos dynamodb`), so
-			// nothing is asked of the instance metadata service either: without credentials in
-			// the environment, the SDK's default chain would try it last, and on a laptop or
-			// in CI that is a request to 169.254.169.254 that leaves the machine. On EC2 with
-			// AWS's endpoints, or any other endpoint, the default chain keeps it.
-			opts = append(opts, config.WithEC2IMDSClientEnableState(imds.ClientDisabled))
+		endpoints := []string{endpoint}
+		if streamsEndpoint != "" {
+			endpoints = append(endpoints, streamsEndpoint)
 		}
+		opts := loopbackOnly(endpoints...)
 		cfg, err := config.LoadDefaultConfig(ctx, opts...)
 		if err != nil {
 			return nil, fmt.Errorf("loading AWS configuration: %w", err)
@@ -158,20 +154,40 @@ func (c storeConfig) streamsEndpoint() string {
 	return os.Getenv("AWS_ENDPOINT_URL_DYNAMODB")
 }
 
-// endpoint is the DynamoDB endpoint the client is given, or "" for the SDK's own (AWS's):
-// --endpoint-url, or else the SDK's AWS_ENDPOINT_URL_DYNAMODB or AWS_ENDPOINT_URL (unless
-// AWS_IGNORE_CONFIGURED_ENDPOINT_URLS tells the SDK to ignore them).
+// endpoint is the DynamoDB endpoint the client is given, or "" for the SDK's own (AWS's).
 func (c storeConfig) endpoint() string {
-	if c.endpointURL != "" {
-		return c.endpointURL
+	return configuredEndpoint(c.endpointURL, "AWS_ENDPOINT_URL_DYNAMODB")
+}
+
+// configuredEndpoint is the endpoint of a service's client: its flag, or else the SDK's
+// service variable (AWS_ENDPOINT_URL_DYNAMODB, AWS_ENDPOINT_URL_S3) or AWS_ENDPOINT_URL
+// (unless AWS_IGNORE_CONFIGURED_ENDPOINT_URLS tells the SDK to ignore them); "" for AWS's.
+func configuredEndpoint(flag, serviceVariable string) string {
+	if flag != "" {
+		return flag
 	}
 	if ignore, _ := strconv.ParseBool(os.Getenv("AWS_IGNORE_CONFIGURED_ENDPOINT_URLS")); ignore {
 		return ""
 	}
-	if e := os.Getenv("AWS_ENDPOINT_URL_DYNAMODB"); e != "" {
+	if e := os.Getenv(serviceVariable); e != "" {
 		return e
 	}
 	return os.Getenv("AWS_ENDPOINT_URL")
+}
+
+// loopbackOnly is the configuration of clients whose every endpoint is on this machine
+// (DynamoDB Local, `quickphotos dynamodb`, an S3-compatible store beside it): nothing is asked
+// of the instance metadata service either. Without credentials in the environment, the SDK's
+// default chain would try it last, and on a laptop or in CI that is a request to
+// 169.254.169.254 that leaves the machine. On EC2 with AWS's endpoints, or any other endpoint,
+// the default chain keeps it.
+func loopbackOnly(endpoints ...string) []func(*config.LoadOptions) error {
+	for _, e := range endpoints {
+		if !onLoopback(e) {
+			return nil
+		}
+	}
+	return []func(*config.LoadOptions) error{config.WithEC2IMDSClientEnableState(imds.ClientDisabled)}
 }
 
 // onLoopback reports whether endpoint is a URL whose host is a loopback address (127.0.0.0/8,

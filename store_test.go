@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -16,7 +17,9 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -129,8 +132,10 @@ func TestStore_SDKLogsThroughTheServersLogger(t *testing.T) {
 	}
 }
 
-// TestStore_LoopbackEndpointStaysOnThisMachine runs `quickphotos check --store dynamodb
-// --endpoint-url http://127.0.0.1:…` with no AWS credentials or configuration at all, and
+// TestStore_LoopbackEndpointStaysOnThisMachine runs commands whose AWS endpoints are all on
+// loopback, `quickphotos check --store dynamodb --endpoint-url http://127.0.0.1:…` and `serve`
+// with its photo files in an S3-compatible store at --media-endpoint-url or
+// AWS_ENDPOINT_URL_S3 on loopback, with no AWS credentials or configuration at all, and
 // AWS_EC2_METADATA_DISABLED unset, in a process whose HTTP traffic to anywhere but loopback
 // goes through a proxy on loopback that records it: none may come. (The SDK's default
 // credential chain ends with the EC2 instance metadata service, at 169.254.169.254; the proxy
@@ -148,40 +153,70 @@ func TestStore_LoopbackEndpointStaysOnThisMachine(t *testing.T) {
 	}))
 	t.Cleanup(proxy.Close)
 
-	// check runs the command as a process of its own, under the command line wrap when given.
-	check := func(t *testing.T, endpointFlag string, env []string, wrap ...string) string {
+	// run runs the command as a process of its own, under the command line wrap when given,
+	// until it prints reached (check exits by itself; serve is stopped there).
+	run := func(t *testing.T, command, reached string, env []string, wrap ...string) string {
 		t.Helper()
 		home := t.TempDir()
 		args := append(wrap, os.Args[0], "-test.run=^$")
-		cmd := exec.Command(args[0], args[1:]...)
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, args[0], args[1:]...)
 		cmd.Env = append([]string{
 			"PATH=" + os.Getenv("PATH"),
 			"HOME=" + home,
 			"AWS_CONFIG_FILE=" + filepath.Join(home, "no-config"),
 			"AWS_SHARED_CREDENTIALS_FILE=" + filepath.Join(home, "no-credentials"),
 			"HTTP_PROXY=" + proxy.URL, "HTTPS_PROXY=" + proxy.URL,
-			runMainEnv + "=check --store dynamodb --table missing " + endpointFlag,
+			runMainEnv + "=" + command,
 		}, env...)
-		out, _ := cmd.CombinedOutput() // the table is missing: only the traffic matters
-		if !strings.Contains(string(out), "ResourceNotFoundException") {
-			t.Fatalf("check did not reach the endpoint: %s", out)
+		// The whole group goes at the end: strace's tracee too.
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
 		}
-		return string(out)
+		cmd.Stderr = cmd.Stdout
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		var lines strings.Builder
+		lineScanner := bufio.NewScanner(out)
+		for lineScanner.Scan() {
+			lines.WriteString(lineScanner.Text() + "\n")
+			if strings.Contains(lineScanner.Text(), reached) {
+				break
+			}
+		}
+		cancel()
+		_ = cmd.Wait()
+		if !strings.Contains(lines.String(), reached) {
+			t.Fatalf("%s did not get as far as %q: %s", command, reached, lines.String())
+		}
+		return lines.String()
 	}
+	serveS3 := "serve --in-memory --addr 127.0.0.1:0 --no-feed --media-store s3 --media-bucket photos"
+	// Where the S3 endpoint listens does not matter: serve asks nothing of it before it
+	// listens, but the SDK's credential chain runs first.
+	s3Endpoint := "http://127.0.0.1:1"
 	for _, tc := range []struct {
-		name, flag string
-		env        []string
+		name, command, reached string
+		env                    []string
 	}{
-		{"flag", "--endpoint-url " + endpoint, nil},
-		{"localhost", "--endpoint-url " + strings.Replace(endpoint, "127.0.0.1", "localhost", 1), nil},
-		{"environment", "", []string{"AWS_ENDPOINT_URL_DYNAMODB=" + endpoint}},
+		// check's table is missing: only the traffic matters.
+		{"flag", "check --store dynamodb --table missing --endpoint-url " + endpoint, "ResourceNotFoundException", nil},
+		{"localhost", "check --store dynamodb --table missing --endpoint-url " + strings.Replace(endpoint, "127.0.0.1", "localhost", 1), "ResourceNotFoundException", nil},
+		{"environment", "check --store dynamodb --table missing", "ResourceNotFoundException", []string{"AWS_ENDPOINT_URL_DYNAMODB=" + endpoint}},
+		{"media-flag", serveS3 + " --media-endpoint-url " + s3Endpoint, "photo files: S3 bucket photos", nil},
+		{"media-environment", serveS3, "photo files: S3 bucket photos", []string{"AWS_ENDPOINT_URL_S3=" + s3Endpoint}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out := check(t, tc.flag, tc.env)
+			out := run(t, tc.command, tc.reached, tc.env)
 			mu.Lock()
 			defer mu.Unlock()
 			if len(attempted) > 0 {
-				t.Errorf("check sent requests off this machine: %q (output: %s)", attempted, out)
+				t.Errorf("%s sent requests off this machine: %q (output: %s)", tc.command, attempted, out)
 			}
 			attempted = nil
 		})
@@ -194,7 +229,7 @@ func TestStore_LoopbackEndpointStaysOnThisMachine(t *testing.T) {
 				t.Skipf("strace cannot trace here: %v: %s", err, out)
 			}
 			trace := filepath.Join(t.TempDir(), "trace")
-			check(t, tc.flag, tc.env, strace, "-f", "-qq", "-e", "trace=connect", "-o", trace)
+			run(t, tc.command, tc.reached, tc.env, strace, "-f", "-qq", "-e", "trace=connect", "-o", trace)
 			data, err := os.ReadFile(trace)
 			if err != nil {
 				t.Fatal(err)
@@ -204,10 +239,10 @@ func TestStore_LoopbackEndpointStaysOnThisMachine(t *testing.T) {
 				connects++
 				a, err := netip.ParseAddr(m[1] + m[2])
 				if err != nil || !a.Unmap().IsLoopback() {
-					t.Errorf("check connected to %s", m[1]+m[2])
+					t.Errorf("%s connected to %s", tc.command, m[1]+m[2])
 				}
 			}
-			if connects == 0 {
+			if connects == 0 && strings.HasPrefix(tc.command, "check") {
 				t.Fatalf("the trace shows no connect() to an IP address, not even the endpoint's:\n%s", data)
 			}
 		})

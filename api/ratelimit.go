@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"log/slog"
 	"math"
-	"net"
 	"net/http"
-	"net/netip"
 	"strconv"
 	"time"
 
@@ -31,7 +29,8 @@ import (
 // to the writers, not the subscriber (the hub bounds what one connection holds instead).
 //
 // A caller is its username when authenticated, else its address: the IP of the connection, or
-// the /64 network of an IPv6 address, since one host commonly holds a whole /64. When the
+// the /64 network of an IPv6 address, since one host commonly holds a whole /64; behind trusted
+// proxies, the address they were reached from (clientaddress.go). When the
 // buckets cannot be reached (Redis down) the request runs unmetered, is counted in metrics,
 // and logged: the limit protects the table from one caller, and refusing every caller would do
 // that caller's damage for it.
@@ -44,6 +43,7 @@ const minCharge = 0.5
 // (no limiter) admits everything and charges nothing.
 type rateLimit struct {
 	limiter  ratelimit.Limiter
+	clients  clientAddresses
 	observer ratelimit.Observer
 	log      *slog.Logger
 }
@@ -74,7 +74,7 @@ func (rl rateLimit) limit(next http.Handler) http.Handler {
 		return next
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ctx := context.WithValue(r.Context(), addressKey{}, clientAddress(r.RemoteAddr))
+		ctx := context.WithValue(r.Context(), addressKey{}, rl.clients.of(r))
 		if isLive(r) {
 			next.ServeHTTP(w, r.WithContext(ctx))
 			return
@@ -246,22 +246,4 @@ func rateCallerOf(ctx context.Context) rateCaller {
 	}
 	addr, _ := ctx.Value(addressKey{}).(string)
 	return rateCaller{key: "address:" + addr, kind: ratelimit.CallerAddress}
-}
-
-// clientAddress is the address a bucket is kept for: the IP of remoteAddr (host:port), or
-// the /64 network of an IPv6 address.
-func clientAddress(remoteAddr string) string {
-	host, _, err := net.SplitHostPort(remoteAddr)
-	if err != nil {
-		host = remoteAddr
-	}
-	ip, err := netip.ParseAddr(host)
-	if err != nil {
-		return host
-	}
-	ip = ip.Unmap().WithZone("")
-	if ip.Is6() {
-		return netip.PrefixFrom(ip, 64).Masked().String()
-	}
-	return ip.String()
 }

@@ -95,6 +95,46 @@ func TestRateLimit_AnOverdrawnCallerIsRefused(t *testing.T) {
 	}
 }
 
+// TestRateLimit_AnonymousCallersBehindAProxy: behind a trusted proxy (loopback here, where the
+// test's requests come from), anonymous callers are known by the address the proxy says it was
+// reached from, each with a bucket of its own, and an address a client writes left of the
+// proxy's does not give it another; with no proxy trusted, the header counts for nothing and
+// they share the connection's bucket.
+func TestRateLimit_AnonymousCallersBehindAProxy(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		trusted []string
+		shared  bool
+	}{
+		{"trusted", []string{"127.0.0.0/8", "::1"}, false},
+		{"untrusted", nil, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			proxies, err := api.ParseTrustedProxies(tc.trusted)
+			if err != nil {
+				t.Fatal(err)
+			}
+			srv, _ := rateLimited(t, ratelimit.Limits{Capacity: 20, RefillPerSecond: 1}, apitest.WithConfig(func(c *api.Config) { c.TrustedProxies = proxies }))
+			srv.MustCreateUsers(t, "alice")
+
+			if refused := spend(t, srv.WithHeader("X-Forwarded-For", "198.51.100.7")); refused.Code() != "LIMIT_EXCEEDED" {
+				t.Fatalf("refused with %d %s, want LIMIT_EXCEEDED", refused.Status, refused.Code())
+			}
+			forged := srv.WithHeader("X-Forwarded-For", "203.0.113.9, 198.51.100.7")
+			if resp := forged.Query(t, profileOf, map[string]any{"u": "alice"}); resp.Status != http.StatusTooManyRequests {
+				t.Errorf("the same caller with a made-up address in front: status %d, want 429", resp.Status)
+			}
+			resp := srv.WithHeader("X-Forwarded-For", "198.51.100.8").Query(t, profileOf, map[string]any{"u": "alice"})
+			if tc.shared && resp.Status != http.StatusTooManyRequests {
+				t.Errorf("another address behind an untrusted proxy: status %d, want 429 (one bucket)", resp.Status)
+			}
+			if !tc.shared && (resp.Status != http.StatusOK || len(resp.Errors) > 0) {
+				t.Errorf("another caller behind the proxy: status %d, %+v; want its own bucket", resp.Status, resp.Errors)
+			}
+		})
+	}
+}
+
 // TestRateLimit_CostReportsTheBucket: extensions.cost.limit is the caller's bucket after the
 // operation's charge: its capacity and refill, and what is left once the units extensions.cost
 // reports (at least half a unit) are taken. A refused request reports the bucket too.

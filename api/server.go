@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"time"
 
 	"github.com/99designs/gqlgen/graphql/handler"
@@ -90,6 +91,11 @@ type Config struct {
 	// RateLimit, when set, gives every caller a bucket of DynamoDB capacity units that its
 	// operations draw on (ratelimit.go); nil lets every caller spend without a bound.
 	RateLimit ratelimit.Limiter
+	// TrustedProxies are the addresses of the reverse proxies and load balancers in front of
+	// the server: an anonymous caller whose connection comes from one of them is known by the
+	// address X-Forwarded-For says it was reached from (clientaddress.go); none: by the
+	// connection's address alone.
+	TrustedProxies []netip.Prefix
 	// Ready, when set, is asked by /readyz before the store: an error keeps the server out of
 	// a load balancer's rotation (503), with the error's text as the reason shown, so it must
 	// say nothing secret. serve's says whether the feed has caught up with the table's stream.
@@ -127,7 +133,7 @@ func New(cfg Config) http.Handler {
 	}
 	gql.Use(checkArguments{}) // before the limits: a bad `first` is the client's input, not a cost
 	gql.Use(limits.New(*cfg.Limits))
-	rl := rateLimit{limiter: cfg.RateLimit, log: cfg.Logger}
+	rl := rateLimit{limiter: cfg.RateLimit, clients: newClientAddresses(cfg.TrustedProxies), log: cfg.Logger}
 	if cfg.Telemetry != nil {
 		rl.observer = cfg.Telemetry.RateLimit()
 	}

@@ -29,12 +29,13 @@
 //
 //	ddb                    the facade: Open, Engine, Options; wires the rest
 //	  ├─ internal/wire     the JSON 1.0 protocol: dispatch by X-Amz-Target,
-//	  │                    request bodies, errors, the HTTP server, PartiQL
+//	  │                    request bodies, errors, the HTTP server
 //	  ├─ internal/sdkapi   the SDK's typed API in process (Engine.API,
 //	  │                    Engine.StreamsAPI)
 //	  └─ internal/engine   the operations: typed inputs in, typed outputs
 //	       │               and DynamoDB's errors out; tables, reads, writes,
-//	       │               transactions, TTL, streams, tags, capacity
+//	       │               transactions, TTL, streams, tags, capacity,
+//	       │               PartiQL statements run as operations
 //	       └─ internal/storage  the bbolt file: layout, upgrades, item codec,
 //	                       table transactions, stream logs, group commit
 //
@@ -48,9 +49,9 @@
 // The outputs write their own response JSON (internal/engine/responsejson.go)
 // rather than leaving it to package wire: a ClientRequestToken stores the
 // TransactWriteItems answer it replays as that JSON, so the operations
-// need it themselves. PartiQL sits beside the JSON protocol (wire) because
-// it still hands its requests to the operations as JSON through the
-// operations table.
+// need it themselves. PartiQL (engine/partiql*.go) translates a statement
+// into the equivalent operation's typed input and runs it, so both
+// front-ends serve it as they serve the other operations.
 //
 // Tests of the engine's behaviour through its public API (and the crash,
 // sync-order and upgrade tests, and the invariant checker every test runs)
@@ -69,7 +70,7 @@
 // endpoint under the X-Amz-Target prefix DynamoDBStreams_20120810, as
 // DynamoDB Local serves it; the SDKs' dynamodbstreams clients work over
 // HTTP or in-process through HTTPClient, and Engine.StreamsAPI serves it in
-// process with the SDK's types (package sdkapi). PartiQL (package wire):
+// process with the SDK's types (package sdkapi). PartiQL (package engine):
 // ExecuteStatement, BatchExecuteStatement and ExecuteTransaction, parsed
 // by package ddb/partiql and run as the equivalent DynamoDB requests
 // . Tags: TagResource,

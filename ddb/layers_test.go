@@ -19,8 +19,8 @@ const modulePath = "github.com/quickphotos/quickphotos/ddb"
 // here, which states where it sits.
 var layers = map[string][]string{
 	"internal/storage": {"attr"},
-	"internal/engine":  {"attr", "expr", "internal/storage"},
-	"internal/wire":    {"attr", "expr", "partiql", "internal/engine", "internal/storage"},
+	"internal/engine":  {"attr", "expr", "partiql", "internal/storage"},
+	"internal/wire":    {"attr", "expr", "internal/engine", "internal/storage"},
 	"internal/sdkapi":  {"attr", "expr", "internal/engine", "internal/storage"},
 	// The engine's own building blocks import nothing of the engine.
 	"attr":    {},

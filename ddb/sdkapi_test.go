@@ -36,6 +36,13 @@ type sdkAPI interface {
 	DeleteTable(context.Context, *dynamodb.DeleteTableInput, ...func(*dynamodb.Options)) (*dynamodb.DeleteTableOutput, error)
 	UpdateTimeToLive(context.Context, *dynamodb.UpdateTimeToLiveInput, ...func(*dynamodb.Options)) (*dynamodb.UpdateTimeToLiveOutput, error)
 	DescribeTimeToLive(context.Context, *dynamodb.DescribeTimeToLiveInput, ...func(*dynamodb.Options)) (*dynamodb.DescribeTimeToLiveOutput, error)
+	ListTables(context.Context, *dynamodb.ListTablesInput, ...func(*dynamodb.Options)) (*dynamodb.ListTablesOutput, error)
+	TagResource(context.Context, *dynamodb.TagResourceInput, ...func(*dynamodb.Options)) (*dynamodb.TagResourceOutput, error)
+	UntagResource(context.Context, *dynamodb.UntagResourceInput, ...func(*dynamodb.Options)) (*dynamodb.UntagResourceOutput, error)
+	ListTagsOfResource(context.Context, *dynamodb.ListTagsOfResourceInput, ...func(*dynamodb.Options)) (*dynamodb.ListTagsOfResourceOutput, error)
+	ExecuteStatement(context.Context, *dynamodb.ExecuteStatementInput, ...func(*dynamodb.Options)) (*dynamodb.ExecuteStatementOutput, error)
+	BatchExecuteStatement(context.Context, *dynamodb.BatchExecuteStatementInput, ...func(*dynamodb.Options)) (*dynamodb.BatchExecuteStatementOutput, error)
+	ExecuteTransaction(context.Context, *dynamodb.ExecuteTransactionInput, ...func(*dynamodb.Options)) (*dynamodb.ExecuteTransactionOutput, error)
 }
 
 var (
@@ -49,6 +56,7 @@ var (
 // the two paths on every conformance step; this is the quick check beside
 // the code.
 func TestSDKAPIMatchesClient(t *testing.T) {
+	const tableARN = "arn:aws:dynamodb:local:000000000000:table/tbl" // the default Region and AccountID
 	key := func(pk, sk string) map[string]types.AttributeValue { return item("PK", s(pk), "SK", s(sk)) }
 	calls := []struct {
 		name string
@@ -104,6 +112,39 @@ func TestSDKAPIMatchesClient(t *testing.T) {
 		}},
 		{"describe ttl", func(ctx context.Context, c sdkAPI) (any, error) {
 			return c.DescribeTimeToLive(ctx, &dynamodb.DescribeTimeToLiveInput{TableName: aws.String("tbl")})
+		}},
+		{"list tables", func(ctx context.Context, c sdkAPI) (any, error) {
+			return c.ListTables(ctx, &dynamodb.ListTablesInput{})
+		}},
+		{"list tables page", func(ctx context.Context, c sdkAPI) (any, error) {
+			return c.ListTables(ctx, &dynamodb.ListTablesInput{Limit: aws.Int32(1)})
+		}},
+		{"list tables after", func(ctx context.Context, c sdkAPI) (any, error) {
+			return c.ListTables(ctx, &dynamodb.ListTablesInput{ExclusiveStartTableName: aws.String("tbl")})
+		}},
+		{"list tables bad limit", func(ctx context.Context, c sdkAPI) (any, error) {
+			return c.ListTables(ctx, &dynamodb.ListTablesInput{Limit: aws.Int32(101)})
+		}},
+		{"tag", func(ctx context.Context, c sdkAPI) (any, error) {
+			return c.TagResource(ctx, &dynamodb.TagResourceInput{ResourceArn: aws.String(tableARN), Tags: []types.Tag{{Key: aws.String("a"), Value: aws.String("b")}}})
+		}},
+		{"tag bad key", func(ctx context.Context, c sdkAPI) (any, error) {
+			return c.TagResource(ctx, &dynamodb.TagResourceInput{ResourceArn: aws.String(tableARN), Tags: []types.Tag{{Key: aws.String("aws:x"), Value: aws.String("b")}}})
+		}},
+		{"tag no table", func(ctx context.Context, c sdkAPI) (any, error) {
+			return c.TagResource(ctx, &dynamodb.TagResourceInput{ResourceArn: aws.String(tableARN + "x"), Tags: []types.Tag{}})
+		}},
+		{"list tags", func(ctx context.Context, c sdkAPI) (any, error) {
+			return c.ListTagsOfResource(ctx, &dynamodb.ListTagsOfResourceInput{ResourceArn: aws.String(tableARN)})
+		}},
+		{"untag", func(ctx context.Context, c sdkAPI) (any, error) {
+			return c.UntagResource(ctx, &dynamodb.UntagResourceInput{ResourceArn: aws.String(tableARN), TagKeys: []string{"a", "k", "none"}})
+		}},
+		{"list tags none", func(ctx context.Context, c sdkAPI) (any, error) {
+			return c.ListTagsOfResource(ctx, &dynamodb.ListTagsOfResourceInput{ResourceArn: aws.String(tableARN)})
+		}},
+		{"list tags bad ARN", func(ctx context.Context, c sdkAPI) (any, error) {
+			return c.ListTagsOfResource(ctx, &dynamodb.ListTagsOfResourceInput{ResourceArn: aws.String("arn:x")})
 		}},
 		{"describe ttl off", func(ctx context.Context, c sdkAPI) (any, error) {
 			return c.DescribeTimeToLive(ctx, &dynamodb.DescribeTimeToLiveInput{TableName: aws.String("prov")})
@@ -265,6 +306,53 @@ func TestSDKAPIMatchesClient(t *testing.T) {
 		}},
 		{"scan all", func(ctx context.Context, c sdkAPI) (any, error) {
 			return c.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("tbl"), ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal})
+		}},
+		{"statement insert", func(ctx context.Context, c sdkAPI) (any, error) {
+			return c.ExecuteStatement(ctx, &dynamodb.ExecuteStatementInput{Statement: aws.String(`INSERT INTO "tbl" VALUE {'PK': 'q', 'SK': ?, 'n': 2, 'G': 'g'}`),
+				Parameters: []types.AttributeValue{s("1")}, ReturnConsumedCapacity: types.ReturnConsumedCapacityIndexes})
+		}},
+		{"statement insert exists", func(ctx context.Context, c sdkAPI) (any, error) {
+			return c.ExecuteStatement(ctx, &dynamodb.ExecuteStatementInput{Statement: aws.String(`INSERT INTO "tbl" VALUE {'PK': 'q', 'SK': '1'}`)})
+		}},
+		{"statement insert too deep", func(ctx context.Context, c sdkAPI) (any, error) {
+			return c.ExecuteStatement(ctx, &dynamodb.ExecuteStatementInput{Statement: aws.String(`INSERT INTO "tbl" VALUE {'PK': 'q', 'SK': '9', 'l': ?}`),
+				Parameters: []types.AttributeValue{nestedList(attrMaxDepth)}})
+		}},
+		{"statement parameter invalid", func(ctx context.Context, c sdkAPI) (any, error) {
+			return c.ExecuteStatement(ctx, &dynamodb.ExecuteStatementInput{Statement: aws.String(`SELECT * FROM "tbl" WHERE PK = ? AND SK = ?`),
+				Parameters: []types.AttributeValue{s("q"), &types.AttributeValueMemberNS{Value: []string{}}}})
+		}},
+		{"statement page", func(ctx context.Context, c sdkAPI) (any, error) {
+			return c.ExecuteStatement(ctx, &dynamodb.ExecuteStatementInput{Statement: aws.String(`SELECT PK, n FROM "tbl" WHERE PK = 'q'`), Limit: aws.Int32(1),
+				ConsistentRead: aws.Bool(true), ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal})
+		}},
+		{"statement update", func(ctx context.Context, c sdkAPI) (any, error) {
+			return c.ExecuteStatement(ctx, &dynamodb.ExecuteStatementInput{Statement: aws.String(`UPDATE "tbl" SET n = n + 1 WHERE PK = 'q' AND SK = '1'`)})
+		}},
+		{"statement batch", func(ctx context.Context, c sdkAPI) (any, error) {
+			return c.BatchExecuteStatement(ctx, &dynamodb.BatchExecuteStatementInput{Statements: []types.BatchStatementRequest{
+				{Statement: aws.String(`SELECT * FROM "tbl" WHERE PK = 'q' AND SK = '1'`), ConsistentRead: aws.Bool(true)},
+				{Statement: aws.String(`SELECT * FROM "tbl" WHERE PK = 'none' AND SK = '1'`)},
+				{Statement: aws.String(`SELECT * FROM "tbl" WHERE PK = 'q'`)},
+				{Statement: aws.String(`SELECT * FROM "nope" WHERE PK = 'q' AND SK = '1'`)},
+			}})
+		}},
+		{"statement transaction reads", func(ctx context.Context, c sdkAPI) (any, error) {
+			return c.ExecuteTransaction(ctx, &dynamodb.ExecuteTransactionInput{TransactStatements: []types.ParameterizedStatement{
+				{Statement: aws.String(`SELECT n FROM "tbl" WHERE PK = 'q' AND SK = '1'`)},
+				{Statement: aws.String(`SELECT * FROM "tbl" WHERE PK = 'none' AND SK = '1'`)},
+			}, ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal})
+		}},
+		{"statement transaction writes", func(ctx context.Context, c sdkAPI) (any, error) {
+			return c.ExecuteTransaction(ctx, &dynamodb.ExecuteTransactionInput{TransactStatements: []types.ParameterizedStatement{
+				{Statement: aws.String(`UPDATE "tbl" SET m = ? WHERE PK = 'q' AND SK = '1'`), Parameters: []types.AttributeValue{s("x")}},
+				{Statement: aws.String(`DELETE FROM "tbl" WHERE PK = 'q' AND SK = '2'`)},
+			}, ClientRequestToken: aws.String("token-1"), ReturnConsumedCapacity: types.ReturnConsumedCapacityIndexes})
+		}},
+		{"statement transaction insert exists", func(ctx context.Context, c sdkAPI) (any, error) {
+			return c.ExecuteTransaction(ctx, &dynamodb.ExecuteTransactionInput{TransactStatements: []types.ParameterizedStatement{
+				{Statement: aws.String(`INSERT INTO "tbl" VALUE {'PK': 'q', 'SK': '1'}`)},
+			}})
 		}},
 		{"describe table", func(ctx context.Context, c sdkAPI) (any, error) {
 			return c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("tbl")})

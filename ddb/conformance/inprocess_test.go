@@ -22,9 +22,9 @@ import (
 // (sdkjson_test.go), calls it, and renders its typed output or error back
 // as the JSON answer. The two answers of each step are compared after
 // normalisation, error messages included. Requests that have no SDK form,
-// and operations the in-process APIs do not serve (PartiQL, ListTables,
-// TransactGetItems), go to the second engine over HTTP so that both engines
-// keep the same state; such steps are counted, not compared in process.
+// and operations the in-process APIs do not serve (TransactGetItems), go
+// to the second engine over HTTP so that both engines keep the same state;
+// such steps are counted, not compared in process.
 
 // newInProcessTarget starts a fresh engine reached through its in-process APIs
 // (engine_test.go sets it): requests go through an inProcessTransport calling

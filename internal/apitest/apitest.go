@@ -154,9 +154,18 @@ type options struct {
 	media    *mediaOptions
 }
 
-// WithConfig lets a test change the API's configuration before the server starts.
+// WithConfig lets a test change the API's configuration before the server starts; several
+// apply in turn.
 func WithConfig(change func(*api.Config)) Option {
-	return func(o *options) { o.config = change }
+	return func(o *options) {
+		earlier := o.config
+		o.config = func(c *api.Config) {
+			if earlier != nil {
+				earlier(c)
+			}
+			change(c)
+		}
+	}
 }
 
 // WithStoreObserver makes the server's store report every DynamoDB request to observer.

@@ -149,7 +149,12 @@ func (g *Gateway) Event(r *http.Request) (events.APIGatewayV2HTTPRequest, error)
 	if host, _, err := net.SplitHostPort(sourceIP); err == nil {
 		sourceIP = host
 	}
-	event.Headers["x-forwarded-for"] = sourceIP
+	// API Gateway appends the address it was reached from to what proxies before it wrote.
+	if earlier := event.Headers["x-forwarded-for"]; earlier != "" {
+		event.Headers["x-forwarded-for"] = earlier + ", " + sourceIP
+	} else {
+		event.Headers["x-forwarded-for"] = sourceIP
+	}
 	event.RequestContext.HTTP.Method = r.Method
 	event.RequestContext.HTTP.Path = r.URL.Path
 	event.RequestContext.HTTP.SourceIP = sourceIP

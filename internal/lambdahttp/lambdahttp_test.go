@@ -201,6 +201,7 @@ func TestGateway_RoundTrip(t *testing.T) {
 	req.Header.Set("Content-Type", "application/octet-stream")
 	req.Header.Set("Accept", "application/graphql-response+json, application/json;q=0.9")
 	req.Header.Add("Cookie", "c=1; d=2")
+	req.Header.Set("X-Forwarded-For", "198.51.100.7")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -212,8 +213,8 @@ func TestGateway_RoundTrip(t *testing.T) {
 	}
 	if saw.Method != "PUT" || saw.RequestURI != "/graphql?a=1&a=2" || string(sawBody) != "\x00binary\xff" ||
 		saw.Header.Get("Accept") != "application/graphql-response+json, application/json;q=0.9" || saw.Header.Get("Cookie") != "c=1; d=2" ||
-		saw.RemoteAddr != "127.0.0.1" {
-		t.Errorf("the handler saw %s %s %q Accept %q Cookie %q from %q", saw.Method, saw.RequestURI, sawBody, saw.Header.Get("Accept"), saw.Header.Get("Cookie"), saw.RemoteAddr)
+		saw.RemoteAddr != "127.0.0.1" || saw.Header.Get("X-Forwarded-For") != "198.51.100.7, 127.0.0.1" {
+		t.Errorf("the handler saw %s %s %q Accept %q Cookie %q from %q (X-Forwarded-For %q)", saw.Method, saw.RequestURI, sawBody, saw.Header.Get("Accept"), saw.Header.Get("Cookie"), saw.RemoteAddr, saw.Header.Get("X-Forwarded-For"))
 	}
 }
 

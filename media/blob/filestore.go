@@ -44,6 +44,7 @@ type FileStore struct {
 	immutable func(key string) bool
 	log       *slog.Logger
 	now       func() time.Time
+	stall     time.Duration
 }
 
 // FileStorePath is where serve mounts [FileStore.Handler]; signed URLs and upload forms point
@@ -73,6 +74,20 @@ func WithLogger(log *slog.Logger) FileStoreOption {
 	return func(s *FileStore) { s.log = log }
 }
 
+// DefaultUploadStall is how long, by default, the file of a verified upload may go without a
+// byte arriving before its connection is dropped (see [WithUploadStall]).
+const DefaultUploadStall = 30 * time.Second
+
+// WithUploadStall sets how long the file of an upload whose form checks out may go without a
+// byte arriving. The server's read and write timeouts bound whole requests, which suits API
+// calls but not a large photo sent from a phone on a slow network: once the form's signature
+// and policy check out, the handler lifts them for that request (through
+// http.ResponseController) and drops only an upload that stalls for about d; the policy's
+// size range bounds how much it may send.
+func WithUploadStall(d time.Duration) FileStoreOption {
+	return func(s *FileStore) { s.stall = d }
+}
+
 // OpenFileStore opens (creating them if needed) the store in dir. baseURL returns the origin
 // that clients reach serve at, such as "http://127.0.0.1:8080", without a trailing slash; it is
 // a function because serve may learn its address only once it listens.
@@ -85,6 +100,7 @@ func OpenFileStore(dir string, baseURL func() string, opts ...FileStoreOption) (
 		immutable: func(string) bool { return false },
 		log:       slog.Default(),
 		now:       time.Now,
+		stall:     DefaultUploadStall,
 	}
 	for _, o := range opts {
 		o(s)

@@ -232,12 +232,19 @@ func (s *FileStore) servePost(w http.ResponseWriter, r *http.Request) {
 
 	// The file, its closing boundary, and slack; the file's own limit is exact below.
 	body.left = rng.max + 64<<10
+	// A verified upload may take longer than the server's timeouts allow a request, as long as
+	// its bytes keep coming; the response must still be writable once the file is in.
+	rc := http.NewResponseController(w)
+	body.r = &stallDeadline{r: body.r, rc: rc, stall: s.stall}
 	ow, err := s.newObjectWriter()
 	if err != nil {
 		s.internalError(w, r, err)
 		return
 	}
 	n, err := io.Copy(ow, io.LimitReader(file, rng.max+1))
+	// Errors are ignored: a connection without deadlines (HTTP/2 before Go's support, a
+	// recorder in tests) keeps the server's own.
+	_ = rc.SetWriteDeadline(time.Now().Add(s.stall))
 	switch {
 	case errors.Is(err, errBodyLimit) || n > rng.max:
 		ow.abort()
@@ -335,6 +342,24 @@ func (b *limitedBody) Read(p []byte) (int, error) {
 	n, err := b.r.Read(p)
 	b.left -= int64(n)
 	return n, err
+}
+
+// stallDeadline pushes the connection's read deadline about stall ahead as bytes arrive, so
+// a read fails only after about stall without any. It pushes at most every stall/8, not on
+// every read, which keeps the timer off the hot path.
+type stallDeadline struct {
+	r     io.Reader
+	rc    *http.ResponseController
+	stall time.Duration
+	next  time.Time
+}
+
+func (d *stallDeadline) Read(p []byte) (int, error) {
+	if now := time.Now(); !now.Before(d.next) {
+		_ = d.rc.SetReadDeadline(now.Add(d.stall))
+		d.next = now.Add(d.stall / 8)
+	}
+	return d.r.Read(p)
 }
 
 // internalError logs err, which the client is not told, and answers 500 InternalError.

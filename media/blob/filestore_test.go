@@ -8,6 +8,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -354,5 +355,81 @@ func TestFileStore_ErrInternal(t *testing.T) {
 	}
 	if !strings.Contains(logs.String(), "not a directory") {
 		t.Errorf("log: %q", logs.String())
+	}
+}
+
+// TestFileStore_SlowUpload: behind a server whose read and write timeouts are far shorter than
+// the upload takes, a photo whose bytes keep coming is stored, as from a phone on a slow
+// network; one that stalls is dropped once it has sent nothing for the store's stall limit, and
+// nothing is stored.
+func TestFileStore_SlowUpload(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name  string
+		stall bool // the client stops sending halfway
+	}{
+		{"steady", false},
+		{"stalled", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var base string
+			fs, err := blob.OpenFileStore(t.TempDir(), func() string { return base }, blob.WithUploadStall(2*time.Second))
+			if err != nil {
+				t.Fatal(err)
+			}
+			srv := httptest.NewUnstartedServer(fs.Handler())
+			srv.Config.ReadTimeout, srv.Config.WriteTimeout = 300*time.Millisecond, 300*time.Millisecond
+			srv.Start()
+			t.Cleanup(srv.Close)
+			base = srv.URL
+
+			key, data := "staging/bob/slow", photo(64<<10)
+			form, err := fs.PresignPost(ctx, key, "image/jpeg", int64(len(data)), time.Now().Add(time.Minute))
+			if err != nil {
+				t.Fatal(err)
+			}
+			pr, pw := io.Pipe()
+			mw := multipart.NewWriter(pw)
+			go func() {
+				for k, v := range form.Fields {
+					mw.WriteField(k, v)
+				}
+				fw, _ := mw.CreateFormFile("file", "photo.jpg")
+				// Sixteen pieces, 100 ms apart: five times the server's timeouts in all.
+				piece := len(data) / 16
+				for i := 0; i < 16; i++ {
+					if tc.stall && i == 8 {
+						return // the connection stays open, silent, until the server drops it
+					}
+					if _, err := fw.Write(data[i*piece : (i+1)*piece]); err != nil {
+						pw.CloseWithError(err)
+						return
+					}
+					time.Sleep(100 * time.Millisecond)
+				}
+				pw.CloseWithError(mw.Close())
+			}()
+			t.Cleanup(func() { pw.Close() })
+			req, _ := http.NewRequestWithContext(ctx, http.MethodPost, form.URL, pr)
+			req.Header.Set("Content-Type", mw.FormDataContentType())
+			resp, err := http.DefaultClient.Do(req)
+			status := 0
+			if err == nil {
+				status = resp.StatusCode
+				resp.Body.Close()
+			}
+			switch {
+			case !tc.stall && status != http.StatusNoContent:
+				t.Fatalf("the steady upload: status %d, error %v; want 204", status, err)
+			case !tc.stall:
+				if got := readAll(t, fs, key); !bytes.Equal(got, data) {
+					t.Errorf("stored %d bytes, want the %d sent", len(got), len(data))
+				}
+			case status == http.StatusNoContent:
+				t.Fatal("the stalled upload was stored")
+			default:
+				assertAbsent(t, fs, key)
+			}
+		})
 	}
 }

@@ -11,10 +11,9 @@
 // CreateTable, DescribeTable, UpdateTable, DeleteTable (whose answers hold
 // a TableDescription), UpdateTimeToLive and DescribeTimeToLive, and the
 // Streams API's ListStreams, DescribeStream, GetShardIterator and
-// GetRecords. Items read from storage stay in their stored form
-// (storage.StoredItem) until a front-end renders them. The remaining
-// operations (ListTables, the tag operations) still answer with
-// map[string]any trees.
+// GetRecords, ListTables, the tag operations and PartiQL's. Items read
+// from storage stay in their stored form (storage.StoredItem) until a
+// front-end renders them.
 //
 // The outputs also write their own response JSON (responsejson.go, byte
 // for byte what json.Marshal gives the response map the protocol

@@ -3,10 +3,8 @@ package engine
 // Typed outputs. An operation that has one returns it from its run
 // function, and each front-end renders it: the JSON protocol with its
 // appendJSON method (responsejson.go), the typed SDK API with a toSDK
-// function (package sdkapi), PartiQL by reading its fields. None goes through the
-// other's form, and no map[string]any is built on the way; the JSON
-// renderer builds one only where the JSON shape is open-ended
-// (ConsumedCapacity's per-index objects).
+// function (sdk*.go), PartiQL by reading its fields. None goes through the
+// other's form, and no map[string]any is built on the way.
 
 import (
 	"math"
@@ -214,4 +212,53 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// ExecuteStatementOutput is the answer of ExecuteStatement: the items read
+// (shaped by the SELECT's projection; none for a write), the key to
+// continue after, and the ConsumedCapacity.
+type ExecuteStatementOutput struct {
+	Items    []attr.Item
+	LastKey  attr.Item // nil when the read is complete
+	Capacity ConsumedCapacity
+}
+
+// BatchExecuteOutput is the answer of BatchExecuteStatement: one response
+// per statement, in order.
+type BatchExecuteOutput struct {
+	Responses []batchStatementResponse
+}
+
+// batchStatementResponse is one statement's response in a batch: its
+// table (nil when the statement could not be planned), the item a SELECT
+// found, or the error in its place.
+type batchStatementResponse struct {
+	Table *string
+	Item  attr.Item
+	Err   *Error
+}
+
+// ExecuteTransactionOutput is the answer of ExecuteTransaction: for
+// reads, one item per statement (nil where there is none); for writes,
+// none.
+type ExecuteTransactionOutput struct {
+	Responses []attr.Item
+	Capacity  []CapacityReport // nil when not asked for
+}
+
+// ListTablesOutput is the answer of ListTables: one page of table names,
+// in order, and the last of them when more may follow ("" when none).
+type ListTablesOutput struct {
+	Names []string
+	Last  string
+}
+
+// EmptyOutput is the answer of an operation whose success holds nothing
+// (TagResource, UntagResource).
+type EmptyOutput struct{}
+
+// ListTagsOutput is the answer of ListTagsOfResource: the table's tags,
+// ordered by key.
+type ListTagsOutput struct {
+	Tags []storage.StoredTag
 }

@@ -1,11 +1,13 @@
 package engine
 
 import (
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"sync"
 	"unicode/utf8"
 
@@ -353,9 +355,55 @@ func (w *objectWriter) end() []byte {
 	return append(w.dst, '}')
 }
 
-// AppendJSON writes the ConsumedCapacity object (capacity.render).
+// AppendJSON writes the ConsumedCapacity object (capacity.report).
 func (cc ConsumedCapacity) AppendJSON(dst []byte) ([]byte, error) {
-	return appendObject(dst, cc.C.render(cc.Mode))
+	r := cc.C.report(cc.Mode)
+	return r.AppendJSON(dst), nil
+}
+
+// AppendJSON writes the report as json.Marshal does (its fields are in
+// key order; maps' keys sorted). ReadCapacityUnits and WriteCapacityUnits
+// are left out, as DynamoDB Local leaves them out.
+func (r *CapacityReport) AppendJSON(dst []byte) []byte {
+	units := func(dst []byte, n float64) []byte {
+		dst = append(dst, `{"CapacityUnits":`...)
+		return append(appendFloat(dst, n), '}')
+	}
+	indexes := func(dst []byte, m map[string]CapacityUnits) []byte {
+		dst = append(dst, '{')
+		for i, name := range sortedKeys(m) {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendString(dst, name)
+			dst = append(dst, ':')
+			dst = units(dst, m[name].CapacityUnits)
+		}
+		return append(dst, '}')
+	}
+	dst = append(dst, `{"CapacityUnits":`...)
+	dst = appendFloat(dst, r.CapacityUnits)
+	if len(r.GlobalSecondaryIndexes) > 0 {
+		dst = append(dst, `,"GlobalSecondaryIndexes":`...)
+		dst = indexes(dst, r.GlobalSecondaryIndexes)
+	}
+	if len(r.LocalSecondaryIndexes) > 0 {
+		dst = append(dst, `,"LocalSecondaryIndexes":`...)
+		dst = indexes(dst, r.LocalSecondaryIndexes)
+	}
+	if r.Table != nil {
+		dst = append(dst, `,"Table":`...)
+		dst = units(dst, r.Table.CapacityUnits)
+	}
+	dst = append(dst, `,"TableName":`...)
+	dst = appendString(dst, r.TableName)
+	return append(dst, '}')
+}
+
+// appendReports writes a list of ConsumedCapacity objects.
+func appendReports(dst []byte, list []CapacityReport) []byte {
+	dst, _ = appendArray(dst, len(list), func(dst []byte, i int) ([]byte, error) { return list[i].AppendJSON(dst), nil })
+	return dst
 }
 
 // AppendJSON writes the item: its stored form straight from the bytes, or
@@ -445,9 +493,8 @@ func (o *TransactWriteOutput) AppendJSON(dst []byte) ([]byte, error) {
 	if o.ConsumedCapacity == nil {
 		return append(dst, '{', '}'), nil
 	}
-	// Rare (asked for, on a write path that fsyncs): encoding/json's
-	// struct encoding is the map encoding here (capacityReport).
-	return appendJSONValue(dst, o)
+	dst = append(dst, `{"ConsumedCapacity":`...)
+	return append(appendReports(dst, o.ConsumedCapacity), '}'), nil
 }
 
 func (o *BatchGetOutput) AppendJSON(dst []byte) ([]byte, error) {
@@ -455,9 +502,7 @@ func (o *BatchGetOutput) AppendJSON(dst []byte) ([]byte, error) {
 	var err error
 	if o.Capacity != nil {
 		w.key("ConsumedCapacity")
-		if w.dst, err = appendJSONValue(w.dst, o.Capacity); err != nil {
-			return nil, err
-		}
+		w.dst = appendReports(w.dst, o.Capacity)
 	}
 	w.key("Responses")
 	w.dst = append(w.dst, '{')
@@ -480,24 +525,12 @@ func (o *BatchGetOutput) AppendJSON(dst []byte) ([]byte, error) {
 	return w.end(), nil
 }
 
-// appendJSONValue appends json.Marshal's encoding of v, for the parts of
-// typed outputs that are plain data (capacityReport).
-func appendJSONValue(dst []byte, v any) ([]byte, error) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	return append(dst, b...), nil
-}
-
 func (o *TransactGetOutput) AppendJSON(dst []byte) ([]byte, error) {
 	w := objectWriter{dst: dst}
 	var err error
 	if o.Capacity != nil {
 		w.key("ConsumedCapacity")
-		if w.dst, err = appendJSONValue(w.dst, o.Capacity); err != nil {
-			return nil, err
-		}
+		w.dst = appendReports(w.dst, o.Capacity)
 	}
 	w.key("Responses")
 	w.dst, err = appendArray(w.dst, len(o.Responses), func(dst []byte, i int) ([]byte, error) {
@@ -516,27 +549,191 @@ func (o *TransactGetOutput) AppendJSON(dst []byte) ([]byte, error) {
 
 func (o *BatchWriteOutput) AppendJSON(dst []byte) ([]byte, error) {
 	w := objectWriter{dst: dst}
-	var err error
 	if o.Capacity != nil {
 		w.key("ConsumedCapacity")
-		if w.dst, err = appendJSONValue(w.dst, o.Capacity); err != nil {
-			return nil, err
-		}
+		w.dst = appendReports(w.dst, o.Capacity)
 	}
 	w.key("UnprocessedItems")
 	w.dst = append(w.dst, '{', '}')
 	return w.end(), nil
 }
-
-// storedRecordJSON renders a stream record as JSON from its stored form,
-// in a response tree (RecordPage.Response): storage never encodes JSON.
-type storedRecordJSON struct{ r *storage.StoredRecord }
-
-// AppendJSON appends the record's JSON to dst.
-func (j storedRecordJSON) AppendJSON(dst []byte) ([]byte, error) {
-	return StoredRecordAppendJSON(j.r, dst)
+func (o *ExecuteStatementOutput) AppendJSON(dst []byte) ([]byte, error) {
+	w := objectWriter{dst: dst}
+	var err error
+	if o.Capacity.Reported() {
+		w.key("ConsumedCapacity")
+		if w.dst, err = o.Capacity.AppendJSON(w.dst); err != nil {
+			return nil, err
+		}
+	}
+	w.key("Items")
+	w.dst, _ = appendArray(w.dst, len(o.Items), func(dst []byte, i int) ([]byte, error) { return AppendItem(dst, o.Items[i]), nil })
+	if o.LastKey != nil {
+		w.key("LastEvaluatedKey")
+		start := len(w.dst)
+		w.dst = AppendItem(w.dst, o.LastKey)
+		// The NextToken is the LastEvaluatedKey's JSON, in base64.
+		key := w.dst[start:]
+		w.key("NextToken")
+		w.dst = append(w.dst, '"')
+		w.dst = base64.StdEncoding.AppendEncode(w.dst, key)
+		w.dst = append(w.dst, '"')
+	}
+	return w.end(), nil
 }
 
-// MarshalJSON renders the record should a response put it where
-// encoding/json renders it.
-func (j storedRecordJSON) MarshalJSON() ([]byte, error) { return StoredRecordAppendJSON(j.r, nil) }
+func (o *BatchExecuteOutput) AppendJSON(dst []byte) ([]byte, error) {
+	dst = append(dst, `{"Responses":`...)
+	dst, _ = appendArray(dst, len(o.Responses), func(dst []byte, i int) ([]byte, error) {
+		r := &o.Responses[i]
+		w := objectWriter{dst: dst}
+		if r.Err != nil {
+			w.key("Error")
+			w.dst = append(w.dst, `{"Code":`...)
+			w.dst = appendString(w.dst, strings.TrimSuffix(r.Err.Type, "Exception"))
+			w.dst = append(w.dst, `,"Message":`...)
+			w.dst = appendString(w.dst, r.Err.Message)
+			w.dst = append(w.dst, '}')
+		} else if r.Item != nil {
+			w.key("Item")
+			w.dst = AppendItem(w.dst, r.Item)
+		}
+		if r.Table != nil {
+			w.key("TableName")
+			w.dst = appendString(w.dst, *r.Table)
+		}
+		return w.end(), nil
+	})
+	return append(dst, '}'), nil
+}
+
+func (o *ExecuteTransactionOutput) AppendJSON(dst []byte) ([]byte, error) {
+	w := objectWriter{dst: dst}
+	if o.Capacity != nil {
+		w.key("ConsumedCapacity")
+		w.dst = appendReports(w.dst, o.Capacity)
+	}
+	w.key("Responses")
+	w.dst, _ = appendArray(w.dst, len(o.Responses), func(dst []byte, i int) ([]byte, error) {
+		if o.Responses[i] == nil {
+			return append(dst, '{', '}'), nil
+		}
+		dst = append(dst, `{"Item":`...)
+		dst = AppendItem(dst, o.Responses[i])
+		return append(dst, '}'), nil
+	})
+	return w.end(), nil
+}
+
+func (o *ListTablesOutput) AppendJSON(dst []byte) ([]byte, error) {
+	w := objectWriter{dst: dst}
+	if o.Last != "" {
+		w.key("LastEvaluatedTableName")
+		w.dst = appendString(w.dst, o.Last)
+	}
+	w.key("TableNames")
+	w.dst, _ = appendArray(w.dst, len(o.Names), func(dst []byte, i int) ([]byte, error) { return appendString(dst, o.Names[i]), nil })
+	return w.end(), nil
+}
+
+func (*EmptyOutput) AppendJSON(dst []byte) ([]byte, error) { return append(dst, '{', '}'), nil }
+
+func (o *ListTagsOutput) AppendJSON(dst []byte) ([]byte, error) {
+	dst = append(dst, `{"Tags":`...)
+	dst, _ = appendArray(dst, len(o.Tags), func(dst []byte, i int) ([]byte, error) {
+		dst = append(dst, `{"Key":`...)
+		dst = appendString(dst, o.Tags[i].Key)
+		dst = append(dst, `,"Value":`...)
+		dst = appendString(dst, o.Tags[i].Value)
+		return append(dst, '}'), nil
+	})
+	return append(dst, '}'), nil
+}
+
+func (l *StreamList) AppendJSON(dst []byte) ([]byte, error) {
+	w := objectWriter{dst: dst}
+	if l.LastEvaluated != "" {
+		w.key("LastEvaluatedStreamArn")
+		w.dst = appendString(w.dst, l.LastEvaluated)
+	}
+	w.key("Streams")
+	w.dst, _ = appendArray(w.dst, len(l.Streams), func(dst []byte, i int) ([]byte, error) {
+		s := &l.Streams[i]
+		dst = append(dst, `{"StreamArn":`...)
+		dst = appendString(dst, s.Arn)
+		dst = append(dst, `,"StreamLabel":`...)
+		dst = appendString(dst, s.Label)
+		dst = append(dst, `,"TableName":`...)
+		dst = appendString(dst, s.Table)
+		return append(dst, '}'), nil
+	})
+	return w.end(), nil
+}
+
+func (d *StreamDescription) AppendJSON(dst []byte) ([]byte, error) {
+	m := d.Meta
+	dst = append(dst, `{"StreamDescription":{"CreationRequestDateTime":`...)
+	dst = appendFloat(dst, m.Created)
+	dst = append(dst, `,"KeySchema":`...)
+	dst, _ = appendArray(dst, len(m.KeySchema), func(dst []byte, i int) ([]byte, error) {
+		dst = append(dst, `{"AttributeName":`...)
+		dst = appendString(dst, m.KeySchema[i].AttributeName)
+		dst = append(dst, `,"KeyType":`...)
+		dst = appendString(dst, m.KeySchema[i].KeyType)
+		return append(dst, '}'), nil
+	})
+	if d.LastShard != "" {
+		dst = append(dst, `,"LastEvaluatedShardId":`...)
+		dst = appendString(dst, d.LastShard)
+	}
+	dst = append(dst, `,"Shards":`...)
+	dst, _ = appendArray(dst, len(d.Shards), func(dst []byte, i int) ([]byte, error) {
+		s := &d.Shards[i]
+		w := objectWriter{dst: dst}
+		if s.Parent != "" {
+			w.key("ParentShardId")
+			w.dst = appendString(w.dst, s.Parent)
+		}
+		w.key("SequenceNumberRange")
+		w.dst = append(w.dst, '{')
+		if end, closed := ShardEnding(s); closed {
+			w.dst = append(w.dst, `"EndingSequenceNumber":`...)
+			w.dst = appendString(w.dst, storage.FormatSequenceNumber(end))
+			w.dst = append(w.dst, ',')
+		}
+		w.dst = append(w.dst, `"StartingSequenceNumber":`...)
+		w.dst = appendString(w.dst, storage.FormatSequenceNumber(s.Start))
+		w.dst = append(w.dst, '}')
+		w.key("ShardId")
+		w.dst = appendString(w.dst, s.ID)
+		return w.end(), nil
+	})
+	for _, member := range [...]struct{ name, Value string }{
+		{"StreamArn", d.Arn}, {"StreamLabel", m.Label}, {"StreamStatus", StreamStatus(m)}, {"StreamViewType", m.ViewType}, {"TableName", m.Table},
+	} {
+		dst = append(dst, ',', '"')
+		dst = append(dst, member.name...)
+		dst = append(dst, '"', ':')
+		dst = appendString(dst, member.Value)
+	}
+	return append(dst, '}', '}'), nil
+}
+
+func (o *ShardIteratorOutput) AppendJSON(dst []byte) ([]byte, error) {
+	dst = append(dst, `{"ShardIterator":`...)
+	return append(appendString(dst, o.Iterator), '}'), nil
+}
+
+func (p *RecordPage) AppendJSON(dst []byte) ([]byte, error) {
+	w := objectWriter{dst: dst}
+	if p.Next != nil {
+		w.key("NextShardIterator")
+		w.dst = appendString(w.dst, p.Next.String())
+	}
+	w.key("Records")
+	var err error
+	if w.dst, err = appendArray(w.dst, len(p.Records), func(dst []byte, i int) ([]byte, error) { return StoredRecordAppendJSON(p.Records[i], dst) }); err != nil {
+		return nil, err
+	}
+	return w.end(), nil
+}

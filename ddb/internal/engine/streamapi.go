@@ -58,7 +58,7 @@ type ListStreamsInput struct {
 	ExclusiveStartStreamArn string `json:"ExclusiveStartStreamArn"`
 }
 
-// StreamList is ListStreams' answer, which each path renders (response,
+// StreamList is ListStreams' answer, which each path renders (appendJSON,
 // listStreamsToSDK).
 type StreamList struct {
 	Streams []streamName
@@ -126,19 +126,6 @@ func (e *Engine) ListStreams(_ context.Context, in *ListStreamsInput) (*StreamLi
 	return l, nil
 }
 
-// Response renders the list as the JSON answer.
-func (l *StreamList) Response() map[string]any {
-	streams := make([]any, len(l.Streams))
-	for i, s := range l.Streams {
-		streams[i] = map[string]any{"StreamArn": s.Arn, "TableName": s.Table, "StreamLabel": s.Label}
-	}
-	out := map[string]any{"Streams": streams}
-	if l.LastEvaluated != "" {
-		out["LastEvaluatedStreamArn"] = l.LastEvaluated
-	}
-	return out
-}
-
 // viewStream opens the stream arn names in a read transaction; the error
 // is ResourceNotFoundException with notFound's message when there is none.
 // The log comes without its meta, which DescribeStream reads, and
@@ -170,7 +157,7 @@ type DescribeStreamInput struct {
 }
 
 // StreamDescription is DescribeStream's answer, which each path renders
-// (response, describeStreamToSDK).
+// (appendJSON, describeStreamToSDK).
 type StreamDescription struct {
 	Arn    string
 	Meta   *storage.StreamMeta
@@ -224,43 +211,7 @@ func (e *Engine) DescribeStream(_ context.Context, in *DescribeStreamInput) (*St
 	return d, nil
 }
 
-// Response renders the description as the JSON answer.
-func (d *StreamDescription) Response() map[string]any {
-	m := d.Meta
-	desc := map[string]any{
-		"StreamArn":               d.Arn,
-		"StreamLabel":             m.Label,
-		"StreamStatus":            StreamStatus(m),
-		"StreamViewType":          m.ViewType,
-		"CreationRequestDateTime": m.Created,
-		"TableName":               m.Table,
-		"KeySchema":               m.KeySchema,
-	}
-	shards := make([]any, len(d.Shards))
-	for i := range d.Shards {
-		shards[i] = describeShard(&d.Shards[i])
-	}
-	desc["Shards"] = shards
-	if d.LastShard != "" {
-		desc["LastEvaluatedShardId"] = d.LastShard
-	}
-	return map[string]any{"StreamDescription": desc}
-}
-
-// describeShard renders a Shard of DescribeStream.
-func describeShard(s *storage.ShardMeta) map[string]any {
-	r := map[string]any{"StartingSequenceNumber": storage.FormatSequenceNumber(s.Start)}
-	if end, closed := ShardEnding(s); closed {
-		r["EndingSequenceNumber"] = storage.FormatSequenceNumber(end)
-	}
-	d := map[string]any{"ShardId": s.ID, "SequenceNumberRange": r}
-	if s.Parent != "" {
-		d["ParentShardId"] = s.Parent
-	}
-	return d
-}
-
-// ShardEnding is the EndingSequenceNumber of a closed shard; closed is false for
+// ending is the EndingSequenceNumber of a closed shard; closed is false for
 // the open one, which has none. A shard closed before its first record ends
 // where it starts, as DynamoDB Local reports it.
 func ShardEnding(s *storage.ShardMeta) (end uint64, closed bool) {
@@ -274,6 +225,10 @@ type GetShardIteratorInput struct {
 	ShardIteratorType string `json:"ShardIteratorType"`
 	SequenceNumber    string `json:"SequenceNumber"`
 }
+
+// ShardIteratorOutput is GetShardIterator's answer over HTTP: the
+// iterator in its string form.
+type ShardIteratorOutput struct{ Iterator string }
 
 // GetShardIterator returns an iterator at a position of a shard.
 func (e *Engine) GetShardIterator(_ context.Context, in *GetShardIteratorInput) (*ShardIterator, error) {
@@ -359,7 +314,7 @@ type GetRecordsInput struct {
 	Limit         *int   `json:"Limit"`
 }
 
-// RecordPage is GetRecords' answer, which each path renders (response,
+// RecordPage is GetRecords' answer, which each path renders (appendJSON,
 // getRecordsToSDK).
 type RecordPage struct {
 	Records []*storage.StoredRecord
@@ -442,15 +397,11 @@ func (e *Engine) GetRecords(_ context.Context, in *GetRecordsInput) (*RecordPage
 	return p, nil
 }
 
-// Response renders the page as the JSON answer.
-func (p *RecordPage) Response() map[string]any {
-	records := make([]any, len(p.Records))
-	for i, r := range p.Records {
-		records[i] = storedRecordJSON{r}
+// BytesToSeq reads an 8-byte sequence number key.
+func BytesToSeq(k []byte) uint64 {
+	var n uint64
+	for _, b := range k {
+		n = n<<8 | uint64(b)
 	}
-	out := map[string]any{"Records": records}
-	if p.Next != nil {
-		out["NextShardIterator"] = p.Next.String()
-	}
-	return out
+	return n
 }

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 	"sort"
@@ -143,14 +144,96 @@ type TagResourceInput struct {
 	Tags        []Tag  `json:"Tags"`
 }
 
+// TagResource adds tags to a table, replacing the values of keys it has.
+func (e *Engine) TagResource(_ context.Context, in *TagResourceInput) (*EmptyOutput, error) {
+	if in.Tags == nil {
+		return nil, Validationf("1 validation error detected: Value null at 'tags' failed to satisfy constraint: Member must not be null")
+	}
+	add, err := CheckTags("tags", in.Tags)
+	if err != nil {
+		return nil, err
+	}
+	return emptyOrError(e.Update(func(tx *bolt.Tx) error {
+		m, err := e.TaggedTable(tx, "TagResource", in.ResourceArn)
+		if err != nil {
+			return err
+		}
+		m.Tags = MergeTags(m.Tags, add)
+		if len(m.Tags) > MaxTagsPerResource {
+			return ErrTooManyTags(len(m.Tags))
+		}
+		return storage.SaveTable(tx, m)
+	}))
+}
+
 // UntagResourceInput is the UntagResource request.
 type UntagResourceInput struct {
 	ResourceArn string   `json:"ResourceArn"`
 	TagKeys     []string `json:"TagKeys"`
 }
 
+// UntagResource removes tags from a table; a key it does not have is no
+// error.
+func (e *Engine) UntagResource(_ context.Context, in *UntagResourceInput) (*EmptyOutput, error) {
+	if in.TagKeys == nil {
+		return nil, Validationf("1 validation error detected: Value null at 'tagKeys' failed to satisfy constraint: Member must not be null")
+	}
+	for i, k := range in.TagKeys {
+		if n := utf8.RuneCountInString(k); n < 1 || n > MaxTagKeyLength {
+			return nil, Validationf("1 validation error detected: Value '%s' at 'tagKeys.%d.member' failed to satisfy constraint: Member must have length less than or equal to %d and greater than or equal to 1", k, i+1, MaxTagKeyLength)
+		}
+	}
+	return emptyOrError(e.Update(func(tx *bolt.Tx) error {
+		m, err := e.TaggedTable(tx, "UntagResource", in.ResourceArn)
+		if err != nil {
+			return err
+		}
+		kept := m.Tags[:0]
+		for _, t := range m.Tags {
+			removed := false
+			for _, k := range in.TagKeys {
+				removed = removed || t.Key == k
+			}
+			if !removed {
+				kept = append(kept, t)
+			}
+		}
+		m.Tags = kept
+		return storage.SaveTable(tx, m)
+	}))
+}
+
+// emptyOrError is the answer of an operation whose success holds nothing.
+func emptyOrError(err error) (*EmptyOutput, error) {
+	if err != nil {
+		return nil, err
+	}
+	return &EmptyOutput{}, nil
+}
+
 // ListTagsInput is the ListTagsOfResource request.
 type ListTagsInput struct {
 	ResourceArn string  `json:"ResourceArn"`
 	NextToken   *string `json:"NextToken"`
+}
+
+// ListTagsOfResource lists a table's tags, ordered by key. A table has at
+// most 50, so one page holds them all and no NextToken is ever issued.
+func (e *Engine) ListTagsOfResource(_ context.Context, in *ListTagsInput) (*ListTagsOutput, error) {
+	var tags []storage.StoredTag
+	err := e.View(func(tx *bolt.Tx) error {
+		m, err := e.TaggedTable(tx, "ListTagsOfResource", in.ResourceArn)
+		if err != nil {
+			return err
+		}
+		if in.NextToken != nil {
+			return InvalidParamf("Invalid NextToken: %s", *in.NextToken)
+		}
+		tags = m.Tags
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &ListTagsOutput{Tags: tags}, nil
 }

@@ -13,6 +13,8 @@
 //	sdkbatch.go              BatchGetItem, BatchWriteItem
 //	sdktransact.go           TransactWriteItems
 //	sdktable.go              the table operations and TTL
+//	sdktags.go               the tag operations
+//	sdkpartiql.go            PartiQL's operations
 //	sdklegacyparams.go       the legacy parameters' SDK shapes
 //	sdkvalue.go              attribute values to and from the SDK's types
 //	sdkresponse.go           items and capacity into the SDK's outputs

@@ -29,14 +29,6 @@ func errUnserializable(what string) *engine.Error {
 	return &engine.Error{Type: engine.TypeSerialization, Message: "the request cannot be serialized: " + what}
 }
 
-// isNesting reports whether err is the nesting-depth error, which ends the
-// decoding of a whole request at once (attr's decoder aborts on it), ahead
-// of any other value error.
-func isNesting(err error) bool {
-	ve, ok := err.(*attr.ValidationError)
-	return ok && ve.Message == attr.MsgNestingTooDeep
-}
-
 // validString is s as the SDK serializes it: invalid UTF-8 bytes become
 // U+FFFD, as encoding/json writes them.
 func validString(s string) string {
@@ -121,7 +113,7 @@ func convertValue(v types.AttributeValue, depth int, exact bool) (attr.Value, er
 				continue // the SDK leaves nil elements out of the list it sends
 			}
 			x, err := convertValue(e, depth+1, exact)
-			if err != nil && (!exact || isNesting(err)) {
+			if err != nil && (!exact || engine.IsNesting(err)) {
 				return attr.Value{}, err
 			}
 			if err != nil && first == nil {
@@ -158,7 +150,7 @@ func convertMap(m map[string]types.AttributeValue, depth int, exact bool) (map[s
 		var first error
 		for _, k := range slices.Sorted(maps.Keys(m)) {
 			_, err := memberFromSDK(k, m[k], depth, true)
-			if isNesting(err) {
+			if engine.IsNesting(err) {
 				return nil, err
 			}
 			if err != nil && first == nil {

@@ -4,11 +4,6 @@
 // (package engine), runs the operation and writes its output or its error
 // as DynamoDB does; the in-process transport and the HTTP server around it.
 //
-// PartiQL (ExecuteStatement, BatchExecuteStatement, ExecuteTransaction;
-// statements parsed by package ddb/partiql) is here too, because it still
-// hands each statement to the operations as the equivalent JSON request
-// through the operations table.
-//
 // # Files
 //
 //	handler.go               Handler: dispatch by X-Amz-Target, body
@@ -21,6 +16,4 @@
 //	                         Options.RequestMemory
 //	server.go                the http.Server with its timeouts
 //	transport.go             the in-process http.RoundTripper
-//	partiql.go               PartiQL's operations: statements planned and run
-//	partiqltranslate.go      statements translated into DynamoDB requests
 package wire

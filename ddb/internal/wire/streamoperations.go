@@ -24,7 +24,7 @@ func opListStreams(e *engine.Engine, ctx context.Context, body []byte) (any, err
 	if err != nil {
 		return nil, err
 	}
-	return l.Response(), nil
+	return l, nil
 }
 
 // opDescribeStream decodes a DescribeStream request and runs it.
@@ -37,7 +37,7 @@ func opDescribeStream(e *engine.Engine, ctx context.Context, body []byte) (any, 
 	if err != nil {
 		return nil, err
 	}
-	return d.Response(), nil
+	return d, nil
 }
 
 // opGetShardIterator decodes a GetShardIterator request and runs it.
@@ -50,7 +50,7 @@ func opGetShardIterator(e *engine.Engine, ctx context.Context, body []byte) (any
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"ShardIterator": it.String()}, nil
+	return &engine.ShardIteratorOutput{Iterator: it.String()}, nil
 }
 
 // opGetRecords decodes a GetRecords request and runs it.
@@ -63,5 +63,5 @@ func opGetRecords(e *engine.Engine, ctx context.Context, body []byte) (any, erro
 	if err != nil {
 		return nil, err
 	}
-	return p.Response(), nil
+	return p, nil
 }

@@ -1,4 +1,4 @@
-package wire
+package engine
 
 import (
 	"fmt"
@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
-	"github.com/quickphotos/quickphotos/ddb/internal/engine"
+	"github.com/quickphotos/quickphotos/ddb/expr"
 	"github.com/quickphotos/quickphotos/ddb/partiql"
 )
 
@@ -20,20 +20,20 @@ import (
 // translation accumulates the placeholders of one statement's expressions.
 type translation struct {
 	params []attr.Value
-	names  map[string]string // #n0 -> attribute name
+	Names  map[string]string // #n0 -> attribute name
 	byName map[string]string // attribute name -> #n0
 	values map[string]attr.Value
 }
 
 // newTranslation starts a translation binding the statement's parameters.
 func newTranslation(params []attr.Value) *translation {
-	return &translation{params: params, names: map[string]string{}, byName: map[string]string{}, values: map[string]attr.Value{}}
+	return &translation{params: params, Names: map[string]string{}, byName: map[string]string{}, values: map[string]attr.Value{}}
 }
 
 // errPartiQL is the ValidationException of a statement the engine cannot
 // translate.
-func errPartiQL(format string, args ...any) *engine.Error {
-	return engine.Validationf("Statement wasn't well formed, can't be processed: "+format, args...)
+func errPartiQL(format string, args ...any) *Error {
+	return Validationf("Statement wasn't well formed, can't be processed: "+format, args...)
 }
 
 // name returns the placeholder of an attribute name.
@@ -41,13 +41,13 @@ func (tr *translation) name(n string) string {
 	if p, ok := tr.byName[n]; ok {
 		return p
 	}
-	p := "#n" + strconv.Itoa(len(tr.names))
-	tr.names[p], tr.byName[n] = n, p
+	p := "#n" + strconv.Itoa(len(tr.Names))
+	tr.Names[p], tr.byName[n] = n, p
 	return p
 }
 
-// value returns a new placeholder for v.
-func (tr *translation) value(v attr.Value) string {
+// Value returns a new placeholder for v.
+func (tr *translation) Value(v attr.Value) string {
 	p := ":v" + strconv.Itoa(len(tr.values))
 	tr.values[p] = v
 	return p
@@ -126,7 +126,7 @@ func (tr *translation) bag(e *partiql.Bag) (attr.Value, bool, error) {
 		return attr.Value{}, false, errPartiQL("a set may not be empty")
 	}
 	if err := attr.ValidateSet(set); err != nil {
-		return attr.Value{}, false, engine.Validationf("%s", err.Error())
+		return attr.Value{}, false, Validationf("%s", err.Error())
 	}
 	return set, true, nil
 }
@@ -137,7 +137,7 @@ func (tr *translation) operand(e partiql.Expr) (string, error) {
 	if v, ok, err := tr.constant(e); err != nil {
 		return "", err
 	} else if ok {
-		return tr.value(v), nil
+		return tr.Value(v), nil
 	}
 	switch e := e.(type) {
 	case partiql.Path:
@@ -225,7 +225,7 @@ func (tr *translation) condition(e partiql.Expr) (string, error) {
 		if e.Missing {
 			s = "attribute_not_exists(" + tr.path(p) + ")"
 		} else {
-			s = "attribute_type(" + tr.path(p) + ", " + tr.value(attr.S("NULL")) + ")"
+			s = "attribute_type(" + tr.path(p) + ", " + tr.Value(attr.S("NULL")) + ")"
 		}
 		if e.Negated {
 			s = "NOT " + s
@@ -317,13 +317,16 @@ func (tr *translation) conditionOf(cs []partiql.Expr) (string, error) {
 	return strings.Join(parts, " AND "), nil
 }
 
-// placeholders adds the translation's names and values to a request.
-func (tr *translation) placeholders(req map[string]any) map[string]any {
-	if len(tr.names) > 0 {
-		req["ExpressionAttributeNames"] = tr.names
+// placeholders returns the translation's names and values, each nil when
+// there are none (the request then has no such parameter).
+func (tr *translation) placeholders() (map[string]string, expr.Values) {
+	var names map[string]string
+	var values expr.Values
+	if len(tr.Names) > 0 {
+		names = tr.Names
 	}
 	if len(tr.values) > 0 {
-		req["ExpressionAttributeValues"] = attr.Item(tr.values)
+		values = expr.Values(tr.values)
 	}
-	return req
+	return names, values
 }

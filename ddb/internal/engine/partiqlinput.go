@@ -1,0 +1,305 @@
+package engine
+
+// A planned statement (dmlRequest) as the typed input of the operation
+// that runs it, and the checks that input's JSON decoding applied.
+//
+// A statement's values come from its literals and its Parameters. The
+// Parameters were decoded as standalone values; literals were parsed and
+// their numbers and sets checked by the translation. Where a value lands
+// in the request can still refuse it: an item's attributes (Item, Key)
+// start one level deeper than a standalone value, and a tuple literal may
+// name an attribute with the empty string. checkValues refuses what the
+// decoder of the equivalent JSON request would, with its error, before
+// anything runs.
+
+import (
+	"context"
+	"encoding/json"
+	"maps"
+	"slices"
+
+	"github.com/quickphotos/quickphotos/ddb/attr"
+	"github.com/quickphotos/quickphotos/ddb/expr"
+)
+
+// ExprParams are the request's placeholders.
+func (d *DmlRequest) ExprParams() ExprParams {
+	return ExprParams{ExpressionAttributeNames: d.Names, ExpressionAttributeValues: d.values}
+}
+
+// ReadParams are the parameters of a GetItem, Query or Scan.
+func (d *DmlRequest) ReadParams() ReadParams {
+	return ReadParams{TableName: d.Table, ProjectionExpression: d.projectionExpr, ConsistentRead: d.consistent,
+		ReturnConsumedCapacity: d.Capacity, ExprParams: d.ExprParams()}
+}
+
+// ListParams are the parameters of a Query or Scan.
+func (d *DmlRequest) ListParams() ListParams {
+	return ListParams{ReadParams: d.ReadParams(), IndexName: d.Index, FilterExpression: d.filter, Limit: d.limit, ExclusiveStartKey: d.start}
+}
+
+// WriteParams are the parameters of a PutItem, UpdateItem or DeleteItem.
+func (d *DmlRequest) WriteParams() WriteParams {
+	return WriteParams{TableName: d.Table, ConditionExpression: d.condition, ReturnConsumedCapacity: d.Capacity, ExprParams: d.ExprParams()}
+}
+
+// TransactAction is the request as an action of TransactWriteItems.
+func (d *DmlRequest) TransactAction() *TransactAction {
+	return &TransactAction{TableName: d.Table, Key: d.Key, Item: d.Item, ConditionExpression: d.condition, UpdateExpression: d.Update,
+		ExprParams: d.ExprParams()}
+}
+
+// TransactWriteItem is the request as an element of TransactWriteItems.
+func (d *DmlRequest) TransactWriteItem() TransactWriteItem {
+	switch d.op {
+	case "PutItem":
+		return TransactWriteItem{Put: d.TransactAction()}
+	case "UpdateItem":
+		return TransactWriteItem{Update: d.TransactAction()}
+	}
+	return TransactWriteItem{Delete: d.TransactAction()}
+}
+
+// transactGetItem is the request (a GetItem) as an element of
+// TransactGetItems, which has no ExpressionAttributeValues.
+func (d *DmlRequest) transactGetItem() transactGetItem {
+	return transactGetItem{Get: &transactGet{TableName: d.Table, Key: d.Key, ProjectionExpression: d.projectionExpr,
+		ExpressionAttributeNames: d.Names}}
+}
+
+// dmlAnswer is what a statement's answer holds for PartiQL: the items read
+// (decoded), the LastEvaluatedKey of a page and the ConsumedCapacity.
+type dmlAnswer struct {
+	Items    []attr.Item
+	LastKey  attr.Item
+	Capacity ConsumedCapacity
+}
+
+// runDML runs the request's operation on its typed input and reads the
+// answer.
+func (e *Engine) runDML(ctx context.Context, d *DmlRequest) (*dmlAnswer, error) {
+	if err := d.checkValues(true); err != nil {
+		return nil, err
+	}
+	out := &dmlAnswer{}
+	switch d.op {
+	case "GetItem":
+		r, err := e.GetItem(ctx, &GetItemInput{KeyInput: KeyInput{Key: d.Key}, ReadParams: d.ReadParams()})
+		if err != nil {
+			return nil, err
+		}
+		if r.Item.Present() {
+			it, err := r.Item.Decode()
+			if err != nil {
+				return nil, err
+			}
+			out.Items = []attr.Item{it}
+		}
+		out.Capacity = r.Capacity
+	case "Query", "Scan":
+		var r *ListOutput
+		var err error
+		if d.op == "Query" {
+			r, err = e.Query(ctx, &QueryInput{ListParams: d.ListParams(), KeyConditionExpression: d.keyCondition})
+		} else {
+			r, err = e.Scan(ctx, &ScanInput{ListParams: d.ListParams()})
+		}
+		if err != nil {
+			return nil, err
+		}
+		out.Items = make([]attr.Item, len(r.Items))
+		for i, ri := range r.Items {
+			if out.Items[i], err = ri.Decode(); err != nil {
+				return nil, err
+			}
+		}
+		out.LastKey, out.Capacity = r.LastKey, r.Capacity
+	case "PutItem", "UpdateItem", "DeleteItem":
+		var r *ItemWriteOutput
+		var err error
+		switch d.op {
+		case "PutItem":
+			r, err = e.PutItem(ctx, &PutItemInput{Item: d.Item, WriteParams: d.WriteParams()})
+		case "UpdateItem":
+			r, err = e.UpdateItem(ctx, &UpdateItemInput{KeyInput: KeyInput{Key: d.Key}, UpdateExpression: d.Update, WriteParams: d.WriteParams()})
+		default:
+			r, err = e.DeleteItem(ctx, &DeleteItemInput{KeyInput: KeyInput{Key: d.Key}, WriteParams: d.WriteParams()})
+		}
+		if err != nil {
+			if de, ok := err.(*Error); ok && d.insert && de.Type == TypeConditionalCheck {
+				return nil, &Error{Type: "DuplicateItemException", Message: "Duplicate primary key exists in table"}
+			}
+			return nil, err
+		}
+		out.Capacity = r.Capacity
+	default:
+		return nil, InternalError(errUnknownDML(d.op))
+	}
+	return out, nil
+}
+
+// errUnknownDML is the error of a plan with no operation, which planning
+// never makes.
+type errUnknownDML string
+
+func (op errUnknownDML) Error() string { return "PartiQL planned an unknown operation " + string(op) }
+
+// checkValues refuses what decoding the request from JSON refused: its
+// ExpressionAttributeValues (when values, as standalone values), then its
+// Item and Key (as items), in that order, which is the order of their
+// names in the JSON PartiQL's requests were written in.
+func (d *DmlRequest) checkValues(values bool) error {
+	if values {
+		if err := checkStandalones(d.values); err != nil {
+			return err
+		}
+	}
+	if err := checkItem(d.Item); err != nil {
+		return err
+	}
+	return checkItem(d.Key)
+}
+
+// checkStandalones checks ExpressionAttributeValues as expr.Values decodes
+// them: the first invalid value in key order, named with its key.
+func checkStandalones(values expr.Values) error {
+	for _, v := range values {
+		if checkValue(v, 0, false) != nil {
+			_, err := expr.ValuesOf(values, func(v attr.Value) (attr.Value, error) { return v, checkValue(v, 0, true) })
+			return InternalError(err)
+		}
+	}
+	return nil
+}
+
+// checkItem checks an item as attr's decoder does: its attributes at depth
+// 1, in name order, a name checked after its value; a nesting error wherever
+// it is, since it ends the decoding, else the first error. Names are sorted
+// only to find which error that is.
+func checkItem(it attr.Item) error {
+	if checkMembers(it, 1, false) == nil {
+		return nil
+	}
+	return InternalError(checkMembers(it, 1, true))
+}
+
+// checkValue checks value v at depth as attr's decoder does; the values
+// of a statement are already valid scalars and sets, so what remains is
+// nesting, the names of map members, and sets (checked again, cheaply).
+// ordered takes map members in name order, as the decoder meets them, to
+// return the error it returns; without it the error is any one of them.
+func checkValue(v attr.Value, depth int, ordered bool) error {
+	if depth > attr.MaxDepth {
+		return &attr.ValidationError{Message: attr.MsgNestingTooDeep}
+	}
+	switch v.Type {
+	case attr.TypeNone:
+		return &attr.ValidationError{Message: attr.MsgEmptyValue}
+	case attr.TypeSS, attr.TypeNS, attr.TypeBS:
+		return attr.ValidateSet(v)
+	case attr.TypeL:
+		var first error
+		for _, e := range v.L {
+			err := checkValue(e, depth+1, ordered)
+			if IsNesting(err) || err != nil && !ordered {
+				return err
+			}
+			if err != nil && first == nil {
+				first = err
+			}
+		}
+		return first
+	case attr.TypeM:
+		return checkMembers(v.M, depth+1, ordered)
+	}
+	return nil
+}
+
+// checkMembers checks the members of a map or item, each at depth, as
+// checkValue does.
+func checkMembers(m map[string]attr.Value, depth int, ordered bool) error {
+	var first error
+	check := func(k string) error {
+		err := checkValue(m[k], depth, ordered)
+		if bad := attr.CheckName(k); err == nil && bad != nil {
+			err = bad
+		}
+		return err
+	}
+	if !ordered {
+		for k := range m {
+			if err := check(k); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		err := check(k)
+		if IsNesting(err) {
+			return err
+		}
+		if err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// PartiqlEarlierHash returns the hash earlier versions stored an
+// ExecuteTransaction's ClientRequestToken with (requestDigest): requestHash
+// of the TransactWriteItems request as the JSON they sent it to the
+// operation in, which held only the members a statement sets.
+func PartiqlEarlierHash(in *TransactWriteInput) func() []byte {
+	return func() []byte {
+		items := make([]map[string]any, len(in.TransactItems))
+		for i := range in.TransactItems {
+			ti := &in.TransactItems[i]
+			kind, a, err := ti.Action()
+			if err != nil {
+				return UnmatchableHash()
+			}
+			body := map[string]any{"TableName": a.TableName}
+			if a.Key != nil {
+				body["Key"] = a.Key
+			}
+			if a.Item != nil {
+				body["Item"] = a.Item
+			}
+			if a.ConditionExpression != nil {
+				body["ConditionExpression"] = *a.ConditionExpression
+			}
+			if a.UpdateExpression != nil {
+				body["UpdateExpression"] = *a.UpdateExpression
+			}
+			if a.ExpressionAttributeNames != nil {
+				body["ExpressionAttributeNames"] = a.ExpressionAttributeNames
+			}
+			if a.ExpressionAttributeValues != nil {
+				body["ExpressionAttributeValues"] = attr.Item(a.ExpressionAttributeValues)
+			}
+			items[i] = map[string]any{[...]string{TransactConditionCheck: "ConditionCheck", TransactPut: "Put",
+				TransactDelete: "Delete", TransactUpdate: "Update"}[kind]: body}
+		}
+		req := map[string]any{"TransactItems": items}
+		if in.ReturnConsumedCapacity != "" {
+			req["ReturnConsumedCapacity"] = in.ReturnConsumedCapacity
+		}
+		if in.ClientRequestToken != "" {
+			req["ClientRequestToken"] = in.ClientRequestToken
+		}
+		body, err := json.Marshal(req)
+		if err != nil {
+			return UnmatchableHash()
+		}
+		return RequestHash(body)
+	}
+}
+
+// IsNesting reports whether err is the nesting-depth error, which ends the
+// decoding of a whole request at once (attr's decoder aborts on it), ahead
+// of any other value error.
+func IsNesting(err error) bool {
+	ve, ok := err.(*attr.ValidationError)
+	return ok && ve.Message == attr.MsgNestingTooDeep
+}
