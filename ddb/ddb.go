@@ -52,7 +52,7 @@ type Options struct {
 	// TTLSweepInterval is how often the background sweeper deletes expired
 	// items. Zero means one minute; a negative value disables the sweeper
 	// (expired items are still never returned, only not deleted). A sweep
-	// reads only the entries of the expiry index that are due (expiry.go).
+	// reads only the entries of the expiry index that are due (internal/storage/expiry.go).
 	// The same sweeper trims stream records past StreamRetention
 	// (TrimStreams).
 	TTLSweepInterval time.Duration

@@ -24,20 +24,21 @@
 //
 // # Layers
 //
-// The engine is four packages under ddb/internal, each importing only the
-// ones below it (TestLayers checks it):
+// The engine is five packages under ddb/internal, in layers; a package
+// imports only packages of the layers below its own, and the two
+// front-ends do not import each other (TestLayers checks it):
 //
-//	ddb                    the facade: Open, Engine, Options; wires the rest
-//	  ├─ internal/wire     the JSON 1.0 protocol: dispatch by X-Amz-Target,
-//	  │                    request bodies, errors, the HTTP server
-//	  ├─ internal/sdkapi   the SDK's typed API in process (Engine.API,
-//	  │                    Engine.StreamsAPI)
-//	  └─ internal/engine   the operations: typed inputs in, typed outputs
-//	       │               and DynamoDB's errors out; tables, reads, writes,
-//	       │               transactions, TTL, streams, tags, capacity,
-//	       │               PartiQL statements run as operations
-//	       └─ internal/storage  the bbolt file: layout, upgrades, item codec,
-//	                       table transactions, stream logs, group commit
+//	ddb                   the facade: Open, Engine, Options; wires the rest
+//	internal/wire         front-end: the JSON 1.0 protocol, dispatch by
+//	                      X-Amz-Target, request bodies, errors, HTTP server
+//	internal/sdkapi       front-end: the SDK's typed API in process
+//	                      (Engine.API, Engine.StreamsAPI)
+//	internal/partiqlexec  PartiQL statements run as the operations
+//	internal/engine       the operations: typed inputs in, typed outputs
+//	                      and DynamoDB's errors out; tables, reads, writes,
+//	                      transactions, TTL, streams, tags, capacity
+//	internal/storage      the bbolt file: layout, upgrades, item codec,
+//	                      table transactions, stream logs, group commit
 //
 // An operation takes a typed input and returns a typed output (see
 // package engine); each front-end decodes its own requests into those
@@ -49,9 +50,10 @@
 // The outputs write their own response JSON (internal/engine/responsejson.go)
 // rather than leaving it to package wire: a ClientRequestToken stores the
 // TransactWriteItems answer it replays as that JSON, so the operations
-// need it themselves. PartiQL (engine/partiql*.go) translates a statement
+// need it themselves. PartiQL (package partiqlexec) translates a statement
 // into the equivalent operation's typed input and runs it, so both
-// front-ends serve it as they serve the other operations.
+// front-ends serve it as they serve the other operations; it sits between
+// them and the operations.
 //
 // Tests of the engine's behaviour through its public API (and the crash,
 // sync-order and upgrade tests, and the invariant checker every test runs)
@@ -70,7 +72,7 @@
 // endpoint under the X-Amz-Target prefix DynamoDBStreams_20120810, as
 // DynamoDB Local serves it; the SDKs' dynamodbstreams clients work over
 // HTTP or in-process through HTTPClient, and Engine.StreamsAPI serves it in
-// process with the SDK's types (package sdkapi). PartiQL (package engine):
+// process with the SDK's types (package sdkapi). PartiQL (package partiqlexec):
 // ExecuteStatement, BatchExecuteStatement and ExecuteTransaction, parsed
 // by package ddb/partiql and run as the equivalent DynamoDB requests
 // . Tags: TagResource,

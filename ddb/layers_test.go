@@ -18,10 +18,11 @@ const modulePath = "github.com/quickphotos/quickphotos/ddb"
 // other; only package ddb wires them together. A new package needs a line
 // here, which states where it sits.
 var layers = map[string][]string{
-	"internal/storage": {"attr"},
-	"internal/engine":  {"attr", "expr", "partiql", "internal/storage"},
-	"internal/wire":    {"attr", "expr", "internal/engine", "internal/storage"},
-	"internal/sdkapi":  {"attr", "expr", "internal/engine", "internal/storage"},
+	"internal/storage":     {"attr"},
+	"internal/engine":      {"attr", "expr", "internal/storage"},
+	"internal/partiqlexec": {"attr", "expr", "partiql", "internal/engine", "internal/storage"},
+	"internal/wire":        {"attr", "expr", "internal/partiqlexec", "internal/engine", "internal/storage"},
+	"internal/sdkapi":      {"attr", "expr", "internal/partiqlexec", "internal/engine", "internal/storage"},
 	// The engine's own building blocks import nothing of the engine.
 	"attr":    {},
 	"expr":    {"attr"},

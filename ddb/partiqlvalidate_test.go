@@ -12,6 +12,7 @@ import (
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
 	"github.com/quickphotos/quickphotos/ddb/internal/engine"
+	"github.com/quickphotos/quickphotos/ddb/internal/partiqlexec"
 )
 
 // nestedList is a value holding levels lists, one in the other, around a
@@ -200,9 +201,9 @@ func (e *batchError) ErrorFault() smithy.ErrorFault { return smithy.FaultUnknown
 func TestPartiQL_EarlierTokenHash(t *testing.T) {
 	env := mustOpen(t)
 	env.CreateTable("tbl", true)
-	var plans []*engine.DmlRequest
+	var plans []*partiqlexec.DMLRequest
 	for _, st := range []string{`INSERT INTO "tbl" VALUE {'PK': 'a', 'SK': '1', 'n': 1.50}`, `UPDATE "tbl" SET v = ? WHERE PK = 'b' AND SK = '2'`, `DELETE FROM "tbl" WHERE PK = 'c' AND SK = '3'`} {
-		d, err := env.e.core.PlanStatement(st, []attr.Value{attr.S("x")}[:strings.Count(st, "?")], true)
+		d, err := partiqlexec.PlanStatement(env.e.core, st, []attr.Value{attr.S("x")}[:strings.Count(st, "?")], true)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -213,15 +214,15 @@ func TestPartiQL_EarlierTokenHash(t *testing.T) {
 		`{"Delete":{"Key":{"PK":{"S":"c"},"SK":{"S":"3"}},"TableName":"tbl"}}`
 	for _, c := range []struct {
 		name string
-		in   engine.ExecuteTransactionInput
+		in   partiqlexec.ExecuteTransactionInput
 		body string
 	}{
-		{"token", engine.ExecuteTransactionInput{ClientRequestToken: "tok"}, `{"ClientRequestToken":"tok","TransactItems":[` + items + `]}`},
-		{"token and capacity", engine.ExecuteTransactionInput{ClientRequestToken: "tok", ReturnConsumedCapacity: "TOTAL"},
+		{"token", partiqlexec.ExecuteTransactionInput{ClientRequestToken: "tok"}, `{"ClientRequestToken":"tok","TransactItems":[` + items + `]}`},
+		{"token and capacity", partiqlexec.ExecuteTransactionInput{ClientRequestToken: "tok", ReturnConsumedCapacity: "TOTAL"},
 			`{"ClientRequestToken":"tok","ReturnConsumedCapacity":"TOTAL","TransactItems":[` + items + `]}`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got := engine.PartiqlEarlierHash(engine.TransactWriteOf(plans, &c.in))()
+			got := partiqlexec.EarlierHash(partiqlexec.TransactWriteOf(plans, &c.in))()
 			if want := engine.RequestHash([]byte(c.body)); !bytes.Equal(got, want) {
 				t.Errorf("hash %x, want the hash of %s", got, c.body)
 			}

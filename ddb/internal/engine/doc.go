@@ -11,7 +11,8 @@
 // CreateTable, DescribeTable, UpdateTable, DeleteTable (whose answers hold
 // a TableDescription), UpdateTimeToLive and DescribeTimeToLive, and the
 // Streams API's ListStreams, DescribeStream, GetShardIterator and
-// GetRecords, ListTables, the tag operations and PartiQL's. Items read
+// GetRecords, ListTables and the tag operations; PartiQL's operations
+// (package partiqlexec) answer with outputs defined here. Items read
 // from storage stay in their stored form (storage.StoredItem) until a
 // front-end renders them.
 //

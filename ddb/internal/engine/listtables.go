@@ -3,8 +3,9 @@ package engine
 import (
 	"context"
 
-	"github.com/quickphotos/quickphotos/ddb/internal/storage"
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/quickphotos/quickphotos/ddb/internal/storage"
 )
 
 // ListTablesInput is the ListTables request.

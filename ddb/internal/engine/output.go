@@ -3,7 +3,7 @@ package engine
 // Typed outputs. An operation that has one returns it from its run
 // function, and each front-end renders it: the JSON protocol with its
 // appendJSON method (responsejson.go), the typed SDK API with a toSDK
-// function (sdk*.go), PartiQL by reading its fields. None goes through the
+// function (package sdkapi), PartiQL by reading its fields. None goes through the
 // other's form, and no map[string]any is built on the way.
 
 import (
@@ -226,13 +226,13 @@ type ExecuteStatementOutput struct {
 // BatchExecuteOutput is the answer of BatchExecuteStatement: one response
 // per statement, in order.
 type BatchExecuteOutput struct {
-	Responses []batchStatementResponse
+	Responses []BatchStatementResponse
 }
 
-// batchStatementResponse is one statement's response in a batch: its
+// BatchStatementResponse is one statement's response in a batch: its
 // table (nil when the statement could not be planned), the item a SELECT
 // found, or the error in its place.
-type batchStatementResponse struct {
+type BatchStatementResponse struct {
 	Table *string
 	Item  attr.Item
 	Err   *Error

@@ -176,7 +176,7 @@ func TestTypedOutputs_EncodeAsTheirMaps(t *testing.T) {
 				"NextToken":        base64.StdEncoding.EncodeToString(AppendItem(nil, attr.Item{"PK": attr.S("<>")})),
 				"ConsumedCapacity": renderCapacity(c, CapacityIndexes)}},
 		{"statement write", &ExecuteStatementOutput{Capacity: ConsumedCapacity{C: c, Mode: capacityNone}}, map[string]any{"Items": []any{}}},
-		{"statement batch", &BatchExecuteOutput{Responses: []batchStatementResponse{
+		{"statement batch", &BatchExecuteOutput{Responses: []BatchStatementResponse{
 			{Table: ptr("t<&>"), Item: it}, {Table: ptr("u")}, {Err: Validationf("a <b> & c")},
 			{Table: ptr("u"), Err: &Error{Type: "ConditionalCheckFailedException", Message: "The conditional request failed"}}}},
 			map[string]any{"Responses": []any{map[string]any{"TableName": "t<&>", "Item": it}, map[string]any{"TableName": "u"},

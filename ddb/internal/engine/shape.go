@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/quickphotos/quickphotos/ddb/attr"
 )
 
 // Request shape validation. DynamoDB's front end checks every parameter
@@ -196,4 +198,12 @@ func jsonList[T any](values []T) string {
 		parts[i] = string(raw)
 	}
 	return strings.Join(parts, ", ")
+}
+
+// IsNesting reports whether err is the nesting-depth error, which ends the
+// decoding of a whole request at once (attr's decoder aborts on it), ahead
+// of any other value error.
+func IsNesting(err error) bool {
+	ve, ok := err.(*attr.ValidationError)
+	return ok && ve.Message == attr.MsgNestingTooDeep
 }

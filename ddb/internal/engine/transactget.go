@@ -12,17 +12,17 @@ import (
 
 // TransactGetInput is the TransactGetItems request.
 type TransactGetInput struct {
-	TransactItems          []transactGetItem `json:"TransactItems"`
+	TransactItems          []TransactGetItem `json:"TransactItems"`
 	ReturnConsumedCapacity string            `json:"ReturnConsumedCapacity"`
 }
 
-// transactGetItem is one element of TransactItems: its Get.
-type transactGetItem struct {
-	Get *transactGet `json:"Get"`
+// TransactGetItem is one element of TransactItems: its Get.
+type TransactGetItem struct {
+	Get *TransactGet `json:"Get"`
 }
 
-// transactGet is the one read of a TransactGetItems element.
-type transactGet struct {
+// TransactGet is the one read of a TransactGetItems element.
+type TransactGet struct {
 	TableName                string            `json:"TableName"`
 	Key                      attr.Item         `json:"Key"`
 	ProjectionExpression     *string           `json:"ProjectionExpression"`

@@ -14,24 +14,27 @@ import (
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
 	"github.com/quickphotos/quickphotos/ddb/internal/engine"
+	"github.com/quickphotos/quickphotos/ddb/internal/partiqlexec"
 )
 
 // ExecuteStatement runs one PartiQL statement, as
 // dynamodb.Client.ExecuteStatement does.
 func (d *API) ExecuteStatement(ctx context.Context, in *dynamodb.ExecuteStatementInput, _ ...func(*dynamodb.Options)) (*dynamodb.ExecuteStatementOutput, error) {
-	return call(ctx, "ExecuteStatement", orEmpty(in), func(in *dynamodb.ExecuteStatementInput) (*engine.ExecuteStatementInput, error) {
+	return call(ctx, "ExecuteStatement", orEmpty(in), func(in *dynamodb.ExecuteStatementInput) (*partiqlexec.ExecuteStatementInput, error) {
 		params, err := parametersFromSDK(in.Parameters)
 		if err != nil {
 			return nil, err
 		}
-		x := &engine.ExecuteStatementInput{Statement: engine.Deref(in.Statement), Parameters: params, ConsistentRead: aws.ToBool(in.ConsistentRead),
+		x := &partiqlexec.ExecuteStatementInput{Statement: engine.Deref(in.Statement), Parameters: params, ConsistentRead: aws.ToBool(in.ConsistentRead),
 			NextToken: in.NextToken, ReturnConsumedCapacity: string(in.ReturnConsumedCapacity)}
 		if in.Limit != nil {
 			limit := int(*in.Limit)
 			x.Limit = &limit
 		}
 		return x, nil
-	}, d.e.ExecuteStatement, func(out *engine.ExecuteStatementOutput) (*dynamodb.ExecuteStatementOutput, error) {
+	}, func(ctx context.Context, in *partiqlexec.ExecuteStatementInput) (*engine.ExecuteStatementOutput, error) {
+		return partiqlexec.ExecuteStatement(d.e, ctx, in)
+	}, func(out *engine.ExecuteStatementOutput) (*dynamodb.ExecuteStatementOutput, error) {
 		o := &dynamodb.ExecuteStatementOutput{Items: make([]map[string]types.AttributeValue, len(out.Items)), ConsumedCapacity: consumedCapacityToSDK(out.Capacity)}
 		for i, it := range out.Items {
 			o.Items[i] = itemToSDK(it)
@@ -47,20 +50,22 @@ func (d *API) ExecuteStatement(ctx context.Context, in *dynamodb.ExecuteStatemen
 // BatchExecuteStatement runs up to 25 statements on single items, as
 // dynamodb.Client.BatchExecuteStatement does.
 func (d *API) BatchExecuteStatement(ctx context.Context, in *dynamodb.BatchExecuteStatementInput, _ ...func(*dynamodb.Options)) (*dynamodb.BatchExecuteStatementOutput, error) {
-	return call(ctx, "BatchExecuteStatement", orEmpty(in), func(in *dynamodb.BatchExecuteStatementInput) (*engine.BatchExecuteInput, error) {
-		x := &engine.BatchExecuteInput{ReturnConsumedCapacity: string(in.ReturnConsumedCapacity)}
+	return call(ctx, "BatchExecuteStatement", orEmpty(in), func(in *dynamodb.BatchExecuteStatementInput) (*partiqlexec.BatchExecuteInput, error) {
+		x := &partiqlexec.BatchExecuteInput{ReturnConsumedCapacity: string(in.ReturnConsumedCapacity)}
 		if in.Statements != nil {
-			x.Statements = make([]engine.BatchStatement, len(in.Statements))
+			x.Statements = make([]partiqlexec.BatchStatement, len(in.Statements))
 		}
 		for i, s := range in.Statements {
 			params, err := parametersFromSDK(s.Parameters)
 			if err != nil {
 				return nil, err
 			}
-			x.Statements[i] = engine.BatchStatement{Statement: engine.Deref(s.Statement), Parameters: params, ConsistentRead: aws.ToBool(s.ConsistentRead)}
+			x.Statements[i] = partiqlexec.BatchStatement{Statement: engine.Deref(s.Statement), Parameters: params, ConsistentRead: aws.ToBool(s.ConsistentRead)}
 		}
 		return x, nil
-	}, d.e.BatchExecuteStatement, func(out *engine.BatchExecuteOutput) (*dynamodb.BatchExecuteStatementOutput, error) {
+	}, func(ctx context.Context, in *partiqlexec.BatchExecuteInput) (*engine.BatchExecuteOutput, error) {
+		return partiqlexec.BatchExecuteStatement(d.e, ctx, in)
+	}, func(out *engine.BatchExecuteOutput) (*dynamodb.BatchExecuteStatementOutput, error) {
 		o := &dynamodb.BatchExecuteStatementOutput{Responses: make([]types.BatchStatementResponse, len(out.Responses))}
 		for i, r := range out.Responses {
 			o.Responses[i] = types.BatchStatementResponse{TableName: r.Table, Item: itemToSDK(r.Item)}
@@ -77,20 +82,22 @@ func (d *API) BatchExecuteStatement(ctx context.Context, in *dynamodb.BatchExecu
 // transaction, as dynamodb.Client.ExecuteTransaction does (except that no
 // ClientRequestToken is made up when the input has none: see API).
 func (d *API) ExecuteTransaction(ctx context.Context, in *dynamodb.ExecuteTransactionInput, _ ...func(*dynamodb.Options)) (*dynamodb.ExecuteTransactionOutput, error) {
-	return call(ctx, "ExecuteTransaction", orEmpty(in), func(in *dynamodb.ExecuteTransactionInput) (*engine.ExecuteTransactionInput, error) {
-		x := &engine.ExecuteTransactionInput{ClientRequestToken: engine.Deref(in.ClientRequestToken), ReturnConsumedCapacity: string(in.ReturnConsumedCapacity)}
+	return call(ctx, "ExecuteTransaction", orEmpty(in), func(in *dynamodb.ExecuteTransactionInput) (*partiqlexec.ExecuteTransactionInput, error) {
+		x := &partiqlexec.ExecuteTransactionInput{ClientRequestToken: engine.Deref(in.ClientRequestToken), ReturnConsumedCapacity: string(in.ReturnConsumedCapacity)}
 		if in.TransactStatements != nil {
-			x.TransactStatements = make([]engine.BatchStatement, len(in.TransactStatements))
+			x.TransactStatements = make([]partiqlexec.BatchStatement, len(in.TransactStatements))
 		}
 		for i, s := range in.TransactStatements {
 			params, err := parametersFromSDK(s.Parameters)
 			if err != nil {
 				return nil, err
 			}
-			x.TransactStatements[i] = engine.BatchStatement{Statement: engine.Deref(s.Statement), Parameters: params}
+			x.TransactStatements[i] = partiqlexec.BatchStatement{Statement: engine.Deref(s.Statement), Parameters: params}
 		}
 		return x, nil
-	}, d.e.ExecuteTransaction, func(out *engine.ExecuteTransactionOutput) (*dynamodb.ExecuteTransactionOutput, error) {
+	}, func(ctx context.Context, in *partiqlexec.ExecuteTransactionInput) (*engine.ExecuteTransactionOutput, error) {
+		return partiqlexec.ExecuteTransaction(d.e, ctx, in)
+	}, func(out *engine.ExecuteTransactionOutput) (*dynamodb.ExecuteTransactionOutput, error) {
 		o := &dynamodb.ExecuteTransactionOutput{Responses: make([]types.ItemResponse, len(out.Responses)), ConsumedCapacity: reportsToSDK(out.Capacity)}
 		for i, it := range out.Responses {
 			o.Responses[i] = types.ItemResponse{Item: itemToSDK(it)}

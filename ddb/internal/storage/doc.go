@@ -49,8 +49,8 @@
 // progress share the next one (group commit, groupcommit.go): they run one
 // after the other in that transaction, and each is acknowledged once it is
 // durable; table operations and the TTL sweeper commit alone. Every read
-// request is one read transaction. Package ddb's package ddb's crash_test.go kills a writer process and
-// checks what survived; since a kill keeps the page cache, package ddb's syncorder_test.go
+// request is one read transaction. Package ddb's crash_test.go kills a writer process and
+// checks what survived; since a kill keeps the page cache, its syncorder_test.go
 // checks the rest of what a power cut would keep, by tracing the system calls
 // with strace: an acknowledgement follows an fdatasync of every page written
 // before it, and an upgrade syncs its new file before the rename and the

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/quickphotos/quickphotos/ddb/internal/engine"
+	"github.com/quickphotos/quickphotos/ddb/internal/partiqlexec"
 )
 
 // opBatchGetItem decodes a BatchGetItem request and runs it.
@@ -83,30 +84,30 @@ func opListTables(e *engine.Engine, ctx context.Context, body []byte) (any, erro
 
 // OpExecuteStatement decodes an ExecuteStatement request and runs it.
 func OpExecuteStatement(e *engine.Engine, ctx context.Context, body []byte) (any, error) {
-	var in engine.ExecuteStatementInput
+	var in partiqlexec.ExecuteStatementInput
 	if err := decode(body, &in); err != nil {
 		return nil, err
 	}
-	return e.ExecuteStatement(ctx, &in)
+	return partiqlexec.ExecuteStatement(e, ctx, &in)
 }
 
 // opBatchExecuteStatement decodes a BatchExecuteStatement request and runs
 // it.
 func opBatchExecuteStatement(e *engine.Engine, ctx context.Context, body []byte) (any, error) {
-	var in engine.BatchExecuteInput
+	var in partiqlexec.BatchExecuteInput
 	if err := decode(body, &in); err != nil {
 		return nil, err
 	}
-	return e.BatchExecuteStatement(ctx, &in)
+	return partiqlexec.BatchExecuteStatement(e, ctx, &in)
 }
 
 // opExecuteTransaction decodes an ExecuteTransaction request and runs it.
 func opExecuteTransaction(e *engine.Engine, ctx context.Context, body []byte) (any, error) {
-	var in engine.ExecuteTransactionInput
+	var in partiqlexec.ExecuteTransactionInput
 	if err := decode(body, &in); err != nil {
 		return nil, err
 	}
-	return e.ExecuteTransaction(ctx, &in)
+	return partiqlexec.ExecuteTransaction(e, ctx, &in)
 }
 
 // opPutItem decodes a PutItem request and runs it.

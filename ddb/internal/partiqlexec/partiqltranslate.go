@@ -1,4 +1,4 @@
-package engine
+package partiqlexec
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
 	"github.com/quickphotos/quickphotos/ddb/expr"
+	"github.com/quickphotos/quickphotos/ddb/internal/engine"
 	"github.com/quickphotos/quickphotos/ddb/partiql"
 )
 
@@ -32,8 +33,8 @@ func newTranslation(params []attr.Value) *translation {
 
 // errPartiQL is the ValidationException of a statement the engine cannot
 // translate.
-func errPartiQL(format string, args ...any) *Error {
-	return Validationf("Statement wasn't well formed, can't be processed: "+format, args...)
+func errPartiQL(format string, args ...any) *engine.Error {
+	return engine.Validationf("Statement wasn't well formed, can't be processed: "+format, args...)
 }
 
 // name returns the placeholder of an attribute name.
@@ -126,7 +127,7 @@ func (tr *translation) bag(e *partiql.Bag) (attr.Value, bool, error) {
 		return attr.Value{}, false, errPartiQL("a set may not be empty")
 	}
 	if err := attr.ValidateSet(set); err != nil {
-		return attr.Value{}, false, Validationf("%s", err.Error())
+		return attr.Value{}, false, engine.Validationf("%s", err.Error())
 	}
 	return set, true, nil
 }

@@ -1,4 +1,4 @@
-package engine
+package partiqlexec
 
 // A planned statement (dmlRequest) as the typed input of the operation
 // that runs it, and the checks that input's JSON decoding applied.
@@ -20,50 +20,51 @@ import (
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
 	"github.com/quickphotos/quickphotos/ddb/expr"
+	"github.com/quickphotos/quickphotos/ddb/internal/engine"
 )
 
 // ExprParams are the request's placeholders.
-func (d *DmlRequest) ExprParams() ExprParams {
-	return ExprParams{ExpressionAttributeNames: d.Names, ExpressionAttributeValues: d.values}
+func (d *DMLRequest) ExprParams() engine.ExprParams {
+	return engine.ExprParams{ExpressionAttributeNames: d.Names, ExpressionAttributeValues: d.values}
 }
 
 // ReadParams are the parameters of a GetItem, Query or Scan.
-func (d *DmlRequest) ReadParams() ReadParams {
-	return ReadParams{TableName: d.Table, ProjectionExpression: d.projectionExpr, ConsistentRead: d.consistent,
+func (d *DMLRequest) ReadParams() engine.ReadParams {
+	return engine.ReadParams{TableName: d.Table, ProjectionExpression: d.projectionExpr, ConsistentRead: d.consistent,
 		ReturnConsumedCapacity: d.Capacity, ExprParams: d.ExprParams()}
 }
 
 // ListParams are the parameters of a Query or Scan.
-func (d *DmlRequest) ListParams() ListParams {
-	return ListParams{ReadParams: d.ReadParams(), IndexName: d.Index, FilterExpression: d.filter, Limit: d.limit, ExclusiveStartKey: d.start}
+func (d *DMLRequest) ListParams() engine.ListParams {
+	return engine.ListParams{ReadParams: d.ReadParams(), IndexName: d.Index, FilterExpression: d.filter, Limit: d.limit, ExclusiveStartKey: d.start}
 }
 
 // WriteParams are the parameters of a PutItem, UpdateItem or DeleteItem.
-func (d *DmlRequest) WriteParams() WriteParams {
-	return WriteParams{TableName: d.Table, ConditionExpression: d.condition, ReturnConsumedCapacity: d.Capacity, ExprParams: d.ExprParams()}
+func (d *DMLRequest) WriteParams() engine.WriteParams {
+	return engine.WriteParams{TableName: d.Table, ConditionExpression: d.condition, ReturnConsumedCapacity: d.Capacity, ExprParams: d.ExprParams()}
 }
 
 // TransactAction is the request as an action of TransactWriteItems.
-func (d *DmlRequest) TransactAction() *TransactAction {
-	return &TransactAction{TableName: d.Table, Key: d.Key, Item: d.Item, ConditionExpression: d.condition, UpdateExpression: d.Update,
+func (d *DMLRequest) TransactAction() *engine.TransactAction {
+	return &engine.TransactAction{TableName: d.Table, Key: d.Key, Item: d.Item, ConditionExpression: d.condition, UpdateExpression: d.Update,
 		ExprParams: d.ExprParams()}
 }
 
 // TransactWriteItem is the request as an element of TransactWriteItems.
-func (d *DmlRequest) TransactWriteItem() TransactWriteItem {
+func (d *DMLRequest) TransactWriteItem() engine.TransactWriteItem {
 	switch d.op {
 	case "PutItem":
-		return TransactWriteItem{Put: d.TransactAction()}
+		return engine.TransactWriteItem{Put: d.TransactAction()}
 	case "UpdateItem":
-		return TransactWriteItem{Update: d.TransactAction()}
+		return engine.TransactWriteItem{Update: d.TransactAction()}
 	}
-	return TransactWriteItem{Delete: d.TransactAction()}
+	return engine.TransactWriteItem{Delete: d.TransactAction()}
 }
 
 // transactGetItem is the request (a GetItem) as an element of
 // TransactGetItems, which has no ExpressionAttributeValues.
-func (d *DmlRequest) transactGetItem() transactGetItem {
-	return transactGetItem{Get: &transactGet{TableName: d.Table, Key: d.Key, ProjectionExpression: d.projectionExpr,
+func (d *DMLRequest) transactGetItem() engine.TransactGetItem {
+	return engine.TransactGetItem{Get: &engine.TransactGet{TableName: d.Table, Key: d.Key, ProjectionExpression: d.projectionExpr,
 		ExpressionAttributeNames: d.Names}}
 }
 
@@ -72,19 +73,19 @@ func (d *DmlRequest) transactGetItem() transactGetItem {
 type dmlAnswer struct {
 	Items    []attr.Item
 	LastKey  attr.Item
-	Capacity ConsumedCapacity
+	Capacity engine.ConsumedCapacity
 }
 
 // runDML runs the request's operation on its typed input and reads the
 // answer.
-func (e *Engine) runDML(ctx context.Context, d *DmlRequest) (*dmlAnswer, error) {
+func runDML(e *engine.Engine, ctx context.Context, d *DMLRequest) (*dmlAnswer, error) {
 	if err := d.checkValues(true); err != nil {
 		return nil, err
 	}
 	out := &dmlAnswer{}
 	switch d.op {
 	case "GetItem":
-		r, err := e.GetItem(ctx, &GetItemInput{KeyInput: KeyInput{Key: d.Key}, ReadParams: d.ReadParams()})
+		r, err := e.GetItem(ctx, &engine.GetItemInput{KeyInput: engine.KeyInput{Key: d.Key}, ReadParams: d.ReadParams()})
 		if err != nil {
 			return nil, err
 		}
@@ -97,12 +98,12 @@ func (e *Engine) runDML(ctx context.Context, d *DmlRequest) (*dmlAnswer, error) 
 		}
 		out.Capacity = r.Capacity
 	case "Query", "Scan":
-		var r *ListOutput
+		var r *engine.ListOutput
 		var err error
 		if d.op == "Query" {
-			r, err = e.Query(ctx, &QueryInput{ListParams: d.ListParams(), KeyConditionExpression: d.keyCondition})
+			r, err = e.Query(ctx, &engine.QueryInput{ListParams: d.ListParams(), KeyConditionExpression: d.keyCondition})
 		} else {
-			r, err = e.Scan(ctx, &ScanInput{ListParams: d.ListParams()})
+			r, err = e.Scan(ctx, &engine.ScanInput{ListParams: d.ListParams()})
 		}
 		if err != nil {
 			return nil, err
@@ -115,25 +116,25 @@ func (e *Engine) runDML(ctx context.Context, d *DmlRequest) (*dmlAnswer, error) 
 		}
 		out.LastKey, out.Capacity = r.LastKey, r.Capacity
 	case "PutItem", "UpdateItem", "DeleteItem":
-		var r *ItemWriteOutput
+		var r *engine.ItemWriteOutput
 		var err error
 		switch d.op {
 		case "PutItem":
-			r, err = e.PutItem(ctx, &PutItemInput{Item: d.Item, WriteParams: d.WriteParams()})
+			r, err = e.PutItem(ctx, &engine.PutItemInput{Item: d.Item, WriteParams: d.WriteParams()})
 		case "UpdateItem":
-			r, err = e.UpdateItem(ctx, &UpdateItemInput{KeyInput: KeyInput{Key: d.Key}, UpdateExpression: d.Update, WriteParams: d.WriteParams()})
+			r, err = e.UpdateItem(ctx, &engine.UpdateItemInput{KeyInput: engine.KeyInput{Key: d.Key}, UpdateExpression: d.Update, WriteParams: d.WriteParams()})
 		default:
-			r, err = e.DeleteItem(ctx, &DeleteItemInput{KeyInput: KeyInput{Key: d.Key}, WriteParams: d.WriteParams()})
+			r, err = e.DeleteItem(ctx, &engine.DeleteItemInput{KeyInput: engine.KeyInput{Key: d.Key}, WriteParams: d.WriteParams()})
 		}
 		if err != nil {
-			if de, ok := err.(*Error); ok && d.insert && de.Type == TypeConditionalCheck {
-				return nil, &Error{Type: "DuplicateItemException", Message: "Duplicate primary key exists in table"}
+			if de, ok := err.(*engine.Error); ok && d.insert && de.Type == engine.TypeConditionalCheck {
+				return nil, &engine.Error{Type: "DuplicateItemException", Message: "Duplicate primary key exists in table"}
 			}
 			return nil, err
 		}
 		out.Capacity = r.Capacity
 	default:
-		return nil, InternalError(errUnknownDML(d.op))
+		return nil, engine.InternalError(errUnknownDML(d.op))
 	}
 	return out, nil
 }
@@ -148,7 +149,7 @@ func (op errUnknownDML) Error() string { return "PartiQL planned an unknown oper
 // ExpressionAttributeValues (when values, as standalone values), then its
 // Item and Key (as items), in that order, which is the order of their
 // names in the JSON PartiQL's requests were written in.
-func (d *DmlRequest) checkValues(values bool) error {
+func (d *DMLRequest) checkValues(values bool) error {
 	if values {
 		if err := checkStandalones(d.values); err != nil {
 			return err
@@ -166,7 +167,7 @@ func checkStandalones(values expr.Values) error {
 	for _, v := range values {
 		if checkValue(v, 0, false) != nil {
 			_, err := expr.ValuesOf(values, func(v attr.Value) (attr.Value, error) { return v, checkValue(v, 0, true) })
-			return InternalError(err)
+			return engine.InternalError(err)
 		}
 	}
 	return nil
@@ -180,7 +181,7 @@ func checkItem(it attr.Item) error {
 	if checkMembers(it, 1, false) == nil {
 		return nil
 	}
-	return InternalError(checkMembers(it, 1, true))
+	return engine.InternalError(checkMembers(it, 1, true))
 }
 
 // checkValue checks value v at depth as attr's decoder does; the values
@@ -201,7 +202,7 @@ func checkValue(v attr.Value, depth int, ordered bool) error {
 		var first error
 		for _, e := range v.L {
 			err := checkValue(e, depth+1, ordered)
-			if IsNesting(err) || err != nil && !ordered {
+			if engine.IsNesting(err) || err != nil && !ordered {
 				return err
 			}
 			if err != nil && first == nil {
@@ -236,7 +237,7 @@ func checkMembers(m map[string]attr.Value, depth int, ordered bool) error {
 	}
 	for _, k := range slices.Sorted(maps.Keys(m)) {
 		err := check(k)
-		if IsNesting(err) {
+		if engine.IsNesting(err) {
 			return err
 		}
 		if err != nil && first == nil {
@@ -246,18 +247,18 @@ func checkMembers(m map[string]attr.Value, depth int, ordered bool) error {
 	return first
 }
 
-// PartiqlEarlierHash returns the hash earlier versions stored an
+// EarlierHash returns the hash earlier versions stored an
 // ExecuteTransaction's ClientRequestToken with (requestDigest): requestHash
 // of the TransactWriteItems request as the JSON they sent it to the
 // operation in, which held only the members a statement sets.
-func PartiqlEarlierHash(in *TransactWriteInput) func() []byte {
+func EarlierHash(in *engine.TransactWriteInput) func() []byte {
 	return func() []byte {
 		items := make([]map[string]any, len(in.TransactItems))
 		for i := range in.TransactItems {
 			ti := &in.TransactItems[i]
 			kind, a, err := ti.Action()
 			if err != nil {
-				return UnmatchableHash()
+				return engine.UnmatchableHash()
 			}
 			body := map[string]any{"TableName": a.TableName}
 			if a.Key != nil {
@@ -278,8 +279,8 @@ func PartiqlEarlierHash(in *TransactWriteInput) func() []byte {
 			if a.ExpressionAttributeValues != nil {
 				body["ExpressionAttributeValues"] = attr.Item(a.ExpressionAttributeValues)
 			}
-			items[i] = map[string]any{[...]string{TransactConditionCheck: "ConditionCheck", TransactPut: "Put",
-				TransactDelete: "Delete", TransactUpdate: "Update"}[kind]: body}
+			items[i] = map[string]any{[...]string{engine.TransactConditionCheck: "ConditionCheck", engine.TransactPut: "Put",
+				engine.TransactDelete: "Delete", engine.TransactUpdate: "Update"}[kind]: body}
 		}
 		req := map[string]any{"TransactItems": items}
 		if in.ReturnConsumedCapacity != "" {
@@ -290,16 +291,8 @@ func PartiqlEarlierHash(in *TransactWriteInput) func() []byte {
 		}
 		body, err := json.Marshal(req)
 		if err != nil {
-			return UnmatchableHash()
+			return engine.UnmatchableHash()
 		}
-		return RequestHash(body)
+		return engine.RequestHash(body)
 	}
-}
-
-// IsNesting reports whether err is the nesting-depth error, which ends the
-// decoding of a whole request at once (attr's decoder aborts on it), ahead
-// of any other value error.
-func IsNesting(err error) bool {
-	ve, ok := err.(*attr.ValidationError)
-	return ok && ve.Message == attr.MsgNestingTooDeep
 }

@@ -1,4 +1,4 @@
-package engine
+package partiqlexec
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
 	"github.com/quickphotos/quickphotos/ddb/expr"
+	"github.com/quickphotos/quickphotos/ddb/internal/engine"
 	"github.com/quickphotos/quickphotos/ddb/internal/storage"
 	"github.com/quickphotos/quickphotos/ddb/partiql"
 )
@@ -17,7 +18,7 @@ import (
 // ExecuteStatement, BatchExecuteStatement and ExecuteTransaction: PartiQL
 // (package ddb/partiql parses it; partiqltranslate.go turns it into
 // DynamoDB requests, whose typed inputs the operations' run functions take,
-// partiqlinput.go). Each answers with a typed output (output.go).
+// partiqlinput.go). Each answers with a typed output (engine/output.go).
 
 // Limits of the PartiQL operations.
 const (
@@ -25,10 +26,10 @@ const (
 	maxTransactStatements = 100
 )
 
-// DmlRequest is a statement as the DynamoDB request that runs it: the
+// DMLRequest is a statement as the DynamoDB request that runs it: the
 // operation and the parameters the translation gives it, from which the
 // operation's typed input is built (input methods, partiqlinput.go).
-type DmlRequest struct {
+type DMLRequest struct {
 	op    string // GetItem, Query, Scan, PutItem, UpdateItem or DeleteItem
 	Table string
 	Index string    // Query and Scan of an index
@@ -55,23 +56,23 @@ type DmlRequest struct {
 // PlanStatement parses statement, binds params and returns the request
 // that runs it. single asks for a statement on one item (by its full key),
 // as batches and transactions require.
-func (e *Engine) PlanStatement(statement string, params []attr.Value, single bool) (*DmlRequest, error) {
+func PlanStatement(e *engine.Engine, statement string, params []attr.Value, single bool) (*DMLRequest, error) {
 	if len(statement) > partiql.MaxStatementLength {
-		return nil, Validationf("1 validation error detected: Value at 'statement' failed to satisfy constraint: Member must have length less than or equal to %d", partiql.MaxStatementLength)
+		return nil, engine.Validationf("1 validation error detected: Value at 'statement' failed to satisfy constraint: Member must have length less than or equal to %d", partiql.MaxStatementLength)
 	}
 	st, n, err := partiql.Parse(statement)
 	if err != nil {
-		return nil, Validationf("%s", err.Error())
+		return nil, engine.Validationf("%s", err.Error())
 	}
 	if n != len(params) {
-		return nil, Validationf("Number of parameters in request and statement don't match.")
+		return nil, engine.Validationf("Number of parameters in request and statement don't match.")
 	}
 	tr := newTranslation(params)
 	switch st := st.(type) {
 	case *partiql.Select:
-		return e.planSelect(st, tr, single)
+		return planSelect(e, st, tr, single)
 	case *partiql.Insert:
-		m, err := e.partiqlTable(st.Table)
+		m, err := partiqlTable(e, st.Table)
 		if err != nil {
 			return nil, err
 		}
@@ -83,16 +84,16 @@ func (e *Engine) PlanStatement(statement string, params []attr.Value, single boo
 			return nil, errPartiQL("INSERT takes one item: VALUE {'name': value, …}")
 		}
 		cond := "attribute_not_exists(" + tr.name(storage.HashKey(m.KeySchema)) + ")"
-		d := &DmlRequest{op: "PutItem", insert: true, Table: st.Table, Item: attr.Item(item.M), condition: &cond}
+		d := &DMLRequest{op: "PutItem", insert: true, Table: st.Table, Item: attr.Item(item.M), condition: &cond}
 		return d.withPlaceholders(tr), nil
 	case *partiql.Update:
-		m, err := e.partiqlTable(st.Table)
+		m, err := partiqlTable(e, st.Table)
 		if err != nil {
 			return nil, err
 		}
 		key, rest, ok := tr.splitKey(st.Where, m.KeyNames())
 		if !ok {
-			return nil, Validationf("Where clause does not contain a mandatory equality on all key attributes")
+			return nil, engine.Validationf("Where clause does not contain a mandatory equality on all key attributes")
 		}
 		var clauses []string
 		for _, a := range st.Sets {
@@ -123,18 +124,18 @@ func (e *Engine) PlanStatement(statement string, params []attr.Value, single boo
 		if cond != "" {
 			exists += " AND " + cond
 		}
-		d := &DmlRequest{op: "UpdateItem", Table: st.Table, Key: key, Update: &update, condition: &exists}
+		d := &DMLRequest{op: "UpdateItem", Table: st.Table, Key: key, Update: &update, condition: &exists}
 		return d.withPlaceholders(tr), nil
 	case *partiql.Delete:
-		m, err := e.partiqlTable(st.Table)
+		m, err := partiqlTable(e, st.Table)
 		if err != nil {
 			return nil, err
 		}
 		key, rest, ok := tr.splitKey(st.Where, m.KeyNames())
 		if !ok {
-			return nil, Validationf("Where clause does not contain a mandatory equality on all key attributes")
+			return nil, engine.Validationf("Where clause does not contain a mandatory equality on all key attributes")
 		}
-		d := &DmlRequest{op: "DeleteItem", Table: st.Table, Key: key}
+		d := &DMLRequest{op: "DeleteItem", Table: st.Table, Key: key}
 		cond, err := tr.conditionOf(rest)
 		if err != nil {
 			return nil, err
@@ -150,8 +151,8 @@ func (e *Engine) PlanStatement(statement string, params []attr.Value, single boo
 // planSelect plans a SELECT: a GetItem when the WHERE names one item and
 // nothing else, a Query when it names a partition (the rest filters), else
 // a Scan, which single refuses.
-func (e *Engine) planSelect(st *partiql.Select, tr *translation, single bool) (*DmlRequest, error) {
-	m, err := e.partiqlTable(st.Table)
+func planSelect(e *engine.Engine, st *partiql.Select, tr *translation, single bool) (*DMLRequest, error) {
+	m, err := partiqlTable(e, st.Table)
 	if err != nil {
 		return nil, err
 	}
@@ -159,11 +160,11 @@ func (e *Engine) planSelect(st *partiql.Select, tr *translation, single bool) (*
 	if st.Index != "" {
 		ix := m.Index(st.Index)
 		if ix == nil {
-			return nil, Validationf("The table does not have the specified index: %s", st.Index)
+			return nil, engine.Validationf("The table does not have the specified index: %s", st.Index)
 		}
 		ks = ix.KeySchema
 	}
-	plan := &DmlRequest{Table: st.Table, Index: st.Index, Projection: st.Projection}
+	plan := &DMLRequest{Table: st.Table, Index: st.Index, Projection: st.Projection}
 	if st.Projection != nil {
 		paths := make([]string, len(st.Projection))
 		for i, p := range st.Projection {
@@ -181,7 +182,7 @@ func (e *Engine) planSelect(st *partiql.Select, tr *translation, single bool) (*
 		return plan.withPlaceholders(tr), nil
 	}
 	if single {
-		return nil, Validationf("Where clause does not contain a mandatory equality on all key attributes")
+		return nil, engine.Validationf("Where clause does not contain a mandatory equality on all key attributes")
 	}
 	hash := storage.HashKey(ks)
 	var keyCond []string
@@ -258,14 +259,14 @@ func onlyAbout(c partiql.Expr, rng string) bool {
 }
 
 // withPlaceholders adds the translation's placeholders to the request.
-func (d *DmlRequest) withPlaceholders(tr *translation) *DmlRequest {
+func (d *DMLRequest) withPlaceholders(tr *translation) *DMLRequest {
 	d.Names, d.values = tr.placeholders()
 	return d
 }
 
 // partiqlTable loads the metadata of a table a statement names, shared
-// and read-only (tablecache.go).
-func (e *Engine) partiqlTable(name string) (*storage.TableMeta, error) {
+// and read-only (storage/tablecache.go).
+func partiqlTable(e *engine.Engine, name string) (*storage.TableMeta, error) {
 	var m *storage.TableMeta
 	err := e.View(func(tx *bolt.Tx) error {
 		var err error
@@ -273,13 +274,13 @@ func (e *Engine) partiqlTable(name string) (*storage.TableMeta, error) {
 		return err
 	})
 	if err == nil && m == nil {
-		err = ResourceNotFound()
+		err = engine.ResourceNotFound()
 	}
 	return m, err
 }
 
 // shape reshapes items for the SELECT's projection.
-func (d *DmlRequest) shape(items []attr.Item) []attr.Item {
+func (d *DMLRequest) shape(items []attr.Item) []attr.Item {
 	if d.Projection == nil {
 		return items
 	}
@@ -330,16 +331,16 @@ type ExecuteStatementInput struct {
 
 // ExecuteStatement runs one PartiQL statement. A SELECT returns its items,
 // at most Limit, with a NextToken to continue; a write returns no items.
-func (e *Engine) ExecuteStatement(ctx context.Context, in *ExecuteStatementInput) (*ExecuteStatementOutput, error) {
-	var v Violations
-	v.Enum("returnConsumedCapacity", in.ReturnConsumedCapacity, ReturnConsumedCapacitySet...)
+func ExecuteStatement(e *engine.Engine, ctx context.Context, in *ExecuteStatementInput) (*engine.ExecuteStatementOutput, error) {
+	var v engine.Violations
+	v.Enum("returnConsumedCapacity", in.ReturnConsumedCapacity, engine.ReturnConsumedCapacitySet...)
 	if in.Statement == "" {
 		v.Add("null", "statement", "Member must not be null")
 	}
 	if err := v.Err(); err != nil {
 		return nil, err
 	}
-	d, err := e.PlanStatement(in.Statement, in.Parameters, false)
+	d, err := PlanStatement(e, in.Statement, in.Parameters, false)
 	if err != nil {
 		return nil, err
 	}
@@ -355,11 +356,11 @@ func (e *Engine) ExecuteStatement(ctx context.Context, in *ExecuteStatementInput
 			}
 		}
 	}
-	out, err := e.runDML(ctx, d)
+	out, err := runDML(e, ctx, d)
 	if err != nil {
 		return nil, err
 	}
-	return &ExecuteStatementOutput{Items: d.shape(out.Items), LastKey: out.LastKey, Capacity: out.Capacity}, nil
+	return &engine.ExecuteStatementOutput{Items: d.shape(out.Items), LastKey: out.LastKey, Capacity: out.Capacity}, nil
 }
 
 // decodeNextToken reads a NextToken this engine issued: the encoded
@@ -371,7 +372,7 @@ func decodeNextToken(token string) (attr.Item, error) {
 		key, err = attr.DecodeItem(raw)
 	}
 	if err != nil || len(key) == 0 {
-		return nil, Validationf("Invalid NextToken")
+		return nil, engine.Validationf("Invalid NextToken")
 	}
 	return key, nil
 }
@@ -392,7 +393,7 @@ type BatchExecuteInput struct {
 
 // BatchExecuteStatement runs up to 25 statements on single items, each on
 // its own: every statement gets its response, or an error in its place.
-func (e *Engine) BatchExecuteStatement(ctx context.Context, in *BatchExecuteInput) (*BatchExecuteOutput, error) {
+func BatchExecuteStatement(e *engine.Engine, ctx context.Context, in *BatchExecuteInput) (*engine.BatchExecuteOutput, error) {
 	if err := checkStatements(in.ReturnConsumedCapacity, "statements", len(in.Statements), maxBatchStatements); err != nil {
 		return nil, err
 	}
@@ -404,26 +405,26 @@ func (e *Engine) BatchExecuteStatement(ctx context.Context, in *BatchExecuteInpu
 		}
 	}
 	if reads != 0 && reads != len(in.Statements) {
-		return nil, Validationf("Batch statements can be either all reads or all writes, not a mix")
+		return nil, engine.Validationf("Batch statements can be either all reads or all writes, not a mix")
 	}
-	out := &BatchExecuteOutput{Responses: make([]batchStatementResponse, len(in.Statements))}
+	out := &engine.BatchExecuteOutput{Responses: make([]engine.BatchStatementResponse, len(in.Statements))}
 	for i, s := range in.Statements {
 		r := &out.Responses[i]
-		d, err := e.PlanStatement(s.Statement, s.Parameters, true)
+		d, err := PlanStatement(e, s.Statement, s.Parameters, true)
 		if err == nil {
 			r.Table = &d.Table
 			if d.op == "GetItem" {
 				d.consistent = s.ConsistentRead
 			}
 			var ans *dmlAnswer
-			if ans, err = e.runDML(ctx, d); err == nil {
+			if ans, err = runDML(e, ctx, d); err == nil {
 				if items := d.shape(ans.Items); len(items) > 0 {
 					r.Item = items[0]
 				}
 			}
 		}
 		if err != nil {
-			r.Err = AsError(err)
+			r.Err = engine.AsError(err)
 		}
 	}
 	return out, nil
@@ -432,8 +433,8 @@ func (e *Engine) BatchExecuteStatement(ctx context.Context, in *BatchExecuteInpu
 // checkStatements validates the shape of a batch or transaction of n statements (field names
 // them in messages; at most most) and its ReturnConsumedCapacity.
 func checkStatements(capacityMode, field string, n, most int) error {
-	var v Violations
-	v.Enum("returnConsumedCapacity", capacityMode, ReturnConsumedCapacitySet...)
+	var v engine.Violations
+	v.Enum("returnConsumedCapacity", capacityMode, engine.ReturnConsumedCapacitySet...)
 	switch {
 	case n == 0:
 		v.Add("'[]'", field, "Member must have length greater than or equal to 1")
@@ -456,14 +457,14 @@ type ExecuteTransactionInput struct {
 // ExecuteTransaction runs up to 100 statements on single items as one
 // transaction: all reads (a TransactGetItems) or all writes (a
 // TransactWriteItems), never a mix.
-func (e *Engine) ExecuteTransaction(ctx context.Context, in *ExecuteTransactionInput) (*ExecuteTransactionOutput, error) {
+func ExecuteTransaction(e *engine.Engine, ctx context.Context, in *ExecuteTransactionInput) (*engine.ExecuteTransactionOutput, error) {
 	if err := checkStatements(in.ReturnConsumedCapacity, "transactStatements", len(in.TransactStatements), maxTransactStatements); err != nil {
 		return nil, err
 	}
-	plans := make([]*DmlRequest, len(in.TransactStatements))
+	plans := make([]*DMLRequest, len(in.TransactStatements))
 	reads := 0
 	for i, s := range in.TransactStatements {
-		d, err := e.PlanStatement(s.Statement, s.Parameters, true)
+		d, err := PlanStatement(e, s.Statement, s.Parameters, true)
 		if err != nil {
 			return nil, err
 		}
@@ -473,7 +474,7 @@ func (e *Engine) ExecuteTransaction(ctx context.Context, in *ExecuteTransactionI
 		}
 	}
 	if reads > 0 && reads < len(plans) {
-		return nil, Validationf("Transactions can be either all reads or all writes, not a mix")
+		return nil, engine.Validationf("Transactions can be either all reads or all writes, not a mix")
 	}
 	// A Get of TransactGetItems has no ExpressionAttributeValues (a SELECT
 	// by key has none to check).
@@ -483,7 +484,7 @@ func (e *Engine) ExecuteTransaction(ctx context.Context, in *ExecuteTransactionI
 		}
 	}
 	if reads > 0 {
-		get := &TransactGetInput{TransactItems: make([]transactGetItem, len(plans)), ReturnConsumedCapacity: in.ReturnConsumedCapacity}
+		get := &engine.TransactGetInput{TransactItems: make([]engine.TransactGetItem, len(plans)), ReturnConsumedCapacity: in.ReturnConsumedCapacity}
 		for i, d := range plans {
 			get.TransactItems[i] = d.transactGetItem()
 		}
@@ -491,7 +492,7 @@ func (e *Engine) ExecuteTransaction(ctx context.Context, in *ExecuteTransactionI
 		if err != nil {
 			return nil, err
 		}
-		out := &ExecuteTransactionOutput{Responses: make([]attr.Item, len(r.Responses)), Capacity: r.Capacity}
+		out := &engine.ExecuteTransactionOutput{Responses: make([]attr.Item, len(r.Responses)), Capacity: r.Capacity}
 		for i, ri := range r.Responses {
 			if !ri.Present() {
 				continue
@@ -505,27 +506,27 @@ func (e *Engine) ExecuteTransaction(ctx context.Context, in *ExecuteTransactionI
 		return out, nil
 	}
 	write := TransactWriteOf(plans, in)
-	r, err := e.TransactWriteItems(ctx, write, PartiqlEarlierHash(write))
-	if de, ok := err.(*Error); ok && de.Type == TypeTransactionCanceled {
+	r, err := e.TransactWriteItems(ctx, write, EarlierHash(write))
+	if de, ok := err.(*engine.Error); ok && de.Type == engine.TypeTransactionCanceled {
 		// An INSERT whose item exists is a ValidationError, as DynamoDB
 		// Local reports it, not a failed condition.
 		for i, r := range de.Reasons {
 			if i < len(plans) && plans[i].insert && r.Code == "ConditionalCheckFailed" {
-				de.Reasons[i] = CancellationReason{Code: "ValidationError", Message: "Duplicate primary key exists in table"}
+				de.Reasons[i] = engine.CancellationReason{Code: "ValidationError", Message: "Duplicate primary key exists in table"}
 			}
 		}
-		return nil, TransactionCanceled(de.Reasons)
+		return nil, engine.TransactionCanceled(de.Reasons)
 	}
 	if err != nil {
 		return nil, err
 	}
-	return &ExecuteTransactionOutput{Capacity: r.ConsumedCapacity}, nil
+	return &engine.ExecuteTransactionOutput{Capacity: r.ConsumedCapacity}, nil
 }
 
 // TransactWriteOf is the TransactWriteItems request of a transaction's
 // write statements, planned.
-func TransactWriteOf(plans []*DmlRequest, in *ExecuteTransactionInput) *TransactWriteInput {
-	write := &TransactWriteInput{TransactItems: make([]TransactWriteItem, len(plans)), ClientRequestToken: in.ClientRequestToken,
+func TransactWriteOf(plans []*DMLRequest, in *ExecuteTransactionInput) *engine.TransactWriteInput {
+	write := &engine.TransactWriteInput{TransactItems: make([]engine.TransactWriteItem, len(plans)), ClientRequestToken: in.ClientRequestToken,
 		ReturnConsumedCapacity: in.ReturnConsumedCapacity}
 	for i, d := range plans {
 		write.TransactItems[i] = d.TransactWriteItem()
