@@ -50,7 +50,10 @@ var ErrBadBinary = errors.New("attr: malformed binary item")
 // named in omit, recording size (normally Size(it)) in front.
 func AppendBinary(dst []byte, it Item, size int, omit ...string) []byte {
 	dst = binary.AppendUvarint(dst, uint64(size))
-	names := make([]string, 0, len(it))
+	// Most items have a few dozen attributes at most: sort their names on
+	// the stack.
+	var buf [32]string
+	names := buf[:0]
 	for k := range it {
 		if !slices.Contains(omit, k) {
 			names = append(names, k)
