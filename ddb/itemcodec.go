@@ -35,6 +35,9 @@ type keyPart struct {
 
 // tableKeyParts returns the attributes of the table key, in key order.
 func (m *tableMeta) tableKeyParts() []keyPart {
+	if m.keyParts != nil {
+		return m.keyParts
+	}
 	names := m.keyNames()
 	parts := make([]keyPart, len(names))
 	for i, n := range names {

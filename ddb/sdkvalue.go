@@ -276,7 +276,7 @@ func storedItemToSDK(s *storedItem) (map[string]types.AttributeValue, error) {
 	var m map[string]types.AttributeValue
 	if s.value != nil {
 		var err error
-		if m, err = attr.DecodeBinaryAs[types.AttributeValue](s.value, b); err != nil {
+		if m, err = attr.DecodeBinaryTextAs[types.AttributeValue](s.text, b); err != nil {
 			return nil, fmt.Errorf("ddb: corrupt item: %w", err)
 		}
 	} else {

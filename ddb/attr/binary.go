@@ -436,7 +436,14 @@ func (r *binReader) skip() {
 // in-process GetItem's). A string kept from the result keeps that copy,
 // the size of the one item, alive.
 func DecodeBinaryAs[V any](data []byte, b Builder[V]) (map[string]V, error) {
-	r := binReader{data: data, text: string(data)}
+	return DecodeBinaryTextAs(string(data), b)
+}
+
+// DecodeBinaryTextAs is DecodeBinaryAs on binary item data held in a
+// string, whose names and values it cuts from text without copying it.
+func DecodeBinaryTextAs[V any](text string, b Builder[V]) (map[string]V, error) {
+	// The reader only reads its bytes, which text's immutability covers.
+	r := binReader{data: unsafe.Slice(unsafe.StringData(text), len(text)), text: text}
 	r.uvarint()
 	m := map[string]V{}
 	for r.pos < len(r.data) && !r.bad {
