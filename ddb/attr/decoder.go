@@ -19,6 +19,10 @@ import (
 type decoder struct {
 	data []byte
 	pos  int
+	// text, when set, is a copy of data as one string: the strings without
+	// escapes are cut from it rather than allocated one by one (a decoded
+	// item's names and values; one kept keeps the item's JSON alive).
+	text string
 }
 
 // SyntaxError is malformed JSON, or JSON of the wrong shape for an
@@ -166,6 +170,9 @@ func (d *decoder) string() string {
 			s := d.data[start:d.pos]
 			d.pos++
 			if utf8.Valid(s) {
+				if d.text != "" {
+					return d.text[start : d.pos-1]
+				}
 				return string(s)
 			}
 			return string(fixUTF8(s))
@@ -409,7 +416,7 @@ func (d *decoder) typed(t Type, depth int) (Value, error) {
 // decodeValue decodes one AttributeValue from data.
 func decodeValue(data []byte) (Value, error) {
 	var v Value
-	d := &decoder{data: data}
+	d := &decoder{data: data, text: string(data)}
 	err := run(d, func() error {
 		var err error
 		v, err = d.value(0)
@@ -421,7 +428,7 @@ func decodeValue(data []byte) (Value, error) {
 // decodeItem decodes an object of AttributeValues from data.
 func decodeItem(data []byte) (Item, error) {
 	var it Item
-	d := &decoder{data: data}
+	d := &decoder{data: data, text: string(data)}
 	err := run(d, func() error {
 		if d.literal("null") {
 			return nil
