@@ -53,9 +53,14 @@ func (e *Engine) getItem(_ context.Context, in *getItemInput) (*getItemOutput, e
 		if err != nil {
 			return err
 		}
-		c := newCapacity(t.m)
-		c.units = readUnits(size, in.ConsistentRead)
-		out = &getItemOutput{capacity: consumedCapacity{c: c, mode: in.ReturnConsumedCapacity}}
+		out = &getItemOutput{capacity: consumedCapacity{mode: in.ReturnConsumedCapacity}}
+		// Only an answer that reports its capacity needs it counted
+		// (consumedCapacity.reported): most reads ask for none.
+		if out.capacity.mode == capacityTotal || out.capacity.mode == capacityIndexes {
+			c := newCapacity(t.m)
+			c.units = readUnits(size, in.ConsistentRead)
+			out.capacity.c = c
+		}
 		if raw != nil {
 			out.item = readItem(proj, it, raw)
 		}

@@ -46,6 +46,7 @@ func (e *Engine) loadTableShared(tx *bolt.Tx, name string) (*tableMeta, error) {
 		return nil, fmt.Errorf("ddb: corrupt metadata of table %s: %w", name, err)
 	}
 	m.keys = m.keyNames()
+	m.keyParts = m.tableKeyParts()
 	c.mu.Lock()
 	if c.entries == nil {
 		c.entries = map[string]cachedMeta{}
