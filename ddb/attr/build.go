@@ -25,7 +25,8 @@ type Builder[V any] interface {
 // values built by b. JSON null decodes as a nil map.
 func DecodeItemAs[V any](data []byte, b Builder[V]) (map[string]V, error) {
 	var out map[string]V
-	err := run(data, func(d *decoder) error {
+	d := &decoder{data: data, text: string(data)}
+	err := run(d, func() error {
 		if d.literal("null") {
 			return nil
 		}

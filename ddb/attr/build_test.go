@@ -57,3 +57,30 @@ func TestValueAs(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodedStringsOwnTheirBytes decodes items and a value, then writes
+// over the input, as a request's buffer is reused for the next request: the
+// decoded names and strings, cut from one copy of the input, keep theirs.
+func TestDecodedStringsOwnTheirBytes(t *testing.T) {
+	const doc = `{"name":{"S":"alice"},"n":{"N":"12"},"esc":{"S":"a\"b"},"ss":{"SS":["x","y"]},"m":{"M":{"k":{"S":"v"}}}}`
+	want := mustItem(t, doc)
+	data := []byte(doc)
+	it, err := attr.DecodeItem(data)
+	clear(data)
+	if err != nil || !itemsEqual(it, want) {
+		t.Errorf("DecodeItem, input overwritten: %s, %v", attr.AppendItemJSON(nil, it), err)
+	}
+	data = []byte(doc)
+	got, err := attr.DecodeItemAs[attr.Value](data, valueBuilder{})
+	clear(data)
+	if err != nil || !itemsEqual(attr.Item(got), want) {
+		t.Errorf("DecodeItemAs, input overwritten: %s, %v", attr.AppendItemJSON(nil, attr.Item(got)), err)
+	}
+	data = []byte(`{"S":"alice"}`)
+	var v attr.Value
+	err = v.UnmarshalJSON(data)
+	clear(data)
+	if err != nil || v.S != "alice" {
+		t.Errorf("Value.UnmarshalJSON, input overwritten: %+v, %v", v, err)
+	}
+}

@@ -19,6 +19,10 @@ import (
 type decoder struct {
 	data []byte
 	pos  int
+	// text, when set, is a copy of data as one string: the strings without
+	// escapes are cut from it rather than allocated one by one (a decoded
+	// item's names and values; one kept keeps the item's JSON alive).
+	text string
 }
 
 // SyntaxError is malformed JSON, or JSON of the wrong shape for an
@@ -40,9 +44,10 @@ func (d *decoder) fail(msg string) {
 	panic(abort{&SyntaxError{Offset: d.pos, Msg: msg}})
 }
 
-// run calls fn, turning an abort into its error.
-func run(data []byte, fn func(d *decoder) error) (err error) {
-	d := &decoder{data: data}
+// run calls fn, which decodes with d, turning an abort into its error.
+// The caller makes d and fn reads it: passed to fn, d would escape to the
+// heap, an allocation for every item and value decoded.
+func run(d *decoder, fn func() error) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			a, ok := r.(abort)
@@ -52,7 +57,7 @@ func run(data []byte, fn func(d *decoder) error) (err error) {
 			err = a.err
 		}
 	}()
-	verr := fn(d)
+	verr := fn()
 	d.ws()
 	if d.pos != len(d.data) {
 		d.fail("trailing data")
@@ -165,6 +170,9 @@ func (d *decoder) string() string {
 			s := d.data[start:d.pos]
 			d.pos++
 			if utf8.Valid(s) {
+				if d.text != "" {
+					return d.text[start : d.pos-1]
+				}
 				return string(s)
 			}
 			return string(fixUTF8(s))
@@ -408,7 +416,8 @@ func (d *decoder) typed(t Type, depth int) (Value, error) {
 // decodeValue decodes one AttributeValue from data.
 func decodeValue(data []byte) (Value, error) {
 	var v Value
-	err := run(data, func(d *decoder) error {
+	d := &decoder{data: data, text: string(data)}
+	err := run(d, func() error {
 		var err error
 		v, err = d.value(0)
 		return err
@@ -419,7 +428,8 @@ func decodeValue(data []byte) (Value, error) {
 // decodeItem decodes an object of AttributeValues from data.
 func decodeItem(data []byte) (Item, error) {
 	var it Item
-	err := run(data, func(d *decoder) error {
+	d := &decoder{data: data, text: string(data)}
+	err := run(d, func() error {
 		if d.literal("null") {
 			return nil
 		}

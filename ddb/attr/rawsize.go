@@ -13,7 +13,8 @@ import (
 // malformed JSON.
 func SizeJSON(data []byte) (int, error) {
 	n := 0
-	err := run(data, func(d *decoder) error {
+	d := &decoder{data: data}
+	err := run(d, func() error {
 		d.object(func(k string) {
 			n += len(k) + d.valueSize()
 		})

@@ -14,8 +14,10 @@ import (
 // and update together). A Params belongs to one request; it is not safe for
 // concurrent use.
 type Params struct {
-	Names      map[string]string
-	Values     map[string]attr.Value
+	Names  map[string]string
+	Values map[string]attr.Value
+	// usedNames and usedValues are made on first use, each the size of
+	// what it records: a request without names (or values) makes neither.
 	usedNames  map[string]bool
 	usedValues map[string]bool
 }
@@ -23,7 +25,7 @@ type Params struct {
 // NewParams returns Params over a request's names and values (either may be
 // nil).
 func NewParams(names map[string]string, values map[string]attr.Value) *Params {
-	return &Params{Names: names, Values: values, usedNames: map[string]bool{}, usedValues: map[string]bool{}}
+	return &Params{Names: names, Values: values}
 }
 
 // CheckUnused returns DynamoDB's error for a name or value that no bound
@@ -65,6 +67,9 @@ func (b binder) name(n string) (string, error) {
 	if !ok {
 		return "", invalidf(b.kind, "An expression attribute name used in the document path is not defined; attribute name: %s", n)
 	}
+	if b.p.usedNames == nil {
+		b.p.usedNames = make(map[string]bool, len(b.p.Names))
+	}
 	b.p.usedNames[n] = true
 	return v, nil
 }
@@ -97,6 +102,9 @@ func (b binder) operand(o *Operand) (*Operand, error) {
 		v, ok := b.p.Values[o.Ref]
 		if !ok {
 			return nil, invalidf(b.kind, "An expression attribute value used in expression is not defined; attribute value: %s", o.Ref)
+		}
+		if b.p.usedValues == nil {
+			b.p.usedValues = make(map[string]bool, len(b.p.Values))
 		}
 		b.p.usedValues[o.Ref] = true
 		out.Value = v

@@ -43,9 +43,14 @@ func (e *Engine) GetItem(_ context.Context, in *GetItemInput) (*GetItemOutput, e
 		if err != nil {
 			return err
 		}
-		c := NewCapacity(t.M)
-		c.Units = ReadUnits(size, in.ConsistentRead)
-		out = &GetItemOutput{Capacity: ConsumedCapacity{C: c, Mode: in.ReturnConsumedCapacity}}
+		out = &GetItemOutput{Capacity: ConsumedCapacity{Mode: in.ReturnConsumedCapacity}}
+		// Only an answer that reports its capacity needs it counted
+		// (ConsumedCapacity.Reported): most reads ask for none.
+		if out.Capacity.Mode == capacityTotal || out.Capacity.Mode == CapacityIndexes {
+			c := NewCapacity(t.M)
+			c.Units = ReadUnits(size, in.ConsistentRead)
+			out.Capacity.C = c
+		}
 		if raw != nil {
 			out.Item = ReadItem(proj, it, raw)
 		}

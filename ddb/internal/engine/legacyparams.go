@@ -73,14 +73,14 @@ func (l *LegacyParams) translate(p *ExprParams, slots exprSlots) error {
 	if l.ConditionalOperator != "" {
 		legacy = append(legacy, "ConditionalOperator")
 	}
+	if len(legacy) == 0 {
+		return nil // most requests: nothing to translate or refuse
+	}
 	for name, s := range map[string]**string{"ConditionExpression": slots.condition, "UpdateExpression": slots.update,
 		"ProjectionExpression": slots.projection, "FilterExpression": slots.filter, "KeyConditionExpression": slots.keyCondition} {
 		if s != nil && *s != nil {
 			modern = append(modern, name)
 		}
-	}
-	if len(legacy) == 0 {
-		return nil
 	}
 	if len(modern) > 0 {
 		sort.Strings(modern)

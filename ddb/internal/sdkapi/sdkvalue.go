@@ -266,17 +266,49 @@ func rawItemToSDK(raw []byte) (map[string]types.AttributeValue, error) {
 // storedItemToSDK converts a stored item, building the SDK's values
 // straight from its binary value and adding its key attributes.
 func storedItemToSDK(s *storage.StoredItem) (map[string]types.AttributeValue, error) {
-	m := map[string]types.AttributeValue{}
+	b := &sdkItemBuilder{}
+	var m map[string]types.AttributeValue
 	if s.Value != nil {
 		var err error
-		if m, err = attr.DecodeBinaryAs[types.AttributeValue](s.Value, sdkBuilder{}); err != nil {
+		if m, err = attr.DecodeBinaryTextAs[types.AttributeValue](s.Text, b); err != nil {
 			return nil, fmt.Errorf("ddb: corrupt item: %w", err)
 		}
+	} else {
+		m = make(map[string]types.AttributeValue, len(s.Keys))
 	}
 	for _, kv := range s.Keys {
-		m[kv.Name] = valueToSDK(kv.Value)
+		m[kv.Name] = attr.ValueAs[types.AttributeValue](kv.Value, b)
 	}
 	return m, nil
+}
+
+// sdkItemBuilder is sdkBuilder for the values of one item: it takes the
+// string and number members, most of an item's values, from slices it
+// allocates a few at a time rather than one by one. A value kept from the
+// item keeps its slice (a few dozen bytes) alive.
+type sdkItemBuilder struct {
+	sdkBuilder
+	s []types.AttributeValueMemberS
+	n []types.AttributeValueMemberN
+}
+
+// sdkItemSlab is how many members of a kind sdkItemBuilder allocates at once.
+const sdkItemSlab = 8
+
+func (b *sdkItemBuilder) S(s string) types.AttributeValue {
+	if len(b.s) == cap(b.s) {
+		b.s = make([]types.AttributeValueMemberS, 0, sdkItemSlab)
+	}
+	b.s = append(b.s, types.AttributeValueMemberS{Value: s})
+	return &b.s[len(b.s)-1]
+}
+
+func (b *sdkItemBuilder) N(n string) types.AttributeValue {
+	if len(b.n) == cap(b.n) {
+		b.n = make([]types.AttributeValueMemberN, 0, sdkItemSlab)
+	}
+	b.n = append(b.n, types.AttributeValueMemberN{Value: n})
+	return &b.n[len(b.n)-1]
 }
 
 // sdkBuilder builds the SDK's attribute values for attr.DecodeItemAs.

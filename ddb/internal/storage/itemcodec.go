@@ -35,6 +35,9 @@ type KeyPart struct {
 
 // TableKeyParts returns the attributes of the table key, in key order.
 func (m *TableMeta) TableKeyParts() []KeyPart {
+	if m.keyParts != nil {
+		return m.keyParts
+	}
 	names := m.KeyNames()
 	parts := make([]KeyPart, len(names))
 	for i, n := range names {
@@ -101,7 +104,10 @@ func compareStrings(a, b string) int {
 
 // encodeStored is the stored value of item it, whose size is size.
 func (m *TableMeta) encodeStored(it attr.Item, size int) []byte {
-	return attr.AppendBinary(nil, it, size, m.KeyNames()...)
+	// The encoding is about the item's size plus a tag and a length or two
+	// per value: room for that up front spares the appends' regrowth (four
+	// allocations of a small item's encoding).
+	return attr.AppendBinary(make([]byte, 0, size+size/4+32), it, size, m.KeyNames()...)
 }
 
 // DecodeStored decodes the item stored under table key k with value v.
@@ -115,7 +121,10 @@ func (m *TableMeta) DecodeStored(k, v []byte) (attr.Item, error) {
 
 // DecodeWithKeys decodes binary value v into an item holding keys too.
 func DecodeWithKeys(keys []attr.NamedValue, v []byte) (attr.Item, error) {
-	it := make(attr.Item, len(keys)+8)
+	// A hint of 8 or less makes one group of eight slots, the whole map of
+	// a small item; a larger one makes a table of groups up front (several
+	// allocations), which an item of more attributes grows into anyway.
+	it := make(attr.Item, max(len(keys), 8))
 	for _, kv := range keys {
 		it[kv.Name] = kv.Value
 	}

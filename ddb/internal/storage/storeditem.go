@@ -1,6 +1,8 @@
 package storage
 
 import (
+	"unsafe"
+
 	"github.com/quickphotos/quickphotos/ddb/attr"
 )
 
@@ -13,14 +15,19 @@ type StoredItem struct {
 	// Keys are the key attributes, sorted by name.
 	Keys []attr.NamedValue
 	// Value is the binary value (attr's codec); nil for an entry of the key
-	// attributes alone (a KEYS_ONLY index entry).
+	// attributes alone (a KEYS_ONLY index entry). It is a read-only view of
+	// Text, never written to.
 	Value []byte
+	// Text holds Value's bytes: the SDK's strings built from the item are
+	// cut from it (attr.DecodeBinaryTextAs) rather than copied again.
+	Text string
 }
 
 // NewStoredItem copies the stored value v and keeps keys.
 func NewStoredItem(keys []attr.NamedValue, v []byte) *StoredItem {
-	if v == nil {
-		return &StoredItem{Keys: keys}
+	if len(v) == 0 {
+		return &StoredItem{Keys: keys, Value: append([]byte(nil), v...)}
 	}
-	return &StoredItem{Keys: keys, Value: append([]byte(nil), v...)}
+	text := string(v)
+	return &StoredItem{Keys: keys, Value: unsafe.Slice(unsafe.StringData(text), len(text)), Text: text}
 }

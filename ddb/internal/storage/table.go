@@ -78,6 +78,9 @@ type TableMeta struct {
 	// keys is keyNames, worked out once for the metadata every request
 	// shares (loadTableShared); nil in other copies.
 	keys []string
+	// keyParts is tableKeyParts, likewise: every read and write of an item
+	// decodes its key with them.
+	keyParts []KeyPart
 }
 
 // HashKey returns the name of the HASH attribute of a key schema.

@@ -46,6 +46,7 @@ func (s *Store) LoadTableShared(tx *bolt.Tx, name string) (*TableMeta, error) {
 		return nil, fmt.Errorf("ddb: corrupt metadata of table %s: %w", name, err)
 	}
 	m.keys = m.KeyNames()
+	m.keyParts = m.TableKeyParts()
 	c.mu.Lock()
 	if c.entries == nil {
 		c.entries = map[string]cachedMeta{}
