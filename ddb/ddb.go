@@ -39,12 +39,24 @@ const (
 	ShardIteratorLifetime      = engine.ShardIteratorLifetime
 )
 
-// Sentinel errors returned by Open and Close; see package engine for when.
+// Sentinel errors returned by Open and Close. Errors returned to DynamoDB
+// clients travel as *Error values instead and are written by ServeHTTP.
 var (
+	// ErrFormatVersion is returned by Open when the data file was written
+	// by an incompatible version of the engine (its format-version record
+	// differs from FormatVersion).
 	ErrFormatVersion = storage.ErrFormatVersion
-	ErrNotDir        = storage.ErrNotDir
-	ErrLocked        = storage.ErrLocked
-	ErrClosed        = storage.ErrClosed
+
+	// ErrNotDir is returned by Open when dir exists and is not a directory.
+	ErrNotDir = storage.ErrNotDir
+
+	// ErrLocked is returned by Open when another process (or another Engine
+	// in this one) has the data file open: bbolt allows one writer per file.
+	ErrLocked = storage.ErrLocked
+
+	// ErrClosed is returned (as an InternalServerError to clients) by any
+	// operation on an Engine after Close.
+	ErrClosed = storage.ErrClosed
 )
 
 // Options configure an Engine. The zero value is usable.
