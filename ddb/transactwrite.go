@@ -242,7 +242,7 @@ func (e *Engine) transactWriteItems(_ context.Context, in *transactWriteInput, e
 	}
 	var digest requestDigest
 	if in.ClientRequestToken != "" {
-		digest = requestDigest{typed: typedRequestHash(in), earlier: earlierHash}
+		digest = requestDigest{binary: binaryRequestHash(in), typed: func() []byte { return typedRequestHash(in) }, earlier: earlierHash}
 	}
 	var out *transactWriteOutput
 	err = e.updateGrouped(func(tx *bolt.Tx) error {
