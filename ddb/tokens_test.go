@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -183,4 +184,91 @@ func tokenGenerations(t *testing.T, e *Engine) []string {
 		t.Fatal(err)
 	}
 	return keys
+}
+
+// storedToken returns the record of token in the current generation.
+func storedToken(t *testing.T, env *testEnv, token string) (raw []byte, rec engine.TokenRecord) {
+	t.Helper()
+	err := env.e.core.DB.View(func(tx *bolt.Tx) error {
+		gens := tx.Bucket(engine.BucketTokenGenerations)
+		if gens == nil || gens.Bucket(engine.TokenGeneration(*env.clock)) == nil {
+			t.Fatal("no generation of tokens for now")
+		}
+		raw = slices.Clone(gens.Bucket(engine.TokenGeneration(*env.clock)).Get([]byte(token)))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &rec); err != nil {
+		t.Fatalf("token record %s: %v", raw, err)
+	}
+	return raw, rec
+}
+
+// TestToken_StoredInTheBinaryForm: a token is stored with its request's
+// engine.BinaryRequestHash, in the JSON encoding/json writes for its record; a
+// retry, however spelt, is answered without being applied again, and the
+// token with another request is refused.
+func TestToken_StoredInTheBinaryForm(t *testing.T) {
+	env := transactEnv(t)
+	env.call("TransactWriteItems", followBody("bin", false))
+	raw, rec := storedToken(t, env, "bin")
+	var in engine.TransactWriteInput
+	if err := json.Unmarshal([]byte(followBody("bin", true)), &in); err != nil {
+		t.Fatal(err)
+	}
+	if rec.Form != engine.TokenFormBinary || string(rec.Hash) != string(engine.BinaryRequestHash(&in)) {
+		t.Fatalf("stored form %d hash %x, want form %d hash %x", rec.Form, rec.Hash, engine.TokenFormBinary, engine.BinaryRequestHash(&in))
+	}
+	if want, err := json.Marshal(rec); err != nil || string(raw) != string(want) {
+		t.Fatalf("stored record %s, encoding/json writes %s (%v)", raw, want, err)
+	}
+	env.call("TransactWriteItems", followBody("bin", true))
+	if got := env.number("USER#b", "#METADATA#b", "followers"); got != "1" {
+		t.Fatalf("followers = %s after a request and its retry, want 1", got)
+	}
+	wantErr(t, env.rawCall("TransactWriteItems", `{"TransactItems":[{"ConditionCheck":{"TableName":"tbl","Key":{"PK":{"S":"USER#a"},"SK":{"S":"#METADATA#a"}},"ConditionExpression":"attribute_exists(PK)"}}],"ClientRequestToken":"bin"}`)(),
+		"IdempotentParameterMismatchException", "")
+	changed := strings.Replace(followBody("bin", false), `{":one":{"N":"1"}}`, `{":one":{"N":"2"}}`, 1)
+	wantErr(t, env.rawCall("TransactWriteItems", changed)(), "IdempotentParameterMismatchException", "")
+	if got := env.number("USER#b", "#METADATA#b", "followers"); got != "1" {
+		t.Fatalf("followers = %s after refused retries, want 1", got)
+	}
+}
+
+// TestToken_TypedRecordsStillHold: a token stored by a version that hashed
+// the request as go-json writes it (engine.TypedRequestHash, engine.TokenFormTyped)
+// keeps its meaning for its ten minutes.
+func TestToken_TypedRecordsStillHold(t *testing.T) {
+	env := transactEnv(t)
+	var in engine.TransactWriteInput
+	if err := json.Unmarshal([]byte(followBody("typed", false)), &in); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := json.Marshal(engine.TokenRecord{Hash: engine.TypedRequestHash(&in), Form: engine.TokenFormTyped, Unix: env.clock.Unix(), Response: json.RawMessage(`{}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = env.e.core.Update(func(tx *bolt.Tx) error {
+		gens, err := tx.CreateBucketIfNotExists(engine.BucketTokenGenerations)
+		if err != nil {
+			return err
+		}
+		b, err := gens.CreateBucketIfNotExists(engine.TokenGeneration(*env.clock))
+		if err != nil {
+			return err
+		}
+		return b.Put([]byte("typed"), rec)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	*env.clock = env.clock.Add(time.Minute)
+	env.call("TransactWriteItems", followBody("typed", true))
+	if got := env.number("USER#b", "#METADATA#b", "followers"); got != "0" {
+		t.Fatalf("followers = %s: the request of a typed-form token was applied again", got)
+	}
+	wantErr(t, env.rawCall("TransactWriteItems", `{"TransactItems":[{"ConditionCheck":{"TableName":"tbl","Key":{"PK":{"S":"USER#a"},"SK":{"S":"#METADATA#a"}},"ConditionExpression":"attribute_exists(PK)"}}],"ClientRequestToken":"typed"}`)(),
+		"IdempotentParameterMismatchException", "")
 }

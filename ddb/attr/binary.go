@@ -90,11 +90,11 @@ func appendBinValue(dst []byte, v Value) []byte {
 	case TypeNULL:
 		return append(dst, binNULL)
 	case TypeSS:
-		return appendBinSet(append(dst, binSS), v.SS)
+		return appendBinSet(append(dst, binSS), v.SS())
 	case TypeNS:
-		return appendBinSet(append(dst, binNS), v.NS)
+		return appendBinSet(append(dst, binNS), v.NS())
 	case TypeBS:
-		return appendBinSet(append(dst, binBS), v.BS)
+		return appendBinSet(append(dst, binBS), v.BS())
 	case TypeL:
 		dst = binary.AppendUvarint(append(dst, binL), uint64(len(v.L)))
 		for _, e := range v.L {

@@ -111,11 +111,11 @@ func ValueAs[V any](v Value, b Builder[V]) V {
 	case TypeNULL:
 		return b.NULL()
 	case TypeSS:
-		return b.SS(v.SS)
+		return b.SS(v.SS())
 	case TypeNS:
-		return b.NS(v.NS)
+		return b.NS(v.NS())
 	case TypeBS:
-		return b.BS(v.BS)
+		return b.BS(v.BS())
 	case TypeL:
 		l := make([]V, len(v.L))
 		for i, e := range v.L {

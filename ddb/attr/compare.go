@@ -53,11 +53,11 @@ func Equal(a, b Value) bool {
 	case TypeNULL, TypeNone:
 		return true
 	case TypeSS:
-		return sameStringSet(a.SS, b.SS)
+		return sameStringSet(a.SS(), b.SS())
 	case TypeNS:
-		return sameNumberSet(a.NS, b.NS)
+		return sameNumberSet(a.NS(), b.NS())
 	case TypeBS:
-		return sameBinarySet(a.BS, b.BS)
+		return sameBinarySet(a.BS(), b.BS())
 	case TypeL:
 		if len(a.L) != len(b.L) {
 			return false
@@ -152,20 +152,20 @@ func canonicalNumber(s string) string {
 func (v Value) Contains(e Value) bool {
 	switch {
 	case v.Type == TypeSS && e.Type == TypeS:
-		for _, s := range v.SS {
+		for _, s := range v.SS() {
 			if s == e.S {
 				return true
 			}
 		}
 	case v.Type == TypeNS && e.Type == TypeN:
 		d := e.Decimal()
-		for _, s := range v.NS {
+		for _, s := range v.NS() {
 			if s == e.N || N(s).Decimal().Cmp(d) == 0 {
 				return true
 			}
 		}
 	case v.Type == TypeBS && e.Type == TypeB:
-		for _, b := range v.BS {
+		for _, b := range v.BS() {
 			if bytes.Equal(b, e.B) {
 				return true
 			}

@@ -48,22 +48,22 @@ func DecodeItem(data []byte) (Item, error) { return decodeItem(data) }
 func ValidateSet(v Value) error {
 	switch v.Type {
 	case TypeSS:
-		if len(v.SS) == 0 {
+		if len(v.SS()) == 0 {
 			return &ValidationError{Message: msgEmptySS}
 		}
-		seen := make(map[string]struct{}, len(v.SS))
-		for _, s := range v.SS {
+		seen := make(map[string]struct{}, len(v.SS()))
+		for _, s := range v.SS() {
 			if _, dup := seen[s]; dup {
-				return invalidf("%sInput collection [%s] contains duplicates.", MsgInvalidParams, strings.Join(v.SS, ", "))
+				return invalidf("%sInput collection [%s] contains duplicates.", MsgInvalidParams, strings.Join(v.SS(), ", "))
 			}
 			seen[s] = struct{}{}
 		}
 	case TypeNS:
-		if len(v.NS) == 0 {
+		if len(v.NS()) == 0 {
 			return &ValidationError{Message: msgEmptyNS}
 		}
-		seen := make(map[Decimal]struct{}, len(v.NS)) // normalized: equal numbers are equal keys
-		for _, s := range v.NS {
+		seen := make(map[Decimal]struct{}, len(v.NS())) // normalized: equal numbers are equal keys
+		for _, s := range v.NS() {
 			d, err := ParseDecimal(s)
 			if err != nil {
 				return err
@@ -74,11 +74,11 @@ func ValidateSet(v Value) error {
 			seen[d] = struct{}{}
 		}
 	case TypeBS:
-		if len(v.BS) == 0 {
+		if len(v.BS()) == 0 {
 			return &ValidationError{Message: msgEmptyBS}
 		}
-		seen := make(map[string]struct{}, len(v.BS))
-		for _, b := range v.BS {
+		seen := make(map[string]struct{}, len(v.BS()))
+		for _, b := range v.BS() {
 			if _, dup := seen[string(b)]; dup {
 				return &ValidationError{Message: msgDuplicateBS}
 			}
@@ -122,11 +122,11 @@ func AppendJSON(dst []byte, v Value) []byte {
 	case TypeNULL:
 		dst = append(dst, "true"...)
 	case TypeSS:
-		dst = appendArrayJSON(dst, v.SS, appendString)
+		dst = appendArrayJSON(dst, v.SS(), appendString)
 	case TypeNS:
-		dst = appendArrayJSON(dst, v.NS, appendString)
+		dst = appendArrayJSON(dst, v.NS(), appendString)
 	case TypeBS:
-		dst = appendArrayJSON(dst, v.BS, appendBase64)
+		dst = appendArrayJSON(dst, v.BS(), appendBase64)
 	case TypeL:
 		dst = appendArrayJSON(dst, v.L, AppendJSON)
 	case TypeM:

@@ -40,15 +40,15 @@ func ValueSize(v Value) int {
 	case TypeBOOL, TypeNULL:
 		return 1
 	case TypeSS:
-		return totalLen(v.SS)
+		return totalLen(v.SS())
 	case TypeNS:
 		n := 0
-		for _, s := range v.NS {
+		for _, s := range v.NS() {
 			n += numberSize(s)
 		}
 		return n
 	case TypeBS:
-		return totalLen(v.BS)
+		return totalLen(v.BS())
 	case TypeL:
 		n := 3
 		for _, e := range v.L {

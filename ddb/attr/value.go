@@ -47,19 +47,56 @@ func ParseType(s string) Type {
 func (t Type) IsSet() bool { return t == TypeSS || t == TypeNS || t == TypeBS }
 
 // Value is one DynamoDB AttributeValue. Only the field matching Type is
-// meaningful. N and NS hold canonical number text (see ParseN). The zero
-// Value (Type == TypeNone) stands for "no value", e.g. a missing attribute.
+// meaningful; a set's members are read with SS, NS or BS. N and NS hold
+// canonical number text (see ParseN). The zero Value (Type == TypeNone)
+// stands for "no value", e.g. a missing attribute.
+//
+// The sets, rare in items, sit behind one pointer so that a Value stays
+// within the 128 bytes up to which Go stores a map's values inline: an
+// Item's attributes then live in the map itself rather than each in an
+// allocation of its own when an item is decoded, set or cloned.
 type Value struct {
 	Type Type
 	BOOL bool
 	S    string
 	N    string
 	B    []byte
-	SS   []string
-	NS   []string
-	BS   [][]byte
 	L    []Value
 	M    map[string]Value
+	set  *setMembers
+}
+
+// setMembers holds the members of an SS or NS (strs) or a BS (bins). A
+// Value's setMembers is never changed once the Value is built, so copies of
+// a Value may share it as they share the backing arrays of its slices.
+type setMembers struct {
+	strs []string
+	bins [][]byte
+}
+
+// SS returns the members of a string set, or nil if v is not one.
+func (v Value) SS() []string {
+	if v.Type != TypeSS || v.set == nil {
+		return nil
+	}
+	return v.set.strs
+}
+
+// NS returns the canonical number texts of a number set, or nil if v is
+// not one.
+func (v Value) NS() []string {
+	if v.Type != TypeNS || v.set == nil {
+		return nil
+	}
+	return v.set.strs
+}
+
+// BS returns the members of a binary set, or nil if v is not one.
+func (v Value) BS() [][]byte {
+	if v.Type != TypeBS || v.set == nil {
+		return nil
+	}
+	return v.set.bins
 }
 
 // Item is a DynamoDB item: attribute names to values.
@@ -101,13 +138,13 @@ func Bool(b bool) Value { return Value{Type: TypeBOOL, BOOL: b} }
 func Null() Value { return Value{Type: TypeNULL} }
 
 // SS returns a string set.
-func SS(s ...string) Value { return Value{Type: TypeSS, SS: s} }
+func SS(s ...string) Value { return Value{Type: TypeSS, set: &setMembers{strs: s}} }
 
 // NS returns a number set of the given number texts.
-func NS(s ...string) Value { return Value{Type: TypeNS, NS: s} }
+func NS(s ...string) Value { return Value{Type: TypeNS, set: &setMembers{strs: s}} }
 
 // BS returns a binary set.
-func BS(b ...[]byte) Value { return Value{Type: TypeBS, BS: b} }
+func BS(b ...[]byte) Value { return Value{Type: TypeBS, set: &setMembers{bins: b}} }
 
 // L returns a list.
 func L(l ...Value) Value { return Value{Type: TypeL, L: l} }
@@ -127,16 +164,18 @@ func (v Value) Clone() Value {
 	switch v.Type {
 	case TypeB:
 		v.B = append([]byte(nil), v.B...)
-	case TypeSS:
-		v.SS = append([]string(nil), v.SS...)
-	case TypeNS:
-		v.NS = append([]string(nil), v.NS...)
-	case TypeBS:
-		bs := make([][]byte, len(v.BS))
-		for i, b := range v.BS {
-			bs[i] = append([]byte(nil), b...)
+	case TypeSS, TypeNS:
+		if v.set != nil {
+			v.set = &setMembers{strs: append([]string(nil), v.set.strs...)}
 		}
-		v.BS = bs
+	case TypeBS:
+		if v.set != nil {
+			bs := make([][]byte, len(v.set.bins))
+			for i, b := range v.set.bins {
+				bs[i] = append([]byte(nil), b...)
+			}
+			v.set = &setMembers{bins: bs}
+		}
 	case TypeL:
 		l := make([]Value, len(v.L))
 		for i, e := range v.L {

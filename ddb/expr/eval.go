@@ -157,11 +157,11 @@ func sizeOf(v attr.Value) (attr.Value, bool) {
 	case attr.TypeB:
 		n = len(v.B)
 	case attr.TypeSS:
-		n = len(v.SS)
+		n = len(v.SS())
 	case attr.TypeNS:
-		n = len(v.NS)
+		n = len(v.NS())
 	case attr.TypeBS:
-		n = len(v.BS)
+		n = len(v.BS())
 	case attr.TypeL:
 		n = len(v.L)
 	case attr.TypeM:

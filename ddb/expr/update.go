@@ -157,24 +157,24 @@ func addValues(old, v attr.Value) (attr.Value, error) {
 		}
 		return attr.Num(d), nil
 	case attr.TypeSS:
-		out := slices.Clone(old.SS)
-		for _, s := range v.SS {
+		out := slices.Clone(old.SS())
+		for _, s := range v.SS() {
 			if !slices.Contains(out, s) {
 				out = append(out, s)
 			}
 		}
 		return attr.SS(out...), nil
 	case attr.TypeNS:
-		out := slices.Clone(old.NS)
-		for _, s := range v.NS {
+		out := slices.Clone(old.NS())
+		for _, s := range v.NS() {
 			if !attr.NS(out...).Contains(attr.N(s)) {
 				out = append(out, s)
 			}
 		}
 		return attr.NS(out...), nil
 	case attr.TypeBS:
-		out := slices.Clone(old.BS)
-		for _, b := range v.BS {
+		out := slices.Clone(old.BS())
+		for _, b := range v.BS() {
 			if !slices.ContainsFunc(out, func(x []byte) bool { return bytes.Equal(x, b) }) {
 				out = append(out, b)
 			}
@@ -193,18 +193,18 @@ func deleteValues(old, v attr.Value) (attr.Value, error) {
 	var out attr.Value
 	switch v.Type {
 	case attr.TypeSS:
-		out = attr.SS(slices.DeleteFunc(slices.Clone(old.SS), func(s string) bool { return v.Contains(attr.S(s)) })...)
-		if len(out.SS) == 0 {
+		out = attr.SS(slices.DeleteFunc(slices.Clone(old.SS()), func(s string) bool { return v.Contains(attr.S(s)) })...)
+		if len(out.SS()) == 0 {
 			return attr.Value{}, nil
 		}
 	case attr.TypeNS:
-		out = attr.NS(slices.DeleteFunc(slices.Clone(old.NS), func(s string) bool { return v.Contains(attr.N(s)) })...)
-		if len(out.NS) == 0 {
+		out = attr.NS(slices.DeleteFunc(slices.Clone(old.NS()), func(s string) bool { return v.Contains(attr.N(s)) })...)
+		if len(out.NS()) == 0 {
 			return attr.Value{}, nil
 		}
 	case attr.TypeBS:
-		out = attr.BS(slices.DeleteFunc(slices.Clone(old.BS), func(b []byte) bool { return v.Contains(attr.B(b)) })...)
-		if len(out.BS) == 0 {
+		out = attr.BS(slices.DeleteFunc(slices.Clone(old.BS()), func(b []byte) bool { return v.Contains(attr.B(b)) })...)
+		if len(out.BS()) == 0 {
 			return attr.Value{}, nil
 		}
 	default:

@@ -30,7 +30,7 @@ func BenchmarkPurgeTokens(b *testing.B) {
 			err := e.Update(func(tx *bolt.Tx) error {
 				for j := i; j < i+100_000; j++ {
 					tok := fmt.Sprintf("%08x-5e1f-4c2a-9d3b-%012x", j, clock.Unix())
-					if err := e.saveToken(tx, tok, requestDigest{typed: make([]byte, 32)}, &TransactWriteOutput{}); err != nil {
+					if err := e.saveToken(tx, tok, requestDigest{binary: make([]byte, 32)}, &TransactWriteOutput{}); err != nil {
 						return err
 					}
 				}

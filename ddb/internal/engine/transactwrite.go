@@ -227,7 +227,7 @@ func (e *Engine) TransactWriteItems(_ context.Context, in *TransactWriteInput, e
 	}
 	var digest requestDigest
 	if in.ClientRequestToken != "" {
-		digest = requestDigest{typed: typedRequestHash(in), earlier: earlierHash}
+		digest = requestDigest{binary: BinaryRequestHash(in), typed: func() []byte { return TypedRequestHash(in) }, earlier: earlierHash}
 	}
 	var out *TransactWriteOutput
 	err = e.UpdateGrouped(func(tx *bolt.Tx) error {

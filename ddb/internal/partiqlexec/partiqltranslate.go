@@ -106,25 +106,38 @@ func (tr *translation) constant(e partiql.Expr) (attr.Value, bool, error) {
 
 // bag turns <<…>> into a string, number or binary set.
 func (tr *translation) bag(e *partiql.Bag) (attr.Value, bool, error) {
-	var set attr.Value
+	var (
+		typ  attr.Type
+		strs []string
+		bins [][]byte
+	)
 	for i, x := range e.Elems {
 		v, ok, err := tr.constant(x)
 		if err != nil || !ok {
 			return attr.Value{}, ok, err
 		}
 		switch {
-		case v.Type == attr.TypeS && (i == 0 || set.Type == attr.TypeSS):
-			set.Type, set.SS = attr.TypeSS, append(set.SS, v.S)
-		case v.Type == attr.TypeN && (i == 0 || set.Type == attr.TypeNS):
-			set.Type, set.NS = attr.TypeNS, append(set.NS, v.N)
-		case v.Type == attr.TypeB && (i == 0 || set.Type == attr.TypeBS):
-			set.Type, set.BS = attr.TypeBS, append(set.BS, v.B)
+		case v.Type == attr.TypeS && (i == 0 || typ == attr.TypeSS):
+			typ, strs = attr.TypeSS, append(strs, v.S)
+		case v.Type == attr.TypeN && (i == 0 || typ == attr.TypeNS):
+			typ, strs = attr.TypeNS, append(strs, v.N)
+		case v.Type == attr.TypeB && (i == 0 || typ == attr.TypeBS):
+			typ, bins = attr.TypeBS, append(bins, v.B)
 		default:
 			return attr.Value{}, false, errPartiQL("a set holds strings, numbers or binary values of one type")
 		}
 	}
 	if len(e.Elems) == 0 {
 		return attr.Value{}, false, errPartiQL("a set may not be empty")
+	}
+	var set attr.Value
+	switch typ {
+	case attr.TypeSS:
+		set = attr.SS(strs...)
+	case attr.TypeNS:
+		set = attr.NS(strs...)
+	case attr.TypeBS:
+		set = attr.BS(bins...)
 	}
 	if err := attr.ValidateSet(set); err != nil {
 		return attr.Value{}, false, engine.Validationf("%s", err.Error())

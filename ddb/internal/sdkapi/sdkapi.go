@@ -21,7 +21,7 @@ import (
 // does around a request: API makes no retries (the SDK retries an
 // InternalServerError three times), fills in no ClientRequestToken (the SDK
 // gives every TransactWriteItems a random one; a token given is the same
-// token over either path, typedRequestHash), runs none of the SDK's
+// token over either path, BinaryRequestHash), runs none of the SDK's
 // client-side checks of required parameters (the engine answers the
 // ValidationException DynamoDB would), and ignores the per-call option
 // functions. Errors have the SDK's shape (sdkerror.go).

@@ -92,9 +92,9 @@ func convertValue(v types.AttributeValue, depth int, exact bool) (attr.Value, er
 		if err := attr.ValidateSet(out); err != nil {
 			return attr.Value{}, err
 		}
-		for i, s := range out.NS {
+		for i, s := range out.NS() {
 			n, _ := attr.ParseN(s) // validated above
-			out.NS[i] = n.N
+			out.NS()[i] = n.N
 		}
 		return out, nil
 	case *types.AttributeValueMemberBS:
