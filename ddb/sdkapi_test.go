@@ -30,6 +30,7 @@ type sdkAPI interface {
 	BatchGetItem(context.Context, *dynamodb.BatchGetItemInput, ...func(*dynamodb.Options)) (*dynamodb.BatchGetItemOutput, error)
 	BatchWriteItem(context.Context, *dynamodb.BatchWriteItemInput, ...func(*dynamodb.Options)) (*dynamodb.BatchWriteItemOutput, error)
 	TransactWriteItems(context.Context, *dynamodb.TransactWriteItemsInput, ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error)
+	TransactGetItems(context.Context, *dynamodb.TransactGetItemsInput, ...func(*dynamodb.Options)) (*dynamodb.TransactGetItemsOutput, error)
 	CreateTable(context.Context, *dynamodb.CreateTableInput, ...func(*dynamodb.Options)) (*dynamodb.CreateTableOutput, error)
 	DescribeTable(context.Context, *dynamodb.DescribeTableInput, ...func(*dynamodb.Options)) (*dynamodb.DescribeTableOutput, error)
 	UpdateTable(context.Context, *dynamodb.UpdateTableInput, ...func(*dynamodb.Options)) (*dynamodb.UpdateTableOutput, error)
@@ -287,6 +288,23 @@ func TestSDKAPIMatchesClient(t *testing.T) {
 					{ConditionCheck: &types.ConditionCheck{TableName: aws.String("tbl"), Key: key("b", "1"), ConditionExpression: aws.String("attribute_exists(PK)")}},
 					{Delete: &types.Delete{TableName: aws.String("tbl"), Key: key("c", "1")}},
 				}})
+		}},
+		{"transact get", func(ctx context.Context, c sdkAPI) (any, error) {
+			return c.TransactGetItems(ctx, &dynamodb.TransactGetItemsInput{ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,
+				TransactItems: []types.TransactGetItem{
+					{Get: &types.Get{TableName: aws.String("tbl"), Key: key("t", "1")}},
+					{Get: &types.Get{TableName: aws.String("tbl"), Key: key("missing", "1")}},
+					{Get: &types.Get{TableName: aws.String("tbl"), Key: key("b", "1"), ProjectionExpression: aws.String("#p, n"), ExpressionAttributeNames: map[string]string{"#p": "PK"}}},
+				}})
+		}},
+		{"transact get refused", func(ctx context.Context, c sdkAPI) (any, error) {
+			return c.TransactGetItems(ctx, &dynamodb.TransactGetItemsInput{TransactItems: []types.TransactGetItem{
+				{Get: &types.Get{TableName: aws.String("tbl"), Key: key("t", "1")}},
+				{Get: &types.Get{TableName: aws.String("tbl"), Key: key("t", "1")}},
+			}})
+		}},
+		{"transact get without a get", func(ctx context.Context, c sdkAPI) (any, error) {
+			return c.TransactGetItems(ctx, &dynamodb.TransactGetItemsInput{TransactItems: []types.TransactGetItem{{}}})
 		}},
 		{"transact token reused", func(ctx context.Context, c sdkAPI) (any, error) {
 			return c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{ClientRequestToken: aws.String("tok"),

@@ -22,7 +22,7 @@ import (
 // (sdkjson_test.go), calls it, and renders its typed output or error back
 // as the JSON answer. The two answers of each step are compared after
 // normalisation, error messages included. Requests that have no SDK form,
-// and operations the in-process APIs do not serve (TransactGetItems), go
+// and operations the in-process APIs do not serve, go
 // to the second engine over HTTP so that both engines keep the same state;
 // such steps are counted, not compared in process.
 

@@ -12,6 +12,7 @@
 //	                         Query and Scan
 //	sdkbatch.go              BatchGetItem, BatchWriteItem
 //	sdktransact.go           TransactWriteItems
+//	sdktransactget.go        TransactGetItems
 //	sdktable.go              the table operations and TTL
 //	sdktags.go               the tag operations
 //	sdkpartiql.go            PartiQL's operations

@@ -8,9 +8,9 @@ import (
 
 // API is the engine's DynamoDB API for callers in the same process: the
 // methods of the aws-sdk-go-v2 DynamoDB client that package dynamo uses
-// (dynamo.API), with ListTables, the tag and the PartiQL operations,
-// taking the SDK's typed inputs and returning its typed outputs and
-// errors, with no JSON, HTTP or request signing on the way.
+// (dynamo.API), with TransactGetItems, ListTables, the tag and the PartiQL
+// operations, taking the SDK's typed inputs and returning its typed outputs
+// and errors, with no JSON, HTTP or request signing on the way.
 // Get it with Engine.API.
 //
 // Each operation converts the SDK input to the request the JSON decoder
