@@ -53,6 +53,7 @@ const (
 	TypeConditionalCheck    = "ConditionalCheckFailedException"
 	TypeTransactionCanceled = "TransactionCanceledException"
 	TypeIdempotentMismatch  = "IdempotentParameterMismatchException"
+	TypeDuplicateItem       = "DuplicateItemException"
 	TypeUnknownOperation    = "UnknownOperationException"
 	TypeSerialization       = "SerializationException"
 	TypeInternal            = "InternalServerError"

@@ -128,7 +128,7 @@ func runDML(e *engine.Engine, ctx context.Context, d *DMLRequest) (*dmlAnswer, e
 		}
 		if err != nil {
 			if de, ok := err.(*engine.Error); ok && d.insert && de.Type == engine.TypeConditionalCheck {
-				return nil, &engine.Error{Type: "DuplicateItemException", Message: "Duplicate primary key exists in table"}
+				return nil, &engine.Error{Type: engine.TypeDuplicateItem, Message: "Duplicate primary key exists in table"}
 			}
 			return nil, err
 		}

@@ -72,7 +72,7 @@ func exception(de *engine.Error) error {
 		return &types.InternalServerError{Message: msg}
 	case engine.TypeIdempotentMismatch:
 		return &types.IdempotentParameterMismatchException{Message: msg}
-	case "DuplicateItemException":
+	case engine.TypeDuplicateItem:
 		return &types.DuplicateItemException{Message: msg}
 	}
 	return genericException(de)
