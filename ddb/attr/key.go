@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"unsafe"
 )
 
 // Key encoding. AppendKey writes a scalar key value (S, N or B) so that
@@ -106,6 +107,23 @@ func DecodeKey(b []byte, t Type) (Value, []byte, error) {
 		return Num(d), rest, nil
 	}
 	return Value{}, nil, ErrBadKey
+}
+
+// DecodeKeyShared is DecodeKey for bytes that are never written to again
+// (the bytes of a string, say): a string value without escaped zero bytes,
+// nearly every one, is a view of b rather than a copy.
+func DecodeKeyShared(b []byte, t Type) (Value, []byte, error) {
+	if t != TypeS {
+		return DecodeKey(b, t)
+	}
+	raw, rest, err := decodeEscaped(b)
+	if err != nil {
+		return Value{}, nil, err
+	}
+	if len(raw) == 0 || &raw[0] != &b[0] { // empty, or unescaped into a copy
+		return S(string(raw)), rest, nil
+	}
+	return S(unsafe.String(&raw[0], len(raw))), rest, nil
 }
 
 // decodeEscaped decodes an S or B key encoding from the front of b. The

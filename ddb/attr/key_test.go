@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
 )
@@ -194,5 +195,42 @@ func TestKeyLen(t *testing.T) {
 		if _, err := attr.KeyLen(ea[:len(ea)-1], t1); err == nil {
 			t.Fatalf("KeyLen of truncated %x accepted", ea[:len(ea)-1])
 		}
+	}
+}
+
+// TestDecodeKeyShared checks that DecodeKeyShared decodes as DecodeKey does,
+// and that a string without escaped zero bytes is a view of the key bytes,
+// not a copy.
+func TestDecodeKeyShared(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		v    attr.Value
+		view bool // the decoded string shares the key's bytes
+	}{
+		{"string", attr.S("USER#alice"), true},
+		{"string with zero bytes", attr.S("a\x00b"), false},
+		{"empty string", attr.S(""), false},
+		{"binary", attr.B([]byte{0, 1, 0xFF}), false},
+		{"number", attr.Int(-42), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			k := attr.AppendKey(nil, tc.v)
+			k = attr.AppendKey(k, attr.S("rest"))
+			want, wantRest, err := attr.DecodeKey(k, tc.v.Type)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, rest, err := attr.DecodeKeyShared(k, tc.v.Type)
+			if err != nil || !attr.Equal(got, want) || !bytes.Equal(rest, wantRest) {
+				t.Fatalf("DecodeKeyShared = %v, %q, %v; want %v, %q", got, rest, err, want, wantRest)
+			}
+			shares := len(got.S) > 0 && unsafe.StringData(got.S) == &k[0]
+			if shares != tc.view {
+				t.Errorf("string shares the key's bytes: %v, want %v", shares, tc.view)
+			}
+		})
+	}
+	if _, _, err := attr.DecodeKeyShared([]byte("no terminator"), attr.TypeS); err == nil {
+		t.Error("a string key without its terminator decoded")
 	}
 }

@@ -61,17 +61,17 @@ func ItemKey(m *storage.TableMeta, it attr.Item) ([]byte, error) {
 // exactly the table's key attributes with their declared types. It returns
 // the encoded table key.
 func KeyParam(m *storage.TableMeta, key attr.Item) ([]byte, error) {
-	names := m.KeyNames()
-	if len(key) != len(names) {
+	parts := m.TableKeyParts()
+	if len(key) != len(parts) {
 		return nil, Validationf("The provided key element does not match the schema")
 	}
 	k := make([]byte, 0, 64) // most keys fit, grown once if not
-	for i, name := range names {
-		v, ok := key[name]
-		if !ok || v.Type.String() != m.AttrType(name) {
+	for i, p := range parts {
+		v, ok := key[p.Name()]
+		if !ok || v.Type != p.Type() {
 			return nil, Validationf("The provided key element does not match the schema")
 		}
-		if err := checkKeyValue(name, m.AttrType(name), v, i == 1, ""); err != nil {
+		if err := checkKeyValue(p.Name(), v.Type.String(), v, i == 1, ""); err != nil {
 			return nil, err
 		}
 		k = attr.AppendKey(k, v)

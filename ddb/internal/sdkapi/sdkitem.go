@@ -15,7 +15,11 @@ import (
 
 // GetItem returns one item by key, as dynamodb.Client.GetItem does.
 func (d *API) GetItem(ctx context.Context, in *dynamodb.GetItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
-	return call(ctx, "GetItem", orEmpty(in), getItemFromSDK, d.e.GetItem, getItemToSDK)
+	return call(ctx, "GetItem", orEmpty(in), getItemFromSDK, func(ctx context.Context, x *engine.GetItemInput) (*engine.GetItemOutput, error) {
+		out, err := d.e.GetItem(ctx, x)
+		keyMaps.put(x.Key) // the answer holds none of the key's map
+		return out, err
+	}, getItemToSDK)
 }
 
 // PutItem creates or replaces an item, as dynamodb.Client.PutItem does.
@@ -44,7 +48,7 @@ func (d *API) DeleteItem(ctx context.Context, in *dynamodb.DeleteItemInput, _ ..
 
 // getItemFromSDK builds the engine's GetItem request.
 func getItemFromSDK(in *dynamodb.GetItemInput) (*engine.GetItemInput, error) {
-	key, err := itemFromSDK(in.Key)
+	key, err := keyMaps.fromSDK(in.Key)
 	if err != nil {
 		return nil, err
 	}

@@ -161,7 +161,12 @@ func convertMap(m map[string]types.AttributeValue, depth int, exact bool) (map[s
 			return nil, first
 		}
 	}
-	out := make(map[string]attr.Value, len(m))
+	return convertMembers(make(map[string]attr.Value, len(m)), m, depth)
+}
+
+// convertMembers converts the members of m into out, as convertMap does
+// when not exact.
+func convertMembers(out map[string]attr.Value, m map[string]types.AttributeValue, depth int) (map[string]attr.Value, error) {
 	for k, v := range m {
 		x, err := memberFromSDK(k, v, depth, false)
 		if err != nil {

@@ -23,6 +23,7 @@ package storage
 import (
 	"fmt"
 	"slices"
+	"unsafe"
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
 )
@@ -32,6 +33,12 @@ type KeyPart struct {
 	name string
 	typ  attr.Type
 }
+
+// Name is the attribute's name.
+func (p KeyPart) Name() string { return p.name }
+
+// Type is the attribute's declared type.
+func (p KeyPart) Type() attr.Type { return p.typ }
 
 // TableKeyParts returns the attributes of the table key, in key order.
 func (m *TableMeta) TableKeyParts() []KeyPart {
@@ -65,12 +72,17 @@ func (m *TableMeta) IndexKeyParts(ix *IndexMeta) []KeyPart {
 // KeyAttrs decodes the attributes held by entry key k, sorted by name (as
 // attr.AppendBinaryJSON wants them).
 func KeyAttrs(k []byte, parts []KeyPart) ([]attr.NamedValue, error) {
+	return keyAttrs(k, parts, attr.DecodeKey)
+}
+
+// keyAttrs is KeyAttrs decoding each value with decode.
+func keyAttrs(k []byte, parts []KeyPart, decode func([]byte, attr.Type) (attr.Value, []byte, error)) ([]attr.NamedValue, error) {
 	out := make([]attr.NamedValue, len(parts))
 	rest := k
 	for i, p := range parts {
 		var v attr.Value
 		var err error
-		if v, rest, err = attr.DecodeKey(rest, p.typ); err != nil {
+		if v, rest, err = decode(rest, p.typ); err != nil {
 			return nil, fmt.Errorf("ddb: corrupt key %x: %w", k, err)
 		}
 		out[i] = attr.NamedValue{Name: p.name, Value: v}
@@ -135,17 +147,21 @@ func DecodeWithKeys(keys []attr.NamedValue, v []byte) (attr.Item, error) {
 }
 
 // Stored returns the item stored under table key k with value v, copied
-// out of the transaction, and its size.
+// out of the transaction, and its size. Key and value are copied together,
+// once: the key attributes' strings and the value are views of that copy.
 func (m *TableMeta) Stored(k, v []byte) (*StoredItem, int, error) {
-	keys, err := KeyAttrs(k, m.TableKeyParts())
-	if err != nil {
-		return nil, 0, err
-	}
 	size, err := StoredSize(v)
 	if err != nil {
 		return nil, 0, err
 	}
-	return NewStoredItem(keys, v), size, nil
+	whole := make([]byte, len(k)+len(v))
+	copy(whole[copy(whole, k):], v)
+	text := unsafe.String(unsafe.SliceData(whole), len(whole))
+	keys, err := keyAttrs(whole[:len(k):len(k)], m.TableKeyParts(), attr.DecodeKeyShared)
+	if err != nil {
+		return nil, 0, err
+	}
+	return &StoredItem{Keys: keys, Value: whole[len(k):], Text: text[len(k):]}, size, nil
 }
 
 // StoredSize returns the size recorded in a stored item or INCLUDE entry.
