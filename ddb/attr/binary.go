@@ -209,10 +209,22 @@ func BinarySize(data []byte) (int, error) {
 // (which may already hold the attributes the encoding left out). It
 // returns the size recorded in front.
 func DecodeBinary(data []byte, into Item) (int, error) {
-	r := binReader{data: data}
+	return decodeBinary(binReader{data: data}, into)
+}
+
+// DecodeBinaryText is DecodeBinary on binary item data held in a string:
+// the names and the string and number values it decodes are cut from text
+// rather than each copied out, so a decoded item costs one allocation for
+// all its strings, its own copy of the stored bytes.
+func DecodeBinaryText(text string, into Item) (int, error) {
+	// The reader only reads its bytes, which text's immutability covers.
+	return decodeBinary(binReader{data: unsafe.Slice(unsafe.StringData(text), len(text)), text: text}, into)
+}
+
+func decodeBinary(r binReader, into Item) (int, error) {
 	size := r.uvarint()
 	for r.pos < len(r.data) && !r.bad {
-		name := string(r.bytes())
+		name := r.str()
 		into[name] = r.value()
 	}
 	if r.bad {
@@ -225,9 +237,9 @@ func DecodeBinary(data []byte, into Item) (int, error) {
 func (r *binReader) value() Value {
 	switch t := r.tag(); t {
 	case binS:
-		return S(string(r.bytes()))
+		return S(r.str())
 	case binN:
-		return N(string(r.bytes()))
+		return N(r.str())
 	case binB:
 		return B(append([]byte{}, r.bytes()...))
 	case binFalse, binTrue:
@@ -259,7 +271,7 @@ func (r *binReader) value() Value {
 		n := r.count()
 		m := make(map[string]Value, n)
 		for range n {
-			name := string(r.bytes())
+			name := r.str()
 			m[name] = r.value()
 		}
 		return M(m)

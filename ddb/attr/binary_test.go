@@ -4,6 +4,7 @@ import (
 	"errors"
 	"slices"
 	"testing"
+	"unsafe"
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
 )
@@ -49,6 +50,39 @@ func TestBinary_RoundTrip(t *testing.T) {
 		json, jsize, err := attr.AppendBinaryJSON([]byte("prefix"), data, nil)
 		if want := "prefix" + string(attr.AppendItemJSON(nil, it)); err != nil || string(json) != want || jsize != size {
 			t.Errorf("%s: AppendBinaryJSON = %s, %d, %v; want %s", s, json, jsize, err, want)
+		}
+	}
+}
+
+// TestDecodeBinaryText decodes every case as DecodeBinary does, with the
+// strings it decodes cut from the text, and refuses what DecodeBinary
+// refuses.
+func TestDecodeBinaryText(t *testing.T) {
+	for _, s := range binaryCases {
+		it := mustItem(t, s)
+		text := string(attr.AppendBinary(nil, it, attr.Size(it)))
+		got := attr.Item{}
+		size, err := attr.DecodeBinaryText(text, got)
+		if err != nil || size != attr.Size(it) || !itemsEqual(got, it) {
+			t.Errorf("%s: DecodeBinaryText = %s, %d, %v", s, attr.AppendItemJSON(nil, got), size, err)
+		}
+		start, end := uintptr(unsafe.Pointer(unsafe.StringData(text))), uintptr(unsafe.Pointer(unsafe.StringData(text)))+uintptr(len(text))
+		inText := func(s string) bool {
+			p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
+			return s == "" || p >= start && p+uintptr(len(s)) <= end
+		}
+		for name, v := range got {
+			if !inText(name) || !inText(v.S) || !inText(v.N) {
+				t.Errorf("%s: attribute %q was copied, not cut from the text", s, name)
+			}
+		}
+	}
+	it := mustItem(t, binaryCases[6])
+	data := attr.AppendBinary(nil, it, attr.Size(it))
+	for n := 0; n < len(data); n++ {
+		_, want := attr.DecodeBinary(data[:n], attr.Item{})
+		if _, err := attr.DecodeBinaryText(string(data[:n]), attr.Item{}); !errors.Is(err, want) {
+			t.Errorf("truncated to %d: %v, want %v as DecodeBinary", n, err, want)
 		}
 	}
 }

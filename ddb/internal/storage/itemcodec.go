@@ -122,17 +122,42 @@ func (m *TableMeta) encodeStored(it attr.Item, size int) []byte {
 	return attr.AppendBinary(make([]byte, 0, size+size/4+32), it, size, m.KeyNames()...)
 }
 
-// DecodeStored decodes the item stored under table key k with value v.
+// DecodeStored decodes the item stored under table key k with value v,
+// copied out of the transaction: key and value are copied together, once,
+// and the item's names and strings are views of that copy.
 func (m *TableMeta) DecodeStored(k, v []byte) (attr.Item, error) {
-	keys, err := KeyAttrs(k, m.TableKeyParts())
+	text, whole := copyOut(k, v)
+	keys, err := keyAttrs(whole[:len(k):len(k)], m.TableKeyParts(), attr.DecodeKeyShared)
 	if err != nil {
 		return nil, err
 	}
-	return DecodeWithKeys(keys, v)
+	it := newItem(keys)
+	if _, err := attr.DecodeBinaryText(text[len(k):], it); err != nil {
+		return nil, fmt.Errorf("ddb: corrupt item: %w", err)
+	}
+	return it, nil
+}
+
+// copyOut copies key k and value v out of their transaction into one
+// string, returned with a read-only view of its bytes.
+func copyOut(k, v []byte) (string, []byte) {
+	whole := make([]byte, len(k)+len(v))
+	copy(whole[copy(whole, k):], v)
+	return unsafe.String(unsafe.SliceData(whole), len(whole)), whole
 }
 
 // DecodeWithKeys decodes binary value v into an item holding keys too.
 func DecodeWithKeys(keys []attr.NamedValue, v []byte) (attr.Item, error) {
+	it := newItem(keys)
+	if _, err := attr.DecodeBinary(v, it); err != nil {
+		return nil, fmt.Errorf("ddb: corrupt item: %w", err)
+	}
+	return it, nil
+}
+
+// newItem is a new item holding keys, with room for a small item's other
+// attributes.
+func newItem(keys []attr.NamedValue) attr.Item {
 	// A hint of 8 or less makes one group of eight slots, the whole map of
 	// a small item; a larger one makes a table of groups up front (several
 	// allocations), which an item of more attributes grows into anyway.
@@ -140,10 +165,7 @@ func DecodeWithKeys(keys []attr.NamedValue, v []byte) (attr.Item, error) {
 	for _, kv := range keys {
 		it[kv.Name] = kv.Value
 	}
-	if _, err := attr.DecodeBinary(v, it); err != nil {
-		return nil, fmt.Errorf("ddb: corrupt item: %w", err)
-	}
-	return it, nil
+	return it
 }
 
 // Stored returns the item stored under table key k with value v, copied
@@ -154,9 +176,7 @@ func (m *TableMeta) Stored(k, v []byte) (*StoredItem, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	whole := make([]byte, len(k)+len(v))
-	copy(whole[copy(whole, k):], v)
-	text := unsafe.String(unsafe.SliceData(whole), len(whole))
+	text, whole := copyOut(k, v)
 	keys, err := keyAttrs(whole[:len(k):len(k)], m.TableKeyParts(), attr.DecodeKeyShared)
 	if err != nil {
 		return nil, 0, err
