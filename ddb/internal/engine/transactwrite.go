@@ -283,28 +283,36 @@ func (e *Engine) transactWrite(tx *bolt.Tx, plans []plannedAction, capMode strin
 // readTargets opens the table of each action (once per table), finds its
 // key and reads the item there, refusing two actions on one item.
 func (e *Engine) readTargets(tx *bolt.Tx, plans []plannedAction) ([]transactTarget, error) {
-	tables := map[string]*storage.TableTx{}
+	// A transaction holds at most 100 actions, most of them on one table:
+	// the tables opened and the items seen are searched in order, cheaper
+	// than maps at these sizes.
+	var tables []*storage.TableTx
 	targets := make([]transactTarget, len(plans))
-	seen := map[string]bool{}
 	for i := range plans {
 		p := &plans[i]
-		t := tables[p.a.TableName]
+		var t *storage.TableTx
+		for _, open := range tables {
+			if open.M.Name == p.a.TableName {
+				t = open
+				break
+			}
+		}
 		if t == nil {
 			var err error
 			if t, err = e.OpenTable(tx, p.a.TableName); err != nil {
 				return nil, err
 			}
-			tables[p.a.TableName] = t
+			tables = append(tables, t)
 		}
 		k, err := p.key(t.M)
 		if err != nil {
 			return nil, err
 		}
-		id := p.a.TableName + "\x00" + string(k)
-		if seen[id] {
-			return nil, Validationf("Transaction request cannot include multiple operations on one item")
+		for _, seen := range targets[:i] {
+			if seen.t == t && string(seen.k) == string(k) {
+				return nil, Validationf("Transaction request cannot include multiple operations on one item")
+			}
 		}
-		seen[id] = true
 		raw, err := t.GetRaw(k)
 		if err != nil {
 			return nil, err
