@@ -414,6 +414,27 @@ func BinaryAttribute(data []byte, name string) (v Value, found bool, err error) 
 	return Value{}, false, nil
 }
 
+// BinaryLen returns how many attributes the binary item data holds at its
+// top level, 0 if it is malformed (which decoding it then reports). A
+// decoder that knows the count makes its map the right size at once: an
+// item of more than eight attributes otherwise outgrows the map's first
+// group of eight slots (a kilobyte, with attr.Value's size) and moves into
+// a table of groups, the group allocated and filled for nothing.
+func BinaryLen(data []byte) int {
+	r := binReader{data: data}
+	r.uvarint()
+	n := 0
+	for r.pos < len(r.data) && !r.bad {
+		r.bytes()
+		r.skip()
+		n++
+	}
+	if r.bad {
+		return 0
+	}
+	return n
+}
+
 // skip passes over one tagged value.
 func (r *binReader) skip() {
 	switch t := r.tag(); t {
@@ -457,7 +478,9 @@ func DecodeBinaryTextAs[V any](text string, b Builder[V]) (map[string]V, error) 
 	// The reader only reads its bytes, which text's immutability covers.
 	r := binReader{data: unsafe.Slice(unsafe.StringData(text), len(text)), text: text}
 	r.uvarint()
-	m := map[string]V{}
+	// Room for the attributes the encoding left out too: the item's keys,
+	// one or two.
+	m := make(map[string]V, BinaryLen(r.data)+2)
 	for r.pos < len(r.data) && !r.bad {
 		name := r.str()
 		m[name] = buildBinary(&r, b)

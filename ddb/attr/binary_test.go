@@ -87,6 +87,22 @@ func TestDecodeBinaryText(t *testing.T) {
 	}
 }
 
+// TestBinaryLen counts the top-level attributes of every case, and none in
+// malformed data.
+func TestBinaryLen(t *testing.T) {
+	for _, s := range binaryCases {
+		it := mustItem(t, s)
+		if n := attr.BinaryLen(attr.AppendBinary(nil, it, attr.Size(it))); n != len(it) {
+			t.Errorf("%s: BinaryLen = %d, want %d", s, n, len(it))
+		}
+	}
+	for _, bad := range [][]byte{nil, {0x80}, {5, 1, 'a', 0xEE}, {5, 1, 'a', 1, 0xFF, 0xFF, 3}} {
+		if n := attr.BinaryLen(bad); n != 0 {
+			t.Errorf("BinaryLen(%x) = %d, want 0", bad, n)
+		}
+	}
+}
+
 // TestDecodeBinaryAs builds the same item from the binary form as
 // DecodeBinary does.
 func TestDecodeBinaryAs(t *testing.T) {

@@ -131,7 +131,7 @@ func (m *TableMeta) DecodeStored(k, v []byte) (attr.Item, error) {
 	if err != nil {
 		return nil, err
 	}
-	it := newItem(keys)
+	it := newItem(keys, whole[len(k):])
 	if _, err := attr.DecodeBinaryText(text[len(k):], it); err != nil {
 		return nil, fmt.Errorf("ddb: corrupt item: %w", err)
 	}
@@ -148,20 +148,17 @@ func copyOut(k, v []byte) (string, []byte) {
 
 // DecodeWithKeys decodes binary value v into an item holding keys too.
 func DecodeWithKeys(keys []attr.NamedValue, v []byte) (attr.Item, error) {
-	it := newItem(keys)
+	it := newItem(keys, v)
 	if _, err := attr.DecodeBinary(v, it); err != nil {
 		return nil, fmt.Errorf("ddb: corrupt item: %w", err)
 	}
 	return it, nil
 }
 
-// newItem is a new item holding keys, with room for a small item's other
-// attributes.
-func newItem(keys []attr.NamedValue) attr.Item {
-	// A hint of 8 or less makes one group of eight slots, the whole map of
-	// a small item; a larger one makes a table of groups up front (several
-	// allocations), which an item of more attributes grows into anyway.
-	it := make(attr.Item, max(len(keys), 8))
+// newItem is a new item holding keys, sized for them and the attributes
+// of binary value v.
+func newItem(keys []attr.NamedValue, v []byte) attr.Item {
+	it := make(attr.Item, len(keys)+attr.BinaryLen(v))
 	for _, kv := range keys {
 		it[kv.Name] = kv.Value
 	}
