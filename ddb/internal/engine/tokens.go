@@ -11,6 +11,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
@@ -278,8 +279,16 @@ func BinaryRequestHash(in *TransactWriteInput) (sum []byte) {
 			sum = UnmatchableHash()
 		}
 	}()
-	var buf [1024]byte
-	h := hashWriter{buf: buf[:0]}
+	// The form is written into a recycled buffer: one on the stack would
+	// escape, as the writer's methods grow it (a kilobyte per request).
+	bp := hashBufs.Get().(*[]byte)
+	h := hashWriter{buf: (*bp)[:0]}
+	defer func() {
+		if cap(h.buf) <= maxHashBuf {
+			*bp = h.buf[:0]
+			hashBufs.Put(bp)
+		}
+	}()
 	h.buf = append(h.buf, "TransactWriteItems\x00"...)
 	h.uvarint(uint64(len(in.TransactItems)))
 	for i := range in.TransactItems {
@@ -294,6 +303,12 @@ func BinaryRequestHash(in *TransactWriteInput) (sum []byte) {
 	s := sha256.Sum256(h.buf)
 	return s[:]
 }
+
+// hashBufs recycles BinaryRequestHash's buffers; one that grew past
+// maxHashBuf (a transaction of large items) is left to the collector.
+var hashBufs = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
+
+const maxHashBuf = 64 << 10
 
 // hashWriter writes BinaryRequestHash's form of a request.
 type hashWriter struct{ buf []byte }
