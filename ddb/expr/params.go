@@ -16,10 +16,11 @@ import (
 type Params struct {
 	Names  map[string]string
 	Values map[string]attr.Value
-	// usedNames and usedValues are made on first use, each the size of
-	// what it records: a request without names (or values) makes neither.
-	usedNames  map[string]bool
-	usedValues map[string]bool
+	// usedNames and usedValues are the placeholders used so far, each once:
+	// a request has a few, which a slice finds faster than a map, and
+	// without the map's group of eight slots to allocate per request.
+	usedNames  []string
+	usedValues []string
 }
 
 // NewParams returns Params over a request's names and values (either may be
@@ -42,15 +43,23 @@ func (p *Params) CheckUnused() error {
 }
 
 // unusedKeys returns the keys of m that are not in used, sorted.
-func unusedKeys[V any](m map[string]V, used map[string]bool) []string {
+func unusedKeys[V any](m map[string]V, used []string) []string {
 	var keys []string
 	for k := range m {
-		if !used[k] {
+		if !slices.Contains(used, k) {
 			keys = append(keys, k)
 		}
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// use records placeholder k in used.
+func use(used []string, k string) []string {
+	if slices.Contains(used, k) {
+		return used
+	}
+	return append(used, k)
 }
 
 // binder substitutes placeholders for one expression.
@@ -67,10 +76,7 @@ func (b binder) name(n string) (string, error) {
 	if !ok {
 		return "", invalidf(b.kind, "An expression attribute name used in the document path is not defined; attribute name: %s", n)
 	}
-	if b.p.usedNames == nil {
-		b.p.usedNames = make(map[string]bool, len(b.p.Names))
-	}
-	b.p.usedNames[n] = true
+	b.p.usedNames = use(b.p.usedNames, n)
 	return v, nil
 }
 
@@ -103,10 +109,7 @@ func (b binder) operand(o *Operand) (*Operand, error) {
 		if !ok {
 			return nil, invalidf(b.kind, "An expression attribute value used in expression is not defined; attribute value: %s", o.Ref)
 		}
-		if b.p.usedValues == nil {
-			b.p.usedValues = make(map[string]bool, len(b.p.Values))
-		}
-		b.p.usedValues[o.Ref] = true
+		b.p.usedValues = use(b.p.usedValues, o.Ref)
 		out.Value = v
 	default:
 		out.Args = make([]*Operand, len(o.Args))
