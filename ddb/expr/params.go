@@ -80,7 +80,12 @@ func (b binder) name(n string) (string, error) {
 	return v, nil
 }
 
+// path returns p with its name placeholders substituted; a path without
+// any is returned as it is, as parsed trees are never changed.
 func (b binder) path(p Path) (Path, error) {
+	if !slices.ContainsFunc(p, func(e PathElem) bool { return !e.IsIndex && strings.HasPrefix(e.Name, "#") }) {
+		return p, nil
+	}
 	out := make(Path, len(p))
 	for i, e := range p {
 		if !e.IsIndex {
@@ -102,6 +107,9 @@ func (b binder) operand(o *Operand) (*Operand, error) {
 		p, err := b.path(o.Path)
 		if err != nil {
 			return nil, err
+		}
+		if len(p) > 0 && &p[0] == &o.Path[0] {
+			return o, nil // nothing substituted: the parsed operand serves
 		}
 		out.Path = p
 	case OperandValue:
