@@ -47,7 +47,7 @@ func expiryIndex(tb testing.TB, e *Engine, table string) (entries []string, pres
 			if err != nil {
 				return err
 			}
-			entries = append(entries, it["PK"].S+":"+ttl.N)
+			entries = append(entries, it["PK"].S+":"+ttl.NumText())
 			return nil
 		})
 	})

@@ -79,9 +79,9 @@ func appendBinValue(dst []byte, v Value) []byte {
 	case TypeS:
 		return appendBinString(append(dst, binS), v.S)
 	case TypeN:
-		return appendBinString(append(dst, binN), v.N)
+		return appendBinString(append(dst, binN), v.NumText())
 	case TypeB:
-		return appendBinString(append(dst, binB), v.B)
+		return appendBinString(append(dst, binB), v.Bytes())
 	case TypeBOOL:
 		if v.BOOL {
 			return append(dst, binTrue)
@@ -96,8 +96,8 @@ func appendBinValue(dst []byte, v Value) []byte {
 	case TypeBS:
 		return appendBinSet(append(dst, binBS), v.BS())
 	case TypeL:
-		dst = binary.AppendUvarint(append(dst, binL), uint64(len(v.L)))
-		for _, e := range v.L {
+		dst = binary.AppendUvarint(append(dst, binL), uint64(len(v.List())))
+		for _, e := range v.List() {
 			dst = appendBinValue(dst, e)
 		}
 		return dst

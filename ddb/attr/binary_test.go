@@ -72,7 +72,7 @@ func TestDecodeBinaryText(t *testing.T) {
 			return s == "" || p >= start && p+uintptr(len(s)) <= end
 		}
 		for name, v := range got {
-			if !inText(name) || !inText(v.S) || !inText(v.N) {
+			if !inText(name) || !inText(v.S) || !inText(v.NumText()) {
 				t.Errorf("%s: attribute %q was copied, not cut from the text", s, name)
 			}
 		}

@@ -103,9 +103,9 @@ func ValueAs[V any](v Value, b Builder[V]) V {
 	case TypeS:
 		return b.S(v.S)
 	case TypeN:
-		return b.N(v.N)
+		return b.N(v.NumText())
 	case TypeB:
-		return b.B(v.B)
+		return b.B(v.Bytes())
 	case TypeBOOL:
 		return b.BOOL(v.BOOL)
 	case TypeNULL:
@@ -117,8 +117,8 @@ func ValueAs[V any](v Value, b Builder[V]) V {
 	case TypeBS:
 		return b.BS(v.BS())
 	case TypeL:
-		l := make([]V, len(v.L))
-		for i, e := range v.L {
+		l := make([]V, len(v.List()))
+		for i, e := range v.List() {
 			l[i] = ValueAs(e, b)
 		}
 		return b.L(l)

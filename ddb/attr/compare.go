@@ -23,7 +23,7 @@ func Compare(a, b Value) int {
 	case TypeN:
 		return a.Decimal().Cmp(b.Decimal())
 	case TypeB:
-		return bytes.Compare(a.B, b.B)
+		return bytes.Compare(a.Bytes(), b.Bytes())
 	}
 	return 0
 }
@@ -45,9 +45,9 @@ func Equal(a, b Value) bool {
 	case TypeS:
 		return a.S == b.S
 	case TypeN:
-		return a.N == b.N || a.Decimal().Cmp(b.Decimal()) == 0
+		return a.NumText() == b.NumText() || a.Decimal().Cmp(b.Decimal()) == 0
 	case TypeB:
-		return bytes.Equal(a.B, b.B)
+		return bytes.Equal(a.Bytes(), b.Bytes())
 	case TypeBOOL:
 		return a.BOOL == b.BOOL
 	case TypeNULL, TypeNone:
@@ -59,11 +59,12 @@ func Equal(a, b Value) bool {
 	case TypeBS:
 		return sameBinarySet(a.BS(), b.BS())
 	case TypeL:
-		if len(a.L) != len(b.L) {
+		al, bl := a.List(), b.List()
+		if len(al) != len(bl) {
 			return false
 		}
-		for i := range a.L {
-			if !Equal(a.L[i], b.L[i]) {
+		for i := range al {
+			if !Equal(al[i], bl[i]) {
 				return false
 			}
 		}
@@ -160,13 +161,13 @@ func (v Value) Contains(e Value) bool {
 	case v.Type == TypeNS && e.Type == TypeN:
 		d := e.Decimal()
 		for _, s := range v.NS() {
-			if s == e.N || N(s).Decimal().Cmp(d) == 0 {
+			if s == e.NumText() || N(s).Decimal().Cmp(d) == 0 {
 				return true
 			}
 		}
 	case v.Type == TypeBS && e.Type == TypeB:
 		for _, b := range v.BS() {
-			if bytes.Equal(b, e.B) {
+			if bytes.Equal(b, e.Bytes()) {
 				return true
 			}
 		}

@@ -110,9 +110,9 @@ func AppendJSON(dst []byte, v Value) []byte {
 	case TypeS:
 		dst = appendString(dst, v.S)
 	case TypeN:
-		dst = appendString(dst, v.N)
+		dst = appendString(dst, v.NumText())
 	case TypeB:
-		dst = appendBase64(dst, v.B)
+		dst = appendBase64(dst, v.Bytes())
 	case TypeBOOL:
 		if v.BOOL {
 			dst = append(dst, "true"...)
@@ -128,7 +128,7 @@ func AppendJSON(dst []byte, v Value) []byte {
 	case TypeBS:
 		dst = appendArrayJSON(dst, v.BS(), appendBase64)
 	case TypeL:
-		dst = appendArrayJSON(dst, v.L, AppendJSON)
+		dst = appendArrayJSON(dst, v.List(), AppendJSON)
 	case TypeM:
 		dst = appendMapJSON(dst, v.M)
 	}

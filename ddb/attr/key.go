@@ -39,7 +39,7 @@ func AppendKey(dst []byte, v Value) []byte {
 	case TypeS:
 		return appendEscaped(dst, v.S)
 	case TypeB:
-		return appendEscaped(dst, string(v.B))
+		return appendEscaped(dst, string(v.Bytes()))
 	case TypeN:
 		return appendNumberKey(dst, v.Decimal())
 	}

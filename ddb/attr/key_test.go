@@ -166,9 +166,9 @@ func TestEqual(t *testing.T) {
 func TestClone(t *testing.T) {
 	orig := attr.M(map[string]attr.Value{"l": attr.L(attr.B([]byte("x")), attr.SS("a"))})
 	c := orig.Clone()
-	c.M["l"].L[0].B[0] = 'y'
-	c.M["l"].L[1].SS()[0] = "b"
-	if orig.M["l"].L[0].B[0] != 'x' || orig.M["l"].L[1].SS()[0] != "a" {
+	c.M["l"].List()[0].Bytes()[0] = 'y'
+	c.M["l"].List()[1].SS()[0] = "b"
+	if orig.M["l"].List()[0].Bytes()[0] != 'x' || orig.M["l"].List()[1].SS()[0] != "a" {
 		t.Fatal("Clone shares memory with the original")
 	}
 }

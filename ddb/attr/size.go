@@ -34,9 +34,9 @@ func ValueSize(v Value) int {
 	case TypeS:
 		return len(v.S)
 	case TypeN:
-		return numberSize(v.N)
+		return numberSize(v.NumText())
 	case TypeB:
-		return len(v.B)
+		return len(v.Bytes())
 	case TypeBOOL, TypeNULL:
 		return 1
 	case TypeSS:
@@ -51,7 +51,7 @@ func ValueSize(v Value) int {
 		return totalLen(v.BS())
 	case TypeL:
 		n := 3
-		for _, e := range v.L {
+		for _, e := range v.List() {
 			n += 1 + ValueSize(e)
 		}
 		return n

@@ -115,7 +115,7 @@ func scalarText(v attr.Value) string {
 	case attr.TypeS:
 		return v.S
 	case attr.TypeN:
-		return v.N
+		return v.NumText()
 	}
 	return strings.Trim(v.String(), "{}")
 }

@@ -99,7 +99,7 @@ func evalFunc(fn string, args []*Operand, item attr.Item) bool {
 		case v.Type == attr.TypeS:
 			return strings.HasPrefix(v.S, p.S)
 		case v.Type == attr.TypeB:
-			return bytes.HasPrefix(v.B, p.B)
+			return bytes.HasPrefix(v.Bytes(), p.Bytes())
 		}
 		return false
 	case fnContains:
@@ -112,11 +112,11 @@ func evalFunc(fn string, args []*Operand, item attr.Item) bool {
 		case attr.TypeS:
 			return e.Type == attr.TypeS && strings.Contains(v.S, e.S)
 		case attr.TypeB:
-			return e.Type == attr.TypeB && bytes.Contains(v.B, e.B)
+			return e.Type == attr.TypeB && bytes.Contains(v.Bytes(), e.Bytes())
 		case attr.TypeSS, attr.TypeNS, attr.TypeBS:
 			return v.Contains(e)
 		case attr.TypeL:
-			for _, x := range v.L {
+			for _, x := range v.List() {
 				if attr.Equal(x, e) {
 					return true
 				}
@@ -155,7 +155,7 @@ func sizeOf(v attr.Value) (attr.Value, bool) {
 	case attr.TypeS:
 		n = utf16Len(v.S)
 	case attr.TypeB:
-		n = len(v.B)
+		n = len(v.Bytes())
 	case attr.TypeSS:
 		n = len(v.SS())
 	case attr.TypeNS:
@@ -163,7 +163,7 @@ func sizeOf(v attr.Value) (attr.Value, bool) {
 	case attr.TypeBS:
 		n = len(v.BS())
 	case attr.TypeL:
-		n = len(v.L)
+		n = len(v.List())
 	case attr.TypeM:
 		n = len(v.M)
 	default:

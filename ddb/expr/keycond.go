@@ -119,7 +119,7 @@ func (s *SortCondition) Match(v attr.Value) bool {
 		if v.Type == attr.TypeS {
 			return strings.HasPrefix(v.S, s.Value.S)
 		}
-		return bytes.HasPrefix(v.B, s.Value.B)
+		return bytes.HasPrefix(v.Bytes(), s.Value.Bytes())
 	}
 	return false
 }

@@ -17,8 +17,8 @@ func Get(item attr.Item, p Path) (attr.Value, bool) {
 	}
 	for _, e := range p[1:] {
 		switch {
-		case e.IsIndex && v.Type == attr.TypeL && e.Index < len(v.L):
-			v = v.L[e.Index]
+		case e.IsIndex && v.Type == attr.TypeL && e.Index < len(v.List()):
+			v = v.List()[e.Index]
 		case !e.IsIndex && v.Type == attr.TypeM:
 			if v, ok = v.M[e.Name]; !ok {
 				return attr.Value{}, false
@@ -39,7 +39,7 @@ func setIn(cur attr.Value, p Path, v attr.Value) (attr.Value, error) {
 		if cur.Type != attr.TypeL {
 			return attr.Value{}, plain(MsgInvalidPath)
 		}
-		l := slices.Clone(cur.L)
+		l := slices.Clone(cur.List())
 		if len(p) == 1 {
 			if e.Index >= len(l) {
 				l = append(l, v)
@@ -90,13 +90,13 @@ func removeIn(cur attr.Value, p Path) (attr.Value, error) {
 		if cur.Type != attr.TypeL {
 			return attr.Value{}, plain(MsgInvalidPath)
 		}
-		if e.Index >= len(cur.L) {
+		if e.Index >= len(cur.List()) {
 			if len(p) == 1 {
 				return cur, nil
 			}
 			return attr.Value{}, plain(MsgInvalidPath)
 		}
-		l := slices.Clone(cur.L)
+		l := slices.Clone(cur.List())
 		if len(p) == 1 {
 			return attr.L(slices.Delete(l, e.Index, e.Index+1)...), nil
 		}

@@ -94,8 +94,8 @@ func project(v attr.Value, n *projNode) (attr.Value, bool) {
 		slices.Sort(idx)
 		var l []attr.Value
 		for _, i := range idx {
-			if i < len(v.L) {
-				if pv, ok := project(v.L[i], n.idx[i]); ok {
+			if i < len(v.List()) {
+				if pv, ok := project(v.List()[i], n.idx[i]); ok {
 					l = append(l, pv)
 				}
 			}

@@ -110,7 +110,7 @@ func evalSet(o *Operand, item attr.Item) (attr.Value, error) {
 		if a.Type != attr.TypeL || b.Type != attr.TypeL {
 			return attr.Value{}, plain(MsgWrongType)
 		}
-		return attr.L(append(slices.Clip(a.L), b.L...)...), nil
+		return attr.L(append(slices.Clip(a.List()), b.List()...)...), nil
 	case OperandPlus, OperandMinus:
 		a, b, err := evalSetArgs(o, item)
 		if err != nil {

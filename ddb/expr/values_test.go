@@ -23,7 +23,7 @@ func TestValues_UnmarshalJSON(t *testing.T) {
 		if got := message(t, err); got != tt.msg {
 			t.Errorf("%s\n got: %s\nwant: %s", tt.in, got, tt.msg)
 		}
-		if err == nil && req.ExpressionAttributeValues[":w_1"].N != "1" && req.ExpressionAttributeValues[":v"].S != "x" {
+		if err == nil && req.ExpressionAttributeValues[":w_1"].NumText() != "1" && req.ExpressionAttributeValues[":v"].S != "x" {
 			t.Errorf("%s: decoded %v", tt.in, req.ExpressionAttributeValues)
 		}
 	}

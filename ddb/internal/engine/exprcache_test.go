@@ -60,7 +60,7 @@ func TestParseCached(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := map[string]string{"1": "9", "5": "5"}[inc]
-		if got := it["requestsTestCount"]; got.N != want {
+		if got := it["requestsTestCount"]; got.NumText() != want {
 			t.Errorf(":inc %s: count %v, want %s (the cached tree, bound to this request)", inc, got, want)
 		}
 	}

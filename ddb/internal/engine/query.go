@@ -128,7 +128,7 @@ func valueText(v attr.Value) string {
 	case attr.TypeS:
 		return "{S:" + v.S + ",}"
 	case attr.TypeN:
-		return "{N:" + v.N + ",}"
+		return "{N:" + v.NumText() + ",}"
 	}
 	return "{" + v.Type.String() + ":…}"
 }

@@ -308,8 +308,8 @@ func valueAt(it attr.Item, p partiql.Path) (attr.Value, bool) {
 		switch {
 		case !ok:
 			return attr.Value{}, false
-		case s.IsIndex && v.Type == attr.TypeL && s.Index < len(v.L):
-			v = v.L[s.Index]
+		case s.IsIndex && v.Type == attr.TypeL && s.Index < len(v.List()):
+			v = v.List()[s.Index]
 		case !s.IsIndex && v.Type == attr.TypeM:
 			v, ok = v.M[s.Name]
 		default:

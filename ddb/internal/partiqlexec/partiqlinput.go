@@ -200,7 +200,7 @@ func checkValue(v attr.Value, depth int, ordered bool) error {
 		return attr.ValidateSet(v)
 	case attr.TypeL:
 		var first error
-		for _, e := range v.L {
+		for _, e := range v.List() {
 			err := checkValue(e, depth+1, ordered)
 			if engine.IsNesting(err) || err != nil && !ordered {
 				return err

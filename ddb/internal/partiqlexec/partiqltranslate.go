@@ -120,9 +120,9 @@ func (tr *translation) bag(e *partiql.Bag) (attr.Value, bool, error) {
 		case v.Type == attr.TypeS && (i == 0 || typ == attr.TypeSS):
 			typ, strs = attr.TypeSS, append(strs, v.S)
 		case v.Type == attr.TypeN && (i == 0 || typ == attr.TypeNS):
-			typ, strs = attr.TypeNS, append(strs, v.N)
+			typ, strs = attr.TypeNS, append(strs, v.NumText())
 		case v.Type == attr.TypeB && (i == 0 || typ == attr.TypeBS):
-			typ, bins = attr.TypeBS, append(bins, v.B)
+			typ, bins = attr.TypeBS, append(bins, v.Bytes())
 		default:
 			return attr.Value{}, false, errPartiQL("a set holds strings, numbers or binary values of one type")
 		}

@@ -94,7 +94,7 @@ func convertValue(v types.AttributeValue, depth int, exact bool) (attr.Value, er
 		}
 		for i, s := range out.NS() {
 			n, _ := attr.ParseN(s) // validated above
-			out.NS()[i] = n.N
+			out.NS()[i] = n.NumText()
 		}
 		return out, nil
 	case *types.AttributeValueMemberBS:

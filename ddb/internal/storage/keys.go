@@ -71,7 +71,7 @@ func (m *TableMeta) Project(ix *IndexMeta, it attr.Item) attr.Item {
 // IsEmptyKey reports whether v is an empty string or binary value, which no
 // key attribute may hold.
 func IsEmptyKey(v attr.Value) bool {
-	return (v.Type == attr.TypeS && v.S == "") || (v.Type == attr.TypeB && len(v.B) == 0)
+	return (v.Type == attr.TypeS && v.S == "") || (v.Type == attr.TypeB && len(v.Bytes()) == 0)
 }
 
 // PrefixEnd returns the smallest key greater than every key with prefix p,
