@@ -5,12 +5,15 @@
 //
 // # Representation
 //
-// A Value is a flat struct with a Type tag and one field per wire type (S, N,
-// B, BOOL, SS, NS, BS, L, M) rather than an interface. A struct avoids one
-// heap allocation per scalar (boxing), keeps []Value contiguous in memory,
-// lets callers switch on v.Type without type assertions, and mirrors the wire
-// format so converters elsewhere read naturally. The cost is a larger Value
-// (about 170 bytes), which is acceptable for items of at most 400 KB.
+// A Value is a small struct with a Type tag rather than an interface: the
+// fields strings, numbers, booleans and maps use are inline (S holds an S's
+// text and an N's canonical text, BOOL, M), and a binary, a list or a set
+// sits behind one pointer (read with Bytes, List, SS, NS, BS). A struct
+// avoids one heap allocation per scalar (boxing), keeps []Value contiguous
+// in memory and lets callers switch on v.Type without type assertions.
+// Keeping it at 40 bytes matters because items are maps and Go stores a
+// map's values inline in groups of eight slots: every small map of a request
+// or a stored item costs eight Values however few attributes it holds.
 //
 // Values are treated as immutable once built: functions in this package and
 // in package expr never modify a Value or Item in place; they build new
@@ -19,9 +22,9 @@
 //
 // # Numbers
 //
-// N holds the number's canonical text (see Decimal.String): values decoded
-// from JSON or built with ParseN are already canonical, so equality of two
-// canonical numbers is equality of their text. Arithmetic and ordering use
+// A number holds its canonical text (see Decimal.String) in S, read with
+// NumText: values decoded from JSON or built with ParseN are already
+// canonical, so equality of two canonical numbers is equality of their text. Arithmetic and ordering use
 // Decimal, a small exact decimal written for DynamoDB's number model (38
 // significant digits, magnitudes 1E-130 to 9.99…E+125). A general decimal
 // library (for example cockroachdb/apd) was not used because DynamoDB needs
