@@ -198,6 +198,12 @@ func TestSDKAPIMatchesClient(t *testing.T) {
 		{"get bad key", func(ctx context.Context, c sdkAPI) (any, error) {
 			return c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("tbl"), Key: item("PK", s("a"))})
 		}},
+		{"get no key", func(ctx context.Context, c sdkAPI) (any, error) {
+			return c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("tbl")})
+		}},
+		{"get after a request without key", func(ctx context.Context, c sdkAPI) (any, error) {
+			return c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("tbl"), Key: key("a", "1"), ConsistentRead: aws.Bool(true)})
+		}},
 		{"get empty table name", func(ctx context.Context, c sdkAPI) (any, error) {
 			return c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(""), Key: key("a", "1")})
 		}},

@@ -17,7 +17,7 @@ import (
 func (d *API) GetItem(ctx context.Context, in *dynamodb.GetItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
 	return call(ctx, "GetItem", orEmpty(in), getItemFromSDK, func(ctx context.Context, x *engine.GetItemInput) (*engine.GetItemOutput, error) {
 		out, err := d.e.GetItem(ctx, x)
-		keyMaps.put(x.Key) // the answer holds none of the key's map
+		releaseGetItemInput(x) // the answer holds no part of the request
 		return out, err
 	}, getItemToSDK)
 }
@@ -48,11 +48,10 @@ func (d *API) DeleteItem(ctx context.Context, in *dynamodb.DeleteItemInput, _ ..
 
 // getItemFromSDK builds the engine's GetItem request.
 func getItemFromSDK(in *dynamodb.GetItemInput) (*engine.GetItemInput, error) {
-	key, err := keyMaps.fromSDK(in.Key)
+	x, err := newGetItemInput(in.Key)
 	if err != nil {
 		return nil, err
 	}
-	x := &engine.GetItemInput{KeyInput: engine.KeyInput{Key: key}}
 	x.ReadParams = readParamsFromSDK(in.TableName, in.ProjectionExpression, in.ConsistentRead, in.ReturnConsumedCapacity)
 	x.ExpressionAttributeNames = in.ExpressionAttributeNames
 	x.AttributesToGet = in.AttributesToGet

@@ -72,12 +72,17 @@ func (m *TableMeta) IndexKeyParts(ix *IndexMeta) []KeyPart {
 // KeyAttrs decodes the attributes held by entry key k, sorted by name (as
 // attr.AppendBinaryJSON wants them).
 func KeyAttrs(k []byte, parts []KeyPart) ([]attr.NamedValue, error) {
-	return keyAttrs(k, parts, attr.DecodeKey)
+	return keyAttrs(nil, k, parts, attr.DecodeKey)
 }
 
-// keyAttrs is KeyAttrs decoding each value with decode.
-func keyAttrs(k []byte, parts []KeyPart, decode func([]byte, attr.Type) (attr.Value, []byte, error)) ([]attr.NamedValue, error) {
-	out := make([]attr.NamedValue, len(parts))
+// keyAttrs is KeyAttrs decoding each value with decode, into dst when it
+// has room.
+func keyAttrs(dst []attr.NamedValue, k []byte, parts []KeyPart, decode func([]byte, attr.Type) (attr.Value, []byte, error)) ([]attr.NamedValue, error) {
+	out := dst[:0]
+	if cap(out) < len(parts) {
+		out = make([]attr.NamedValue, 0, len(parts))
+	}
+	out = out[:len(parts)]
 	rest := k
 	for i, p := range parts {
 		var v attr.Value
@@ -127,7 +132,7 @@ func (m *TableMeta) encodeStored(it attr.Item, size int) []byte {
 // and the item's names and strings are views of that copy.
 func (m *TableMeta) DecodeStored(k, v []byte) (attr.Item, error) {
 	text, whole := copyOut(k, v)
-	keys, err := keyAttrs(whole[:len(k):len(k)], m.TableKeyParts(), attr.DecodeKeyShared)
+	keys, err := keyAttrs(nil, whole[:len(k):len(k)], m.TableKeyParts(), attr.DecodeKeyShared)
 	if err != nil {
 		return nil, err
 	}
@@ -174,11 +179,11 @@ func (m *TableMeta) Stored(k, v []byte) (*StoredItem, int, error) {
 		return nil, 0, err
 	}
 	text, whole := copyOut(k, v)
-	keys, err := keyAttrs(whole[:len(k):len(k)], m.TableKeyParts(), attr.DecodeKeyShared)
-	if err != nil {
+	it := &StoredItem{Value: whole[len(k):], Text: text[len(k):]}
+	if it.Keys, err = keyAttrs(it.tableKey[:0], whole[:len(k):len(k)], m.TableKeyParts(), attr.DecodeKeyShared); err != nil {
 		return nil, 0, err
 	}
-	return &StoredItem{Keys: keys, Value: whole[len(k):], Text: text[len(k):]}, size, nil
+	return it, size, nil
 }
 
 // StoredSize returns the size recorded in a stored item or INCLUDE entry.

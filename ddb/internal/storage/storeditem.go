@@ -21,6 +21,9 @@ type StoredItem struct {
 	// Text holds Value's bytes: the SDK's strings built from the item are
 	// cut from it (attr.DecodeBinaryTextAs) rather than copied again.
 	Text string
+	// tableKey holds Keys for an item read by its table key (Stored): one
+	// allocation for the item and its key attributes.
+	tableKey [2]attr.NamedValue
 }
 
 // NewStoredItem copies the stored value v and keeps keys.
