@@ -244,3 +244,33 @@ func chain(n int, op, term string) string {
 	}
 	return strings.Join(terms, " "+op+" ")
 }
+
+// TestCondition_BindSharesWhatHasNoPlaceholder checks that binding shares
+// the parsed subtrees with nothing to substitute, and that the parsed tree,
+// shared by every request through the expression cache, is left as parsed:
+// binding it again with other values gives their answer.
+func TestCondition_BindSharesWhatHasNoPlaceholder(t *testing.T) {
+	plain, _ := expr.ParseCondition("attribute_exists(PK)")
+	b, err := plain.Bind(expr.NewParams(nil, nil))
+	if err != nil || b.Root != plain.Root {
+		t.Fatalf("a condition without placeholders was copied: %v", err)
+	}
+
+	c, _ := expr.ParseCondition("attribute_exists(PK) AND n = :v")
+	it := item(t, evalItem)
+	for _, tt := range []struct {
+		v    string
+		want bool
+	}{{`{":v":{"N":"10"}}`, true}, {`{":v":{"N":"9"}}`, false}, {`{":v":{"N":"10"}}`, true}} {
+		b, err := c.Bind(expr.NewParams(nil, values(t, tt.v)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.Root == c.Root || b.Root.Left != c.Root.Left {
+			t.Errorf("%s: the bound tree should share attribute_exists(PK) and copy the rest", tt.v)
+		}
+		if got := b.Eval(it); got != tt.want {
+			t.Errorf("%s: Eval = %v, want %v", tt.v, got, tt.want)
+		}
+	}
+}

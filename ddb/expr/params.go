@@ -100,6 +100,9 @@ func (b binder) path(p Path) (Path, error) {
 	return out, nil
 }
 
+// operand returns o with its placeholders substituted. An operand that has
+// none to substitute is returned as it is, as parsed trees are never
+// changed: most paths, and functions of them such as attribute_exists(PK).
 func (b binder) operand(o *Operand) (*Operand, error) {
 	out := *o
 	switch o.Kind {
@@ -120,38 +123,68 @@ func (b binder) operand(o *Operand) (*Operand, error) {
 		b.p.usedValues = use(b.p.usedValues, o.Ref)
 		out.Value = v
 	default:
-		out.Args = make([]*Operand, len(o.Args))
-		for i, a := range o.Args {
-			ba, err := b.operand(a)
-			if err != nil {
-				return nil, err
-			}
-			out.Args[i] = ba
+		args, err := b.operands(o.Args)
+		if err != nil {
+			return nil, err
 		}
+		if sameOperands(args, o.Args) {
+			return o, nil
+		}
+		out.Args = args
 	}
 	return &out, nil
 }
 
+// operands binds each of list, returning list itself when none changed.
+func (b binder) operands(list []*Operand) ([]*Operand, error) {
+	var out []*Operand // made at the first operand that changes
+	for i, a := range list {
+		ba, err := b.operand(a)
+		if err != nil {
+			return nil, err
+		}
+		if ba != a && out == nil {
+			out = make([]*Operand, len(list))
+			copy(out, list[:i])
+		}
+		if out != nil {
+			out[i] = ba
+		}
+	}
+	if out == nil {
+		return list, nil
+	}
+	return out, nil
+}
+
+// sameOperands reports whether a and b are the same slice.
+func sameOperands(a, b []*Operand) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+// cond returns c with its placeholders substituted, or c itself when it
+// has none, as operand does.
 func (b binder) cond(c *Cond) (*Cond, error) {
 	if c == nil {
 		return nil, nil
 	}
+	left, err := b.cond(c.Left)
+	if err != nil {
+		return nil, err
+	}
+	right, err := b.cond(c.Right)
+	if err != nil {
+		return nil, err
+	}
+	args, err := b.operands(c.Args)
+	if err != nil {
+		return nil, err
+	}
+	if left == c.Left && right == c.Right && sameOperands(args, c.Args) {
+		return c, nil
+	}
 	out := *c
-	var err error
-	if out.Left, err = b.cond(c.Left); err != nil {
-		return nil, err
-	}
-	if out.Right, err = b.cond(c.Right); err != nil {
-		return nil, err
-	}
-	if c.Args != nil {
-		out.Args = make([]*Operand, len(c.Args))
-		for i, a := range c.Args {
-			if out.Args[i], err = b.operand(a); err != nil {
-				return nil, err
-			}
-		}
-	}
+	out.Left, out.Right, out.Args = left, right, args
 	return &out, nil
 }
 
@@ -193,7 +226,8 @@ func (pr *Projection) Bind(p *Params) (*Projection, error) {
 func (u *Update) Bind(p *Params, keyNames ...string) (*Update, error) {
 	b := binder{p, KindUpdate}
 	out := &Update{placeholders: u.placeholders, bound: true}
-	var all []Path
+	var allPaths [8]Path // an update's paths, for the checks below; most have few
+	all := allPaths[:0]
 	for _, a := range u.Set {
 		path, err := b.path(a.Path)
 		if err != nil {
