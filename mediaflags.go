@@ -152,7 +152,7 @@ func (c *mediaConfig) s3Client(ctx context.Context) (*s3.Client, error) {
 	if cfg.Region == "" {
 		cfg.Region = "us-east-1"
 	}
-	if endpoint != "" {
+	if onLoopback(endpoint) {
 		// S3-compatible stores on a developer's machine take static keys; without any
 		// configured, the SDK's error would hide the real one.
 		if _, err := cfg.Credentials.Retrieve(ctx); err != nil {
@@ -161,8 +161,10 @@ func (c *mediaConfig) s3Client(ctx context.Context) (*s3.Client, error) {
 	}
 	return s3.NewFromConfig(cfg, func(o *s3.Options) {
 		if c.endpointURL != "" {
-			o.BaseEndpoint = aws.String(c.endpointURL)
-			o.UsePathStyle = true
+			o.BaseEndpoint = aws.String(c.endpointURL) // the SDK reads the variables itself
 		}
+		// An S3-compatible store, from the flag or the environment, is addressed path-style:
+		// its buckets are not host names.
+		o.UsePathStyle = endpoint != ""
 	}), nil
 }

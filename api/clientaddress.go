@@ -87,11 +87,18 @@ func clientAddress(remoteAddr string) string {
 }
 
 // ParseTrustedProxies reads a list of IP addresses and CIDR ranges (a lone address is a range
-// of one) for Config.TrustedProxies.
+// of one) for Config.TrustedProxies. Addresses are compared in their IPv4 form where they have
+// one, so an IPv4-mapped range is read as the IPv4 range it maps.
 func ParseTrustedProxies(list []string) ([]netip.Prefix, error) {
 	var out []netip.Prefix
 	for _, s := range list {
 		if p, err := netip.ParsePrefix(s); err == nil {
+			if a := p.Addr(); a.Is4In6() {
+				if p.Bits() < 96 {
+					return nil, fmt.Errorf("%q reaches beyond the IPv4-mapped addresses", s)
+				}
+				p = netip.PrefixFrom(a.Unmap(), p.Bits()-96)
+			}
 			out = append(out, p.Masked())
 			continue
 		}

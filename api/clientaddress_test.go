@@ -63,12 +63,12 @@ func TestClientAddresses(t *testing.T) {
 }
 
 func TestParseTrustedProxies(t *testing.T) {
-	got, err := ParseTrustedProxies([]string{"10.1.2.3/8", "192.0.2.1", "::ffff:192.0.2.2", "2001:db8::/32"})
-	want := []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("192.0.2.1/32"), netip.MustParsePrefix("192.0.2.2/32"), netip.MustParsePrefix("2001:db8::/32")}
+	got, err := ParseTrustedProxies([]string{"10.1.2.3/8", "192.0.2.1", "::ffff:192.0.2.2", "2001:db8::/32", "::ffff:172.16.0.0/108"})
+	want := []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("192.0.2.1/32"), netip.MustParsePrefix("192.0.2.2/32"), netip.MustParsePrefix("2001:db8::/32"), netip.MustParsePrefix("172.16.0.0/12")}
 	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("got %v, %v; want %v", got, err, want)
 	}
-	for _, bad := range []string{"", "proxy.example.com", "10.0.0.0/33", "fe80::1%eth0"} {
+	for _, bad := range []string{"", "proxy.example.com", "10.0.0.0/33", "fe80::1%eth0", "::ffff:0.0.0.0/80"} {
 		if _, err := ParseTrustedProxies([]string{bad}); err == nil {
 			t.Errorf("%q: no error", bad)
 		}

@@ -219,7 +219,7 @@ func (s *FileStore) servePost(w http.ResponseWriter, r *http.Request) {
 		fields[name] = string(v)
 	}
 
-	rng, code, msg := s.checkForm(fields)
+	rng, expires, code, msg := s.checkForm(fields)
 	if code != "" {
 		status := http.StatusBadRequest
 		if code == "AccessDenied" || code == "SignatureDoesNotMatch" {
@@ -233,9 +233,11 @@ func (s *FileStore) servePost(w http.ResponseWriter, r *http.Request) {
 	// The file, its closing boundary, and slack; the file's own limit is exact below.
 	body.left = rng.max + 64<<10
 	// A verified upload may take longer than the server's timeouts allow a request, as long as
-	// its bytes keep coming; the response must still be writable once the file is in.
+	// its bytes keep coming and its policy has not expired more than a stall ago: a trickle of
+	// bytes cannot hold the connection past that. The response must still be writable once the
+	// file is in.
 	rc := http.NewResponseController(w)
-	body.r = &stallDeadline{r: body.r, rc: rc, stall: s.stall}
+	body.r = &stallDeadline{r: body.r, rc: rc, stall: s.stall, until: expires.Add(s.stall)}
 	ow, err := s.newObjectWriter()
 	if err != nil {
 		s.internalError(w, r, err)
@@ -270,13 +272,13 @@ func (s *FileStore) servePost(w http.ResponseWriter, r *http.Request) {
 
 // checkForm verifies the form's fields against its signed policy; it returns the length range
 // or an S3 error code and message.
-func (s *FileStore) checkForm(fields map[string]string) (rng postRule, code, msg string) {
+func (s *FileStore) checkForm(fields map[string]string) (rng postRule, expires time.Time, code, msg string) {
 	policy, sig := fields[fieldPolicy], fields[fieldSignature]
 	if policy == "" || sig == "" || fields[fieldAlgorithm] != postAlgorithm {
-		return rng, "InvalidArgument", "the form lacks its policy, x-amz-signature or x-amz-algorithm"
+		return rng, expires, "InvalidArgument", "the form lacks its policy, x-amz-signature or x-amz-algorithm"
 	}
 	if !s.verify(sig, "POST", policy) {
-		return rng, "SignatureDoesNotMatch", "the policy's signature does not match"
+		return rng, expires, "SignatureDoesNotMatch", "the policy's signature does not match"
 	}
 	doc, err := base64.StdEncoding.DecodeString(policy)
 	var p postPolicy
@@ -284,17 +286,18 @@ func (s *FileStore) checkForm(fields map[string]string) (rng postRule, code, msg
 		err = json.Unmarshal(doc, &p)
 	}
 	if err != nil {
-		return rng, "InvalidPolicyDocument", "the policy cannot be decoded"
+		return rng, expires, "InvalidPolicyDocument", "the policy cannot be decoded"
 	}
+	expires = p.Expiration
 	if !s.now().Before(p.Expiration) {
-		return rng, "AccessDenied", "Invalid according to Policy: Policy expired."
+		return rng, expires, "AccessDenied", "Invalid according to Policy: Policy expired."
 	}
 	covered := map[string]bool{fieldPolicy: true, fieldSignature: true}
 	haveRange := false
 	for _, raw := range p.Conditions {
 		c, err := parseRule(raw)
 		if err != nil {
-			return rng, "InvalidPolicyDocument", err.Error()
+			return rng, expires, "InvalidPolicyDocument", err.Error()
 		}
 		if c.op == "content-length-range" {
 			rng, haveRange = c, true
@@ -303,24 +306,24 @@ func (s *FileStore) checkForm(fields map[string]string) (rng postRule, code, msg
 		covered[c.field] = true
 		v, ok := fields[c.field]
 		if !ok || (c.op == "eq" && v != c.value) || (c.op == "starts-with" && !strings.HasPrefix(v, c.value)) {
-			return rng, "AccessDenied", fmt.Sprintf("Invalid according to Policy: Policy Condition failed: [%q, \"$%s\", %q]", c.op, c.field, c.value)
+			return rng, expires, "AccessDenied", fmt.Sprintf("Invalid according to Policy: Policy Condition failed: [%q, \"$%s\", %q]", c.op, c.field, c.value)
 		}
 	}
 	if !haveRange {
-		return rng, "InvalidPolicyDocument", "the policy has no content-length-range"
+		return rng, expires, "InvalidPolicyDocument", "the policy has no content-length-range"
 	}
 	for name := range fields {
 		if !covered[name] {
-			return rng, "AccessDenied", "Invalid according to Policy: Extra input fields: " + name
+			return rng, expires, "AccessDenied", "Invalid according to Policy: Extra input fields: " + name
 		}
 	}
 	if err := CheckKey(fields[fieldKey]); err != nil {
-		return rng, "InvalidArgument", err.Error()
+		return rng, expires, "InvalidArgument", err.Error()
 	}
 	if err := checkContentType(fields[fieldContentType]); err != nil {
-		return rng, "InvalidArgument", err.Error()
+		return rng, expires, "InvalidArgument", err.Error()
 	}
-	return rng, "", ""
+	return rng, expires, "", ""
 }
 
 var errBodyLimit = errors.New("request body exceeds its limit")
@@ -345,18 +348,23 @@ func (b *limitedBody) Read(p []byte) (int, error) {
 }
 
 // stallDeadline pushes the connection's read deadline about stall ahead as bytes arrive, so
-// a read fails only after about stall without any. It pushes at most every stall/8, not on
-// every read, which keeps the timer off the hot path.
+// a read fails only after about stall without any, and never past until. It pushes at most
+// every stall/8, not on every read, which keeps the timer off the hot path.
 type stallDeadline struct {
 	r     io.Reader
 	rc    *http.ResponseController
 	stall time.Duration
+	until time.Time
 	next  time.Time
 }
 
 func (d *stallDeadline) Read(p []byte) (int, error) {
 	if now := time.Now(); !now.Before(d.next) {
-		_ = d.rc.SetReadDeadline(now.Add(d.stall))
+		deadline := now.Add(d.stall)
+		if deadline.After(d.until) {
+			deadline = d.until
+		}
+		_ = d.rc.SetReadDeadline(deadline)
 		d.next = now.Add(d.stall / 8)
 	}
 	return d.r.Read(p)

@@ -360,20 +360,27 @@ func TestFileStore_ErrInternal(t *testing.T) {
 
 // TestFileStore_SlowUpload: behind a server whose read and write timeouts are far shorter than
 // the upload takes, a photo whose bytes keep coming is stored, as from a phone on a slow
-// network; one that stalls is dropped once it has sent nothing for the store's stall limit, and
-// nothing is stored.
+// network. One that stalls is dropped once it has sent nothing for the store's stall limit (2 s
+// here), not at the server's timeouts; and a trickle of bytes cannot hold the connection past
+// the form's expiry (plus the stall limit). Nothing of a dropped upload is stored.
 func TestFileStore_SlowUpload(t *testing.T) {
-	ctx := context.Background()
+	const stall = 2 * time.Second
 	for _, tc := range []struct {
-		name  string
-		stall bool // the client stops sending halfway
+		name    string
+		expires time.Duration // the form's policy expires this long after it is signed
+		gap     time.Duration // between the sixteen pieces of the file
+		stallAt int           // the client falls silent before this piece; 0: never
+		stored  bool
 	}{
-		{"steady", false},
-		{"stalled", true},
+		{"steady", time.Minute, 100 * time.Millisecond, 0, true},
+		{"stalled", time.Minute, 100 * time.Millisecond, 8, false},
+		{"trickling past the form's expiry", 500 * time.Millisecond, 400 * time.Millisecond, 0, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
 			var base string
-			fs, err := blob.OpenFileStore(t.TempDir(), func() string { return base }, blob.WithUploadStall(2*time.Second))
+			fs, err := blob.OpenFileStore(t.TempDir(), func() string { return base }, blob.WithUploadStall(stall))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -384,28 +391,29 @@ func TestFileStore_SlowUpload(t *testing.T) {
 			base = srv.URL
 
 			key, data := "staging/bob/slow", photo(64<<10)
-			form, err := fs.PresignPost(ctx, key, "image/jpeg", int64(len(data)), time.Now().Add(time.Minute))
+			form, err := fs.PresignPost(ctx, key, "image/jpeg", int64(len(data)), time.Now().Add(tc.expires))
 			if err != nil {
 				t.Fatal(err)
 			}
 			pr, pw := io.Pipe()
 			mw := multipart.NewWriter(pw)
+			silent := make(chan time.Time, 1) // when the client fell silent
 			go func() {
 				for k, v := range form.Fields {
 					mw.WriteField(k, v)
 				}
 				fw, _ := mw.CreateFormFile("file", "photo.jpg")
-				// Sixteen pieces, 100 ms apart: five times the server's timeouts in all.
 				piece := len(data) / 16
 				for i := 0; i < 16; i++ {
-					if tc.stall && i == 8 {
+					if tc.stallAt > 0 && i == tc.stallAt {
+						silent <- time.Now()
 						return // the connection stays open, silent, until the server drops it
 					}
 					if _, err := fw.Write(data[i*piece : (i+1)*piece]); err != nil {
 						pw.CloseWithError(err)
 						return
 					}
-					time.Sleep(100 * time.Millisecond)
+					time.Sleep(tc.gap)
 				}
 				pw.CloseWithError(mw.Close())
 			}()
@@ -413,22 +421,33 @@ func TestFileStore_SlowUpload(t *testing.T) {
 			req, _ := http.NewRequestWithContext(ctx, http.MethodPost, form.URL, pr)
 			req.Header.Set("Content-Type", mw.FormDataContentType())
 			resp, err := http.DefaultClient.Do(req)
+			dropped := time.Now()
 			status := 0
 			if err == nil {
 				status = resp.StatusCode
 				resp.Body.Close()
 			}
 			switch {
-			case !tc.stall && status != http.StatusNoContent:
-				t.Fatalf("the steady upload: status %d, error %v; want 204", status, err)
-			case !tc.stall:
+			case ctx.Err() != nil:
+				t.Fatal("the server never dropped the upload")
+			case tc.stored && status != http.StatusNoContent:
+				t.Fatalf("status %d, error %v; want 204", status, err)
+			case tc.stored:
 				if got := readAll(t, fs, key); !bytes.Equal(got, data) {
 					t.Errorf("stored %d bytes, want the %d sent", len(got), len(data))
 				}
 			case status == http.StatusNoContent:
-				t.Fatal("the stalled upload was stored")
+				t.Fatal("the upload was stored")
 			default:
 				assertAbsent(t, fs, key)
+			}
+			if tc.stallAt > 0 {
+				// The stall limit, not the server's 300 ms timeouts, dropped it: the deadline is
+				// pushed at most every stall/8, so it falls at least 7/8 of the limit after the
+				// last byte.
+				if quiet := dropped.Sub(<-silent); quiet < stall*7/8 {
+					t.Errorf("dropped %v after the client fell silent, before the %v stall limit", quiet, stall)
+				}
 			}
 		})
 	}
