@@ -28,7 +28,7 @@ const MaxRequestBytes = engine.MaxRequestBytes
 
 // DefaultRequestMemory is the default of Options.RequestMemory: four bodies
 // of the largest size at once.
-const DefaultRequestMemory = engine.DefaultRequestMemory
+const DefaultRequestMemory = wire.DefaultRequestMemory
 
 // Stream durations: how long a shard takes records before it is closed
 // (Options.StreamShardDuration), how long records are kept, and how long a
@@ -123,7 +123,6 @@ func engineOptions(opts *Options) *engine.Options {
 		TTLSweepInterval: opts.TTLSweepInterval,
 		Region:           opts.Region,
 		AccountID:        opts.AccountID,
-		RequestMemory:    opts.RequestMemory,
 		StoreOptions: storage.StoreOptions{
 			Now:                 opts.Now,
 			NoSync:              opts.NoSync,
@@ -183,22 +182,28 @@ type Engine struct {
 // third to a quarter of the old file, for the sample data), and reads the
 // old file once; the heap stays bounded whatever the file's size.
 func Open(dir string, opts *Options) (*Engine, error) {
-	return wrap(engine.Open(dir, engineOptions(opts)))
+	core, err := engine.Open(dir, engineOptions(opts))
+	return wrap(core, opts, err)
 }
 
 // OpenMemory opens an engine whose data lives only in memory, like DynamoDB
 // Local's -inMemory: nothing is written to a data directory, nothing is
 // fsynced, and everything is gone after Close. Options.NoSync is ignored.
 func OpenMemory(opts *Options) (*Engine, error) {
-	return wrap(engine.OpenMemory(engineOptions(opts)))
+	core, err := engine.OpenMemory(engineOptions(opts))
+	return wrap(core, opts, err)
 }
 
 // wrap puts the front-ends around an opened core.
-func wrap(core *engine.Engine, err error) (*Engine, error) {
+func wrap(core *engine.Engine, opts *Options, err error) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Engine{core: core, wire: wire.NewHandler(core, core.Opts.RequestMemory)}, nil
+	var requestMemory int64
+	if opts != nil {
+		requestMemory = opts.RequestMemory
+	}
+	return &Engine{core: core, wire: wire.NewHandler(core, requestMemory)}, nil
 }
 
 // Close stops the TTL sweeper and closes the data file. It waits for

@@ -74,9 +74,9 @@
 // HTTP or in-process through HTTPClient, and Engine.StreamsAPI serves it in
 // process with the SDK's types (package sdkapi). PartiQL (package partiqlexec):
 // ExecuteStatement, BatchExecuteStatement and ExecuteTransaction, parsed
-// by package ddb/partiql and run as the equivalent DynamoDB requests
-// . Tags: TagResource,
-// UntagResource, ListTagsOfResource and Tags on CreateTable. Legacy parameters (Expected,
+// by package ddb/partiql and run as the equivalent DynamoDB requests.
+// Tags: TagResource, UntagResource, ListTagsOfResource and Tags on
+// CreateTable. Legacy parameters (Expected,
 // AttributesToGet, AttributeUpdates, KeyConditions, QueryFilter,
 // ScanFilter, ConditionalOperator) are translated into the equivalent
 // expressions (package engine). Elsewhere, what earlier versions of the

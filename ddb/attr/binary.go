@@ -418,8 +418,8 @@ func BinaryAttribute(data []byte, name string) (v Value, found bool, err error) 
 // top level, 0 if it is malformed (which decoding it then reports). A
 // decoder that knows the count makes its map the right size at once: an
 // item of more than eight attributes otherwise outgrows the map's first
-// group of eight slots (a kilobyte, with attr.Value's size) and moves into
-// a table of groups, the group allocated and filled for nothing.
+// group of eight slots and moves into a table of groups, the group
+// allocated and filled for nothing.
 func BinaryLen(data []byte) int {
 	r := binReader{data: data}
 	r.uvarint()

@@ -104,7 +104,8 @@ func (b binder) path(p Path) (Path, error) {
 // none to substitute is returned as it is, as parsed trees are never
 // changed: most paths, and functions of them such as attribute_exists(PK).
 func (b binder) operand(o *Operand) (*Operand, error) {
-	out := *o
+	// The copy is made only where something is substituted: one declared
+	// up front would be moved to the heap on every path.
 	switch o.Kind {
 	case OperandPath:
 		p, err := b.path(o.Path)
@@ -114,14 +115,18 @@ func (b binder) operand(o *Operand) (*Operand, error) {
 		if len(p) > 0 && &p[0] == &o.Path[0] {
 			return o, nil // nothing substituted: the parsed operand serves
 		}
+		out := *o
 		out.Path = p
+		return &out, nil
 	case OperandValue:
 		v, ok := b.p.Values[o.Ref]
 		if !ok {
 			return nil, invalidf(b.kind, "An expression attribute value used in expression is not defined; attribute value: %s", o.Ref)
 		}
 		b.p.usedValues = use(b.p.usedValues, o.Ref)
+		out := *o
 		out.Value = v
+		return &out, nil
 	default:
 		args, err := b.operands(o.Args)
 		if err != nil {
@@ -130,9 +135,10 @@ func (b binder) operand(o *Operand) (*Operand, error) {
 		if sameOperands(args, o.Args) {
 			return o, nil
 		}
+		out := *o
 		out.Args = args
+		return &out, nil
 	}
-	return &out, nil
 }
 
 // operands binds each of list, returning list itself when none changed.

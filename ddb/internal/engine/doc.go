@@ -1,6 +1,6 @@
 // Package engine holds the engine's operations: each takes a typed input
 // and returns a typed output (output.go) or one of DynamoDB's errors
-// (*Error, storage/errors.go), and runs in one transaction of the data file
+// (*Error, errors.go), and runs in one transaction of the data file
 // (package storage). It does not read requests or write answers: the
 // front-ends (packages wire and sdkapi) decode their requests into these
 // inputs and render the outputs their own way.
@@ -52,12 +52,13 @@
 //	                         constraints), shared by both front-ends
 //	capacity.go              ConsumedCapacity
 //	collectionmetrics.go     ItemCollectionMetrics
-//	storage/ttl.go                   TTL settings and the sweeper
+//	ttl.go                   TTL settings and the sweeper
 //	stream.go                streams switched on and off
 //	streamapi.go             the Streams API's operations
 //	streamiterator.go        shard iterators; streamtrim.go trimming
-//	storage/tags.go                  TagResource, UntagResource, ListTagsOfResource
+//	tags.go                  TagResource, UntagResource,
+//	                         ListTagsOfResource
 //	responsejson.go          the outputs' response JSON, stored items and
 //	                         stream records rendered from their stored form
-//	storage/errors.go                DynamoDB's exceptions as *Error values
+//	errors.go                DynamoDB's exceptions as *Error values
 package engine

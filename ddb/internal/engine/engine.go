@@ -27,13 +27,6 @@ type Options struct {
 	// "local" and "000000000000".
 	Region    string
 	AccountID string
-
-	// RequestMemory bounds the bytes of request bodies held at once by
-	// ServeHTTP, across all requests; a request waits for its share before
-	// its body is read. Zero means DefaultRequestMemory; a budget too small
-	// for one body of unknown length (about 33 MiB: see wire/requestbody.go) is
-	// raised to it.
-	RequestMemory int64
 }
 
 // withDefaults returns *opts (the zero Options when nil) with its zero
@@ -42,9 +35,6 @@ func withDefaults(opts *Options) Options {
 	var o Options
 	if opts != nil {
 		o = *opts
-	}
-	if o.Now == nil {
-		o.Now = time.Now
 	}
 	if o.Region == "" {
 		o.Region = "local"
@@ -55,20 +45,12 @@ func withDefaults(opts *Options) Options {
 	if o.TTLSweepInterval == 0 {
 		o.TTLSweepInterval = time.Minute
 	}
-	if o.RequestMemory == 0 {
-		o.RequestMemory = DefaultRequestMemory
-	}
-	if o.StreamShardDuration == 0 {
-		o.StreamShardDuration = DefaultStreamShardDuration
-	}
-	if o.OpenTimeout == 0 {
-		o.OpenTimeout = 100 * time.Millisecond
-	}
 	return o
 }
 
-// Engine is an embedded, durable DynamoDB-compatible database. It is safe for
-// concurrent use; its ServeHTTP speaks the DynamoDB JSON 1.0 protocol.
+// Engine is an embedded, durable DynamoDB-compatible database: the typed
+// operations the front-ends (wire, sdkapi, partiqlexec) render. It is safe
+// for concurrent use.
 type Engine struct {
 	*storage.Store // the data file: transactions, tables, streams
 	Opts           Options
@@ -151,7 +133,3 @@ func NewID() string {
 // A larger body is refused with HTTP 413, before it is read when its length is declared, as
 // DynamoDB and DynamoDB Local refuse it.
 const MaxRequestBytes = 16 << 20
-
-// DefaultRequestMemory is the default of Options.RequestMemory: four bodies of the largest
-// size at once.
-const DefaultRequestMemory = 4 * MaxRequestBytes

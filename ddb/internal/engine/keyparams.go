@@ -44,12 +44,12 @@ func emptyKind(t attr.Type) string {
 // table key.
 func ItemKey(m *storage.TableMeta, it attr.Item) ([]byte, error) {
 	var k []byte
-	for i, name := range m.KeyNames() {
-		v, ok := it[name]
+	for i, p := range m.TableKeyParts() {
+		v, ok := it[p.Name()]
 		if !ok {
-			return nil, InvalidParamf("Missing the key %s in the item", name)
+			return nil, InvalidParamf("Missing the key %s in the item", p.Name())
 		}
-		if err := checkKeyValue(name, m.AttrType(name), v, i == 1, ""); err != nil {
+		if err := checkKeyValue(p.Name(), p.Type().String(), v, i == 1, ""); err != nil {
 			return nil, err
 		}
 		k = attr.AppendKey(k, v)

@@ -30,9 +30,9 @@ const (
 // sweeper trims older ones, and drops streams switched off longer ago.
 const StreamRetention = 24 * time.Hour
 
-// DefaultStreamShardDuration is Options.StreamShardDuration's default:
-// DynamoDB closes a stream's shard and opens its child about every four hours.
-const DefaultStreamShardDuration = 4 * time.Hour
+// DefaultStreamShardDuration is Options.StreamShardDuration's default
+// (storage applies it).
+const DefaultStreamShardDuration = storage.DefaultStreamShardDuration
 
 // StreamSpecInput is a StreamSpecification in a request.
 type StreamSpecInput struct {

@@ -15,9 +15,9 @@ import (
 // The DynamoDB Streams API, served on the engine's own endpoint under the
 // X-Amz-Target prefix DynamoDBStreams_20120810 (as DynamoDB Local serves it):
 // what the SDKs' dynamodbstreams clients speak, over HTTP or in-process
-// through Engine.HTTPClient. The operations answer in typed form
-// (streamList, streamDescription, recordPage), which this file renders as
-// JSON and StreamsAPI (sdkapi/sdkstreams.go) as the SDK's types. Messages
+// through the facade's Engine.HTTPClient. The operations answer in typed
+// form (StreamList, StreamDescription, RecordPage), which this file renders
+// as JSON and StreamsAPI (sdkapi/sdkstreams.go) as the SDK's types. Messages
 // follow DynamoDB Local's where it has them.
 
 // StreamsTargetPrefix is the X-Amz-Target prefix of the Streams API.

@@ -216,10 +216,17 @@ func (p *plannedAction) write(tg *transactTarget) (storage.WriteUnits, error) {
 	return tg.t.Put(tg.k, tg.raw, tg.nw)
 }
 
-// TransactWriteItems runs a decoded TransactWriteItems request (see
-// opTransactWriteItems); earlierHash returns the hash a ClientRequestToken was
-// stored with by earlier versions (requestDigest), called only when a
-// stored record needs it.
+// TransactWriteItems applies up to 100 actions atomically in one bbolt
+// transaction. All conditions are checked against the state before the
+// transaction; if any fails, nothing is written and the
+// TransactionCanceledException lists a reason per action, in order. A
+// ClientRequestToken makes the call idempotent for ten minutes: a repeat
+// with the same parameters returns the first response without writing, one
+// with other parameters is an IdempotentParameterMismatchException. Tokens
+// are stored in the data file, so idempotency survives restarts.
+// earlierHash returns the hash a ClientRequestToken was stored with by
+// earlier versions (requestDigest), called only when a stored record needs
+// it.
 func (e *Engine) TransactWriteItems(_ context.Context, in *TransactWriteInput, earlierHash func() []byte) (*TransactWriteOutput, error) {
 	plans, err := in.plan()
 	if err != nil {

@@ -156,7 +156,7 @@ func (e *Engine) SweepExpired() (int, error) {
 	var tables []string
 	err := e.View(func(tx *bolt.Tx) error {
 		return tx.Bucket(storage.BucketTables).ForEach(func(k, _ []byte) error {
-			m, err := storage.LoadTable(tx, string(k))
+			m, err := e.LoadTableShared(tx, string(k))
 			if err == nil && m.TTL != nil && m.TTL.Enabled {
 				tables = append(tables, m.Name)
 			}

@@ -10,6 +10,7 @@
 //	sdkapi.go                API; shared conversions
 //	sdkitem.go, sdklist.go   GetItem, PutItem, UpdateItem, DeleteItem;
 //	                         Query and Scan
+//	sdkgetitempool.go        GetItem's requests, recycled
 //	sdkbatch.go              BatchGetItem, BatchWriteItem
 //	sdktransact.go           TransactWriteItems
 //	sdktransactget.go        TransactGetItems

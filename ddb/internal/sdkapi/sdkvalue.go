@@ -88,13 +88,15 @@ func convertValue(v types.AttributeValue, depth int, exact bool) (attr.Value, er
 		out := attr.SS(ss...)
 		return out, attr.ValidateSet(out)
 	case *types.AttributeValueMemberNS:
-		out := attr.NS(slices.Clone(v.Value)...)
+		ns := slices.Clone(v.Value)
+		out := attr.NS(ns...)
 		if err := attr.ValidateSet(out); err != nil {
 			return attr.Value{}, err
 		}
-		for i, s := range out.NS() {
+		// Canonical texts, written into the members before the Value is handed out.
+		for i, s := range ns {
 			n, _ := attr.ParseN(s) // validated above
-			out.NS()[i] = n.NumText()
+			ns[i] = n.NumText()
 		}
 		return out, nil
 	case *types.AttributeValueMemberBS:

@@ -4,8 +4,8 @@ import (
 	"errors"
 )
 
-// Sentinel errors returned by Open and Close. Errors returned to DynamoDB
-// clients travel as *Error values instead and are written by ServeHTTP.
+// Sentinel errors returned by OpenStore, OpenMemoryStore and Close. Errors
+// returned to DynamoDB clients travel as the engine's *Error values instead.
 var (
 	// ErrFormatVersion is returned by Open when the data file was written
 	// by an incompatible version of the engine (its format-version record

@@ -15,7 +15,7 @@ package storage
 //     the projected size in front.
 //
 // Reads that return items as stored hand them on in this form; the JSON
-// front-end writes them straight into the response (storedItem.appendJSON,
+// front-end writes them straight into the response (StoredItemAppendJSON,
 // engine/responsejson.go), byte for byte what json.Marshal gives the decoded item,
 // without building the item, and the in-process API builds the SDK's values
 // from them (sdkapi/sdkvalue.go).

@@ -47,6 +47,28 @@ type StoreOptions struct {
 	OpenedHook func(attempt int)
 }
 
+// DefaultStreamShardDuration is StoreOptions.StreamShardDuration's default:
+// DynamoDB closes a stream's shard and opens its child about every four hours.
+const DefaultStreamShardDuration = 4 * time.Hour
+
+// defaultOpenTimeout is StoreOptions.OpenTimeout's default.
+const defaultOpenTimeout = 100 * time.Millisecond
+
+// withDefaults returns o with the zero fields its documentation gives a
+// default for filled in.
+func (o StoreOptions) withDefaults() StoreOptions {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.StreamShardDuration == 0 {
+		o.StreamShardDuration = DefaultStreamShardDuration
+	}
+	if o.OpenTimeout == 0 {
+		o.OpenTimeout = defaultOpenTimeout
+	}
+	return o
+}
+
 // Store is the engine's bbolt file: its transactions, the commits writers
 // share (groupcommit.go) and the decoded table metadata (tablecache.go).
 // It is safe for concurrent use.
@@ -64,6 +86,7 @@ type Store struct {
 // file of an earlier format first (upgrade.go). o has its defaults filled
 // in.
 func OpenStore(dir string, o StoreOptions) (*Store, error) {
+	o = o.withDefaults()
 	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
 		return nil, ErrNotDir
 	}
@@ -131,6 +154,7 @@ func openFile(file string, o StoreOptions) (*bolt.DB, error) {
 // anonymous in-memory file (memfile_linux.go) or, on other systems, a
 // temporary file removed on Close (memfile_other.go). Nothing is synced.
 func OpenMemoryStore(o StoreOptions) (*Store, error) {
+	o = o.withDefaults()
 	f, cleanup, err := memoryFile()
 	if err != nil {
 		return nil, fmt.Errorf("ddb: in-memory storage: %w", err)

@@ -18,7 +18,7 @@ const (
 )
 
 // TableStream is the stream a table currently writes to, kept in the table
-// metadata; Label names it among the table's streams (streamMeta).
+// metadata; Label names it among the table's streams (StreamMeta).
 type TableStream struct {
 	Label    string `json:"Label"`
 	ViewType string `json:"ViewType"`

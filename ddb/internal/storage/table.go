@@ -75,10 +75,10 @@ type TableMeta struct {
 	// Tags are the table's tags, ordered by key (tags.go).
 	Tags []StoredTag `json:"Tags,omitempty"`
 
-	// keys is keyNames, worked out once for the metadata every request
-	// shares (loadTableShared); nil in other copies.
+	// keys is KeyNames, worked out once for the metadata every request
+	// shares (LoadTableShared); nil in other copies.
 	keys []string
-	// keyParts is tableKeyParts, likewise: every read and write of an item
+	// keyParts is TableKeyParts, likewise: every read and write of an item
 	// decodes its key with them.
 	keyParts []KeyPart
 }

@@ -10,7 +10,7 @@ import (
 
 // TableTx is one table inside a bbolt transaction: its metadata, buckets and
 // counters. It is only valid for the life of the transaction. Writers call
-// put and remove, which maintain the index entries and counters, then flush
+// Put and Remove, which maintain the index entries and counters, then Flush
 // to store the counters.
 type TableTx struct {
 	s     *Store
@@ -221,7 +221,7 @@ func (t *TableTx) Flush() error {
 	return SaveStats(t.B, t.Stats)
 }
 
-// Backfill builds the entries of index ix (newly added to t.m) from every
+// Backfill builds the entries of index ix (newly added to t.M) from every
 // stored item, in the current transaction.
 func (t *TableTx) Backfill(ix *IndexMeta) error {
 	ib, err := t.B.CreateBucketIfNotExists(IndexBucketName(ix.Name))

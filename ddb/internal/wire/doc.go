@@ -4,6 +4,17 @@
 // (package engine), runs the operation and writes its output or its error
 // as DynamoDB does; the in-process transport and the HTTP server around it.
 //
+// # Errors
+//
+// The engine's errors (*engine.Error) are written as {"__type", "message"}
+// with status 400, 413 for a body over MaxRequestBytes (its __type in the
+// com.amazon.coral.service namespace, as AWS's front end answers it), or 500
+// for InternalServerError. Query and Scan stop reading once the request's
+// context ends (its client went away); such a request is answered 499
+// RequestCanceled, which is no DynamoDB exception and no server error, and
+// the in-process transport returns the context's error, as a network client
+// does.
+//
 // # Files
 //
 //	handler.go               Handler: dispatch by X-Amz-Target, body
@@ -12,8 +23,8 @@
 //	                         DynamoDB operation
 //	streamoperations.go      the same for the Streams API
 //	                         (DynamoDBStreams_20120810)
-//	requestbody.go           bodies within MaxRequestBytes and
-//	                         Options.RequestMemory
+//	requestbody.go           bodies within MaxRequestBytes and the
+//	                         request-memory budget
 //	server.go                the http.Server with its timeouts
 //	transport.go             the in-process http.RoundTripper
 package wire

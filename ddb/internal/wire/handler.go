@@ -61,16 +61,20 @@ func init() {
 // Handler serves the DynamoDB JSON 1.0 protocol for one engine: it decodes
 // each request into the operation's typed input, runs the operation and
 // writes its answer or its error as DynamoDB does. Request bodies in flight
-// share the memory budget of Options.RequestMemory.
+// share one memory budget (NewHandler).
 type Handler struct {
 	engine *engine.Engine
 	bodies *bodyBudget
 }
 
 // NewHandler returns the protocol handler of e, whose request bodies in
-// flight hold at most requestMemory bytes (raised to what one body of
-// unknown length needs; see requestbody.go).
+// flight hold at most requestMemory bytes (zero means DefaultRequestMemory;
+// a budget is raised to what one body of unknown length needs, see
+// requestbody.go).
 func NewHandler(e *engine.Engine, requestMemory int64) *Handler {
+	if requestMemory == 0 {
+		requestMemory = DefaultRequestMemory
+	}
 	return &Handler{engine: e, bodies: newBodyBudget(requestMemory)}
 }
 

@@ -187,15 +187,9 @@ func opTransactGetItems(e *engine.Engine, ctx context.Context, body []byte) (any
 	return e.TransactGetItems(ctx, &in)
 }
 
-// opTransactWriteItems decodes a TransactWriteItems request and runs it:
-// it applies up to 100 actions atomically in one bbolt
-// transaction. All conditions are checked against the state before the
-// transaction; if any fails, nothing is written and the
-// TransactionCanceledException lists a reason per action, in order.
-// A ClientRequestToken makes the call idempotent for ten minutes: a repeat
-// with the same parameters returns the first response without writing,
-// one with other parameters is an IdempotentParameterMismatchException.
-// Tokens are stored in the data file, so idempotency survives restarts.
+// opTransactWriteItems decodes a TransactWriteItems request and runs it
+// (engine.Engine.TransactWriteItems), with the hash earlier versions stored
+// its ClientRequestToken with.
 func opTransactWriteItems(e *engine.Engine, ctx context.Context, body []byte) (any, error) {
 	var in engine.TransactWriteInput
 	if err := decode(body, &in); err != nil {

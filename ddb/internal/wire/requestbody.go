@@ -33,6 +33,10 @@ type bodyBudget struct {
 	sem *semaphore.Weighted
 }
 
+// DefaultRequestMemory is the default budget of the request bodies in
+// flight: four bodies of the largest size at once.
+const DefaultRequestMemory = 4 * engine.MaxRequestBytes
+
 // newBodyBudget returns a budget of bytes, raised to what one body of unknown length reserves
 // (a smaller budget could never admit it).
 func newBodyBudget(bytes int64) *bodyBudget {
