@@ -355,10 +355,14 @@ func (w *objectWriter) end() []byte {
 	return append(w.dst, '}')
 }
 
-// AppendJSON writes the ConsumedCapacity object (capacity.report).
-func (cc ConsumedCapacity) AppendJSON(dst []byte) ([]byte, error) {
-	r := cc.C.report(cc.Mode)
-	return r.AppendJSON(dst), nil
+// capacity writes cc as the ConsumedCapacity member (capacity.report), if
+// the request asked for it.
+func (w *objectWriter) capacity(cc ConsumedCapacity) {
+	if cc.Reported() {
+		w.key("ConsumedCapacity")
+		r := cc.C.report(cc.Mode)
+		w.dst = r.AppendJSON(w.dst)
+	}
 }
 
 // AppendJSON writes the report as json.Marshal does (its fields are in
@@ -418,12 +422,7 @@ func (r ResultItem) AppendJSON(dst []byte) ([]byte, error) {
 func (o *GetItemOutput) AppendJSON(dst []byte) ([]byte, error) {
 	w := objectWriter{dst: dst}
 	var err error
-	if o.Capacity.Reported() {
-		w.key("ConsumedCapacity")
-		if w.dst, err = o.Capacity.AppendJSON(w.dst); err != nil {
-			return nil, err
-		}
-	}
+	w.capacity(o.Capacity)
 	if o.Item.Present() {
 		w.key("Item")
 		if w.dst, err = o.Item.AppendJSON(w.dst); err != nil {
@@ -440,12 +439,7 @@ func (o *ItemWriteOutput) AppendJSON(dst []byte) ([]byte, error) {
 		w.key("Attributes")
 		w.dst = AppendItem(w.dst, o.Attributes)
 	}
-	if o.Capacity.Reported() {
-		w.key("ConsumedCapacity")
-		if w.dst, err = o.Capacity.AppendJSON(w.dst); err != nil {
-			return nil, err
-		}
-	}
+	w.capacity(o.Capacity)
 	if m := o.Metrics; m != nil {
 		w.key("ItemCollectionMetrics")
 		w.dst = append(w.dst, `{"ItemCollectionKey":`...)
@@ -466,12 +460,7 @@ func (o *ItemWriteOutput) AppendJSON(dst []byte) ([]byte, error) {
 func (o *ListOutput) AppendJSON(dst []byte) ([]byte, error) {
 	w := objectWriter{dst: dst}
 	var err error
-	if o.Capacity.Reported() {
-		w.key("ConsumedCapacity")
-		if w.dst, err = o.Capacity.AppendJSON(w.dst); err != nil {
-			return nil, err
-		}
-	}
+	w.capacity(o.Capacity)
 	w.key("Count")
 	w.dst = strconv.AppendInt(w.dst, int64(o.Count), 10)
 	if o.Items != nil {
@@ -557,15 +546,11 @@ func (o *BatchWriteOutput) AppendJSON(dst []byte) ([]byte, error) {
 	w.dst = append(w.dst, '{', '}')
 	return w.end(), nil
 }
+
+// AppendJSON writes ExecuteStatement's answer.
 func (o *ExecuteStatementOutput) AppendJSON(dst []byte) ([]byte, error) {
 	w := objectWriter{dst: dst}
-	var err error
-	if o.Capacity.Reported() {
-		w.key("ConsumedCapacity")
-		if w.dst, err = o.Capacity.AppendJSON(w.dst); err != nil {
-			return nil, err
-		}
-	}
+	w.capacity(o.Capacity)
 	w.key("Items")
 	w.dst, _ = appendArray(w.dst, len(o.Items), func(dst []byte, i int) ([]byte, error) { return AppendItem(dst, o.Items[i]), nil })
 	if o.LastKey != nil {
