@@ -68,3 +68,64 @@ func TestGroupCommit_ConcurrentWriters(t *testing.T) {
 		t.Errorf("counter = %s, want %d", got, writers*keys)
 	}
 }
+
+// TestGroupCommit_ConcurrentTransactions races transactions the way
+// TestGroupCommit_ConcurrentWriters races single writes. Each transaction
+// is prepared against a snapshot before it queues for the write lock, so
+// most of them find their items changed by the time they run: every key
+// must still be created exactly once, with its count added once to the
+// total, and every transfer between two counters applied exactly once.
+func TestGroupCommit_ConcurrentTransactions(t *testing.T) {
+	env := mustOpen(t)
+	env.CreateTable("grp", false, gsi("byG", "G", ""))
+	const writers, keys = 12, 15
+	var wg sync.WaitGroup
+	created := make([]int, writers)
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range keys {
+				_, err := env.client.TransactWriteItems(env.ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
+					{Put: &types.Put{TableName: aws.String("grp"), Item: item("PK", s("k"+strconv.Itoa(k)), "G", s("w"+strconv.Itoa(w))),
+						ConditionExpression: aws.String("attribute_not_exists(PK)")}},
+					{Update: &types.Update{TableName: aws.String("grp"), Key: item("PK", s("total")),
+						UpdateExpression: aws.String("ADD c :one"), ExpressionAttributeValues: map[string]types.AttributeValue{":one": n("1")}}},
+				}})
+				switch code, _ := apiError(err); code {
+				case "":
+					created[w]++
+				case "TransactionCanceledException":
+				default:
+					t.Errorf("create: %v", err)
+				}
+				_, err = env.client.TransactWriteItems(env.ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
+					{Update: &types.Update{TableName: aws.String("grp"), Key: item("PK", s("from")),
+						UpdateExpression: aws.String("ADD c :minus"), ExpressionAttributeValues: map[string]types.AttributeValue{":minus": n("-1")}}},
+					{Update: &types.Update{TableName: aws.String("grp"), Key: item("PK", s("to")),
+						UpdateExpression: aws.String("ADD c :one"), ExpressionAttributeValues: map[string]types.AttributeValue{":one": n("1")}}},
+				}})
+				if err != nil {
+					t.Errorf("transfer: %v", err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	total := 0
+	for _, c := range created {
+		total += c
+	}
+	if total != keys {
+		t.Errorf("%d creations succeeded, want %d (one per key)", total, keys)
+	}
+	for pk, want := range map[string]int{"total": keys, "from": -writers * keys, "to": writers * keys} {
+		out, err := env.client.GetItem(env.ctx, &dynamodb.GetItemInput{TableName: aws.String("grp"), Key: item("PK", s(pk))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := out.Item["c"].(*types.AttributeValueMemberN).Value; got != strconv.Itoa(want) {
+			t.Errorf("%s = %s, want %d", pk, got, want)
+		}
+	}
+}

@@ -209,11 +209,11 @@ func (p *plannedAction) write(tg *transactTarget) (storage.WriteUnits, error) {
 	case TransactDelete:
 		return tg.t.Remove(tg.k, tg.raw)
 	case TransactUpdate:
-		if tg.old == nil && len(tg.nw) == len(p.a.Key) {
+		if tg.old == nil && len(tg.nw.Item) == len(p.a.Key) {
 			return storage.WriteUnits{Table: 1}, nil // only removals on an absent item
 		}
 	}
-	return tg.t.Put(tg.k, tg.raw, tg.nw)
+	return tg.t.PutEncoded(tg.k, tg.raw, tg.rawSize, tg.nw)
 }
 
 // TransactWriteItems applies up to 100 actions atomically in one bbolt
@@ -236,6 +236,7 @@ func (e *Engine) TransactWriteItems(_ context.Context, in *TransactWriteInput, e
 	if in.ClientRequestToken != "" {
 		digest = requestDigest{binary: BinaryRequestHash(in), typed: func() []byte { return TypedRequestHash(in) }, earlier: earlierHash}
 	}
+	prepared := e.prepareTransaction(plans)
 	var out *TransactWriteOutput
 	err = e.UpdateGrouped(func(tx *bolt.Tx) error {
 		if in.ClientRequestToken != "" {
@@ -245,7 +246,7 @@ func (e *Engine) TransactWriteItems(_ context.Context, in *TransactWriteInput, e
 				return err
 			}
 		}
-		res, err := e.transactWrite(tx, plans, in.ReturnConsumedCapacity)
+		res, err := e.transactWrite(tx, plans, prepared, in.ReturnConsumedCapacity)
 		if err != nil {
 			return err
 		}
@@ -259,26 +260,36 @@ func (e *Engine) TransactWriteItems(_ context.Context, in *TransactWriteInput, e
 }
 
 // transactTarget is the item an action acts on, read before any action
-// writes: its table, its key, the stored item (raw, possibly expired), the
-// live one (old, nil when absent or expired), and the item the action
-// writes (nw, set by evaluate).
+// writes: its table, its key, the stored item (raw, possibly expired; its
+// stored value and size), the live one (old, nil when absent or expired),
+// and the item the action writes (nw, set by evaluate; nw.Item is nil for
+// none).
 type transactTarget struct {
 	t        *storage.TableTx
 	k        []byte
 	raw, old attr.Item
-	nw       attr.Item
+	stored   []byte
+	rawSize  int
+	nw       storage.EncodedItem
 }
 
 // transactWrite runs validated actions inside tx: it reads every target,
 // evaluates every action against the state before the transaction, then
-// applies them all or none.
-func (e *Engine) transactWrite(tx *bolt.Tx, plans []plannedAction, capMode string) (*TransactWriteOutput, error) {
-	targets, err := e.readTargets(tx, plans)
+// applies them all or none. Targets prepared in a snapshot
+// (prepareTransaction) that still hold in tx are applied as they are.
+func (e *Engine) transactWrite(tx *bolt.Tx, plans []plannedAction, prepared []transactTarget, capMode string) (*TransactWriteOutput, error) {
+	targets := prepared
+	current, err := e.stillCurrent(tx, prepared)
 	if err != nil {
 		return nil, err
 	}
-	if err := evaluate(plans, targets); err != nil {
-		return nil, err
+	if !current {
+		if targets, err = e.readTargets(tx, plans); err != nil {
+			return nil, err
+		}
+		if err := evaluate(plans, targets); err != nil {
+			return nil, err
+		}
 	}
 	caps, err := applyActions(plans, targets)
 	if err != nil {
@@ -320,13 +331,77 @@ func (e *Engine) readTargets(tx *bolt.Tx, plans []plannedAction) ([]transactTarg
 				return nil, Validationf("Transaction request cannot include multiple operations on one item")
 			}
 		}
-		raw, err := t.GetRaw(k)
+		raw, stored, err := t.GetStored(k)
 		if err != nil {
 			return nil, err
 		}
-		targets[i] = transactTarget{t: t, k: k, raw: raw, old: t.Live(raw)}
+		tg := transactTarget{t: t, k: k, raw: raw, old: t.Live(raw), stored: stored}
+		if stored != nil {
+			if tg.rawSize, err = storage.StoredSize(stored); err != nil {
+				return nil, err
+			}
+		}
+		targets[i] = tg
 	}
 	return targets, nil
+}
+
+// prepareTransaction reads and evaluates a transaction's targets in a
+// read-only snapshot, before the transaction queues for the write lock.
+// Writes commit in groups, one transaction at a time, so the work each
+// request does inside one delays the commit of every request in it: done
+// here, it overlaps the commit before. It returns nil when the snapshot
+// does not pass (an error, a cancellation): the transaction then finds
+// the reason itself.
+func (e *Engine) prepareTransaction(plans []plannedAction) []transactTarget {
+	var prepared []transactTarget
+	_ = e.View(func(tx *bolt.Tx) error {
+		targets, err := e.readTargets(tx, plans)
+		if err != nil {
+			return err
+		}
+		if err := evaluate(plans, targets); err != nil {
+			return err
+		}
+		prepared = targets
+		return nil
+	})
+	return prepared
+}
+
+// stillCurrent reports whether targets prepared in a snapshot (none: false)
+// hold in tx: every table has the same metadata, every item the same stored
+// value and the same liveness. What evaluate computed depends on nothing
+// else, so it stands. It moves the targets to tx's tables.
+func (e *Engine) stillCurrent(tx *bolt.Tx, targets []transactTarget) (bool, error) {
+	if targets == nil {
+		return false, nil
+	}
+	var tables []*storage.TableTx
+	for i := range targets {
+		tg := &targets[i]
+		var t *storage.TableTx
+		for _, open := range tables {
+			if open.M.Name == tg.t.M.Name {
+				t = open
+				break
+			}
+		}
+		if t == nil {
+			var err error
+			if t, err = e.OpenTableTx(tx, tg.t.M.Name); err != nil || t == nil {
+				return false, err
+			}
+			tables = append(tables, t)
+		}
+		// The metadata cache shares one TableMeta for as long as the
+		// table's stored metadata is unchanged.
+		if t.M != tg.t.M || !t.Unchanged(tg.k, tg.stored) || (t.Live(tg.raw) == nil) != (tg.old == nil) {
+			return false, nil
+		}
+		tg.t = t
+	}
+	return true, nil
 }
 
 // evaluate checks every action against its target and sets the items they
@@ -349,7 +424,7 @@ func evaluate(plans []plannedAction, targets []transactTarget) error {
 	}
 	size := 0
 	for i := range targets {
-		size += storage.SizeOf(targets[i].nw)
+		size += targets[i].nw.Size
 	}
 	if size > maxTransactBytes {
 		return Validationf("Transaction request size exceeds the maximum of %d bytes", maxTransactBytes)
@@ -378,16 +453,19 @@ func (p *plannedAction) evaluate(tg *transactTarget) (CancellationReason, error)
 		}
 		return r, nil
 	}
-	if tg.nw, err = p.newItem(tg.old); err != nil {
+	nw, err := p.newItem(tg.old)
+	if err != nil {
 		return CancellationReason{}, err
 	}
-	if tg.nw != nil {
-		if err := checkIndexKeys(tg.t.M, tg.nw); err != nil {
+	if nw != nil {
+		if err := checkIndexKeys(tg.t.M, nw); err != nil {
 			return validationReason(err), nil
 		}
-		if err := checkItemSize(tg.nw); err != nil {
+		size := attr.Size(nw)
+		if err := checkSize(size); err != nil {
 			return validationReason(err), nil
 		}
+		tg.nw = tg.t.M.Encode(nw, size)
 	}
 	return CancellationReason{Code: "None"}, nil
 }

@@ -139,7 +139,12 @@ func (p *WriteParams) oldIfAsked(old attr.Item) attr.Item {
 
 // checkItemSize refuses items larger than DynamoDB's 400 KB.
 func checkItemSize(it attr.Item) error {
-	if attr.Size(it) > attr.MaxItemSize {
+	return checkSize(attr.Size(it))
+}
+
+// checkSize refuses an item of size bytes if larger than DynamoDB's 400 KB.
+func checkSize(size int) error {
+	if size > attr.MaxItemSize {
 		return Validationf("Item size has exceeded the maximum allowed size")
 	}
 	return nil

@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"bytes"
 	"fmt"
 
 	bolt "go.etcd.io/bbolt"
@@ -57,6 +58,26 @@ func (t *TableTx) GetRaw(k []byte) (attr.Item, error) {
 	return t.M.DecodeStored(k, v)
 }
 
+// GetStored returns the stored item at key k regardless of TTL, with its
+// stored value (a read-only copy), or nils when there is none. The value
+// lets a later transaction tell whether the item is still the same
+// (Unchanged).
+func (t *TableTx) GetStored(k []byte) (attr.Item, []byte, error) {
+	v := t.Items.Get(k)
+	if v == nil {
+		return nil, nil, nil
+	}
+	return t.M.decodeStored(k, v)
+}
+
+// Unchanged reports whether the value stored at key k is still stored, byte
+// for byte: stored is what GetStored returned, nil for no item. Items are
+// encoded canonically, so equal values are equal items.
+func (t *TableTx) Unchanged(k, stored []byte) bool {
+	v := t.Items.Get(k)
+	return (v == nil) == (stored == nil) && bytes.Equal(v, stored)
+}
+
 // Live returns it unless it is expired.
 func (t *TableTx) Live(it attr.Item) attr.Item {
 	if it == nil || t.Expired(it) {
@@ -103,12 +124,13 @@ type WriteUnits struct {
 // and new item sizes, plus per index one write per entry removed or added
 // (an entry whose key is unchanged counts once).
 func (t *TableTx) Put(k []byte, old, it attr.Item) (WriteUnits, error) {
-	size := attr.Size(it)
-	oldSize := 0
-	if old != nil {
-		oldSize = attr.Size(old)
-	}
-	raw := t.M.encodeStored(it, size)
+	return t.PutEncoded(k, old, SizeOf(old), t.M.Encode(it, attr.Size(it)))
+}
+
+// PutEncoded is Put of an item encoded ahead (TableMeta.Encode) in place of
+// old (nil for none), whose size is oldSize.
+func (t *TableTx) PutEncoded(k []byte, old attr.Item, oldSize int, enc EncodedItem) (WriteUnits, error) {
+	it, size, raw := enc.Item, enc.Size, enc.Value
 	if err := t.Items.Put(k, raw); err != nil {
 		return WriteUnits{}, err
 	}
@@ -124,7 +146,9 @@ func (t *TableTx) Put(k []byte, old, it attr.Item) (WriteUnits, error) {
 		t.Stats.ItemCount++
 	}
 	t.Stats.SizeBytes += int64(size)
-	t.Dirty = true
+	// Most updates keep an item's size (a counter's next value, a changed
+	// flag): the counters are then stored again only if an index's change.
+	t.Dirty = t.Dirty || old == nil || size != oldSize
 	u := WriteUnits{Table: float64(attr.WriteUnits(max(size, oldSize)))}
 	if err := t.updateIndexes(old, it, &u); err != nil {
 		return WriteUnits{}, err
@@ -201,7 +225,10 @@ func (t *TableTx) updateIndexes(old, it attr.Item, u *WriteUnits) error {
 			st.SizeBytes += int64(p)
 			units += attr.WriteUnits(p)
 		}
-		t.Stats.Indexes[ix.Name] = st
+		if st != t.Stats.Indexes[ix.Name] {
+			t.Stats.Indexes[ix.Name] = st
+			t.Dirty = true
+		}
 		if units > 0 {
 			if u.Indexes == nil {
 				u.Indexes = map[string]float64{}
