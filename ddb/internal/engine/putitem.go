@@ -26,12 +26,19 @@ func (e *Engine) PutItem(_ context.Context, in *PutItemInput) (*ItemWriteOutput,
 	if err != nil {
 		return nil, err
 	}
-	return e.conditionalWrite(&in.WriteParams, func(t *storage.TableTx) ([]byte, error) { return checkNewItem(t, in.Item) }, cond,
-		func(t *storage.TableTx, k []byte, raw, old attr.Item) (*ItemWriteOutput, error) {
-			u, err := t.Put(k, raw, in.Item)
+	return e.conditionalWrite(&in.WriteParams, itemWrite{
+		key:  func(t *storage.TableTx) ([]byte, error) { return checkNewItem(t, in.Item) },
+		cond: cond,
+		evaluate: func(tg *writeTarget) error {
+			tg.nw = tg.t.M.Encode(in.Item, attr.Size(in.Item))
+			return nil
+		},
+		apply: func(tg *writeTarget) (*ItemWriteOutput, error) {
+			u, err := tg.t.PutEncoded(tg.k, tg.raw, tg.rawSize, tg.nw)
 			if err != nil {
 				return nil, err
 			}
-			return in.putOrRemoveOutput(t, u, old, in.Item), nil
-		})
+			return in.putOrRemoveOutput(tg.t, u, tg.old, in.Item), nil
+		},
+	})
 }

@@ -202,7 +202,7 @@ func (p *plannedAction) newItem(old attr.Item) (attr.Item, error) {
 }
 
 // write applies the action to its target and returns the units it wrote.
-func (p *plannedAction) write(tg *transactTarget) (storage.WriteUnits, error) {
+func (p *plannedAction) write(tg *writeTarget) (storage.WriteUnits, error) {
 	switch p.kind {
 	case TransactConditionCheck:
 		return storage.WriteUnits{Table: float64(attr.WriteUnits(storage.SizeOf(tg.old)))}, nil
@@ -259,25 +259,11 @@ func (e *Engine) TransactWriteItems(_ context.Context, in *TransactWriteInput, e
 	return out, err
 }
 
-// transactTarget is the item an action acts on, read before any action
-// writes: its table, its key, the stored item (raw, possibly expired; its
-// stored value and size), the live one (old, nil when absent or expired),
-// and the item the action writes (nw, set by evaluate; nw.Item is nil for
-// none).
-type transactTarget struct {
-	t        *storage.TableTx
-	k        []byte
-	raw, old attr.Item
-	stored   []byte
-	rawSize  int
-	nw       storage.EncodedItem
-}
-
 // transactWrite runs validated actions inside tx: it reads every target,
 // evaluates every action against the state before the transaction, then
 // applies them all or none. Targets prepared in a snapshot
 // (prepareTransaction) that still hold in tx are applied as they are.
-func (e *Engine) transactWrite(tx *bolt.Tx, plans []plannedAction, prepared []transactTarget, capMode string) (*TransactWriteOutput, error) {
+func (e *Engine) transactWrite(tx *bolt.Tx, plans []plannedAction, prepared []writeTarget, capMode string) (*TransactWriteOutput, error) {
 	targets := prepared
 	current, err := e.stillCurrent(tx, prepared)
 	if err != nil {
@@ -300,12 +286,12 @@ func (e *Engine) transactWrite(tx *bolt.Tx, plans []plannedAction, prepared []tr
 
 // readTargets opens the table of each action (once per table), finds its
 // key and reads the item there, refusing two actions on one item.
-func (e *Engine) readTargets(tx *bolt.Tx, plans []plannedAction) ([]transactTarget, error) {
+func (e *Engine) readTargets(tx *bolt.Tx, plans []plannedAction) ([]writeTarget, error) {
 	// A transaction holds at most 100 actions, most of them on one table:
 	// the tables opened and the items seen are searched in order, cheaper
 	// than maps at these sizes.
 	var tables []*storage.TableTx
-	targets := make([]transactTarget, len(plans))
+	targets := make([]writeTarget, len(plans))
 	for i := range plans {
 		p := &plans[i]
 		var t *storage.TableTx
@@ -331,31 +317,19 @@ func (e *Engine) readTargets(tx *bolt.Tx, plans []plannedAction) ([]transactTarg
 				return nil, Validationf("Transaction request cannot include multiple operations on one item")
 			}
 		}
-		raw, stored, err := t.GetStored(k)
-		if err != nil {
+		if targets[i], err = readTarget(t, k); err != nil {
 			return nil, err
 		}
-		tg := transactTarget{t: t, k: k, raw: raw, old: t.Live(raw), stored: stored}
-		if stored != nil {
-			if tg.rawSize, err = storage.StoredSize(stored); err != nil {
-				return nil, err
-			}
-		}
-		targets[i] = tg
 	}
 	return targets, nil
 }
 
 // prepareTransaction reads and evaluates a transaction's targets in a
-// read-only snapshot, before the transaction queues for the write lock.
-// Writes commit in groups, one transaction at a time, so the work each
-// request does inside one delays the commit of every request in it: done
-// here, it overlaps the commit before. It returns nil when the snapshot
-// does not pass (an error, a cancellation): the transaction then finds
-// the reason itself.
-func (e *Engine) prepareTransaction(plans []plannedAction) []transactTarget {
-	var prepared []transactTarget
-	_ = e.View(func(tx *bolt.Tx) error {
+// read-only snapshot (writetarget.go), or returns nil when the snapshot does
+// not pass.
+func (e *Engine) prepareTransaction(plans []plannedAction) []writeTarget {
+	var prepared []writeTarget
+	e.inSnapshot(func(tx *bolt.Tx) error {
 		targets, err := e.readTargets(tx, plans)
 		if err != nil {
 			return err
@@ -370,10 +344,8 @@ func (e *Engine) prepareTransaction(plans []plannedAction) []transactTarget {
 }
 
 // stillCurrent reports whether targets prepared in a snapshot (none: false)
-// hold in tx: every table has the same metadata, every item the same stored
-// value and the same liveness. What evaluate computed depends on nothing
-// else, so it stands. It moves the targets to tx's tables.
-func (e *Engine) stillCurrent(tx *bolt.Tx, targets []transactTarget) (bool, error) {
+// all hold in tx, and moves them to tx's tables.
+func (e *Engine) stillCurrent(tx *bolt.Tx, targets []writeTarget) (bool, error) {
 	if targets == nil {
 		return false, nil
 	}
@@ -394,12 +366,9 @@ func (e *Engine) stillCurrent(tx *bolt.Tx, targets []transactTarget) (bool, erro
 			}
 			tables = append(tables, t)
 		}
-		// The metadata cache shares one TableMeta for as long as the
-		// table's stored metadata is unchanged.
-		if t.M != tg.t.M || !t.Unchanged(tg.k, tg.stored) || (t.Live(tg.raw) == nil) != (tg.old == nil) {
+		if !tg.holdsIn(t) {
 			return false, nil
 		}
-		tg.t = t
 	}
 	return true, nil
 }
@@ -408,7 +377,7 @@ func (e *Engine) stillCurrent(tx *bolt.Tx, targets []transactTarget) (bool, erro
 // write. Any action that fails cancels the transaction, with a reason per
 // action in action order; a transaction that passes may still be refused
 // for its total size.
-func evaluate(plans []plannedAction, targets []transactTarget) error {
+func evaluate(plans []plannedAction, targets []writeTarget) error {
 	reasons := make([]CancellationReason, len(plans))
 	failed := false
 	for i := range plans {
@@ -435,7 +404,7 @@ func evaluate(plans []plannedAction, targets []transactTarget) error {
 // evaluate checks one action against the item before the transaction and
 // sets tg.nw. It returns the action's cancellation reason ("None" when it
 // may proceed), or an error that fails the whole request.
-func (p *plannedAction) evaluate(tg *transactTarget) (CancellationReason, error) {
+func (p *plannedAction) evaluate(tg *writeTarget) (CancellationReason, error) {
 	if p.kind == TransactUpdate {
 		// Like DynamoDB Local: a key update cancels the transaction.
 		if err := checkKeyNotUpdated(tg.t.M, p.upd); err != nil {
@@ -479,7 +448,7 @@ func validationReason(err error) CancellationReason {
 // counters; it returns the capacity consumed per table. Every item write
 // goes through tableTx.put or remove, so each appends its stream record in
 // this transaction.
-func applyActions(plans []plannedAction, targets []transactTarget) (map[string]*Capacity, error) {
+func applyActions(plans []plannedAction, targets []writeTarget) (map[string]*Capacity, error) {
 	caps := map[string]*Capacity{}
 	for i := range plans {
 		p, tg := &plans[i], &targets[i]
