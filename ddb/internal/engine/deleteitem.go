@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 
+	"github.com/quickphotos/quickphotos/ddb/attr"
 	"github.com/quickphotos/quickphotos/ddb/internal/storage"
 )
 
@@ -22,16 +23,12 @@ func (e *Engine) DeleteItem(_ context.Context, in *DeleteItemInput) (*ItemWriteO
 	if err != nil {
 		return nil, err
 	}
-	return e.conditionalWrite(&in.WriteParams, itemWrite{
-		key:      func(t *storage.TableTx) ([]byte, error) { return KeyParam(t.M, in.Key) },
-		cond:     cond,
-		evaluate: func(*writeTarget) error { return nil },
-		apply: func(tg *writeTarget) (*ItemWriteOutput, error) {
-			u, err := tg.t.Remove(tg.k, tg.raw)
+	return e.conditionalWrite(&in.WriteParams, func(t *storage.TableTx) ([]byte, error) { return KeyParam(t.M, in.Key) }, cond,
+		func(t *storage.TableTx, k []byte, raw attr.Item, _ int, old attr.Item) (*ItemWriteOutput, error) {
+			u, err := t.Remove(k, raw)
 			if err != nil {
 				return nil, err
 			}
-			return in.putOrRemoveOutput(tg.t, u, tg.old, in.Key), nil
-		},
-	})
+			return in.putOrRemoveOutput(t, u, old, in.Key), nil
+		})
 }

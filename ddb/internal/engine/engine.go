@@ -59,10 +59,6 @@ type Engine struct {
 	wg       sync.WaitGroup
 	closeMu  sync.Once
 	closeErr error
-
-	// afterSnapshot, when set (by tests), runs between a write's
-	// evaluation in a snapshot and its transaction (writetarget.go).
-	afterSnapshot func()
 }
 
 // Open opens (creating if needed) the engine stored in dir. It returns

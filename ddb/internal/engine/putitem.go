@@ -26,19 +26,12 @@ func (e *Engine) PutItem(_ context.Context, in *PutItemInput) (*ItemWriteOutput,
 	if err != nil {
 		return nil, err
 	}
-	return e.conditionalWrite(&in.WriteParams, itemWrite{
-		key:  func(t *storage.TableTx) ([]byte, error) { return checkNewItem(t, in.Item) },
-		cond: cond,
-		evaluate: func(tg *writeTarget) error {
-			tg.nw = tg.t.M.Encode(in.Item, attr.Size(in.Item))
-			return nil
-		},
-		apply: func(tg *writeTarget) (*ItemWriteOutput, error) {
-			u, err := tg.t.PutEncoded(tg.k, tg.raw, tg.rawSize, tg.nw)
+	return e.conditionalWrite(&in.WriteParams, func(t *storage.TableTx) ([]byte, error) { return checkNewItem(t, in.Item) }, cond,
+		func(t *storage.TableTx, k []byte, raw attr.Item, rawSize int, old attr.Item) (*ItemWriteOutput, error) {
+			u, err := t.PutSized(k, raw, rawSize, in.Item, attr.Size(in.Item))
 			if err != nil {
 				return nil, err
 			}
-			return in.putOrRemoveOutput(tg.t, u, tg.old, in.Item), nil
-		},
-	})
+			return in.putOrRemoveOutput(t, u, old, in.Item), nil
+		})
 }

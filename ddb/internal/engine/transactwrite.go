@@ -202,18 +202,18 @@ func (p *plannedAction) newItem(old attr.Item) (attr.Item, error) {
 }
 
 // write applies the action to its target and returns the units it wrote.
-func (p *plannedAction) write(tg *writeTarget) (storage.WriteUnits, error) {
+func (p *plannedAction) write(tg *transactTarget) (storage.WriteUnits, error) {
 	switch p.kind {
 	case TransactConditionCheck:
 		return storage.WriteUnits{Table: float64(attr.WriteUnits(storage.SizeOf(tg.old)))}, nil
 	case TransactDelete:
 		return tg.t.Remove(tg.k, tg.raw)
 	case TransactUpdate:
-		if tg.old == nil && len(tg.nw.Item) == len(p.a.Key) {
+		if tg.old == nil && len(tg.nw) == len(p.a.Key) {
 			return storage.WriteUnits{Table: 1}, nil // only removals on an absent item
 		}
 	}
-	return tg.t.PutEncoded(tg.k, tg.raw, tg.rawSize, tg.nw)
+	return tg.t.PutSized(tg.k, tg.raw, tg.rawSize, tg.nw, tg.size)
 }
 
 // TransactWriteItems applies up to 100 actions atomically in one bbolt
@@ -236,7 +236,6 @@ func (e *Engine) TransactWriteItems(_ context.Context, in *TransactWriteInput, e
 	if in.ClientRequestToken != "" {
 		digest = requestDigest{binary: BinaryRequestHash(in), typed: func() []byte { return TypedRequestHash(in) }, earlier: earlierHash}
 	}
-	prepared := e.prepareTransaction(plans)
 	var out *TransactWriteOutput
 	err = e.UpdateGrouped(func(tx *bolt.Tx) error {
 		if in.ClientRequestToken != "" {
@@ -246,7 +245,7 @@ func (e *Engine) TransactWriteItems(_ context.Context, in *TransactWriteInput, e
 				return err
 			}
 		}
-		res, err := e.transactWrite(tx, plans, prepared, in.ReturnConsumedCapacity)
+		res, err := e.transactWrite(tx, plans, in.ReturnConsumedCapacity)
 		if err != nil {
 			return err
 		}
@@ -259,23 +258,28 @@ func (e *Engine) TransactWriteItems(_ context.Context, in *TransactWriteInput, e
 	return out, err
 }
 
+// transactTarget is the item an action acts on, read before any action
+// writes: its table, its key, the stored item (raw, possibly expired) and
+// its size, the live one (old, nil when absent or expired), and the item
+// the action writes (nw, set by evaluate) and its size.
+type transactTarget struct {
+	t             *storage.TableTx
+	k             []byte
+	raw, old      attr.Item
+	rawSize, size int
+	nw            attr.Item
+}
+
 // transactWrite runs validated actions inside tx: it reads every target,
 // evaluates every action against the state before the transaction, then
-// applies them all or none. Targets prepared in a snapshot
-// (prepareTransaction) that still hold in tx are applied as they are.
-func (e *Engine) transactWrite(tx *bolt.Tx, plans []plannedAction, prepared []writeTarget, capMode string) (*TransactWriteOutput, error) {
-	targets := prepared
-	current, err := e.stillCurrent(tx, prepared)
+// applies them all or none.
+func (e *Engine) transactWrite(tx *bolt.Tx, plans []plannedAction, capMode string) (*TransactWriteOutput, error) {
+	targets, err := e.readTargets(tx, plans)
 	if err != nil {
 		return nil, err
 	}
-	if !current {
-		if targets, err = e.readTargets(tx, plans); err != nil {
-			return nil, err
-		}
-		if err := evaluate(plans, targets); err != nil {
-			return nil, err
-		}
+	if err := evaluate(plans, targets); err != nil {
+		return nil, err
 	}
 	caps, err := applyActions(plans, targets)
 	if err != nil {
@@ -286,12 +290,12 @@ func (e *Engine) transactWrite(tx *bolt.Tx, plans []plannedAction, prepared []wr
 
 // readTargets opens the table of each action (once per table), finds its
 // key and reads the item there, refusing two actions on one item.
-func (e *Engine) readTargets(tx *bolt.Tx, plans []plannedAction) ([]writeTarget, error) {
+func (e *Engine) readTargets(tx *bolt.Tx, plans []plannedAction) ([]transactTarget, error) {
 	// A transaction holds at most 100 actions, most of them on one table:
 	// the tables opened and the items seen are searched in order, cheaper
 	// than maps at these sizes.
 	var tables []*storage.TableTx
-	targets := make([]writeTarget, len(plans))
+	targets := make([]transactTarget, len(plans))
 	for i := range plans {
 		p := &plans[i]
 		var t *storage.TableTx
@@ -317,67 +321,20 @@ func (e *Engine) readTargets(tx *bolt.Tx, plans []plannedAction) ([]writeTarget,
 				return nil, Validationf("Transaction request cannot include multiple operations on one item")
 			}
 		}
-		if targets[i], err = readTarget(t, k); err != nil {
+		raw, rawSize, err := t.GetSized(k)
+		if err != nil {
 			return nil, err
 		}
+		targets[i] = transactTarget{t: t, k: k, raw: raw, rawSize: rawSize, old: t.Live(raw)}
 	}
 	return targets, nil
-}
-
-// prepareTransaction reads and evaluates a transaction's targets in a
-// read-only snapshot (writetarget.go), or returns nil when the snapshot does
-// not pass.
-func (e *Engine) prepareTransaction(plans []plannedAction) []writeTarget {
-	var prepared []writeTarget
-	e.inSnapshot(func(tx *bolt.Tx) error {
-		targets, err := e.readTargets(tx, plans)
-		if err != nil {
-			return err
-		}
-		if err := evaluate(plans, targets); err != nil {
-			return err
-		}
-		prepared = targets
-		return nil
-	})
-	return prepared
-}
-
-// stillCurrent reports whether targets prepared in a snapshot (none: false)
-// all hold in tx, and moves them to tx's tables.
-func (e *Engine) stillCurrent(tx *bolt.Tx, targets []writeTarget) (bool, error) {
-	if targets == nil {
-		return false, nil
-	}
-	var tables []*storage.TableTx
-	for i := range targets {
-		tg := &targets[i]
-		var t *storage.TableTx
-		for _, open := range tables {
-			if open.M.Name == tg.t.M.Name {
-				t = open
-				break
-			}
-		}
-		if t == nil {
-			var err error
-			if t, err = e.OpenTableTx(tx, tg.t.M.Name); err != nil || t == nil {
-				return false, err
-			}
-			tables = append(tables, t)
-		}
-		if !tg.holdsIn(t) {
-			return false, nil
-		}
-	}
-	return true, nil
 }
 
 // evaluate checks every action against its target and sets the items they
 // write. Any action that fails cancels the transaction, with a reason per
 // action in action order; a transaction that passes may still be refused
 // for its total size.
-func evaluate(plans []plannedAction, targets []writeTarget) error {
+func evaluate(plans []plannedAction, targets []transactTarget) error {
 	reasons := make([]CancellationReason, len(plans))
 	failed := false
 	for i := range plans {
@@ -393,7 +350,7 @@ func evaluate(plans []plannedAction, targets []writeTarget) error {
 	}
 	size := 0
 	for i := range targets {
-		size += targets[i].nw.Size
+		size += targets[i].size
 	}
 	if size > maxTransactBytes {
 		return Validationf("Transaction request size exceeds the maximum of %d bytes", maxTransactBytes)
@@ -404,7 +361,7 @@ func evaluate(plans []plannedAction, targets []writeTarget) error {
 // evaluate checks one action against the item before the transaction and
 // sets tg.nw. It returns the action's cancellation reason ("None" when it
 // may proceed), or an error that fails the whole request.
-func (p *plannedAction) evaluate(tg *writeTarget) (CancellationReason, error) {
+func (p *plannedAction) evaluate(tg *transactTarget) (CancellationReason, error) {
 	if p.kind == TransactUpdate {
 		// Like DynamoDB Local: a key update cancels the transaction.
 		if err := checkKeyNotUpdated(tg.t.M, p.upd); err != nil {
@@ -422,19 +379,17 @@ func (p *plannedAction) evaluate(tg *writeTarget) (CancellationReason, error) {
 		}
 		return r, nil
 	}
-	nw, err := p.newItem(tg.old)
-	if err != nil {
+	if tg.nw, err = p.newItem(tg.old); err != nil {
 		return CancellationReason{}, err
 	}
-	if nw != nil {
-		if err := checkIndexKeys(tg.t.M, nw); err != nil {
+	if tg.nw != nil {
+		if err := checkIndexKeys(tg.t.M, tg.nw); err != nil {
 			return validationReason(err), nil
 		}
-		size := attr.Size(nw)
-		if err := checkSize(size); err != nil {
+		tg.size = attr.Size(tg.nw)
+		if err := checkSize(tg.size); err != nil {
 			return validationReason(err), nil
 		}
-		tg.nw = tg.t.M.Encode(nw, size)
 	}
 	return CancellationReason{Code: "None"}, nil
 }
@@ -448,7 +403,7 @@ func validationReason(err error) CancellationReason {
 // counters; it returns the capacity consumed per table. Every item write
 // goes through tableTx.put or remove, so each appends its stream record in
 // this transaction.
-func applyActions(plans []plannedAction, targets []writeTarget) (map[string]*Capacity, error) {
+func applyActions(plans []plannedAction, targets []transactTarget) (map[string]*Capacity, error) {
 	caps := map[string]*Capacity{}
 	for i := range plans {
 		p, tg := &plans[i], &targets[i]

@@ -31,49 +31,37 @@ func (e *Engine) UpdateItem(_ context.Context, in *UpdateItemInput) (*ItemWriteO
 	if err != nil {
 		return nil, err
 	}
-	return e.conditionalWrite(&in.WriteParams, itemWrite{
-		key: func(t *storage.TableTx) ([]byte, error) {
-			k, err := KeyParam(t.M, in.Key)
-			if err != nil {
+	keyOf := func(t *storage.TableTx) ([]byte, error) {
+		k, err := KeyParam(t.M, in.Key)
+		if err != nil {
+			return nil, err
+		}
+		return k, checkKeyNotUpdated(t.M, upd)
+	}
+	return e.conditionalWrite(&in.WriteParams, keyOf, cond, func(t *storage.TableTx, k []byte, raw attr.Item, rawSize int, old attr.Item) (*ItemWriteOutput, error) {
+		nw, err := applyUpdate(upd, old, in.Key)
+		if err != nil {
+			return nil, err
+		}
+		c := NewCapacity(t.M)
+		if old == nil && upd != nil && len(nw) == len(in.Key) {
+			// Only REMOVE/DELETE on an absent item: nothing is created.
+			c.Units = 1
+		} else {
+			if err := checkIndexKeys(t.M, nw); err != nil {
 				return nil, err
-			}
-			return k, checkKeyNotUpdated(t.M, upd)
-		},
-		cond: cond,
-		evaluate: func(tg *writeTarget) error {
-			nw, err := applyUpdate(upd, tg.old, in.Key)
-			if err != nil {
-				return err
-			}
-			if tg.old == nil && upd != nil && len(nw) == len(in.Key) {
-				// Only REMOVE/DELETE on an absent item: nothing is created
-				// (nothing encoded to store).
-				tg.nw = storage.EncodedItem{Item: nw}
-				return nil
-			}
-			if err := checkIndexKeys(tg.t.M, nw); err != nil {
-				return err
 			}
 			size := attr.Size(nw)
 			if size > attr.MaxItemSize {
-				return Validationf("Item size to update has exceeded the maximum allowed size")
+				return nil, Validationf("Item size to update has exceeded the maximum allowed size")
 			}
-			tg.nw = tg.t.M.Encode(nw, size)
-			return nil
-		},
-		apply: func(tg *writeTarget) (*ItemWriteOutput, error) {
-			c := NewCapacity(tg.t.M)
-			if tg.nw.Value == nil {
-				c.Units = 1
-			} else {
-				u, err := tg.t.PutEncoded(tg.k, tg.raw, tg.rawSize, tg.nw)
-				if err != nil {
-					return nil, err
-				}
-				c.addWrite(u, 1)
+			u, err := t.PutSized(k, raw, rawSize, nw, size)
+			if err != nil {
+				return nil, err
 			}
-			return in.writeOutput(tg.t, in.Key, returnValues(in.ReturnValues, tg.old, tg.nw.Item, upd), c), nil
-		},
+			c.addWrite(u, 1)
+		}
+		return in.writeOutput(t, in.Key, returnValues(in.ReturnValues, old, nw, upd), c), nil
 	})
 }
 

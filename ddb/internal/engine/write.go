@@ -89,74 +89,43 @@ func (p *WriteParams) placeholdersWithoutExpressions(update **string) error {
 	return nil
 }
 
-// itemWrite is one single-item write (PutItem, UpdateItem, DeleteItem), run
-// by conditionalWrite.
-type itemWrite struct {
-	// key finds the item's key in table t, validating the request against
-	// the table.
-	key func(t *storage.TableTx) ([]byte, error)
-	// cond must hold for the live item (nil: none).
-	cond condition
-	// evaluate sets the item to store in tg.nw, from tg.old (nil when
-	// absent); it leaves tg.nw empty for a delete. It changes nothing
-	// stored: it runs in a read-only snapshot first (writetarget.go).
-	evaluate func(tg *writeTarget) error
-	// apply stores the change and returns the response.
-	apply func(tg *writeTarget) (*ItemWriteOutput, error)
-}
+// itemWrite is one single-item write (PutItem, UpdateItem, DeleteItem) inside
+// conditionalWrite: it stores its change given the item's key, the stored
+// item (raw, possibly expired) and the live one (old, nil when absent or
+// expired; rawSize is its size), and returns the response.
+type itemWrite func(t *storage.TableTx, k []byte, raw attr.Item, rawSize int, old attr.Item) (*ItemWriteOutput, error)
 
 // conditionalWrite runs a single-item write in one read-write transaction:
-// it finds the key, reads the current item, checks the condition against
-// it, evaluates the change, and lets w apply it. A failed condition writes
-// nothing. The write is evaluated in a snapshot first, and in its
-// transaction only when the snapshot no longer holds (writetarget.go).
-func (e *Engine) conditionalWrite(p *WriteParams, w itemWrite) (*ItemWriteOutput, error) {
-	var prepared writeTarget
-	ok := e.inSnapshot(func(tx *bolt.Tx) error {
-		t, err := e.OpenTable(tx, p.TableName)
-		if err != nil {
-			return err
-		}
-		prepared, err = evaluateWrite(p, w, t)
-		return err
-	})
+// it finds the key (keyOf also validates the request against the table),
+// reads the current item, checks the condition against it, and lets write
+// store the change. A failed condition writes nothing.
+func (e *Engine) conditionalWrite(p *WriteParams, keyOf func(*storage.TableTx) ([]byte, error), cond condition, write itemWrite) (*ItemWriteOutput, error) {
 	var out *ItemWriteOutput
 	err := e.UpdateGrouped(func(tx *bolt.Tx) error {
 		t, err := e.OpenTable(tx, p.TableName)
 		if err != nil {
 			return err
 		}
-		tg := prepared
-		if !ok || !tg.holdsIn(t) {
-			if tg, err = evaluateWrite(p, w, t); err != nil {
-				return err
-			}
+		k, err := keyOf(t)
+		if err != nil {
+			return err
 		}
-		if out, err = w.apply(&tg); err != nil {
+		raw, rawSize, err := t.GetSized(k)
+		if err != nil {
+			return err
+		}
+		old := t.Live(raw)
+		if ok, err := evalCondition(cond, old); err != nil {
+			return err
+		} else if !ok {
+			return p.failure(old)
+		}
+		if out, err = write(t, k, raw, rawSize, old); err != nil {
 			return err
 		}
 		return t.Flush()
 	})
 	return out, err
-}
-
-// evaluateWrite reads the target of write w in table t, checks its
-// condition and evaluates the change.
-func evaluateWrite(p *WriteParams, w itemWrite, t *storage.TableTx) (writeTarget, error) {
-	k, err := w.key(t)
-	if err != nil {
-		return writeTarget{}, err
-	}
-	tg, err := readTarget(t, k)
-	if err != nil {
-		return writeTarget{}, err
-	}
-	if ok, err := evalCondition(w.cond, tg.old); err != nil {
-		return writeTarget{}, err
-	} else if !ok {
-		return writeTarget{}, p.failure(tg.old)
-	}
-	return tg, w.evaluate(&tg)
 }
 
 // oldIfAsked is the item a PutItem or DeleteItem returns: the old one for

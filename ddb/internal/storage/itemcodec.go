@@ -119,20 +119,6 @@ func compareStrings(a, b string) int {
 	return 0
 }
 
-// EncodedItem is an item ready to be stored: the item, its size and its
-// stored value (Encode).
-type EncodedItem struct {
-	Item  attr.Item
-	Size  int
-	Value []byte
-}
-
-// Encode encodes item it, whose size is size (attr.Size), for storing in
-// the table: work that needs no transaction.
-func (m *TableMeta) Encode(it attr.Item, size int) EncodedItem {
-	return EncodedItem{Item: it, Size: size, Value: m.encodeStored(it, size)}
-}
-
 // encodeStored is the stored value of item it, whose size is size.
 func (m *TableMeta) encodeStored(it attr.Item, size int) []byte {
 	// The encoding is about the item's size plus a tag and a length or two
@@ -145,23 +131,16 @@ func (m *TableMeta) encodeStored(it attr.Item, size int) []byte {
 // copied out of the transaction: key and value are copied together, once,
 // and the item's names and strings are views of that copy.
 func (m *TableMeta) DecodeStored(k, v []byte) (attr.Item, error) {
-	it, _, err := m.decodeStored(k, v)
-	return it, err
-}
-
-// decodeStored is DecodeStored, also returning the copy of v the item's
-// strings are views of (read-only).
-func (m *TableMeta) decodeStored(k, v []byte) (attr.Item, []byte, error) {
 	text, whole := copyOut(k, v)
 	keys, err := keyAttrs(nil, whole[:len(k):len(k)], m.TableKeyParts(), attr.DecodeKeyShared)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	it := newItem(keys, whole[len(k):])
 	if _, err := attr.DecodeBinaryText(text[len(k):], it); err != nil {
-		return nil, nil, fmt.Errorf("ddb: corrupt item: %w", err)
+		return nil, fmt.Errorf("ddb: corrupt item: %w", err)
 	}
-	return it, whole[len(k):], nil
+	return it, nil
 }
 
 // copyOut copies key k and value v out of their transaction into one

@@ -1,7 +1,6 @@
 package storage
 
 import (
-	"bytes"
 	"fmt"
 
 	bolt "go.etcd.io/bbolt"
@@ -58,24 +57,19 @@ func (t *TableTx) GetRaw(k []byte) (attr.Item, error) {
 	return t.M.DecodeStored(k, v)
 }
 
-// GetStored returns the stored item at key k regardless of TTL, with its
-// stored value (a read-only copy), or nils when there is none. The value
-// lets a later transaction tell whether the item is still the same
-// (Unchanged).
-func (t *TableTx) GetStored(k []byte) (attr.Item, []byte, error) {
+// GetSized is GetRaw with the item's size, recorded in its stored value (0
+// when there is no item): writers need it, and it spares sizing the item.
+func (t *TableTx) GetSized(k []byte) (attr.Item, int, error) {
 	v := t.Items.Get(k)
 	if v == nil {
-		return nil, nil, nil
+		return nil, 0, nil
 	}
-	return t.M.decodeStored(k, v)
-}
-
-// Unchanged reports whether the value stored at key k is still stored, byte
-// for byte: stored is what GetStored returned, nil for no item. Items are
-// encoded canonically, so equal values are equal items.
-func (t *TableTx) Unchanged(k, stored []byte) bool {
-	v := t.Items.Get(k)
-	return (v == nil) == (stored == nil) && bytes.Equal(v, stored)
+	size, err := StoredSize(v)
+	if err != nil {
+		return nil, 0, err
+	}
+	it, err := t.M.DecodeStored(k, v)
+	return it, size, err
 }
 
 // Live returns it unless it is expired.
@@ -124,13 +118,14 @@ type WriteUnits struct {
 // and new item sizes, plus per index one write per entry removed or added
 // (an entry whose key is unchanged counts once).
 func (t *TableTx) Put(k []byte, old, it attr.Item) (WriteUnits, error) {
-	return t.PutEncoded(k, old, SizeOf(old), t.M.Encode(it, attr.Size(it)))
+	return t.PutSized(k, old, SizeOf(old), it, attr.Size(it))
 }
 
-// PutEncoded is Put of an item encoded ahead (TableMeta.Encode) in place of
-// old (nil for none), whose size is oldSize.
-func (t *TableTx) PutEncoded(k []byte, old attr.Item, oldSize int, enc EncodedItem) (WriteUnits, error) {
-	it, size, raw := enc.Item, enc.Size, enc.Value
+// PutSized is Put with the sizes of old (0 when nil) and it known: a write
+// has sized its new item to check it, and read the old one's size with it
+// (GetSized).
+func (t *TableTx) PutSized(k []byte, old attr.Item, oldSize int, it attr.Item, size int) (WriteUnits, error) {
+	raw := t.M.encodeStored(it, size)
 	if err := t.Items.Put(k, raw); err != nil {
 		return WriteUnits{}, err
 	}
@@ -146,8 +141,9 @@ func (t *TableTx) PutEncoded(k []byte, old attr.Item, oldSize int, enc EncodedIt
 		t.Stats.ItemCount++
 	}
 	t.Stats.SizeBytes += int64(size)
-	// Most updates keep an item's size (a counter's next value, a changed
-	// flag): the counters are then stored again only if an index's change.
+	// Most updates keep an item's size (a counter's next value, a flag
+	// turned): the counters are then stored again only if an index's
+	// change.
 	t.Dirty = t.Dirty || old == nil || size != oldSize
 	u := WriteUnits{Table: float64(attr.WriteUnits(max(size, oldSize)))}
 	if err := t.updateIndexes(old, it, &u); err != nil {
