@@ -1,7 +1,6 @@
 package ddb
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 
@@ -11,8 +10,6 @@ import (
 	"github.com/aws/smithy-go"
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
-	"github.com/quickphotos/quickphotos/ddb/internal/engine"
-	"github.com/quickphotos/quickphotos/ddb/internal/partiqlexec"
 )
 
 // nestedList is a value holding levels lists, one in the other, around a
@@ -193,39 +190,3 @@ func (e *batchError) Error() string                 { return e.code + ": " + e.m
 func (e *batchError) ErrorCode() string             { return e.code }
 func (e *batchError) ErrorMessage() string          { return e.msg }
 func (e *batchError) ErrorFault() smithy.ErrorFault { return smithy.FaultUnknown }
-
-// TestPartiQL_EarlierTokenHash: an ExecuteTransaction's ClientRequestToken
-// stored by an earlier version is matched by the hash of the JSON request
-// those versions sent to TransactWriteItems: only the members a statement
-// sets, keys sorted.
-func TestPartiQL_EarlierTokenHash(t *testing.T) {
-	env := mustOpen(t)
-	env.CreateTable("tbl", true)
-	var plans []*partiqlexec.DMLRequest
-	for _, st := range []string{`INSERT INTO "tbl" VALUE {'PK': 'a', 'SK': '1', 'n': 1.50}`, `UPDATE "tbl" SET v = ? WHERE PK = 'b' AND SK = '2'`, `DELETE FROM "tbl" WHERE PK = 'c' AND SK = '3'`} {
-		d, err := partiqlexec.PlanStatement(env.e.core, st, []attr.Value{attr.S("x")}[:strings.Count(st, "?")], true)
-		if err != nil {
-			t.Fatal(err)
-		}
-		plans = append(plans, d)
-	}
-	items := `{"Put":{"ConditionExpression":"attribute_not_exists(#n0)","ExpressionAttributeNames":{"#n0":"PK"},"Item":{"PK":{"S":"a"},"SK":{"S":"1"},"n":{"N":"1.5"}},"TableName":"tbl"}},` +
-		`{"Update":{"ConditionExpression":"attribute_exists(#n1)","ExpressionAttributeNames":{"#n0":"v","#n1":"PK"},"ExpressionAttributeValues":{":v0":{"S":"x"}},"Key":{"PK":{"S":"b"},"SK":{"S":"2"}},"TableName":"tbl","UpdateExpression":"SET #n0 = :v0"}},` +
-		`{"Delete":{"Key":{"PK":{"S":"c"},"SK":{"S":"3"}},"TableName":"tbl"}}`
-	for _, c := range []struct {
-		name string
-		in   partiqlexec.ExecuteTransactionInput
-		body string
-	}{
-		{"token", partiqlexec.ExecuteTransactionInput{ClientRequestToken: "tok"}, `{"ClientRequestToken":"tok","TransactItems":[` + items + `]}`},
-		{"token and capacity", partiqlexec.ExecuteTransactionInput{ClientRequestToken: "tok", ReturnConsumedCapacity: "TOTAL"},
-			`{"ClientRequestToken":"tok","ReturnConsumedCapacity":"TOTAL","TransactItems":[` + items + `]}`},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			got := partiqlexec.EarlierHash(partiqlexec.TransactWriteOf(plans, &c.in))()
-			if want := engine.RequestHash([]byte(c.body)); !bytes.Equal(got, want) {
-				t.Errorf("hash %x, want the hash of %s", got, c.body)
-			}
-		})
-	}
-}

@@ -43,7 +43,7 @@ func (e *Engine) BatchGetItem(_ context.Context, in *BatchGetInput) (*BatchGetOu
 	}
 	names := sortedKeys(in.RequestItems)
 	total := 0
-	projs := map[string]Projector{}
+	projs := map[string]projector{}
 	for _, name := range names {
 		ka := in.RequestItems[name]
 		if ka == nil || len(ka.Keys) == 0 {
@@ -86,7 +86,7 @@ func (e *Engine) BatchGetItem(_ context.Context, in *BatchGetInput) (*BatchGetOu
 			seen := map[string]bool{}
 			keys := make([][]byte, len(ka.Keys))
 			for i, key := range ka.Keys {
-				k, err := KeyParam(t.M, key)
+				k, err := keyParam(t.M, key)
 				if err != nil {
 					return err
 				}
@@ -96,7 +96,7 @@ func (e *Engine) BatchGetItem(_ context.Context, in *BatchGetInput) (*BatchGetOu
 				seen[string(k)] = true
 				keys[i] = k
 			}
-			c := NewCapacity(t.M)
+			c := newCapacity(t.M)
 			got := []ResultItem{}
 			for i, k := range keys {
 				if size >= maxBatchGetRespBytes {
@@ -115,7 +115,7 @@ func (e *Engine) BatchGetItem(_ context.Context, in *BatchGetInput) (*BatchGetOu
 				c.Units += ReadUnits(itemSize, ka.ConsistentRead)
 				if raw != nil {
 					size += itemSize
-					got = append(got, ReadItem(projs[name], it, raw))
+					got = append(got, readItem(projs[name], it, raw))
 				}
 			}
 			responses[name] = got
@@ -195,7 +195,7 @@ func (e *Engine) BatchWriteItem(_ context.Context, in *BatchWriteInput) (*BatchW
 					}
 					k, err = checkNewItem(t, r.PutRequest.Item)
 				case r.DeleteRequest != nil && r.PutRequest == nil:
-					k, err = KeyParam(t.M, r.DeleteRequest.Key)
+					k, err = keyParam(t.M, r.DeleteRequest.Key)
 				default:
 					return Validationf("Supplied WriteRequest must contain exactly one of PutRequest or DeleteRequest")
 				}
@@ -208,7 +208,7 @@ func (e *Engine) BatchWriteItem(_ context.Context, in *BatchWriteInput) (*BatchW
 				seen[string(k)] = true
 				keys[i] = k
 			}
-			c := NewCapacity(t.M)
+			c := newCapacity(t.M)
 			for i, r := range in.RequestItems[name] {
 				raw, err := t.GetRaw(keys[i])
 				if err != nil {
@@ -243,7 +243,7 @@ func (e *Engine) BatchWriteItem(_ context.Context, in *BatchWriteInput) (*BatchW
 // checkBatch validates what BatchGetItem and BatchWriteItem (op) share:
 // ReturnConsumedCapacity, and RequestItems naming at least one table.
 func checkBatch(op, capMode string, tables int) error {
-	if err := CheckCapacityMode(capMode); err != nil {
+	if err := checkCapacityMode(capMode); err != nil {
 		return err
 	}
 	if tables == 0 {

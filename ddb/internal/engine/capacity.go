@@ -27,8 +27,8 @@ const (
 	CapacityIndexes = "INDEXES"
 )
 
-// CheckCapacityMode validates a ReturnConsumedCapacity value.
-func CheckCapacityMode(mode string) *Error {
+// checkCapacityMode validates a ReturnConsumedCapacity value.
+func checkCapacityMode(mode string) *Error {
 	switch mode {
 	case "", capacityNone, capacityTotal, CapacityIndexes:
 		return nil
@@ -43,8 +43,8 @@ type Capacity struct {
 	Indexes map[string]float64 // per index
 }
 
-// NewCapacity starts the accounting for table m.
-func NewCapacity(m *storage.TableMeta) *Capacity { return &Capacity{M: m} }
+// newCapacity starts the accounting for table m.
+func newCapacity(m *storage.TableMeta) *Capacity { return &Capacity{M: m} }
 
 // addWrite adds the units of one item write, times factor (2 in
 // transactions).

@@ -7,7 +7,7 @@ import "github.com/quickphotos/quickphotos/ddb/attr"
 
 // bindCondition binds the ConditionExpression, the last expression of a
 // single-item write, then reports placeholders no expression used.
-func (p *WriteParams) bindCondition(env *ExprEnv) (condition, error) {
+func (p *WriteParams) bindCondition(env *exprEnv) (condition, error) {
 	cond, err := env.condition(p.ConditionExpression)
 	if err != nil {
 		return nil, err

@@ -89,7 +89,7 @@ func (e *Engine) newTableMeta(in *CreateTableInput) (*storage.TableMeta, error) 
 			return nil, Validationf("1 validation error detected: Value '%s' at 'attributeDefinitions.%d.member.attributeType' failed to satisfy constraint: Member must satisfy enum value set: [B, N, S]", d.AttributeType, i+1)
 		}
 		if _, dup := defs[d.AttributeName]; dup {
-			return nil, InvalidParamf("Cannot have two attributes with the same name")
+			return nil, invalidParamf("Cannot have two attributes with the same name")
 		}
 		defs[d.AttributeName] = d.AttributeType
 	}
@@ -115,10 +115,10 @@ func (e *Engine) newTableMeta(in *CreateTableInput) (*storage.TableMeta, error) 
 		return nil, Validationf("GlobalSecondaryIndex count exceeds the per-table limit of %d", maxGSIs)
 	}
 	if len(in.LocalSecondaryIndexes) > maxLSIs {
-		return nil, InvalidParamf("Number of LocalSecondaryIndexes exceeds per-table limit of %d", maxLSIs)
+		return nil, invalidParamf("Number of LocalSecondaryIndexes exceeds per-table limit of %d", maxLSIs)
 	}
 	if len(in.LocalSecondaryIndexes) > 0 && storage.RangeKey(in.KeySchema) == "" {
-		return nil, InvalidParamf("Table KeySchema does not have a range key, which is required when specifying a LocalSecondaryIndex")
+		return nil, invalidParamf("Table KeySchema does not have a range key, which is required when specifying a LocalSecondaryIndex")
 	}
 	for _, list := range []struct {
 		global bool
@@ -130,7 +130,7 @@ func (e *Engine) newTableMeta(in *CreateTableInput) (*storage.TableMeta, error) 
 				return nil, err
 			}
 			if m.Index(ix.Name) != nil {
-				return nil, InvalidParamf("Duplicate index name: %s", ix.Name)
+				return nil, invalidParamf("Duplicate index name: %s", ix.Name)
 			}
 			for _, k := range ix.KeySchema {
 				used[k.AttributeName] = true
@@ -139,20 +139,20 @@ func (e *Engine) newTableMeta(in *CreateTableInput) (*storage.TableMeta, error) 
 		}
 	}
 	if len(used) != len(defs) {
-		return nil, InvalidParamf("Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions")
+		return nil, invalidParamf("Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions")
 	}
 	if in.StreamSpecification != nil {
 		if err := in.StreamSpecification.Check(); err != nil {
 			return nil, err
 		}
 	}
-	tags, err := CheckTags("tags", in.Tags)
+	tags, err := checkTags("tags", in.Tags)
 	if err != nil {
 		return nil, err
 	}
 	m.Tags = tags
 	if len(m.Tags) > MaxTagsPerResource {
-		return nil, ErrTooManyTags(len(m.Tags))
+		return nil, errTooManyTags(len(m.Tags))
 	}
 	return m, nil
 }

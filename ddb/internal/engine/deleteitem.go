@@ -23,7 +23,7 @@ func (e *Engine) DeleteItem(_ context.Context, in *DeleteItemInput) (*ItemWriteO
 	if err != nil {
 		return nil, err
 	}
-	return e.conditionalWrite(&in.WriteParams, func(t *storage.TableTx) ([]byte, error) { return KeyParam(t.M, in.Key) }, cond,
+	return e.conditionalWrite(&in.WriteParams, func(t *storage.TableTx) ([]byte, error) { return keyParam(t.M, in.Key) }, cond,
 		func(t *storage.TableTx, k []byte, raw attr.Item, _ int, old attr.Item) (*ItemWriteOutput, error) {
 			u, err := t.Remove(k, raw)
 			if err != nil {

@@ -69,9 +69,9 @@ func Validationf(format string, args ...any) *Error {
 	return &Error{Type: TypeValidation, Message: fmt.Sprintf(format, args...)}
 }
 
-// InvalidParamf returns the ValidationException DynamoDB uses for bad
+// invalidParamf returns the ValidationException DynamoDB uses for bad
 // parameter values: "One or more parameter values were invalid: ...".
-func InvalidParamf(format string, args ...any) *Error {
+func invalidParamf(format string, args ...any) *Error {
 	return &Error{Type: TypeValidation, Message: "One or more parameter values were invalid: " + fmt.Sprintf(format, args...)}
 }
 

@@ -50,7 +50,7 @@ func TestParseCached(t *testing.T) {
 	parsedExprs.Add(exprKey{expr.KindUpdate, text}, tree)
 	defer parsedExprs.Remove(exprKey{expr.KindUpdate, text})
 	for _, inc := range []string{"1", "5"} {
-		x := &ExprEnv{values: map[string]attr.Value{":inc": attr.N(inc)}}
+		x := &exprEnv{values: map[string]attr.Value{":inc": attr.N(inc)}}
 		up, err := x.Update(text, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -65,7 +65,7 @@ func TestParseCached(t *testing.T) {
 		}
 	}
 	// Another kind with the same text does not get the update's tree.
-	x := &ExprEnv{values: map[string]attr.Value{":inc": attr.N("1")}}
+	x := &exprEnv{values: map[string]attr.Value{":inc": attr.N("1")}}
 	if _, err := x.condition(&text); err == nil {
 		t.Error("an update's text parsed as a condition")
 	}

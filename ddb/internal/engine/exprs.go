@@ -9,10 +9,10 @@ import (
 // This file adapts package expr to the operations: every use of expr goes
 // through exprEnv.
 
-// ExprEnv holds a request's ExpressionAttributeNames and
+// exprEnv holds a request's ExpressionAttributeNames and
 // ExpressionAttributeValues. Each expression of the request is parsed and
 // bound through it; check then reports names or values no expression used.
-type ExprEnv struct {
+type exprEnv struct {
 	Names  map[string]string
 	values map[string]attr.Value
 	params *expr.Params
@@ -25,8 +25,8 @@ type ExprEnv struct {
 // condition is a bound condition or filter expression.
 type condition func(it attr.Item) (bool, error)
 
-// Projector is a bound projection expression.
-type Projector func(it attr.Item) attr.Item
+// projector is a bound projection expression.
+type projector func(it attr.Item) attr.Item
 
 // updater is a bound update expression; names are the top-level attributes
 // it sets, removes, adds to or deletes from, and targets projects an item on
@@ -44,7 +44,7 @@ func (u *updater) apply(it attr.Item) (attr.Item, error) { return u.bound.Apply(
 func (u *updater) targets(it attr.Item) attr.Item { return u.bound.Targets().Apply(it) }
 
 // p returns the expr.Params of the request, created on first use.
-func (x *ExprEnv) p() *expr.Params {
+func (x *exprEnv) p() *expr.Params {
 	if x.params == nil {
 		x.params = expr.NewParams(x.Names, x.values)
 	}
@@ -52,7 +52,7 @@ func (x *ExprEnv) p() *expr.Params {
 }
 
 // condition parses and binds a ConditionExpression (nil when absent).
-func (x *ExprEnv) condition(s *string) (condition, error) {
+func (x *exprEnv) condition(s *string) (condition, error) {
 	if x.err != nil {
 		return nil, x.err
 	}
@@ -68,7 +68,7 @@ func (x *ExprEnv) condition(s *string) (condition, error) {
 
 // filter parses and binds a FilterExpression (nil when absent) and returns
 // the top-level attribute names it reads.
-func (x *ExprEnv) filter(s *string) (condition, []string, error) {
+func (x *exprEnv) filter(s *string) (condition, []string, error) {
 	if x.err != nil {
 		return nil, nil, x.err
 	}
@@ -112,7 +112,7 @@ func (x *ExprEnv) filter(s *string) (condition, []string, error) {
 }
 
 // bindCondition binds a parsed condition to the request's placeholders.
-func (x *ExprEnv) bindCondition(c *expr.Condition) (condition, error) {
+func (x *exprEnv) bindCondition(c *expr.Condition) (condition, error) {
 	b, err := c.Bind(x.p())
 	if err != nil {
 		return nil, err
@@ -121,14 +121,14 @@ func (x *ExprEnv) bindCondition(c *expr.Condition) (condition, error) {
 }
 
 // Projection parses and binds a ProjectionExpression (nil when absent).
-func (x *ExprEnv) Projection(s *string) (Projector, error) {
+func (x *exprEnv) Projection(s *string) (projector, error) {
 	p, _, err := x.projectionNames(s)
 	return p, err
 }
 
 // projectionNames is projection that also returns the top-level names the
 // projection selects.
-func (x *ExprEnv) projectionNames(s *string) (Projector, []string, error) {
+func (x *exprEnv) projectionNames(s *string) (projector, []string, error) {
 	if x.err != nil {
 		return nil, nil, x.err
 	}
@@ -148,7 +148,7 @@ func (x *ExprEnv) projectionNames(s *string) (Projector, []string, error) {
 
 // Update parses and binds an UpdateExpression; keyNames are the table's key
 // attributes, which it may not touch.
-func (x *ExprEnv) Update(s string, keyNames []string) (*updater, error) {
+func (x *exprEnv) Update(s string, keyNames []string) (*updater, error) {
 	if x.err != nil {
 		return nil, x.err
 	}
@@ -186,7 +186,7 @@ func (x *ExprEnv) Update(s string, keyNames []string) (*updater, error) {
 
 // keyCondition parses and binds a KeyConditionExpression against the key
 // schema of the table or index queried.
-func (x *ExprEnv) keyCondition(s string, m *storage.TableMeta, ks []storage.KeySchemaElement) (*expr.KeyRange, error) {
+func (x *exprEnv) keyCondition(s string, m *storage.TableMeta, ks []storage.KeySchemaElement) (*expr.KeyRange, error) {
 	if x.err != nil {
 		return nil, x.err
 	}
@@ -204,7 +204,7 @@ func (x *ExprEnv) keyCondition(s string, m *storage.TableMeta, ks []storage.KeyS
 
 // Check reports ExpressionAttributeNames or ExpressionAttributeValues that
 // no expression of the request used, or the maps' own error.
-func (x *ExprEnv) Check() error {
+func (x *exprEnv) Check() error {
 	if x.err != nil {
 		return x.err
 	}
@@ -230,8 +230,8 @@ type ExprParams struct {
 }
 
 // env returns the expression environment of the request.
-func (p *ExprParams) env() *ExprEnv {
-	return &ExprEnv{
+func (p *ExprParams) env() *exprEnv {
+	return &exprEnv{
 		Names:  p.ExpressionAttributeNames,
 		values: p.ExpressionAttributeValues,
 		err:    expr.CheckParams(p.ExpressionAttributeNames, p.ExpressionAttributeValues),

@@ -35,7 +35,7 @@ func (e *Engine) GetItem(_ context.Context, in *GetItemInput) (*GetItemOutput, e
 		if err != nil {
 			return err
 		}
-		k, err := KeyParam(t.M, in.Key)
+		k, err := keyParam(t.M, in.Key)
 		if err != nil {
 			return err
 		}
@@ -47,12 +47,12 @@ func (e *Engine) GetItem(_ context.Context, in *GetItemInput) (*GetItemOutput, e
 		// Only an answer that reports its capacity needs it counted
 		// (ConsumedCapacity.Reported): most reads ask for none.
 		if out.Capacity.Mode == capacityTotal || out.Capacity.Mode == CapacityIndexes {
-			c := NewCapacity(t.M)
+			c := newCapacity(t.M)
 			c.Units = ReadUnits(size, in.ConsistentRead)
 			out.Capacity.C = c
 		}
 		if raw != nil {
-			out.Item = ReadItem(proj, it, raw)
+			out.Item = readItem(proj, it, raw)
 		}
 		return nil
 	})

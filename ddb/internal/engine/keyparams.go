@@ -11,9 +11,9 @@ import (
 func checkKeyValue(name, want string, v attr.Value, isRange bool, index string) *Error {
 	if v.Type.String() != want {
 		if index != "" {
-			return InvalidParamf("Type mismatch for Index Key %s Expected: %s Actual: %s IndexName: %s", name, want, v.Type, index)
+			return invalidParamf("Type mismatch for Index Key %s Expected: %s Actual: %s IndexName: %s", name, want, v.Type, index)
 		}
-		return InvalidParamf("Type mismatch for key %s expected: %s actual: %s", name, want, v.Type)
+		return invalidParamf("Type mismatch for key %s expected: %s actual: %s", name, want, v.Type)
 	}
 	if storage.IsEmptyKey(v) {
 		if index != "" {
@@ -23,10 +23,10 @@ func checkKeyValue(name, want string, v attr.Value, isRange bool, index string) 
 	}
 	size := attr.ValueSize(v)
 	if !isRange && size > storage.MaxPartitionKeySize {
-		return InvalidParamf("Size of hashkey has exceeded the maximum size limit of%d bytes", storage.MaxPartitionKeySize)
+		return invalidParamf("Size of hashkey has exceeded the maximum size limit of%d bytes", storage.MaxPartitionKeySize)
 	}
 	if isRange && size > storage.MaxSortKeySize {
-		return InvalidParamf("Aggregated size of all range keys has exceeded the size limit of %d bytes", storage.MaxSortKeySize)
+		return invalidParamf("Aggregated size of all range keys has exceeded the size limit of %d bytes", storage.MaxSortKeySize)
 	}
 	return nil
 }
@@ -47,7 +47,7 @@ func ItemKey(m *storage.TableMeta, it attr.Item) ([]byte, error) {
 	for i, p := range m.TableKeyParts() {
 		v, ok := it[p.Name()]
 		if !ok {
-			return nil, InvalidParamf("Missing the key %s in the item", p.Name())
+			return nil, invalidParamf("Missing the key %s in the item", p.Name())
 		}
 		if err := checkKeyValue(p.Name(), p.Type().String(), v, i == 1, ""); err != nil {
 			return nil, err
@@ -57,10 +57,10 @@ func ItemKey(m *storage.TableMeta, it attr.Item) ([]byte, error) {
 	return k, nil
 }
 
-// KeyParam validates a Key parameter (GetItem, DeleteItem, UpdateItem, …):
+// keyParam validates a Key parameter (GetItem, DeleteItem, UpdateItem, …):
 // exactly the table's key attributes with their declared types. It returns
 // the encoded table key.
-func KeyParam(m *storage.TableMeta, key attr.Item) ([]byte, error) {
+func keyParam(m *storage.TableMeta, key attr.Item) ([]byte, error) {
 	parts := m.TableKeyParts()
 	if len(key) != len(parts) {
 		return nil, Validationf("The provided key element does not match the schema")

@@ -215,18 +215,18 @@ func (g *placeholderGen) condition(a string, c LegacyCondition) (string, error) 
 		switch {
 		case c.Exists != nil && !*c.Exists:
 			if c.Value != nil {
-				return "", InvalidParamf("Value cannot be used when Exists is false for Attribute: %s", a)
+				return "", invalidParamf("Value cannot be used when Exists is false for Attribute: %s", a)
 			}
 			return "attribute_not_exists(" + n + ")", nil
 		case c.Value == nil:
-			return "", InvalidParamf("Value must be provided when Exists is true for Attribute: %s", a)
+			return "", invalidParamf("Value must be provided when Exists is true for Attribute: %s", a)
 		}
 		return n + " = " + g.value(*c.Value), nil
 	}
 	args := c.AttributeValueList
 	want := func(k int) error {
 		if len(args) != k {
-			return InvalidParamf("Invalid number of argument(s) for the %s ComparisonOperator", c.ComparisonOperator)
+			return invalidParamf("Invalid number of argument(s) for the %s ComparisonOperator", c.ComparisonOperator)
 		}
 		return nil
 	}
@@ -259,7 +259,7 @@ func (g *placeholderGen) condition(a string, c LegacyCondition) (string, error) 
 		return n + " BETWEEN " + g.value(args[0]) + " AND " + g.value(args[1]), nil
 	case "IN":
 		if len(args) == 0 {
-			return "", InvalidParamf("Invalid number of argument(s) for the IN ComparisonOperator")
+			return "", invalidParamf("Invalid number of argument(s) for the IN ComparisonOperator")
 		}
 		var vs []string
 		for _, v := range args {
@@ -279,7 +279,7 @@ func (g *placeholderGen) updates(ups map[string]LegacyUpdate) (string, error) {
 		switch u.Action {
 		case "", "PUT":
 			if u.Value == nil {
-				return "", InvalidParamf("Only DELETE action is allowed when no attribute value is specified")
+				return "", invalidParamf("Only DELETE action is allowed when no attribute value is specified")
 			}
 			set = append(set, n+" = "+g.value(*u.Value))
 		case "DELETE":
@@ -290,7 +290,7 @@ func (g *placeholderGen) updates(ups map[string]LegacyUpdate) (string, error) {
 			}
 		case "ADD":
 			if u.Value == nil {
-				return "", InvalidParamf("Only DELETE action is allowed when no attribute value is specified")
+				return "", invalidParamf("Only DELETE action is allowed when no attribute value is specified")
 			}
 			add = append(add, n+" "+g.value(*u.Value))
 		default:

@@ -41,10 +41,10 @@ type ResultItem struct {
 // Present reports whether there is an item.
 func (r ResultItem) Present() bool { return r.Stored != nil || r.Decoded != nil }
 
-// ReadItem is the response form of a read item: the projected item when
+// readItem is the response form of a read item: the projected item when
 // there is a projection, the item itself when it was read decoded (raw
 // nil), else its stored form.
-func ReadItem(p Projector, it attr.Item, raw *storage.StoredItem) ResultItem {
+func readItem(p projector, it attr.Item, raw *storage.StoredItem) ResultItem {
 	switch {
 	case p != nil:
 		return ResultItem{Decoded: p(it)}
@@ -138,10 +138,10 @@ func (c *Capacity) report(mode string) CapacityReport {
 	return r
 }
 
-// ReportTables is the ConsumedCapacity list of a request over several
+// reportTables is the ConsumedCapacity list of a request over several
 // tables, one element per table in name order, or nil when mode asks for
 // none.
-func ReportTables(caps map[string]*Capacity, mode string) []CapacityReport {
+func reportTables(caps map[string]*Capacity, mode string) []CapacityReport {
 	if mode != capacityTotal && mode != CapacityIndexes {
 		return nil
 	}

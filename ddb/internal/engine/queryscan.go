@@ -35,13 +35,13 @@ type ListParams struct {
 type compiled struct {
 	filter      condition
 	filterNames []string // top-level attributes the filter reads
-	proj        Projector
+	proj        projector
 	projNames   []string // top-level attributes the projection selects
 }
 
 // checkList validates the parameters shared by Query and Scan (op names the
 // operation) and parses the filter and projection expressions.
-func (p *ListParams) checkList(op string, env *ExprEnv) (*compiled, error) {
+func (p *ListParams) checkList(op string, env *exprEnv) (*compiled, error) {
 	v := p.ReadParams.shape()
 	v.Enum("select", p.Select, "SPECIFIC_ATTRIBUTES", "COUNT", "ALL_ATTRIBUTES", "ALL_PROJECTED_ATTRIBUTES")
 	if p.Limit != nil && *p.Limit < 1 && op == "Scan" {
@@ -107,7 +107,7 @@ func (p *ListParams) checkSelect(s *source, c *compiled) error {
 		return nil
 	}
 	if p.Select == selectAll {
-		return InvalidParamf("Select type ALL_ATTRIBUTES is not supported for global secondary index %s because its projection type is not ALL", s.ix.Name)
+		return invalidParamf("Select type ALL_ATTRIBUTES is not supported for global secondary index %s because its projection type is not ALL", s.ix.Name)
 	}
 	held := map[string]bool{}
 	for _, n := range s.KeyNames() {
@@ -123,7 +123,7 @@ func (p *ListParams) checkSelect(s *source, c *compiled) error {
 		}
 	}
 	if len(missing) > 0 {
-		return InvalidParamf("Global secondary index %s does not project [%s]", s.ix.Name, strings.Join(missing, ", "))
+		return invalidParamf("Global secondary index %s does not project [%s]", s.ix.Name, strings.Join(missing, ", "))
 	}
 	return nil
 }
@@ -170,13 +170,13 @@ func (s *source) respond(p *ListParams, c *compiled, pg *page) (*ListOutput, err
 				it, raw = base, nil
 			}
 		}
-		items = append(items, ReadItem(c.proj, it, raw))
+		items = append(items, readItem(c.proj, it, raw))
 	}
 	out := &ListOutput{Count: len(items), Scanned: len(pg.items), LastKey: pg.lastKey}
 	if p.Select != selectCount {
 		out.Items = items
 	}
-	cp := NewCapacity(s.t.M)
+	cp := newCapacity(s.t.M)
 	u := ReadUnits(pg.bytes, p.ConsistentRead)
 	if s.ix == nil {
 		cp.Units = u

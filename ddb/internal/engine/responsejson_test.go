@@ -128,7 +128,7 @@ func mustMarshal(t *testing.T, v any) []byte {
 // out, HTML-sensitive text escaped, stored and decoded items alike.
 func TestTypedOutputs_EncodeAsTheirMaps(t *testing.T) {
 	m := &storage.TableMeta{Name: "t<&>", Indexes: []storage.IndexMeta{{Name: "g>", Global: true}, {Name: "l&"}}}
-	c := NewCapacity(m)
+	c := newCapacity(m)
 	c.Units = 1.5
 	c.addIndex("g>", 0.25)
 	c.addIndex("l&", 2)

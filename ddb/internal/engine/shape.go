@@ -99,11 +99,11 @@ const (
 // absent tells an absent TableName from an empty one, which decode alike
 // (see absentTableName).
 func (v *Violations) tableName(name string, absent bool) {
-	v.DataTableName("tableName", name, absent)
+	v.dataTableName("tableName", name, absent)
 }
 
-// DataTableName checks a data-plane table name at path (see above).
-func (v *Violations) DataTableName(path, name string, absent bool) {
+// dataTableName checks a data-plane table name at path (see above).
+func (v *Violations) dataTableName(path, name string, absent bool) {
 	switch {
 	case name == "" && absent:
 		v.Add("null", path, "Member must not be null")

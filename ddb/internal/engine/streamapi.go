@@ -46,7 +46,7 @@ func checkLimit(limit *int, most int, over string) *Error {
 	case *limit < 1:
 		return Validationf("1 validation error detected: Value '%d' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1", *limit)
 	case *limit > most:
-		return InvalidParamf("%s", over)
+		return invalidParamf("%s", over)
 	}
 	return nil
 }
@@ -233,7 +233,7 @@ type ShardIteratorOutput struct{ Iterator string }
 // GetShardIterator returns an iterator at a position of a shard.
 func (e *Engine) GetShardIterator(_ context.Context, in *GetShardIteratorInput) (*ShardIterator, error) {
 	if in.StreamArn == "" {
-		return nil, InvalidParamf("streamArn cannot be empty or null.")
+		return nil, invalidParamf("streamArn cannot be empty or null.")
 	}
 	if in.ShardId == "" {
 		return nil, Validationf("No ShardId specified.")
@@ -242,18 +242,18 @@ func (e *Engine) GetShardIterator(_ context.Context, in *GetShardIteratorInput) 
 	switch in.ShardIteratorType {
 	case iteratorTrimHorizon, iteratorLatest:
 		if in.SequenceNumber != "" {
-			return nil, InvalidParamf("SequenceNumber should not be passed for this iterator type")
+			return nil, invalidParamf("SequenceNumber should not be passed for this iterator type")
 		}
 	case iteratorAtSequenceNumber, iteratorAfterSequenceNumber:
 		if in.SequenceNumber == "" {
-			return nil, InvalidParamf("Invalid SequenceNumber")
+			return nil, invalidParamf("Invalid SequenceNumber")
 		}
 		if len(in.SequenceNumber) < 21 {
 			return nil, Validationf("1 validation error detected: Value '%s' at 'sequenceNumber' failed to satisfy constraint: Member must have length greater than or equal to 21", in.SequenceNumber)
 		}
 		var ok bool
 		if seq, ok = ParseSequenceNumber(in.SequenceNumber); !ok {
-			return nil, InvalidParamf("Invalid SequenceNumber")
+			return nil, invalidParamf("Invalid SequenceNumber")
 		}
 	default:
 		return nil, Validationf("1 validation error detected: Value '%s' at 'shardIteratorType' failed to satisfy constraint: Member must satisfy enum value set: [AFTER_SEQUENCE_NUMBER, LATEST, AT_SEQUENCE_NUMBER, TRIM_HORIZON]", in.ShardIteratorType)
@@ -279,7 +279,7 @@ func (e *Engine) GetShardIterator(_ context.Context, in *GetShardIteratorInput) 
 			}
 		case iteratorAtSequenceNumber, iteratorAfterSequenceNumber:
 			if !s.Holds(seq) || seq > log.Records.Sequence() {
-				return InvalidParamf("Invalid SequenceNumber %s for shard %s", in.SequenceNumber, in.ShardId)
+				return invalidParamf("Invalid SequenceNumber %s for shard %s", in.SequenceNumber, in.ShardId)
 			}
 			if seq < kept {
 				return &Error{Type: TypeTrimmedDataAccess, Message: "Attempted to access data beyond the trim horizon: sequence number " + in.SequenceNumber + " has been trimmed"}

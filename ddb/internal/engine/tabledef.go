@@ -39,11 +39,11 @@ func validKeySchema(ks []storage.KeySchemaElement, defs map[string]string) *Erro
 		}
 	}
 	if ks[0].KeyType != storage.KeyTypeHash {
-		return InvalidParamf("Invalid KeySchema: The first KeySchemaElement is not a HASH key type")
+		return invalidParamf("Invalid KeySchema: The first KeySchemaElement is not a HASH key type")
 	}
 	if len(ks) == 2 {
 		if ks[1].KeyType != storage.KeyTypeRange {
-			return InvalidParamf("Invalid KeySchema: The second KeySchemaElement is not a RANGE key type")
+			return invalidParamf("Invalid KeySchema: The second KeySchemaElement is not a RANGE key type")
 		}
 		if ks[0].AttributeName == ks[1].AttributeName {
 			// DynamoDB's words for one attribute named twice.
@@ -64,7 +64,7 @@ func validKeySchema(ks []storage.KeySchemaElement, defs map[string]string) *Erro
 		for n := range defs {
 			names = append(names, n)
 		}
-		return InvalidParamf("Some index key attributes are not defined in AttributeDefinitions. Keys: [%s], AttributeDefinitions: [%s]", strings.Join(missing, ", "), strings.Join(names, ", "))
+		return invalidParamf("Some index key attributes are not defined in AttributeDefinitions. Keys: [%s], AttributeDefinitions: [%s]", strings.Join(missing, ", "), strings.Join(names, ", "))
 	}
 	return nil
 }
@@ -73,17 +73,17 @@ func validKeySchema(ks []storage.KeySchemaElement, defs map[string]string) *Erro
 func validProjection(p *storage.Projection) *Error {
 	switch p.ProjectionType {
 	case "":
-		return InvalidParamf("Unknown ProjectionType: null")
+		return invalidParamf("Unknown ProjectionType: null")
 	case storage.ProjectionAll, storage.ProjectionKeysOnly:
 		if len(p.NonKeyAttributes) > 0 {
-			return InvalidParamf("ProjectionType is %s, but NonKeyAttributes is specified", p.ProjectionType)
+			return invalidParamf("ProjectionType is %s, but NonKeyAttributes is specified", p.ProjectionType)
 		}
 	case storage.ProjectionInclude:
 		if len(p.NonKeyAttributes) == 0 {
-			return InvalidParamf("ProjectionType is INCLUDE, but NonKeyAttributes is not specified")
+			return invalidParamf("ProjectionType is INCLUDE, but NonKeyAttributes is not specified")
 		}
 		if len(p.NonKeyAttributes) > 100 {
-			return InvalidParamf("The number of NonKeyAttributes must not exceed 100")
+			return invalidParamf("The number of NonKeyAttributes must not exceed 100")
 		}
 	default:
 		return Validationf("1 validation error detected: Value '%s' at 'projection.projectionType' failed to satisfy constraint: Member must satisfy enum value set: [ALL, INCLUDE, KEYS_ONLY]", p.ProjectionType)
@@ -123,7 +123,7 @@ func setBilling(m *storage.TableMeta, mode string, tp *storage.Throughput) *Erro
 	switch mode {
 	case "", storage.BillingProvisioned:
 		if tp == nil {
-			return InvalidParamf("ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED")
+			return invalidParamf("ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED")
 		}
 		if tp.ReadCapacityUnits < 1 || tp.WriteCapacityUnits < 1 {
 			return Validationf("One or more parameter values were invalid: Provisioned throughput must be positive")
@@ -131,7 +131,7 @@ func setBilling(m *storage.TableMeta, mode string, tp *storage.Throughput) *Erro
 		m.BillingMode, m.Throughput = storage.BillingProvisioned, tp
 	case storage.BillingPayPerRequest:
 		if tp != nil {
-			return InvalidParamf("Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST")
+			return invalidParamf("Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST")
 		}
 		m.BillingMode, m.Throughput = storage.BillingPayPerRequest, nil
 	default:
@@ -197,7 +197,7 @@ func newIndexMeta(m *storage.TableMeta, in *IndexInput, global bool, defs map[st
 		return nil, err
 	}
 	if in.Projection == nil {
-		return nil, InvalidParamf("Projection must be specified for index: %s", in.IndexName)
+		return nil, invalidParamf("Projection must be specified for index: %s", in.IndexName)
 	}
 	if err := validProjection(in.Projection); err != nil {
 		return nil, err
@@ -205,24 +205,24 @@ func newIndexMeta(m *storage.TableMeta, in *IndexInput, global bool, defs map[st
 	ix := &storage.IndexMeta{Name: in.IndexName, KeySchema: in.KeySchema, Projection: *in.Projection, Global: global}
 	if !global {
 		if storage.HashKey(in.KeySchema) != storage.HashKey(m.KeySchema) {
-			return nil, InvalidParamf("Index KeySchema does not have the same leading hash key as table KeySchema for index: %s. index hash key: %s, table hash key: %s", in.IndexName, storage.HashKey(in.KeySchema), storage.HashKey(m.KeySchema))
+			return nil, invalidParamf("Index KeySchema does not have the same leading hash key as table KeySchema for index: %s. index hash key: %s, table hash key: %s", in.IndexName, storage.HashKey(in.KeySchema), storage.HashKey(m.KeySchema))
 		}
 		if storage.RangeKey(in.KeySchema) == "" {
-			return nil, InvalidParamf("Index KeySchema does not have a range key for index: %s", in.IndexName)
+			return nil, invalidParamf("Index KeySchema does not have a range key for index: %s", in.IndexName)
 		}
 		return ix, nil
 	}
 	switch {
 	case m.BillingMode == storage.BillingProvisioned && in.ProvisionedThroughput == nil:
-		return nil, InvalidParamf("ProvisionedThroughput is not specified for index: %s", in.IndexName)
+		return nil, invalidParamf("ProvisionedThroughput is not specified for index: %s", in.IndexName)
 	case m.BillingMode == storage.BillingPayPerRequest && in.ProvisionedThroughput != nil:
-		return nil, InvalidParamf("ProvisionedThroughput should not be specified for index: %s when BillingMode is PAY_PER_REQUEST", in.IndexName)
+		return nil, invalidParamf("ProvisionedThroughput should not be specified for index: %s when BillingMode is PAY_PER_REQUEST", in.IndexName)
 	}
 	ix.Throughput = in.ProvisionedThroughput
 	if ix.Projection.ProjectionType == storage.ProjectionInclude {
 		for _, a := range ix.Projection.NonKeyAttributes {
 			if strings.TrimSpace(a) == "" {
-				return nil, InvalidParamf("NonKeyAttributes must not be empty")
+				return nil, invalidParamf("NonKeyAttributes must not be empty")
 			}
 		}
 	}

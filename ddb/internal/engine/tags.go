@@ -37,10 +37,10 @@ type Tag struct {
 	Value *string `json:"Value"`
 }
 
-// CheckTags validates the Tags of a request (field names the parameter in
+// checkTags validates the Tags of a request (field names the parameter in
 // messages, "tags") and returns them as stored tags, a later duplicate key
 // winning as in DynamoDB.
-func CheckTags(field string, tags []Tag) ([]storage.StoredTag, error) {
+func checkTags(field string, tags []Tag) ([]storage.StoredTag, error) {
 	out := make([]storage.StoredTag, 0, len(tags))
 	for i, t := range tags {
 		at := fmt.Sprintf("%s.%d.member", field, i+1)
@@ -66,16 +66,16 @@ func CheckTags(field string, tags []Tag) ([]storage.StoredTag, error) {
 			return nil, Validationf("1 validation error detected: Value '%s' at '%s.value' failed to satisfy constraint: Member must satisfy regular expression pattern: %s", v, at, tagTextPattern)
 		}
 		if strings.HasPrefix(strings.ToLower(k), "aws:") {
-			return nil, InvalidParamf("Tag keys starting with 'aws:' are reserved for system use: %s", k)
+			return nil, invalidParamf("Tag keys starting with 'aws:' are reserved for system use: %s", k)
 		}
-		out = MergeTags(out, []storage.StoredTag{{Key: k, Value: v}})
+		out = mergeTags(out, []storage.StoredTag{{Key: k, Value: v}})
 	}
 	return out, nil
 }
 
-// MergeTags returns have with add applied: a key already there takes the
+// mergeTags returns have with add applied: a key already there takes the
 // new value.
-func MergeTags(have, add []storage.StoredTag) []storage.StoredTag {
+func mergeTags(have, add []storage.StoredTag) []storage.StoredTag {
 	for _, t := range add {
 		i := sort.Search(len(have), func(i int) bool { return have[i].Key >= t.Key })
 		if i < len(have) && have[i].Key == t.Key {
@@ -89,18 +89,18 @@ func MergeTags(have, add []storage.StoredTag) []storage.StoredTag {
 	return have
 }
 
-// ErrTooManyTags is the answer to a request that would leave a table with
+// errTooManyTags is the answer to a request that would leave a table with
 // more than maxTagsPerResource tags.
-func ErrTooManyTags(n int) *Error {
-	return InvalidParamf("The number of tags of a resource would be %d; the limit is %d", n, MaxTagsPerResource)
+func errTooManyTags(n int) *Error {
+	return invalidParamf("The number of tags of a resource would be %d; the limit is %d", n, MaxTagsPerResource)
 }
 
-// TaggedTable resolves a ResourceArn to the table it names, in tx. A string
+// taggedTable resolves a ResourceArn to the table it names, in tx. A string
 // that is not a DynamoDB table ARN is a ValidationException; an ARN of
 // another account or region names nothing this endpoint serves, which
 // DynamoDB answers with AccessDeniedException; an ARN of this engine
 // naming no table is a ResourceNotFoundException.
-func (e *Engine) TaggedTable(tx *bolt.Tx, op, arn string) (*storage.TableMeta, error) {
+func (e *Engine) taggedTable(tx *bolt.Tx, op, arn string) (*storage.TableMeta, error) {
 	if arn == "" {
 		return nil, Validationf("1 validation error detected: Value null at 'resourceArn' failed to satisfy constraint: Member must not be null")
 	}
@@ -149,18 +149,18 @@ func (e *Engine) TagResource(_ context.Context, in *TagResourceInput) (*EmptyOut
 	if in.Tags == nil {
 		return nil, Validationf("1 validation error detected: Value null at 'tags' failed to satisfy constraint: Member must not be null")
 	}
-	add, err := CheckTags("tags", in.Tags)
+	add, err := checkTags("tags", in.Tags)
 	if err != nil {
 		return nil, err
 	}
 	return emptyOrError(e.Update(func(tx *bolt.Tx) error {
-		m, err := e.TaggedTable(tx, "TagResource", in.ResourceArn)
+		m, err := e.taggedTable(tx, "TagResource", in.ResourceArn)
 		if err != nil {
 			return err
 		}
-		m.Tags = MergeTags(m.Tags, add)
+		m.Tags = mergeTags(m.Tags, add)
 		if len(m.Tags) > MaxTagsPerResource {
-			return ErrTooManyTags(len(m.Tags))
+			return errTooManyTags(len(m.Tags))
 		}
 		return storage.SaveTable(tx, m)
 	}))
@@ -184,7 +184,7 @@ func (e *Engine) UntagResource(_ context.Context, in *UntagResourceInput) (*Empt
 		}
 	}
 	return emptyOrError(e.Update(func(tx *bolt.Tx) error {
-		m, err := e.TaggedTable(tx, "UntagResource", in.ResourceArn)
+		m, err := e.taggedTable(tx, "UntagResource", in.ResourceArn)
 		if err != nil {
 			return err
 		}
@@ -222,12 +222,12 @@ type ListTagsInput struct {
 func (e *Engine) ListTagsOfResource(_ context.Context, in *ListTagsInput) (*ListTagsOutput, error) {
 	var tags []storage.StoredTag
 	err := e.View(func(tx *bolt.Tx) error {
-		m, err := e.TaggedTable(tx, "ListTagsOfResource", in.ResourceArn)
+		m, err := e.taggedTable(tx, "ListTagsOfResource", in.ResourceArn)
 		if err != nil {
 			return err
 		}
 		if in.NextToken != nil {
-			return InvalidParamf("Invalid NextToken: %s", *in.NextToken)
+			return invalidParamf("Invalid NextToken: %s", *in.NextToken)
 		}
 		tags = m.Tags
 		return nil

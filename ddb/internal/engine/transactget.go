@@ -33,28 +33,28 @@ type TransactGet struct {
 // in request order, {} for a missing item. Each read costs twice a strongly
 // consistent read.
 func (e *Engine) TransactGetItems(_ context.Context, in *TransactGetInput) (*TransactGetOutput, error) {
-	if err := CheckCapacityMode(in.ReturnConsumedCapacity); err != nil {
+	if err := checkCapacityMode(in.ReturnConsumedCapacity); err != nil {
 		return nil, err
 	}
 	n := len(in.TransactItems)
-	if err := CheckTransactItemCount(in.TransactItems); err != nil {
+	if err := checkTransactItemCount(in.TransactItems); err != nil {
 		return nil, err
 	}
 	var names Violations
 	for i, ti := range in.TransactItems {
 		if ti.Get != nil {
-			names.DataTableName(fmt.Sprintf("transactItems.%d.member.get.tableName", i+1), ti.Get.TableName, false)
+			names.dataTableName(fmt.Sprintf("transactItems.%d.member.get.tableName", i+1), ti.Get.TableName, false)
 		}
 	}
 	if err := names.Err(); err != nil {
 		return nil, err
 	}
-	projs := make([]Projector, n)
+	projs := make([]projector, n)
 	for i, ti := range in.TransactItems {
 		if ti.Get == nil {
 			return nil, Validationf("1 validation error detected: Value null at 'transactItems.%d.member.get' failed to satisfy constraint: Member must not be null", i+1)
 		}
-		env := &ExprEnv{Names: ti.Get.ExpressionAttributeNames}
+		env := &exprEnv{Names: ti.Get.ExpressionAttributeNames}
 		p, err := env.Projection(ti.Get.ProjectionExpression)
 		if err != nil {
 			return nil, err
@@ -81,9 +81,9 @@ func (e *Engine) TransactGetItems(_ context.Context, in *TransactGetInput) (*Tra
 					return err
 				}
 				tables[g.TableName] = t
-				caps[g.TableName] = NewCapacity(t.M)
+				caps[g.TableName] = newCapacity(t.M)
 			}
-			k, err := KeyParam(t.M, g.Key)
+			k, err := keyParam(t.M, g.Key)
 			if err != nil {
 				// An action's own validation error cancels the transaction,
 				// with the reason in its place.
@@ -101,7 +101,7 @@ func (e *Engine) TransactGetItems(_ context.Context, in *TransactGetInput) (*Tra
 			}
 			caps[g.TableName].Units += 2 * ReadUnits(size, true)
 			if raw != nil {
-				responses[i] = ReadItem(projs[i], it, raw)
+				responses[i] = readItem(projs[i], it, raw)
 			}
 		}
 		if failed {
@@ -112,5 +112,5 @@ func (e *Engine) TransactGetItems(_ context.Context, in *TransactGetInput) (*Tra
 	if err != nil {
 		return nil, err
 	}
-	return &TransactGetOutput{Responses: responses, Capacity: ReportTables(caps, in.ReturnConsumedCapacity)}, nil
+	return &TransactGetOutput{Responses: responses, Capacity: reportTables(caps, in.ReturnConsumedCapacity)}, nil
 }

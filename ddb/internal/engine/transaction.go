@@ -32,9 +32,9 @@ func TransactionCanceled(reasons []CancellationReason) *Error {
 		Message: fmt.Sprintf("Transaction cancelled, please refer cancellation reasons for specific reasons [%s]", strings.Join(codes, ", "))}
 }
 
-// CheckTransactItemCount validates the number of a transaction's actions
+// checkTransactItemCount validates the number of a transaction's actions
 // (1 to maxTransactItems) in the model's words, which show the list.
-func CheckTransactItemCount[T any](items []T) error {
+func checkTransactItemCount[T any](items []T) error {
 	if len(items) >= 1 && len(items) <= maxTransactItems {
 		return nil
 	}

@@ -85,10 +85,10 @@ type plannedAction struct {
 // plan validates a transaction's actions (shape, expressions) without
 // touching storage.
 func (in *TransactWriteInput) plan() ([]plannedAction, error) {
-	if err := CheckCapacityMode(in.ReturnConsumedCapacity); err != nil {
+	if err := checkCapacityMode(in.ReturnConsumedCapacity); err != nil {
 		return nil, err
 	}
-	if err := CheckTransactItemCount(in.TransactItems); err != nil {
+	if err := checkTransactItemCount(in.TransactItems); err != nil {
 		return nil, err
 	}
 	if len(in.ClientRequestToken) > 36 {
@@ -144,10 +144,10 @@ func (in *TransactWriteInput) checkTableNames() error {
 		// Check first under a placeholder path: the real one, a Sprintf per
 		// action, is only needed for a name the rule refuses.
 		var probe Violations
-		if probe.DataTableName("", a.TableName, false); len(probe) == 0 {
+		if probe.dataTableName("", a.TableName, false); len(probe) == 0 {
 			continue
 		}
-		v.DataTableName(fmt.Sprintf("transactItems.%d.member.%s.tableName", i+1, transactMembers[kind]), a.TableName, false)
+		v.dataTableName(fmt.Sprintf("transactItems.%d.member.%s.tableName", i+1, transactMembers[kind]), a.TableName, false)
 	}
 	if err := v.Err(); err != nil {
 		return err
@@ -157,7 +157,7 @@ func (in *TransactWriteInput) checkTableNames() error {
 
 // bind checks the members the action's kind requires (i is its index in
 // TransactItems) and binds its UpdateExpression.
-func (p *plannedAction) bind(i int, env *ExprEnv) error {
+func (p *plannedAction) bind(i int, env *exprEnv) error {
 	switch p.kind {
 	case TransactConditionCheck:
 		if p.a.ConditionExpression == nil {
@@ -184,7 +184,7 @@ func (p *plannedAction) key(m *storage.TableMeta) ([]byte, error) {
 	if p.kind == TransactPut {
 		return ItemKey(m, p.a.Item)
 	}
-	return KeyParam(m, p.a.Key)
+	return keyParam(m, p.a.Key)
 }
 
 // newItem returns the item the action writes in place of old, or nil for
@@ -285,7 +285,7 @@ func (e *Engine) transactWrite(tx *bolt.Tx, plans []plannedAction, capMode strin
 	if err != nil {
 		return nil, err
 	}
-	return &TransactWriteOutput{ConsumedCapacity: ReportTables(caps, capMode)}, nil
+	return &TransactWriteOutput{ConsumedCapacity: reportTables(caps, capMode)}, nil
 }
 
 // readTargets opens the table of each action (once per table), finds its
@@ -409,7 +409,7 @@ func applyActions(plans []plannedAction, targets []transactTarget) (map[string]*
 		p, tg := &plans[i], &targets[i]
 		c := caps[p.a.TableName]
 		if c == nil {
-			c = NewCapacity(tg.t.M)
+			c = newCapacity(tg.t.M)
 			caps[p.a.TableName] = c
 		}
 		u, err := p.write(tg)

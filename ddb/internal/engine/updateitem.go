@@ -32,7 +32,7 @@ func (e *Engine) UpdateItem(_ context.Context, in *UpdateItemInput) (*ItemWriteO
 		return nil, err
 	}
 	keyOf := func(t *storage.TableTx) ([]byte, error) {
-		k, err := KeyParam(t.M, in.Key)
+		k, err := keyParam(t.M, in.Key)
 		if err != nil {
 			return nil, err
 		}
@@ -43,7 +43,7 @@ func (e *Engine) UpdateItem(_ context.Context, in *UpdateItemInput) (*ItemWriteO
 		if err != nil {
 			return nil, err
 		}
-		c := NewCapacity(t.M)
+		c := newCapacity(t.M)
 		if old == nil && upd != nil && len(nw) == len(in.Key) {
 			// Only REMOVE/DELETE on an absent item: nothing is created.
 			c.Units = 1

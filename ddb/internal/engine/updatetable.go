@@ -109,7 +109,7 @@ func (e *Engine) UpdateTable(_ context.Context, in *UpdateTableInput) (*TableCha
 		}
 		for _, d := range in.AttributeDefinitions {
 			if t, ok := defs[d.AttributeName]; ok && t != d.AttributeType {
-				return InvalidParamf("Cannot change the type of attribute %s", d.AttributeName)
+				return invalidParamf("Cannot change the type of attribute %s", d.AttributeName)
 			}
 			if _, ok := defs[d.AttributeName]; !ok {
 				defs[d.AttributeName] = d.AttributeType
@@ -120,7 +120,7 @@ func (e *Engine) UpdateTable(_ context.Context, in *UpdateTableInput) (*TableCha
 			switch {
 			case u.Create != nil:
 				if m.Index(u.Create.IndexName) != nil {
-					return InvalidParamf("Index %s already exists", u.Create.IndexName)
+					return invalidParamf("Index %s already exists", u.Create.IndexName)
 				}
 				if countGlobal(m) >= maxGSIs {
 					return &Error{Type: TypeLimitExceeded, Message: "Subscriber limit exceeded: too many global secondary indexes"}

@@ -55,7 +55,7 @@ func (p *WriteParams) Check(allowed ...string) error {
 // allowed) (check), translates
 // legacy parameters into the ConditionExpression (and into update, when not
 // nil), and returns the request's expression environment.
-func (p *WriteParams) front(update **string, allowed ...string) (*ExprEnv, error) {
+func (p *WriteParams) front(update **string, allowed ...string) (*exprEnv, error) {
 	if err := p.Check(allowed...); err != nil {
 		return nil, err
 	}
@@ -153,7 +153,7 @@ func checkSize(size int) error {
 // putOrRemoveOutput is the answer of a PutItem or DeleteItem of the item
 // with key (or attributes) key that wrote units u.
 func (p *WriteParams) putOrRemoveOutput(t *storage.TableTx, u storage.WriteUnits, old, key attr.Item) *ItemWriteOutput {
-	c := NewCapacity(t.M)
+	c := newCapacity(t.M)
 	c.addWrite(u, 1)
 	return p.writeOutput(t, key, p.oldIfAsked(old), c)
 }
@@ -203,7 +203,7 @@ func checkKeyNotUpdated(m *storage.TableMeta, upd *updater) error {
 	for _, name := range upd.names {
 		for _, k := range m.KeyNames() {
 			if name == k {
-				return InvalidParamf("Cannot update attribute %s. This attribute is part of the key", name)
+				return invalidParamf("Cannot update attribute %s. This attribute is part of the key", name)
 			}
 		}
 	}

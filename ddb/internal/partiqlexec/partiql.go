@@ -26,10 +26,10 @@ const (
 	maxTransactStatements = 100
 )
 
-// DMLRequest is a statement as the DynamoDB request that runs it: the
+// dmlRequest is a statement as the DynamoDB request that runs it: the
 // operation and the parameters the translation gives it, from which the
 // operation's typed input is built (input methods, partiqlinput.go).
-type DMLRequest struct {
+type dmlRequest struct {
 	op    string // GetItem, Query, Scan, PutItem, UpdateItem or DeleteItem
 	Table string
 	Index string    // Query and Scan of an index
@@ -53,10 +53,10 @@ type DMLRequest struct {
 	Capacity   string
 }
 
-// PlanStatement parses statement, binds params and returns the request
+// planStatement parses statement, binds params and returns the request
 // that runs it. single asks for a statement on one item (by its full key),
 // as batches and transactions require.
-func PlanStatement(e *engine.Engine, statement string, params []attr.Value, single bool) (*DMLRequest, error) {
+func planStatement(e *engine.Engine, statement string, params []attr.Value, single bool) (*dmlRequest, error) {
 	if len(statement) > partiql.MaxStatementLength {
 		return nil, engine.Validationf("1 validation error detected: Value at 'statement' failed to satisfy constraint: Member must have length less than or equal to %d", partiql.MaxStatementLength)
 	}
@@ -84,7 +84,7 @@ func PlanStatement(e *engine.Engine, statement string, params []attr.Value, sing
 			return nil, errPartiQL("INSERT takes one item: VALUE {'name': value, …}")
 		}
 		cond := "attribute_not_exists(" + tr.name(storage.HashKey(m.KeySchema)) + ")"
-		d := &DMLRequest{op: "PutItem", insert: true, Table: st.Table, Item: attr.Item(item.M), condition: &cond}
+		d := &dmlRequest{op: "PutItem", insert: true, Table: st.Table, Item: attr.Item(item.M), condition: &cond}
 		return d.withPlaceholders(tr), nil
 	case *partiql.Update:
 		m, err := partiqlTable(e, st.Table)
@@ -124,7 +124,7 @@ func PlanStatement(e *engine.Engine, statement string, params []attr.Value, sing
 		if cond != "" {
 			exists += " AND " + cond
 		}
-		d := &DMLRequest{op: "UpdateItem", Table: st.Table, Key: key, Update: &update, condition: &exists}
+		d := &dmlRequest{op: "UpdateItem", Table: st.Table, Key: key, Update: &update, condition: &exists}
 		return d.withPlaceholders(tr), nil
 	case *partiql.Delete:
 		m, err := partiqlTable(e, st.Table)
@@ -135,7 +135,7 @@ func PlanStatement(e *engine.Engine, statement string, params []attr.Value, sing
 		if !ok {
 			return nil, engine.Validationf("Where clause does not contain a mandatory equality on all key attributes")
 		}
-		d := &DMLRequest{op: "DeleteItem", Table: st.Table, Key: key}
+		d := &dmlRequest{op: "DeleteItem", Table: st.Table, Key: key}
 		cond, err := tr.conditionOf(rest)
 		if err != nil {
 			return nil, err
@@ -151,7 +151,7 @@ func PlanStatement(e *engine.Engine, statement string, params []attr.Value, sing
 // planSelect plans a SELECT: a GetItem when the WHERE names one item and
 // nothing else, a Query when it names a partition (the rest filters), else
 // a Scan, which single refuses.
-func planSelect(e *engine.Engine, st *partiql.Select, tr *translation, single bool) (*DMLRequest, error) {
+func planSelect(e *engine.Engine, st *partiql.Select, tr *translation, single bool) (*dmlRequest, error) {
 	m, err := partiqlTable(e, st.Table)
 	if err != nil {
 		return nil, err
@@ -164,7 +164,7 @@ func planSelect(e *engine.Engine, st *partiql.Select, tr *translation, single bo
 		}
 		ks = ix.KeySchema
 	}
-	plan := &DMLRequest{Table: st.Table, Index: st.Index, Projection: st.Projection}
+	plan := &dmlRequest{Table: st.Table, Index: st.Index, Projection: st.Projection}
 	if st.Projection != nil {
 		paths := make([]string, len(st.Projection))
 		for i, p := range st.Projection {
@@ -259,7 +259,7 @@ func onlyAbout(c partiql.Expr, rng string) bool {
 }
 
 // withPlaceholders adds the translation's placeholders to the request.
-func (d *DMLRequest) withPlaceholders(tr *translation) *DMLRequest {
+func (d *dmlRequest) withPlaceholders(tr *translation) *dmlRequest {
 	d.Names, d.values = tr.placeholders()
 	return d
 }
@@ -280,7 +280,7 @@ func partiqlTable(e *engine.Engine, name string) (*storage.TableMeta, error) {
 }
 
 // shape reshapes items for the SELECT's projection.
-func (d *DMLRequest) shape(items []attr.Item) []attr.Item {
+func (d *dmlRequest) shape(items []attr.Item) []attr.Item {
 	if d.Projection == nil {
 		return items
 	}
@@ -340,7 +340,7 @@ func ExecuteStatement(e *engine.Engine, ctx context.Context, in *ExecuteStatemen
 	if err := v.Err(); err != nil {
 		return nil, err
 	}
-	d, err := PlanStatement(e, in.Statement, in.Parameters, false)
+	d, err := planStatement(e, in.Statement, in.Parameters, false)
 	if err != nil {
 		return nil, err
 	}
@@ -410,7 +410,7 @@ func BatchExecuteStatement(e *engine.Engine, ctx context.Context, in *BatchExecu
 	out := &engine.BatchExecuteOutput{Responses: make([]engine.BatchStatementResponse, len(in.Statements))}
 	for i, s := range in.Statements {
 		r := &out.Responses[i]
-		d, err := PlanStatement(e, s.Statement, s.Parameters, true)
+		d, err := planStatement(e, s.Statement, s.Parameters, true)
 		if err == nil {
 			r.Table = &d.Table
 			if d.op == "GetItem" {
@@ -461,10 +461,10 @@ func ExecuteTransaction(e *engine.Engine, ctx context.Context, in *ExecuteTransa
 	if err := checkStatements(in.ReturnConsumedCapacity, "transactStatements", len(in.TransactStatements), maxTransactStatements); err != nil {
 		return nil, err
 	}
-	plans := make([]*DMLRequest, len(in.TransactStatements))
+	plans := make([]*dmlRequest, len(in.TransactStatements))
 	reads := 0
 	for i, s := range in.TransactStatements {
-		d, err := PlanStatement(e, s.Statement, s.Parameters, true)
+		d, err := planStatement(e, s.Statement, s.Parameters, true)
 		if err != nil {
 			return nil, err
 		}
@@ -505,8 +505,8 @@ func ExecuteTransaction(e *engine.Engine, ctx context.Context, in *ExecuteTransa
 		}
 		return out, nil
 	}
-	write := TransactWriteOf(plans, in)
-	r, err := e.TransactWriteItems(ctx, write, EarlierHash(write))
+	write := transactWriteOf(plans, in)
+	r, err := e.TransactWriteItems(ctx, write, earlierHash(write))
 	if de, ok := err.(*engine.Error); ok && de.Type == engine.TypeTransactionCanceled {
 		// An INSERT whose item exists is a ValidationError, as DynamoDB
 		// Local reports it, not a failed condition.
@@ -523,9 +523,9 @@ func ExecuteTransaction(e *engine.Engine, ctx context.Context, in *ExecuteTransa
 	return &engine.ExecuteTransactionOutput{Capacity: r.ConsumedCapacity}, nil
 }
 
-// TransactWriteOf is the TransactWriteItems request of a transaction's
+// transactWriteOf is the TransactWriteItems request of a transaction's
 // write statements, planned.
-func TransactWriteOf(plans []*DMLRequest, in *ExecuteTransactionInput) *engine.TransactWriteInput {
+func transactWriteOf(plans []*dmlRequest, in *ExecuteTransactionInput) *engine.TransactWriteInput {
 	write := &engine.TransactWriteInput{TransactItems: make([]engine.TransactWriteItem, len(plans)), ClientRequestToken: in.ClientRequestToken,
 		ReturnConsumedCapacity: in.ReturnConsumedCapacity}
 	for i, d := range plans {

@@ -24,34 +24,34 @@ import (
 )
 
 // ExprParams are the request's placeholders.
-func (d *DMLRequest) ExprParams() engine.ExprParams {
+func (d *dmlRequest) ExprParams() engine.ExprParams {
 	return engine.ExprParams{ExpressionAttributeNames: d.Names, ExpressionAttributeValues: d.values}
 }
 
 // ReadParams are the parameters of a GetItem, Query or Scan.
-func (d *DMLRequest) ReadParams() engine.ReadParams {
+func (d *dmlRequest) ReadParams() engine.ReadParams {
 	return engine.ReadParams{TableName: d.Table, ProjectionExpression: d.projectionExpr, ConsistentRead: d.consistent,
 		ReturnConsumedCapacity: d.Capacity, ExprParams: d.ExprParams()}
 }
 
 // ListParams are the parameters of a Query or Scan.
-func (d *DMLRequest) ListParams() engine.ListParams {
+func (d *dmlRequest) ListParams() engine.ListParams {
 	return engine.ListParams{ReadParams: d.ReadParams(), IndexName: d.Index, FilterExpression: d.filter, Limit: d.limit, ExclusiveStartKey: d.start}
 }
 
 // WriteParams are the parameters of a PutItem, UpdateItem or DeleteItem.
-func (d *DMLRequest) WriteParams() engine.WriteParams {
+func (d *dmlRequest) WriteParams() engine.WriteParams {
 	return engine.WriteParams{TableName: d.Table, ConditionExpression: d.condition, ReturnConsumedCapacity: d.Capacity, ExprParams: d.ExprParams()}
 }
 
 // TransactAction is the request as an action of TransactWriteItems.
-func (d *DMLRequest) TransactAction() *engine.TransactAction {
+func (d *dmlRequest) TransactAction() *engine.TransactAction {
 	return &engine.TransactAction{TableName: d.Table, Key: d.Key, Item: d.Item, ConditionExpression: d.condition, UpdateExpression: d.Update,
 		ExprParams: d.ExprParams()}
 }
 
 // TransactWriteItem is the request as an element of TransactWriteItems.
-func (d *DMLRequest) TransactWriteItem() engine.TransactWriteItem {
+func (d *dmlRequest) TransactWriteItem() engine.TransactWriteItem {
 	switch d.op {
 	case "PutItem":
 		return engine.TransactWriteItem{Put: d.TransactAction()}
@@ -63,7 +63,7 @@ func (d *DMLRequest) TransactWriteItem() engine.TransactWriteItem {
 
 // transactGetItem is the request (a GetItem) as an element of
 // TransactGetItems, which has no ExpressionAttributeValues.
-func (d *DMLRequest) transactGetItem() engine.TransactGetItem {
+func (d *dmlRequest) transactGetItem() engine.TransactGetItem {
 	return engine.TransactGetItem{Get: &engine.TransactGet{TableName: d.Table, Key: d.Key, ProjectionExpression: d.projectionExpr,
 		ExpressionAttributeNames: d.Names}}
 }
@@ -78,7 +78,7 @@ type dmlAnswer struct {
 
 // runDML runs the request's operation on its typed input and reads the
 // answer.
-func runDML(e *engine.Engine, ctx context.Context, d *DMLRequest) (*dmlAnswer, error) {
+func runDML(e *engine.Engine, ctx context.Context, d *dmlRequest) (*dmlAnswer, error) {
 	if err := d.checkValues(true); err != nil {
 		return nil, err
 	}
@@ -149,7 +149,7 @@ func (op errUnknownDML) Error() string { return "PartiQL planned an unknown oper
 // ExpressionAttributeValues (when values, as standalone values), then its
 // Item and Key (as items), in that order, which is the order of their
 // names in the JSON PartiQL's requests were written in.
-func (d *DMLRequest) checkValues(values bool) error {
+func (d *dmlRequest) checkValues(values bool) error {
 	if values {
 		if err := checkStandalones(d.values); err != nil {
 			return err
@@ -247,11 +247,11 @@ func checkMembers(m map[string]attr.Value, depth int, ordered bool) error {
 	return first
 }
 
-// EarlierHash returns the hash earlier versions stored an
+// earlierHash returns the hash earlier versions stored an
 // ExecuteTransaction's ClientRequestToken with (requestDigest): requestHash
 // of the TransactWriteItems request as the JSON they sent it to the
 // operation in, which held only the members a statement sets.
-func EarlierHash(in *engine.TransactWriteInput) func() []byte {
+func earlierHash(in *engine.TransactWriteInput) func() []byte {
 	return func() []byte {
 		items := make([]map[string]any, len(in.TransactItems))
 		for i := range in.TransactItems {
