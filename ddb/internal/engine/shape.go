@@ -175,6 +175,32 @@ func AbsentTableName(name string, body []byte) bool {
 	return name == "" && !hasTopLevelKey(body, "TableName")
 }
 
+// NoteAbsentTableName sets TableNameAbsent from the JSON body the request
+// was decoded from (AbsentTableName), for each request that has one.
+func (in *CreateTableInput) NoteAbsentTableName(body []byte) {
+	in.TableNameAbsent = AbsentTableName(in.TableName, body)
+}
+
+func (in *ReadParams) NoteAbsentTableName(body []byte) {
+	in.TableNameAbsent = AbsentTableName(in.TableName, body)
+}
+
+func (in *TableNameInput) NoteAbsentTableName(body []byte) {
+	in.TableNameAbsent = AbsentTableName(in.TableName, body)
+}
+
+func (in *UpdateTTLInput) NoteAbsentTableName(body []byte) {
+	in.TableNameAbsent = AbsentTableName(in.TableName, body)
+}
+
+func (in *UpdateTableInput) NoteAbsentTableName(body []byte) {
+	in.TableNameAbsent = AbsentTableName(in.TableName, body)
+}
+
+func (in *WriteParams) NoteAbsentTableName(body []byte) {
+	in.TableNameAbsent = AbsentTableName(in.TableName, body)
+}
+
 // hasTopLevelKey reports whether the JSON object body has key with a value
 // other than null. It decodes body again, so it is for error paths only.
 func hasTopLevelKey(body []byte, key string) bool {

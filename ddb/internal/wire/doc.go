@@ -19,8 +19,8 @@
 //
 //	handler.go               Handler: dispatch by X-Amz-Target, body
 //	                         decoding, error encoding
-//	operations.go            the operations table's decoders, one per
-//	                         DynamoDB operation
+//	operations.go            the operations table, each operation its
+//	                         engine method behind op's decode-and-run
 //	streamoperations.go      the same for the Streams API
 //	                         (DynamoDBStreams_20120810)
 //	requestbody.go           bodies within MaxRequestBytes and the

@@ -27,37 +27,6 @@ const ErrorNamespace = "com.amazonaws.dynamodb.v20120810#"
 // response value to encode as JSON.
 type Operation func(e *engine.Engine, ctx context.Context, body []byte) (any, error)
 
-// operations maps X-Amz-Target operation names to handlers.
-var operations map[string]Operation
-
-func init() {
-	operations = map[string]Operation{
-		"CreateTable":           opCreateTable,
-		"DescribeTable":         opDescribeTable,
-		"ListTables":            opListTables,
-		"DeleteTable":           opDeleteTable,
-		"UpdateTable":           opUpdateTable,
-		"UpdateTimeToLive":      opUpdateTimeToLive,
-		"DescribeTimeToLive":    opDescribeTimeToLive,
-		"GetItem":               opGetItem,
-		"PutItem":               opPutItem,
-		"UpdateItem":            opUpdateItem,
-		"DeleteItem":            opDeleteItem,
-		"Query":                 OpQuery,
-		"Scan":                  OpScan,
-		"BatchGetItem":          opBatchGetItem,
-		"BatchWriteItem":        opBatchWriteItem,
-		"TransactWriteItems":    opTransactWriteItems,
-		"TransactGetItems":      opTransactGetItems,
-		"TagResource":           opTagResource,
-		"UntagResource":         opUntagResource,
-		"ListTagsOfResource":    opListTagsOfResource,
-		"ExecuteStatement":      OpExecuteStatement,
-		"BatchExecuteStatement": opBatchExecuteStatement,
-		"ExecuteTransaction":    opExecuteTransaction,
-	}
-}
-
 // Handler serves the DynamoDB JSON 1.0 protocol for one engine: it decodes
 // each request into the operation's typed input, runs the operation and
 // writes its answer or its error as DynamoDB does. Request bodies in flight
