@@ -31,6 +31,8 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
+
+	"github.com/quickphotos/quickphotos/ddb/internal/wire"
 )
 
 // DefaultMaxSkew is how far a request's X-Amz-Date may be from the server's clock: DynamoDB's
@@ -54,13 +56,13 @@ type Handler struct {
 	keys   *Keys
 	skew   time.Duration
 	now    func() time.Time
-	bodies *bodyBudget
+	bodies *wire.BodyBudget
 	signer *v4.Signer
 }
 
 // New returns a Handler that serves the requests signed by one of keys with next.
 func New(next http.Handler, keys *Keys, opts Options) *Handler {
-	h := &Handler{next: next, keys: keys, skew: opts.MaxSkew, now: opts.Now, bodies: newBodyBudget(opts.BodyMemory), signer: v4.NewSigner()}
+	h := &Handler{next: next, keys: keys, skew: opts.MaxSkew, now: opts.Now, bodies: wire.NewBodyBudget(opts.BodyMemory), signer: v4.NewSigner()}
 	if h.skew <= 0 {
 		h.skew = DefaultMaxSkew
 	}
@@ -121,7 +123,7 @@ func (h *Handler) authenticate(w http.ResponseWriter, r *http.Request) (body []b
 		return nil, nil, &authError{typeUnrecognizedClient, "The security token included in the request is invalid."}
 	}
 	// Only a request from a known key within the skew gets its body read.
-	body, release, err = h.bodies.read(w, r)
+	body, release, err = readBody(h.bodies, w, r)
 	if err != nil {
 		return nil, nil, err
 	}

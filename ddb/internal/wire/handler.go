@@ -33,7 +33,7 @@ type Operation func(e *engine.Engine, ctx context.Context, body []byte) (any, er
 // share one memory budget (NewHandler).
 type Handler struct {
 	engine *engine.Engine
-	bodies *bodyBudget
+	bodies *BodyBudget
 }
 
 // NewHandler returns the protocol handler of e, whose request bodies in
@@ -41,10 +41,7 @@ type Handler struct {
 // a budget is raised to what one body of unknown length needs, see
 // requestbody.go).
 func NewHandler(e *engine.Engine, requestMemory int64) *Handler {
-	if requestMemory == 0 {
-		requestMemory = DefaultRequestMemory
-	}
-	return &Handler{engine: e, bodies: newBodyBudget(requestMemory)}
+	return &Handler{engine: e, bodies: NewBodyBudget(requestMemory)}
 }
 
 // ServeHTTP implements http.Handler with the DynamoDB JSON 1.0 protocol:

@@ -26,10 +26,12 @@ const (
 // up to the limit plus the last block's slack, and the buffer they are copied into.
 const unknownLengthReserve = 2*(engine.MaxRequestBytes+1) + maxBlock
 
-// bodyBudget bounds the memory that request bodies being read and handled hold at once, so
+// BodyBudget bounds the memory that request bodies being read and handled hold at once, so
 // that many large requests in parallel queue for memory instead of growing the process: each
-// request reserves its body's size before reading it and gives it back when answered.
-type bodyBudget struct {
+// request reserves its body's size before reading it and gives it back when answered. The
+// Handler has one; sigv4auth, which reads a body to check its signature before the Handler
+// reads it again, has its own.
+type BodyBudget struct {
 	sem *semaphore.Weighted
 }
 
@@ -37,10 +39,13 @@ type bodyBudget struct {
 // flight: four bodies of the largest size at once.
 const DefaultRequestMemory = 4 * engine.MaxRequestBytes
 
-// newBodyBudget returns a budget of bytes, raised to what one body of unknown length reserves
-// (a smaller budget could never admit it).
-func newBodyBudget(bytes int64) *bodyBudget {
-	return &bodyBudget{sem: semaphore.NewWeighted(max(bytes, unknownLengthReserve))}
+// NewBodyBudget returns a budget of bytes (zero means DefaultRequestMemory), raised to what one
+// body of unknown length reserves (a smaller budget could never admit it).
+func NewBodyBudget(bytes int64) *BodyBudget {
+	if bytes <= 0 {
+		bytes = DefaultRequestMemory
+	}
+	return &BodyBudget{sem: semaphore.NewWeighted(max(bytes, unknownLengthReserve))}
 }
 
 // errTooLarge is the 413 answer; size is -1 when the body's length was not declared.
@@ -57,7 +62,7 @@ func errTooLarge(size int64) *engine.Error {
 // otherwise read into a buffer of exactly that size. One of unknown length (chunked) is cut
 // once it passes the limit (http.MaxBytesReader, which also closes the connection after the
 // answer), and keeps only its own size reserved once read.
-func (b *bodyBudget) Read(w http.ResponseWriter, r *http.Request) (body []byte, release func(), err error) {
+func (b *BodyBudget) Read(w http.ResponseWriter, r *http.Request) (body []byte, release func(), err error) {
 	size := r.ContentLength
 	if size > engine.MaxRequestBytes {
 		return nil, nil, errTooLarge(size)
@@ -120,7 +125,7 @@ func readBlocks(r io.Reader) ([]byte, error) {
 }
 
 // tryReserve reports whether n more bytes could be reserved now, for tests of the accounting.
-func (b *bodyBudget) tryReserve(n int64) bool {
+func (b *BodyBudget) tryReserve(n int64) bool {
 	if !b.sem.TryAcquire(n) {
 		return false
 	}

@@ -18,7 +18,7 @@ import (
 // share, gives up when its context ends, and every request gives its share back.
 func TestBodyBudget(t *testing.T) {
 	const budget = unknownLengthReserve // the smallest budget there is
-	b := newBodyBudget(1)
+	b := NewBodyBudget(1)
 	req := func(ctx context.Context, size int64) *http.Request {
 		r, _ := http.NewRequestWithContext(ctx, http.MethodPost, "/", bytes.NewReader(make([]byte, size)))
 		return r
@@ -66,7 +66,7 @@ func TestBodyBudget(t *testing.T) {
 // keeps only its own size once read, and is cut past the limit with everything given back.
 func TestBodyBudget_UnknownLength(t *testing.T) {
 	const budget = 2 * unknownLengthReserve
-	b := newBodyBudget(budget)
+	b := NewBodyBudget(budget)
 	chunked := func(size int) *http.Request {
 		r, _ := http.NewRequest(http.MethodPost, "/", io.MultiReader(bytes.NewReader(bytes.Repeat([]byte("a"), size))))
 		r.ContentLength = -1
