@@ -59,25 +59,8 @@ func BenchmarkConcurrent(b *testing.B) {
 			}
 			return err
 		}},
-		{"UpdateItem", true, func(c *dynamodb.Client, i int) error {
-			_, err := c.UpdateItem(ctx, counterUpdate(i))
-			return err
-		}},
-		{"TransactWriteItems3", true, func(c *dynamodb.Client, i int) error {
-			items := make([]types.TransactWriteItem, transactPuts)
-			for j := range items {
-				u := counterUpdate(i*transactPuts + j)
-				items[j] = types.TransactWriteItem{Update: &types.Update{
-					TableName:                 u.TableName,
-					Key:                       u.Key,
-					UpdateExpression:          u.UpdateExpression,
-					ConditionExpression:       u.ConditionExpression,
-					ExpressionAttributeValues: u.ExpressionAttributeValues,
-				}}
-			}
-			_, err := c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: items})
-			return err
-		}},
+		{"UpdateItem", true, updateCounter},
+		{"TransactWriteItems3", true, transactCounters},
 	}
 	for _, op := range ops {
 		b.Run(op.name, func(b *testing.B) {
@@ -109,6 +92,30 @@ func BenchmarkConcurrent(b *testing.B) {
 			}
 		})
 	}
+}
+
+// updateCounter sends the i-th counter update (counterUpdate).
+func updateCounter(c *dynamodb.Client, i int) error {
+	_, err := c.UpdateItem(context.Background(), counterUpdate(i))
+	return err
+}
+
+// transactCounters sends the i-th TransactWriteItems of transactPuts counter
+// updates.
+func transactCounters(c *dynamodb.Client, i int) error {
+	items := make([]types.TransactWriteItem, transactPuts)
+	for j := range items {
+		u := counterUpdate(i*transactPuts + j)
+		items[j] = types.TransactWriteItem{Update: &types.Update{
+			TableName:                 u.TableName,
+			Key:                       u.Key,
+			UpdateExpression:          u.UpdateExpression,
+			ConditionExpression:       u.ConditionExpression,
+			ExpressionAttributeValues: u.ExpressionAttributeValues,
+		}}
+	}
+	_, err := c.TransactWriteItems(context.Background(), &dynamodb.TransactWriteItemsInput{TransactItems: items})
+	return err
 }
 
 func isLoopbackTarget(name string) bool {

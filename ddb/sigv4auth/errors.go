@@ -25,10 +25,9 @@ const (
 	typeUnrecognizedClient = "UnrecognizedClientException"
 	// typeAccessDenied: a read-only key asking for a write.
 	typeAccessDenied = "AccessDeniedException"
-	// typeRequestTooLarge: a body over ddb.MaxRequestBytes.
+	// typeRequestTooLarge: a body over ddb.MaxRequestBytes (wire.BodyBudget answers a body
+	// that could not be read with the engine's own exceptions).
 	typeRequestTooLarge = "RequestEntityTooLargeException"
-	// typeSerialization: a body that could not be read.
-	typeSerialization = "SerializationException"
 )
 
 // authError is a refusal: the exception name and DynamoDB's message.
