@@ -9,6 +9,9 @@
 // on the transport floor and, for the writes, on the storage floors
 // (storagefloor_test.go, the most an engine on bbolt can reach) and the log
 // floor (logfloor_test.go, the most any durable engine can reach).
+// BenchmarkFloorShare (floorshare_test.go) alternates the durable engine and
+// its storage floor on the two writes, in rounds of one run, and reports the
+// share of the floor's throughput the engine reaches.
 //
 // Every Benchmark<Op> has five sub-benchmarks:
 //
