@@ -2,6 +2,7 @@ package expr
 
 import (
 	"bytes"
+	"maps"
 	"slices"
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
@@ -10,13 +11,26 @@ import (
 // Apply returns the item that results from applying the bound update u to
 // item (nil for an item that does not exist yet; the caller adds the key
 // attributes first). item is not modified; the result shares unchanged
-// values with it.
+// values with it, and is item itself when nothing changed.
 //
 // As in DynamoDB, every SET value is computed from the item as it was
 // before the update. Actions apply in the order SET, REMOVE, ADD, DELETE;
 // REMOVE of list elements uses the original indexes (removing a[0] and a[2]
 // removes both original elements).
 func (u *Update) Apply(item attr.Item) (attr.Item, error) {
+	return u.apply(item, false)
+}
+
+// ApplyInPlace is Apply for a caller that has no further use for item as
+// it was: item's own attributes are changed in place and item is returned
+// (a new item when item is nil). Maps and lists nested in it are still
+// copied where they change, as Apply copies them.
+func (u *Update) ApplyInPlace(item attr.Item) (attr.Item, error) {
+	return u.apply(item, true)
+}
+
+// apply is Apply, changing item itself when owned.
+func (u *Update) apply(item attr.Item, owned bool) (attr.Item, error) {
 	if !u.bound {
 		panic("expr: Apply on an unbound Update")
 	}
@@ -28,10 +42,12 @@ func (u *Update) Apply(item attr.Item) (attr.Item, error) {
 		}
 		vals[i] = v
 	}
-	cur := attr.M(map[string]attr.Value(item))
-	var err error
+	// The item's top level is copied once, on the first change, and then
+	// changed in place by every action; below it, setIn and removeIn copy
+	// the containers they change.
+	top := topLevel{item: item, owned: owned}
 	for i, a := range u.Set {
-		if cur, err = setIn(cur, a.Path, vals[i]); err != nil {
+		if err := top.set(a.Path, vals[i]); err != nil {
 			return nil, err
 		}
 	}
@@ -40,26 +56,27 @@ func (u *Update) Apply(item attr.Item) (attr.Item, error) {
 	removes := slices.Clone(u.Remove)
 	slices.SortFunc(removes, func(a, b Path) int { return comparePaths(b, a) })
 	for _, p := range removes {
-		if cur, err = removeIn(cur, p); err != nil {
+		if err := top.remove(p); err != nil {
 			return nil, err
 		}
 	}
 	for _, a := range u.Add {
-		old, ok := Get(attr.Item(cur.M), a.Path)
+		old, ok := Get(top.item, a.Path)
 		v := a.Value.Value
 		if ok {
+			var err error
 			if v, err = addValues(old, v); err != nil {
 				return nil, err
 			}
 		}
-		if cur, err = setIn(cur, a.Path, v); err != nil {
+		if err := top.set(a.Path, v); err != nil {
 			return nil, err
 		}
 	}
 	for _, a := range u.Delete {
-		old, ok := Get(attr.Item(cur.M), a.Path)
+		old, ok := Get(top.item, a.Path)
 		if !ok {
-			if !parentExists(attr.Item(cur.M), a.Path) {
+			if !parentExists(top.item, a.Path) {
 				return nil, plain(MsgInvalidPath)
 			}
 			continue
@@ -69,19 +86,88 @@ func (u *Update) Apply(item attr.Item) (attr.Item, error) {
 			return nil, err
 		}
 		if v.Type == attr.TypeNone {
-			cur, err = removeIn(cur, a.Path)
+			err = top.remove(a.Path)
 		} else {
-			cur, err = setIn(cur, a.Path, v)
+			err = top.set(a.Path, v)
 		}
 		if err != nil {
 			return nil, err
 		}
 	}
-	out := attr.Item(cur.M)
-	if out == nil {
-		out = attr.Item{}
+	if top.item == nil {
+		return attr.Item{}, nil
 	}
-	return out, nil
+	return top.item, nil
+}
+
+// topLevel is the top level of the item an update changes: the item, and
+// whether the update owns it (may change it in place).
+type topLevel struct {
+	item  attr.Item
+	owned bool
+}
+
+// own makes the item the update's own to change, copying it the first
+// time.
+func (t *topLevel) own() {
+	if !t.owned {
+		t.item, t.owned = maps.Clone(t.item), true
+	}
+	if t.item == nil {
+		t.item = attr.Item{}
+	}
+}
+
+// set sets the value at p to v, as setIn does for a map.
+func (t *topLevel) set(p Path, v attr.Value) error {
+	e := p[0]
+	if e.IsIndex {
+		return plain(MsgInvalidPath) // the top level is a map
+	}
+	if len(p) == 1 {
+		t.own()
+		t.item[e.Name] = v
+		return nil
+	}
+	child, ok := t.item[e.Name]
+	if !ok {
+		return plain(MsgInvalidPath)
+	}
+	child, err := setIn(child, p[1:], v)
+	if err != nil {
+		return err
+	}
+	t.own()
+	t.item[e.Name] = child
+	return nil
+}
+
+// remove removes the value at p, as removeIn does for a map: a missing
+// last step is not an error, a missing intermediate one is.
+func (t *topLevel) remove(p Path) error {
+	e := p[0]
+	if e.IsIndex {
+		return plain(MsgInvalidPath) // the top level is a map
+	}
+	child, ok := t.item[e.Name]
+	if !ok {
+		if len(p) == 1 {
+			return nil
+		}
+		return plain(MsgInvalidPath)
+	}
+	if len(p) == 1 {
+		t.own()
+		delete(t.item, e.Name)
+		return nil
+	}
+	child, err := removeIn(child, p[1:])
+	if err != nil {
+		return err
+	}
+	t.own()
+	t.item[e.Name] = child
+	return nil
 }
 
 // evalSet computes the right-hand side of a SET action against item.

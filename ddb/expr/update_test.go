@@ -98,6 +98,25 @@ func TestUpdate_Apply(t *testing.T) {
 			if !attr.EqualItems(got, want) {
 				t.Fatalf("got  %s\nwant %s", itemJSON(got), itemJSON(want))
 			}
+
+			// ApplyInPlace gives the same item, made of its input's top
+			// level; values nested in it, which src shares, stay as they
+			// were.
+			src := item(t, tt.item)
+			own := src.ShallowClone()
+			got, err = b.ApplyInPlace(own)
+			if err != nil {
+				t.Fatalf("apply in place: %v", err)
+			}
+			if !attr.EqualItems(got, want) {
+				t.Fatalf("in place: got  %s\nwant %s", itemJSON(got), itemJSON(want))
+			}
+			if own != nil && itemJSON(own) != itemJSON(got) {
+				t.Fatalf("ApplyInPlace left its input %s, want it changed to %s", itemJSON(own), itemJSON(got))
+			}
+			if itemJSON(src) != before {
+				t.Fatalf("ApplyInPlace changed a value nested in its input")
+			}
 		})
 	}
 }

@@ -55,7 +55,7 @@ func TestParseCached(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		it, err := up.apply(attr.Item{"requestsTestCount": attr.N("10")})
+		it, err := up.bound.Apply(attr.Item{"requestsTestCount": attr.N("10")})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -36,9 +36,6 @@ type updater struct {
 	bound *expr.Update
 }
 
-// apply returns it updated.
-func (u *updater) apply(it attr.Item) (attr.Item, error) { return u.bound.Apply(it) }
-
 // targets projects it on the paths the update touches. The projection is
 // built on demand: most writes ask for no UPDATED_* values.
 func (u *updater) targets(it attr.Item) attr.Item { return u.bound.Targets().Apply(it) }

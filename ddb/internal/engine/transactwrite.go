@@ -188,15 +188,15 @@ func (p *plannedAction) key(m *storage.TableMeta) ([]byte, error) {
 }
 
 // newItem returns the item the action writes in place of old, or nil for
-// the kinds that write none. An update that fails at run time (an operand
-// of the wrong type) fails the request, as in DynamoDB Local, rather than
-// cancelling the transaction.
-func (p *plannedAction) newItem(old attr.Item) (attr.Item, error) {
+// the kinds that write none; an update spends old unless keepOld. An update
+// that fails at run time (an operand of the wrong type) fails the request,
+// as in DynamoDB Local, rather than cancelling the transaction.
+func (p *plannedAction) newItem(old attr.Item, keepOld bool) (attr.Item, error) {
 	switch p.kind {
 	case TransactPut:
 		return p.a.Item, nil
 	case TransactUpdate:
-		return applyUpdate(p.upd, old, p.a.Key)
+		return applyUpdate(p.upd, old, p.a.Key, keepOld)
 	}
 	return nil, nil
 }
@@ -379,7 +379,9 @@ func (p *plannedAction) evaluate(tg *transactTarget) (CancellationReason, error)
 		}
 		return r, nil
 	}
-	if tg.nw, err = p.newItem(tg.old); err != nil {
+	// Only an action whose condition fails answers its old item, and this
+	// one's passed: the old item is spent unless the table's writes read it.
+	if tg.nw, err = p.newItem(tg.old, tg.t.KeepsReplaced()); err != nil {
 		return CancellationReason{}, err
 	}
 	if tg.nw != nil {

@@ -39,7 +39,8 @@ func (e *Engine) UpdateItem(_ context.Context, in *UpdateItemInput) (*ItemWriteO
 		return k, checkKeyNotUpdated(t.M, upd)
 	}
 	return e.conditionalWrite(&in.WriteParams, keyOf, cond, func(t *storage.TableTx, k []byte, raw attr.Item, rawSize int, old attr.Item) (*ItemWriteOutput, error) {
-		nw, err := applyUpdate(upd, old, in.Key)
+		keepOld := t.KeepsReplaced() || in.ReturnValues == "ALL_OLD" || in.ReturnValues == "UPDATED_OLD"
+		nw, err := applyUpdate(upd, old, in.Key, keepOld)
 		if err != nil {
 			return nil, err
 		}

@@ -183,16 +183,24 @@ func checkNewItem(t *storage.TableTx, it attr.Item) ([]byte, error) {
 }
 
 // applyUpdate returns the item an update produces from old, or from the key
-// alone when old is absent.
-func applyUpdate(upd *updater, old, key attr.Item) (attr.Item, error) {
-	base := old
-	if base == nil {
-		base = key.ShallowClone()
+// alone when old is absent. Unless keepOld, old is the caller's to spend:
+// the update changes it in place rather than copy it (an item of more than
+// eight attributes is a map of a kilobyte and more).
+func applyUpdate(upd *updater, old, key attr.Item, keepOld bool) (attr.Item, error) {
+	if old == nil {
+		base := key.ShallowClone()
+		if upd == nil {
+			return base, nil
+		}
+		return upd.bound.ApplyInPlace(base)
 	}
-	if upd == nil {
-		return base, nil
+	switch {
+	case upd == nil:
+		return old, nil
+	case keepOld:
+		return upd.bound.Apply(old)
 	}
-	return upd.apply(base)
+	return upd.bound.ApplyInPlace(old)
 }
 
 // checkKeyNotUpdated refuses update expressions that touch key attributes.

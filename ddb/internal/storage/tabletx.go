@@ -121,6 +121,14 @@ func (t *TableTx) Put(k []byte, old, it attr.Item) (WriteUnits, error) {
 	return t.PutSized(k, old, SizeOf(old), it, attr.Size(it))
 }
 
+// KeepsReplaced reports whether Put and Remove read the item they replace
+// for more than its size: for the table's stream records, its expiry index
+// or its secondary indexes. When they do not, a write may build its new
+// item out of the old one.
+func (t *TableTx) KeepsReplaced() bool {
+	return t.M.Stream != nil || t.TTLEnabled() || len(t.M.Indexes) > 0
+}
+
 // PutSized is Put with the sizes of old (0 when nil) and it known: a write
 // has sized its new item to check it, and read the old one's size with it
 // (GetSized).
