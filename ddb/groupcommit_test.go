@@ -10,73 +10,41 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
+// The group-commit races: how many goroutines race, and how
+// many keys each tries to create.
+const raceWriters, raceKeys = 12, 15
+
 // TestGroupCommit_ConcurrentWriters races conditional puts and counter
 // updates from many goroutines, so that commits are shared and some writes
 // in a shared commit fail: every key must be created exactly once, every
 // increment applied exactly once, and the counters (checked by the
 // invariant checker at cleanup) stay exact.
 func TestGroupCommit_ConcurrentWriters(t *testing.T) {
-	env := mustOpen(t)
-	env.CreateTable("grp", false, gsi("byG", "G", ""))
-	const writers, keys = 12, 15
-	var wg sync.WaitGroup
-	created := make([]int, writers)
-	for w := range writers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for k := range keys {
-				_, err := env.client.PutItem(env.ctx, &dynamodb.PutItemInput{
-					TableName:           aws.String("grp"),
-					Item:                item("PK", s("k"+strconv.Itoa(k)), "G", s("w"+strconv.Itoa(w))),
-					ConditionExpression: aws.String("attribute_not_exists(PK)"),
-				})
-				switch code, _ := apiError(err); code {
-				case "":
-					created[w]++
-				case "ConditionalCheckFailedException":
-				default:
-					t.Errorf("put: %v", err)
-				}
-				_, err = env.client.UpdateItem(env.ctx, &dynamodb.UpdateItemInput{
-					TableName:        aws.String("grp"),
-					Key:              item("PK", s("counter")),
-					UpdateExpression: aws.String("ADD c :one"),
-					ExpressionAttributeValues: map[string]types.AttributeValue{
-						":one": n("1"),
-					},
-				})
-				if err != nil {
-					t.Errorf("update: %v", err)
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	checkRace(t, env, created, keys, map[string]int{"counter": writers * keys})
-}
-
-// checkRace checks the outcome of a race of writers on table grp: the
-// writers created keys items in all (created counts each one's), and each
-// counter item holds its want in c.
-func checkRace(t *testing.T, env *testEnv, created []int, keys int, counters map[string]int) {
-	t.Helper()
-	total := 0
-	for _, c := range created {
-		total += c
-	}
-	if total != keys {
-		t.Errorf("%d creations succeeded, want %d (one per key)", total, keys)
-	}
-	for pk, want := range counters {
-		out, err := env.client.GetItem(env.ctx, &dynamodb.GetItemInput{TableName: aws.String("grp"), Key: item("PK", s(pk))})
+	race(t, map[string]int{"counter": raceWriters * raceKeys}, func(env *testEnv, w, k int) bool {
+		_, err := env.client.PutItem(env.ctx, &dynamodb.PutItemInput{
+			TableName:           aws.String("grp"),
+			Item:                item("PK", s("k"+strconv.Itoa(k)), "G", s("w"+strconv.Itoa(w))),
+			ConditionExpression: aws.String("attribute_not_exists(PK)"),
+		})
+		created := false
+		switch code, _ := apiError(err); code {
+		case "":
+			created = true
+		case "ConditionalCheckFailedException":
+		default:
+			t.Errorf("put: %v", err)
+		}
+		_, err = env.client.UpdateItem(env.ctx, &dynamodb.UpdateItemInput{
+			TableName:                 aws.String("grp"),
+			Key:                       item("PK", s("counter")),
+			UpdateExpression:          aws.String("ADD c :one"),
+			ExpressionAttributeValues: map[string]types.AttributeValue{":one": n("1")},
+		})
 		if err != nil {
-			t.Fatal(err)
+			t.Errorf("update: %v", err)
 		}
-		if got := out.Item["c"].(*types.AttributeValueMemberN).Value; got != strconv.Itoa(want) {
-			t.Errorf("%s = %s, want %d", pk, got, want)
-		}
-	}
+		return created
+	})
 }
 
 // TestGroupCommit_ConcurrentTransactions races transactions the way
@@ -85,41 +53,80 @@ func checkRace(t *testing.T, env *testEnv, created []int, keys int, counters map
 // every key must be created exactly once, with its count added once to the
 // total, and every transfer between two counters applied exactly once.
 func TestGroupCommit_ConcurrentTransactions(t *testing.T) {
-	env := mustOpen(t)
-	env.CreateTable("grp", false, gsi("byG", "G", ""))
-	const writers, keys = 12, 15
-	var wg sync.WaitGroup
-	created := make([]int, writers)
-	for w := range writers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for k := range keys {
-				_, err := env.client.TransactWriteItems(env.ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
-					{Put: &types.Put{TableName: aws.String("grp"), Item: item("PK", s("k"+strconv.Itoa(k)), "G", s("w"+strconv.Itoa(w))),
-						ConditionExpression: aws.String("attribute_not_exists(PK)")}},
-					{Update: &types.Update{TableName: aws.String("grp"), Key: item("PK", s("total")),
-						UpdateExpression: aws.String("ADD c :one"), ExpressionAttributeValues: map[string]types.AttributeValue{":one": n("1")}}},
-				}})
-				switch code, _ := apiError(err); code {
-				case "":
-					created[w]++
-				case "TransactionCanceledException":
-				default:
-					t.Errorf("create: %v", err)
-				}
-				_, err = env.client.TransactWriteItems(env.ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
-					{Update: &types.Update{TableName: aws.String("grp"), Key: item("PK", s("from")),
-						UpdateExpression: aws.String("ADD c :minus"), ExpressionAttributeValues: map[string]types.AttributeValue{":minus": n("-1")}}},
-					{Update: &types.Update{TableName: aws.String("grp"), Key: item("PK", s("to")),
-						UpdateExpression: aws.String("ADD c :one"), ExpressionAttributeValues: map[string]types.AttributeValue{":one": n("1")}}},
-				}})
+	race(t, map[string]int{"total": raceKeys, "from": -raceWriters * raceKeys, "to": raceWriters * raceKeys}, func(env *testEnv, w, k int) bool {
+		_, err := env.client.TransactWriteItems(env.ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
+			{Put: &types.Put{TableName: aws.String("grp"), Item: item("PK", s("k"+strconv.Itoa(k)), "G", s("w"+strconv.Itoa(w))),
+				ConditionExpression: aws.String("attribute_not_exists(PK)")}},
+			{Update: &types.Update{TableName: aws.String("grp"), Key: item("PK", s("total")),
+				UpdateExpression: aws.String("ADD c :one"), ExpressionAttributeValues: map[string]types.AttributeValue{":one": n("1")}}},
+		}})
+		created := false
+		switch code, _ := apiError(err); code {
+		case "":
+			created = true
+		case "TransactionCanceledException":
+		default:
+			t.Errorf("create: %v", err)
+		}
+		_, err = env.client.TransactWriteItems(env.ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
+			{Update: &types.Update{TableName: aws.String("grp"), Key: item("PK", s("from")),
+				UpdateExpression: aws.String("ADD c :minus"), ExpressionAttributeValues: map[string]types.AttributeValue{":minus": n("-1")}}},
+			{Update: &types.Update{TableName: aws.String("grp"), Key: item("PK", s("to")),
+				UpdateExpression: aws.String("ADD c :one"), ExpressionAttributeValues: map[string]types.AttributeValue{":one": n("1")}}},
+		}})
+		if err != nil {
+			t.Errorf("transfer: %v", err)
+		}
+		return created
+	})
+}
+
+// race runs raceWriters goroutines on table grp, each calling write for
+// keys 0 to raceKeys-1 (write reports whether it created the key), on a
+// table with a secondary index and on one without, whose updates build the
+// new item out of the old one. It then checks the outcome: raceKeys items
+// created in all, and each counter item of counters holding its want in c.
+func race(t *testing.T, counters map[string]int, write func(env *testEnv, w, k int) bool) {
+	for _, indexed := range []bool{true, false} {
+		name := "indexed"
+		if !indexed {
+			name = "no index"
+		}
+		t.Run(name, func(t *testing.T) {
+			env := mustOpen(t)
+			if indexed {
+				env.CreateTable("grp", false, gsi("byG", "G", ""))
+			} else {
+				env.CreateTable("grp", false)
+			}
+			var wg sync.WaitGroup
+			created := make([]int, raceWriters)
+			for w := range raceWriters {
+				wg.Go(func() {
+					for k := range raceKeys {
+						if write(env, w, k) {
+							created[w]++
+						}
+					}
+				})
+			}
+			wg.Wait()
+			total := 0
+			for _, c := range created {
+				total += c
+			}
+			if total != raceKeys {
+				t.Errorf("%d creations succeeded, want %d (one per key)", total, raceKeys)
+			}
+			for pk, want := range counters {
+				out, err := env.client.GetItem(env.ctx, &dynamodb.GetItemInput{TableName: aws.String("grp"), Key: item("PK", s(pk))})
 				if err != nil {
-					t.Errorf("transfer: %v", err)
+					t.Fatal(err)
+				}
+				if got := out.Item["c"].(*types.AttributeValueMemberN).Value; got != strconv.Itoa(want) {
+					t.Errorf("%s = %s, want %d", pk, got, want)
 				}
 			}
-		}()
+		})
 	}
-	wg.Wait()
-	checkRace(t, env, created, keys, map[string]int{"total": keys, "from": -writers * keys, "to": writers * keys})
 }
