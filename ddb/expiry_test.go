@@ -172,11 +172,7 @@ func TestExpiryIndex(t *testing.T) {
 			}
 			t.Run(name, func(t *testing.T) {
 				env := mustOpen(t)
-				if indexed {
-					env.CreateTable("tbl", false, gsi("gsi", "G", ""))
-				} else {
-					env.CreateTable("tbl", false)
-				}
+				env.createHashTable("tbl", indexed)
 				env.setTTL("tbl", true)
 				c.write(env)
 				got, present := expiryIndex(t, env.e, "tbl")

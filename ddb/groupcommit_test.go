@@ -94,11 +94,7 @@ func race(t *testing.T, counters map[string]int, write func(env *testEnv, w, k i
 		}
 		t.Run(name, func(t *testing.T) {
 			env := mustOpen(t)
-			if indexed {
-				env.CreateTable("grp", false, gsi("byG", "G", ""))
-			} else {
-				env.CreateTable("grp", false)
-			}
+			env.createHashTable("grp", indexed)
 			var wg sync.WaitGroup
 			created := make([]int, raceWriters)
 			for w := range raceWriters {

@@ -78,6 +78,18 @@ func (env *testEnv) reopen() {
 	env.open()
 }
 
+// createHashTable creates table name with a hash key PK, with a global
+// secondary index on G when indexed. The write paths differ on it: without
+// an index (or a stream or TTL), an update builds its new item out of the
+// old one (TableTx.KeepsReplaced).
+func (env *testEnv) createHashTable(name string, indexed bool) {
+	if indexed {
+		env.CreateTable(name, false, gsi("by"+name, "G", ""))
+		return
+	}
+	env.CreateTable(name, false)
+}
+
 // createTable creates a table with string keys PK (HASH) and, if sk, SK
 // (RANGE), on-demand, and the given GSIs (each keyed by its HASH and
 // optional RANGE attributes, all strings).
