@@ -151,7 +151,7 @@ func (t *TableTx) PutSized(k []byte, old attr.Item, oldSize int, it attr.Item, s
 	t.Stats.SizeBytes += int64(size)
 	// Most updates keep an item's size (a counter's next value, a flag
 	// turned): the counters are then stored again only if an index's
-	// change.
+	// counters change.
 	t.Dirty = t.Dirty || old == nil || size != oldSize
 	u := WriteUnits{Table: float64(attr.WriteUnits(max(size, oldSize)))}
 	if err := t.updateIndexes(old, it, &u); err != nil {
