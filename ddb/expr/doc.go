@@ -18,7 +18,8 @@
 //     reports unused names and values, as DynamoDB does across all of a
 //     request's expressions.
 //  3. The bound expression is evaluated: Condition.Eval against items,
-//     Update.Apply to produce a new item, Projection.Apply to select
+//     Update.Apply to produce a new item (Update.ApplyInPlace to change
+//     one the caller is done with), Projection.Apply to select
 //     attributes, and KeyRange for the storage layer's range scan.
 //
 // All errors are *attr.ValidationError with DynamoDB's wording, ready to
