@@ -217,12 +217,14 @@ func TestSubscriptions_Limits(t *testing.T) {
 
 // TestSubscriptions_ASubscriberTooFarBehindIsTold: more changes at once than a subscriber's
 // buffer holds end its subscription with LIMIT_EXCEEDED, over graphql-ws and SSE alike; the
-// hub does not wait for it.
+// hub does not wait for it. How many changes get through first depends on how often the
+// subscriber's goroutine runs during the burst (live's own tests pin that down): the burst is
+// long enough that no subscriber keeps up with all of it.
 func TestSubscriptions_ASubscriberTooFarBehindIsTold(t *testing.T) {
 	srv := apitest.NewServer(t, apitest.WithLive(live.Config{Buffer: 1}))
 	ws := srv.DialWS(t, "")
 	ws.Subscribe(t, "u", `subscription { userChanged(username: "flood") { kind } }`, nil)
-	burst := make([]domain.Change, 10)
+	burst := make([]domain.Change, 1000)
 	for i := range burst {
 		burst[i] = domain.Change{Op: domain.Updated, New: domain.User{Username: "flood", FollowerCount: i}}
 	}
@@ -240,8 +242,8 @@ func TestSubscriptions_ASubscriberTooFarBehindIsTold(t *testing.T) {
 		if ended {
 			t.Fatalf("the subscription completed after %d events without saying why", events)
 		}
-		if events > 2 {
-			t.Fatalf("%d events delivered through a buffer of 1", events)
+		if events >= len(burst) {
+			t.Fatalf("all %d changes delivered through a buffer of 1", events)
 		}
 	}
 }
