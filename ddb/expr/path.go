@@ -61,24 +61,11 @@ func setIn(cur attr.Value, p Path, v attr.Value) (attr.Value, error) {
 	if cur.Type != attr.TypeM {
 		return attr.Value{}, plain(MsgInvalidPath)
 	}
-	m := maps.Clone(cur.M)
-	if m == nil {
-		m = map[string]attr.Value{}
-	}
-	if len(p) == 1 {
-		m[e.Name] = v
-		return attr.M(m), nil
-	}
-	child, ok := m[e.Name]
-	if !ok {
-		return attr.Value{}, plain(MsgInvalidPath)
-	}
-	child, err := setIn(child, p[1:], v)
-	if err != nil {
+	m := mapEdit{m: cur.M}
+	if err := m.set(p, v); err != nil {
 		return attr.Value{}, err
 	}
-	m[e.Name] = child
-	return attr.M(m), nil
+	return attr.M(m.m), nil
 }
 
 // removeIn returns a copy of container cur without the value at p. A
@@ -110,24 +97,85 @@ func removeIn(cur attr.Value, p Path) (attr.Value, error) {
 	if cur.Type != attr.TypeM {
 		return attr.Value{}, plain(MsgInvalidPath)
 	}
-	child, ok := cur.M[e.Name]
+	m := mapEdit{m: cur.M}
+	if err := m.remove(p); err != nil {
+		return attr.Value{}, err
+	}
+	if !m.owned {
+		return cur, nil // nothing removed
+	}
+	return attr.M(m.m), nil
+}
+
+// mapEdit is a map an update changes at its first step: copied on the
+// first change unless owned (the caller's to change in place), so that a
+// map shared with another item is never written.
+type mapEdit struct {
+	m     map[string]attr.Value
+	owned bool
+}
+
+// own makes the map the edit's own to change, copying it the first time.
+func (e *mapEdit) own() {
+	if !e.owned {
+		e.m, e.owned = maps.Clone(e.m), true
+	}
+	if e.m == nil {
+		e.m = map[string]attr.Value{}
+	}
+}
+
+// set sets the value at p, whose first step names a member of the map, to
+// v. Every step but the last must exist.
+func (e *mapEdit) set(p Path, v attr.Value) error {
+	step := p[0]
+	if step.IsIndex {
+		return plain(MsgInvalidPath) // a map has no index
+	}
+	if len(p) == 1 {
+		e.own()
+		e.m[step.Name] = v
+		return nil
+	}
+	child, ok := e.m[step.Name]
+	if !ok {
+		return plain(MsgInvalidPath)
+	}
+	child, err := setIn(child, p[1:], v)
+	if err != nil {
+		return err
+	}
+	e.own()
+	e.m[step.Name] = child
+	return nil
+}
+
+// remove removes the value at p, whose first step names a member of the
+// map: a missing last step is not an error, a missing intermediate one is.
+func (e *mapEdit) remove(p Path) error {
+	step := p[0]
+	if step.IsIndex {
+		return plain(MsgInvalidPath) // a map has no index
+	}
+	child, ok := e.m[step.Name]
 	if !ok {
 		if len(p) == 1 {
-			return cur, nil
+			return nil
 		}
-		return attr.Value{}, plain(MsgInvalidPath)
+		return plain(MsgInvalidPath)
 	}
-	m := maps.Clone(cur.M)
 	if len(p) == 1 {
-		delete(m, e.Name)
-		return attr.M(m), nil
+		e.own()
+		delete(e.m, step.Name)
+		return nil
 	}
 	child, err := removeIn(child, p[1:])
 	if err != nil {
-		return attr.Value{}, err
+		return err
 	}
-	m[e.Name] = child
-	return attr.M(m), nil
+	e.own()
+	e.m[step.Name] = child
+	return nil
 }
 
 // comparePaths orders paths step by step, indexes numerically; a prefix

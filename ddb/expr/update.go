@@ -2,7 +2,6 @@ package expr
 
 import (
 	"bytes"
-	"maps"
 	"slices"
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
@@ -45,7 +44,7 @@ func (u *Update) apply(item attr.Item, owned bool) (attr.Item, error) {
 	// The item's top level is copied once, on the first change, and then
 	// changed in place by every action; below it, setIn and removeIn copy
 	// the containers they change.
-	top := topLevel{item: item, owned: owned}
+	top := mapEdit{m: item, owned: owned}
 	for i, a := range u.Set {
 		if err := top.set(a.Path, vals[i]); err != nil {
 			return nil, err
@@ -61,7 +60,7 @@ func (u *Update) apply(item attr.Item, owned bool) (attr.Item, error) {
 		}
 	}
 	for _, a := range u.Add {
-		old, ok := Get(top.item, a.Path)
+		old, ok := Get(top.m, a.Path)
 		v := a.Value.Value
 		if ok {
 			var err error
@@ -74,9 +73,9 @@ func (u *Update) apply(item attr.Item, owned bool) (attr.Item, error) {
 		}
 	}
 	for _, a := range u.Delete {
-		old, ok := Get(top.item, a.Path)
+		old, ok := Get(top.m, a.Path)
 		if !ok {
-			if !parentExists(top.item, a.Path) {
+			if !parentExists(top.m, a.Path) {
 				return nil, plain(MsgInvalidPath)
 			}
 			continue
@@ -94,80 +93,10 @@ func (u *Update) apply(item attr.Item, owned bool) (attr.Item, error) {
 			return nil, err
 		}
 	}
-	if top.item == nil {
+	if top.m == nil {
 		return attr.Item{}, nil
 	}
-	return top.item, nil
-}
-
-// topLevel is the top level of the item an update changes: the item, and
-// whether the update owns it (may change it in place).
-type topLevel struct {
-	item  attr.Item
-	owned bool
-}
-
-// own makes the item the update's own to change, copying it the first
-// time.
-func (t *topLevel) own() {
-	if !t.owned {
-		t.item, t.owned = maps.Clone(t.item), true
-	}
-	if t.item == nil {
-		t.item = attr.Item{}
-	}
-}
-
-// set sets the value at p to v, as setIn does for a map.
-func (t *topLevel) set(p Path, v attr.Value) error {
-	e := p[0]
-	if e.IsIndex {
-		return plain(MsgInvalidPath) // the top level is a map
-	}
-	if len(p) == 1 {
-		t.own()
-		t.item[e.Name] = v
-		return nil
-	}
-	child, ok := t.item[e.Name]
-	if !ok {
-		return plain(MsgInvalidPath)
-	}
-	child, err := setIn(child, p[1:], v)
-	if err != nil {
-		return err
-	}
-	t.own()
-	t.item[e.Name] = child
-	return nil
-}
-
-// remove removes the value at p, as removeIn does for a map: a missing
-// last step is not an error, a missing intermediate one is.
-func (t *topLevel) remove(p Path) error {
-	e := p[0]
-	if e.IsIndex {
-		return plain(MsgInvalidPath) // the top level is a map
-	}
-	child, ok := t.item[e.Name]
-	if !ok {
-		if len(p) == 1 {
-			return nil
-		}
-		return plain(MsgInvalidPath)
-	}
-	if len(p) == 1 {
-		t.own()
-		delete(t.item, e.Name)
-		return nil
-	}
-	child, err := removeIn(child, p[1:])
-	if err != nil {
-		return err
-	}
-	t.own()
-	t.item[e.Name] = child
-	return nil
+	return top.m, nil
 }
 
 // evalSet computes the right-hand side of a SET action against item.
