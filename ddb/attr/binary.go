@@ -137,8 +137,13 @@ type binReader struct {
 	text string
 }
 
-// uvarint reads one uvarint.
+// uvarint reads one uvarint. Most are lengths under 128, one byte: read
+// here, they skip binary.Uvarint's call and loop.
 func (r *binReader) uvarint() int {
+	if r.pos < len(r.data) && r.data[r.pos] < 0x80 {
+		r.pos++
+		return int(r.data[r.pos-1])
+	}
 	v, n := binary.Uvarint(r.data[r.pos:])
 	if n <= 0 || v > 1<<31 {
 		r.bad = true
@@ -478,15 +483,25 @@ func DecodeBinaryTextAs[V any](text string, b Builder[V]) (map[string]V, error) 
 	// The reader only reads its bytes, which text's immutability covers.
 	r := binReader{data: unsafe.Slice(unsafe.StringData(text), len(text)), text: text}
 	r.uvarint()
-	// Room for the attributes the encoding left out too: the item's keys,
-	// one or two.
-	m := make(map[string]V, BinaryLen(r.data)+2)
+	// The attributes are decoded into a list on the stack first, so that
+	// the map is made at its size in the same pass: with room for the
+	// attributes the encoding left out too, the item's keys, one or two.
+	type attribute struct {
+		name string
+		v    V
+	}
+	var first [16]attribute
+	attrs := first[:0]
 	for r.pos < len(r.data) && !r.bad {
 		name := r.str()
-		m[name] = buildBinary(&r, b)
+		attrs = append(attrs, attribute{name, buildBinary(&r, b)})
 	}
 	if r.bad {
 		return nil, ErrBadBinary
+	}
+	m := make(map[string]V, len(attrs)+2)
+	for _, a := range attrs {
+		m[a.name] = a.v
 	}
 	return m, nil
 }

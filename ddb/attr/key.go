@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"strings"
 	"unsafe"
 )
 
@@ -56,15 +57,19 @@ func AppendKeyPair(dst []byte, pk, sk Value) []byte {
 	return dst
 }
 
+// appendEscaped appends s with every zero byte followed by 0xFF, then the
+// terminator 0x00 0x01. Zero bytes are rare: s is copied in runs between
+// them rather than a byte at a time.
 func appendEscaped(dst []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		dst = append(dst, c)
-		if c == 0 {
-			dst = append(dst, 0xFF)
+	for {
+		i := strings.IndexByte(s, 0)
+		if i < 0 {
+			break
 		}
+		dst = append(append(dst, s[:i+1]...), 0xFF)
+		s = s[i+1:]
 	}
-	return append(dst, 0x00, 0x01)
+	return append(append(dst, s...), 0x00, 0x01)
 }
 
 func appendNumberKey(dst []byte, d Decimal) []byte {

@@ -234,3 +234,27 @@ func TestDecodeKeyShared(t *testing.T) {
 		t.Error("a string key without its terminator decoded")
 	}
 }
+
+// TestAppendKey_Encoding pins the bytes of the key encoding the package doc
+// describes: stored data files hold them, so a change that keeps their
+// order but not their bytes would make every stored key unreachable.
+func TestAppendKey_Encoding(t *testing.T) {
+	for _, c := range []struct {
+		v    attr.Value
+		want []byte
+	}{
+		{attr.S(""), []byte{0x00, 0x01}},
+		{attr.S("USER#a"), []byte{'U', 'S', 'E', 'R', '#', 'a', 0x00, 0x01}},
+		{attr.S("a\x00b"), []byte{'a', 0x00, 0xFF, 'b', 0x00, 0x01}},
+		{attr.S("\x00\x00"), []byte{0x00, 0xFF, 0x00, 0xFF, 0x00, 0x01}},
+		{attr.S("ab\x00"), []byte{'a', 'b', 0x00, 0xFF, 0x00, 0x01}},
+		{attr.B([]byte{0x00, 0x01, 0xFF}), []byte{0x00, 0xFF, 0x01, 0xFF, 0x00, 0x01}},
+		{attr.Int(0), []byte{0x02}},
+		{attr.Int(12), []byte{0x03, 129 + 2, '1', '2', 0x00}},
+		{attr.Int(-12), []byte{0x01, ^byte(129 + 2), ^byte('1'), ^byte('2'), 0xFF}},
+	} {
+		if got := attr.AppendKey([]byte("prefix"), c.v); !bytes.Equal(got, append([]byte("prefix"), c.want...)) {
+			t.Errorf("AppendKey(%v) = % x, want prefix then % x", c.v, got, c.want)
+		}
+	}
+}
