@@ -260,8 +260,15 @@ func TestConsumer_RestsAfterItsOwnCheckpoint(t *testing.T) {
 		}
 		return cps
 	}
-	time.Sleep(100 * time.Millisecond) // the checkpoint of the batch with ann is saved
+	// The checkpoint of the batch with ann is saved after ann is handled; however slow the
+	// machine, wait for it rather than for a fixed time.
 	before := checkpoints()
+	for deadline := time.Now().Add(10 * time.Second); len(before) == 0; before = checkpoints() {
+		if time.Now().After(deadline) {
+			t.Fatal("no checkpoint saved after the batch with ann")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 	time.Sleep(200 * time.Millisecond) // forty polls
 	if after := checkpoints(); fmt.Sprint(after) != fmt.Sprint(before) {
 		t.Errorf("with nothing written, the checkpoint moved from %v to %v: the consumer reads its own checkpoints", before, after)
