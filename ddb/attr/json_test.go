@@ -184,6 +184,17 @@ func FuzzStringDecode(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
+		// raw is one string's contents: an unescaped quote in it would end the string early,
+		// and the two documents would then be something else (`"","":""` is no JSON value,
+		// `{"S":"","":""}` an object of two members).
+		for i := 0; i < len(raw); i++ {
+			switch raw[i] {
+			case '\\':
+				i++
+			case '"':
+				t.Skip()
+			}
+		}
 		doc := `"` + raw + `"`
 		var want string
 		wantErr := json.Unmarshal([]byte(doc), &want)
