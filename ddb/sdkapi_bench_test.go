@@ -1,7 +1,9 @@
 package ddb
 
 import (
+	"bytes"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -83,6 +85,60 @@ func BenchmarkGetItemPaths(b *testing.B) {
 			}
 			return err
 		})
+	})
+}
+
+// BenchmarkQueryPaths reads a page of 20 photo-like items (those of
+// BenchmarkGetItemPaths), newest first, with one Query through the
+// in-process API (inprocess), and straight from storage in a read
+// transaction, the floor under it: a cursor walked back over the 20 items,
+// each one's stored bytes copied out (raw).
+//
+//	go test ./ddb/ -run '^$' -bench BenchmarkQueryPaths -benchmem
+func BenchmarkQueryPaths(b *testing.B) {
+	e, _ := openPhotosTable(b, nil)
+	ctx := b.Context()
+	api := e.API()
+	const page = 20
+	for i := range page {
+		ts := fmt.Sprintf("2026-11-23T10:%02d:00Z", i)
+		photo := item("PK", s("USER#alice"), "SK", s("PHOTO#alice#"+ts), "username", s("alice"),
+			"timestamp", s(ts), "location", s("https://cdn.example.com/photos/alice/"+ts+".jpg"),
+			"reactions", &types.AttributeValueMemberM{Value: item("+1", n("3"), "smiley", n("1"), "heart", n("12"), "sunglasses", n("0"))})
+		if _, err := api.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("photos"), Item: photo}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.Run("inprocess", func(b *testing.B) {
+		in := &dynamodb.QueryInput{TableName: aws.String("photos"), KeyConditionExpression: aws.String("PK = :pk AND begins_with(SK, :photo)"),
+			ExpressionAttributeValues: item(":pk", s("USER#alice"), ":photo", s("PHOTO#")), ScanIndexForward: aws.Bool(false), Limit: aws.Int32(page)}
+		for b.Loop() {
+			out, err := api.Query(ctx, in)
+			if err != nil || len(out.Items) != page {
+				b.Fatalf("Query = %d items, %v", len(out.Items), err)
+			}
+		}
+	})
+	prefix := attr.AppendKey(nil, attr.S("USER#alice"))
+	b.Run("raw", func(b *testing.B) {
+		for b.Loop() {
+			var items [][]byte
+			err := e.core.View(func(tx *bolt.Tx) error {
+				t, err := e.core.OpenTable(tx, "photos")
+				if err != nil {
+					return err
+				}
+				c := t.Items.Cursor()
+				c.Seek(append(slices.Clone(prefix), 0xFF))
+				for k, v := c.Prev(); k != nil && bytes.HasPrefix(k, prefix) && len(items) < page; k, v = c.Prev() {
+					items = append(items, append(slices.Clone(k), v...))
+				}
+				return nil
+			})
+			if err != nil || len(items) != page {
+				b.Fatalf("read %d items, %v", len(items), err)
+			}
+		}
 	})
 }
 

@@ -49,13 +49,9 @@ func batchGetToSDK(out *engine.BatchGetOutput) (*dynamodb.BatchGetItemOutput, er
 		Responses:       make(map[string][]map[string]types.AttributeValue, len(out.Responses)),
 		UnprocessedKeys: make(map[string]types.KeysAndAttributes, len(out.Unprocessed))}
 	for table, items := range out.Responses {
-		list := make([]map[string]types.AttributeValue, len(items))
-		for i, it := range items {
-			m, err := resultItemToSDK(it)
-			if err != nil {
-				return nil, err
-			}
-			list[i] = m
+		list, err := resultItemsToSDK(items)
+		if err != nil {
+			return nil, err
 		}
 		res.Responses[table] = list
 	}

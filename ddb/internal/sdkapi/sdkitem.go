@@ -72,7 +72,7 @@ func readParamsFromSDK(table, projection *string, consistent *bool, rcc types.Re
 
 // getItemToSDK converts GetItem's answer.
 func getItemToSDK(out *engine.GetItemOutput) (*dynamodb.GetItemOutput, error) {
-	item, err := resultItemToSDK(out.Item)
+	item, err := resultItemToSDK(out.Item, newItemBuilder(1))
 	if err != nil {
 		return nil, err
 	}

@@ -124,15 +124,7 @@ func listOutputItemsToSDK(o *engine.ListOutput) ([]map[string]types.AttributeVal
 	if o.Items == nil {
 		return nil, nil
 	}
-	out := make([]map[string]types.AttributeValue, len(o.Items))
-	for i, it := range o.Items {
-		m, err := resultItemToSDK(it)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = m
-	}
-	return out, nil
+	return resultItemsToSDK(o.Items)
 }
 
 // lastKeyToSDK converts a LastEvaluatedKey: nil stays absent.

@@ -28,7 +28,7 @@ func responseItemToSDK(x any) (map[string]types.AttributeValue, error) {
 	case engine.RawItem:
 		return rawItemToSDK(it)
 	case *storage.StoredItem:
-		return storedItemToSDK(it)
+		return storedItemToSDK(it, newItemBuilder(1))
 	case attr.Item:
 		return itemToSDK(it), nil
 	case map[string]any:
@@ -42,16 +42,31 @@ func responseItemToSDK(x any) (map[string]types.AttributeValue, error) {
 	return nil, fmt.Errorf("ddb: unexpected item %T in a response", x)
 }
 
-// resultItemToSDK converts a typed output's item (engine/output.go): a stored item straight
-// from its bytes, a decoded one value by value; nil when there is none.
-func resultItemToSDK(r engine.ResultItem) (map[string]types.AttributeValue, error) {
+// resultItemToSDK converts a typed output's item (engine/output.go) with b: a stored item
+// straight from its bytes, a decoded one value by value; nil when there is none.
+func resultItemToSDK(r engine.ResultItem, b *sdkItemBuilder) (map[string]types.AttributeValue, error) {
 	switch {
 	case r.Stored != nil:
-		return storedItemToSDK(r.Stored)
+		return storedItemToSDK(r.Stored, b)
 	case r.Decoded != nil:
 		return itemToSDK(r.Decoded), nil
 	}
 	return nil, nil
+}
+
+// resultItemsToSDK converts the items of one answer (a page, a table's share of a batch, a
+// transaction's reads) with one builder.
+func resultItemsToSDK(items []engine.ResultItem) ([]map[string]types.AttributeValue, error) {
+	b := newItemBuilder(len(items))
+	out := make([]map[string]types.AttributeValue, len(items))
+	for i, it := range items {
+		m, err := resultItemToSDK(it, b)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = m
+	}
+	return out, nil
 }
 
 // consumedCapacityToSDK converts a typed output's ConsumedCapacity (capacity.render gives

@@ -41,12 +41,12 @@ func transactGetFromSDK(in *dynamodb.TransactGetItemsInput) (*engine.TransactGet
 
 // transactGetToSDK converts the engine's answer.
 func transactGetToSDK(out *engine.TransactGetOutput) (*dynamodb.TransactGetItemsOutput, error) {
-	responses := make([]types.ItemResponse, len(out.Responses))
-	for i, r := range out.Responses {
-		item, err := resultItemToSDK(r)
-		if err != nil {
-			return nil, err
-		}
+	items, err := resultItemsToSDK(out.Responses)
+	if err != nil {
+		return nil, err
+	}
+	responses := make([]types.ItemResponse, len(items))
+	for i, item := range items {
 		responses[i].Item = item
 	}
 	return &dynamodb.TransactGetItemsOutput{Responses: responses, ConsumedCapacity: reportsToSDK(out.Capacity)}, nil

@@ -270,10 +270,9 @@ func rawItemToSDK(raw []byte) (map[string]types.AttributeValue, error) {
 	return m, nil
 }
 
-// storedItemToSDK converts a stored item, building the SDK's values
+// storedItemToSDK converts a stored item with b, building the SDK's values
 // straight from its binary value and adding its key attributes.
-func storedItemToSDK(s *storage.StoredItem) (map[string]types.AttributeValue, error) {
-	b := &sdkItemBuilder{}
+func storedItemToSDK(s *storage.StoredItem, b *sdkItemBuilder) (map[string]types.AttributeValue, error) {
 	var m map[string]types.AttributeValue
 	if s.Value != nil {
 		var err error
@@ -289,22 +288,27 @@ func storedItemToSDK(s *storage.StoredItem) (map[string]types.AttributeValue, er
 	return m, nil
 }
 
-// sdkItemBuilder is sdkBuilder for the values of one item: it takes the
-// string and number members, most of an item's values, from slices it
-// allocates a few at a time rather than one by one. A value kept from the
-// item keeps its slice (a few dozen bytes) alive.
+// sdkItemBuilder is sdkBuilder for the values of the items of one answer:
+// it takes the string and number members, most of an item's values, from
+// slices it allocates a slab at a time rather than one by one, shared by
+// the answer's items. A value kept from the answer keeps its slab (up to a
+// kilobyte) alive.
 type sdkItemBuilder struct {
 	sdkBuilder
-	s []types.AttributeValueMemberS
-	n []types.AttributeValueMemberN
+	slab int
+	s    []types.AttributeValueMemberS
+	n    []types.AttributeValueMemberN
 }
 
-// sdkItemSlab is how many members of a kind sdkItemBuilder allocates at once.
-const sdkItemSlab = 8
+// newItemBuilder returns the builder of an answer of items items: slabs of
+// eight members for one item, more for more, up to 64 (a kilobyte).
+func newItemBuilder(items int) *sdkItemBuilder {
+	return &sdkItemBuilder{slab: min(max(items, 1)*8, 64)}
+}
 
 func (b *sdkItemBuilder) S(s string) types.AttributeValue {
 	if len(b.s) == cap(b.s) {
-		b.s = make([]types.AttributeValueMemberS, 0, sdkItemSlab)
+		b.s = make([]types.AttributeValueMemberS, 0, b.slab)
 	}
 	b.s = append(b.s, types.AttributeValueMemberS{Value: s})
 	return &b.s[len(b.s)-1]
@@ -312,7 +316,7 @@ func (b *sdkItemBuilder) S(s string) types.AttributeValue {
 
 func (b *sdkItemBuilder) N(n string) types.AttributeValue {
 	if len(b.n) == cap(b.n) {
-		b.n = make([]types.AttributeValueMemberN, 0, sdkItemSlab)
+		b.n = make([]types.AttributeValueMemberN, 0, b.slab)
 	}
 	b.n = append(b.n, types.AttributeValueMemberN{Value: n})
 	return &b.n[len(b.n)-1]
