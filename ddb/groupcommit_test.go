@@ -26,14 +26,7 @@ func TestGroupCommit_ConcurrentWriters(t *testing.T) {
 			Item:                item("PK", s("k"+strconv.Itoa(k)), "G", s("w"+strconv.Itoa(w))),
 			ConditionExpression: aws.String("attribute_not_exists(PK)"),
 		})
-		created := false
-		switch code, _ := apiError(err); code {
-		case "":
-			created = true
-		case "ConditionalCheckFailedException":
-		default:
-			t.Errorf("put: %v", err)
-		}
+		created := createdUnless(t, err, "ConditionalCheckFailedException", "put")
 		_, err = env.client.UpdateItem(env.ctx, &dynamodb.UpdateItemInput{
 			TableName:                 aws.String("grp"),
 			Key:                       item("PK", s("counter")),
@@ -60,14 +53,7 @@ func TestGroupCommit_ConcurrentTransactions(t *testing.T) {
 			{Update: &types.Update{TableName: aws.String("grp"), Key: item("PK", s("total")),
 				UpdateExpression: aws.String("ADD c :one"), ExpressionAttributeValues: map[string]types.AttributeValue{":one": n("1")}}},
 		}})
-		created := false
-		switch code, _ := apiError(err); code {
-		case "":
-			created = true
-		case "TransactionCanceledException":
-		default:
-			t.Errorf("create: %v", err)
-		}
+		created := createdUnless(t, err, "TransactionCanceledException", "create")
 		_, err = env.client.TransactWriteItems(env.ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
 			{Update: &types.Update{TableName: aws.String("grp"), Key: item("PK", s("from")),
 				UpdateExpression: aws.String("ADD c :minus"), ExpressionAttributeValues: map[string]types.AttributeValue{":minus": n("-1")}}},
@@ -79,6 +65,20 @@ func TestGroupCommit_ConcurrentTransactions(t *testing.T) {
 		}
 		return created
 	})
+}
+
+// createdUnless reports whether a conditional creation succeeded (err nil):
+// refused, the error of its condition failing, is the race lost; any other
+// error fails the test.
+func createdUnless(t *testing.T, err error, refused, what string) bool {
+	switch code, _ := apiError(err); code {
+	case "":
+		return true
+	case refused:
+	default:
+		t.Errorf("%s: %v", what, err)
+	}
+	return false
 }
 
 // race runs raceWriters goroutines on table grp, each calling write for

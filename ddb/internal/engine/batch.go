@@ -210,13 +210,13 @@ func (e *Engine) BatchWriteItem(_ context.Context, in *BatchWriteInput) (*BatchW
 			}
 			c := newCapacity(t.M)
 			for i, r := range in.RequestItems[name] {
-				raw, err := t.GetRaw(keys[i])
+				raw, rawSize, err := t.GetSized(keys[i])
 				if err != nil {
 					return err
 				}
 				var u storage.WriteUnits
 				if r.PutRequest != nil {
-					u, err = t.Put(keys[i], raw, r.PutRequest.Item)
+					u, err = t.PutSized(keys[i], raw, rawSize, r.PutRequest.Item, attr.Size(r.PutRequest.Item))
 				} else {
 					u, err = t.Remove(keys[i], raw)
 				}

@@ -50,11 +50,8 @@ func (s *Store) OpenTableTx(tx *bolt.Tx, name string) (*TableTx, error) {
 
 // GetRaw returns the stored item at key k regardless of TTL, or nil.
 func (t *TableTx) GetRaw(k []byte) (attr.Item, error) {
-	v := t.Items.Get(k)
-	if v == nil {
-		return nil, nil
-	}
-	return t.M.DecodeStored(k, v)
+	it, _, err := t.GetSized(k)
+	return it, err
 }
 
 // GetSized is GetRaw with the item's size, recorded in its stored value (0
