@@ -6,10 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 	"github.com/aws/smithy-go"
@@ -160,21 +162,45 @@ func (s *S3Store) List(ctx context.Context, prefix string, fn func(key string, m
 	return nil
 }
 
-// SignedURL implements Store with a presigned GetObject.
+// maxPresigned is the longest a SigV4 presigned request lives.
+const maxPresigned = 7 * 24 * time.Hour
+
+// SignedURL implements Store with a presigned GetObject. The URL is signed as of
+// maxPresigned before expires and lives maxPresigned, so that it depends on key and expires
+// alone, not on the second it was asked for: the media service asks for one expiry per
+// window of time, and every URL of an image within a window is then the same, which browsers
+// and CDNs cache by (a presigned URL is valid from its date until its date plus its
+// lifetime).
 func (s *S3Store) SignedURL(ctx context.Context, key string, expires time.Time) (string, error) {
 	obj, err := s.object(key)
 	if err != nil {
 		return "", err
 	}
-	d := time.Until(expires)
-	if d <= 0 || d > 7*24*time.Hour {
+	// The SigV4 date counts whole seconds: an expiry within one is rounded up.
+	if rounded := expires.Truncate(time.Second); rounded.Before(expires) {
+		expires = rounded.Add(time.Second)
+	}
+	if d := time.Until(expires); d <= 0 || d > maxPresigned {
 		return "", fmt.Errorf("%w: expiry %s must be within 7 days from now", ErrInvalidArgument, expires.Format(time.RFC3339))
 	}
-	req, err := s.presign.PresignGetObject(ctx, &s3.GetObjectInput{Bucket: aws.String(s.bucket), Key: obj}, s3.WithPresignExpires(d.Truncate(time.Second)+time.Second))
+	req, err := s.presign.PresignGetObject(ctx, &s3.GetObjectInput{Bucket: aws.String(s.bucket), Key: obj}, func(o *s3.PresignOptions) {
+		o.Expires = maxPresigned
+		o.Presigner = signedAt{o.Presigner, expires.Add(-maxPresigned)}
+	})
 	if err != nil {
 		return "", fmt.Errorf("blob: presign GET %s: %w", key, err)
 	}
 	return req.URL, nil
+}
+
+// signedAt is the SDK's presigner with the signing time fixed at at.
+type signedAt struct {
+	s3.HTTPPresignerV4
+	at time.Time
+}
+
+func (p signedAt) PresignHTTP(ctx context.Context, credentials aws.Credentials, r *http.Request, payloadHash, service, region string, _ time.Time, optFns ...func(*v4.SignerOptions)) (string, http.Header, error) {
+	return p.HTTPPresignerV4.PresignHTTP(ctx, credentials, r, payloadHash, service, region, p.at, optFns...)
 }
 
 // err turns S3's not-found answers into ErrNotFound.
