@@ -268,7 +268,9 @@ func waitForAddress(t *testing.T, out io.Reader) string {
 	}
 }
 
-// sendHalfARequest opens a connection and sends a POST of body whose second half is missing.
+// sendHalfARequest opens a connection and sends a POST of body whose second half is missing,
+// once the handler is reading it: the request asks for "100 Continue", which net/http sends
+// when the handler first reads the body, so the request is in flight, however slow the machine.
 func sendHalfARequest(t *testing.T, addr, body string) net.Conn {
 	t.Helper()
 	conn, err := net.Dial("tcp", addr)
@@ -276,8 +278,17 @@ func sendHalfARequest(t *testing.T, addr, body string) net.Conn {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { conn.Close() })
-	fmt.Fprintf(conn, "POST /graphql HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", addr, len(body), body[:len(body)/2])
-	time.Sleep(100 * time.Millisecond) // the server has the connection and is reading the body
+	fmt.Fprintf(conn, "POST /graphql HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\nExpect: 100-continue\r\n\r\n", addr, len(body))
+	const continued = "HTTP/1.1 100 Continue\r\n\r\n"
+	got := make([]byte, len(continued))
+	_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if _, err := io.ReadFull(conn, got); err != nil || string(got) != continued {
+		t.Fatalf("waiting for 100 Continue: %q, %v", got, err)
+	}
+	_ = conn.SetReadDeadline(time.Time{})
+	if _, err := io.WriteString(conn, body[:len(body)/2]); err != nil {
+		t.Fatal(err)
+	}
 	return conn
 }
 

@@ -133,7 +133,9 @@ func TestServe_ShutdownCompletesSubscriptions(t *testing.T) {
 		body, _ := io.ReadAll(resp.Body)
 		done <- string(body)
 	}()
-	time.Sleep(100 * time.Millisecond) // the subscription starts
+	// The stream opens before the subscription is registered: wait for the hub to hold it, as a
+	// subscription registered after shutdown began would never be completed.
+	waitForMetric(t, base+"/metrics", "quickphotos_live_subscriptions 1")
 	start := time.Now()
 	stop()
 	select {

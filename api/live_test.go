@@ -277,7 +277,7 @@ func TestGraphQLWS_CloseCodes(t *testing.T) {
 	var logs syncbuf.Buffer
 	srv := apitest.NewServer(t, apitest.WithAuth(), apitest.WithLive(live.Config{}), apitest.WithConfig(func(c *api.Config) {
 		c.Logger = slog.New(slog.NewTextHandler(&logs, nil))
-		c.LiveInitTimeout = time.Second // long enough for the other cases to send theirs
+		c.LiveInitTimeout = 3 * time.Second // long enough for the other cases to send theirs, on a loaded machine too
 	}))
 	srv.MustCreateUser(t, "ann")
 	const sub = `{"id":"1","type":"subscribe","payload":{"query":"subscription { userChanged(username: \"ann\") { kind } }"}}`
@@ -485,7 +485,7 @@ func sendRequest(t *testing.T, req *http.Request) *apitest.Response {
 func TestGraphQLWS_TheStockClientIsToldWhy(t *testing.T) {
 	node, script := graphqljs.Script(t, "closecodes.mjs")
 	srv := apitest.NewServer(t, apitest.WithAuth(), apitest.WithLive(live.Config{}), apitest.WithConfig(func(c *api.Config) {
-		c.LiveInitTimeout = time.Second // long enough for the other cases to send theirs
+		c.LiveInitTimeout = 3 * time.Second // long enough for the other cases to send theirs, on a loaded machine too
 	}))
 	srv.MustCreateUser(t, "ann")
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)

@@ -96,12 +96,32 @@ func waitFor(t *testing.T, s *seen, want []string) {
 	}
 }
 
+// checkpointed waits for consumer name's first checkpoint and returns its checkpoints. A
+// consumer saves a batch's checkpoint after handling it: a test that stopped the consumer as
+// soon as the handler saw the batch could stop it before the save, however rarely.
+func (tb *table) checkpointed(t *testing.T, name string) map[string]dynamo.Checkpoint {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		cps, err := tb.store.Checkpoints(context.Background(), name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(cps) > 0 {
+			return cps
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("consumer %s saved no checkpoint", name)
+		}
+	}
+}
+
 func TestConsumer_ResumesAtItsCheckpoint(t *testing.T) {
 	tb := newTable(t)
 	tb.createUsers(t, "a1", "a2", "a3")
 	first := &seen{}
 	stop := tb.run(t, "c", first)
 	waitFor(t, first, []string{"a1", "a2", "a3"})
+	tb.checkpointed(t, "c") // one batch: the users were all written before the consumer started
 	stop()
 
 	tb.createUsers(t, "b1", "b2")
@@ -135,6 +155,7 @@ func TestConsumer_UnnamedStartsAtTheNewest(t *testing.T) {
 	stop := tb.run(t, "", s)
 	defer stop()
 	// The reader gets its LATEST iterator a moment after Run starts: write until it sees one.
+	deadline := time.Now().Add(10 * time.Second)
 	for i := 0; ; i++ {
 		name := fmt.Sprintf("after%d", i)
 		tb.createUsers(t, name)
@@ -145,7 +166,7 @@ func TestConsumer_UnnamedStartsAtTheNewest(t *testing.T) {
 			}
 			break
 		}
-		if i > 200 {
+		if time.Now().After(deadline) {
 			t.Fatal("an unnamed consumer saw nothing written after it started")
 		}
 	}
@@ -253,24 +274,11 @@ func TestConsumer_RestsAfterItsOwnCheckpoint(t *testing.T) {
 	defer tb.run(t, "feed", &s)()
 	tb.createUsers(t, "ann")
 	waitFor(t, &s, []string{"ann"})
-	checkpoints := func() map[string]dynamo.Checkpoint {
-		cps, err := tb.store.Checkpoints(context.Background(), "feed")
-		if err != nil {
-			t.Fatal(err)
-		}
-		return cps
-	}
 	// The checkpoint of the batch with ann is saved after ann is handled; however slow the
 	// machine, wait for it rather than for a fixed time.
-	before := checkpoints()
-	for deadline := time.Now().Add(10 * time.Second); len(before) == 0; before = checkpoints() {
-		if time.Now().After(deadline) {
-			t.Fatal("no checkpoint saved after the batch with ann")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	before := tb.checkpointed(t, "feed")
 	time.Sleep(200 * time.Millisecond) // forty polls
-	if after := checkpoints(); fmt.Sprint(after) != fmt.Sprint(before) {
+	if after := tb.checkpointed(t, "feed"); fmt.Sprint(after) != fmt.Sprint(before) {
 		t.Errorf("with nothing written, the checkpoint moved from %v to %v: the consumer reads its own checkpoints", before, after)
 	}
 }
