@@ -161,13 +161,16 @@ func (s *subscribers) arrived(user string, p photoRef, at time.Time) {
 }
 
 // drain waits, at most max, until a second has passed since the last upload and no event has
-// arrived for half a second: the events of the round's last uploads are still on their way
-// when it ends (the stream is polled, and a feed event takes two hops).
+// arrived for half a second, once one has: the events of the round's last uploads are still on
+// their way when it ends (the stream is polled, and a feed event takes two hops).
 func (s *subscribers) drain(ctx context.Context, max time.Duration) {
 	deadline := time.Now().Add(max)
 	for time.Now().Before(deadline) && ctx.Err() == nil {
 		s.mu.Lock()
-		quiet := time.Since(s.lastUpload) > time.Second && time.Since(s.lastEvent) > 500*time.Millisecond
+		// Until a first event arrives, the round's uploads may all still be on their way: a
+		// loaded machine can hold the stream's hops past any quiet period.
+		waiting := !s.lastUpload.IsZero() && s.lastEvent.IsZero()
+		quiet := !waiting && time.Since(s.lastUpload) > time.Second && time.Since(s.lastEvent) > 500*time.Millisecond
 		s.mu.Unlock()
 		if quiet {
 			return
