@@ -352,7 +352,7 @@ func TestNodes_RequestBudget(t *testing.T) {
 			map[string]any{"a": photos[0], "b": got.Bob.ID}, map[string]int{"BatchGetItem": 1}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			resp := srv.Query(t, tc.query, tc.vars)
+			resp := srv.QueryWithin(t, budget(tc.want), tc.query, tc.vars)
 			if len(resp.Errors) > 0 {
 				t.Fatalf("errors: %+v", resp.Errors)
 			}

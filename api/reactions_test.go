@@ -135,7 +135,7 @@ func TestPhotoWithReactions(t *testing.T) {
 		}
 	}
 	var first page
-	resp := srv.Query(t, q, map[string]any{"t": ts})
+	resp := srv.QueryWithin(t, 2, q, map[string]any{"t": ts})
 	resp.Decode(t, &first)
 	if first.Photo == nil || first.Photo.Reactions.TotalCount != 8 || len(first.Photo.Reactions.Edges) != 3 || !first.Photo.Reactions.PageInfo.HasNextPage {
 		t.Fatalf("first page %+v", first.Photo)
