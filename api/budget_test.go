@@ -77,14 +77,12 @@ func budget(want map[string]int) int {
 // and no other.
 func assertRequests(t *testing.T, c dynamo.CostSnapshot, want map[string]int) {
 	t.Helper()
-	total := 0
 	for op, n := range want {
-		total += n
 		if c.Operations[op] != n {
 			t.Errorf("%s: %d requests, want %d (cost %+v)", op, c.Operations[op], n, c)
 		}
 	}
-	if c.Requests != total {
+	if total := budget(want); c.Requests != total {
 		t.Errorf("%d requests in all, want %d (cost %+v)", c.Requests, total, c)
 	}
 }

@@ -2,6 +2,7 @@ package blob_test
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/base64"
 	"encoding/xml"
@@ -294,9 +295,14 @@ func TestStore_Upload(t *testing.T) {
 						}
 					}),
 				}
-				// An S3 URL is signed for the longest lifetime SigV4 allows, from a date before
-				// its expiry: a later date would move the expiry on.
-				if q, _ := url.ParseQuery(u[strings.IndexByte(u, '?')+1:]); q.Has("X-Amz-Date") {
+				// Each is refused with 403, a signature that does not match, but for one: an S3
+				// URL already lives the week SigV4 allows, and S3 answers a longer X-Amz-Expires
+				// with 400 before it checks the signature.
+				refusal := map[string]int{}
+				// An S3 URL is signed for that week from a date before its expiry: a later date
+				// would move the expiry on.
+				if p, err := url.Parse(u); err == nil && p.Query().Has("X-Amz-Date") {
+					refusal["longer expiry"] = http.StatusBadRequest
 					forged["later date"] = alterQuery(t, u, func(q url.Values) {
 						d, err := time.Parse("20060102T150405Z", q.Get("X-Amz-Date"))
 						if err != nil {
@@ -309,10 +315,9 @@ func TestStore_Upload(t *testing.T) {
 					if f == u {
 						t.Fatalf("%s: the URL did not change", name)
 					}
-					// 403 for a signature that does not match; S3 answers 400 for an
-					// X-Amz-Expires over its limit of a week, which the S3 URL's already is.
-					if resp, _ := get(t, f, nil); resp.StatusCode != http.StatusForbidden && resp.StatusCode != http.StatusBadRequest {
-						t.Errorf("%s: GET answered %d, want 403 or 400", name, resp.StatusCode)
+					want := cmp.Or(refusal[name], http.StatusForbidden)
+					if resp, _ := get(t, f, nil); resp.StatusCode != want {
+						t.Errorf("%s: GET answered %d, want %d", name, resp.StatusCode, want)
 					}
 				}
 			})
