@@ -50,13 +50,16 @@ var loadProgram = sync.OnceValues(func() (*ssa.Program, error) {
 	return prog, nil
 })
 
-// actionsReachedFrom returns the AWS actions that code reachable from roots may call, each with
-// a caller, by walking the module's code from the roots: every function referenced by reached
+// actionsReachedFrom returns the IAM actions that code reachable from roots needs, each with a
+// caller where the code asks for it (iamactions_test.go says how an SDK operation, and what it
+// carries, becomes IAM actions). It finds the calls by walking the module's code from the roots: every function referenced by reached
 // code (called, or taken as a value, as a callback is) is reached, and so is every method of a
 // module type that reached code turns into an interface value (code outside the module, such
 // as gqlgen's executor or net/http, may call it through the interface), and a call through one
 // of the module's interfaces reaches every module type implementing it. Only the module's code
-// is walked: a call of an AWS SDK operation counts as its action and ends there. The walk errs
+// is walked: a call of an AWS SDK operation counts as its operation and ends there; the items of
+// a transaction or the statements of PartiQL the walked code builds count as what the operation
+// that carries them does (a Delete in a TransactWriteItems is a DeleteItem). The walk errs
 // towards calls the code may never make; what it cannot see is code reached only by reflection,
 // or through a library's interface holding a module value made outside the walk.
 func actionsReachedFrom(t *testing.T, roots ...string) map[string]string {
@@ -81,7 +84,8 @@ func actionsReachedFrom(t *testing.T, roots ...string) map[string]string {
 		}
 		add(f)
 	}
-	actions := map[string]string{}
+	calls := map[string]string{}
+	carried := map[string]map[string]string{}
 	for len(queue) > 0 {
 		f := queue[0]
 		queue = queue[1:]
@@ -90,8 +94,8 @@ func actionsReachedFrom(t *testing.T, roots ...string) map[string]string {
 				if call, ok := instr.(ssa.CallInstruction); ok {
 					c := call.Common()
 					if a := sdkAction(c); a != "" {
-						if _, seen := actions[a]; !seen {
-							actions[a] = f.String()
+						if _, seen := calls[a]; !seen {
+							calls[a] = f.String()
 						}
 					} else if c.IsInvoke() && moduleType(c.Value.Type()) {
 						// A call through one of the module's interfaces reaches the method of
@@ -99,6 +103,16 @@ func actionsReachedFrom(t *testing.T, roots ...string) map[string]string {
 						// store of a client the caller was handed, say).
 						for _, impl := range implementations(prog, c.Value.Type().Underlying().(*types.Interface)) {
 							add(prog.MethodValue(prog.MethodSets.MethodSet(impl).Lookup(c.Method.Pkg(), c.Method.Name())))
+						}
+					}
+				}
+				if st, ok := instr.(*ssa.Store); ok {
+					if carrier, action := carriedAction(t, f, st); action != "" {
+						if carried[carrier] == nil {
+							carried[carrier] = map[string]string{}
+						}
+						if _, seen := carried[carrier][action]; !seen {
+							carried[carrier][action] = f.String()
 						}
 					}
 				}
@@ -120,7 +134,7 @@ func actionsReachedFrom(t *testing.T, roots ...string) map[string]string {
 			}
 		}
 	}
-	return actions
+	return authorised(t, calls, carried)
 }
 
 // sdkAction is the AWS action a call performs, "" when it is not a call of an SDK operation.
@@ -257,5 +271,19 @@ func TestActionsReached(t *testing.T) {
 	}
 	if _, ok := got["dynamodb:PutItem"]; ok {
 		t.Errorf("CreateTable: PutItem found, but CreateTable writes no item (found %v)", sortedKeys(got))
+	}
+
+	// Unfollow reads the friendship, then deletes it and uncounts it in one TransactWriteItems:
+	// IAM checks the transaction's Delete and Updates, and has no action for the transaction.
+	got = actionsReachedFrom(t, module+"/dynamo.(*Store).Unfollow")
+	for _, want := range []string{"dynamodb:GetItem", "dynamodb:DeleteItem", "dynamodb:UpdateItem"} {
+		if _, ok := got[want]; !ok {
+			t.Errorf("Unfollow: %s not found (found %v)", want, sortedKeys(got))
+		}
+	}
+	for _, never := range []string{"dynamodb:TransactWriteItems", "dynamodb:PutItem", "dynamodb:ConditionCheckItem"} {
+		if _, ok := got[never]; ok {
+			t.Errorf("Unfollow: %s found, but it is no action Unfollow needs (found %v)", never, sortedKeys(got))
+		}
 	}
 }
