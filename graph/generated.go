@@ -1070,7 +1070,11 @@ another. Errors carry ` + "`" + `extensions.code` + "`" + `: BAD_USER_INPUT, NOT
 FORBIDDEN, LIMIT_EXCEEDED (the caller's rate limit is spent, or a subscription bound passed: see
 below), QUERY_LIMIT_EXCEEDED (the operation is over a query limit: see below),
 SERVICE_UNAVAILABLE (the store stayed busy through bounded retries; retry later) or
-INTERNAL_SERVER_ERROR. A mutation that fails writes nothing.
+INTERNAL_SERVER_ERROR. A document that does not parse is refused with GRAPHQL_PARSE_FAILED, one
+that does not validate (or asks for introspection where it is off) with
+GRAPHQL_VALIDATION_FAILED, an automatic persisted query the server does not hold with
+PERSISTED_QUERY_NOT_FOUND, and a request the endpoint cannot take at all with BAD_REQUEST.
+A mutation that fails writes nothing.
 
 A photo is either hosted elsewhere (` + "`" + `uploadPhoto` + "`" + ` with a ` + "`" + `url` + "`" + `) or a file the server stores:
 ` + "`" + `createPhotoUpload` + "`" + ` says where to POST the file, then ` + "`" + `uploadPhoto` + "`" + ` names the upload, and
