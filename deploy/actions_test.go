@@ -3,6 +3,7 @@ package deploy
 import (
 	"fmt"
 	"go/types"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -27,12 +28,18 @@ var sdkServices = map[string]string{
 	"github.com/aws/aws-sdk-go-v2/service/s3":              "s3",
 }
 
-var loadProgram = sync.OnceValues(func() (*ssa.Program, error) {
+var loadProgram = sync.OnceValues(func() (*ssa.Program, error) { return load(module + "/...") })
+
+// loadCarriers loads testdata/carriers alone (a directory named testdata is in no "..."
+// pattern): the calls whose actions travel inside them that the module does not make.
+var loadCarriers = sync.OnceValues(func() (*ssa.Program, error) { return load(module + "/deploy/testdata/carriers") })
+
+func load(patterns ...string) (*ssa.Program, error) {
 	cfg := &packages.Config{
 		Mode: packages.LoadSyntax,
 		Dir:  "..",
 	}
-	pkgs, err := packages.Load(cfg, module+"/...")
+	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
 		return nil, err
 	}
@@ -48,7 +55,7 @@ var loadProgram = sync.OnceValues(func() (*ssa.Program, error) {
 	prog, _ := ssautil.Packages(pkgs, ssa.InstantiateGenerics)
 	prog.Build()
 	return prog, nil
-})
+}
 
 // actionsReachedFrom returns the IAM actions that code reachable from roots needs, each with a
 // caller where the code asks for it (iamactions_test.go says how an SDK operation, and what it
@@ -68,6 +75,11 @@ func actionsReachedFrom(t *testing.T, roots ...string) map[string]string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return walk(t, prog, roots...)
+}
+
+func walk(t *testing.T, prog *ssa.Program, roots ...string) map[string]string {
+	t.Helper()
 	reached := map[*ssa.Function]bool{}
 	var queue []*ssa.Function
 	add := func(f *ssa.Function) {
@@ -165,8 +177,13 @@ func sdkAction(c *ssa.CallCommon) string {
 	return prefix + ":" + strings.TrimSuffix(named.Obj().Name(), "Input")
 }
 
-var moduleTypes = sync.OnceValue(func() []types.Type {
-	prog, _ := loadProgram()
+var moduleTypesOf sync.Map // *ssa.Program → []types.Type
+
+// moduleTypes returns the module's named types (T and *T) in prog.
+func moduleTypes(prog *ssa.Program) []types.Type {
+	if v, ok := moduleTypesOf.Load(prog); ok {
+		return v.([]types.Type)
+	}
 	var out []types.Type
 	for _, p := range prog.AllPackages() {
 		if !isModulePath(p.Pkg.Path()) {
@@ -178,13 +195,14 @@ var moduleTypes = sync.OnceValue(func() []types.Type {
 			}
 		}
 	}
+	moduleTypesOf.Store(prog, out)
 	return out
-})
+}
 
 // implementations returns the module's types (T or *T) that implement iface.
 func implementations(prog *ssa.Program, iface *types.Interface) []types.Type {
 	var out []types.Type
-	for _, t := range moduleTypes() {
+	for _, t := range moduleTypes(prog) {
 		if types.Implements(t, iface) {
 			out = append(out, t)
 		}
@@ -258,6 +276,29 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// TestActionsReached_Carried: what IAM checks of the calls that carry their actions, in the
+// calls of testdata/carriers: a transaction's items and PartiQL statements by their own
+// actions, the carrier by none, a batch write by its own alone.
+func TestActionsReached_Carried(t *testing.T) {
+	prog, err := loadCarriers()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for fn, want := range map[string][]string{
+		"TransactGet":     {"dynamodb:GetItem"},
+		"TransactWrite":   {"dynamodb:ConditionCheckItem", "dynamodb:PutItem"},
+		"Statement":       {"dynamodb:PartiQLDelete"},
+		"BatchStatements": {"dynamodb:PartiQLInsert", "dynamodb:PartiQLSelect"},
+		"Transaction":     {"dynamodb:PartiQLUpdate"},
+		"BatchWrite":      {"dynamodb:BatchWriteItem"},
+	} {
+		got := sortedKeys(walk(t, prog, module+"/deploy/testdata/carriers."+fn))
+		if !slices.Equal(got, want) {
+			t.Errorf("%s needs %v, want %v", fn, got, want)
+		}
+	}
 }
 
 // TestActionsReached pins the walk itself on what it must find, so that a walk that finds
