@@ -1,58 +1,17 @@
 package blob_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/xml"
 	"errors"
-	"io"
-	"mime/multipart"
 	"net/http"
 	"net/url"
-	"sort"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/quickphotos/quickphotos/media/blob"
 )
-
-// postNoFollow sends form as post does, but returns the answer as it is, a redirect unfollowed
-// (the redirect's page is no part of the store).
-func postNoFollow(t *testing.T, form blob.PostForm, data []byte, edit func(fields map[string]string)) (*http.Response, []byte) {
-	t.Helper()
-	fields := map[string]string{}
-	for k, v := range form.Fields {
-		fields[k] = v
-	}
-	if edit != nil {
-		edit(fields)
-	}
-	names := make([]string, 0, len(fields))
-	for k := range fields {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	var buf bytes.Buffer
-	mw := multipart.NewWriter(&buf)
-	for _, k := range names {
-		mw.WriteField(k, fields[k])
-	}
-	fw, err := mw.CreateFormFile("file", "photo.jpg")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fw.Write(data)
-	mw.Close()
-	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	resp, err := client.Post(form.URL, mw.FormDataContentType(), &buf)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp, b
-}
 
 // TestStore_UploadSuccess: a form asks how its POST is answered once the file is stored, as
 // S3's success_action_redirect and success_action_status do, and both stores answer alike: a

@@ -60,6 +60,14 @@ func openS3Store(t *testing.T) *blob.S3Store {
 // edit, if not nil, changes the fields first.
 func post(t *testing.T, form blob.PostForm, data []byte, edit func(fields map[string]string)) (status int, body string) {
 	t.Helper()
+	resp, b := postNoFollow(t, form, data, edit)
+	return resp.StatusCode, string(b)
+}
+
+// postNoFollow sends form as post does, but returns the answer as it is, a redirect unfollowed
+// (the redirect's page is no part of the store).
+func postNoFollow(t *testing.T, form blob.PostForm, data []byte, edit func(fields map[string]string)) (*http.Response, []byte) {
+	t.Helper()
 	fields := map[string]string{}
 	for k, v := range form.Fields {
 		fields[k] = v
@@ -83,13 +91,14 @@ func post(t *testing.T, form blob.PostForm, data []byte, edit func(fields map[st
 	}
 	fw.Write(data)
 	mw.Close()
-	resp, err := http.Post(form.URL, mw.FormDataContentType(), &buf)
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := client.Post(form.URL, mw.FormDataContentType(), &buf)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b)
+	return resp, b
 }
 
 func get(t *testing.T, u string, header http.Header) (*http.Response, []byte) {
