@@ -8,6 +8,8 @@ import (
 
 	"github.com/quickphotos/quickphotos/api"
 	"github.com/quickphotos/quickphotos/internal/apitest"
+	"github.com/quickphotos/quickphotos/media"
+	"github.com/quickphotos/quickphotos/media/imaging"
 	"github.com/quickphotos/quickphotos/ratelimit"
 	"github.com/quickphotos/quickphotos/telemetry"
 )
@@ -26,13 +28,7 @@ func TestCORS_RefusalsAreReadableAcrossOrigins(t *testing.T) {
 		if got := h.Get("Access-Control-Allow-Origin"); got != origin {
 			t.Fatalf("Access-Control-Allow-Origin %q, want %q", got, origin)
 		}
-		var names []string
-		for _, v := range h.Values("Access-Control-Expose-Headers") {
-			for _, name := range strings.Split(v, ",") {
-				names = append(names, http.CanonicalHeaderKey(strings.TrimSpace(name)))
-			}
-		}
-		return names
+		return exposedHeaders(h)
 	}
 	for _, tc := range []struct {
 		name string
@@ -67,4 +63,36 @@ func TestCORS_RefusalsAreReadableAcrossOrigins(t *testing.T) {
 
 func withCORSOrigins(origins ...string) apitest.Option {
 	return apitest.WithConfig(func(c *api.Config) { c.CORSOrigins = origins })
+}
+
+// TestCORS_UploadAnswersAreReadableAcrossOrigins: a web app that posts an upload form to the
+// embedded store with fetch reads its answer as from S3 with the bucket's CORS rules
+// (deploy/template.yaml exposes ETag): the origin is allowed and the ETag exposed.
+func TestCORS_UploadAnswersAreReadableAcrossOrigins(t *testing.T) {
+	const origin = "https://app.example.com"
+	srv := apitest.NewServer(t, apitest.WithAuth(), apitest.WithMedia(media.Config{}), withCORSOrigins(origin))
+	srv.MustCreateUser(t, "alice")
+	file := imaging.Sample("alice#cors", 64, 48)
+	form := srv.MustCreatePhotoUpload(t, "alice", "image/jpeg", len(file))
+	resp, body := postUnfollowed(t, form, file, http.Header{"Origin": {origin}})
+	if resp.StatusCode != http.StatusNoContent || resp.Header.Get("ETag") == "" {
+		t.Fatalf("answered %d %s, ETag %q: want 204 with an ETag", resp.StatusCode, body, resp.Header.Get("ETag"))
+	}
+	if got := resp.Header.Get("Access-Control-Allow-Origin"); got != origin {
+		t.Errorf("Access-Control-Allow-Origin %q, want %q", got, origin)
+	}
+	if got := exposedHeaders(resp.Header); !slices.Contains(got, http.CanonicalHeaderKey("ETag")) {
+		t.Errorf("Access-Control-Expose-Headers %v lacks ETag", got)
+	}
+}
+
+// exposedHeaders are the names Access-Control-Expose-Headers lists, canonical.
+func exposedHeaders(h http.Header) []string {
+	var names []string
+	for _, v := range h.Values("Access-Control-Expose-Headers") {
+		for _, name := range strings.Split(v, ",") {
+			names = append(names, http.CanonicalHeaderKey(strings.TrimSpace(name)))
+		}
+	}
+	return names
 }

@@ -52,7 +52,7 @@ func formAnswers(t *testing.T, srv *apitest.Server) {
 
 	t.Run("Redirect", func(t *testing.T) {
 		form := create(t, map[string]any{"successActionRedirect": "https://app.example.com/uploaded?step=2"})
-		resp, _ := postUnfollowed(t, form, file)
+		resp, _ := postUnfollowed(t, form, file, nil)
 		loc, err := url.Parse(resp.Header.Get("Location"))
 		if resp.StatusCode != http.StatusSeeOther || err != nil || loc.Host != "app.example.com" || loc.Path != "/uploaded" {
 			t.Fatalf("answered %d, Location %q: want 303 to the app's page", resp.StatusCode, resp.Header.Get("Location"))
@@ -64,7 +64,7 @@ func formAnswers(t *testing.T, srv *apitest.Server) {
 	})
 	t.Run("Status201", func(t *testing.T) {
 		form := create(t, map[string]any{"successActionStatus": 201})
-		resp, body := postUnfollowed(t, form, file)
+		resp, body := postUnfollowed(t, form, file, nil)
 		var r struct {
 			XMLName   xml.Name `xml:"PostResponse"`
 			Key, ETag string
@@ -76,7 +76,7 @@ func formAnswers(t *testing.T, srv *apitest.Server) {
 	})
 	t.Run("Unasked", func(t *testing.T) {
 		form := create(t, nil)
-		if resp, body := postUnfollowed(t, form, file); resp.StatusCode != http.StatusNoContent || len(body) != 0 {
+		if resp, body := postUnfollowed(t, form, file, nil); resp.StatusCode != http.StatusNoContent || len(body) != 0 {
 			t.Fatalf("answered %d %s: want 204 with no body", resp.StatusCode, body)
 		}
 	})
@@ -109,9 +109,10 @@ func uploadPhotoFrom(t *testing.T, as *apitest.Server, form apitest.UploadForm, 
 	}
 }
 
-// postUnfollowed posts the file to the form as a browser's form does and returns the answer
-// as sent: a redirect is not followed (its page is the app's, and no test leaves the machine).
-func postUnfollowed(t *testing.T, form apitest.UploadForm, file []byte) (*http.Response, []byte) {
+// postUnfollowed posts the file to the form as a browser's form does, with header, and returns
+// the answer as sent: a redirect is not followed (its page is the app's, and no test leaves the
+// machine).
+func postUnfollowed(t *testing.T, form apitest.UploadForm, file []byte, header http.Header) (*http.Response, []byte) {
 	t.Helper()
 	sort.Slice(form.Fields, func(i, j int) bool { return form.Fields[i].Name < form.Fields[j].Name })
 	var body bytes.Buffer
@@ -130,8 +131,17 @@ func postUnfollowed(t *testing.T, form apitest.UploadForm, file []byte) (*http.R
 	}
 	_, _ = part.Write(file)
 	_ = w.Close()
+	req, err := http.NewRequest(http.MethodPost, form.URL, &body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header = header.Clone()
+	if req.Header == nil {
+		req.Header = http.Header{}
+	}
+	req.Header.Set("Content-Type", w.FormDataContentType())
 	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	resp, err := client.Post(form.URL, w.FormDataContentType(), &body)
+	resp, err := client.Do(req)
 	if err != nil {
 		t.Fatalf("POST %s: %v", form.URL, err)
 	}
