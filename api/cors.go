@@ -21,7 +21,12 @@ func withCORS(origins []string, next http.Handler) http.Handler {
 		AllowedMethods: []string{http.MethodGet, http.MethodPost},
 		AllowedHeaders: []string{"Authorization", "Content-Type", CostHeader, telemetry.RequestIDHeader,
 			"Apollo-Require-Preflight", "X-Apollo-Operation-Name"},
-		ExposedHeaders: []string{telemetry.RequestIDHeader},
+		// A script reads only the response headers CORS exposes (beyond a safelisted few): these
+		// are the ones a client acts on. Retry-After says when a 429 (the caller's rate limit)
+		// may be retried, WWW-Authenticate that a 401's token is bad, the request id what to
+		// quote in a report, and ETag what the embedded store stored of an upload, as the
+		// photos bucket's CORS rules expose it on S3 (deploy/template.yaml).
+		ExposedHeaders: []string{"Retry-After", "WWW-Authenticate", telemetry.RequestIDHeader, "ETag"},
 		MaxAge:         600,
 	}).Handler(next)
 }

@@ -36,8 +36,10 @@ import (
 // strictRequests refuses all of these with 400 and BAD_USER_INPUT before gqlgen decodes the
 // request: a POST body of JSON, and a GET's variables and extensions parameters (a GET may give
 // each GraphQL parameter once). Automatic persisted queries travel in extensions, so they are
-// covered by the same checks. JSON that is not well-formed is left to gqlgen to refuse in its
-// own words.
+// covered by the same checks. A POST body that is not well-formed JSON is left to gqlgen, which
+// refuses it with the same code; a GET's query string that is not one, and a variables or
+// extensions parameter that is not a JSON object, are refused here, since gqlgen would answer
+// them with no code.
 func strictRequests(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := checkRequest(r); err != nil {
@@ -77,7 +79,7 @@ func checkRequest(r *http.Request) error {
 func checkGETParams(rawQuery string) error {
 	params, err := url.ParseQuery(rawQuery)
 	if err != nil {
-		return nil // gqlgen refuses it
+		return domain.Errorf(domain.Invalid, "the URL's query string cannot be read (%v): URL-escape the GraphQL parameters", err)
 	}
 	for _, name := range requestKeys {
 		if n := len(params[name]); n > 1 {
@@ -99,9 +101,19 @@ func checkGETParams(rawQuery string) error {
 			if err := checkJSONText([]byte(v), "the "+name+" parameter"); err != nil {
 				return err
 			}
+			if !isJSONObject(v) {
+				return domain.Errorf(domain.Invalid, "the %s parameter is not a JSON object: send it as JSON, e.g. {\"name\": \"value\"}, URL-escaped", name)
+			}
 		}
 	}
 	return nil
+}
+
+// isJSONObject reports whether v is one JSON object (or null, which gqlgen takes as none), what
+// GraphQL over HTTP wants of a GET's variables and extensions.
+func isJSONObject(v string) bool {
+	v = strings.TrimSpace(v)
+	return json.Valid([]byte(v)) && (strings.HasPrefix(v, "{") || v == "null")
 }
 
 // keyMode is how the keys of one JSON object are compared.

@@ -83,7 +83,11 @@ func TestCheckGETParams(t *testing.T) {
 		"ExtensionCase":       {"extensions=" + q(`{"persistedQuery": {"version": 1, "Version": 2}}`), `differ only in case`},
 		"VariablesCaseIsFine": {"variables=" + q(`{"a": 1, "A": 2}`), ""},
 		"OtherParamsTwice":    {"query=" + q("{ a }") + "&utm=1&utm=2", ""},
-		"Unparsable":          {"query=%zz", ""},
+		"Unparsable":          {"query=%zz", "the URL's query string cannot be read"},
+		"VariablesNotJSON":    {"variables=" + q(`{a: 1}`), "the variables parameter is not a JSON object"},
+		"VariablesNotObject":  {"variables=" + q(`[1]`), "the variables parameter is not a JSON object"},
+		"ExtensionsNotObject": {"extensions=" + q(`"x"`), "the extensions parameter is not a JSON object"},
+		"VariablesNull":       {"variables=null", ""},
 	} {
 		t.Run(name, func(t *testing.T) {
 			err := checkGETParams(tc.query)

@@ -3,6 +3,7 @@ package deploy
 import (
 	"fmt"
 	"go/types"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -27,12 +28,18 @@ var sdkServices = map[string]string{
 	"github.com/aws/aws-sdk-go-v2/service/s3":              "s3",
 }
 
-var loadProgram = sync.OnceValues(func() (*ssa.Program, error) {
+var loadProgram = sync.OnceValues(func() (*ssa.Program, error) { return load(module + "/...") })
+
+// loadCarriers loads testdata/carriers alone (a directory named testdata is in no "..."
+// pattern): the calls whose actions travel inside them that the module does not make.
+var loadCarriers = sync.OnceValues(func() (*ssa.Program, error) { return load(module + "/deploy/testdata/carriers") })
+
+func load(patterns ...string) (*ssa.Program, error) {
 	cfg := &packages.Config{
 		Mode: packages.LoadSyntax,
 		Dir:  "..",
 	}
-	pkgs, err := packages.Load(cfg, module+"/...")
+	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
 		return nil, err
 	}
@@ -48,15 +55,18 @@ var loadProgram = sync.OnceValues(func() (*ssa.Program, error) {
 	prog, _ := ssautil.Packages(pkgs, ssa.InstantiateGenerics)
 	prog.Build()
 	return prog, nil
-})
+}
 
-// actionsReachedFrom returns the AWS actions that code reachable from roots may call, each with
-// a caller, by walking the module's code from the roots: every function referenced by reached
+// actionsReachedFrom returns the IAM actions that code reachable from roots needs, each with a
+// caller where the code asks for it (iamactions_test.go says how an SDK operation, and what it
+// carries, becomes IAM actions). It finds the calls by walking the module's code from the roots: every function referenced by reached
 // code (called, or taken as a value, as a callback is) is reached, and so is every method of a
 // module type that reached code turns into an interface value (code outside the module, such
 // as gqlgen's executor or net/http, may call it through the interface), and a call through one
 // of the module's interfaces reaches every module type implementing it. Only the module's code
-// is walked: a call of an AWS SDK operation counts as its action and ends there. The walk errs
+// is walked: a call of an AWS SDK operation counts as its operation and ends there; the items of
+// a transaction or the statements of PartiQL the walked code builds count as what the operation
+// that carries them does (a Delete in a TransactWriteItems is a DeleteItem). The walk errs
 // towards calls the code may never make; what it cannot see is code reached only by reflection,
 // or through a library's interface holding a module value made outside the walk.
 func actionsReachedFrom(t *testing.T, roots ...string) map[string]string {
@@ -65,6 +75,11 @@ func actionsReachedFrom(t *testing.T, roots ...string) map[string]string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return walk(t, prog, roots...)
+}
+
+func walk(t *testing.T, prog *ssa.Program, roots ...string) map[string]string {
+	t.Helper()
 	reached := map[*ssa.Function]bool{}
 	var queue []*ssa.Function
 	add := func(f *ssa.Function) {
@@ -81,7 +96,8 @@ func actionsReachedFrom(t *testing.T, roots ...string) map[string]string {
 		}
 		add(f)
 	}
-	actions := map[string]string{}
+	calls := map[string]string{}
+	carried := map[string]map[string]string{}
 	for len(queue) > 0 {
 		f := queue[0]
 		queue = queue[1:]
@@ -90,8 +106,8 @@ func actionsReachedFrom(t *testing.T, roots ...string) map[string]string {
 				if call, ok := instr.(ssa.CallInstruction); ok {
 					c := call.Common()
 					if a := sdkAction(c); a != "" {
-						if _, seen := actions[a]; !seen {
-							actions[a] = f.String()
+						if _, seen := calls[a]; !seen {
+							calls[a] = f.String()
 						}
 					} else if c.IsInvoke() && moduleType(c.Value.Type()) {
 						// A call through one of the module's interfaces reaches the method of
@@ -99,6 +115,16 @@ func actionsReachedFrom(t *testing.T, roots ...string) map[string]string {
 						// store of a client the caller was handed, say).
 						for _, impl := range implementations(prog, c.Value.Type().Underlying().(*types.Interface)) {
 							add(prog.MethodValue(prog.MethodSets.MethodSet(impl).Lookup(c.Method.Pkg(), c.Method.Name())))
+						}
+					}
+				}
+				if st, ok := instr.(*ssa.Store); ok {
+					if carrier, action := carriedAction(t, f, st); action != "" {
+						if carried[carrier] == nil {
+							carried[carrier] = map[string]string{}
+						}
+						if _, seen := carried[carrier][action]; !seen {
+							carried[carrier][action] = f.String()
 						}
 					}
 				}
@@ -120,7 +146,7 @@ func actionsReachedFrom(t *testing.T, roots ...string) map[string]string {
 			}
 		}
 	}
-	return actions
+	return authorised(t, calls, carried)
 }
 
 // sdkAction is the AWS action a call performs, "" when it is not a call of an SDK operation.
@@ -151,8 +177,13 @@ func sdkAction(c *ssa.CallCommon) string {
 	return prefix + ":" + strings.TrimSuffix(named.Obj().Name(), "Input")
 }
 
-var moduleTypes = sync.OnceValue(func() []types.Type {
-	prog, _ := loadProgram()
+var moduleTypesOf sync.Map // *ssa.Program → []types.Type
+
+// moduleTypes returns the module's named types (T and *T) in prog.
+func moduleTypes(prog *ssa.Program) []types.Type {
+	if v, ok := moduleTypesOf.Load(prog); ok {
+		return v.([]types.Type)
+	}
 	var out []types.Type
 	for _, p := range prog.AllPackages() {
 		if !isModulePath(p.Pkg.Path()) {
@@ -164,13 +195,14 @@ var moduleTypes = sync.OnceValue(func() []types.Type {
 			}
 		}
 	}
+	moduleTypesOf.Store(prog, out)
 	return out
-})
+}
 
 // implementations returns the module's types (T or *T) that implement iface.
 func implementations(prog *ssa.Program, iface *types.Interface) []types.Type {
 	var out []types.Type
-	for _, t := range moduleTypes() {
+	for _, t := range moduleTypes(prog) {
 		if types.Implements(t, iface) {
 			out = append(out, t)
 		}
@@ -246,6 +278,29 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
+// TestActionsReached_Carried: what IAM checks of the calls that carry their actions, in the
+// calls of testdata/carriers: a transaction's items and PartiQL statements by their own
+// actions, the carrier by none, a batch write by its own alone.
+func TestActionsReached_Carried(t *testing.T) {
+	prog, err := loadCarriers()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for fn, want := range map[string][]string{
+		"TransactGet":     {"dynamodb:GetItem"},
+		"TransactWrite":   {"dynamodb:ConditionCheckItem", "dynamodb:PutItem"},
+		"Statement":       {"dynamodb:PartiQLDelete"},
+		"BatchStatements": {"dynamodb:PartiQLInsert", "dynamodb:PartiQLSelect"},
+		"Transaction":     {"dynamodb:PartiQLUpdate"},
+		"BatchWrite":      {"dynamodb:BatchWriteItem"},
+	} {
+		got := sortedKeys(walk(t, prog, module+"/deploy/testdata/carriers."+fn))
+		if !slices.Equal(got, want) {
+			t.Errorf("%s needs %v, want %v", fn, got, want)
+		}
+	}
+}
+
 // TestActionsReached pins the walk itself on what it must find, so that a walk that finds
 // nothing cannot make the template test pass vacuously.
 func TestActionsReached(t *testing.T) {
@@ -257,5 +312,19 @@ func TestActionsReached(t *testing.T) {
 	}
 	if _, ok := got["dynamodb:PutItem"]; ok {
 		t.Errorf("CreateTable: PutItem found, but CreateTable writes no item (found %v)", sortedKeys(got))
+	}
+
+	// Unfollow reads the friendship, then deletes it and uncounts it in one TransactWriteItems:
+	// IAM checks the transaction's Delete and Updates, and has no action for the transaction.
+	got = actionsReachedFrom(t, module+"/dynamo.(*Store).Unfollow")
+	for _, want := range []string{"dynamodb:GetItem", "dynamodb:DeleteItem", "dynamodb:UpdateItem"} {
+		if _, ok := got[want]; !ok {
+			t.Errorf("Unfollow: %s not found (found %v)", want, sortedKeys(got))
+		}
+	}
+	for _, never := range []string{"dynamodb:TransactWriteItems", "dynamodb:PutItem", "dynamodb:ConditionCheckItem"} {
+		if _, ok := got[never]; ok {
+			t.Errorf("Unfollow: %s found, but it is no action Unfollow needs (found %v)", never, sortedKeys(got))
+		}
 	}
 }

@@ -58,6 +58,9 @@ func (b buildah) run(args ...string) string {
 // CA certificates on scratch), checks its configuration and contents, then runs its command and
 // asks it for its health and for GraphQL answers.
 func TestImage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary and a container image with buildah, then runs it; skipped in -short mode")
+	}
 	if _, err := exec.LookPath("buildah"); err != nil {
 		testtools.Missing(t, requireBuildah, "buildah", "apt-get install buildah", err)
 	}

@@ -1070,7 +1070,11 @@ another. Errors carry ` + "`" + `extensions.code` + "`" + `: BAD_USER_INPUT, NOT
 FORBIDDEN, LIMIT_EXCEEDED (the caller's rate limit is spent, or a subscription bound passed: see
 below), QUERY_LIMIT_EXCEEDED (the operation is over a query limit: see below),
 SERVICE_UNAVAILABLE (the store stayed busy through bounded retries; retry later) or
-INTERNAL_SERVER_ERROR. A mutation that fails writes nothing.
+INTERNAL_SERVER_ERROR. A document that does not parse is refused with GRAPHQL_PARSE_FAILED, one
+that does not validate (or asks for introspection where it is off) with
+GRAPHQL_VALIDATION_FAILED, an automatic persisted query the server does not hold with
+PERSISTED_QUERY_NOT_FOUND, and a request the endpoint cannot take at all with BAD_REQUEST.
+A mutation that fails writes nothing.
 
 A photo is either hosted elsewhere (` + "`" + `uploadPhoto` + "`" + ` with a ` + "`" + `url` + "`" + `) or a file the server stores:
 ` + "`" + `createPhotoUpload` + "`" + ` says where to POST the file, then ` + "`" + `uploadPhoto` + "`" + ` names the upload, and
@@ -1213,9 +1217,12 @@ Starts uploading a photo's file: returns where and how to send it. POST the file
 the file last, as a part named ` + "`" + `file` + "`" + ` (a browser's form does this; so does
 ` + "`" + `curl -F key=value … -F file=@photo.jpg` + "`" + `). The file must be at most ` + "`" + `byteSize` + "`" + ` bytes, be sent
 with the declared ` + "`" + `contentType` + "`" + `, and arrive before ` + "`" + `expires` + "`" + `; then name the upload in
-` + "`" + `uploadPhoto(input: {owner, upload: uploadId})` + "`" + `. The same form works whichever store holds the
-files (S3 or the server's own). BAD_USER_INPUT for a type other than image/jpeg, image/png or
-image/webp, or a size of 0 or over ` + "`" + `maxBytes` + "`" + `; FORBIDDEN unless the caller is ` + "`" + `owner` + "`" + `.
+` + "`" + `uploadPhoto(input: {owner, upload: uploadId})` + "`" + `. The store answers the POST with 204, or as
+` + "`" + `successActionStatus` + "`" + ` or ` + "`" + `successActionRedirect` + "`" + ` ask. The same form works, and is answered the
+same, whichever store holds the files (S3 or the server's own). BAD_USER_INPUT for a type other
+than image/jpeg, image/png or image/webp, a size of 0 or over ` + "`" + `maxBytes` + "`" + `, a
+` + "`" + `successActionStatus` + "`" + ` other than 200 or 201, or a ` + "`" + `successActionRedirect` + "`" + ` that is not an http or
+https URL; FORBIDDEN unless the caller is ` + "`" + `owner` + "`" + `.
 """
   createPhotoUpload(input: CreatePhotoUploadInput!): PhotoUpload!
   """
@@ -1516,6 +1523,20 @@ input CreatePhotoUploadInput {
   contentType: String!
   "The file's size in bytes, at most the server's limit: the file may not be larger."
   byteSize: Int!
+  """
+How the store answers the POST once the file is stored, for a plain HTML form (a page without
+JavaScript, which a 204 leaves where it was): 200 with no body, or 201 with S3's XML
+` + "`" + `PostResponse` + "`" + ` (` + "`" + `Location` + "`" + `, ` + "`" + `Bucket` + "`" + `, ` + "`" + `Key` + "`" + `, ` + "`" + `ETag` + "`" + `). Left out, 204 with no body. The form
+carries it as the signed field ` + "`" + `success_action_status` + "`" + `.
+"""
+  successActionStatus: Int
+  """
+An absolute http or https URL the store redirects the browser to (303 See Other) once the file
+is stored, with ` + "`" + `bucket` + "`" + `, ` + "`" + `key` + "`" + ` and ` + "`" + `etag` + "`" + ` added to its query: the page a plain HTML form shows
+next. Takes precedence over ` + "`" + `successActionStatus` + "`" + `. The form carries it as the signed field
+` + "`" + `success_action_redirect` + "`" + `.
+"""
+  successActionRedirect: String
 }
 
 "A photo to upload: give ` + "`" + `url` + "`" + ` or ` + "`" + `upload` + "`" + `, not both."
@@ -6356,7 +6377,7 @@ func (ec *executionContext) unmarshalInputCreatePhotoUploadInput(ctx context.Con
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"owner", "contentType", "byteSize"}
+	fieldsInOrder := [...]string{"owner", "contentType", "byteSize", "successActionStatus", "successActionRedirect"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -6384,6 +6405,20 @@ func (ec *executionContext) unmarshalInputCreatePhotoUploadInput(ctx context.Con
 				return it, err
 			}
 			it.ByteSize = data
+		case "successActionStatus":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("successActionStatus"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SuccessActionStatus = graphql.OmittableOf(data)
+		case "successActionRedirect":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("successActionRedirect"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SuccessActionRedirect = graphql.OmittableOf(data)
 		}
 	}
 	return it, nil

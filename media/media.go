@@ -118,9 +118,10 @@ type Ticket struct {
 	Form   blob.PostForm
 }
 
-// CreateUpload starts an upload of owner's: a file of contentType of at most size bytes. The
-// caller has checked that it may act as owner.
-func (s *Service) CreateUpload(ctx context.Context, owner, contentType string, size int64) (Ticket, error) {
+// CreateUpload starts an upload of owner's: a file of contentType of at most size bytes, whose
+// POST the store answers as success asks (a page without JavaScript wants a redirect or a
+// status it can show, see blob.PostSuccess). The caller has checked that it may act as owner.
+func (s *Service) CreateUpload(ctx context.Context, owner, contentType string, size int64, success blob.PostSuccess) (Ticket, error) {
 	if err := domain.ValidateUsername("owner", owner); err != nil {
 		return Ticket{}, err
 	}
@@ -130,6 +131,14 @@ func (s *Service) CreateUpload(ctx context.Context, owner, contentType string, s
 	if size < 1 || size > s.cfg.MaxBytes {
 		return Ticket{}, domain.Errorf(domain.Invalid, "byteSize %d: want 1 to %d", size, s.cfg.MaxBytes)
 	}
+	if success.Status != 0 && success.Status != 200 && success.Status != 201 {
+		return Ticket{}, domain.Errorf(domain.Invalid, "successActionStatus %d: want 200 or 201 (or none, for 204)", success.Status)
+	}
+	if success.Redirect != "" {
+		if err := domain.ValidateURL("successActionRedirect", success.Redirect); err != nil {
+			return Ticket{}, err
+		}
+	}
 	// Whole seconds: the record keeps the expiry to the second, and the form must not outlive it.
 	expires := s.cfg.Now().Add(s.cfg.UploadLifetime).Truncate(time.Second).UTC()
 	u := domain.Upload{ID: newUploadID(), Owner: owner, ContentType: contentType, Bytes: size, Expires: expires}
@@ -138,7 +147,7 @@ func (s *Service) CreateUpload(ctx context.Context, owner, contentType string, s
 	if err := s.records.CreateUpload(ctx, u); err != nil {
 		return Ticket{}, err
 	}
-	form, err := s.store.PresignPost(ctx, stagingKey(u.ID), contentType, size, expires)
+	form, err := s.store.PresignPost(ctx, stagingKey(u.ID), contentType, size, expires, success)
 	if err != nil {
 		return Ticket{}, domain.Wrap(domain.Internal, err, "presigning the upload")
 	}

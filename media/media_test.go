@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -74,7 +75,7 @@ func (f fixture) keys(t *testing.T) []string {
 // stage uploads file to a new upload of ada's, as a client's POST would.
 func (f fixture) stage(t *testing.T, file []byte) media.Ticket {
 	t.Helper()
-	ticket, err := f.svc.CreateUpload(context.Background(), "ada", "image/jpeg", int64(len(file)))
+	ticket, err := f.svc.CreateUpload(context.Background(), "ada", "image/jpeg", int64(len(file)), blob.PostSuccess{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,17 +107,25 @@ func TestService_CreateUpload(t *testing.T) {
 	for name, tc := range map[string]struct {
 		owner, contentType string
 		size               int64
+		success            blob.PostSuccess
 		code               domain.Code
 	}{
-		"OK":            {"ada", "image/webp", 1000, ""},
-		"ErrOverLimit":  {"ada", "image/jpeg", 1001, domain.Invalid},
-		"ErrEmpty":      {"ada", "image/jpeg", 0, domain.Invalid},
-		"ErrSVG":        {"ada", "image/svg+xml", 10, domain.Invalid},
-		"ErrGIF":        {"ada", "image/gif", 10, domain.Invalid},
-		"ErrOwnerSlash": {"a/b", "image/jpeg", 10, domain.Invalid},
+		"OK":                   {"ada", "image/webp", 1000, blob.PostSuccess{}, ""},
+		"ErrOverLimit":         {"ada", "image/jpeg", 1001, blob.PostSuccess{}, domain.Invalid},
+		"ErrEmpty":             {"ada", "image/jpeg", 0, blob.PostSuccess{}, domain.Invalid},
+		"ErrSVG":               {"ada", "image/svg+xml", 10, blob.PostSuccess{}, domain.Invalid},
+		"ErrGIF":               {"ada", "image/gif", 10, blob.PostSuccess{}, domain.Invalid},
+		"ErrOwnerSlash":        {"a/b", "image/jpeg", 10, blob.PostSuccess{}, domain.Invalid},
+		"OKStatus201":          {"ada", "image/jpeg", 10, blob.PostSuccess{Status: 201}, ""},
+		"OKRedirect":           {"ada", "image/jpeg", 10, blob.PostSuccess{Status: 200, Redirect: "https://app.example.com/uploaded?x=1"}, ""},
+		"ErrStatus204":         {"ada", "image/jpeg", 10, blob.PostSuccess{Status: 204}, domain.Invalid},
+		"ErrStatus302":         {"ada", "image/jpeg", 10, blob.PostSuccess{Status: 302}, domain.Invalid},
+		"ErrRedirectRelative":  {"ada", "image/jpeg", 10, blob.PostSuccess{Redirect: "/uploaded"}, domain.Invalid},
+		"ErrRedirectScript":    {"ada", "image/jpeg", 10, blob.PostSuccess{Redirect: "javascript:alert(1)"}, domain.Invalid},
+		"ErrRedirectBidiTrick": {"ada", "image/jpeg", 10, blob.PostSuccess{Redirect: "https://app.example.com/\u202edone"}, domain.Invalid},
 	} {
 		t.Run(name, func(t *testing.T) {
-			ticket, err := f.svc.CreateUpload(context.Background(), tc.owner, tc.contentType, tc.size)
+			ticket, err := f.svc.CreateUpload(context.Background(), tc.owner, tc.contentType, tc.size, tc.success)
 			if got := domain.ErrorCode(err); got != tc.code {
 				t.Fatalf("got %v, want %q", err, tc.code)
 			}
@@ -125,6 +134,13 @@ func TestService_CreateUpload(t *testing.T) {
 			}
 			if ticket.Form.MaxBytes != tc.size || ticket.Form.Fields["key"] != "staging/"+ticket.Upload.ID || !ticket.Form.Expires.Equal(ticket.Upload.Expires) {
 				t.Fatalf("ticket %+v", ticket)
+			}
+			// The success fields travel in the form, and are signed with it.
+			if got := ticket.Form.Fields["success_action_status"]; (tc.success.Status == 0 && got != "") || (tc.success.Status != 0 && got != fmt.Sprint(tc.success.Status)) {
+				t.Errorf("success_action_status field %q, want %d", got, tc.success.Status)
+			}
+			if got := ticket.Form.Fields["success_action_redirect"]; got != tc.success.Redirect {
+				t.Errorf("success_action_redirect field %q, want %q", got, tc.success.Redirect)
 			}
 			u, err := f.records.GetUpload(context.Background(), ticket.Upload.ID)
 			if err != nil || u != ticket.Upload {

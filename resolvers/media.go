@@ -6,6 +6,7 @@ import (
 
 	"github.com/quickphotos/quickphotos/domain"
 	"github.com/quickphotos/quickphotos/graph/model"
+	"github.com/quickphotos/quickphotos/media/blob"
 )
 
 // photoToUpload is uploadPhoto's input made valid: the photo, and the upload to make it of
@@ -59,7 +60,14 @@ func (r *mutationResolver) takesUploads(model.CreatePhotoUploadInput) error {
 }
 
 func (r *mutationResolver) createPhotoUpload(ctx context.Context, in model.CreatePhotoUploadInput) (model.PhotoUpload, error) {
-	t, err := r.Media.CreateUpload(ctx, in.Owner, in.ContentType, int64(in.ByteSize))
+	var success blob.PostSuccess
+	if v := in.SuccessActionStatus.Value(); v != nil {
+		success.Status = *v
+	}
+	if v := in.SuccessActionRedirect.Value(); v != nil {
+		success.Redirect = *v
+	}
+	t, err := r.Media.CreateUpload(ctx, in.Owner, in.ContentType, int64(in.ByteSize), success)
 	if err != nil {
 		return model.PhotoUpload{}, err
 	}

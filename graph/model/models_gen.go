@@ -20,6 +20,16 @@ type CreatePhotoUploadInput struct {
 	ContentType string `json:"contentType"`
 	// The file's size in bytes, at most the server's limit: the file may not be larger.
 	ByteSize int `json:"byteSize"`
+	// How the store answers the POST once the file is stored, for a plain HTML form (a page without
+	// JavaScript, which a 204 leaves where it was): 200 with no body, or 201 with S3's XML
+	// `PostResponse` (`Location`, `Bucket`, `Key`, `ETag`). Left out, 204 with no body. The form
+	// carries it as the signed field `success_action_status`.
+	SuccessActionStatus graphql.Omittable[*int] `json:"successActionStatus,omitempty"`
+	// An absolute http or https URL the store redirects the browser to (303 See Other) once the file
+	// is stored, with `bucket`, `key` and `etag` added to its query: the page a plain HTML form shows
+	// next. Takes precedence over `successActionStatus`. The form carries it as the signed field
+	// `success_action_redirect`.
+	SuccessActionRedirect graphql.Omittable[*string] `json:"successActionRedirect,omitempty"`
 }
 
 // A new profile. `username` is permanent; the other fields can be changed with updateUser.

@@ -54,7 +54,7 @@ func BenchmarkUpload(b *testing.B) {
 		base = srv.URL
 		b.SetBytes(size)
 		for i := 0; b.Loop(); i++ {
-			form, err := s.PresignPost(context.Background(), "staging/bench/upload", "application/octet-stream", size, time.Now().Add(time.Hour))
+			form, err := s.PresignPost(context.Background(), "staging/bench/upload", "application/octet-stream", size, time.Now().Add(time.Hour), blob.PostSuccess{})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -5,8 +5,8 @@
 //   - [FileStore], the embedded store: files under the data directory, written atomically, with
 //     its own HTTP handler (mounted by serve at [FileStorePath]) that accepts the same
 //     multipart/form-data POST as S3, under the same rules (exact key, declared Content-Type,
-//     content-length-range, expiry), signed with an HMAC key kept in the directory, and serves
-//     HMAC-signed GETs.
+//     content-length-range, expiry), answers it as S3 does ([PostSuccess]), signed with an HMAC
+//     key kept in the directory, and serves HMAC-signed GETs.
 //   - [S3Store], over aws-sdk-go-v2's S3 client and presigner.
 //
 // Keys are slash-separated paths of safe segments (see [CheckKey]); the caller builds them, and
@@ -18,6 +18,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -33,6 +35,66 @@ type PostForm struct {
 	MaxBytes int64
 }
 
+// PostSuccess is what a store answers a POST that stored its file, as S3 answers a browser's
+// form by its success_action_redirect and success_action_status fields (each in the form and
+// covered by its policy, so a client cannot change it): 303 See Other to Redirect, with the
+// bucket, key and quoted ETag added to its query, when Redirect is set; else 200 with no body
+// or 201 with an XML PostResponse (Location, Bucket, Key, ETag) when Status says so; else, the
+// zero value, 204 with no body. A page without JavaScript posts the form itself, and a 204
+// leaves the browser where it was, never showing that the upload finished.
+type PostSuccess struct {
+	// Status is 0 (204), 200 or 201.
+	Status int
+	// Redirect is "" or an absolute http or https URL.
+	Redirect string
+}
+
+// The form fields of PostSuccess, S3's names.
+const (
+	fieldSuccessStatus   = "success_action_status"
+	fieldSuccessRedirect = "success_action_redirect"
+)
+
+// fields are the form fields that ask for p: none for the zero value.
+func (p PostSuccess) fields() map[string]string {
+	f := map[string]string{}
+	if p.Status != 0 {
+		f[fieldSuccessStatus] = strconv.Itoa(p.Status)
+	}
+	if p.Redirect != "" {
+		f[fieldSuccessRedirect] = p.Redirect
+	}
+	return f
+}
+
+// conditions are the policy conditions that fix p's fields to their values.
+func (p PostSuccess) conditions() []any {
+	var c []any
+	for name, value := range p.fields() {
+		c = append(c, map[string]string{name: value})
+	}
+	return c
+}
+
+// check accepts a PostSuccess both stores answer alike.
+func (p PostSuccess) check() error {
+	if p.Status != 0 && p.Status != 200 && p.Status != 201 {
+		return fmt.Errorf("%w: success status %d: want 200 or 201 (or none, for 204)", ErrInvalidArgument, p.Status)
+	}
+	if p.Redirect != "" && !isRedirectURL(p.Redirect) {
+		return fmt.Errorf("%w: success redirect %q is not an absolute http or https URL", ErrInvalidArgument, p.Redirect)
+	}
+	return nil
+}
+
+func isRedirectURL(raw string) bool {
+	u, err := url.Parse(raw)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" && len(raw) <= maxRedirectLen
+}
+
+// maxRedirectLen bounds a success redirect, which travels in the form and the policy.
+const maxRedirectLen = 2048
+
 // Attrs describe a stored object. ETag is an opaque validator, without quotes, that changes
 // when the content does: S3's ETag on S3 (the hex MD5 for an object written in one request),
 // the hex SHA-256 of the content on the embedded store (SHA-256 runs at twice MD5's speed
@@ -47,8 +109,8 @@ type Attrs struct {
 // [ErrInvalidKey] otherwise.
 type Store interface {
 	// PresignPost lets a client upload exactly key, of contentType, at most maxBytes, until
-	// expires.
-	PresignPost(ctx context.Context, key, contentType string, maxBytes int64, expires time.Time) (PostForm, error)
+	// expires; the store answers the upload as success says.
+	PresignPost(ctx context.Context, key, contentType string, maxBytes int64, expires time.Time, success PostSuccess) (PostForm, error)
 	// Attributes returns ErrNotFound when key is absent.
 	Attributes(ctx context.Context, key string) (Attrs, error)
 	// NewReader opens key for reading; ErrNotFound when absent, ErrTooLarge when the object is
@@ -145,8 +207,11 @@ func checkPrefix(prefix string) error {
 }
 
 // checkPost validates PresignPost's arguments, common to both stores.
-func checkPost(key, contentType string, maxBytes int64, expires, now time.Time) error {
+func checkPost(key, contentType string, maxBytes int64, expires, now time.Time, success PostSuccess) error {
 	if err := CheckKey(key); err != nil {
+		return err
+	}
+	if err := success.check(); err != nil {
 		return err
 	}
 	if err := checkContentType(contentType); err != nil {

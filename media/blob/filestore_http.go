@@ -8,9 +8,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"mime"
 	"mime/multipart"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -32,35 +34,32 @@ const (
 )
 
 // PresignPost implements Store.
-func (s *FileStore) PresignPost(ctx context.Context, key, contentType string, maxBytes int64, expires time.Time) (PostForm, error) {
-	if err := checkPost(key, contentType, maxBytes, expires, s.now()); err != nil {
+func (s *FileStore) PresignPost(ctx context.Context, key, contentType string, maxBytes int64, expires time.Time, success PostSuccess) (PostForm, error) {
+	if err := checkPost(key, contentType, maxBytes, expires, s.now(), success); err != nil {
 		return PostForm{}, err
 	}
 	doc, err := json.Marshal(map[string]any{
 		"expiration": expires.UTC().Format("2006-01-02T15:04:05.000Z"),
-		"conditions": []any{
+		"conditions": append([]any{
 			map[string]string{fieldKey: key},
 			map[string]string{"Content-Type": contentType},
 			map[string]string{fieldAlgorithm: postAlgorithm},
 			[]any{"content-length-range", 1, maxBytes},
-		},
+		}, success.conditions()...),
 	})
 	if err != nil {
 		return PostForm{}, err
 	}
 	policy := base64.StdEncoding.EncodeToString(doc)
-	return PostForm{
-		URL: s.base() + FileStorePath,
-		Fields: map[string]string{
-			fieldKey:       key,
-			"Content-Type": contentType,
-			fieldPolicy:    policy,
-			fieldAlgorithm: postAlgorithm,
-			fieldSignature: s.sign("POST", policy),
-		},
-		Expires:  expires,
-		MaxBytes: maxBytes,
-	}, nil
+	fields := map[string]string{
+		fieldKey:       key,
+		"Content-Type": contentType,
+		fieldPolicy:    policy,
+		fieldAlgorithm: postAlgorithm,
+		fieldSignature: s.sign("POST", policy),
+	}
+	maps.Copy(fields, success.fields())
+	return PostForm{URL: s.base() + FileStorePath, Fields: fields, Expires: expires, MaxBytes: maxBytes}, nil
 }
 
 // Handler serves FileStorePath: POST of an upload form, and GET or HEAD of a signed URL. Every
@@ -266,8 +265,50 @@ func (s *FileStore) servePost(w http.ResponseWriter, r *http.Request) {
 		s.internalError(w, r, err)
 		return
 	}
-	w.Header().Set("ETag", `"`+a.ETag+`"`)
-	w.WriteHeader(http.StatusNoContent)
+	s.answerPost(w, fields, key, `"`+a.ETag+`"`)
+}
+
+// answerPost answers a POST whose file is stored at key as the form's success fields ask, as S3
+// does (see PostSuccess; the policy covered them): a redirect to a success_action_redirect that
+// is an absolute http or https URL, else the success_action_status 200 or 201, else 204. S3's
+// answers name the object's bucket; this store has none, so it names "".
+func (s *FileStore) answerPost(w http.ResponseWriter, fields map[string]string, key, etag string) {
+	if raw, ok := fields[fieldSuccessRedirect]; ok && isRedirectURL(raw) {
+		u, _ := url.Parse(raw)
+		q := u.Query()
+		q.Set("bucket", "")
+		q.Set("key", key)
+		q.Set("etag", etag)
+		u.RawQuery = q.Encode()
+		w.Header().Set("Location", u.String())
+		w.WriteHeader(http.StatusSeeOther)
+		return
+	}
+	location := s.base() + FileStorePath + key
+	w.Header().Set("ETag", etag)
+	w.Header().Set("Location", location)
+	switch fields[fieldSuccessStatus] {
+	case "200":
+		w.WriteHeader(http.StatusOK)
+	case "201":
+		body, _ := xml.Marshal(PostResponse{Location: location, Key: key, ETag: etag})
+		w.Header().Set("Content-Type", "application/xml")
+		w.WriteHeader(http.StatusCreated)
+		w.Write([]byte(xml.Header))
+		w.Write(body)
+	default:
+		w.WriteHeader(http.StatusNoContent)
+	}
+}
+
+// PostResponse is the XML body of a 201 answer to an upload form, S3's PostResponse: where the
+// object is (its URL, not signed), its bucket ("" on the embedded store), key and quoted ETag.
+type PostResponse struct {
+	XMLName  xml.Name `xml:"PostResponse"`
+	Location string
+	Bucket   string
+	Key      string
+	ETag     string
 }
 
 // checkForm verifies the form's fields against its signed policy; it returns the length range

@@ -36,7 +36,7 @@ func TestFileStore_KeyPersists(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	form, err := first.PresignPost(ctx, "staging/bob/u1", "image/png", 100, time.Now().Add(time.Hour))
+	form, err := first.PresignPost(ctx, "staging/bob/u1", "image/png", 100, time.Now().Add(time.Hour), blob.PostSuccess{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +59,7 @@ func TestFileStore_KeyPersists(t *testing.T) {
 	if resp, body := get(t, onServerOf(t, u, u2), nil); resp.StatusCode != http.StatusOK || string(body) != "png" {
 		t.Errorf("URL signed before reopening: %d %q", resp.StatusCode, body)
 	}
-	form2, _ := reopened.PresignPost(ctx, "staging/bob/u2", "image/png", 100, time.Now().Add(time.Hour))
+	form2, _ := reopened.PresignPost(ctx, "staging/bob/u2", "image/png", 100, time.Now().Add(time.Hour), blob.PostSuccess{})
 	form.URL = onServerOf(t, form.URL, form2.URL)
 	if status, body := post(t, form, []byte("x"), nil); status != http.StatusNoContent {
 		t.Errorf("form signed before reopening: %d %s", status, body)
@@ -170,7 +170,7 @@ func TestFileStore_AtomicWrite(t *testing.T) {
 	}
 	wg.Wait()
 
-	form, err := s.PresignPost(ctx, "staging/carol/big", "image/jpeg", 1000, time.Now().Add(time.Minute))
+	form, err := s.PresignPost(ctx, "staging/carol/big", "image/jpeg", 1000, time.Now().Add(time.Minute), blob.PostSuccess{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -338,7 +338,7 @@ func TestFileStore_ErrInternal(t *testing.T) {
 	dir := t.TempDir()
 	var logs bytes.Buffer
 	s := openFileStore(t, dir, blob.WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
-	form, err := s.PresignPost(context.Background(), "staging/erin/u", "image/jpeg", 100, time.Now().Add(time.Minute))
+	form, err := s.PresignPost(context.Background(), "staging/erin/u", "image/jpeg", 100, time.Now().Add(time.Minute), blob.PostSuccess{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -391,7 +391,7 @@ func TestFileStore_SlowUpload(t *testing.T) {
 			base = srv.URL
 
 			key, data := "staging/bob/slow", photo(64<<10)
-			form, err := fs.PresignPost(ctx, key, "image/jpeg", int64(len(data)), time.Now().Add(tc.expires))
+			form, err := fs.PresignPost(ctx, key, "image/jpeg", int64(len(data)), time.Now().Add(tc.expires), blob.PostSuccess{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"strings"
 	"time"
@@ -49,8 +50,8 @@ func (s *S3Store) object(key string) (*string, error) {
 }
 
 // PresignPost implements Store.
-func (s *S3Store) PresignPost(ctx context.Context, key, contentType string, maxBytes int64, expires time.Time) (PostForm, error) {
-	if err := checkPost(key, contentType, maxBytes, expires, time.Now()); err != nil {
+func (s *S3Store) PresignPost(ctx context.Context, key, contentType string, maxBytes int64, expires time.Time, success PostSuccess) (PostForm, error) {
+	if err := checkPost(key, contentType, maxBytes, expires, time.Now(), success); err != nil {
 		return PostForm{}, err
 	}
 	obj, _ := s.object(key)
@@ -58,10 +59,10 @@ func (s *S3Store) PresignPost(ctx context.Context, key, contentType string, maxB
 		// The SDK counts expiry from its signing time, now; rounding up keeps the policy from
 		// expiring before the expiry asked for.
 		o.Expires = time.Until(expires).Truncate(time.Second) + time.Second
-		o.Conditions = []any{
+		o.Conditions = append([]any{
 			map[string]string{"Content-Type": contentType},
 			[]any{"content-length-range", 1, maxBytes},
-		}
+		}, success.conditions()...)
 	})
 	if err != nil {
 		return PostForm{}, fmt.Errorf("blob: presign POST %s: %w", key, err)
@@ -71,6 +72,7 @@ func (s *S3Store) PresignPost(ctx context.Context, key, contentType string, maxB
 		fields[k] = v
 	}
 	fields["Content-Type"] = contentType
+	maps.Copy(fields, success.fields())
 	return PostForm{URL: req.URL, Fields: fields, Expires: expires, MaxBytes: maxBytes}, nil
 }
 

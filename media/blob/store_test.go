@@ -60,6 +60,14 @@ func openS3Store(t *testing.T) *blob.S3Store {
 // edit, if not nil, changes the fields first.
 func post(t *testing.T, form blob.PostForm, data []byte, edit func(fields map[string]string)) (status int, body string) {
 	t.Helper()
+	resp, b := postNoFollow(t, form, data, edit)
+	return resp.StatusCode, string(b)
+}
+
+// postNoFollow sends form as post does, but returns the answer as it is, a redirect unfollowed
+// (the redirect's page is no part of the store).
+func postNoFollow(t *testing.T, form blob.PostForm, data []byte, edit func(fields map[string]string)) (*http.Response, []byte) {
+	t.Helper()
 	fields := map[string]string{}
 	for k, v := range form.Fields {
 		fields[k] = v
@@ -83,13 +91,14 @@ func post(t *testing.T, form blob.PostForm, data []byte, edit func(fields map[st
 	}
 	fw.Write(data)
 	mw.Close()
-	resp, err := http.Post(form.URL, mw.FormDataContentType(), &buf)
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := client.Post(form.URL, mw.FormDataContentType(), &buf)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b)
+	return resp, b
 }
 
 func get(t *testing.T, u string, header http.Header) (*http.Response, []byte) {
@@ -156,7 +165,7 @@ func TestStore_Upload(t *testing.T) {
 			const max = 4096
 			presign := func(t *testing.T, key string) blob.PostForm {
 				t.Helper()
-				form, err := s.PresignPost(ctx, key, "image/jpeg", max, time.Now().Add(10*time.Minute))
+				form, err := s.PresignPost(ctx, key, "image/jpeg", max, time.Now().Add(10*time.Minute), blob.PostSuccess{})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -245,7 +254,7 @@ func TestStore_Upload(t *testing.T) {
 			t.Run("ErrExpired", func(t *testing.T) {
 				key := "staging/alice/expired"
 				expires := time.Now().Add(time.Second)
-				form, err := s.PresignPost(ctx, key, "image/jpeg", max, expires)
+				form, err := s.PresignPost(ctx, key, "image/jpeg", max, expires, blob.PostSuccess{})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -399,8 +408,8 @@ func TestStore_Upload(t *testing.T) {
 
 			t.Run("ErrInvalidKey", func(t *testing.T) {
 				for _, key := range []string{"", "../x", "a/../b", "/abs", "a//b", "a/", "a/./b", "a b", "a\\b", "ü"} {
-					if _, err := s.PresignPost(ctx, key, "image/jpeg", 10, time.Now().Add(time.Minute)); !errors.Is(err, blob.ErrInvalidKey) {
-						t.Errorf("PresignPost(%q): %v", key, err)
+					if _, err := s.PresignPost(ctx, key, "image/jpeg", 10, time.Now().Add(time.Minute), blob.PostSuccess{}); !errors.Is(err, blob.ErrInvalidKey) {
+						t.Errorf("PresignPost(%q, blob.PostSuccess{}): %v", key, err)
 					}
 					if err := s.Write(ctx, key, "image/jpeg", nil); !errors.Is(err, blob.ErrInvalidKey) {
 						t.Errorf("Write(%q): %v", key, err)
@@ -428,19 +437,19 @@ func TestStore_Upload(t *testing.T) {
 			t.Run("ErrInvalidArgument", func(t *testing.T) {
 				for name, call := range map[string]func() error{
 					"content type with parameters": func() error {
-						_, err := s.PresignPost(ctx, "k", "image/jpeg; x=1", 10, time.Now().Add(time.Minute))
+						_, err := s.PresignPost(ctx, "k", "image/jpeg; x=1", 10, time.Now().Add(time.Minute), blob.PostSuccess{})
 						return err
 					},
 					"no size": func() error {
-						_, err := s.PresignPost(ctx, "k", "image/jpeg", 0, time.Now().Add(time.Minute))
+						_, err := s.PresignPost(ctx, "k", "image/jpeg", 0, time.Now().Add(time.Minute), blob.PostSuccess{})
 						return err
 					},
 					"past expiry": func() error {
-						_, err := s.PresignPost(ctx, "k", "image/jpeg", 10, time.Now().Add(-time.Minute))
+						_, err := s.PresignPost(ctx, "k", "image/jpeg", 10, time.Now().Add(-time.Minute), blob.PostSuccess{})
 						return err
 					},
 					"expiry past 7 days": func() error {
-						_, err := s.PresignPost(ctx, "k", "image/jpeg", 10, time.Now().Add(8*24*time.Hour))
+						_, err := s.PresignPost(ctx, "k", "image/jpeg", 10, time.Now().Add(8*24*time.Hour), blob.PostSuccess{})
 						return err
 					},
 				} {

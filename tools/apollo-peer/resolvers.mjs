@@ -66,7 +66,7 @@ function pageArgs(first, after) {
 // selectedPage looks into the selection of the field being resolved for its child field
 // named child and returns that child's page arguments, when valid: it lets a profile be read
 // by the Query of its followers or photos, and a photo by the Query of its reactions, as the
-// single-table design intends (DESIGN.md "The table").
+// single-table design intends (docs/design.md "The table").
 function selectedPage(info, child, firstPageOnly) {
   const parentType = getNamedType(info.returnType);
   const def = parentType.getFields()[child];

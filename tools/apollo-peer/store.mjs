@@ -1,5 +1,6 @@
-// The single-table access of quickphotos (DESIGN.md "The table" and "Access patterns";
-// dynamo/keys.go, attributes.go, items.go): the same keys, attributes and requests.
+// The single-table access of quickphotos (docs/design.md "The table" and "Access patterns and
+// their request budgets"; dynamo/keys.go, attributes.go, items.go): the same keys, attributes
+// and requests.
 //
 //   PK USER#u          SK #FRIEND#f … #METADATA#u … PHOTO#u#t     followers, profile, photos
 //   PK REACTION#r#type SK PHOTO#o#t                               a reaction
