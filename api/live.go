@@ -52,16 +52,18 @@ func liveTransports(cfg Config) []graphql.Transport {
 	}
 }
 
-// originPatterns are the browser origins a WebSocket may come from besides the server's own,
-// as coder/websocket matches them (host patterns): the CORS origins.
+// originPatterns are the browser origins a WebSocket may come from besides the server's own:
+// the CORS origins, whole. coder/websocket matches a pattern with a scheme against the
+// Origin's scheme and host, and one without against the host alone, which would let a page
+// served over plain http in where only https was allowed.
 func originPatterns(origins []string) []string {
 	var patterns []string
 	for _, o := range origins {
 		if o == "*" {
 			return []string{"*"}
 		}
-		if _, host, ok := strings.Cut(o, "://"); ok {
-			patterns = append(patterns, host)
+		if strings.Contains(o, "://") {
+			patterns = append(patterns, o)
 		}
 	}
 	return patterns
