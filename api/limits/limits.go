@@ -121,23 +121,37 @@ func (e *Extension) MutateOperationParameters(_ context.Context, p *graphql.RawP
 
 // MutateOperationContext refuses the operation about to run when it exceeds a limit. gqlgen
 // calls it after validation and before execution, so a refused operation reads nothing. The
-// cheap checks go first: operations, depth, aliases, then cost.
+// limits are checked in this order: operations, depth, aliases, cost.
 func (e *Extension) MutateOperationContext(_ context.Context, oc *graphql.OperationContext) *gqlerror.Error {
 	c := e.cfg
 	if n := Operations(oc.Doc); over(n, c.MaxOperations) {
 		return exceeded("operations", n, c.MaxOperations, "document has %d operations, %d over the limit of %d")
 	}
-	if n := Depth(oc.Operation); over(n, c.MaxDepth) {
+	m, ok := oc.Stats.GetExtension(statsKey).(*Measures)
+	if !ok {
+		measured := Measure(oc.Operation, oc.Variables)
+		m = &measured
+	}
+	if n := m.Depth; over(n, c.MaxDepth) {
 		return exceeded("depth", n, c.MaxDepth, "query depth is %d, %d over the limit of %d")
 	}
-	if n := Aliases(oc.Operation); over(n, c.MaxAliases) {
+	if n := m.Aliases; over(n, c.MaxAliases) {
 		return exceeded("aliases", n, c.MaxAliases, "query has %d aliases, %d over the limit of %d")
 	}
-	if n := Cost(oc.Operation, oc.Variables); over(n, c.MaxCost) {
+	if n := m.Cost; over(n, c.MaxCost) {
 		return exceeded("cost", n, c.MaxCost, "query cost is %d estimated read units, %d over the limit of %d")
 	}
 	return nil
 }
+
+// statsKey is where Record keeps an operation's measures.
+const statsKey = "QuickphotosLimits"
+
+// Record gives the extension the measures of oc's operation, taken with MeasureField by an
+// extension in front of it that walks the operation anyway: the extension then checks those
+// rather than walking the operation a second time. m must be what Measure(oc.Operation,
+// oc.Variables) would return.
+func Record(oc *graphql.OperationContext, m *Measures) { oc.Stats.SetExtension(statsKey, m) }
 
 func over(n, limit int) bool { return limit > 0 && n > limit }
 
