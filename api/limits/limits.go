@@ -71,9 +71,8 @@ func New(cfg Config) *Extension { return &Extension{cfg: cfg} }
 // ExtensionName names the extension in gqlgen's extension list.
 func (*Extension) ExtensionName() string { return "QuickphotosLimits" }
 
-// Validate refuses a negative limit, and a schema in which a field Cost counts as a read is
-// missing or a connection has no `first`: either would make those fields free without
-// anyone noticing. handler.Server.Use panics with the error, so the server does not start.
+// Validate refuses a negative limit, and a schema in which a field Cost counts as an entity
+// read is missing: that would make the field free without anyone noticing. handler.Server.Use panics with the error, so the server does not start.
 func (e *Extension) Validate(es graphql.ExecutableSchema) error {
 	c := e.cfg
 	if c.MaxTokens < 0 || c.MaxDepth < 0 || c.MaxCost < 0 || c.MaxAliases < 0 || c.MaxOperations < 0 {
@@ -88,16 +87,13 @@ func checkSchema(s *ast.Schema) error {
 	}
 	var errs []error
 	for typ, fields := range fieldKinds {
-		for name, kind := range fields {
+		for name := range fields {
 			var def *ast.FieldDefinition
 			if t := s.Types[typ]; t != nil {
 				def = t.Fields.ForName(name)
 			}
-			switch {
-			case def == nil && !optionalFields[typ+"."+name]:
+			if def == nil && !optionalFields[typ+"."+name] {
 				errs = append(errs, fmt.Errorf("limits: Cost counts %s.%s, which the schema lacks", typ, name))
-			case def != nil && kind == connection && def.Arguments.ForName("first") == nil:
-				errs = append(errs, fmt.Errorf("limits: connection %s.%s has no first argument", typ, name))
 			}
 		}
 	}

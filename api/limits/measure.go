@@ -99,9 +99,9 @@ func Aliases(op *ast.OperationDefinition) int { return Measure(op, nil).Aliases 
 // A field that loads one entity (Query.user, Query.photo, Query.viewer, Photo.owner,
 // Reaction.user, Reaction.photo, Friendship.follower, Friendship.followed, and every mutation)
 // costs 1 plus its children; so does Query.node. Query.users and Query.nodes cost that once
-// per username or id asked. A connection
-// costs `first` (its default when absent or null, clamped to 0..100) times 1 plus the cost of
-// one node's children. Every other field costs only its children; introspection costs nothing.
+// per username or id asked. A connection (any field that takes `first`, by the schema: the
+// feeds too) costs `first` (its default when absent or null, clamped to 0..100) times 1 plus
+// the cost of one node's children. Every other field costs only its children; introspection costs nothing.
 // Argument values are resolved as gqlgen resolves them, from literals, vars and defaults.
 func Cost(op *ast.OperationDefinition, vars map[string]any) int { return Measure(op, vars).Cost }
 
@@ -136,15 +136,16 @@ const (
 // few items, which Cost counts as one.
 const mutationType = "Mutation"
 
-// fieldKinds are the fields that read, by parent type and field name. Query.viewer is not in
-// the schema yet; it is listed so that adding it cannot make it free. Validate checks the
-// others against the schema, so renaming one there cannot silently make it free either.
+// fieldKinds are the fields that read an entity, by parent type and field name; connections
+// are known by their `first` argument instead (selection.IsConnection), so a new one costs its
+// page without an edit here. Query.viewer is listed so that it cannot become free. Validate
+// checks the others against the schema, so renaming one there cannot silently make it free
+// either.
 var fieldKinds = map[string]map[string]fieldKind{
 	"Query":      {"user": entity, "photo": entity, "viewer": entity, "users": entityList, "node": entity, "nodes": entityList},
-	"Photo":      {"owner": entity, "reactions": connection},
+	"Photo":      {"owner": entity},
 	"Reaction":   {"user": entity, "photo": entity},
 	"Friendship": {"follower": entity, "followed": entity},
-	"User":       {"photos": connection, "followers": connection, "following": connection, "reactions": connection},
 }
 
 // listArguments name the argument that lists what an entityList field reads.
@@ -164,6 +165,9 @@ func kindOf(f *ast.Field) fieldKind {
 	}
 	if f.ObjectDefinition.Name == mutationType {
 		return entity
+	}
+	if selection.IsConnection(f.Definition) {
+		return connection
 	}
 	return fieldKinds[f.ObjectDefinition.Name][f.Name]
 }
