@@ -42,8 +42,9 @@ func (w Walker[T]) Walk(set ast.SelectionSet) T {
 type walk[T any] struct {
 	Walker[T]
 	// levels holds one Field per depth, reused by siblings: a field's Field lives for the
-	// duration of its Field call.
+	// duration of its Field call. They are allocated a block at a time, from fields.
 	levels []*Field
+	fields []Field
 	// done holds the value of each fragment definition walked; busy those being walked.
 	done map[*ast.FragmentDefinition]T
 	busy map[*ast.FragmentDefinition]bool
@@ -101,7 +102,14 @@ func (s *walk[T]) field(f *ast.Field, parent *Field) T {
 		depth = parent.depth + 1
 	}
 	if depth == len(s.levels) {
-		s.levels = append(s.levels, &Field{})
+		if len(s.fields) == cap(s.fields) {
+			s.fields = make([]Field, 0, levelsBlock)
+		}
+		s.fields = s.fields[:len(s.fields)+1]
+		if s.levels == nil {
+			s.levels = make([]*Field, 0, levelsBlock)
+		}
+		s.levels = append(s.levels, &s.fields[len(s.fields)-1])
 	}
 	sf := s.levels[depth]
 	*sf = Field{Field: f, parent: parent, depth: depth, vars: s.Vars}
@@ -111,6 +119,9 @@ func (s *walk[T]) field(f *ast.Field, parent *Field) T {
 	}
 	return s.Field(sf, children)
 }
+
+// levelsBlock is how many depths' Fields are allocated at once: most operations are no deeper.
+const levelsBlock = 8
 
 // Field is a field as a walk meets it. It is valid only during the Field call it is given
 // to: the walk reuses it for the next field at the same depth.
