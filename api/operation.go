@@ -54,21 +54,24 @@ var schemaProfileFields = map[string]domain.ProfileField{
 // profileFieldOf is the profile field f selects, as a set: none unless f is one of User's
 // fields that hold a profile field.
 func profileFieldOf(f *selection.Field) profileSet {
-	pf, ok := schemaProfileFields[f.Name]
-	if !ok || f.ObjectDefinition == nil || f.ObjectDefinition.Name != "User" {
+	if f.ObjectDefinition == nil || f.ObjectDefinition.Name != "User" {
 		return 0
 	}
-	return profileBits[pf]
+	return schemaProfileBits[f.Name]
 }
 
-// profileBits is the set of each profile field alone.
-var profileBits = func() map[domain.ProfileField]profileSet {
+// schemaProfileBits maps each of schemaProfileFields to its field alone, as a set.
+var schemaProfileBits = func() map[string]profileSet {
 	if len(domain.ProfileFields) > 32 {
 		panic("profileSet holds at most 32 profile fields")
 	}
-	bits := map[domain.ProfileField]profileSet{}
-	for i, f := range domain.ProfileFields {
-		bits[f] = 1 << i
+	bits := map[string]profileSet{}
+	for name, pf := range schemaProfileFields {
+		for i, f := range domain.ProfileFields {
+			if f == pf {
+				bits[name] = 1 << i
+			}
+		}
 	}
 	return bits
 }()
