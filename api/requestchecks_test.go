@@ -31,7 +31,7 @@ func TestRequestChecks_MeasuresAreTheLimits(t *testing.T) {
 		"Introspection": {string(introspection), nil},
 	} {
 		t.Run(name, func(t *testing.T) {
-			doc, errs := gqlparser.LoadQuery(schema, tc.query)
+			doc, errs := gqlparser.LoadQueryWithRules(schema, tc.query, nil)
 			if errs != nil {
 				t.Fatal(errs)
 			}
