@@ -24,6 +24,7 @@ func TestBadArgumentsAnywhereAreRefusedBeforeAnyDynamoDBRequest(t *testing.T) {
 		{"first in a fragment", `{ users(usernames: ["ada"]) { ...F } } fragment F on User { reactions(first: -1) { edges { cursor } } }`, nil, "users.reactions", "first"},
 		{"first in an inline fragment, aliased", `{ u: user(username: "ada") { ... on User { p: photos(first: 1000) { edges { cursor } } } } }`, nil, "u.p", "first"},
 		{"a sibling's username", `{ a: user(username: "ada") { name } b: user(username: "b#b") { name } }`, nil, "b", "username"},
+		{"one bad username given for the list", `{ a: user(username: "ada") { name } users(usernames: "b#b") { name } }`, nil, "users", "usernames"},
 		{"too many usernames", fmt.Sprintf(`{ users(usernames: [%s]) { name } }`, strings.Repeat(`"u", `, 101)), nil, "users", "usernames"},
 		{"a photo's timestamp with a fraction of a second", `{ user(username: "ada") { name } photo(owner: "ada", timestamp: "2019-03-03T18:20:10.5") { url } }`, nil, "photo", "timestamp"},
 	}

@@ -5,11 +5,11 @@ import (
 	"time"
 
 	"github.com/99designs/gqlgen/graphql"
-	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/quickphotos/quickphotos/domain"
 	"github.com/quickphotos/quickphotos/dynamo"
 	"github.com/quickphotos/quickphotos/loaders"
+	"github.com/quickphotos/quickphotos/selection"
 )
 
 // perOperation gives every GraphQL operation its own loaders and its own cost account, so
@@ -35,7 +35,7 @@ func (p perOperation) InterceptOperation(ctx context.Context, next graphql.Opera
 	ctx, _ = dynamo.WithCost(ctx)
 	opts := loaders.Options{Observer: p.batches, Wait: p.batchWait}
 	if oc := graphql.GetOperationContext(ctx); oc != nil && oc.Operation != nil {
-		opts.ProfileFields = profileFields(oc.Operation.SelectionSet)
+		opts.ProfileFields = selectionOf(oc).profile.profileFields()
 	}
 	return next(loaders.With(ctx, loaders.New(p.store, opts)))
 }
@@ -51,37 +51,27 @@ var schemaProfileFields = map[string]domain.ProfileField{
 	"pinnedImage": domain.FieldPinnedImage,
 }
 
-// profileFields lists the optional profile fields an operation selects anywhere, so that
-// profile reads fetch only those. It returns them in domain.ProfileFields order, an empty,
-// non-nil list when none is selected.
-func profileFields(set ast.SelectionSet) []domain.ProfileField {
-	seen := map[domain.ProfileField]bool{}
-	visited := map[*ast.FragmentDefinition]bool{}
-	var walk func(ast.SelectionSet)
-	walk = func(set ast.SelectionSet) {
-		for _, sel := range set {
-			switch s := sel.(type) {
-			case *ast.Field:
-				if f, ok := schemaProfileFields[s.Name]; ok && s.ObjectDefinition != nil && s.ObjectDefinition.Name == "User" {
-					seen[f] = true
-				}
-				walk(s.SelectionSet)
-			case *ast.InlineFragment:
-				walk(s.SelectionSet)
-			case *ast.FragmentSpread:
-				if s.Definition != nil && !visited[s.Definition] {
-					visited[s.Definition] = true
-					walk(s.Definition.SelectionSet)
-				}
+// profileFieldOf is the profile field f selects, as a set: none unless f is one of User's
+// fields that hold a profile field.
+func profileFieldOf(f *selection.Field) profileSet {
+	if f.ObjectDefinition == nil || f.ObjectDefinition.Name != "User" {
+		return 0
+	}
+	return schemaProfileBits[f.Name]
+}
+
+// schemaProfileBits maps each of schemaProfileFields to its field alone, as a set.
+var schemaProfileBits = func() map[string]profileSet {
+	if len(domain.ProfileFields) > 32 {
+		panic("profileSet holds at most 32 profile fields")
+	}
+	bits := map[string]profileSet{}
+	for name, pf := range schemaProfileFields {
+		for i, f := range domain.ProfileFields {
+			if f == pf {
+				bits[name] = 1 << i
 			}
 		}
 	}
-	walk(set)
-	fields := []domain.ProfileField{}
-	for _, f := range domain.ProfileFields {
-		if seen[f] {
-			fields = append(fields, f)
-		}
-	}
-	return fields
-}
+	return bits
+}()

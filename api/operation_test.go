@@ -27,7 +27,7 @@ func TestProfileFields(t *testing.T) {
 			if errs != nil {
 				t.Fatal(errs)
 			}
-			got := profileFields(doc.Operations[0].SelectionSet)
+			got := walkSelection(doc.Operations[0], nil).profile.profileFields()
 			if !reflect.DeepEqual(got, tc.want) {
 				t.Fatalf("got %v, want %v", got, tc.want)
 			}

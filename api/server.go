@@ -126,12 +126,12 @@ func New(cfg Config) http.Handler {
 	gql.SetValidationRulesFn(validationRules)
 	gql.Use(extension.AutomaticPersistedQuery{Cache: newPersistedQueries(cfg.PersistedQueryBytes)})
 	gql.Use(documentText{}) // after the persisted queries, which fill in the document
-	if cfg.DisableIntrospection {
-		gql.Use(noIntrospection{})
-	} else {
+	if !cfg.DisableIntrospection {
 		gql.Use(extension.Introspection{})
 	}
-	gql.Use(checkArguments{}) // before the limits: a bad `first` is the client's input, not a cost
+	// One walk of the operation for the request's checks, before the limits (which check the
+	// measures it records): a bad `first` is the client's input, not a cost.
+	gql.Use(requestChecks{noIntrospection: cfg.DisableIntrospection})
 	gql.Use(limits.New(*cfg.Limits))
 	rl := rateLimit{limiter: cfg.RateLimit, clients: newClientAddresses(cfg.TrustedProxies), log: cfg.Logger}
 	if cfg.Telemetry != nil {

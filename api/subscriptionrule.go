@@ -7,6 +7,8 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/validator/core"
 	"github.com/vektah/gqlparser/v2/validator/rules"
+
+	"github.com/quickphotos/quickphotos/selection"
 )
 
 // validationRules are gqlparser's validation rules, with its SingleFieldSubscriptions rule
@@ -49,30 +51,20 @@ func singleFieldSubscriptions(observers *core.Events, addError core.AddErrFunc) 
 func rootFields(set ast.SelectionSet) []*ast.Field {
 	var fields []*ast.Field
 	keys := map[string]bool{}
-	fragments := map[string]bool{}
-	var walk func(ast.SelectionSet)
-	walk = func(set ast.SelectionSet) {
-		for _, sel := range set {
-			switch sel := sel.(type) {
-			case *ast.Field:
-				key := sel.Alias
-				if key == "" {
-					key = sel.Name
-				}
-				if !keys[key] {
-					keys[key] = true
-					fields = append(fields, sel)
-				}
-			case *ast.InlineFragment:
-				walk(sel.SelectionSet)
-			case *ast.FragmentSpread:
-				if sel.Definition != nil && !fragments[sel.Name] {
-					fragments[sel.Name] = true
-					walk(sel.Definition.SelectionSet)
-				}
+	selection.Walker[struct{}]{
+		Shallow: true,
+		Combine: func(struct{}, struct{}) struct{} { return struct{}{} },
+		Field: func(f *selection.Field, _ struct{}) struct{} {
+			key := f.Alias
+			if key == "" {
+				key = f.Name
 			}
-		}
-	}
-	walk(set)
+			if !keys[key] {
+				keys[key] = true
+				fields = append(fields, f.Field)
+			}
+			return struct{}{}
+		},
+	}.Walk(set)
 	return fields
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 
 	"github.com/quickphotos/quickphotos/domain"
+	"github.com/quickphotos/quickphotos/selection"
 )
 
 // selectedPage looks ahead into the selection of the field being resolved and returns the
@@ -19,20 +20,12 @@ func selectedPage(ctx context.Context, child string, firstPageOnly bool) (domain
 			continue
 		}
 		args := f.ArgumentMap(vars)
-		after, _ := args["after"].(string)
-		if firstPageOnly && after != "" {
-			continue
-		}
-		first := domain.DefaultPageSize
-		switch v := args["first"].(type) {
-		case int64:
-			first = int(v)
-		case int:
-			first = v
-		}
-		p := domain.PageRequest{First: first, After: after}
-		if domain.ValidatePage(p) != nil {
+		p, err := selection.Page(args["first"], args["after"])
+		if err != nil {
 			continue // the child field reports its own error
+		}
+		if firstPageOnly && p.After != "" {
+			continue
 		}
 		return p, true
 	}

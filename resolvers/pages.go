@@ -6,19 +6,13 @@ import (
 	"github.com/quickphotos/quickphotos/domain"
 	"github.com/quickphotos/quickphotos/graph/model"
 	"github.com/quickphotos/quickphotos/loaders"
+	"github.com/quickphotos/quickphotos/selection"
 )
 
-// pageRequest validates a connection's arguments; first has a schema default, so nil means
-// the client sent an explicit null.
+// pageRequest reads a connection's arguments with the reader the request's checks use
+// (selection.Page): first has a schema default, so nil means the client sent an explicit null.
 func pageRequest(first *int, after *string) (domain.PageRequest, error) {
-	p := domain.PageRequest{First: domain.DefaultPageSize}
-	if first != nil {
-		p.First = *first
-	}
-	if after != nil {
-		p.After = *after
-	}
-	return p, domain.ValidatePage(p)
+	return selection.Page(first, after)
 }
 
 func pageInfo[T any](p domain.Page[T]) *model.PageInfo {

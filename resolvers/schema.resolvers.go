@@ -186,9 +186,7 @@ func (r *photoChangeResolver) Photo(ctx context.Context, obj *model.PhotoChange)
 
 // User is the resolver for the user field.
 func (r *queryResolver) User(ctx context.Context, username string) (*domain.User, error) {
-	if err := domain.ValidateUsername("username", username); err != nil {
-		return nil, err
-	}
+	// username was checked before the operation ran (selection.CheckArguments).
 	l := loaders.For(ctx)
 	// A first page of followers is read by the same Query as the profile.
 	if p, ok := selectedPage(ctx, "followers", true); ok {
@@ -231,14 +229,7 @@ func (r *queryResolver) Feed(ctx context.Context, first *int, after *string) (*m
 
 // Users is the resolver for the users field.
 func (r *queryResolver) Users(ctx context.Context, usernames []string) ([]*domain.User, error) {
-	if len(usernames) > domain.MaxPageSize {
-		return nil, domain.Errorf(domain.Invalid, "usernames: at most %d usernames, got %d", domain.MaxPageSize, len(usernames))
-	}
-	for _, u := range usernames {
-		if err := domain.ValidateUsername("usernames", u); err != nil {
-			return nil, err
-		}
-	}
+	// usernames were checked before the operation ran (selection.CheckArguments).
 	return loaders.For(ctx).Users(ctx, usernames)
 }
 

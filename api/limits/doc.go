@@ -12,7 +12,8 @@
 // QUERY_LIMIT_EXCEEDED.
 //
 // The measures are pure functions of the validated document and its variables, so tests and
-// documentation can state the numbers a query has. Fragments are expanded, and each fragment is
-// measured once however often it is spread, so a document cannot make the measuring itself
-// expensive.
+// documentation can state the numbers a query has. They are taken in one walk of the operation
+// (package selection's Walker), the one the server's other checks make too (MeasureField,
+// Record). Fragments are expanded, and each fragment is measured once however often it is
+// spread, so a document cannot make the measuring itself expensive.
 package limits

@@ -302,3 +302,20 @@ func TestValidate(t *testing.T) {
 		})
 	}
 }
+
+// TestRecordedMeasuresAreChecked: measures recorded by a walk in front of the extension are
+// the ones it checks (it does not walk the operation again); without them it measures the
+// operation itself.
+func TestRecordedMeasuresAreChecked(t *testing.T) {
+	o := mustValidate(t, `{ user(username: "a") { name } }`, "", "")
+	ext := limits.New(limits.Defaults)
+	oc := &graphql.OperationContext{Doc: o.doc, Operation: o.op}
+	if err := ext.MutateOperationContext(context.Background(), oc); err != nil {
+		t.Fatalf("unrecorded: %v", err)
+	}
+	limits.Record(oc, &limits.Measures{Depth: 13, Cost: 1})
+	err := ext.MutateOperationContext(context.Background(), oc)
+	if err == nil || err.Extensions["limit"] != "depth" || err.Extensions["actual"] != 13 {
+		t.Fatalf("recorded depth 13: %v", err)
+	}
+}

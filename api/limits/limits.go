@@ -71,9 +71,8 @@ func New(cfg Config) *Extension { return &Extension{cfg: cfg} }
 // ExtensionName names the extension in gqlgen's extension list.
 func (*Extension) ExtensionName() string { return "QuickphotosLimits" }
 
-// Validate refuses a negative limit, and a schema in which a field Cost counts as a read is
-// missing or a connection has no `first`: either would make those fields free without
-// anyone noticing. handler.Server.Use panics with the error, so the server does not start.
+// Validate refuses a negative limit, and a schema in which a field Cost counts as an entity
+// read is missing: that would make the field free without anyone noticing. handler.Server.Use panics with the error, so the server does not start.
 func (e *Extension) Validate(es graphql.ExecutableSchema) error {
 	c := e.cfg
 	if c.MaxTokens < 0 || c.MaxDepth < 0 || c.MaxCost < 0 || c.MaxAliases < 0 || c.MaxOperations < 0 {
@@ -88,16 +87,13 @@ func checkSchema(s *ast.Schema) error {
 	}
 	var errs []error
 	for typ, fields := range fieldKinds {
-		for name, kind := range fields {
+		for name := range fields {
 			var def *ast.FieldDefinition
 			if t := s.Types[typ]; t != nil {
 				def = t.Fields.ForName(name)
 			}
-			switch {
-			case def == nil && !optionalFields[typ+"."+name]:
+			if def == nil && !optionalFields[typ+"."+name] {
 				errs = append(errs, fmt.Errorf("limits: Cost counts %s.%s, which the schema lacks", typ, name))
-			case def != nil && kind == connection && def.Arguments.ForName("first") == nil:
-				errs = append(errs, fmt.Errorf("limits: connection %s.%s has no first argument", typ, name))
 			}
 		}
 	}
@@ -121,23 +117,37 @@ func (e *Extension) MutateOperationParameters(_ context.Context, p *graphql.RawP
 
 // MutateOperationContext refuses the operation about to run when it exceeds a limit. gqlgen
 // calls it after validation and before execution, so a refused operation reads nothing. The
-// cheap checks go first: operations, depth, aliases, then cost.
+// limits are checked in this order: operations, depth, aliases, cost.
 func (e *Extension) MutateOperationContext(_ context.Context, oc *graphql.OperationContext) *gqlerror.Error {
 	c := e.cfg
 	if n := Operations(oc.Doc); over(n, c.MaxOperations) {
 		return exceeded("operations", n, c.MaxOperations, "document has %d operations, %d over the limit of %d")
 	}
-	if n := Depth(oc.Operation); over(n, c.MaxDepth) {
+	m, ok := oc.Stats.GetExtension(statsKey).(*Measures)
+	if !ok {
+		measured := Measure(oc.Operation, oc.Variables)
+		m = &measured
+	}
+	if n := m.Depth; over(n, c.MaxDepth) {
 		return exceeded("depth", n, c.MaxDepth, "query depth is %d, %d over the limit of %d")
 	}
-	if n := Aliases(oc.Operation); over(n, c.MaxAliases) {
+	if n := m.Aliases; over(n, c.MaxAliases) {
 		return exceeded("aliases", n, c.MaxAliases, "query has %d aliases, %d over the limit of %d")
 	}
-	if n := Cost(oc.Operation, oc.Variables); over(n, c.MaxCost) {
+	if n := m.Cost; over(n, c.MaxCost) {
 		return exceeded("cost", n, c.MaxCost, "query cost is %d estimated read units, %d over the limit of %d")
 	}
 	return nil
 }
+
+// statsKey is where Record keeps an operation's measures.
+const statsKey = "QuickphotosLimits"
+
+// Record gives the extension the measures of oc's operation, taken with MeasureField by an
+// extension in front of it that walks the operation anyway: the extension then checks those
+// rather than walking the operation a second time. m must be what Measure(oc.Operation,
+// oc.Variables) would return.
+func Record(oc *graphql.OperationContext, m *Measures) { oc.Stats.SetExtension(statsKey, m) }
 
 func over(n, limit int) bool { return limit > 0 && n > limit }
 

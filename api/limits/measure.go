@@ -1,16 +1,15 @@
 package limits
 
 import (
-	"encoding/json"
 	"math"
 	"reflect"
-	"strconv"
 	"strings"
 
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/lexer"
 
 	"github.com/quickphotos/quickphotos/domain"
+	"github.com/quickphotos/quickphotos/selection"
 )
 
 // The measures below take an operation that gqlgen has validated: validation is what links
@@ -47,30 +46,51 @@ func Operations(doc *ast.QueryDocument) int {
 	return len(doc.Operations)
 }
 
+// Measures are the measures of one operation that its fields determine.
+type Measures struct {
+	Depth, Aliases, Cost int
+}
+
+// Measure takes the measures of op in one walk of its selection set.
+func Measure(op *ast.OperationDefinition, vars map[string]any) Measures {
+	if op == nil {
+		return Measures{}
+	}
+	return selection.Walker[Measures]{Vars: vars, Combine: Measures.Plus, Field: MeasureField}.Walk(op.SelectionSet)
+}
+
+// Plus combines the measures of two sibling selections: the deeper depth, the sum of the
+// others.
+func (m Measures) Plus(o Measures) Measures {
+	return Measures{Depth: max(m.Depth, o.Depth), Aliases: add(m.Aliases, o.Aliases), Cost: add(m.Cost, o.Cost)}
+}
+
+// MeasureField is the measures of f given those of its children, for a selection.Walker that
+// measures an operation while it walks it for other reasons too.
+func MeasureField(f *selection.Field, children Measures) Measures {
+	m := Measures{Depth: fieldDepth(f, children.Depth), Aliases: children.Aliases, Cost: fieldCost(f, children.Cost)}
+	if f.Alias != "" && f.Alias != f.Name {
+		m.Aliases = add(m.Aliases, 1)
+	}
+	return m
+}
+
 // Depth is the length of the longest chain of nested fields in op, with fragments expanded:
 // `{ user { name } }` is 2. Introspection fields (__schema, __type, __typename) and all below
 // them count nothing: they read no table, and introspection is switched on or off elsewhere.
-func Depth(op *ast.OperationDefinition) int {
-	return measure(op, deeper, func(f *ast.Field, children func() int) int {
-		if isIntrospection(f) {
-			return 0
-		}
-		return add(1, children())
-	})
+func Depth(op *ast.OperationDefinition) int { return Measure(op, nil).Depth }
+
+func fieldDepth(f *selection.Field, children int) int {
+	if isIntrospection(f.Field) {
+		return 0
+	}
+	return add(1, children)
 }
 
 // Aliases is the number of fields in op whose alias differs from their name, with fragments
 // expanded: aliases are how one operation asks for the same expensive field many times.
 // Aliases under introspection fields count too; they cost CPU even though they read no table.
-func Aliases(op *ast.OperationDefinition) int {
-	return measure(op, add, func(f *ast.Field, children func() int) int {
-		n := children()
-		if f.Alias != "" && f.Alias != f.Name {
-			n = add(n, 1)
-		}
-		return n
-	})
-}
+func Aliases(op *ast.OperationDefinition) int { return Measure(op, nil).Aliases }
 
 // Cost is an upper bound of the DynamoDB items op may read, in read units: each item is
 // counted as one strongly consistent read of at most 4 KB. It ignores the batching the
@@ -79,25 +99,25 @@ func Aliases(op *ast.OperationDefinition) int {
 // A field that loads one entity (Query.user, Query.photo, Query.viewer, Photo.owner,
 // Reaction.user, Reaction.photo, Friendship.follower, Friendship.followed, and every mutation)
 // costs 1 plus its children; so does Query.node. Query.users and Query.nodes cost that once
-// per username or id asked. A connection
-// costs `first` (its default when absent or null, clamped to 0..100) times 1 plus the cost of
-// one node's children. Every other field costs only its children; introspection costs nothing.
+// per username or id asked. A connection (any field that takes `first`, by the schema: the
+// feeds too) costs `first` (its default when absent or null, clamped to 0..100) times 1 plus
+// the cost of one node's children. Every other field costs only its children; introspection costs nothing.
 // Argument values are resolved as gqlgen resolves them, from literals, vars and defaults.
-func Cost(op *ast.OperationDefinition, vars map[string]any) int {
-	return measure(op, add, func(f *ast.Field, children func() int) int {
-		switch kindOf(f) {
-		case introspection:
-			return 0
-		case entity:
-			return add(1, children())
-		case entityList:
-			return mul(listLen(f, listArguments[f.Name], vars), add(1, children()))
-		case connection:
-			return mul(pageSize(f, vars), add(1, children()))
-		default:
-			return children()
-		}
-	})
+func Cost(op *ast.OperationDefinition, vars map[string]any) int { return Measure(op, vars).Cost }
+
+func fieldCost(f *selection.Field, children int) int {
+	switch kindOf(f.Field) {
+	case introspection:
+		return 0
+	case entity:
+		return add(1, children)
+	case entityList:
+		return mul(listLen(f, listArguments[f.Name]), add(1, children))
+	case connection:
+		return mul(pageSize(f), add(1, children))
+	default:
+		return children
+	}
 }
 
 // fieldKind is how a field reads DynamoDB, as far as Cost is concerned.
@@ -116,15 +136,16 @@ const (
 // few items, which Cost counts as one.
 const mutationType = "Mutation"
 
-// fieldKinds are the fields that read, by parent type and field name. Query.viewer is not in
-// the schema yet; it is listed so that adding it cannot make it free. Validate checks the
-// others against the schema, so renaming one there cannot silently make it free either.
+// fieldKinds are the fields that read an entity, by parent type and field name; connections
+// are known by their `first` argument instead (selection.IsConnection), so a new one costs its
+// page without an edit here. Query.viewer is listed so that it cannot become free. Validate
+// checks the others against the schema, so renaming one there cannot silently make it free
+// either.
 var fieldKinds = map[string]map[string]fieldKind{
 	"Query":      {"user": entity, "photo": entity, "viewer": entity, "users": entityList, "node": entity, "nodes": entityList},
-	"Photo":      {"owner": entity, "reactions": connection},
+	"Photo":      {"owner": entity},
 	"Reaction":   {"user": entity, "photo": entity},
 	"Friendship": {"follower": entity, "followed": entity},
-	"User":       {"photos": connection, "followers": connection, "following": connection, "reactions": connection},
 }
 
 // listArguments name the argument that lists what an entityList field reads.
@@ -145,76 +166,25 @@ func kindOf(f *ast.Field) fieldKind {
 	if f.ObjectDefinition.Name == mutationType {
 		return entity
 	}
+	if selection.IsConnection(f.Definition) {
+		return connection
+	}
 	return fieldKinds[f.ObjectDefinition.Name][f.Name]
-}
-
-// measure folds fieldValue over the fields of op, fragments expanded, combining the values
-// of sibling selections with combine. Each fragment definition is measured once and its
-// value reused at every spread, which keeps a document whose fragments spread each other
-// many times linear to measure instead of exponential.
-func measure(op *ast.OperationDefinition, combine func(a, b int) int, fieldValue func(f *ast.Field, children func() int) int) int {
-	if op == nil {
-		return 0
-	}
-	done := map[*ast.FragmentDefinition]int{}
-	busy := map[*ast.FragmentDefinition]bool{}
-	var of func(ast.SelectionSet) int
-	of = func(set ast.SelectionSet) int {
-		total := 0
-		for _, sel := range set {
-			var n int
-			switch s := sel.(type) {
-			case *ast.Field:
-				n = fieldValue(s, func() int { return of(s.SelectionSet) })
-			case *ast.InlineFragment:
-				n = of(s.SelectionSet)
-			case *ast.FragmentSpread:
-				def := s.Definition
-				if def == nil || busy[def] { // a cycle: validation refuses it, but never loop
-					continue
-				}
-				v, ok := done[def]
-				if !ok {
-					busy[def] = true
-					v = of(def.SelectionSet)
-					delete(busy, def)
-					done[def] = v
-				}
-				n = v
-			}
-			total = combine(total, n)
-		}
-		return total
-	}
-	return of(op.SelectionSet)
-}
-
-// argument is the value gqlgen would pass for f's argument name: the literal, the variable
-// or the schema default; ok is false when there is none. resolved is false when the value
-// cannot be worked out, which does not happen to a validated operation; callers then assume
-// the worst.
-func argument(f *ast.Field, name string, vars map[string]any) (val any, ok bool, resolved bool) {
-	defer func() {
-		if recover() != nil { // ArgumentMap panics on a value it cannot convert
-			val, ok, resolved = nil, false, false
-		}
-	}()
-	val, ok = f.ArgumentMap(vars)[name]
-	return val, ok, true
 }
 
 // pageSize is the `first` a connection field asks for, as the resolvers read it: null or
 // absent is the default page size, and the store refuses more than the maximum, so more
 // never costs more than the maximum.
-func pageSize(f *ast.Field, vars map[string]any) int {
-	v, ok, resolved := argument(f, "first", vars)
+func pageSize(f *selection.Field) int {
+	args, resolved := f.Args()
 	if !resolved {
 		return domain.MaxPageSize
 	}
-	if !ok || v == nil {
+	v := args["first"]
+	if v == nil {
 		return domain.DefaultPageSize
 	}
-	n, ok := toInt(v)
+	n, ok := selection.Int(v)
 	if !ok {
 		return domain.MaxPageSize
 	}
@@ -223,12 +193,13 @@ func pageSize(f *ast.Field, vars map[string]any) int {
 
 // listLen is the number of values in f's list argument name. GraphQL coerces a single value
 // to a list of one.
-func listLen(f *ast.Field, name string, vars map[string]any) int {
-	v, ok, resolved := argument(f, name, vars)
-	switch {
-	case !resolved:
+func listLen(f *selection.Field, name string) int {
+	args, resolved := f.Args()
+	if !resolved {
 		return math.MaxInt
-	case !ok || v == nil:
+	}
+	v := args[name]
+	if v == nil {
 		return 0
 	}
 	if rv := reflect.ValueOf(v); rv.Kind() == reflect.Slice || rv.Kind() == reflect.Array {
@@ -236,33 +207,6 @@ func listLen(f *ast.Field, name string, vars map[string]any) int {
 	}
 	return 1
 }
-
-// toInt reads an Int argument in any of the forms gqlparser leaves it in: int64 from a
-// literal, json.Number or a number from a variable, or a string gqlgen would parse.
-func toInt(v any) (int64, bool) {
-	switch n := v.(type) {
-	case int:
-		return int64(n), true
-	case int32:
-		return int64(n), true
-	case int64:
-		return n, true
-	case float64:
-		if n != math.Trunc(n) || math.IsInf(n, 0) || math.IsNaN(n) {
-			return 0, false
-		}
-		return int64(max(min(n, 1<<53), -1<<53)), true
-	case json.Number:
-		i, err := n.Int64()
-		return i, err == nil
-	case string:
-		i, err := strconv.ParseInt(n, 10, 64)
-		return i, err == nil
-	}
-	return 0, false
-}
-
-func deeper(a, b int) int { return max(a, b) }
 
 // add and mul saturate at math.MaxInt: a nested query can describe more reads than an int
 // holds, and it must still be refused rather than wrap around to a small cost.

@@ -312,3 +312,36 @@ func TestFragmentCycleTerminates(t *testing.T) {
 		t.Errorf("Cost = %d, want 5", got)
 	}
 }
+
+// TestCost_ConnectionsGoByTheSchema: every field that takes `first` costs its page, the feeds
+// too, and a connection the cost model has never heard of.
+func TestCost_ConnectionsGoByTheSchema(t *testing.T) {
+	for _, tc := range []struct {
+		name, query string
+		want        int
+	}{
+		{"Feed", `{ feed(first: 5) { edges { node { owner { name } } } } }`, 5 * (1 + 1)},
+		{"FeedDefaultFirst", `{ feed { edges { node { url } } } }`, 20},
+		{"UsersFeed", `{ user(username: "a") { feed(first: 3) { edges { node { url } } } } }`, 1 + 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := cost(mustValidate(t, tc.query, "", "")); got != tc.want {
+				t.Errorf("Cost = %d, want %d", got, tc.want)
+			}
+		})
+	}
+	t.Run("AFieldNewToTheCostModel", func(t *testing.T) {
+		s := gqlparser.MustLoadSchema(&ast.Source{Name: "new.graphqls", Input: `
+			type Query { albums(first: Int = 20, after: String): AlbumConnection! }
+			type AlbumConnection { edges: [AlbumEdge!]! }
+			type AlbumEdge { node: Album! }
+			type Album { title: String! }`})
+		doc, errs := gqlparser.LoadQueryWithRules(s, `{ a: albums(first: 7) { edges { node { title } } } b: albums { edges { node { title } } } }`, rules.NewDefaultRules())
+		if errs != nil {
+			t.Fatal(errs)
+		}
+		if got := limits.Cost(doc.Operations[0], nil); got != 7+20 {
+			t.Errorf("Cost = %d, want 27", got)
+		}
+	})
+}
