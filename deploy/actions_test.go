@@ -61,9 +61,10 @@ func load(patterns ...string) (*ssa.Program, error) {
 // caller where the code asks for it (iamactions_test.go says how an SDK operation, and what it
 // carries, becomes IAM actions). It finds the calls by walking the module's code from the roots: every function referenced by reached
 // code (called, or taken as a value, as a callback is) is reached, and so is every method of a
-// module type that reached code turns into an interface value (code outside the module, such
-// as gqlgen's executor or net/http, may call it through the interface), and a call through one
-// of the module's interfaces reaches every module type implementing it. Only the module's code
+// module type that reached code turns into a value of an interface from outside the module
+// (code there, such as gqlgen's executor or net/http, may call it through the interface); into
+// one of the module's own interfaces, only that interface's methods are; and a call through
+// one of the module's interfaces reaches every module type implementing it. Only the module's code
 // is walked: a call of an AWS SDK operation counts as its operation and ends there; the items of
 // a transaction or the statements of PartiQL the walked code builds count as what the operation
 // that carries them does (a Delete in a TransactWriteItems is a DeleteItem). The walk errs
@@ -129,8 +130,17 @@ func walk(t *testing.T, prog *ssa.Program, roots ...string) map[string]string {
 					}
 				}
 				if mi, ok := instr.(*ssa.MakeInterface); ok && moduleType(mi.X.Type()) {
+					// Put in one of the module's own interfaces, a value can be called only
+					// through that interface's methods (calls through it are walked as such);
+					// put in any other, code outside the module may call any of its methods.
+					iface, own := mi.Type().Underlying().(*types.Interface), moduleType(mi.Type())
 					mset := prog.MethodSets.MethodSet(mi.X.Type())
 					for i := 0; i < mset.Len(); i++ {
+						if own {
+							if obj, _, _ := types.LookupFieldOrMethod(iface, false, mset.At(i).Obj().Pkg(), mset.At(i).Obj().Name()); obj == nil {
+								continue
+							}
+						}
 						add(prog.MethodValue(mset.At(i)))
 					}
 				}
