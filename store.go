@@ -53,7 +53,7 @@ type storeConfig struct {
 func (c *storeConfig) register(f *flags) {
 	f.String(&c.kind, "store", storeEmbedded, "where the table lives: embedded (the built-in engine, in --data) or dynamodb (Amazon DynamoDB, DynamoDB Local or a compatible endpoint)")
 	c.registerEngine(f)
-	f.String(&c.endpointURL, "endpoint-url", "", "with --store dynamodb: the endpoint, e.g. http://127.0.0.1:8000 for DynamoDB Local (default: the AWS SDK's, which also reads AWS_ENDPOINT_URL_DYNAMODB)")
+	f.String(&c.endpointURL, "endpoint-url", "", "with --store dynamodb: the endpoint, e.g. http://127.0.0.1:8000 for DynamoDB Local (empty: the AWS SDK's, which also reads AWS_ENDPOINT_URL_DYNAMODB)")
 	f.String(&c.table, "table", dynamo.DefaultTable, "the table's name")
 }
 
