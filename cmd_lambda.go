@@ -237,4 +237,5 @@ type lambdaStreamEvent struct {
 type lambdaAddr struct{}
 
 func (lambdaAddr) Network() string { return "lambda" }
-func (lambdaAddr) String() string  { return "an AWS Lambda function (API Gateway or a Function URL)" }
+
+func (lambdaAddr) String() string { return "an AWS Lambda function (API Gateway or a Function URL)" }

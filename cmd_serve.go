@@ -8,9 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"net/http/pprof"
 	"os"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -19,7 +17,6 @@ import (
 	"github.com/quickphotos/quickphotos/feed"
 	"github.com/quickphotos/quickphotos/internal/httpserve"
 	"github.com/quickphotos/quickphotos/live"
-	"github.com/quickphotos/quickphotos/loaders"
 	"github.com/quickphotos/quickphotos/media"
 	"github.com/quickphotos/quickphotos/relay"
 	"github.com/quickphotos/quickphotos/telemetry"
@@ -101,32 +98,6 @@ var errFeedCatchingUp = errors.New("the feed is catching up with the table's str
 // liveReadyTimeout bounds how long serve waits for the stream consumer of subscriptions before
 // it listens.
 const liveReadyTimeout = 10 * time.Second
-
-// maxBatchWait bounds --batch-wait: every level of an operation may wait this long, so a
-// larger window is a mistake, not a tuning.
-const maxBatchWait = time.Second
-
-// embeddedBatchWait is the dataloader window on the embedded store. The window trades latency
-// on every level of an operation against batches split on a busy machine. A split batch costs
-// the embedded engine an in-process call of some microseconds, and DynamoDB a network request
-// and its price; 1 ms instead of loaders.DefaultWait served 1.38× the operations a second to
-// 16 clients of the standard mix (docs/benchmarks.md).
-const embeddedBatchWait = time.Millisecond
-
-// batchWait is the dataloader window --batch-wait asks for on a store of kind: by the store
-// when 0.
-func batchWait(flag time.Duration, kind string) (time.Duration, error) {
-	switch {
-	case flag < 0 || flag > maxBatchWait:
-		return 0, fmt.Errorf("--batch-wait %s: want 0 (by store) or more, at most %s", flag, maxBatchWait)
-	case flag > 0:
-		return flag, nil
-	case kind == storeEmbedded:
-		return embeddedBatchWait, nil
-	default:
-		return loaders.DefaultWait, nil
-	}
-}
 
 func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var cfg serveConfig
@@ -363,45 +334,4 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintln(stdout, "quickphotos: stopped")
 	return nil
-}
-
-// splitList splits a comma-separated flag value, dropping blanks.
-func splitList(s string) []string {
-	var out []string
-	for _, part := range strings.Split(s, ",") {
-		if part = strings.TrimSpace(part); part != "" {
-			out = append(out, part)
-		}
-	}
-	return out
-}
-
-// serveMetrics serves the Prometheus metrics alone on ln until ctx ends: the listener for
-// --metrics-addr, which scrapers reach and API clients do not. With profiles, Go's runtime
-// profiles are served there too: they expose the program's internals and cost CPU while taken,
-// so they are opt-in and never on the API's address.
-func serveMetrics(ctx context.Context, tel *telemetry.Telemetry, ln net.Listener, profiles bool) error {
-	mux := http.NewServeMux()
-	mux.Handle("GET /metrics", tel.MetricsHandler())
-	if profiles {
-		mux.HandleFunc("/debug/pprof/", pprof.Index)
-		mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
-		mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
-		mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
-		mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
-	}
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	return httpserve.Serve(ctx, srv, ln, 0)
-}
-
-// serveInBackground runs serveFn, a server that stops when its context ends, beside the API;
-// the returned stop ends it and waits until it has stopped.
-func serveInBackground(ctx context.Context, serveFn func(context.Context) error) (stop func()) {
-	ctx, cancel := context.WithCancel(ctx)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		_ = serveFn(ctx)
-	}()
-	return func() { cancel(); <-done }
 }
