@@ -9,10 +9,8 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
-	"github.com/quickphotos/quickphotos/dynamo"
 	"github.com/quickphotos/quickphotos/feed"
 	"github.com/quickphotos/quickphotos/relay"
-	"github.com/quickphotos/quickphotos/stream"
 )
 
 // streamConfig is the configuration of `quickphotos stream`.
@@ -24,17 +22,22 @@ type streamConfig struct {
 	log     logConfig
 }
 
+func (c *streamConfig) register(f *flags) {
+	c.store.register(f)
+	registerFeed(f, &c.feed)
+	registerStreamPoll(f, &c.poll)
+	c.log.register(f)
+	f.String(&c.publish, "publish-changes", "", "also publish every change of the table to this Redis (redis://host:6379/0), for `serve --changes-from`")
+}
+
 // runStream runs `quickphotos stream`: the feed's stream consumer alone, for deployments that
 // scale it apart from `serve --no-feed`. It stops on SIGTERM or SIGINT, after the batch in
-// hand; its checkpoints let the next run, here or elsewhere, go on from there.
+// hand; its checkpoints let the next run, here or elsewhere, go on from there. It fails when a
+// consumer does.
 func runStream(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var cfg streamConfig
 	f := newFlags("stream", stderr)
-	cfg.store.register(f)
-	registerFeed(f, &cfg.feed)
-	registerStreamPoll(f, &cfg.poll)
-	cfg.log.register(f)
-	f.String(&cfg.publish, "publish-changes", "", "also publish every change of the table to this Redis (redis://host:6379/0), for `serve --changes-from`")
+	cfg.register(f)
 	if err := f.parse(args); err != nil {
 		return err
 	}
@@ -42,37 +45,25 @@ func runStream(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	cfg.store.log = log
-	opened, err := cfg.store.open(ctx)
+	var lc lifecycle
+	defer lc.close()
+	b, err := openBackend(ctx, &lc, opening{store: cfg.store, prepareTable: true, poll: cfg.poll, log: log})
 	if err != nil {
 		return err
 	}
-	defer opened.Close()
-	store := dynamo.New(opened.client, cfg.store.table)
-	if err := cfg.store.prepareTable(ctx, store); err != nil {
+	cs, err := cfg.consumers(&lc, b)
+	if err != nil {
 		return err
 	}
-	consumer, err := feedConsumer(ctx, opened, store, cfg.feed, cfg.poll, log)
+	consumers, err := b.consumers(ctx, cs...)
 	if err != nil {
 		return err
 	}
 	g, gctx := errgroup.WithContext(ctx)
-	g.Go(func() error { return consumer.Run(gctx) })
+	for _, c := range consumers {
+		g.Go(func() error { return c.Run(gctx) })
+	}
 	if cfg.publish != "" {
-		client, err := relay.Open(cfg.publish)
-		if err != nil {
-			return fmt.Errorf("--publish-changes: %w", err)
-		}
-		defer client.Close()
-		publisher := &stream.Consumer{
-			Name:    relayConsumerName,
-			Streams: opened.streams,
-			Store:   store,
-			Handle:  relay.NewPublisher(client, relay.Channel(cfg.store.table)).Handle,
-			Poll:    opened.pollOf(cfg.poll),
-			Log:     log,
-		}
-		g.Go(func() error { return publisher.Run(gctx) })
 		fmt.Fprintf(stdout, "quickphotos: publishing the changes of table %s to %s\n", cfg.store.table, relay.Channel(cfg.store.table))
 	}
 	fmt.Fprintf(stdout, "quickphotos: filling feeds from the stream of table %s (store: %s, %s)\n", cfg.store.table, cfg.store.kind, cfg.store.describe())
@@ -81,4 +72,19 @@ func runStream(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	fmt.Fprintln(stdout, "quickphotos: stopped")
 	return nil
+}
+
+// consumers are the workers `stream` feeds from the table's change stream: a new one is one
+// more line here.
+func (c *streamConfig) consumers(lc *lifecycle, b *backend) ([]consumer, error) {
+	cs := []consumer{{name: feedConsumerName, reads: "the feed reads", handle: feed.NewFanOut(b.store, c.feed).Handle}}
+	if c.publish != "" {
+		client, err := relay.Open(c.publish)
+		if err != nil {
+			return nil, fmt.Errorf("--publish-changes: %w", err)
+		}
+		lc.onClose(func() { _ = client.Close() })
+		cs = append(cs, consumer{name: relayConsumerName, reads: "the relay reads", handle: relay.NewPublisher(client, relay.Channel(c.store.table)).Handle})
+	}
+	return cs, nil
 }

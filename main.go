@@ -16,9 +16,10 @@
 //
 // Each command is the file cmd_COMMAND.go (cmd_serve.go, cmd_stream.go, …), a name no package
 // has. Flags that several commands share are each registered once, in a flags_GROUP.go of their
-// own that holds flags only (flags_api.go, flags_store.go, …); what opens the store, the photo
+// own that holds flags only (flags_api.go, flags_store.go, …). What opens the store, the photo
 // files' store and the stream's consumers, and runs and stops them, is the wiring, in
-// wire_PART.go files (wire_store.go, wire_media.go, …).
+// wire_PART.go files: wire_backend.go opens what serve, stream and lambda share, wire_server.go
+// is serve's lifecycle, and wire_lifecycle.go closes what a command opened in reverse.
 package main
 
 import (

@@ -56,3 +56,13 @@ func closeVerifier(v auth.Verifier) {
 		_ = c.Close()
 	}
 }
+
+// open is verifier, onto lc, which stops what the verifier runs in the background.
+func (c *authConfig) open(ctx context.Context, lc *lifecycle, addr net.Addr) (auth.Verifier, string, error) {
+	v, say, err := c.verifier(ctx, addr)
+	if err != nil {
+		return nil, "", err
+	}
+	lc.onClose(func() { closeVerifier(v) })
+	return v, say, nil
+}

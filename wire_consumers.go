@@ -1,55 +1,66 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
-	"log/slog"
 	"time"
 
 	"github.com/quickphotos/quickphotos/domain"
-	"github.com/quickphotos/quickphotos/dynamo"
-	"github.com/quickphotos/quickphotos/feed"
-	"github.com/quickphotos/quickphotos/live"
-	"github.com/quickphotos/quickphotos/media"
 	"github.com/quickphotos/quickphotos/stream"
 )
 
-// relayConsumerName is the name under which the relay's publisher keeps its checkpoints.
-const relayConsumerName = "relay"
-
-// feedConsumerName is the name under which the feed's stream consumer keeps its checkpoints:
-// one name for `serve` and `stream`, so either takes over where the other stopped.
-const feedConsumerName = "feed"
-
-// feedConsumer is the feed's stream consumer over store; an error at once when the table has
-// no stream.
-func feedConsumer(ctx context.Context, opened *openedStore, store *dynamo.Store, cfg feed.Config, poll time.Duration, log *slog.Logger) (*stream.Consumer, error) {
-	if _, err := store.StreamARN(ctx); err != nil {
-		return nil, fmt.Errorf("the feed reads the table's stream: %w", err)
-	}
-	return &stream.Consumer{
-		Name:    feedConsumerName,
-		Streams: opened.streams,
-		Store:   store,
-		Handle:  feed.NewFanOut(store, cfg).Handle,
-		Poll:    opened.pollOf(poll),
-		Log:     log,
-	}, nil
+// consumer is a background worker fed by the table's change stream (the feed's fan-out, the
+// subscriptions' hub, the relay's publisher, …): what a command lists, one line each, for
+// backend.consumers to start over its store, with the stream's polling, logging and lag
+// metric every consumer shares.
+type consumer struct {
+	// name keeps the consumer's checkpoints in the table, so that its next run, in this
+	// process or another, resumes where it stopped; "" keeps none, and it starts at the
+	// stream's newest change.
+	name string
+	// lag labels its quickphotos_stream_lag_seconds; its name when "".
+	lag string
+	// reads begins its error when the table has no stream: "the feed reads".
+	reads string
+	// orElse, when set, ends that error: how to do without it.
+	orElse string
+	handle stream.Handler
+	// ready and caughtUp, when set, are its stream.Consumer's Ready and CaughtUp.
+	ready, caughtUp func()
 }
 
-// mediaConsumer is the stream consumer that deletes the images of deleted photos.
-func mediaConsumer(ctx context.Context, opened *openedStore, store *dynamo.Store, svc *media.Service, poll time.Duration, log *slog.Logger) (*stream.Consumer, error) {
-	if _, err := store.StreamARN(ctx); err != nil {
-		return nil, fmt.Errorf("deleting the images of deleted photos reads the table's stream: %w", err)
+// The names under which consumers keep their checkpoints.
+const (
+	// feedConsumerName is one name for `serve` and `stream`, so either takes over where the
+	// other stopped.
+	feedConsumerName = "feed"
+	// relayConsumerName is the relay's publisher's (`stream --publish-changes`).
+	relayConsumerName = "relay"
+)
+
+// consumers makes the stream consumers of cs over b's store, in order; an error at once when
+// the table has no stream.
+func (b *backend) consumers(ctx context.Context, cs ...consumer) ([]*stream.Consumer, error) {
+	out := make([]*stream.Consumer, 0, len(cs))
+	for _, c := range cs {
+		if _, err := b.store.StreamARN(ctx); err != nil {
+			err = fmt.Errorf("%s the table's stream: %w", c.reads, err)
+			if c.orElse != "" {
+				err = fmt.Errorf("%w (%s)", err, c.orElse)
+			}
+			return nil, err
+		}
+		sc := &stream.Consumer{
+			Name: c.name, Streams: b.opened.streams, Store: b.store, Handle: c.handle,
+			Poll: b.opened.pollOf(b.poll), Log: b.log, Ready: c.ready, CaughtUp: c.caughtUp,
+		}
+		if b.tel != nil {
+			sc.Observe = b.tel.StreamLag(cmp.Or(c.lag, c.name))
+		}
+		out = append(out, sc)
 	}
-	return &stream.Consumer{
-		Name:    media.ConsumerName,
-		Streams: opened.streams,
-		Store:   store,
-		Handle:  svc.Forget,
-		Poll:    opened.pollOf(poll),
-		Log:     log,
-	}, nil
+	return out, nil
 }
 
 // handleBoth handles each batch with first, then second. Both must be idempotent, as every
@@ -61,16 +72,6 @@ func handleBoth(first, second stream.Handler) stream.Handler {
 		}
 		return second(ctx, changes)
 	}
-}
-
-// liveConsumer is the stream consumer of this process's subscriptions: unnamed, so it keeps no
-// checkpoint and starts at the newest change, and every instance delivers every change to its
-// own subscribers.
-func liveConsumer(ctx context.Context, opened *openedStore, store *dynamo.Store, hub *live.Hub, poll time.Duration, log *slog.Logger) (*stream.Consumer, error) {
-	if _, err := store.StreamARN(ctx); err != nil {
-		return nil, fmt.Errorf("subscriptions read the table's stream: %w", err)
-	}
-	return &stream.Consumer{Streams: opened.streams, Store: store, Handle: hub.Handle, Poll: opened.pollOf(poll), Log: log}, nil
 }
 
 // embeddedStreamPoll is the stream readers' wait on the embedded store, whose GetRecords is an
