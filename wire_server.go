@@ -185,11 +185,12 @@ func (s *server) consumers() []consumer {
 	return cs
 }
 
-// Readiness waits for the feed's consumer to have caught up with the stream as it was at start
-// (a backlog left while no consumer ran, or the sample just loaded): until then a new follow or
-// upload would reach feeds and subscribers only after the backlog. Once caught up, readiness no
-// longer follows the lag: a burst of uploads must not take every instance out of the load
-// balancer at once (quickphotos_stream_lag_seconds is for alerts).
+// feedHasCaughtUp is the feed consumer's CaughtUp. Readiness waits for the feed's consumer to
+// have caught up with the stream as it was at start (a backlog left while no consumer ran, or
+// the sample just loaded): until then a new follow or upload would reach feeds and subscribers
+// only after the backlog. Once caught up, readiness no longer follows the lag: a burst of
+// uploads must not take every instance out of the load balancer at once
+// (quickphotos_stream_lag_seconds is for alerts).
 func (s *server) feedHasCaughtUp() {
 	s.feedCaughtUp.Store(true)
 	s.log.Info("the feed has caught up with the table's stream; ready")
@@ -203,6 +204,8 @@ func (s *server) ready() error {
 	return nil
 }
 
+// changesAreReady is called once by the source of subscriptions' changes when it is in place:
+// the live consumer's Ready, or the relay's subscription.
 func (s *server) changesAreReady() { close(s.changes) }
 
 // start starts the background work: the stream's consumers, the relay's changes with
