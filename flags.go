@@ -80,3 +80,14 @@ func (f *flags) parse(args []string) error {
 	}
 	return f.Parse(args)
 }
+
+// splitList splits a comma-separated flag value, dropping blanks.
+func splitList(s string) []string {
+	var out []string
+	for _, part := range strings.Split(s, ",") {
+		if part = strings.TrimSpace(part); part != "" {
+			out = append(out, part)
+		}
+	}
+	return out
+}

@@ -1,6 +1,11 @@
 package main
 
 import (
+	"bytes"
+	"errors"
+	"flag"
+	"io"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -36,4 +41,44 @@ func graphiQLBase(t *testing.T, lines []string) string {
 	}
 	t.Fatalf("no GraphiQL line in %q", lines)
 	return ""
+}
+
+// TestHelp_EveryFlagShowsOneDefault: in every command's -h, each flag's entry ends in the one
+// (default "…") the usage message adds, and its own text says no other: a flag whose empty
+// value means something says so as (empty: …), as (0: …) does for numbers.
+func TestHelp_EveryFlagShowsOneDefault(t *testing.T) {
+	var help bytes.Buffer
+	if err := run(t.Context(), []string{"help"}, &help, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	_, list, _ := strings.Cut(help.String(), "commands:\n")
+	list, _, _ = strings.Cut(list, "\n\n")
+	commands := regexp.MustCompile(`(?m)^  ([a-z]+)`).FindAllStringSubmatch(list, -1)
+	if len(commands) < 10 {
+		t.Fatalf("found %d commands in quickphotos help:\n%s", len(commands), &help)
+	}
+	// The commands whose flags follow a subcommand.
+	subcommand := map[string]string{"table": "create", "migrate": "timestamps"}
+	for _, c := range commands {
+		args := []string{c[1]}
+		if sub, ok := subcommand[c[1]]; ok {
+			args = append(args, sub)
+		}
+		var usage bytes.Buffer
+		if err := run(t.Context(), append(args, "-h"), io.Discard, &usage); !errors.Is(err, flag.ErrHelp) {
+			t.Errorf("%s -h: %v, want flag.ErrHelp", strings.Join(args, " "), err)
+			continue
+		}
+		_, entries, ok := strings.Cut(usage.String(), "flags (and their environment variables):\n")
+		if !ok {
+			t.Errorf("%s -h lists no flags:\n%s", strings.Join(args, " "), &usage)
+			continue
+		}
+		for _, entry := range strings.Split(entries, "\n  --")[1:] {
+			name, _, _ := strings.Cut(entry, " ")
+			if n := strings.Count(entry, "(default"); n != 1 {
+				t.Errorf("%s -h: --%s shows %d defaults:\n  --%s", strings.Join(args, " "), name, n, entry)
+			}
+		}
+	}
 }

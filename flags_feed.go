@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"github.com/quickphotos/quickphotos/feed"
-	"github.com/quickphotos/quickphotos/stream"
 )
 
 // registerFeed registers the feed's flags, which `serve`, `stream` and `lambda` share.
@@ -18,22 +17,4 @@ func registerFeed(f *flags, cfg *feed.Config) {
 // `stream` share.
 func registerStreamPoll(f *flags, poll *time.Duration) {
 	f.Duration(poll, "stream-poll", 0, "how long a stream reader waits after finding no new record in a shard (0: 50ms on the embedded store, 250ms on DynamoDB Streams)")
-}
-
-// embeddedStreamPoll is the stream readers' wait on the embedded store, whose GetRecords is an
-// in-process call with no rate limit: a change reaches a feed, then a subscriber, in two
-// stream hops, each up to one wait. DynamoDB Streams allows about five GetRecords a second per
-// shard, shared by its readers: there stream.DefaultPoll.
-const embeddedStreamPoll = 50 * time.Millisecond
-
-// pollOf is the wait --stream-poll asks for on opened: by the store when 0.
-func (s *openedStore) pollOf(flag time.Duration) time.Duration {
-	switch {
-	case flag > 0:
-		return flag
-	case s.engine != nil:
-		return embeddedStreamPoll
-	default:
-		return stream.DefaultPoll
-	}
 }

@@ -1,20 +1,14 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"log/slog"
-	"net/http"
-	"net/netip"
 	"time"
 
 	"github.com/quickphotos/quickphotos/api"
 	"github.com/quickphotos/quickphotos/api/limits"
-	"github.com/quickphotos/quickphotos/auth"
-	"github.com/quickphotos/quickphotos/dynamo"
-	"github.com/quickphotos/quickphotos/live"
-	"github.com/quickphotos/quickphotos/media"
-	"github.com/quickphotos/quickphotos/ratelimit"
-	"github.com/quickphotos/quickphotos/telemetry"
+	"github.com/quickphotos/quickphotos/loaders"
 )
 
 // apiConfig is the configuration of the GraphQL API, which `serve` and `lambda` share: the
@@ -60,49 +54,28 @@ func (c *apiConfig) settle(storeKind string) error {
 	return err
 }
 
-// apiParts is what the API's handler is built over besides its flags.
-type apiParts struct {
-	store    *dynamo.Store
-	log      *slog.Logger
-	verifier auth.Verifier
-	tel      *telemetry.Telemetry
-	// live delivers subscriptions; nil refuses them.
-	live *live.Hub
-	// metricsElsewhere leaves /metrics out of the API's routes.
-	metricsElsewhere bool
-	// rateLimit, when set, gives every caller a bucket of capacity units; nil: no rate limit.
-	rateLimit ratelimit.Limiter
-	// trustedProxies are the proxies whose X-Forwarded-For names an anonymous caller.
-	trustedProxies []netip.Prefix
-	// ready, when set, is what /readyz asks besides the store.
-	ready func() error
-	// media takes photo uploads and signs their images' URLs; nil refuses uploads of files.
-	media *media.Service
-	// mediaFiles, when set, is the embedded media store's handler of forms and signed URLs.
-	mediaFiles http.Handler
-}
+// maxBatchWait bounds --batch-wait: every level of an operation may wait this long, so a
+// larger window is a mistake, not a tuning.
+const maxBatchWait = time.Second
 
-// handler is the API's HTTP handler over p, as the flags configure it.
-func (c *apiConfig) handler(p apiParts) http.Handler {
-	return api.New(api.Config{
-		Store:                p.store,
-		Logger:               p.log,
-		Verifier:             p.verifier,
-		Limits:               &c.limits,
-		MaxBodyBytes:         int64(c.maxBodyBytes),
-		RequestTimeout:       c.requestTimeout,
-		BatchWait:            c.batchWait,
-		DisableIntrospection: !c.introspection,
-		PersistedQueryBytes:  c.persistedBytes,
-		QueryCacheBytes:      c.queryCacheBytes,
-		CORSOrigins:          splitList(c.corsOrigins),
-		Telemetry:            p.tel,
-		MetricsElsewhere:     p.metricsElsewhere,
-		Live:                 p.live,
-		RateLimit:            p.rateLimit,
-		TrustedProxies:       p.trustedProxies,
-		Ready:                p.ready,
-		Media:                p.media,
-		MediaFiles:           p.mediaFiles,
-	})
+// embeddedBatchWait is the dataloader window on the embedded store. The window trades latency
+// on every level of an operation against batches split on a busy machine. A split batch costs
+// the embedded engine an in-process call of some microseconds, and DynamoDB a network request
+// and its price; 1 ms instead of loaders.DefaultWait served 1.38× the operations a second to
+// 16 clients of the standard mix (docs/benchmarks.md).
+const embeddedBatchWait = time.Millisecond
+
+// batchWait is the dataloader window --batch-wait asks for on a store of kind: by the store
+// when 0.
+func batchWait(flag time.Duration, kind string) (time.Duration, error) {
+	switch {
+	case flag < 0 || flag > maxBatchWait:
+		return 0, fmt.Errorf("--batch-wait %s: want 0 (by store) or more, at most %s", flag, maxBatchWait)
+	case flag > 0:
+		return flag, nil
+	case kind == storeEmbedded:
+		return embeddedBatchWait, nil
+	default:
+		return loaders.DefaultWait, nil
+	}
 }

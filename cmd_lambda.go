@@ -55,13 +55,13 @@ func (c *lambdaConfig) register(f *flags) {
 	c.media.registerStore(f)
 }
 
-// openMedia opens the function's media store over records: nil with --media-store none.
-func (c *lambdaConfig) openMedia(ctx context.Context, records media.Records, log *slog.Logger) (*openedMedia, error) {
+// mediaStore is the function's photo files' store: nil with --media-store none.
+func (c *lambdaConfig) mediaStore() (*mediaConfig, error) {
 	switch c.media.kind {
 	case mediaNone:
 		return nil, nil
 	case mediaS3:
-		return c.media.open(ctx, records, c.store, log)
+		return &c.media, nil
 	default:
 		return nil, fmt.Errorf("--media-store (%s) %q: a Lambda function's is %s or %s (its instances share no disk)", envName("media-store"), c.media.kind, mediaS3, mediaNone)
 	}
@@ -101,33 +101,38 @@ func runLambda(ctx context.Context, args []string, _, stderr io.Writer) error {
 
 // function is the Lambda handler the configuration asks for, and what closes it.
 func (c *lambdaConfig) function(ctx context.Context, log *slog.Logger) (any, func(), error) {
+	var lc lifecycle
+	fn, err := c.open(ctx, &lc, log)
+	if err != nil {
+		lc.close()
+		return nil, nil, err
+	}
+	return fn, lc.close, nil
+}
+
+// open opens the handler the configuration asks for onto lc.
+func (c *lambdaConfig) open(ctx context.Context, lc *lifecycle, log *slog.Logger) (any, error) {
 	if c.store.kind != storeEmbedded && c.store.kind != storeDynamoDB {
-		return nil, nil, fmt.Errorf("--store %q: a Lambda function's store is %s", c.store.kind, storeDynamoDB)
+		return nil, fmt.Errorf("--store %q: a Lambda function's store is %s", c.store.kind, storeDynamoDB)
 	}
 	// The embedded engine keeps its data in a file of one process; a function's instances are
 	// many, and their disks are gone when they are: the store is always DynamoDB.
 	c.store.kind = storeDynamoDB
 	switch c.handler {
 	case lambdaAPI:
-		return c.apiFunction(ctx, log)
+		return c.apiFunction(ctx, lc, log)
 	case lambdaFanOut:
-		opened, err := c.store.open(ctx)
+		m, err := c.mediaStore()
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		store := dynamo.New(opened.client, c.store.table)
-		m, err := c.openMedia(ctx, store, log)
+		b, err := openBackend(ctx, lc, opening{store: c.store, media: m, log: log})
 		if err != nil {
-			_ = opened.Close()
-			return nil, nil, err
+			return nil, err
 		}
-		var images *media.Service
-		if m != nil {
-			images = m.service
-		}
-		return fanOutFunction(feed.NewFanOut(store, c.feed), images), func() { _ = opened.Close() }, nil
+		return fanOutFunction(feed.NewFanOut(b.store, c.feed), b.images()), nil
 	default:
-		return nil, nil, fmt.Errorf("--lambda-handler (%s) %q: want %s or %s", envName("lambda-handler"), c.handler, lambdaAPI, lambdaFanOut)
+		return nil, fmt.Errorf("--lambda-handler (%s) %q: want %s or %s", envName("lambda-handler"), c.handler, lambdaAPI, lambdaFanOut)
 	}
 }
 
@@ -136,47 +141,33 @@ func (c *lambdaConfig) function(ctx context.Context, log *slog.Logger) (any, fun
 // (nothing scrapes a function; its logs and traces remain) and the background work of a server
 // (the feed's consumer is the fanout function; photo deletions a stopped server left are
 // finished by a `serve` or `quickphotos check --finish-deletions`).
-func (c *lambdaConfig) apiFunction(ctx context.Context, log *slog.Logger) (any, func(), error) {
+func (c *lambdaConfig) apiFunction(ctx context.Context, lc *lifecycle, log *slog.Logger) (any, error) {
 	if err := c.api.settle(c.store.kind); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	verifier, authSays, err := c.api.auth.verifier(ctx, lambdaAddr{})
+	verifier, authSays, err := c.api.auth.open(ctx, lc, lambdaAddr{})
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	stopTracing, _, err := telemetry.SetupTracing(ctx)
-	if err != nil {
-		closeVerifier(verifier)
-		return nil, nil, fmt.Errorf("tracing: %w", err)
+	if _, err := startTracing(ctx, lc); err != nil {
+		return nil, err
 	}
-	opened, err := c.store.open(ctx)
+	m, err := c.mediaStore()
 	if err != nil {
-		closeVerifier(verifier)
-		_ = stopTracing(context.Background())
-		return nil, nil, err
+		return nil, err
 	}
 	tel := telemetry.New(telemetry.Options{Logger: log})
-	store := dynamo.New(opened.client, c.store.table, dynamo.WithObserver(tel.Store()))
-	m, err := c.openMedia(ctx, store, log)
+	b, err := openBackend(ctx, lc, opening{store: c.store, media: m, tel: tel, log: log})
 	if err != nil {
-		_ = opened.Close()
-		closeVerifier(verifier)
-		_ = stopTracing(context.Background())
-		return nil, nil, err
+		return nil, err
 	}
-	parts := apiParts{store: store, log: log, verifier: verifier, tel: tel, metricsElsewhere: true}
+	parts := apiParts{store: b.store, log: log, verifier: verifier, tel: tel, metricsElsewhere: true}
 	mediaSays := "none: uploads of files are refused"
-	if m != nil {
-		parts.media, mediaSays = m.service, m.says
+	if b.media != nil {
+		parts.media, mediaSays = b.media.service, b.media.says
 	}
-	h := c.api.handler(parts)
 	log.Info("lambda: serving the GraphQL API", "table", c.store.table, "store", c.store.describe(), "authentication", authSays, "photo_files", mediaSays)
-	closeFn := func() {
-		_ = opened.Close()
-		closeVerifier(verifier)
-		_ = stopTracing(context.Background())
-	}
-	return lambdahttp.Handler(h), closeFn, nil
+	return lambdahttp.Handler(c.api.handler(parts)), nil
 }
 
 // fanOutFunction is the fan-out's handler, refusing an HTTP event with an error that says what
@@ -237,4 +228,5 @@ type lambdaStreamEvent struct {
 type lambdaAddr struct{}
 
 func (lambdaAddr) Network() string { return "lambda" }
-func (lambdaAddr) String() string  { return "an AWS Lambda function (API Gateway or a Function URL)" }
+
+func (lambdaAddr) String() string { return "an AWS Lambda function (API Gateway or a Function URL)" }

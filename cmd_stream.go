@@ -1,0 +1,90 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/quickphotos/quickphotos/feed"
+	"github.com/quickphotos/quickphotos/relay"
+)
+
+// streamConfig is the configuration of `quickphotos stream`.
+type streamConfig struct {
+	store   storeConfig
+	publish string
+	feed    feed.Config
+	poll    time.Duration
+	log     logConfig
+}
+
+func (c *streamConfig) register(f *flags) {
+	c.store.register(f)
+	registerFeed(f, &c.feed)
+	registerStreamPoll(f, &c.poll)
+	c.log.register(f)
+	f.String(&c.publish, "publish-changes", "", "also publish every change of the table to this Redis (redis://host:6379/0), for `serve --changes-from`")
+}
+
+// runStream runs `quickphotos stream`: the feed's stream consumer alone, for deployments that
+// scale it apart from `serve --no-feed`. It stops on SIGTERM or SIGINT, after the batch in
+// hand; its checkpoints let the next run, here or elsewhere, go on from there. It fails when a
+// consumer does.
+func runStream(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var cfg streamConfig
+	f := newFlags("stream", stderr)
+	cfg.register(f)
+	if err := f.parse(args); err != nil {
+		return err
+	}
+	log, err := cfg.log.logger(stderr)
+	if err != nil {
+		return err
+	}
+	var lc lifecycle
+	defer lc.close()
+	b, err := openBackend(ctx, &lc, opening{store: cfg.store, prepareTable: true, poll: cfg.poll, log: log})
+	if err != nil {
+		return err
+	}
+	cs, err := cfg.consumers(&lc, b)
+	if err != nil {
+		return err
+	}
+	consumers, err := b.consumers(ctx, cs...)
+	if err != nil {
+		return err
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	for _, c := range consumers {
+		g.Go(func() error { return c.Run(gctx) })
+	}
+	if cfg.publish != "" {
+		fmt.Fprintf(stdout, "quickphotos: publishing the changes of table %s to %s\n", cfg.store.table, relay.Channel(cfg.store.table))
+	}
+	fmt.Fprintf(stdout, "quickphotos: filling feeds from the stream of table %s (store: %s, %s)\n", cfg.store.table, cfg.store.kind, cfg.store.describe())
+	if err := g.Wait(); err != nil && !errors.Is(err, context.Canceled) {
+		return err
+	}
+	fmt.Fprintln(stdout, "quickphotos: stopped")
+	return nil
+}
+
+// consumers are the workers `stream` feeds from the table's change stream: a new one is one
+// more line here.
+func (c *streamConfig) consumers(lc *lifecycle, b *backend) ([]consumer, error) {
+	cs := []consumer{{name: feedConsumerName, reads: "the feed reads", handle: feed.NewFanOut(b.store, c.feed).Handle}}
+	if c.publish != "" {
+		client, err := relay.Open(c.publish)
+		if err != nil {
+			return nil, fmt.Errorf("--publish-changes: %w", err)
+		}
+		lc.onClose(func() { _ = client.Close() })
+		cs = append(cs, consumer{name: relayConsumerName, reads: "the relay reads", handle: relay.NewPublisher(client, relay.Channel(c.store.table)).Handle})
+	}
+	return cs, nil
+}
