@@ -21,7 +21,7 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 
 	"github.com/quickphotos/quickphotos/auth"
-	"github.com/quickphotos/quickphotos/internal/testtools"
+	"github.com/quickphotos/quickphotos/internal/testkit/testtools"
 )
 
 // The AWS Lambda Runtime Interface Emulator: the Makefile builds it from its pinned Go module

@@ -18,7 +18,7 @@ import (
 	"github.com/quickphotos/quickphotos/domain"
 	"github.com/quickphotos/quickphotos/dynamo"
 	"github.com/quickphotos/quickphotos/dynamo/itemfile"
-	"github.com/quickphotos/quickphotos/internal/graphqljs"
+	"github.com/quickphotos/quickphotos/internal/testkit/graphqljs"
 )
 
 // TestSubscriptions_GraphQLWSJavaScriptClient: graphql-ws's own JavaScript client, from npm,

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/quickphotos/quickphotos/internal/testtools"
+	"github.com/quickphotos/quickphotos/internal/testkit/testtools"
 )
 
 // requireBoto3 is the python3 that runs the tutorial's scripts, which need boto3; the test is

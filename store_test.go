@@ -29,8 +29,8 @@ import (
 
 	"github.com/quickphotos/quickphotos/ddb"
 	"github.com/quickphotos/quickphotos/dynamo"
-	"github.com/quickphotos/quickphotos/internal/syncbuf"
-	"github.com/quickphotos/quickphotos/internal/testtools"
+	"github.com/quickphotos/quickphotos/internal/testkit/syncbuf"
+	"github.com/quickphotos/quickphotos/internal/testkit/testtools"
 )
 
 // TestStore_SDKClientsKeepTheirConnections: requests sent one after another to a DynamoDB

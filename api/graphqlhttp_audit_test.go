@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/quickphotos/quickphotos/internal/apitest"
-	"github.com/quickphotos/quickphotos/internal/graphqljs"
+	"github.com/quickphotos/quickphotos/internal/testkit/apitest"
+	"github.com/quickphotos/quickphotos/internal/testkit/graphqljs"
 )
 
 // TestGraphQLHTTPAudit runs the graphql-http server audits, the GraphQL over HTTP

@@ -24,7 +24,7 @@ import (
 	"time"
 
 	"github.com/quickphotos/quickphotos/auth"
-	"github.com/quickphotos/quickphotos/internal/testtools"
+	"github.com/quickphotos/quickphotos/internal/testkit/testtools"
 )
 
 const requireBuildah = "QUICKPHOTOS_REQUIRE_BUILDAH"

@@ -19,8 +19,8 @@ import (
 	"time"
 
 	"github.com/quickphotos/quickphotos/domain"
-	"github.com/quickphotos/quickphotos/internal/syncbuf"
-	"github.com/quickphotos/quickphotos/internal/testtools"
+	"github.com/quickphotos/quickphotos/internal/testkit/syncbuf"
+	"github.com/quickphotos/quickphotos/internal/testkit/testtools"
 )
 
 // requireEnv makes a missing Node.js or peer install a failure instead of a skip; `make test`
