@@ -18,6 +18,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
 
+	"github.com/quickphotos/quickphotos/internal/testkit/jstools"
 	"github.com/quickphotos/quickphotos/internal/testkit/testtools"
 )
 
@@ -262,14 +263,7 @@ func TestDynamoDBListen_Boto3(t *testing.T) {
 // TestDynamoDBListen_JavaScriptSDK: the AWS SDK for JavaScript v3 (tools/aws-clients/dynamodb.mjs)
 // against a keyed `quickphotos dynamodb`.
 func TestDynamoDBListen_JavaScriptSDK(t *testing.T) {
-	const env, hint = "QUICKPHOTOS_REQUIRE_AWS_SDK_JS", "npm ci --prefix tools/aws-clients"
-	node, err := exec.LookPath("node")
-	if err == nil {
-		_, err = os.Stat(filepath.Join(awsClientsDir, "node_modules", ".package-lock.json"))
-	}
-	if err != nil {
-		testtools.Missing(t, env, "the AWS SDK for JavaScript", hint, err)
-	}
+	node, script := jstools.AWSClients.Script(t, "dynamodb.mjs")
 	endpoint := startKeyedDynamoDB(t)
-	checkClient(t, endpoint, scriptClient(endpoint, node, filepath.Join(awsClientsDir, "dynamodb.mjs")))
+	checkClient(t, endpoint, scriptClient(endpoint, node, script))
 }

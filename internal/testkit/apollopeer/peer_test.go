@@ -19,15 +19,10 @@ import (
 	"time"
 
 	"github.com/quickphotos/quickphotos/domain"
+	"github.com/quickphotos/quickphotos/internal/testkit/jstools"
 	"github.com/quickphotos/quickphotos/internal/testkit/syncbuf"
 	"github.com/quickphotos/quickphotos/internal/testkit/testtools"
 )
-
-// requireEnv makes a missing Node.js or peer install a failure instead of a skip; `make test`
-// sets it.
-const requireEnv = "QUICKPHOTOS_REQUIRE_APOLLO_PEER"
-
-const installHint = "npm ci --prefix tools/apollo-peer"
 
 // The workload's operations, exactly as the load tool sends them.
 const (
@@ -51,7 +46,7 @@ const (
 // the CONFLICT and NOT_FOUND of repeating them, and the counters read back after every step.
 func TestPeerAnswersLikeQuickphotos(t *testing.T) {
 	root := moduleRoot(t)
-	node, script := peerScript(t, root)
+	node, script := jstools.ApolloPeer.Script(t, "server.mjs")
 	bin := buildQuickphotos(t, root)
 	env := append(os.Environ(), "AWS_ACCESS_KEY_ID=test", "AWS_SECRET_ACCESS_KEY=test", "AWS_REGION=us-east-1")
 
@@ -565,21 +560,6 @@ func moduleRoot(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return root
-}
-
-// peerScript returns node and the peer's server.mjs, or skips the test (fails it under
-// requireEnv) when Node.js or the peer's npm packages are missing.
-func peerScript(t *testing.T, root string) (node, script string) {
-	t.Helper()
-	dir := filepath.Join(root, "tools", "apollo-peer")
-	_, err := os.Stat(filepath.Join(dir, "node_modules", ".package-lock.json"))
-	if err == nil {
-		node, err = exec.LookPath("node")
-	}
-	if err != nil {
-		testtools.Missing(t, requireEnv, "the Apollo peer (needs Node.js)", installHint, err)
-	}
-	return node, filepath.Join(dir, "server.mjs")
 }
 
 // buildQuickphotos builds the command from the module root into a temporary directory.
