@@ -14,13 +14,13 @@ import (
 	"regexp"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/aws/aws-lambda-go/events"
 
 	"github.com/quickphotos/quickphotos/auth"
+	"github.com/quickphotos/quickphotos/internal/testkit/procgroup"
 	"github.com/quickphotos/quickphotos/internal/testkit/testtools"
 )
 
@@ -147,7 +147,7 @@ func startFunction(t *testing.T, rie string, command []string, env ...string) *f
 	cmd.Env = append(functionEnv(), env...)
 	cmd.Dir = t.TempDir()
 	// The emulator and the function it starts in a process group of their own, ended together.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	procgroup.Own(cmd)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -171,7 +171,7 @@ func startFunction(t *testing.T, rie string, command []string, env ...string) *f
 		}
 	}()
 	t.Cleanup(func() {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		_ = procgroup.Kill(cmd)
 		_ = cmd.Wait()
 		<-done
 		if t.Failed() {

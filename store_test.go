@@ -17,7 +17,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -29,6 +28,7 @@ import (
 
 	"github.com/quickphotos/quickphotos/ddb"
 	"github.com/quickphotos/quickphotos/dynamo"
+	"github.com/quickphotos/quickphotos/internal/testkit/procgroup"
 	"github.com/quickphotos/quickphotos/internal/testkit/syncbuf"
 	"github.com/quickphotos/quickphotos/internal/testkit/testtools"
 )
@@ -171,8 +171,7 @@ func TestStore_LoopbackEndpointStaysOnThisMachine(t *testing.T) {
 			runMainEnv + "=" + command,
 		}, env...)
 		// The whole group goes at the end: strace's tracee too.
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-		cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+		procgroup.Own(cmd)
 		out, err := cmd.StdoutPipe()
 		if err != nil {
 			t.Fatal(err)

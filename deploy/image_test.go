@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/quickphotos/quickphotos/auth"
+	"github.com/quickphotos/quickphotos/internal/testkit/procgroup"
 	"github.com/quickphotos/quickphotos/internal/testkit/testtools"
 )
 
@@ -165,7 +166,7 @@ func TestImage(t *testing.T) {
 	serve := b.command(context.Background(), append([]string{"run", "--isolation", "chroot",
 		"--env", "QUICKPHOTOS_ADDR=" + addr, "--env", "QUICKPHOTOS_JWT_SECRET=" + secret,
 		container, "--"}, command...)...)
-	serve.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	procgroup.Own(serve)
 	var output lockedBuffer
 	serve.Stdout, serve.Stderr = &output, &output
 	if err := serve.Start(); err != nil {
@@ -385,12 +386,12 @@ func graphql(t *testing.T, base, token, query string) string {
 // stop ends `buildah run` and the server in it: SIGTERM to its process group (serve shuts down
 // gracefully), SIGKILL if that takes too long.
 func stop(t *testing.T, cmd *exec.Cmd, exited <-chan error) {
-	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+	_ = procgroup.Signal(cmd, syscall.SIGTERM)
 	select {
 	case <-exited:
 	case <-time.After(20 * time.Second):
 		t.Error("the container did not stop on SIGTERM")
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		_ = procgroup.Kill(cmd)
 		<-exited
 	}
 }

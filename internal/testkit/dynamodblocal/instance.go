@@ -17,6 +17,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
 
+	"github.com/quickphotos/quickphotos/internal/testkit/procgroup"
 	"github.com/quickphotos/quickphotos/internal/testkit/syncbuf"
 )
 
@@ -142,7 +143,7 @@ func start(java, jar, dir string, onDisk bool, timeout time.Duration) (*Instance
 	cmd.Dir = dir
 	out := &syncbuf.Buffer{}
 	cmd.Stdout, cmd.Stderr = out, out
-	ownProcessGroup(cmd)
+	procgroup.Own(cmd)
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("dynamodblocal: start %s: %w", java, err)
 	}
@@ -216,7 +217,7 @@ func (in *Instance) Output() string { return in.out.String() }
 func (in *Instance) Stop() error {
 	var err error
 	in.stop.Do(func() {
-		killGroup(in.cmd)
+		_ = procgroup.Kill(in.cmd)
 		select {
 		case <-in.exited:
 		case <-time.After(10 * time.Second):

@@ -1,0 +1,19 @@
+// Package procgroup starts a test's child process as the leader of a process group of its own
+// and ends the whole group: what the child starts in turn (the function under the Lambda
+// emulator, strace's tracee, the server under `buildah run`, DynamoDB Local's JVM) ends with
+// it instead of outliving the test.
+//
+// Where there are no process groups (not unix), the same calls reach the child alone.
+package procgroup
+
+import "os/exec"
+
+// Own makes cmd, once started, the leader of a new process group. For a command made by
+// exec.CommandContext (which sets cmd.Cancel), the context's end then kills the whole group
+// rather than the child alone.
+func Own(cmd *exec.Cmd) {
+	own(cmd)
+	if cmd.Cancel != nil {
+		cmd.Cancel = func() error { return Kill(cmd) }
+	}
+}
