@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -21,6 +20,7 @@ import (
 
 	"github.com/quickphotos/quickphotos/auth"
 	"github.com/quickphotos/quickphotos/internal/testkit/procgroup"
+	"github.com/quickphotos/quickphotos/internal/testkit/syncbuf"
 	"github.com/quickphotos/quickphotos/internal/testkit/testtools"
 )
 
@@ -127,8 +127,7 @@ func TestLambda_UnderTheRuntimeInterfaceEmulator(t *testing.T) {
 type function struct {
 	handler string
 	url     string
-	mu      sync.Mutex
-	log     bytes.Buffer
+	log     syncbuf.Buffer
 }
 
 // startFunction runs command (the binary, configured by env) under the emulator on 127.0.0.1
@@ -162,9 +161,7 @@ func startFunction(t *testing.T, rie string, command []string, env ...string) *f
 		r := bufio.NewReader(out)
 		for {
 			line, err := r.ReadString('\n')
-			fn.mu.Lock()
-			fn.log.WriteString(line)
-			fn.mu.Unlock()
+			_, _ = io.WriteString(&fn.log, line)
 			if err != nil {
 				return
 			}
@@ -194,8 +191,6 @@ func startFunction(t *testing.T, rie string, command []string, env ...string) *f
 }
 
 func (fn *function) output() string {
-	fn.mu.Lock()
-	defer fn.mu.Unlock()
 	return fn.log.String()
 }
 

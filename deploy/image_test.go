@@ -18,13 +18,13 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/quickphotos/quickphotos/auth"
 	"github.com/quickphotos/quickphotos/internal/testkit/procgroup"
+	"github.com/quickphotos/quickphotos/internal/testkit/syncbuf"
 	"github.com/quickphotos/quickphotos/internal/testkit/testtools"
 )
 
@@ -167,7 +167,7 @@ func TestImage(t *testing.T) {
 		"--env", "QUICKPHOTOS_ADDR=" + addr, "--env", "QUICKPHOTOS_JWT_SECRET=" + secret,
 		container, "--"}, command...)...)
 	procgroup.Own(serve)
-	var output lockedBuffer
+	var output syncbuf.Buffer
 	serve.Stdout, serve.Stderr = &output, &output
 	if err := serve.Start(); err != nil {
 		t.Fatal(err)
@@ -301,7 +301,7 @@ func checkStatic(t *testing.T, r io.Reader) {
 	}
 }
 
-func waitHealthy(t *testing.T, url string, exited <-chan error, output *lockedBuffer) {
+func waitHealthy(t *testing.T, url string, exited <-chan error, output *syncbuf.Buffer) {
 	t.Helper()
 	deadline := time.Now().Add(60 * time.Second)
 	for {
@@ -415,22 +415,4 @@ func unmountUnder(t *testing.T, dir string) {
 			t.Errorf("unmounting %s: %v", m, err)
 		}
 	}
-}
-
-// lockedBuffer collects a process's output while the test reads it.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
