@@ -386,13 +386,8 @@ func graphql(t *testing.T, base, token, query string) string {
 // stop ends `buildah run` and the server in it: SIGTERM to its process group (serve shuts down
 // gracefully), SIGKILL if that takes too long.
 func stop(t *testing.T, cmd *exec.Cmd, exited <-chan error) {
-	_ = procgroup.Signal(cmd, syscall.SIGTERM)
-	select {
-	case <-exited:
-	case <-time.After(20 * time.Second):
+	if inTime, _ := procgroup.Stop(cmd, exited, 20*time.Second); !inTime {
 		t.Error("the container did not stop on SIGTERM")
-		_ = procgroup.Kill(cmd)
-		<-exited
 	}
 }
 

@@ -14,12 +14,12 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/quickphotos/quickphotos/domain"
 	"github.com/quickphotos/quickphotos/internal/testkit/jstools"
+	"github.com/quickphotos/quickphotos/internal/testkit/procgroup"
 	"github.com/quickphotos/quickphotos/internal/testkit/syncbuf"
 	"github.com/quickphotos/quickphotos/internal/testkit/testtools"
 )
@@ -611,16 +611,11 @@ func start(t *testing.T, env []string, ready string, name string, args ...string
 	label := filepath.Base(name) + " " + args[0]
 	exited := make(chan error, 1)
 	t.Cleanup(func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case err := <-exited:
-			if err != nil {
-				t.Errorf("%s on SIGTERM: %v\n%s", label, err, stderr.String())
-			}
-		case <-time.After(20 * time.Second):
-			_ = cmd.Process.Kill()
-			<-exited
+		switch inTime, err := procgroup.Stop(cmd, exited, 20*time.Second); {
+		case !inTime:
 			t.Errorf("%s did not stop within 20s of SIGTERM", label)
+		case err != nil:
+			t.Errorf("%s on SIGTERM: %v\n%s", label, err, stderr.String())
 		}
 	})
 	pattern := regexp.MustCompile(ready)
