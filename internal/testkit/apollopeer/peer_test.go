@@ -599,6 +599,9 @@ func start(t *testing.T, env []string, ready string, name string, args ...string
 	t.Helper()
 	cmd := exec.Command(name, args...)
 	cmd.Env = env
+	// What a server keeps in its working directory by default (serve's data directory and
+	// media files) lands there, not in the source tree.
+	cmd.Dir = t.TempDir()
 	var stderr syncbuf.Buffer
 	cmd.Stderr = &stderr
 	stdout, err := cmd.StdoutPipe()
