@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/quickphotos/quickphotos/internal/testkit/procgroup"
 	"github.com/quickphotos/quickphotos/internal/testkit/syncbuf"
+	"github.com/quickphotos/quickphotos/internal/testkit/testtools"
 )
 
 // Credentials and region every client of an Instance uses. DynamoDB Local
@@ -129,7 +129,7 @@ var ErrJavaNotFound = errors.New("dynamodblocal: java (17 or later) is needed to
 var errExited = errors.New("dynamodblocal: DynamoDB Local exited before answering")
 
 func start(java, jar, dir string, onDisk bool, timeout time.Duration) (*Instance, error) {
-	port, err := freePort()
+	port, err := testtools.FreePort()
 	if err != nil {
 		return nil, err
 	}
@@ -244,13 +244,4 @@ func javaPath() (string, error) {
 		return "", fmt.Errorf("%w: %v", ErrJavaNotFound, err)
 	}
 	return p, nil
-}
-
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }

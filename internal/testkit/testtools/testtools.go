@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 )
 
@@ -47,14 +48,24 @@ func ModuleRoot() (string, error) {
 	}
 }
 
-// FreeAddr is the address of a 127.0.0.1 port free when asked: a server started on it may
-// still lose it to another process, which its caller retries or reports.
+// FreePort is a port of 127.0.0.1 free when asked: a server started on it may still lose it to
+// another process, which its caller retries or reports. It returns an error rather than
+// failing a test, for callers that have none (a TestMain).
+func FreePort() (int, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port, nil
+}
+
+// FreeAddr is the address 127.0.0.1:port of a FreePort, and fails t if there is none.
 func FreeAddr(t testing.TB) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	port, err := FreePort()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ln.Close()
-	return ln.Addr().String()
+	return net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
 }
