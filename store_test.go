@@ -220,13 +220,7 @@ func TestStore_LoopbackEndpointStaysOnThisMachine(t *testing.T) {
 			attempted = nil
 		})
 		t.Run(tc.name+"/connect", func(t *testing.T) {
-			strace, err := exec.LookPath("strace")
-			if err != nil {
-				testtools.Missing(t, straceRequiredEnv, "strace", "Debian: apt-get install strace", err)
-			}
-			if out, err := exec.Command(strace, "-qq", "-e", "trace=none", "true").CombinedOutput(); err != nil {
-				t.Skipf("strace cannot trace here: %v: %s", err, out)
-			}
+			strace := testtools.Strace(t)
 			trace := filepath.Join(t.TempDir(), "trace")
 			run(t, tc.command, tc.reached, tc.env, strace, "-f", "-qq", "-e", "trace=connect", "-o", trace)
 			data, err := os.ReadFile(trace)
@@ -247,10 +241,6 @@ func TestStore_LoopbackEndpointStaysOnThisMachine(t *testing.T) {
 		})
 	}
 }
-
-// straceRequiredEnv makes a missing strace fail the tests that trace a child, instead of
-// skipping them (make test sets it).
-const straceRequiredEnv = "QUICKPHOTOS_REQUIRE_STRACE"
 
 // connectAddress finds the IP address of a connect() in strace's output:
 // sin_addr=inet_addr("127.0.0.1") or inet_pton(AF_INET6, "::1", &sin6_addr).
