@@ -242,20 +242,7 @@ func TestDynamoDBListen_AWSCLI(t *testing.T) {
 // TestDynamoDBListen_Boto3: boto3 (tools/aws-clients/dynamodb.py) against a keyed
 // `quickphotos dynamodb`.
 func TestDynamoDBListen_Boto3(t *testing.T) {
-	const env, hint = "QUICKPHOTOS_REQUIRE_BOTO3", "apt-get install python3-boto3"
-	// Debian's python3-boto3 is for the system's Python, which may not be the first python3.
-	var python string
-	var err error
-	for _, candidate := range []string{"python3", "/usr/bin/python3"} {
-		if python, err = exec.LookPath(candidate); err == nil {
-			if err = exec.Command(python, "-c", "import boto3").Run(); err == nil {
-				break
-			}
-		}
-	}
-	if err != nil {
-		testtools.Missing(t, env, "boto3", hint, err)
-	}
+	python := testtools.Boto3Python(t)
 	endpoint := startKeyedDynamoDB(t)
 	checkClient(t, endpoint, scriptClient(endpoint, python, filepath.Join(awsClientsDir, "dynamodb.py")))
 }
