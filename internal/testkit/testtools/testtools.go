@@ -1,7 +1,9 @@
-// Package testtools decides what a test does when a tool it runs beside the code (DynamoDB
-// Local aside, which has its own package) is not installed: a plain `go test ./...` with only Go
-// skips it, saying how to install the tool, while `make test`, and so CI, sets the tool's
-// QUICKPHOTOS_REQUIRE_… variable, under which a missing install fails the test.
+// Package testtools decides what a test does when a tool it runs beside the code is not
+// installed: a plain `go test ./...` with only Go skips it, saying how to install the tool,
+// while `make test`, and so CI, sets the tool's QUICKPHOTOS_REQUIRE_… variable, under which a
+// missing install fails the test. It finds the small tools itself (redis-server, strace, a
+// python3 with boto3); DynamoDB Local, versitygw and the npm tools (jstools) have packages of
+// their own that decide through it. It also gives tests the module's root and a free port.
 package testtools
 
 import (
