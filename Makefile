@@ -33,7 +33,7 @@ test test-embedded test-dynamodb-local conformance: export QUICKPHOTOS_REQUIRE_D
 test test-embedded test-dynamodb-local: export QUICKPHOTOS_REQUIRE_GRAPHQL_JS = 1
 # The GraphQL clients (Apollo Client's cache, relay-compiler) check the global ids (api/graphqlclients_test.go).
 test test-embedded test-dynamodb-local: export QUICKPHOTOS_REQUIRE_GRAPHQL_CLIENTS = 1
-# internal/apollopeer compares the Apollo peer's answers with quickphotos's.
+# internal/testkit/apollopeer compares the Apollo peer's answers with quickphotos's.
 test test-embedded: export QUICKPHOTOS_REQUIRE_APOLLO_PEER = 1
 # The relay and rate-limit tests run a redis-server (Debian's redis-server package; .ci/run installs it).
 test test-embedded: export QUICKPHOTOS_REQUIRE_REDIS = 1
@@ -52,7 +52,7 @@ test test-embedded: export QUICKPHOTOS_REQUIRE_AWS_SDK_JS = 1
 # The Lambda test runs the binary under the Runtime Interface Emulator (RIE, above).
 test test-embedded: export QUICKPHOTOS_REQUIRE_RIE = 1
 test test-embedded: export QUICKPHOTOS_RIE = $(RIE)
-# media/blob's S3 store is tested against versitygw (internal/versitygw; `make deps` builds it).
+# media/blob's S3 store is tested against versitygw (internal/testkit/versitygw; `make deps` builds it).
 test test-embedded: export QUICKPHOTOS_REQUIRE_VERSITYGW = 1
 
 test-embedded: deps

@@ -18,7 +18,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
 
-	"github.com/quickphotos/quickphotos/internal/testtools"
+	"github.com/quickphotos/quickphotos/internal/testkit/jstools"
+	"github.com/quickphotos/quickphotos/internal/testkit/testtools"
 )
 
 // The access keys of the keys file the tests' DynamoDB listeners are given.
@@ -241,20 +242,7 @@ func TestDynamoDBListen_AWSCLI(t *testing.T) {
 // TestDynamoDBListen_Boto3: boto3 (tools/aws-clients/dynamodb.py) against a keyed
 // `quickphotos dynamodb`.
 func TestDynamoDBListen_Boto3(t *testing.T) {
-	const env, hint = "QUICKPHOTOS_REQUIRE_BOTO3", "apt-get install python3-boto3"
-	// Debian's python3-boto3 is for the system's Python, which may not be the first python3.
-	var python string
-	var err error
-	for _, candidate := range []string{"python3", "/usr/bin/python3"} {
-		if python, err = exec.LookPath(candidate); err == nil {
-			if err = exec.Command(python, "-c", "import boto3").Run(); err == nil {
-				break
-			}
-		}
-	}
-	if err != nil {
-		testtools.Missing(t, env, "boto3", hint, err)
-	}
+	python := testtools.Boto3Python(t)
 	endpoint := startKeyedDynamoDB(t)
 	checkClient(t, endpoint, scriptClient(endpoint, python, filepath.Join(awsClientsDir, "dynamodb.py")))
 }
@@ -262,14 +250,7 @@ func TestDynamoDBListen_Boto3(t *testing.T) {
 // TestDynamoDBListen_JavaScriptSDK: the AWS SDK for JavaScript v3 (tools/aws-clients/dynamodb.mjs)
 // against a keyed `quickphotos dynamodb`.
 func TestDynamoDBListen_JavaScriptSDK(t *testing.T) {
-	const env, hint = "QUICKPHOTOS_REQUIRE_AWS_SDK_JS", "npm ci --prefix tools/aws-clients"
-	node, err := exec.LookPath("node")
-	if err == nil {
-		_, err = os.Stat(filepath.Join(awsClientsDir, "node_modules", ".package-lock.json"))
-	}
-	if err != nil {
-		testtools.Missing(t, env, "the AWS SDK for JavaScript", hint, err)
-	}
+	node, script := jstools.AWSClients.Script(t, "dynamodb.mjs")
 	endpoint := startKeyedDynamoDB(t)
-	checkClient(t, endpoint, scriptClient(endpoint, node, filepath.Join(awsClientsDir, "dynamodb.mjs")))
+	checkClient(t, endpoint, scriptClient(endpoint, node, script))
 }

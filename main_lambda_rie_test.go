@@ -13,15 +13,15 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/aws/aws-lambda-go/events"
 
 	"github.com/quickphotos/quickphotos/auth"
-	"github.com/quickphotos/quickphotos/internal/testtools"
+	"github.com/quickphotos/quickphotos/internal/testkit/procgroup"
+	"github.com/quickphotos/quickphotos/internal/testkit/syncbuf"
+	"github.com/quickphotos/quickphotos/internal/testkit/testtools"
 )
 
 // The AWS Lambda Runtime Interface Emulator: the Makefile builds it from its pinned Go module
@@ -127,8 +127,7 @@ func TestLambda_UnderTheRuntimeInterfaceEmulator(t *testing.T) {
 type function struct {
 	handler string
 	url     string
-	mu      sync.Mutex
-	log     bytes.Buffer
+	log     syncbuf.Buffer
 }
 
 // startFunction runs command (the binary, configured by env) under the emulator on 127.0.0.1
@@ -147,7 +146,7 @@ func startFunction(t *testing.T, rie string, command []string, env ...string) *f
 	cmd.Env = append(functionEnv(), env...)
 	cmd.Dir = t.TempDir()
 	// The emulator and the function it starts in a process group of their own, ended together.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	procgroup.Own(cmd)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -162,16 +161,14 @@ func startFunction(t *testing.T, rie string, command []string, env ...string) *f
 		r := bufio.NewReader(out)
 		for {
 			line, err := r.ReadString('\n')
-			fn.mu.Lock()
-			fn.log.WriteString(line)
-			fn.mu.Unlock()
+			_, _ = io.WriteString(&fn.log, line)
 			if err != nil {
 				return
 			}
 		}
 	}()
 	t.Cleanup(func() {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		_ = procgroup.Kill(cmd)
 		_ = cmd.Wait()
 		<-done
 		if t.Failed() {
@@ -194,8 +191,6 @@ func startFunction(t *testing.T, rie string, command []string, env ...string) *f
 }
 
 func (fn *function) output() string {
-	fn.mu.Lock()
-	defer fn.mu.Unlock()
 	return fn.log.String()
 }
 

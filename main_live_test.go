@@ -18,7 +18,7 @@ import (
 	"github.com/quickphotos/quickphotos/domain"
 	"github.com/quickphotos/quickphotos/dynamo"
 	"github.com/quickphotos/quickphotos/dynamo/itemfile"
-	"github.com/quickphotos/quickphotos/internal/graphqljs"
+	"github.com/quickphotos/quickphotos/internal/testkit/jstools"
 )
 
 // TestSubscriptions_GraphQLWSJavaScriptClient: graphql-ws's own JavaScript client, from npm,
@@ -26,7 +26,7 @@ import (
 // write made straight through the DynamoDB endpoint (--dynamodb-listen), as any DynamoDB
 // client would make it.
 func TestSubscriptions_GraphQLWSJavaScriptClient(t *testing.T) {
-	node, script := graphqljs.Script(t, "subscribe.mjs")
+	node, script := jstools.GraphQLJS.Script(t, "subscribe.mjs")
 	lines := startCommand(t, "GraphiQL at", "serve", "--in-memory", "--addr", "127.0.0.1:0",
 		"--dynamodb-listen", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0", "--stream-poll", "20ms")
 	address := regexp.MustCompile(`http://127\.0\.0\.1:\d+`)
@@ -118,7 +118,7 @@ func waitForMetric(t *testing.T, url, line string) {
 // token `serve` does not accept, is told so with the protocol's 4403 and stops, instead of
 // reconnecting in a loop that the application never hears of.
 func TestSubscriptions_GraphQLWSJavaScriptClientWithABadToken(t *testing.T) {
-	node, script := graphqljs.Script(t, "subscribe.mjs")
+	node, script := jstools.GraphQLJS.Script(t, "subscribe.mjs")
 	t.Setenv("QUICKPHOTOS_JWT_SECRET", "a development secret of 32+ bytes!")
 	lines := startCommand(t, "GraphiQL at", "serve", "--in-memory", "--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0")
 	var base, metrics string

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/quickphotos/quickphotos/internal/syncbuf"
+	"github.com/quickphotos/quickphotos/internal/testkit/syncbuf"
 )
 
 // TestServe_ReadyOnceTheFeedHasCaughtUp: serve --sample on --store dynamodb loads the sample

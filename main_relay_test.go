@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/quickphotos/quickphotos/internal/apitest"
-	"github.com/quickphotos/quickphotos/internal/testtools"
+	"github.com/quickphotos/quickphotos/internal/testkit/apitest"
+	"github.com/quickphotos/quickphotos/internal/testkit/testtools"
 )
 
 // startRedis runs a redis-server until the test ends and returns its URL.

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,24 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/quickphotos/quickphotos/internal/testtools"
+	"github.com/quickphotos/quickphotos/internal/testkit/testtools"
 )
-
-// requireBoto3 is the python3 that runs the tutorial's scripts, which need boto3; the test is
-// skipped without it, or fails under make (QUICKPHOTOS_REQUIRE_BOTO3).
-func requireBoto3(t *testing.T) string {
-	t.Helper()
-	python, err := exec.LookPath("python3")
-	if err == nil {
-		if out, perr := exec.Command(python, "-c", "import boto3").CombinedOutput(); perr != nil {
-			err = errors.New(strings.TrimSpace(string(out)))
-		}
-	}
-	if err != nil {
-		testtools.Missing(t, "QUICKPHOTOS_REQUIRE_BOTO3", "python3 with boto3", "Debian's python3-boto3, or pip install boto3", err)
-	}
-	return python
-}
 
 // tutorial runs the tutorial's scripts (testdata/tutorial) against a DynamoDB endpoint.
 type tutorial struct {
@@ -91,7 +74,7 @@ func tutorialGraphQL(t *testing.T, base, query string, variables map[string]any)
 // the tutorial's module 3 and 4 scripts find under the keys they build; and `check` has nothing
 // to say of either.
 func TestTutorial_ScriptsAndTheAPIShareThePhotos(t *testing.T) {
-	python := requireBoto3(t)
+	python := testtools.Boto3Python(t)
 	// `load` and `check` reach the same endpoint in-process, with the SDK: no credentials or
 	// region are looked up beyond these.
 	t.Setenv("AWS_ACCESS_KEY_ID", "quickphotos")

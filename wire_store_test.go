@@ -17,7 +17,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -29,8 +28,9 @@ import (
 
 	"github.com/quickphotos/quickphotos/ddb"
 	"github.com/quickphotos/quickphotos/dynamo"
-	"github.com/quickphotos/quickphotos/internal/syncbuf"
-	"github.com/quickphotos/quickphotos/internal/testtools"
+	"github.com/quickphotos/quickphotos/internal/testkit/procgroup"
+	"github.com/quickphotos/quickphotos/internal/testkit/syncbuf"
+	"github.com/quickphotos/quickphotos/internal/testkit/testtools"
 )
 
 // TestStore_SDKClientsKeepTheirConnections: requests sent one after another to a DynamoDB
@@ -171,8 +171,7 @@ func TestStore_LoopbackEndpointStaysOnThisMachine(t *testing.T) {
 			runMainEnv + "=" + command,
 		}, env...)
 		// The whole group goes at the end: strace's tracee too.
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-		cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+		procgroup.Own(cmd)
 		out, err := cmd.StdoutPipe()
 		if err != nil {
 			t.Fatal(err)
@@ -221,13 +220,7 @@ func TestStore_LoopbackEndpointStaysOnThisMachine(t *testing.T) {
 			attempted = nil
 		})
 		t.Run(tc.name+"/connect", func(t *testing.T) {
-			strace, err := exec.LookPath("strace")
-			if err != nil {
-				testtools.Missing(t, straceRequiredEnv, "strace", "Debian: apt-get install strace", err)
-			}
-			if out, err := exec.Command(strace, "-qq", "-e", "trace=none", "true").CombinedOutput(); err != nil {
-				t.Skipf("strace cannot trace here: %v: %s", err, out)
-			}
+			strace := testtools.Strace(t)
 			trace := filepath.Join(t.TempDir(), "trace")
 			run(t, tc.command, tc.reached, tc.env, strace, "-f", "-qq", "-e", "trace=connect", "-o", trace)
 			data, err := os.ReadFile(trace)
@@ -248,10 +241,6 @@ func TestStore_LoopbackEndpointStaysOnThisMachine(t *testing.T) {
 		})
 	}
 }
-
-// straceRequiredEnv makes a missing strace fail the tests that trace a child, instead of
-// skipping them (make test sets it).
-const straceRequiredEnv = "QUICKPHOTOS_REQUIRE_STRACE"
 
 // connectAddress finds the IP address of a connect() in strace's output:
 // sin_addr=inet_addr("127.0.0.1") or inet_pton(AF_INET6, "::1", &sin6_addr).

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/quickphotos/quickphotos/api"
-	"github.com/quickphotos/quickphotos/internal/apitest"
+	"github.com/quickphotos/quickphotos/internal/testkit/apitest"
 )
 
 // TestAmbiguousRequestJSONIsRefused: a request that one JSON reader (a proxy, a firewall, a

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/quickphotos/quickphotos/internal/apitest"
+	"github.com/quickphotos/quickphotos/internal/testkit/apitest"
 )
 
 // TestBadArgumentsAnywhereAreRefusedBeforeAnyDynamoDBRequest: an argument that fails its

@@ -12,7 +12,7 @@ import (
 	"github.com/lestrrat-go/jwx/v3/jwt"
 
 	"github.com/quickphotos/quickphotos/auth"
-	"github.com/quickphotos/quickphotos/internal/apitest"
+	"github.com/quickphotos/quickphotos/internal/testkit/apitest"
 )
 
 // mutationsOf are every mutation of the schema, each acting as actor (and touching a photo

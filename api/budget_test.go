@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/quickphotos/quickphotos/dynamo"
-	"github.com/quickphotos/quickphotos/internal/apitest"
+	"github.com/quickphotos/quickphotos/internal/testkit/apitest"
 )
 
 // TestRequestBudgets checks the DynamoDB requests each access pattern and each nesting level

@@ -5,7 +5,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/quickphotos/quickphotos/internal/apitest"
+	"github.com/quickphotos/quickphotos/internal/testkit/apitest"
 )
 
 // TestConcurrentWritesKeepCountersExact races writes on the same counters: transactions

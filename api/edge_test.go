@@ -24,8 +24,8 @@ import (
 	"github.com/quickphotos/quickphotos/api"
 	"github.com/quickphotos/quickphotos/api/limits"
 	"github.com/quickphotos/quickphotos/domain"
-	"github.com/quickphotos/quickphotos/internal/apitest"
-	"github.com/quickphotos/quickphotos/internal/syncbuf"
+	"github.com/quickphotos/quickphotos/internal/testkit/apitest"
+	"github.com/quickphotos/quickphotos/internal/testkit/syncbuf"
 	"github.com/quickphotos/quickphotos/live"
 )
 

@@ -11,7 +11,7 @@ import (
 	"github.com/quickphotos/quickphotos/api"
 	"github.com/quickphotos/quickphotos/domain"
 	"github.com/quickphotos/quickphotos/feed"
-	"github.com/quickphotos/quickphotos/internal/apitest"
+	"github.com/quickphotos/quickphotos/internal/testkit/apitest"
 	"github.com/quickphotos/quickphotos/live"
 )
 

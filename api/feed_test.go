@@ -8,7 +8,7 @@ import (
 
 	"github.com/quickphotos/quickphotos/domain"
 	"github.com/quickphotos/quickphotos/feed"
-	"github.com/quickphotos/quickphotos/internal/apitest"
+	"github.com/quickphotos/quickphotos/internal/testkit/apitest"
 )
 
 // feedPage is one page of a feed as the API answers it.

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/quickphotos/quickphotos/internal/apitest"
+	"github.com/quickphotos/quickphotos/internal/testkit/apitest"
 )
 
 const follow = `mutation($a: ID!, $b: ID!) { followUser(input: {follower: $a, followed: $b}) { follower { username followingCount } followed { username followerCount } } }`

@@ -16,8 +16,8 @@ import (
 	"github.com/vektah/gqlparser/v2/formatter"
 	"github.com/vektah/gqlparser/v2/parser"
 
-	"github.com/quickphotos/quickphotos/internal/apitest"
-	"github.com/quickphotos/quickphotos/internal/graphqlclients"
+	"github.com/quickphotos/quickphotos/internal/testkit/apitest"
+	"github.com/quickphotos/quickphotos/internal/testkit/jstools"
 )
 
 // runTool runs node with args in dir and returns its standard output; it fails the test when
@@ -69,7 +69,7 @@ func photoOf(t *testing.T, srv *apitest.Server, owner string) (ownerID string, p
 // timestamp) and node(id), and a mutation's answer that carries the photo's id and new
 // counters updates what all three read, with no request.
 func TestApolloClient_NormalisesByIDWithoutTypePolicies(t *testing.T) {
-	node, dir := graphqlclients.Dir(t)
+	node, dir := jstools.GraphQLClients.Dir(t)
 	srv := apitest.NewServer(t)
 	srv.MustCreateUsers(t, "ada", "bob")
 	srv.MustUploadPhoto(t, "ada", apitest.Timestamp(1))
@@ -125,7 +125,7 @@ var relayOperation = regexp.MustCompile(`"text": ("(?:[^"\\]|\\.)*")`)
 // The queries it generates then run against the server; and without Query.node the same
 // project is refused, which shows what the compiler checks.
 func TestRelayCompiler_RefetchableFragmentsAndConnection(t *testing.T) {
-	node, dir := graphqlclients.Dir(t)
+	node, dir := jstools.GraphQLClients.Dir(t)
 	srv := apitest.NewServer(t)
 	srv.MustCreateUser(t, "ada")
 	for i := range 3 {

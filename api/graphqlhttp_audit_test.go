@@ -6,15 +6,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/quickphotos/quickphotos/internal/apitest"
-	"github.com/quickphotos/quickphotos/internal/graphqljs"
+	"github.com/quickphotos/quickphotos/internal/testkit/apitest"
+	"github.com/quickphotos/quickphotos/internal/testkit/jstools"
 )
 
 // TestGraphQLHTTPAudit runs the graphql-http server audits, the GraphQL over HTTP
 // specification's MUST and SHOULD rules as the reference implementation checks them, against
 // a real server. Every audit must pass, warnings included (--strict).
 func TestGraphQLHTTPAudit(t *testing.T) {
-	node, script := graphqljs.Script(t, "audit.mjs")
+	node, script := jstools.GraphQLJS.Script(t, "audit.mjs")
 	srv := apitest.NewServer(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()

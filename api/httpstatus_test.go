@@ -7,7 +7,7 @@ import (
 	"net/url"
 	"testing"
 
-	"github.com/quickphotos/quickphotos/internal/apitest"
+	"github.com/quickphotos/quickphotos/internal/testkit/apitest"
 )
 
 // TestGraphQLOverHTTP_Status: the status codes the GraphQL over HTTP specification asks for,

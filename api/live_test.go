@@ -18,9 +18,9 @@ import (
 	"github.com/quickphotos/quickphotos/api"
 	"github.com/quickphotos/quickphotos/domain"
 	"github.com/quickphotos/quickphotos/feed"
-	"github.com/quickphotos/quickphotos/internal/apitest"
-	"github.com/quickphotos/quickphotos/internal/graphqljs"
-	"github.com/quickphotos/quickphotos/internal/syncbuf"
+	"github.com/quickphotos/quickphotos/internal/testkit/apitest"
+	"github.com/quickphotos/quickphotos/internal/testkit/jstools"
+	"github.com/quickphotos/quickphotos/internal/testkit/syncbuf"
 	"github.com/quickphotos/quickphotos/live"
 )
 
@@ -486,7 +486,7 @@ func sendRequest(t *testing.T, req *http.Request) *apitest.Response {
 // (a bad token: the server closed it with 1000 "terminated" before, which graphql-ws retries at
 // once and for ever without telling the application).
 func TestGraphQLWS_TheStockClientIsToldWhy(t *testing.T) {
-	node, script := graphqljs.Script(t, "closecodes.mjs")
+	node, script := jstools.GraphQLJS.Script(t, "closecodes.mjs")
 	srv := apitest.NewServer(t, apitest.WithAuth(), apitest.WithLive(live.Config{}), apitest.WithConfig(func(c *api.Config) {
 		c.LiveInitTimeout = 3 * time.Second // long enough for the other cases to send theirs, on a loaded machine too
 	}))

@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/quickphotos/quickphotos/internal/apitest"
+	"github.com/quickphotos/quickphotos/internal/testkit/apitest"
 )
 
 func TestMain(m *testing.M) { os.Exit(apitest.Main(m)) }

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/quickphotos/quickphotos/internal/apitest"
+	"github.com/quickphotos/quickphotos/internal/testkit/apitest"
 )
 
 // nodeFields selects what identifies each type that implements Node.

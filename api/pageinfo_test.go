@@ -3,7 +3,7 @@ package api_test
 import (
 	"testing"
 
-	"github.com/quickphotos/quickphotos/internal/apitest"
+	"github.com/quickphotos/quickphotos/internal/testkit/apitest"
 )
 
 // TestPageInfo_TheWholeRelayPageInfo: every connection's pageInfo has the four fields of the

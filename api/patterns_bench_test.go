@@ -14,7 +14,7 @@ import (
 
 	"github.com/quickphotos/quickphotos/api"
 	"github.com/quickphotos/quickphotos/domain"
-	"github.com/quickphotos/quickphotos/internal/apitest"
+	"github.com/quickphotos/quickphotos/internal/testkit/apitest"
 	"github.com/quickphotos/quickphotos/sample"
 )
 

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/quickphotos/quickphotos/internal/apitest"
+	"github.com/quickphotos/quickphotos/internal/testkit/apitest"
 )
 
 const upload = `mutation($in: UploadPhotoInput!) { uploadPhoto(input: $in) { username timestamp url reactionCounts { total } } }`

@@ -12,7 +12,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/quickphotos/quickphotos/api"
-	"github.com/quickphotos/quickphotos/internal/apitest"
+	"github.com/quickphotos/quickphotos/internal/testkit/apitest"
 	"github.com/quickphotos/quickphotos/live"
 	"github.com/quickphotos/quickphotos/ratelimit"
 	"github.com/quickphotos/quickphotos/telemetry"

@@ -3,7 +3,7 @@ package api_test
 import (
 	"testing"
 
-	"github.com/quickphotos/quickphotos/internal/apitest"
+	"github.com/quickphotos/quickphotos/internal/testkit/apitest"
 )
 
 // alicesPhoto starts a server where bob and alice exist and alice has uploaded a photo at ts.

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/quickphotos/quickphotos/api"
-	"github.com/quickphotos/quickphotos/internal/apitest"
-	"github.com/quickphotos/quickphotos/internal/syncbuf"
+	"github.com/quickphotos/quickphotos/internal/testkit/apitest"
+	"github.com/quickphotos/quickphotos/internal/testkit/syncbuf"
 	"github.com/quickphotos/quickphotos/telemetry"
 )
 

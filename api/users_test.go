@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/quickphotos/quickphotos/internal/apitest"
+	"github.com/quickphotos/quickphotos/internal/testkit/apitest"
 )
 
 func TestCreateUser(t *testing.T) {

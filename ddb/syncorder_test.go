@@ -16,7 +16,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/quickphotos/quickphotos/ddb/internal/storage"
-	"github.com/quickphotos/quickphotos/internal/testtools"
+	"github.com/quickphotos/quickphotos/internal/testkit/testtools"
 )
 
 // The sync-order tests check what a power cut would keep. crash_test.go's
@@ -36,8 +36,6 @@ const (
 	syncOrderDirEnv = "QUICKPHOTOS_SYNC_ORDER_DIR"
 	// syncOrderModeEnv says what the child does: "writes" or "upgrade".
 	syncOrderModeEnv = "QUICKPHOTOS_SYNC_ORDER_MODE"
-	// straceRequiredEnv makes a missing strace a failure, not a skip.
-	straceRequiredEnv = "QUICKPHOTOS_REQUIRE_STRACE"
 	// ackMarker and openedMarker begin the child's lines to stdout, each one
 	// write(2) that the trace shows.
 	ackMarker    = "sync-order-ack "
@@ -206,15 +204,7 @@ var (
 // stdout.
 func traceChild(t *testing.T, dir, mode string) []traced {
 	t.Helper()
-	strace, err := exec.LookPath("strace")
-	if err != nil {
-		testtools.Missing(t, straceRequiredEnv, "strace", "Debian: apt-get install strace", err)
-	}
-	// A machine may forbid tracing (ptrace) to every process: the check
-	// cannot run there, with strace or without.
-	if out, err := exec.Command(strace, "-qq", "-e", "trace=none", "true").CombinedOutput(); err != nil {
-		t.Skipf("strace cannot trace here: %v: %s", err, out)
-	}
+	strace := testtools.Strace(t)
 	if real, err := filepath.EvalSymlinks(dir); err == nil && real != dir {
 		t.Fatalf("%s is %s: strace names files by their real path", dir, real)
 	}

@@ -18,13 +18,14 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/quickphotos/quickphotos/auth"
-	"github.com/quickphotos/quickphotos/internal/testtools"
+	"github.com/quickphotos/quickphotos/internal/testkit/procgroup"
+	"github.com/quickphotos/quickphotos/internal/testkit/syncbuf"
+	"github.com/quickphotos/quickphotos/internal/testkit/testtools"
 )
 
 const requireBuildah = "QUICKPHOTOS_REQUIRE_BUILDAH"
@@ -168,8 +169,8 @@ func TestImage(t *testing.T) {
 	serve := b.command(context.Background(), append([]string{"run", "--isolation", "chroot",
 		"--env", "QUICKPHOTOS_ADDR=" + addr, "--env", "QUICKPHOTOS_JWT_SECRET=" + secret,
 		container, "--"}, command...)...)
-	serve.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	var output lockedBuffer
+	procgroup.Own(serve)
+	var output syncbuf.Buffer
 	serve.Stdout, serve.Stderr = &output, &output
 	if err := serve.Start(); err != nil {
 		t.Fatal(err)
@@ -303,7 +304,7 @@ func checkStatic(t *testing.T, r io.Reader) {
 	}
 }
 
-func waitHealthy(t *testing.T, url string, exited <-chan error, output *lockedBuffer) {
+func waitHealthy(t *testing.T, url string, exited <-chan error, output *syncbuf.Buffer) {
 	t.Helper()
 	deadline := time.Now().Add(60 * time.Second)
 	for {
@@ -388,13 +389,8 @@ func graphql(t *testing.T, base, token, query string) string {
 // stop ends `buildah run` and the server in it: SIGTERM to its process group (serve shuts down
 // gracefully), SIGKILL if that takes too long.
 func stop(t *testing.T, cmd *exec.Cmd, exited <-chan error) {
-	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
-	select {
-	case <-exited:
-	case <-time.After(20 * time.Second):
+	if inTime, _ := procgroup.Stop(cmd, exited, 20*time.Second); !inTime {
 		t.Error("the container did not stop on SIGTERM")
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		<-exited
 	}
 }
 
@@ -417,22 +413,4 @@ func unmountUnder(t *testing.T, dir string) {
 			t.Errorf("unmounting %s: %v", m, err)
 		}
 	}
-}
-
-// lockedBuffer collects a process's output while the test reads it.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }

@@ -17,7 +17,7 @@ import (
 
 	"github.com/quickphotos/quickphotos/ddb"
 	"github.com/quickphotos/quickphotos/domain"
-	"github.com/quickphotos/quickphotos/internal/dynamodblocal"
+	"github.com/quickphotos/quickphotos/internal/testkit/dynamodblocal"
 )
 
 // earlierRelease is a table as an earlier release left it: keys and timestamps with a Z.

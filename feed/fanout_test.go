@@ -13,7 +13,7 @@ import (
 	"github.com/quickphotos/quickphotos/domain"
 	"github.com/quickphotos/quickphotos/dynamo"
 	"github.com/quickphotos/quickphotos/feed"
-	"github.com/quickphotos/quickphotos/internal/storetest"
+	"github.com/quickphotos/quickphotos/internal/testkit/storetest"
 )
 
 func newStore(t *testing.T) *dynamo.Store {

@@ -6,7 +6,7 @@ import (
 
 	"github.com/quickphotos/quickphotos/domain"
 	"github.com/quickphotos/quickphotos/dynamo"
-	"github.com/quickphotos/quickphotos/internal/storetest"
+	"github.com/quickphotos/quickphotos/internal/testkit/storetest"
 	"github.com/quickphotos/quickphotos/loaders"
 )
 

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/quickphotos/quickphotos/api"
-	"github.com/quickphotos/quickphotos/internal/apitest"
+	"github.com/quickphotos/quickphotos/internal/testkit/apitest"
 	"github.com/quickphotos/quickphotos/loadtest"
 	"github.com/quickphotos/quickphotos/ratelimit"
 )

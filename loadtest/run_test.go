@@ -13,7 +13,7 @@ import (
 	"github.com/quickphotos/quickphotos/api"
 	"github.com/quickphotos/quickphotos/auth"
 	"github.com/quickphotos/quickphotos/feed"
-	"github.com/quickphotos/quickphotos/internal/apitest"
+	"github.com/quickphotos/quickphotos/internal/testkit/apitest"
 	"github.com/quickphotos/quickphotos/live"
 	"github.com/quickphotos/quickphotos/loadtest"
 	"github.com/quickphotos/quickphotos/media"

@@ -11,7 +11,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/quickphotos/quickphotos/internal/testtools"
+	"github.com/quickphotos/quickphotos/internal/testkit/testtools"
 	"github.com/quickphotos/quickphotos/ratelimit"
 )
 

@@ -26,7 +26,7 @@ import (
 	"github.com/quickphotos/quickphotos/domain"
 	"github.com/quickphotos/quickphotos/dynamo"
 	"github.com/quickphotos/quickphotos/graph"
-	"github.com/quickphotos/quickphotos/internal/syncbuf"
+	"github.com/quickphotos/quickphotos/internal/testkit/syncbuf"
 	"github.com/quickphotos/quickphotos/loaders"
 	"github.com/quickphotos/quickphotos/resolvers"
 	"github.com/quickphotos/quickphotos/telemetry"

@@ -61,7 +61,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/quickphotos/quickphotos/ddb"
-	"github.com/quickphotos/quickphotos/internal/dynamodblocal"
+	"github.com/quickphotos/quickphotos/internal/testkit/dynamodblocal"
 )
 
 const (

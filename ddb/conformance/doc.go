@@ -39,5 +39,5 @@
 // as its comment shows.
 //
 // DynamoDB Local is started once per test binary by package
-// internal/dynamodblocal (install it with `make deps`).
+// internal/testkit/dynamodblocal (install it with `make deps`).
 package conformance

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/quickphotos/quickphotos/internal/dynamodblocal"
+	"github.com/quickphotos/quickphotos/internal/testkit/dynamodblocal"
 )
 
 var (

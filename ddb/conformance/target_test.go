@@ -14,7 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
 
-	"github.com/quickphotos/quickphotos/internal/dynamodblocal"
+	"github.com/quickphotos/quickphotos/internal/testkit/dynamodblocal"
 )
 
 // response is one raw DynamoDB answer.

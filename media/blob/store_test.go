@@ -18,7 +18,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/quickphotos/quickphotos/internal/versitygw"
+	"github.com/quickphotos/quickphotos/internal/testkit/versitygw"
 	"github.com/quickphotos/quickphotos/media/blob"
 )
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,7 +16,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
 
-	"github.com/quickphotos/quickphotos/internal/syncbuf"
+	"github.com/quickphotos/quickphotos/internal/testkit/procgroup"
+	"github.com/quickphotos/quickphotos/internal/testkit/syncbuf"
+	"github.com/quickphotos/quickphotos/internal/testkit/testtools"
 )
 
 // Credentials and region every client of an Instance uses. DynamoDB Local
@@ -128,7 +129,7 @@ var ErrJavaNotFound = errors.New("dynamodblocal: java (17 or later) is needed to
 var errExited = errors.New("dynamodblocal: DynamoDB Local exited before answering")
 
 func start(java, jar, dir string, onDisk bool, timeout time.Duration) (*Instance, error) {
-	port, err := freePort()
+	port, err := testtools.FreePort()
 	if err != nil {
 		return nil, err
 	}
@@ -142,7 +143,7 @@ func start(java, jar, dir string, onDisk bool, timeout time.Duration) (*Instance
 	cmd.Dir = dir
 	out := &syncbuf.Buffer{}
 	cmd.Stdout, cmd.Stderr = out, out
-	ownProcessGroup(cmd)
+	procgroup.Own(cmd)
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("dynamodblocal: start %s: %w", java, err)
 	}
@@ -216,7 +217,7 @@ func (in *Instance) Output() string { return in.out.String() }
 func (in *Instance) Stop() error {
 	var err error
 	in.stop.Do(func() {
-		killGroup(in.cmd)
+		_ = procgroup.Kill(in.cmd)
 		select {
 		case <-in.exited:
 		case <-time.After(10 * time.Second):
@@ -243,13 +244,4 @@ func javaPath() (string, error) {
 		return "", fmt.Errorf("%w: %v", ErrJavaNotFound, err)
 	}
 	return p, nil
-}
-
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }

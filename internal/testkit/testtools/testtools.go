@@ -1,7 +1,9 @@
-// Package testtools decides what a test does when a tool it runs beside the code (DynamoDB
-// Local aside, which has its own package) is not installed: a plain `go test ./...` with only Go
-// skips it, saying how to install the tool, while `make test`, and so CI, sets the tool's
-// QUICKPHOTOS_REQUIRE_… variable, under which a missing install fails the test.
+// Package testtools decides what a test does when a tool it runs beside the code is not
+// installed: a plain `go test ./...` with only Go skips it, saying how to install the tool,
+// while `make test`, and so CI, sets the tool's QUICKPHOTOS_REQUIRE_… variable, under which a
+// missing install fails the test. It finds the small tools itself (redis-server, strace, a
+// python3 with boto3); DynamoDB Local, versitygw and the npm tools (jstools) have packages of
+// their own that decide through it. It also gives tests the module's root and a free port.
 package testtools
 
 import (
@@ -9,6 +11,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 )
 
@@ -47,14 +50,24 @@ func ModuleRoot() (string, error) {
 	}
 }
 
-// FreeAddr is the address of a 127.0.0.1 port free when asked: a server started on it may
-// still lose it to another process, which its caller retries or reports.
+// FreePort is a port of 127.0.0.1 free when asked: a server started on it may still lose it to
+// another process, which its caller retries or reports. It returns an error rather than
+// failing a test, for callers that have none (a TestMain).
+func FreePort() (int, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port, nil
+}
+
+// FreeAddr is the address 127.0.0.1:port of a FreePort, and fails t if there is none.
 func FreeAddr(t testing.TB) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	port, err := FreePort()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ln.Close()
-	return ln.Addr().String()
+	return net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
 }

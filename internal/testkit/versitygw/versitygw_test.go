@@ -11,7 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/smithy-go"
 
-	"github.com/quickphotos/quickphotos/internal/versitygw"
+	"github.com/quickphotos/quickphotos/internal/testkit/versitygw"
 )
 
 // TestServer_ChecksSignatures: the gateway is only worth testing against if it refuses a

@@ -20,12 +20,10 @@ func StartRedis(t testing.TB) string {
 	if err != nil {
 		Missing(t, RedisRequiredEnv, "redis-server", "Debian: apt-get install redis-server", err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	port, err := FreePort()
 	if err != nil {
 		t.Fatal(err)
 	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
 	cmd := exec.Command(server, "--bind", "127.0.0.1", "--port", fmt.Sprint(port), "--save", "", "--appendonly", "no", "--dir", t.TempDir())
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -3,19 +3,14 @@ package dynamodblocal
 import (
 	"errors"
 	"fmt"
-	"os"
+
+	"github.com/quickphotos/quickphotos/internal/testkit/testtools"
 )
 
 // RequireEnv is the environment variable that makes a missing DynamoDB Local (no jar, no java)
 // a test failure instead of a skip. `make test`, and so CI, sets it: there a missing install is
 // a broken build, while a newcomer's plain `go test ./...` with only Go should still pass.
 const RequireEnv = "QUICKPHOTOS_REQUIRE_DYNAMODB_LOCAL"
-
-// Required reports whether RequireEnv is set to anything but "" or "0".
-func Required() bool {
-	v := os.Getenv(RequireEnv)
-	return v != "" && v != "0"
-}
 
 // Installed returns nil when DynamoDB Local can be launched as far as files go (the jar is
 // found, java is on the PATH), or an error that says what is missing and how to install it.
@@ -31,7 +26,7 @@ func Installed() error {
 // should run (it is installed) or fail (it is missing but Required).
 func SkipReason() string {
 	err := Installed()
-	if err == nil || Required() {
+	if err == nil || testtools.Required(RequireEnv) {
 		return ""
 	}
 	return fmt.Sprintf("DynamoDB Local is not installed (%v); %s=1 makes this a failure", shortReason(err), RequireEnv)

@@ -11,7 +11,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -23,7 +22,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
-	"github.com/quickphotos/quickphotos/internal/testtools"
+	"github.com/quickphotos/quickphotos/internal/testkit/testtools"
 )
 
 // RequireEnv makes a missing versitygw a test failure instead of a skip; `make test`, and so
@@ -57,10 +56,7 @@ func Start(t testing.TB) *Server {
 	meta := t.TempDir()
 	var lastErr error
 	for attempt := 0; attempt < 3; attempt++ {
-		addr, err := freeAddr()
-		if err != nil {
-			t.Fatal(err)
-		}
+		addr := testtools.FreeAddr(t)
 		var logs bytes.Buffer
 		// Metadata (content type, ETag) goes to a sidecar directory rather than extended
 		// attributes, which not every temporary file system supports.
@@ -123,15 +119,6 @@ func binary() (string, error) {
 		return "", errors.New("neither tools/versitygw/bin/versitygw nor versitygw on PATH")
 	}
 	return p, nil
-}
-
-func freeAddr() (string, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", err
-	}
-	defer l.Close()
-	return l.Addr().String(), nil
 }
 
 // waitReady polls the endpoint until it answers HTTP (any status: an unsigned request is

@@ -9,7 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/quickphotos/quickphotos/internal/dynamodblocal"
+	"github.com/quickphotos/quickphotos/internal/testkit/dynamodblocal"
 )
 
 func TestStart_ListAndCreateTables(t *testing.T) {

@@ -14,20 +14,15 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/quickphotos/quickphotos/domain"
-	"github.com/quickphotos/quickphotos/internal/syncbuf"
-	"github.com/quickphotos/quickphotos/internal/testtools"
+	"github.com/quickphotos/quickphotos/internal/testkit/jstools"
+	"github.com/quickphotos/quickphotos/internal/testkit/procgroup"
+	"github.com/quickphotos/quickphotos/internal/testkit/syncbuf"
+	"github.com/quickphotos/quickphotos/internal/testkit/testtools"
 )
-
-// requireEnv makes a missing Node.js or peer install a failure instead of a skip; `make test`
-// sets it.
-const requireEnv = "QUICKPHOTOS_REQUIRE_APOLLO_PEER"
-
-const installHint = "npm ci --prefix tools/apollo-peer"
 
 // The workload's operations, exactly as the load tool sends them.
 const (
@@ -51,7 +46,7 @@ const (
 // the CONFLICT and NOT_FOUND of repeating them, and the counters read back after every step.
 func TestPeerAnswersLikeQuickphotos(t *testing.T) {
 	root := moduleRoot(t)
-	node, script := peerScript(t, root)
+	node, script := jstools.ApolloPeer.Script(t, "server.mjs")
 	bin := buildQuickphotos(t, root)
 	env := append(os.Environ(), "AWS_ACCESS_KEY_ID=test", "AWS_SECRET_ACCESS_KEY=test", "AWS_REGION=us-east-1")
 
@@ -567,21 +562,6 @@ func moduleRoot(t *testing.T) string {
 	return root
 }
 
-// peerScript returns node and the peer's server.mjs, or skips the test (fails it under
-// requireEnv) when Node.js or the peer's npm packages are missing.
-func peerScript(t *testing.T, root string) (node, script string) {
-	t.Helper()
-	dir := filepath.Join(root, "tools", "apollo-peer")
-	_, err := os.Stat(filepath.Join(dir, "node_modules", ".package-lock.json"))
-	if err == nil {
-		node, err = exec.LookPath("node")
-	}
-	if err != nil {
-		testtools.Missing(t, requireEnv, "the Apollo peer (needs Node.js)", installHint, err)
-	}
-	return node, filepath.Join(dir, "server.mjs")
-}
-
 // buildQuickphotos builds the command from the module root into a temporary directory.
 func buildQuickphotos(t *testing.T, root string) string {
 	t.Helper()
@@ -619,6 +599,9 @@ func start(t *testing.T, env []string, ready string, name string, args ...string
 	t.Helper()
 	cmd := exec.Command(name, args...)
 	cmd.Env = env
+	// What a server keeps in its working directory by default (serve's data directory and
+	// media files) lands there, not in the source tree.
+	cmd.Dir = t.TempDir()
 	var stderr syncbuf.Buffer
 	cmd.Stderr = &stderr
 	stdout, err := cmd.StdoutPipe()
@@ -631,16 +614,11 @@ func start(t *testing.T, env []string, ready string, name string, args ...string
 	label := filepath.Base(name) + " " + args[0]
 	exited := make(chan error, 1)
 	t.Cleanup(func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case err := <-exited:
-			if err != nil {
-				t.Errorf("%s on SIGTERM: %v\n%s", label, err, stderr.String())
-			}
-		case <-time.After(20 * time.Second):
-			_ = cmd.Process.Kill()
-			<-exited
+		switch inTime, err := procgroup.Stop(cmd, exited, 20*time.Second); {
+		case !inTime:
 			t.Errorf("%s did not stop within 20s of SIGTERM", label)
+		case err != nil:
+			t.Errorf("%s on SIGTERM: %v\n%s", label, err, stderr.String())
 		}
 	})
 	pattern := regexp.MustCompile(ready)
