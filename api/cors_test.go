@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/quickphotos/quickphotos/api"
-	"github.com/quickphotos/quickphotos/internal/apitest"
+	"github.com/quickphotos/quickphotos/internal/testkit/apitest"
 	"github.com/quickphotos/quickphotos/media"
 	"github.com/quickphotos/quickphotos/media/imaging"
 	"github.com/quickphotos/quickphotos/ratelimit"

@@ -3,7 +3,7 @@ package api_test
 import (
 	"testing"
 
-	"github.com/quickphotos/quickphotos/internal/apitest"
+	"github.com/quickphotos/quickphotos/internal/testkit/apitest"
 )
 
 // TestLookahead_PageArgumentsFromVariables: a profile read with its first page of photos or

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/quickphotos/quickphotos/api"
-	"github.com/quickphotos/quickphotos/internal/apitest"
+	"github.com/quickphotos/quickphotos/internal/testkit/apitest"
 )
 
 // TestTransportRefusals_CarryACode: every request the endpoint refuses for how it was sent

@@ -10,8 +10,8 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/quickphotos/quickphotos/internal/apitest"
-	"github.com/quickphotos/quickphotos/internal/versitygw"
+	"github.com/quickphotos/quickphotos/internal/testkit/apitest"
+	"github.com/quickphotos/quickphotos/internal/testkit/versitygw"
 	"github.com/quickphotos/quickphotos/media"
 	"github.com/quickphotos/quickphotos/media/blob"
 	"github.com/quickphotos/quickphotos/media/imaging"
