@@ -258,7 +258,7 @@ func (e *Engine) StreamsAPI() *StreamsAPI { return sdkapi.NewStreams(e.core) }
 func (e *Engine) Client(optFns ...func(*dynamodb.Options)) *dynamodb.Client {
 	opts := dynamodb.Options{
 		// A real region name: for an unknown one the SDK's endpoint resolver recompiles its
-		// rules on every request, which doubled the in-process latency (docs/benchmarks.md).
+		// rules on every request, which doubled an in-process GetItem (ddb/bench's engine-inprocess).
 		Region: "us-east-1",
 		// The engine accepts any SigV4 credentials; these only satisfy the signer.
 		Credentials:  credentials.NewStaticCredentialsProvider("embedded", "embedded", ""),
