@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"io"
-	"regexp"
 	"strings"
 	"testing"
 )
@@ -47,21 +46,12 @@ func graphiQLBase(t *testing.T, lines []string) string {
 // (default "…") the usage message adds, and its own text says no other: a flag whose empty
 // value means something says so as (empty: …), as (0: …) does for numbers.
 func TestHelp_EveryFlagShowsOneDefault(t *testing.T) {
-	var help bytes.Buffer
-	if err := run(t.Context(), []string{"help"}, &help, io.Discard); err != nil {
-		t.Fatal(err)
-	}
-	_, list, _ := strings.Cut(help.String(), "commands:\n")
-	list, _, _ = strings.Cut(list, "\n\n")
-	commands := regexp.MustCompile(`(?m)^  ([a-z]+)`).FindAllStringSubmatch(list, -1)
-	if len(commands) < 10 {
-		t.Fatalf("found %d commands in quickphotos help:\n%s", len(commands), &help)
-	}
+	commands := listedCommands(t)
 	// The commands whose flags follow a subcommand.
 	subcommand := map[string]string{"table": "create", "migrate": "timestamps"}
 	for _, c := range commands {
-		args := []string{c[1]}
-		if sub, ok := subcommand[c[1]]; ok {
+		args := []string{c}
+		if sub, ok := subcommand[c]; ok {
 			args = append(args, sub)
 		}
 		var usage bytes.Buffer

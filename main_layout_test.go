@@ -1,11 +1,9 @@
 package main
 
 import (
-	"bytes"
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -55,19 +53,10 @@ func TestPackageMain_FilesFollowTheLayout(t *testing.T) {
 			t.Errorf("%s is not named as docs/development.md's layout says: cmd_COMMAND.go, flags_GROUP.go or wire_PART.go", name)
 		}
 	}
-	var help bytes.Buffer
-	if err := run(t.Context(), []string{"help"}, &help, io.Discard); err != nil {
-		t.Fatal(err)
-	}
-	_, list, _ := strings.Cut(help.String(), "commands:\n")
-	list, _, _ = strings.Cut(list, "\n\n")
-	commands := regexp.MustCompile(`(?m)^  ([a-z]+)`).FindAllStringSubmatch(list, -1)
-	if len(commands) < 10 {
-		t.Fatalf("found %d commands in quickphotos help:\n%s", len(commands), &help)
-	}
+	commands := listedCommands(t)
 	for _, c := range commands {
-		if !have["cmd_"+c[1]+".go"] {
-			t.Errorf("the command %s has no cmd_%s.go", c[1], c[1])
+		if !have["cmd_"+c+".go"] {
+			t.Errorf("the command %s has no cmd_%s.go", c, c)
 		}
 	}
 }

@@ -121,21 +121,12 @@ func TestDocs_CommandsListEveryCommand(t *testing.T) {
 	for _, m := range regexp.MustCompile("(?m)^- `quickphotos ([a-z]+)").FindAllStringSubmatch(section, -1) {
 		documented[m[1]] = true
 	}
-	var help bytes.Buffer
-	if err := run(context.Background(), []string{"help"}, &help, io.Discard); err != nil {
-		t.Fatal(err)
-	}
-	_, list, _ := strings.Cut(help.String(), "commands:\n")
-	list, _, _ = strings.Cut(list, "\n\n")
-	commands := regexp.MustCompile(`(?m)^  ([a-z]+)`).FindAllStringSubmatch(list, -1)
-	if len(commands) < 10 {
-		t.Fatalf("found %d commands in quickphotos help:\n%s", len(commands), &help)
-	}
+	commands := listedCommands(t)
 	exists := map[string]bool{}
 	for _, c := range commands {
-		exists[c[1]] = true
-		if !documented[c[1]] {
-			t.Errorf("docs/configuration.md has no entry for `quickphotos %s`", c[1])
+		exists[c] = true
+		if !documented[c] {
+			t.Errorf("docs/configuration.md has no entry for `quickphotos %s`", c)
 		}
 	}
 	for c := range documented {
@@ -290,4 +281,23 @@ func sameDuration(a, b string) bool {
 	da, errA := time.ParseDuration(a)
 	db, errB := time.ParseDuration(b)
 	return errA == nil && errB == nil && da == db
+}
+
+// listedCommands are the commands `quickphotos help` lists, by name.
+func listedCommands(t *testing.T) []string {
+	t.Helper()
+	var help bytes.Buffer
+	if err := run(t.Context(), []string{"help"}, &help, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	_, list, _ := strings.Cut(help.String(), "commands:\n")
+	list, _, _ = strings.Cut(list, "\n\n")
+	var commands []string
+	for _, m := range regexp.MustCompile(`(?m)^  ([a-z]+)`).FindAllStringSubmatch(list, -1) {
+		commands = append(commands, m[1])
+	}
+	if len(commands) < 10 {
+		t.Fatalf("found %d commands in quickphotos help:\n%s", len(commands), &help)
+	}
+	return commands
 }
