@@ -119,13 +119,19 @@ func alicePhotos(t *testing.T, srv *apitest.Server) []string {
 }
 
 func TestPhotoUploadFlow(t *testing.T) {
+	onBothStores(t, func(t *testing.T, srv *apitest.Server, embedded bool) { uploadFlow(t, srv, embedded) })
+}
+
+// onBothStores runs check against a signed-in server whose photo files are on the embedded
+// store, then on S3 (versitygw, which checks signatures and POST policies as S3 does).
+func onBothStores(t *testing.T, check func(t *testing.T, srv *apitest.Server, embedded bool)) {
 	t.Run("Embedded", func(t *testing.T) {
-		uploadFlow(t, apitest.NewServer(t, apitest.WithAuth(), apitest.WithMedia(media.Config{})), true)
+		check(t, apitest.NewServer(t, apitest.WithAuth(), apitest.WithMedia(media.Config{})), true)
 	})
 	t.Run("S3", func(t *testing.T) {
 		gw := versitygw.Start(t)
 		bucket := gw.CreateBucket(t, "photos")
-		uploadFlow(t, apitest.NewServer(t, apitest.WithAuth(), apitest.WithMediaStore(media.Config{}, func(testing.TB) blob.Store {
+		check(t, apitest.NewServer(t, apitest.WithAuth(), apitest.WithMediaStore(media.Config{}, func(testing.TB) blob.Store {
 			return blob.NewS3Store(gw.Client(), bucket, "quickphotos/")
 		})), false)
 	})
@@ -419,16 +425,7 @@ var pngEncode = png.Encode
 // TestUploadFormRefusedWhenAltered: on either store, a form with any field altered, its key
 // climbing out of the staging prefix, or a field added, takes no file.
 func TestUploadFormRefusedWhenAltered(t *testing.T) {
-	t.Run("Embedded", func(t *testing.T) {
-		alteredForms(t, apitest.NewServer(t, apitest.WithAuth(), apitest.WithMedia(media.Config{})))
-	})
-	t.Run("S3", func(t *testing.T) {
-		gw := versitygw.Start(t)
-		bucket := gw.CreateBucket(t, "photos")
-		alteredForms(t, apitest.NewServer(t, apitest.WithAuth(), apitest.WithMediaStore(media.Config{}, func(testing.TB) blob.Store {
-			return blob.NewS3Store(gw.Client(), bucket, "quickphotos/")
-		})))
-	})
+	onBothStores(t, func(t *testing.T, srv *apitest.Server, _ bool) { alteredForms(t, srv) })
 }
 
 func alteredForms(t *testing.T, srv *apitest.Server) {

@@ -11,9 +11,6 @@ import (
 	"testing"
 
 	"github.com/quickphotos/quickphotos/internal/testkit/apitest"
-	"github.com/quickphotos/quickphotos/internal/testkit/versitygw"
-	"github.com/quickphotos/quickphotos/media"
-	"github.com/quickphotos/quickphotos/media/blob"
 	"github.com/quickphotos/quickphotos/media/imaging"
 )
 
@@ -23,16 +20,7 @@ import (
 // and successActionStatus 201 answers with S3's PostResponse, the same from either store; the
 // upload then makes a photo as any other.
 func TestPhotoUpload_APlainFormLearnsItFinished(t *testing.T) {
-	t.Run("Embedded", func(t *testing.T) {
-		formAnswers(t, apitest.NewServer(t, apitest.WithAuth(), apitest.WithMedia(media.Config{})))
-	})
-	t.Run("S3", func(t *testing.T) {
-		gw := versitygw.Start(t)
-		bucket := gw.CreateBucket(t, "photos")
-		formAnswers(t, apitest.NewServer(t, apitest.WithAuth(), apitest.WithMediaStore(media.Config{}, func(testing.TB) blob.Store {
-			return blob.NewS3Store(gw.Client(), bucket, "quickphotos/")
-		})))
-	})
+	onBothStores(t, func(t *testing.T, srv *apitest.Server, _ bool) { formAnswers(t, srv) })
 }
 
 func formAnswers(t *testing.T, srv *apitest.Server) {
