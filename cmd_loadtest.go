@@ -45,7 +45,7 @@ func runLoadTest(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	f.String(&secret, "jwt-secret", "", "sign tokens with the secret the servers verify (serve --jwt-secret): mutations act as their user; the feed and subscriptions need it")
 	f.String(&claim, "username-claim", "sub", "the claim that holds the username, as serve's --username-claim")
 	f.epilogue = "\noperations:\n" + loadtest.Describe() +
-		"\n`quickphotos loadtest floor --help`: the GraphQL floor, a server that answers the standard mix from serve's recorded answers\n"
+		"\nquickphotos loadtest floor serves the GraphQL floor, serve's recorded answers to the standard mix (quickphotos loadtest floor -h)\n"
 	if err := f.parse(args); err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package loadtest
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"sort"
 	"strings"
@@ -142,7 +143,7 @@ func OperationNames() []string {
 func Describe() string {
 	var b strings.Builder
 	for _, name := range OperationNames() {
-		b.WriteString("  " + name + strings.Repeat(" ", 10-len(name)) + operations[name].about + "\n")
+		fmt.Fprintf(&b, "  %-10s %s\n", name, operations[name].about)
 	}
 	return b.String()
 }
