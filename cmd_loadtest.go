@@ -5,16 +5,25 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/quickphotos/quickphotos/auth"
+	"github.com/quickphotos/quickphotos/internal/httpserve"
 	"github.com/quickphotos/quickphotos/loadtest"
+	"github.com/quickphotos/quickphotos/loadtest/floor"
 )
 
-// runLoadTest drives running servers with a workload and prints what each sustained.
+// runLoadTest drives running servers with a workload and prints what each sustained; `loadtest
+// floor` serves the GraphQL floor instead.
 func runLoadTest(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "floor" {
+		return runFloor(ctx, args[1:], stdout, stderr)
+	}
 	var (
 		cfg              loadtest.Config
 		urls, mix        string
@@ -31,10 +40,12 @@ func runLoadTest(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	f.Int(&cfg.Rounds, "rounds", 1, "rounds per target, targets alternating")
 	f.Int(&sampleUsers, "sample-users", 200, "the users of the sample the servers hold (serve --sample --sample-users)")
 	f.Int(&cfg.Subscribers, "subscribers", 0, "subscription mode: this many graphql-ws connections subscribe to feedPhotoAdded during each round (needs --jwt-secret)")
+	f.Bool(&cfg.Alone, "alone", false, "after the mix, measure each of its operations alone, in as many rounds, and print each one's ops/s on every target beside the first's")
 	f.Int(&cfg.Greedy, "greedy", 0, "measure the mix alone and beside a greedy caller: one user with this many clients sending a heavy query back to back, ignoring refusals; reports the p99 of the mix's reads in both (needs --jwt-secret: every request of the mix is then signed in, as a user drawn from the sample)")
 	f.String(&secret, "jwt-secret", "", "sign tokens with the secret the servers verify (serve --jwt-secret): mutations act as their user; the feed and subscriptions need it")
 	f.String(&claim, "username-claim", "sub", "the claim that holds the username, as serve's --username-claim")
-	f.epilogue = "\noperations:\n" + loadtest.Describe()
+	f.epilogue = "\noperations:\n" + loadtest.Describe() +
+		"\nquickphotos loadtest floor serves the GraphQL floor, serve's recorded answers to the standard mix (quickphotos loadtest floor -h)\n"
 	if err := f.parse(args); err != nil {
 		return err
 	}
@@ -55,6 +66,56 @@ func runLoadTest(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if report != nil {
 		report.Write(stdout)
 	}
+	return err
+}
+
+// runFloor records a running serve's answers to the standard mix's requests and serves them as
+// the GraphQL floor (package floor) until ctx ends.
+func runFloor(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var from, listen, logPath string
+	var sampleUsers int
+	f := newFlags("loadtest floor", stderr)
+	f.String(&from, "record-from", "http://127.0.0.1:8080/graphql", "the GraphQL endpoint, on a loopback address, of a serve --sample fresh with the sample, whose answers the floor records")
+	f.Int(&sampleUsers, "sample-users", 200, "the users of the sample it holds (serve --sample-users)")
+	f.String(&listen, "listen", "127.0.0.1:8090", "the loopback address to serve the floor on")
+	f.String(&logPath, "log", "", "the mutations' log file, created at 64 MiB (a temporary file, removed at exit, when empty)")
+	f.epilogue = "\nIt answers the requests of the operations " + strings.Join(loadtest.FloorOperations, ", ") +
+		" and refuses any other with HTTP 400 (FLOOR_NO_ANSWER).\n"
+	if err := f.parse(args); err != nil {
+		return err
+	}
+	if f.NArg() > 0 {
+		return errors.New("usage: quickphotos loadtest floor [flags]")
+	}
+	ln, err := floor.Listen(listen)
+	if err != nil {
+		return err
+	}
+	defer ln.Close()
+	reqs, err := loadtest.Requests(sampleUsers, 1)
+	if err != nil {
+		return err
+	}
+	rec, err := floor.Record(ctx, http.DefaultClient, from, reqs)
+	if err != nil {
+		return err
+	}
+	if logPath == "" {
+		dir, err := os.MkdirTemp("", "quickphotos-floor-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		logPath = filepath.Join(dir, "floor.log")
+	}
+	fl, err := floor.New(rec, logPath)
+	if err != nil {
+		return err
+	}
+	defer fl.Close()
+	fmt.Fprintf(stdout, "floor: serving at http://%s/graphql the %d answers recorded from %s; mutations logged to %s\n", ln.Addr(), rec.Len(), from, logPath)
+	err = httpserve.Serve(ctx, &http.Server{Handler: fl, ReadHeaderTimeout: 10 * time.Second}, ln, 0)
+	fmt.Fprintf(stdout, "floor: %d requests refused for want of a recorded answer\n", fl.Missed())
 	return err
 }
 

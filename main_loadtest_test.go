@@ -54,3 +54,31 @@ func TestLoadTest_GreedyCaller(t *testing.T) {
 		t.Errorf("the greedy caller was not both served and refused")
 	}
 }
+
+// TestLoadTest_Floor: `quickphotos loadtest floor` records `serve --sample`'s answers and
+// serves them; `loadtest --alone` against the floor and serve answers the standard mix and each
+// of its operations alone on both without a failure, and prints serve's share of the floor's
+// throughput for each operation.
+func TestLoadTest_Floor(t *testing.T) {
+	base := startServe(t, "--in-memory", "--addr", "127.0.0.1:0", "--sample", "--sample-users", "20", "--no-feed")
+	lines := startCommand(t, "serving at", "loadtest", "floor", "--record-from", base+"/graphql",
+		"--sample-users", "20", "--listen", "127.0.0.1:0")
+	floor := regexp.MustCompile(`serving at (http://127\.0\.0\.1:\d+/graphql)`).FindStringSubmatch(lines[len(lines)-1])[1]
+	if floor == base+"/graphql" {
+		t.Fatalf("the floor serves at serve's address %s", floor)
+	}
+	out := runOK(t, "loadtest", "--url", floor+","+base+"/graphql", "--sample-users", "20", "--alone",
+		"--clients", "2", "--max-ops", "100", "--duration", "1m", "--warmup", "0s")
+	t.Log(out)
+	if n := strings.Count(out, "100 operations in "); n != 2 {
+		t.Errorf("the report has %d targets that answered the mix's 100 operations, want 2", n)
+	}
+	if strings.Count(out, ", 0 failed") != 2 || strings.Contains(out, "failure:") {
+		t.Errorf("operations failed")
+	}
+	for _, op := range []string{"profile", "photos", "photo", "followers", "following", "react", "follow"} {
+		if !regexp.MustCompile(`(?m)^  ` + op + ` +\d+ +\S+ +\d+\.\d\d× +\d+ `).MatchString(out) {
+			t.Errorf("no row for %s alone, with serve's share of the floor", op)
+		}
+	}
+}

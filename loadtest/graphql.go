@@ -28,10 +28,17 @@ type graphqlResponse struct {
 	} `json:"errors"`
 }
 
+// body is the call's request body. Its bytes are the same for the same call every time (the
+// encoder sorts a map's keys), which is what lets the floor (package floor) find a recorded
+// answer by the body alone.
+func (c call) body() ([]byte, error) {
+	return json.Marshal(map[string]any{"query": c.document, "variables": c.vars})
+}
+
 // post sends one operation and reads the whole answer. A transport failure, a status other than
 // 200 (or 429, a rate limit's refusal) or a body that is not a GraphQL response is an error; GraphQL errors are the answer's code.
 func post(ctx context.Context, hc *http.Client, url, token string, c call) (answer, error) {
-	body, err := json.Marshal(map[string]any{"query": c.document, "variables": c.vars})
+	body, err := c.body()
 	if err != nil {
 		return answer{}, err
 	}

@@ -2,6 +2,7 @@ package loadtest
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"sort"
 	"strings"
@@ -60,36 +61,29 @@ var reactionTypes = []string{"HEART", "SMILEY", "THUMBS_UP", "SUNGLASSES"}
 // operations are every operation a mix can name.
 var operations = map[string]*operation{
 	"profile": {name: "profile", about: "a user's profile",
-		next: func(c *client) call { return call{document: profileQuery, vars: map[string]any{"u": c.user()}} }},
+		next: func(c *client) call { return userCall(profileQuery, c.user()) }},
 	"photos": {name: "photos", about: "a user's 20 most recent photos with their reaction totals",
-		next: func(c *client) call { return call{document: photosQuery, vars: map[string]any{"u": c.user()}} }},
+		next: func(c *client) call { return userCall(photosQuery, c.user()) }},
 	"photo": {name: "photo", about: "a photo with its counters and 20 reactions with their users",
-		next: func(c *client) call {
-			p := c.photo()
-			return call{document: photoQuery, vars: map[string]any{"o": p.Owner, "t": p.Timestamp}}
-		}},
+		next: func(c *client) call { return photoCall(c.photo()) }},
 	"followers": {name: "followers", about: "a user's first 20 followers with their names",
-		next: func(c *client) call { return call{document: followersQuery, vars: map[string]any{"u": c.user()}} }},
+		next: func(c *client) call { return userCall(followersQuery, c.user()) }},
 	"following": {name: "following", about: "the first 10 users a user follows, with 5 photos of each",
-		next: func(c *client) call { return call{document: followingQuery, vars: map[string]any{"u": c.user()}} }},
+		next: func(c *client) call { return userCall(followingQuery, c.user()) }},
 	"feed": {name: "feed", about: "the caller's feed, 20 photos with owners and totals (needs --jwt-secret)", asCaller: true,
 		next: func(c *client) call { return call{document: feedQuery, actor: c.user()} }},
 	"react": {name: "react", about: "reacts to a photo, or removes the reaction the run made before", write: true,
 		next: func(c *client) call {
 			user, p, kind := c.user(), c.photo(), reactionTypes[c.rand.IntN(len(reactionTypes))]
-			input := map[string]any{"username": user, "owner": p.Owner, "timestamp": p.Timestamp, "type": kind}
-			return c.toggle(strings.Join([]string{"reaction", user, p.Owner, p.Timestamp, kind}, "|"),
-				call{document: reactMutation, vars: map[string]any{"i": input}, actor: user},
-				call{document: unreactMutation, vars: map[string]any{"i": input}, actor: user}, nil)
+			react, unreact := reactCalls(user, p, kind)
+			return c.toggle(strings.Join([]string{"reaction", user, p.Owner, p.Timestamp, kind}, "|"), react, unreact, nil)
 		}},
 	"follow": {name: "follow", about: "follows a user, or unfollows one the run followed before", write: true,
 		next: func(c *client) call {
 			follower, followed := c.twoUsers()
-			input := map[string]any{"follower": follower, "followed": followed}
+			follow, unfollow := followCalls(follower, followed)
 			sent := time.Now()
-			return c.toggle("friendship|"+follower+"|"+followed,
-				call{document: followMutation, vars: map[string]any{"i": input}, actor: follower},
-				call{document: unfollowMutation, vars: map[string]any{"i": input}, actor: follower},
+			return c.toggle("friendship|"+follower+"|"+followed, follow, unfollow,
 				func() { c.pop.followed(follower, followed, sent) })
 		}},
 	"uploadfile": {name: "uploadfile", about: "uploads a photo file: createPhotoUpload, the file (a 1600 × 1200 JPEG) POSTed to the form, uploadPhoto(upload:)", write: true,
@@ -108,6 +102,33 @@ var operations = map[string]*operation{
 		}},
 }
 
+// The calls of the operations whose requests the floor (package floor) answers from a recording:
+// Requests builds the same ones, so the two cannot drift apart.
+
+// userCall reads document about user u.
+func userCall(document, u string) call {
+	return call{document: document, vars: map[string]any{"u": u}}
+}
+
+// photoCall reads photo p with its reactions.
+func photoCall(p photoRef) call {
+	return call{document: photoQuery, vars: map[string]any{"o": p.Owner, "t": p.Timestamp}}
+}
+
+// reactCalls are user's reaction of kind to p, and its removal.
+func reactCalls(user string, p photoRef, kind string) (react, unreact call) {
+	input := map[string]any{"username": user, "owner": p.Owner, "timestamp": p.Timestamp, "type": kind}
+	return call{document: reactMutation, vars: map[string]any{"i": input}, actor: user},
+		call{document: unreactMutation, vars: map[string]any{"i": input}, actor: user}
+}
+
+// followCalls are follower's follow of followed, and its undoing.
+func followCalls(follower, followed string) (follow, unfollow call) {
+	input := map[string]any{"follower": follower, "followed": followed}
+	return call{document: followMutation, vars: map[string]any{"i": input}, actor: follower},
+		call{document: unfollowMutation, vars: map[string]any{"i": input}, actor: follower}
+}
+
 // OperationNames lists the operations a mix can name.
 func OperationNames() []string {
 	names := make([]string, 0, len(operations))
@@ -122,7 +143,7 @@ func OperationNames() []string {
 func Describe() string {
 	var b strings.Builder
 	for _, name := range OperationNames() {
-		b.WriteString("  " + name + strings.Repeat(" ", 10-len(name)) + operations[name].about + "\n")
+		fmt.Fprintf(&b, "  %-10s %s\n", name, operations[name].about)
 	}
 	return b.String()
 }

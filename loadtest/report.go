@@ -14,6 +14,8 @@ type Report struct {
 	Mix     string
 	Clients int
 	Targets []*TargetReport
+	// Alone are the runs of each operation of the mix alone (Config.Alone), in the mix's order.
+	Alone []*Report
 }
 
 // TargetReport is what one target sustained over all its rounds.
@@ -217,6 +219,45 @@ func (r *Report) Write(w io.Writer) {
 		for _, t := range r.Targets[1:] {
 			fmt.Fprintf(w, "  %s: %.2f×\n", t.URL, t.PerSecond()/base.PerSecond())
 		}
+	}
+	if len(r.Alone) > 0 {
+		r.writeAlone(w)
+	}
+}
+
+// writeAlone prints the runs of each operation alone: a row each, and for each target its ops/s,
+// its ratio to the first target's (after the first) and its p99; any failures below.
+func (r *Report) writeAlone(w io.Writer) {
+	fmt.Fprintf(w, "\neach operation alone (×: ops/s relative to [1]):\n")
+	for i, t := range r.Targets {
+		fmt.Fprintf(w, "  [%d] %s\n", i+1, t.URL)
+	}
+	fmt.Fprintf(w, "  %-10s", "operation")
+	for i := range r.Targets {
+		if i > 0 {
+			fmt.Fprintf(w, " %7s", "×")
+		}
+		fmt.Fprintf(w, " %11s %9s", fmt.Sprintf("[%d] ops/s", i+1), "p99")
+	}
+	fmt.Fprintln(w)
+	var failures []string
+	for _, a := range r.Alone {
+		base := a.Targets[0]
+		fmt.Fprintf(w, "  %-10s", base.Ops[0].Name)
+		for i, t := range a.Targets {
+			op := t.Ops[0]
+			if i > 0 {
+				fmt.Fprintf(w, " %6.2f×", t.PerSecond()/base.PerSecond())
+			}
+			fmt.Fprintf(w, " %11.0f %9s", t.PerSecond(), ms(op.Latency.Percentile(99)))
+			if op.Failed > 0 {
+				failures = append(failures, fmt.Sprintf("%s on [%d]: %d failed: %s", op.Name, i+1, op.Failed, strings.Join(op.Errors, "; ")))
+			}
+		}
+		fmt.Fprintln(w)
+	}
+	for _, f := range failures {
+		fmt.Fprintf(w, "  failure: %s\n", f)
 	}
 }
 

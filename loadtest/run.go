@@ -44,6 +44,10 @@ type Config struct {
 	// as a user drawn from the sample, so that a server's per-caller rate limit sees many
 	// callers that each spend a little, as the app's users do; it needs Tokens.
 	Greedy int
+	// Alone, after the mix's rounds, measures each operation of the mix alone, in as many
+	// rounds: in a closed loop every operation's rate follows the mix's total, so only alone
+	// does an operation's own rate on each target show.
+	Alone bool
 	// HTTPClient sends the requests; one with a connection pool as large as Clients when nil.
 	HTTPClient *http.Client
 }
@@ -72,6 +76,8 @@ func (cfg *Config) check() error {
 		return errGreedyNeedsTokens
 	case cfg.Greedy > 0 && cfg.Subscribers > 0:
 		return errors.New("a greedy caller and subscription mode are measured in separate runs")
+	case cfg.Alone && (cfg.Greedy > 0 || cfg.Subscribers > 0):
+		return errors.New("each operation alone is measured without a greedy caller or subscribers")
 	}
 	return nil
 }
@@ -87,11 +93,33 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		cfg.HTTPClient = &http.Client{Transport: t}
 	}
 	data := sampleDataset(cfg.SampleUsers, cfg.Seed)
+	// Each target keeps its population for the whole run: what the mix made there, the
+	// operations alone find made.
+	pops := make([]*population, len(cfg.Targets))
+	for i := range pops {
+		pops[i] = data.on()
+	}
+	report, err := runMix(ctx, cfg, pops)
+	if err != nil || !cfg.Alone {
+		return report, err
+	}
+	for _, op := range cfg.Mix.ops {
+		alone := cfg
+		alone.Mix = Mix{ops: []*operation{op}, weights: []int{1}, total: 1}
+		r, err := runMix(ctx, alone, pops)
+		report.Alone = append(report.Alone, r)
+		if err != nil {
+			return report, fmt.Errorf("%s alone: %w", op.name, err)
+		}
+	}
+	return report, nil
+}
+
+// runMix measures cfg.Mix on every target, round by round, each on its population.
+func runMix(ctx context.Context, cfg Config, pops []*population) (*Report, error) {
 	report := &Report{Mix: cfg.Mix.String(), Clients: cfg.Clients}
-	var pops []*population
 	for _, url := range cfg.Targets {
 		report.Targets = append(report.Targets, newTargetReport(url, cfg.Mix))
-		pops = append(pops, data.on())
 	}
 	for round := 0; round < cfg.Rounds; round++ {
 		// Each round starts with the next target, so that no target is always the one measured

@@ -2,9 +2,11 @@ package loadtest_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -230,5 +232,74 @@ func TestRun_UploadsMix(t *testing.T) {
 	// Each upload stores its three sizes (1600 × 1200: none the same as another).
 	if uploads == 0 || images != 3*uploads {
 		t.Fatalf("%d uploads succeeded, the store holds %d images", uploads, images)
+	}
+}
+
+// With Alone, each operation of the mix is measured alone after the mix, on every target, and
+// the report prints a row for each with its rate on each target and its ratio to the first's.
+func TestRun_EachOperationAlone(t *testing.T) {
+	a, b := sampleServer(t), sampleServer(t)
+	report, err := loadtest.Run(context.Background(), loadtest.Config{
+		Targets: []string{a.URL + api.Endpoint, b.URL + api.Endpoint}, Mix: mix(t, "profile=3,follow=1"), Clients: 2,
+		Rounds: 1, Duration: time.Minute, MaxOps: 20, SampleUsers: sampleUsers, Seed: 1, Alone: true,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(report.Alone) != 2 {
+		t.Fatalf("%d runs alone, want one for each of the mix's 2 operations", len(report.Alone))
+	}
+	for i, name := range []string{"profile", "follow"} {
+		alone := report.Alone[i]
+		if alone.Mix != name+"=1" || len(alone.Targets) != 2 {
+			t.Errorf("run alone %d: mix %s on %d targets", i, alone.Mix, len(alone.Targets))
+			continue
+		}
+		for _, target := range alone.Targets {
+			if len(target.Ops) != 1 || target.Ops[0].Name != name || target.Total() != 20 || target.Failed() != 0 {
+				t.Errorf("%s alone on %s: %d answered, %d failed", name, target.URL, target.Total(), target.Failed())
+			}
+		}
+	}
+	var out strings.Builder
+	report.Write(&out)
+	for _, row := range []string{`(?m)^  profile +\d+ +\S+ +\d+\.\d\d× +\d+ `, `(?m)^  follow +\d+ +\S+ +\d+\.\d\d× +\d+ `} {
+		if !regexp.MustCompile(row).MatchString(out.String()) {
+			t.Errorf("no row %s in the report:\n%s", row, out.String())
+		}
+	}
+}
+
+// Requests lists every distinct read of the sample once, and each mutation's document with
+// inputs the sample does not hold, so that a fresh server answers every one without error.
+func TestRequests_AFreshServerAnswersEachWithoutError(t *testing.T) {
+	srv := sampleServer(t)
+	reqs, err := loadtest.Requests(sampleUsers, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := sample.Generate(sample.Config{Users: sampleUsers, Seed: 1})
+	if want := 4*sampleUsers + len(d.Photos) + 4; len(reqs) != want {
+		t.Errorf("%d requests, want %d: 4 reads of each user, one of each photo, 4 mutations", len(reqs), want)
+	}
+	seen := map[string]bool{}
+	for _, req := range reqs {
+		if seen[string(req.Body)] {
+			t.Errorf("%s listed twice", req.Body)
+		}
+		seen[string(req.Body)] = true
+		if !req.Write && len(seen) > 12 {
+			continue // a sample of the reads is enough here: the floor's tests send them all
+		}
+		resp, err := http.Post(srv.URL+api.Endpoint, "application/json", strings.NewReader(string(req.Body)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got struct{ Errors []any }
+		err = json.NewDecoder(resp.Body).Decode(&got)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != http.StatusOK || len(got.Errors) > 0 {
+			t.Errorf("%s %s: HTTP %d, %v %v", req.Op, req.Body, resp.StatusCode, got.Errors, err)
+		}
 	}
 }
