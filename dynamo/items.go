@@ -64,6 +64,7 @@ func userFromItem(item Item) (domain.User, error) {
 		}
 	}
 	u.Interests = getStrings(item, attrInterests)
+	u.Version = getInt(item, attrVersion)
 	u.FollowerCount = getInt(item, attrFollowers)
 	u.FollowingCount = getInt(item, attrFollowing)
 	return u, nil
