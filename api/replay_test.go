@@ -3,6 +3,7 @@ package api_test
 import (
 	"bytes"
 	"fmt"
+	"image"
 	"reflect"
 	"strings"
 	"sync"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/quickphotos/quickphotos/feed"
 	"github.com/quickphotos/quickphotos/internal/testkit/apitest"
+	"github.com/quickphotos/quickphotos/media"
 )
 
 // writeOperations are the DynamoDB operations that write.
@@ -338,4 +340,49 @@ func countMarks(items []map[string]types.AttributeValue) int {
 		}
 	}
 	return n
+}
+
+// TestClientMutationID_Uploads: createPhotoUpload sent again answers the same form (the same
+// upload, no second record), and uploadPhoto of a file sent again answers the same photo,
+// written once with its mark.
+func TestClientMutationID_Uploads(t *testing.T) {
+	srv := apitest.NewServer(t, apitest.WithMedia(media.Config{}))
+	srv.MustCreateUser(t, "ann")
+	file := encodePNG(t, image.NewRGBA(image.Rect(0, 0, 8, 8)))
+	vars := map[string]any{"in": map[string]any{"owner": "ann", "contentType": "image/png", "byteSize": len(file), "clientMutationId": "up-1"}}
+	first := srv.Query(t, apitest.CreatePhotoUpload, vars)
+	var form struct{ CreatePhotoUpload apitest.UploadForm }
+	first.Decode(t, &form)
+	before := srv.Contents(t)
+	replay := srv.Query(t, apitest.CreatePhotoUpload, vars)
+	if len(replay.Errors) > 0 || !bytes.Equal(replay.Data, first.Data) {
+		t.Fatalf("replayed createPhotoUpload answered %s %+v, first %s", replay.Data, replay.Errors, first.Data)
+	}
+	if after := srv.Contents(t); !reflect.DeepEqual(after, before) {
+		t.Fatal("the replay changed the table")
+	}
+
+	apitest.MustPostFile(t, form.CreatePhotoUpload, "image/png", file)
+	upload := `mutation($in: UploadPhotoInput!) { uploadPhoto(input: $in) { id timestamp image(size: ORIGINAL) { width } } }`
+	in := map[string]any{"in": map[string]any{"owner": "ann", "upload": form.CreatePhotoUpload.UploadID, "timestamp": ts1, "clientMutationId": "up-2"}}
+	first = srv.Query(t, upload, in)
+	if len(first.Errors) > 0 {
+		t.Fatalf("uploadPhoto: %+v", first.Errors)
+	}
+	if c := first.Cost(t); c.Operations["TransactWriteItems"] != 1 || writes(c.Operations) != 1 {
+		t.Fatalf("uploadPhoto cost %+v: want the photo, the upload's use and the mark in one TransactWriteItems", c)
+	}
+	before = srv.Contents(t)
+	replay = srv.Query(t, upload, in)
+	if len(replay.Errors) > 0 || !bytes.Equal(replay.Data, first.Data) {
+		t.Fatalf("replayed uploadPhoto answered %s %+v, first %s", replay.Data, replay.Errors, first.Data)
+	}
+	if after := srv.Contents(t); !reflect.DeepEqual(after, before) {
+		t.Fatal("the replay changed the table")
+	}
+	// The upload used, another id is another mutation, refused as the upload is used.
+	in["in"].(map[string]any)["clientMutationId"] = "up-3"
+	if code := srv.Query(t, upload, in).Code(); code != "CONFLICT" {
+		t.Fatalf("a new id on a used upload: code %q, want CONFLICT", code)
+	}
 }
