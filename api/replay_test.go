@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"image"
 	"reflect"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/quickphotos/quickphotos/dynamo"
 	"github.com/quickphotos/quickphotos/feed"
 	"github.com/quickphotos/quickphotos/internal/testkit/apitest"
 	"github.com/quickphotos/quickphotos/media"
@@ -384,5 +386,72 @@ func TestClientMutationID_Uploads(t *testing.T) {
 	in["in"].(map[string]any)["clientMutationId"] = "up-3"
 	if code := srv.Query(t, upload, in).Code(); code != "CONFLICT" {
 		t.Fatalf("a new id on a used upload: code %q, want CONFLICT", code)
+	}
+}
+
+// crashAfterCommit is a store observer that, once armed, makes the server fail right after a
+// TransactWriteItems commits, before it answers: a crash between the commit and the answer,
+// as the client sees it.
+type crashAfterCommit struct {
+	mu    sync.Mutex
+	armed bool
+}
+
+func (c *crashAfterCommit) arm() { c.mu.Lock(); c.armed = true; c.mu.Unlock() }
+
+func (c *crashAfterCommit) BeginRequest(ctx context.Context, operation, _ string) (context.Context, func(dynamo.RequestOutcome)) {
+	return ctx, func(o dynamo.RequestOutcome) {
+		c.mu.Lock()
+		crash := c.armed && operation == "TransactWriteItems" && o.Err == nil
+		if crash {
+			c.armed = false
+		}
+		c.mu.Unlock()
+		if crash {
+			panic("the server dies after the commit")
+		}
+	}
+}
+
+// TestClientMutationID_CrashAfterCommit: a mutation whose server fails after its transaction
+// committed, so the client gets no answer, is answered by its replay from the mark the
+// transaction committed, and is not applied twice.
+func TestClientMutationID_CrashAfterCommit(t *testing.T) {
+	crash := &crashAfterCommit{}
+	srv := apitest.NewServer(t, apitest.WithStoreObserver(crash))
+	srv.MustCreateUsers(t, "ann", "bob")
+	follow := `mutation { followUser(input: {follower: "bob", followed: "ann", clientMutationId: "c-1"}) { id follower { username } followed { followerCount } } }`
+	crash.arm()
+	lost := srv.Query(t, follow, nil)
+	if lost.Code() != "INTERNAL_SERVER_ERROR" {
+		t.Fatalf("the crashed call answered %s %+v", lost.Data, lost.Errors)
+	}
+	committed := srv.Contents(t)
+	if countMarks(committed) != 1 {
+		t.Fatal("the commit left no mark")
+	}
+	replay := srv.Query(t, follow, nil)
+	var got struct {
+		FollowUser struct {
+			ID       string
+			Follower struct{ Username string }
+			Followed struct{ FollowerCount int }
+		}
+	}
+	replay.Decode(t, &got)
+	if got.FollowUser.Follower.Username != "bob" || got.FollowUser.Followed.FollowerCount != 1 {
+		t.Fatalf("replay answered %+v, want bob's follow of ann counted once", got)
+	}
+	if c := replay.Cost(t); writes(c.Operations) != 0 {
+		t.Fatalf("replay cost %+v: it wrote", c)
+	}
+	if after := srv.Contents(t); !reflect.DeepEqual(after, committed) {
+		t.Fatal("the replay changed the table")
+	}
+	// Without an id, the same crash leaves the client a retry that fails: what ids are for.
+	crash.arm()
+	srv.Query(t, `mutation { followUser(input: {follower: "ann", followed: "bob"}) { id } }`, nil)
+	if code := srv.Query(t, `mutation { followUser(input: {follower: "ann", followed: "bob"}) { id } }`, nil).Code(); code != "CONFLICT" {
+		t.Fatalf("a retry without an id: code %q, want CONFLICT", code)
 	}
 }
