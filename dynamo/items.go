@@ -37,6 +37,10 @@ func userItem(u domain.User) Item {
 	if u.Interests != nil {
 		item[attrInterests] = stringList(u.Interests)
 	}
+	if u.Version != 0 {
+		// Absent is version 0: a new profile's item is as it was before versions.
+		item[attrVersion] = num(u.Version)
+	}
 	return item
 }
 
