@@ -12,6 +12,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/quickphotos/quickphotos/domain"
 	"github.com/quickphotos/quickphotos/dynamo"
 	"github.com/quickphotos/quickphotos/feed"
 	"github.com/quickphotos/quickphotos/internal/testkit/apitest"
@@ -468,4 +469,44 @@ func entities(t *testing.T, srv *apitest.Server) []map[string]types.AttributeVal
 		items = append(items, item)
 	}
 	return items
+}
+
+// TestClientMutationID_DeleteInSteps: a photo with 99 reactions fits one transaction without
+// an id; with one, the mark takes an action, so it is deleted in steps, the mark going with the
+// first; the replay answers with the photo as deleted.
+func TestClientMutationID_DeleteInSteps(t *testing.T) {
+	srv := apitest.NewServer(t)
+	const fans = 99
+	users := []domain.User{{Username: "ann"}}
+	photo := domain.Photo{Owner: "ann", Timestamp: ts1, URL: "https://cdn.example.com/a.jpg",
+		Reactions: domain.ReactionCounts{domain.ReactionHeart: fans, domain.ReactionSmiley: 0, domain.ReactionThumbsUp: 0, domain.ReactionSunglasses: 0}}
+	var reactions []domain.Reaction
+	for i := range fans {
+		fan := fmt.Sprintf("fan%02d", i)
+		users = append(users, domain.User{Username: fan})
+		reactions = append(reactions, domain.Reaction{Username: fan, Type: domain.ReactionHeart, Photo: photo.Key(), Timestamp: ts1})
+	}
+	srv.WriteRaw(t, domain.Dataset{Users: users, Photos: []domain.Photo{photo}, Reactions: reactions})
+	srv.MustBeConsistent(t)
+
+	del := `mutation { deletePhoto(owner: "ann", timestamp: "` + ts1 + `", clientMutationId: "d-1") { id reactionCounts { heart total } } }`
+	first := srv.Query(t, del, nil)
+	if len(first.Errors) > 0 {
+		t.Fatalf("deletePhoto: %+v", first.Errors)
+	}
+	if c := first.Cost(t); c.Operations["TransactWriteItems"] < 2 {
+		t.Fatalf("cost %+v: want the delete in steps", c)
+	}
+	gone := entities(t, srv)
+	if len(gone) != fans+2 { // the users and the mark
+		t.Fatalf("%d items after the delete, want the %d users and the mark", len(gone), fans+1)
+	}
+	replay := srv.Query(t, del, nil)
+	if len(replay.Errors) > 0 || !bytes.Equal(replay.Data, first.Data) {
+		t.Fatalf("replay answered %s %+v, first %s", replay.Data, replay.Errors, first.Data)
+	}
+	if after := entities(t, srv); !reflect.DeepEqual(after, gone) {
+		t.Fatal("the replay changed the table")
+	}
+	srv.MustBeConsistent(t)
 }
