@@ -1524,7 +1524,7 @@ input CreateUserInput {
   interests: [String!]
   "URL (http or https) of the photo pinned to the profile."
   pinnedImage: String
-  "Names this mutation so that sending it again is safe (Relay's clientMutationId): 1 to 64 printable characters, e.g. a UUID, unique among the caller's mutations for 7 days (the server's retention). Sent again by the same caller with the same input within the retention, the mutation writes nothing and answers as it first did (the object as it is now, or the same error); with a different input it is BAD_USER_INPUT. Another user's id of the same spelling is theirs alone. See ` + "`" + `Mutation` + "`" + `."
+  "Names this mutation so that sending it again is safe (Relay's clientMutationId): 1 to 64 printable characters, e.g. a UUID, unique among the caller's mutations for the server's retention (7 days by default). Sent again by the same caller with the same input within it, the mutation writes nothing and answers as it first did (the object as it is now, or the same error); with a different input it is BAD_USER_INPUT. Another user's id of the same spelling is theirs alone. See ` + "`" + `Mutation` + "`" + `."
   clientMutationId: String
 }
 
@@ -1544,7 +1544,7 @@ input UpdateUserInput {
   interests: [String!]
   "URL (http or https) of the photo pinned to the profile."
   pinnedImage: String
-  "Names this mutation so that sending it again is safe (Relay's clientMutationId): 1 to 64 printable characters, e.g. a UUID, unique among the caller's mutations for 7 days (the server's retention). Sent again by the same caller with the same input within the retention, the mutation writes nothing and answers as it first did (the object as it is now, or the same error); with a different input it is BAD_USER_INPUT. Another user's id of the same spelling is theirs alone. See ` + "`" + `Mutation` + "`" + `."
+  "Names this mutation so that sending it again is safe (Relay's clientMutationId): 1 to 64 printable characters, e.g. a UUID, unique among the caller's mutations for the server's retention (7 days by default). Sent again by the same caller with the same input within it, the mutation writes nothing and answers as it first did (the object as it is now, or the same error); with a different input it is BAD_USER_INPUT. Another user's id of the same spelling is theirs alone. See ` + "`" + `Mutation` + "`" + `."
   clientMutationId: String
   "The ` + "`" + `version` + "`" + ` of the profile the changes were made to. Given, the changes apply only while the profile is still at it; otherwise CONFLICT, with the profile as it is now in ` + "`" + `extensions.current` + "`" + ` (its fields as User names them, ` + "`" + `version` + "`" + ` included) to merge with and send again. 0 to 1000000000 (BAD_USER_INPUT otherwise); NOT_FOUND when there is no such user. Left out, the changes apply whatever the version."
   expectedVersion: Int
@@ -1572,7 +1572,7 @@ next. Takes precedence over ` + "`" + `successActionStatus` + "`" + `. The form 
 ` + "`" + `success_action_redirect` + "`" + `.
 """
   successActionRedirect: String
-  "Names this mutation so that sending it again is safe (Relay's clientMutationId): 1 to 64 printable characters, e.g. a UUID, unique among the caller's mutations for 7 days (the server's retention). Sent again by the same caller with the same input within the retention, the mutation writes nothing and answers as it first did (the object as it is now, or the same error); with a different input it is BAD_USER_INPUT. Another user's id of the same spelling is theirs alone. See ` + "`" + `Mutation` + "`" + `."
+  "Names this mutation so that sending it again is safe (Relay's clientMutationId): 1 to 64 printable characters, e.g. a UUID, unique among the caller's mutations for the server's retention (7 days by default). Sent again by the same caller with the same input within it, the mutation writes nothing and answers as it first did (the object as it is now, or the same error); with a different input it is BAD_USER_INPUT. Another user's id of the same spelling is theirs alone. See ` + "`" + `Mutation` + "`" + `."
   clientMutationId: String
 }
 
@@ -1586,7 +1586,7 @@ input UploadPhotoInput {
   upload: ID
   "When it was taken or uploaded: the canonical form, UTC to the whole second with no zone (` + "`" + `2019-03-03T18:20:10` + "`" + `), or RFC 3339 with a zone, ` + "`" + `Z` + "`" + ` or ` + "`" + `±hh:mm` + "`" + ` (` + "`" + `2019-03-03T20:20:10+02:00` + "`" + `), each with no fraction of a second or a zero one, from 1900-01-01T00:00:00 through 2100-12-31T23:59:59 (UTC); kept and returned in the canonical form. The server's clock when left out."
   timestamp: String
-  "Names this mutation so that sending it again is safe (Relay's clientMutationId): 1 to 64 printable characters, e.g. a UUID, unique among the caller's mutations for 7 days (the server's retention). Sent again by the same caller with the same input within the retention, the mutation writes nothing and answers as it first did (the object as it is now, or the same error); with a different input it is BAD_USER_INPUT. Another user's id of the same spelling is theirs alone. See ` + "`" + `Mutation` + "`" + `."
+  "Names this mutation so that sending it again is safe (Relay's clientMutationId): 1 to 64 printable characters, e.g. a UUID, unique among the caller's mutations for the server's retention (7 days by default). Sent again by the same caller with the same input within it, the mutation writes nothing and answers as it first did (the object as it is now, or the same error); with a different input it is BAD_USER_INPUT. Another user's id of the same spelling is theirs alone. See ` + "`" + `Mutation` + "`" + `."
   clientMutationId: String
 }
 
@@ -1600,7 +1600,7 @@ input ReactionInput {
   timestamp: String!
   "The kind of reaction."
   type: ReactionType!
-  "Names this mutation so that sending it again is safe (Relay's clientMutationId): 1 to 64 printable characters, e.g. a UUID, unique among the caller's mutations for 7 days (the server's retention). Sent again by the same caller with the same input within the retention, the mutation writes nothing and answers as it first did (the object as it is now, or the same error); with a different input it is BAD_USER_INPUT. Another user's id of the same spelling is theirs alone. See ` + "`" + `Mutation` + "`" + `."
+  "Names this mutation so that sending it again is safe (Relay's clientMutationId): 1 to 64 printable characters, e.g. a UUID, unique among the caller's mutations for the server's retention (7 days by default). Sent again by the same caller with the same input within it, the mutation writes nothing and answers as it first did (the object as it is now, or the same error); with a different input it is BAD_USER_INPUT. Another user's id of the same spelling is theirs alone. See ` + "`" + `Mutation` + "`" + `."
   clientMutationId: String
 }
 
@@ -1610,7 +1610,7 @@ input FriendshipInput {
   follower: ID!
   "The user to be followed."
   followed: ID!
-  "Names this mutation so that sending it again is safe (Relay's clientMutationId): 1 to 64 printable characters, e.g. a UUID, unique among the caller's mutations for 7 days (the server's retention). Sent again by the same caller with the same input within the retention, the mutation writes nothing and answers as it first did (the object as it is now, or the same error); with a different input it is BAD_USER_INPUT. Another user's id of the same spelling is theirs alone. See ` + "`" + `Mutation` + "`" + `."
+  "Names this mutation so that sending it again is safe (Relay's clientMutationId): 1 to 64 printable characters, e.g. a UUID, unique among the caller's mutations for the server's retention (7 days by default). Sent again by the same caller with the same input within it, the mutation writes nothing and answers as it first did (the object as it is now, or the same error); with a different input it is BAD_USER_INPUT. Another user's id of the same spelling is theirs alone. See ` + "`" + `Mutation` + "`" + `."
   clientMutationId: String
 }
 `, BuiltIn: false},

@@ -30,7 +30,7 @@ type CreatePhotoUploadInput struct {
 	// next. Takes precedence over `successActionStatus`. The form carries it as the signed field
 	// `success_action_redirect`.
 	SuccessActionRedirect graphql.Omittable[*string] `json:"successActionRedirect,omitempty"`
-	// Names this mutation so that sending it again is safe (Relay's clientMutationId): 1 to 64 printable characters, e.g. a UUID, unique among the caller's mutations for 7 days (the server's retention). Sent again by the same caller with the same input within the retention, the mutation writes nothing and answers as it first did (the object as it is now, or the same error); with a different input it is BAD_USER_INPUT. Another user's id of the same spelling is theirs alone. See `Mutation`.
+	// Names this mutation so that sending it again is safe (Relay's clientMutationId): 1 to 64 printable characters, e.g. a UUID, unique among the caller's mutations for the server's retention (7 days by default). Sent again by the same caller with the same input within it, the mutation writes nothing and answers as it first did (the object as it is now, or the same error); with a different input it is BAD_USER_INPUT. Another user's id of the same spelling is theirs alone. See `Mutation`.
 	ClientMutationID graphql.Omittable[*string] `json:"clientMutationId,omitempty"`
 }
 
@@ -52,7 +52,7 @@ type CreateUserInput struct {
 	Interests graphql.Omittable[[]string] `json:"interests,omitempty"`
 	// URL (http or https) of the photo pinned to the profile.
 	PinnedImage graphql.Omittable[*string] `json:"pinnedImage,omitempty"`
-	// Names this mutation so that sending it again is safe (Relay's clientMutationId): 1 to 64 printable characters, e.g. a UUID, unique among the caller's mutations for 7 days (the server's retention). Sent again by the same caller with the same input within the retention, the mutation writes nothing and answers as it first did (the object as it is now, or the same error); with a different input it is BAD_USER_INPUT. Another user's id of the same spelling is theirs alone. See `Mutation`.
+	// Names this mutation so that sending it again is safe (Relay's clientMutationId): 1 to 64 printable characters, e.g. a UUID, unique among the caller's mutations for the server's retention (7 days by default). Sent again by the same caller with the same input within it, the mutation writes nothing and answers as it first did (the object as it is now, or the same error); with a different input it is BAD_USER_INPUT. Another user's id of the same spelling is theirs alone. See `Mutation`.
 	ClientMutationID graphql.Omittable[*string] `json:"clientMutationId,omitempty"`
 }
 
@@ -86,7 +86,7 @@ type FriendshipInput struct {
 	Follower string `json:"follower"`
 	// The user to be followed.
 	Followed string `json:"followed"`
-	// Names this mutation so that sending it again is safe (Relay's clientMutationId): 1 to 64 printable characters, e.g. a UUID, unique among the caller's mutations for 7 days (the server's retention). Sent again by the same caller with the same input within the retention, the mutation writes nothing and answers as it first did (the object as it is now, or the same error); with a different input it is BAD_USER_INPUT. Another user's id of the same spelling is theirs alone. See `Mutation`.
+	// Names this mutation so that sending it again is safe (Relay's clientMutationId): 1 to 64 printable characters, e.g. a UUID, unique among the caller's mutations for the server's retention (7 days by default). Sent again by the same caller with the same input within it, the mutation writes nothing and answers as it first did (the object as it is now, or the same error); with a different input it is BAD_USER_INPUT. Another user's id of the same spelling is theirs alone. See `Mutation`.
 	ClientMutationID graphql.Omittable[*string] `json:"clientMutationId,omitempty"`
 }
 
@@ -202,7 +202,7 @@ type ReactionInput struct {
 	Timestamp string `json:"timestamp"`
 	// The kind of reaction.
 	Type domain.ReactionType `json:"type"`
-	// Names this mutation so that sending it again is safe (Relay's clientMutationId): 1 to 64 printable characters, e.g. a UUID, unique among the caller's mutations for 7 days (the server's retention). Sent again by the same caller with the same input within the retention, the mutation writes nothing and answers as it first did (the object as it is now, or the same error); with a different input it is BAD_USER_INPUT. Another user's id of the same spelling is theirs alone. See `Mutation`.
+	// Names this mutation so that sending it again is safe (Relay's clientMutationId): 1 to 64 printable characters, e.g. a UUID, unique among the caller's mutations for the server's retention (7 days by default). Sent again by the same caller with the same input within it, the mutation writes nothing and answers as it first did (the object as it is now, or the same error); with a different input it is BAD_USER_INPUT. Another user's id of the same spelling is theirs alone. See `Mutation`.
 	ClientMutationID graphql.Omittable[*string] `json:"clientMutationId,omitempty"`
 }
 
@@ -234,7 +234,7 @@ type UpdateUserInput struct {
 	Interests graphql.Omittable[[]string] `json:"interests,omitempty"`
 	// URL (http or https) of the photo pinned to the profile.
 	PinnedImage graphql.Omittable[*string] `json:"pinnedImage,omitempty"`
-	// Names this mutation so that sending it again is safe (Relay's clientMutationId): 1 to 64 printable characters, e.g. a UUID, unique among the caller's mutations for 7 days (the server's retention). Sent again by the same caller with the same input within the retention, the mutation writes nothing and answers as it first did (the object as it is now, or the same error); with a different input it is BAD_USER_INPUT. Another user's id of the same spelling is theirs alone. See `Mutation`.
+	// Names this mutation so that sending it again is safe (Relay's clientMutationId): 1 to 64 printable characters, e.g. a UUID, unique among the caller's mutations for the server's retention (7 days by default). Sent again by the same caller with the same input within it, the mutation writes nothing and answers as it first did (the object as it is now, or the same error); with a different input it is BAD_USER_INPUT. Another user's id of the same spelling is theirs alone. See `Mutation`.
 	ClientMutationID graphql.Omittable[*string] `json:"clientMutationId,omitempty"`
 	// The `version` of the profile the changes were made to. Given, the changes apply only while the profile is still at it; otherwise CONFLICT, with the profile as it is now in `extensions.current` (its fields as User names them, `version` included) to merge with and send again. 0 to 1000000000 (BAD_USER_INPUT otherwise); NOT_FOUND when there is no such user. Left out, the changes apply whatever the version.
 	ExpectedVersion graphql.Omittable[*int] `json:"expectedVersion,omitempty"`
@@ -250,7 +250,7 @@ type UploadPhotoInput struct {
 	Upload graphql.Omittable[*string] `json:"upload,omitempty"`
 	// When it was taken or uploaded: the canonical form, UTC to the whole second with no zone (`2019-03-03T18:20:10`), or RFC 3339 with a zone, `Z` or `±hh:mm` (`2019-03-03T20:20:10+02:00`), each with no fraction of a second or a zero one, from 1900-01-01T00:00:00 through 2100-12-31T23:59:59 (UTC); kept and returned in the canonical form. The server's clock when left out.
 	Timestamp graphql.Omittable[*string] `json:"timestamp,omitempty"`
-	// Names this mutation so that sending it again is safe (Relay's clientMutationId): 1 to 64 printable characters, e.g. a UUID, unique among the caller's mutations for 7 days (the server's retention). Sent again by the same caller with the same input within the retention, the mutation writes nothing and answers as it first did (the object as it is now, or the same error); with a different input it is BAD_USER_INPUT. Another user's id of the same spelling is theirs alone. See `Mutation`.
+	// Names this mutation so that sending it again is safe (Relay's clientMutationId): 1 to 64 printable characters, e.g. a UUID, unique among the caller's mutations for the server's retention (7 days by default). Sent again by the same caller with the same input within it, the mutation writes nothing and answers as it first did (the object as it is now, or the same error); with a different input it is BAD_USER_INPUT. Another user's id of the same spelling is theirs alone. See `Mutation`.
 	ClientMutationID graphql.Omittable[*string] `json:"clientMutationId,omitempty"`
 }
 
