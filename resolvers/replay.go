@@ -82,6 +82,8 @@ func runReplayable[In, Out any](ctx context.Context, m mutation[In, Out], in In)
 	}
 	if err != nil {
 		if refusal := stateRefusal(err); refusal != nil {
+			// A mark that cannot be written (the store busy) leaves the refusal as it is: the
+			// mutation wrote nothing, so a replay runs it again.
 			perr := m.replay.marks.PutMutationMark(ctx, mark, domain.MutationOutcome{Err: refusal})
 			if errors.Is(perr, domain.ErrMutationMarked) {
 				return replay()
@@ -92,6 +94,8 @@ func runReplayable[In, Out any](ctx context.Context, m mutation[In, Out], in In)
 	if !mark.Written {
 		// The writes carried no mark (an answer that is no stored object, a delete another
 		// call finished, an update that changed nothing): the mark goes alone, after them.
+		// These writes are safe to run twice (another upload form, which expires unused; a
+		// delete already done), so a mark that cannot be written does not fail the mutation.
 		o, err := outcomeOf(m.replay.answer, out)
 		if err != nil {
 			return nil, domain.Wrap(domain.Internal, err, "recording the outcome")
