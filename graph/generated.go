@@ -1081,8 +1081,8 @@ INTERNAL_SERVER_ERROR. A document that does not parse is refused with GRAPHQL_PA
 that does not validate (or asks for introspection where it is off) with
 GRAPHQL_VALIDATION_FAILED, an automatic persisted query the server does not hold with
 PERSISTED_QUERY_NOT_FOUND, and a request the endpoint cannot take at all with BAD_REQUEST.
-A mutation that fails writes nothing (but the mark of its ` + "`" + `clientMutationId` + "`" + `, if it has one,
-when it is refused for a reason of state: see ` + "`" + `Mutation` + "`" + `).
+A mutation that fails writes nothing. The one exception is the mark a mutation sent with a
+` + "`" + `clientMutationId` + "`" + ` leaves when it is refused for a reason of state (see ` + "`" + `Mutation` + "`" + `).
 
 A photo is either hosted elsewhere (` + "`" + `uploadPhoto` + "`" + ` with a ` + "`" + `url` + "`" + `) or a file the server stores:
 ` + "`" + `createPhotoUpload` + "`" + ` says where to POST the file, then ` + "`" + `uploadPhoto` + "`" + ` names the upload, and
