@@ -6,12 +6,15 @@ import (
 	"fmt"
 	"image"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/quickphotos/quickphotos/api"
 	"github.com/quickphotos/quickphotos/domain"
 	"github.com/quickphotos/quickphotos/dynamo"
 	"github.com/quickphotos/quickphotos/feed"
@@ -509,4 +512,32 @@ func TestClientMutationID_DeleteInSteps(t *testing.T) {
 		t.Fatal("the replay changed the table")
 	}
 	srv.MustBeConsistent(t)
+}
+
+// TestClientMutationID_Retention: a mark expires (the table's TTL attribute) at the end of the
+// configured retention, 7 days by default.
+func TestClientMutationID_Retention(t *testing.T) {
+	for _, tc := range []struct {
+		retention, want time.Duration
+	}{{0, 7 * 24 * time.Hour}, {time.Hour, time.Hour}} {
+		srv := apitest.NewServer(t, apitest.WithConfig(func(c *api.Config) { c.MutationRetention = tc.retention }))
+		start := time.Now()
+		if resp := srv.Query(t, `mutation { createUser(input: {username: "ann", clientMutationId: "r-1"}) { username } }`, nil); len(resp.Errors) > 0 {
+			t.Fatal(resp.Errors)
+		}
+		found := false
+		for _, item := range entities(t, srv) {
+			if pk := item["PK"].(*types.AttributeValueMemberS).Value; pk != "MUTATION#ann" {
+				continue
+			}
+			found = true
+			n, _ := strconv.ParseInt(item["expiresAt"].(*types.AttributeValueMemberN).Value, 10, 64)
+			if got := time.Unix(n, 0).Sub(start); got < tc.want-2*time.Second || got > tc.want+2*time.Second {
+				t.Errorf("retention %s: the mark expires %s after the mutation, want %s", tc.retention, got, tc.want)
+			}
+		}
+		if !found {
+			t.Errorf("retention %s: no mark", tc.retention)
+		}
+	}
 }
