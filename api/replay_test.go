@@ -273,6 +273,23 @@ func TestClientMutationID_ScopedByCaller(t *testing.T) {
 	if cy.User.FollowerCount != 2 {
 		t.Fatalf("cy has %d followers, want 2", cy.User.FollowerCount)
 	}
+
+	t.Run("without authentication, by the acting user", func(t *testing.T) {
+		srv := apitest.NewServer(t)
+		srv.MustCreateUsers(t, "ann", "bob", "cy")
+		for _, follower := range []string{"ann", "bob"} {
+			var got struct {
+				FollowUser struct{ Follower struct{ Username string } }
+			}
+			srv.Query(t, follow, map[string]any{"in": map[string]any{"follower": follower, "followed": "cy", "clientMutationId": "same"}}).Decode(t, &got)
+			if got.FollowUser.Follower.Username != follower {
+				t.Fatalf("%s's follow answered %+v", follower, got)
+			}
+		}
+		if n := countMarks(entities(t, srv)); n != 2 {
+			t.Fatalf("%d marks, want one per acting user", n)
+		}
+	})
 }
 
 // TestClientMutationID_ConcurrentReplays: replays racing each other write once and all answer

@@ -89,10 +89,16 @@ func TestUserVersion(t *testing.T) {
 	})
 
 	t.Run("ErrNoSuchUser", func(t *testing.T) {
-		for _, v := range []int{0, 3} {
-			resp := srv.Query(t, updateVersioned, map[string]any{"u": "nobody", "in": map[string]any{"status": "x", "expectedVersion": v}})
+		for i, in := range []map[string]any{
+			{"status": "x", "expectedVersion": 0},
+			{"status": "x", "expectedVersion": 3},
+			{"expectedVersion": 3},
+			// With an id the update is a transaction, whose refusal is told apart by a read.
+			{"status": "x", "expectedVersion": 3, "clientMutationId": "missing-1"},
+		} {
+			resp := srv.Query(t, updateVersioned, map[string]any{"u": "nobody", "in": in})
 			if resp.Code() != "NOT_FOUND" {
-				t.Fatalf("expectedVersion %d of a missing user: code %q, want NOT_FOUND: %+v", v, resp.Code(), resp.Errors)
+				t.Fatalf("case %d (%v) of a missing user: code %q, want NOT_FOUND: %+v", i, in, resp.Code(), resp.Errors)
 			}
 		}
 	})
