@@ -173,10 +173,17 @@ func TestClientMutationID_ReplayOfARefusal(t *testing.T) {
 		if first.Code() != "CONFLICT" || first.Errors[0].Extensions["current"] == nil {
 			t.Fatalf("stale update: %+v, want CONFLICT with the current profile", first.Errors)
 		}
+		// The profile moves on; the replay still refuses, with the profile as it is now.
+		if resp := srv.Query(t, `mutation { updateUser(username: "ann", input: {status: "later"}) { version } }`, nil); len(resp.Errors) > 0 {
+			t.Fatal(resp.Errors)
+		}
 		before := entities(t, srv)
 		replay := srv.Query(t, update, vars)
 		if replay.Code() != "CONFLICT" || replay.Errors[0].Message != first.Errors[0].Message {
 			t.Fatalf("replay: %+v, want %+v", replay.Errors, first.Errors)
+		}
+		if current, _ := replay.Errors[0].Extensions["current"].(map[string]any); current["status"] != "later" || current["version"] != float64(1) {
+			t.Fatalf("replay's extensions.current %v, want the profile as it is now", current)
 		}
 		if after := entities(t, srv); !reflect.DeepEqual(after, before) {
 			t.Fatal("the replay changed the table")

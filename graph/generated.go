@@ -1226,7 +1226,7 @@ again by the same caller with the same input (the same argument values: compared
 JSON) within that time, the mutation writes nothing and answers as it first did: with the
 object it returned as it is now (a removal: as it was removed), or with the same error code and
 message when it was refused for a reason of state (CONFLICT, NOT_FOUND, or BAD_USER_INPUT of an
-upload). Of two replays racing, one writes and both answer the same. The same id with another
+upload; a stale version's CONFLICT comes with the profile as it is now). Of two replays racing, one writes and both answer the same. The same id with another
 input is BAD_USER_INPUT; so is an empty id, one over 64 characters, or one with a character that
 is not printable. With an id, a mutation costs one GetItem more (the mark's read) and its write
 is one TransactWriteItems with the mark (see docs/api.md).

@@ -1,6 +1,7 @@
 package resolvers
 
 import (
+	"context"
 	"errors"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -78,4 +79,18 @@ func withCurrent(err error) error {
 		"status": u.Status, "interests": interests, "pinnedImage": u.PinnedImage,
 		"followerCount": u.FollowerCount, "followingCount": u.FollowingCount,
 	}}}
+}
+
+// withCurrentProfile is the replay of updateUser's recorded refusal e: a Conflict (a stale
+// version) gets the profile as it is now, as the first answer had it as it was then.
+func (r *Resolver) withCurrentProfile(ctx context.Context, username string, e *domain.Error) error {
+	if e.Code != domain.Conflict {
+		return e
+	}
+	n, err := r.Store.GetNode(ctx, domain.UserKey{Username: username})
+	u, ok := n.(*domain.User)
+	if err != nil || !ok {
+		return e
+	}
+	return withCurrent(&domain.Error{Code: e.Code, Message: e.Message, Err: &domain.StaleVersion{Current: *u}})
 }

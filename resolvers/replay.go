@@ -49,6 +49,15 @@ type replayable struct {
 	marks     Marks
 	retention time.Duration
 	answer    answerKind
+	// refused, when set, is the error a replay of a refusal answers: the recorded one with
+	// what the client needs now (updateUser's Conflict: the profile as it is).
+	refused func(context.Context, *domain.Error) error
+}
+
+// withRefused is r whose replayed refusals go through refused.
+func (r replayable) withRefused(refused func(context.Context, *domain.Error) error) replayable {
+	r.refused = refused
+	return r
 }
 
 // replayable is the replay support of a mutation sent with id (a nil id: none).
@@ -127,6 +136,8 @@ func answerFrom[In, Out any](ctx context.Context, m mutation[In, Out], mark *dom
 	}
 	var out Out
 	switch {
+	case o.Err != nil && m.replay.refused != nil:
+		return nil, m.replay.refused(ctx, o.Err)
 	case o.Err != nil:
 		return nil, o.Err
 	case o.Removed != nil:

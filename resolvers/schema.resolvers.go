@@ -57,7 +57,9 @@ func (r *mutationResolver) UpdateUser(ctx context.Context, username string, inpu
 			return u, withCurrent(err)
 		},
 		loaded: primeUser[domain.ProfileChanges],
-		replay: r.replayable(input.ClientMutationID.Value(), answerStored),
+		replay: r.replayable(input.ClientMutationID.Value(), answerStored).withRefused(func(ctx context.Context, e *domain.Error) error {
+			return r.withCurrentProfile(ctx, username, e)
+		}),
 	}.run(ctx)
 }
 
