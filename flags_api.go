@@ -8,6 +8,7 @@ import (
 
 	"github.com/quickphotos/quickphotos/api"
 	"github.com/quickphotos/quickphotos/api/limits"
+	"github.com/quickphotos/quickphotos/domain"
 	"github.com/quickphotos/quickphotos/loaders"
 )
 
@@ -23,7 +24,9 @@ type apiConfig struct {
 	persistedBytes  int
 	queryCacheBytes int
 	corsOrigins     string
-	log             logConfig
+	// mutationRetention is how long a client mutation id's mark is kept.
+	mutationRetention time.Duration
+	log               logConfig
 }
 
 func (c *apiConfig) register(f *flags) {
@@ -40,6 +43,7 @@ func (c *apiConfig) register(f *flags) {
 	f.Int(&c.persistedBytes, "persisted-query-bytes", api.DefaultPersistedQueryBytes, "the memory the automatic persisted query cache may hold")
 	f.Int(&c.queryCacheBytes, "query-cache-bytes", api.DefaultQueryCacheBytes, "the memory the cache of parsed GraphQL documents may hold (estimated from their text)")
 	f.String(&c.corsOrigins, "cors-origins", "", `comma-separated browser origins allowed to call the API, e.g. https://app.example.com ("*" for any; empty: same origin only)`)
+	f.Duration(&c.mutationRetention, "mutation-retention", domain.DefaultMutationRetention, "keep the mark of a mutation sent with a clientMutationId this long: a replay within it answers as the mutation first did (1m to 8760h)")
 	c.log.register(f)
 }
 
@@ -49,10 +53,20 @@ func (c *apiConfig) logger(stderr io.Writer) (*slog.Logger, error) { return c.lo
 // settle checks the flags that depend on the store, before anything is opened: --batch-wait's
 // 0 becomes the store's window.
 func (c *apiConfig) settle(storeKind string) error {
+	if c.mutationRetention < minMutationRetention || c.mutationRetention > maxMutationRetention {
+		return fmt.Errorf("--mutation-retention %s: want %s to %s", c.mutationRetention, minMutationRetention, maxMutationRetention)
+	}
 	var err error
 	c.batchWait, err = batchWait(c.batchWait, storeKind)
 	return err
 }
+
+// The bounds of --mutation-retention: a retention shorter than a client's retries defeats the
+// marks, and one over a year keeps marks no client replays.
+const (
+	minMutationRetention = time.Minute
+	maxMutationRetention = 365 * 24 * time.Hour
+)
 
 // maxBatchWait bounds --batch-wait: every level of an operation may wait this long, so a
 // larger window is a mistake, not a tuning.

@@ -72,3 +72,23 @@ func TestHelp_EveryFlagShowsOneDefault(t *testing.T) {
 		}
 	}
 }
+
+// TestServe_MutationRetentionBounds: a retention of client mutation marks outside 1m to 8760h,
+// by flag or environment variable, stops serve before it starts (lambda's API function checks
+// the same apiConfig with the same settle).
+func TestServe_MutationRetentionBounds(t *testing.T) {
+	for _, args := range [][]string{
+		{"serve", "--in-memory", "--addr", "127.0.0.1:0", "--mutation-retention", "10s"},
+		{"serve", "--in-memory", "--addr", "127.0.0.1:0", "--mutation-retention", "9000h"},
+	} {
+		err := run(t.Context(), args, io.Discard, io.Discard)
+		if err == nil || !strings.Contains(err.Error(), "--mutation-retention") {
+			t.Errorf("%q: %v, want --mutation-retention refused", args, err)
+		}
+	}
+	t.Setenv("QUICKPHOTOS_MUTATION_RETENTION", "0s")
+	err := run(t.Context(), []string{"serve", "--in-memory", "--addr", "127.0.0.1:0"}, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "--mutation-retention") {
+		t.Errorf("QUICKPHOTOS_MUTATION_RETENTION=0s: %v, want it refused", err)
+	}
+}

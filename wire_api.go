@@ -51,6 +51,7 @@ func (c *apiConfig) handler(p apiParts) http.Handler {
 		MaxBodyBytes:         int64(c.maxBodyBytes),
 		RequestTimeout:       c.requestTimeout,
 		BatchWait:            c.batchWait,
+		MutationRetention:    c.mutationRetention,
 		DisableIntrospection: !c.introspection,
 		PersistedQueryBytes:  c.persistedBytes,
 		QueryCacheBytes:      c.queryCacheBytes,

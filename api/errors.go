@@ -13,8 +13,9 @@ import (
 	"github.com/quickphotos/quickphotos/domain"
 )
 
-// presentError gives every resolver error a code and a client-safe message. Internal errors
-// are logged with their cause and shown only as "internal error".
+// presentError gives every resolver error a code and a client-safe message, and the details
+// a domain error carries for the client (such as a Conflict's current object) beside the code.
+// Internal errors are logged with their cause and shown only as "internal error".
 func presentError(log *slog.Logger) graphql.ErrorPresenterFunc {
 	return func(ctx context.Context, err error) *gqlerror.Error {
 		gqlErr := graphql.DefaultErrorPresenter(ctx, err)
@@ -48,6 +49,12 @@ func presentError(log *slog.Logger) graphql.ErrorPresenterFunc {
 		}
 		if gqlErr.Extensions == nil {
 			gqlErr.Extensions = map[string]any{}
+		}
+		var e *domain.Error
+		if code != domain.Internal && errors.As(err, &e) {
+			for k, v := range e.Details {
+				gqlErr.Extensions[k] = v
+			}
 		}
 		gqlErr.Extensions["code"] = extensionCode(code)
 		return gqlErr

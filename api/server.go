@@ -69,6 +69,9 @@ type Config struct {
 	// the metrics on a listener of their own (serve --metrics-addr) rather than to the API's
 	// clients.
 	MetricsElsewhere bool
+	// MutationRetention is how long the mark of a client mutation id is kept (a replay within
+	// it answers from the mark); zero means domain.DefaultMutationRetention.
+	MutationRetention time.Duration
 	// BatchWait is how long each dataloader gathers keys before it sends a batch; zero means
 	// loaders.DefaultWait.
 	BatchWait time.Duration
@@ -115,7 +118,7 @@ const DefaultRequestTimeout = 10 * time.Second
 // (unless Config.MetricsElsewhere).
 func New(cfg Config) http.Handler {
 	cfg = withDefaults(cfg)
-	gql := handler.New(graph.NewExecutableSchema(graph.Config{Resolvers: &resolvers.Resolver{Store: cfg.Store, Live: cfg.Live, Media: cfg.Media}}))
+	gql := handler.New(graph.NewExecutableSchema(graph.Config{Resolvers: &resolvers.Resolver{Store: cfg.Store, Live: cfg.Live, Media: cfg.Media, MutationRetention: cfg.MutationRetention}}))
 	for _, t := range liveTransports(cfg) {
 		gql.AddTransport(t)
 	}

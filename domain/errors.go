@@ -35,6 +35,10 @@ type Error struct {
 	Message string
 	// Err is the underlying cause, kept for logs; it is never shown to clients.
 	Err error
+	// Details are facts a client can act on, shown beside the code in the error's
+	// extensions (e.g. "current", the object a Conflict found); keys and values are in the
+	// schema's vocabulary.
+	Details map[string]any
 }
 
 func (e *Error) Error() string {

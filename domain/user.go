@@ -7,6 +7,9 @@ import "fmt"
 type User struct {
 	Username string
 	Profile
+	// Version counts the writes of the Profile's fields (see ProfileChanges.IfVersion); the
+	// counters never move it. A profile never edited since it was created is at version 0.
+	Version        int
 	FollowerCount  int
 	FollowingCount int
 }
@@ -89,7 +92,33 @@ func (p *Profile) Field(f ProfileField) **string {
 type ProfileChanges struct {
 	Set    map[ProfileField]any
 	Remove []ProfileField
+	// IfVersion, when not nil, is the version the client last read: the changes apply only
+	// while the profile is still at it (optimistic locking), and are refused with Conflict
+	// otherwise.
+	IfVersion *int
+}
+
+// MaxVersion is the largest version a client may expect: far more edits than any profile
+// sees, so a larger one is a client's mistake (a counter or a timestamp sent as a version).
+const MaxVersion = 1_000_000_000
+
+// ValidateVersion checks an expected version: 0 through MaxVersion.
+func ValidateVersion(field string, v *int) error {
+	if v != nil && (*v < 0 || *v > MaxVersion) {
+		return Errorf(Invalid, "%s %d: want 0 to %d", field, *v, MaxVersion)
+	}
+	return nil
 }
 
 // Empty reports whether the changes change nothing.
 func (c ProfileChanges) Empty() bool { return len(c.Set) == 0 && len(c.Remove) == 0 }
+
+// StaleVersion is the cause of the Conflict of an update whose expected version is not the
+// object's: Current is the object as it is now, for the client to merge with.
+type StaleVersion struct {
+	Current User
+}
+
+func (e *StaleVersion) Error() string {
+	return fmt.Sprintf("user %q is at version %d", e.Current.Username, e.Current.Version)
+}

@@ -50,6 +50,20 @@ const (
 	attrByteSize      = "byteSize"
 	attrUploadExpires = "uploadExpires"
 	attrUsed          = "used"
+	// attrVersion is a profile's version (domain.User.Version): absent reads as 0.
+	attrVersion = "version"
+	// A client mutation's mark (marks.go): the id as the client sent it, the mutation and the
+	// hash of its input, and its outcome: the global id of the object it returned, the item
+	// of the object it removed, the JSON of an answer that is no stored object, or the code
+	// and message of its refusal. It expires by attrExpiresAt.
+	attrClientMutationID = "clientMutationId"
+	attrMutation         = "mutation"
+	attrInputHash        = "inputHash"
+	attrOutcomeNode      = "node"
+	attrOutcomeRemoved   = "removed"
+	attrOutcomeAnswer    = "answer"
+	attrErrorCode        = "errorCode"
+	attrErrorMessage     = "errorMessage"
 	// The members of each rendition in attrImages.
 	attrImageKey  = "key"
 	attrImageType = "type"
@@ -101,7 +115,7 @@ func userAttributes(fields []domain.ProfileField) []string {
 	if fields == nil {
 		return nil
 	}
-	attrs := []string{attrFollowers, attrFollowing}
+	attrs := []string{attrFollowers, attrFollowing, attrVersion}
 	for _, f := range fields {
 		attrs = append(attrs, profileAttributes[f])
 	}

@@ -52,7 +52,7 @@ func TestUserAttributes(t *testing.T) {
 		t.Errorf("every field: attributes %v, want no projection", got)
 	}
 	got := userAttributes([]domain.ProfileField{domain.FieldPinnedImage, domain.FieldInterests})
-	want := []string{"followers", "following", "pinnedImage", "interests"}
+	want := []string{"followers", "following", "version", "pinnedImage", "interests"}
 	if len(got) != len(want) {
 		t.Fatalf("attributes %v, want %v", got, want)
 	}

@@ -86,6 +86,10 @@ func TestChangeFromRecord(t *testing.T) {
 		{"a friendship", record(streamtypes.OperationTypeInsert, nil, friendshipItem(friendship)), domain.Change{Op: domain.Added, New: friendship}, false},
 		{"a feed entry", record(streamtypes.OperationTypeInsert, nil, feedEntryItem(entry, time.Unix(1700000000, 0))), domain.Change{Op: domain.Added, New: entry}, false},
 		{"a checkpoint is no entity", record(streamtypes.OperationTypeInsert, nil, checkpoint), domain.Change{}, true},
+		// A client mutation mark, even one holding a removed photo, is no entity: the feed's
+		// fan-out and the live hub never see it.
+		{"a client mutation mark is no entity", record(streamtypes.OperationTypeInsert, nil, markItem(&domain.MutationMark{Caller: "ada", ID: "m-1"}, markOutcome{removed: photoItem(photo)}, time.Unix(1700000000, 0))), domain.Change{}, true},
+		{"a client mutation mark expiring", record(streamtypes.OperationTypeRemove, markItem(&domain.MutationMark{Caller: "ada", ID: "m-1"}, markOutcome{node: user.NodeKey()}, time.Unix(1700000000, 0)), nil), domain.Change{}, true},
 		// MigrateTimestamps moving an earlier release's key is no upload, reaction or feed
 		// entry: fan-out and subscriptions skip it. Later changes of the item are changes.
 		{"a photo moved to its canonical key", record(streamtypes.OperationTypeInsert, nil, moved(photoItem(photo))), domain.Change{}, true},

@@ -234,6 +234,11 @@ func (c *checker) add(item Item) {
 		if _, err := uploadFromItem(item); err != nil {
 			c.problem(k, "malformed upload record: %v", err)
 		}
+	case kindMutationMark:
+		// A client mutation's mark: it expires by itself; only that it reads is checked.
+		if _, err := outcomeFromItem(item); err != nil {
+			c.problem(k, "malformed client mutation mark: %v", err)
+		}
 	default:
 		c.problem(k, "an item of no known entity")
 	}

@@ -27,6 +27,7 @@ func TestChecker_ItemKinds(t *testing.T) {
 		{feedEntryKey(domain.FeedEntry{Reader: "bob", Photo: domain.PhotoKey{Owner: "ada", Timestamp: "2019-03-03T18:20:10"}}), ""},
 		{popularFollowKey("bob", "ada"), ""},
 		{checkpointKey("feeds", "shard-1"), ""},
+		{mutationMarkKey("bob", "m-1"), ""},
 	} {
 		c := newChecker()
 		c.add(tc.key.item())

@@ -37,6 +37,10 @@ func userItem(u domain.User) Item {
 	if u.Interests != nil {
 		item[attrInterests] = stringList(u.Interests)
 	}
+	if u.Version != 0 {
+		// Absent is version 0: a new profile's item is as it was before versions.
+		item[attrVersion] = num(u.Version)
+	}
 	return item
 }
 
@@ -64,6 +68,7 @@ func userFromItem(item Item) (domain.User, error) {
 		}
 	}
 	u.Interests = getStrings(item, attrInterests)
+	u.Version = getInt(item, attrVersion)
 	u.FollowerCount = getInt(item, attrFollowers)
 	u.FollowingCount = getInt(item, attrFollowing)
 	return u, nil

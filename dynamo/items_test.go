@@ -15,6 +15,13 @@ func TestItems_RoundTrip(t *testing.T) {
 	if got, err := userFromItem(userItem(u)); err != nil || !reflect.DeepEqual(got, u) {
 		t.Errorf("user round-trips to %+v, %v", got, err)
 	}
+	if _, ok := userItem(u)[attrVersion]; ok {
+		t.Error("a profile at version 0 is written with a version attribute")
+	}
+	u.Version = 7
+	if got, err := userFromItem(userItem(u)); err != nil || !reflect.DeepEqual(got, u) {
+		t.Errorf("user at version 7 round-trips to %+v, %v", got, err)
+	}
 	p := domain.Photo{Owner: "ada", Timestamp: "2019-03-03T18:20:10", URL: "https://cdn.example.com/a.jpg",
 		Reactions: domain.ReactionCounts{domain.ReactionHeart: 2, domain.ReactionThumbsUp: 1, domain.ReactionSmiley: 0, domain.ReactionSunglasses: 0}}
 	if got, err := photoFromItem(photoItem(p)); err != nil || !reflect.DeepEqual(got, p) {

@@ -1,6 +1,8 @@
 package dynamo
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"strings"
 
@@ -23,6 +25,7 @@ import (
 //	PK STREAM#c        SK SHARD#id                                stream consumer c's checkpoints
 //	PK UPLOAD#id       SK #UPLOAD                                 a photo upload (staging record)
 //	InvertedIndex: SK #UPLOAD  PK UPLOAD#…                        every upload, for the sweeper
+//	PK MUTATION#u      SK #MUTATION#h                             u's mark of a client mutation id (h: its hash)
 const (
 	prefixUser     = "USER#"
 	prefixMetadata = "#METADATA#"
@@ -37,6 +40,8 @@ const (
 	prefixShard    = "SHARD#"
 	prefixUpload   = "UPLOAD#"
 	uploadSK       = "#UPLOAD"
+	prefixMark     = "MUTATION#"
+	prefixMarkSK   = "#MUTATION#"
 )
 
 // Attribute and index names of the table.
@@ -119,6 +124,15 @@ func photoDeletionKey(k domain.PhotoKey) Key {
 // Scan.
 func uploadKey(id string) Key {
 	return Key{PK: prefixUpload + id, SK: uploadSK}
+}
+
+// mutationMarkKey is the key of the mark caller's mutation with client mutation id left. The
+// id is any printable text, so the sort key holds its hash: no id can spell another item's
+// key, and the marks spread over InvertedIndex's partitions (one per hash) rather than
+// sharing one. No access pattern reads MUTATION# partitions or #MUTATION# index partitions.
+func mutationMarkKey(caller, id string) Key {
+	h := sha256.Sum256([]byte(id))
+	return Key{PK: prefixMark + caller, SK: prefixMarkSK + hex.EncodeToString(h[:16])}
 }
 
 // uploadIDFromPK returns id from "UPLOAD#id".
@@ -220,6 +234,7 @@ const (
 	kindDeletion                      // DELETION#… / #DELETION
 	kindCheckpoint                    // STREAM#… / SHARD#…
 	kindUpload                        // UPLOAD#… / #UPLOAD
+	kindMutationMark                  // MUTATION#… / #MUTATION#…
 )
 
 var kindNames = [...]string{
@@ -233,6 +248,7 @@ var kindNames = [...]string{
 	kindDeletion:      "deletion record",
 	kindCheckpoint:    "stream checkpoint",
 	kindUpload:        "upload record",
+	kindMutationMark:  "client mutation mark",
 }
 
 func (k itemKind) String() string { return kindNames[k] }
@@ -266,6 +282,8 @@ func kindOf(k Key) itemKind {
 		return kindCheckpoint
 	case strings.HasPrefix(k.PK, prefixUpload) && k.SK == uploadSK:
 		return kindUpload
+	case strings.HasPrefix(k.PK, prefixMark) && strings.HasPrefix(k.SK, prefixMarkSK):
+		return kindMutationMark
 	}
 	return kindUnknown
 }

@@ -92,6 +92,8 @@ func TestKindOf(t *testing.T) {
 		{photoDeletionKey(photo), kindDeletion},
 		{checkpointKey("feeds", "shard-1"), kindCheckpoint},
 		{uploadKey("u1"), kindUpload},
+		{mutationMarkKey("bob", "#FRIEND#ada"), kindMutationMark},
+		{Key{"MUTATION#bob", "#UPLOAD"}, kindUnknown},
 		// The kind is the family; well-formedness is the parsers' (TestKeyParsers).
 		{Key{"USER#ada", "#METADATA#bob"}, kindUser},
 		{Key{"USER#ada", "PHOTO#bob#t"}, kindPhoto},

@@ -66,3 +66,17 @@ func nodeFromItem(k domain.NodeKey, item Item) (domain.Node, error) {
 		return &f, err
 	}
 }
+
+// GetNode reads the entity k identifies, strongly consistent (one GetItem): for an answer that
+// must see a write just committed. nil when it does not exist.
+func (s *Store) GetNode(ctx context.Context, k domain.NodeKey) (domain.Node, error) {
+	item, err := s.getItem(ctx, NodeKey(k))
+	if err != nil || item == nil {
+		return nil, err
+	}
+	n, err := nodeFromItem(k, item)
+	if err != nil {
+		return nil, domain.Wrap(domain.Internal, err, "reading an entity")
+	}
+	return n, nil
+}

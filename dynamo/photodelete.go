@@ -66,14 +66,19 @@ func (s *Store) DeletePhoto(ctx context.Context, key domain.PhotoKey) (domain.Ph
 			}
 			return *c.photo, nil
 		}
-		if !c.complete || len(c.reactions) >= maxTransactionActions || attempt > oneTransactionDeleteAttempts {
+		// A client mutation mark takes one action of the transaction.
+		room := maxTransactionActions
+		if markOf(ctx) != nil {
+			room--
+		}
+		if !c.complete || len(c.reactions) >= room || attempt > oneTransactionDeleteAttempts {
 			if err := s.deleteInSteps(ctx, *c.photo); err != nil {
 				return domain.Photo{}, err
 			}
 			return *c.photo, nil
 		}
 		actions, _ := deleteActions(key, "", c)
-		err = s.transact(ctx, "delete", allIf(actions, errPhotoChanged))
+		err = s.transactMarked(ctx, "delete", markOutcome{removed: photoItem(*c.photo)}, allIf(actions, errPhotoChanged))
 		if err == nil {
 			return *c.photo, nil
 		}
@@ -90,7 +95,9 @@ func (s *Store) DeletePhoto(ctx context.Context, key domain.PhotoKey) (domain.Ph
 func (s *Store) deleteInSteps(ctx context.Context, photo domain.Photo) error {
 	key := photo.Key()
 	id := requestToken()
-	err := s.transact(ctx, "delete (mark)", allIf([]types.TransactWriteItem{
+	// A client mutation mark goes with the first step: once the photo is marked its deletion
+	// is certain (a replay, or the sweeper after a crash, finishes it).
+	err := s.transactMarked(ctx, "delete (mark)", markOutcome{removed: photoItem(photo)}, allIf([]types.TransactWriteItem{
 		{Update: &types.Update{
 			Key:                       PhotoKey(key).item(),
 			UpdateExpression:          aws.String("SET #d = :id"),

@@ -73,7 +73,8 @@ func removeCounted[T any](ctx context.Context, s *Store, what string, k Key, fro
 	if err != nil {
 		return zero, domain.Wrap(domain.Internal, err, "reading the "+what)
 	}
-	if err := s.transact(ctx, what+" removal", append([]txAction{deleteExisting(k, missing)}, uncount...)); err != nil {
+	// A mark records the removed item itself: a replay answers with it, as it no longer exists.
+	if err := s.transactMarked(ctx, what+" removal", markOutcome{removed: item}, append([]txAction{deleteExisting(k, missing)}, uncount...)); err != nil {
 		return zero, err
 	}
 	return v, nil

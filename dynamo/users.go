@@ -2,27 +2,36 @@ package dynamo
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
 	"strings"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/quickphotos/quickphotos/domain"
 )
 
-// CreateUser stores a new profile with zero counters (pattern 1: one conditional PutItem).
-// Conflict when the username is taken.
+// CreateUser stores a new profile with zero counters (pattern 1: one conditional PutItem; with
+// a client mutation mark, one TransactWriteItems of the profile and the mark). Conflict when
+// the username is taken.
 func (s *Store) CreateUser(ctx context.Context, username string, p domain.Profile) (domain.User, error) {
 	u := domain.User{Username: username, Profile: p}
-	err := s.putItem(ctx, &dynamodb.PutItemInput{
-		Item:                userItem(u),
-		ConditionExpression: itemIsNew,
-	})
-	if isConditionFailed(err) {
-		return domain.User{}, domain.Errorf(domain.Conflict, "username %q is taken", username)
+	taken := domain.Errorf(domain.Conflict, "username %q is taken", username)
+	var err error
+	if markOf(ctx) != nil {
+		err = s.transactMarked(ctx, "profile creation", markOutcome{node: u.NodeKey()}, []txAction{putNew(userItem(u), taken)})
+	} else {
+		err = s.putItem(ctx, &dynamodb.PutItemInput{
+			Item:                userItem(u),
+			ConditionExpression: itemIsNew,
+		})
+		if isConditionFailed(err) {
+			err = taken
+		}
 	}
 	if err != nil {
 		return domain.User{}, err
@@ -33,36 +42,135 @@ func (s *Store) CreateUser(ctx context.Context, username string, p domain.Profil
 	return u, nil
 }
 
-// UpdateUser applies changes to an existing profile and returns it as stored afterwards
-// (pattern 2: one conditional UpdateItem). NotFound when there is no such user. With nothing
-// to change it reads the profile instead.
+// UpdateUser applies changes to an existing profile, moves its version, and returns it as
+// stored afterwards (pattern 2: one conditional UpdateItem; with a client mutation mark, one
+// TransactWriteItems of the update and the mark, then one GetItem of the profile). NotFound
+// when there is no such user; with c.IfVersion, Conflict carrying a StaleVersion when the
+// profile is at another version. With nothing to change it reads the profile instead.
 func (s *Store) UpdateUser(ctx context.Context, username string, c domain.ProfileChanges) (domain.User, error) {
 	if c.Empty() {
-		item, err := s.getItem(ctx, UserKey(username))
+		u, err := s.currentUser(ctx, username)
 		if err != nil {
 			return domain.User{}, err
 		}
-		if item == nil {
-			return domain.User{}, userNotFound(username)
+		if c.IfVersion != nil && *c.IfVersion != u.Version {
+			return domain.User{}, staleVersion(u, *c.IfVersion)
 		}
-		return userFromItem(item)
+		return u, nil
 	}
-	expr, names, values := profileUpdate(c)
-	out, err := s.updateItem(ctx, &dynamodb.UpdateItemInput{
+	expr, names, values := versionedUpdate(c)
+	update := &types.Update{
 		Key:                       UserKey(username).item(),
 		UpdateExpression:          &expr,
-		ConditionExpression:       itemExists,
+		ConditionExpression:       versionCondition(c.IfVersion, values),
+		ExpressionAttributeNames:  names,
+		ExpressionAttributeValues: values,
+	}
+	if markOf(ctx) != nil {
+		err := s.transactMarked(ctx, "profile update", markOutcome{node: domain.UserKey{Username: username}},
+			[]txAction{updateIf(update, errProfileNotUpdated)})
+		if err == errProfileNotUpdated {
+			return domain.User{}, s.whyNotUpdated(ctx, username, c.IfVersion)
+		}
+		if err != nil {
+			return domain.User{}, err
+		}
+		return s.currentUser(ctx, username)
+	}
+	in := &dynamodb.UpdateItemInput{
+		Key:                       update.Key,
+		UpdateExpression:          update.UpdateExpression,
+		ConditionExpression:       update.ConditionExpression,
 		ExpressionAttributeNames:  names,
 		ExpressionAttributeValues: values,
 		ReturnValues:              types.ReturnValueAllNew,
-	})
-	if isConditionFailed(err) {
-		return domain.User{}, userNotFound(username)
+	}
+	if c.IfVersion != nil {
+		// The profile as it is comes with the refusal, to tell a stale version from a
+		// missing profile without another request.
+		in.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
+	}
+	out, err := s.updateItem(ctx, in)
+	var failed *types.ConditionalCheckFailedException
+	if errors.As(err, &failed) {
+		if c.IfVersion == nil || len(failed.Item) == 0 {
+			return domain.User{}, userNotFound(username)
+		}
+		u, err := userFromItem(failed.Item)
+		if err != nil {
+			return domain.User{}, domain.Wrap(domain.Internal, err, "reading the profile")
+		}
+		return domain.User{}, staleVersion(u, *c.IfVersion)
 	}
 	if err != nil {
 		return domain.User{}, err
 	}
 	return userFromItem(out.Attributes)
+}
+
+// errProfileNotUpdated is how a marked update's transaction reports its failed condition: the
+// profile is missing or at another version, which a read tells apart.
+var errProfileNotUpdated = errors.New("the profile is missing or at another version")
+
+// whyNotUpdated tells why an update of username's profile failed its condition.
+func (s *Store) whyNotUpdated(ctx context.Context, username string, ifVersion *int) error {
+	u, err := s.currentUser(ctx, username)
+	switch {
+	case err != nil:
+		return err
+	case ifVersion == nil:
+		return domain.Errorf(domain.Internal, "the update of %q failed its condition, yet the profile exists", username)
+	}
+	return staleVersion(u, *ifVersion)
+}
+
+// currentUser reads username's profile, strongly consistent; NotFound when there is none.
+func (s *Store) currentUser(ctx context.Context, username string) (domain.User, error) {
+	item, err := s.getItem(ctx, UserKey(username))
+	if err != nil {
+		return domain.User{}, err
+	}
+	if item == nil {
+		return domain.User{}, userNotFound(username)
+	}
+	return userFromItem(item)
+}
+
+// versionCondition is an update's condition: the profile exists and, when ifVersion is given,
+// is at that version (a profile without the attribute is at version 0). Its values join values.
+func versionCondition(ifVersion *int, values Item) *string {
+	if ifVersion == nil {
+		return itemExists
+	}
+	values[":expected"] = num(*ifVersion)
+	if *ifVersion == 0 {
+		return aws.String("attribute_exists(PK) AND (attribute_not_exists(#version) OR #version = :expected)")
+	}
+	return aws.String("attribute_exists(PK) AND #version = :expected")
+}
+
+func staleVersion(current domain.User, expected int) error {
+	return &domain.Error{
+		Code:    domain.Conflict,
+		Message: fmt.Sprintf("user %q is at version %d, not %d: merge with the current profile (extensions.current) and retry", current.Username, current.Version, expected),
+		Err:     &domain.StaleVersion{Current: current},
+	}
+}
+
+// versionedUpdate is profileUpdate that also moves the profile's version: every write of the
+// fields moves it, in the same request.
+func versionedUpdate(c domain.ProfileChanges) (expr string, names map[string]string, values Item) {
+	expr, names, values = profileUpdate(c)
+	if values == nil {
+		values = Item{}
+	}
+	names["#version"] = attrVersion
+	values[":zero"], values[":one"] = num(0), num(1)
+	move := "#version = if_not_exists(#version, :zero) + :one"
+	if rest, ok := strings.CutPrefix(expr, "SET "); ok {
+		return "SET " + move + ", " + rest, names, values
+	}
+	return "SET " + move + " " + expr, names, values
 }
 
 // profileUpdate builds the update expression for c, attributes in a fixed order so the same

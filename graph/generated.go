@@ -75,7 +75,7 @@ type ComplexityRoot struct {
 	Mutation struct {
 		CreatePhotoUpload func(childComplexity int, input model.CreatePhotoUploadInput) int
 		CreateUser        func(childComplexity int, input model.CreateUserInput) int
-		DeletePhoto       func(childComplexity int, owner string, timestamp string) int
+		DeletePhoto       func(childComplexity int, owner string, timestamp string, clientMutationID *string) int
 		FollowUser        func(childComplexity int, input model.FriendshipInput) int
 		ReactToPhoto      func(childComplexity int, input model.ReactionInput) int
 		RemoveReaction    func(childComplexity int, input model.ReactionInput) int
@@ -186,6 +186,7 @@ type ComplexityRoot struct {
 		Reactions      func(childComplexity int, first *int, after *string) int
 		Status         func(childComplexity int) int
 		Username       func(childComplexity int) int
+		Version        func(childComplexity int) int
 	}
 
 	UserChange struct {
@@ -207,7 +208,7 @@ type MutationResolver interface {
 	UpdateUser(ctx context.Context, username string, input model.UpdateUserInput) (*domain.User, error)
 	CreatePhotoUpload(ctx context.Context, input model.CreatePhotoUploadInput) (*model.PhotoUpload, error)
 	UploadPhoto(ctx context.Context, input model.UploadPhotoInput) (*domain.Photo, error)
-	DeletePhoto(ctx context.Context, owner string, timestamp string) (*domain.Photo, error)
+	DeletePhoto(ctx context.Context, owner string, timestamp string, clientMutationID *string) (*domain.Photo, error)
 	ReactToPhoto(ctx context.Context, input model.ReactionInput) (*domain.Reaction, error)
 	RemoveReaction(ctx context.Context, input model.ReactionInput) (*domain.Reaction, error)
 	FollowUser(ctx context.Context, input model.FriendshipInput) (*domain.Friendship, error)
@@ -395,7 +396,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.DeletePhoto(childComplexity, args["owner"].(string), args["timestamp"].(string)), true
+		return e.ComplexityRoot.Mutation.DeletePhoto(childComplexity, args["owner"].(string), args["timestamp"].(string), args["clientMutationId"].(*string)), true
 	case "Mutation.followUser":
 		if e.ComplexityRoot.Mutation.FollowUser == nil {
 			break
@@ -941,6 +942,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.User.Username(childComplexity), true
+	case "User.version":
+		if e.ComplexityRoot.User.Version == nil {
+			break
+		}
+
+		return e.ComplexityRoot.User.Version(childComplexity), true
 
 	case "UserChange.kind":
 		if e.ComplexityRoot.UserChange.Kind == nil {
@@ -1074,7 +1081,8 @@ INTERNAL_SERVER_ERROR. A document that does not parse is refused with GRAPHQL_PA
 that does not validate (or asks for introspection where it is off) with
 GRAPHQL_VALIDATION_FAILED, an automatic persisted query the server does not hold with
 PERSISTED_QUERY_NOT_FOUND, and a request the endpoint cannot take at all with BAD_REQUEST.
-A mutation that fails writes nothing.
+A mutation that fails writes nothing. The one exception is the mark a mutation sent with a
+` + "`" + `clientMutationId` + "`" + ` leaves when it is refused for a reason of state (see ` + "`" + `Mutation` + "`" + `).
 
 A photo is either hosted elsewhere (` + "`" + `uploadPhoto` + "`" + ` with a ` + "`" + `url` + "`" + `) or a file the server stores:
 ` + "`" + `createPhotoUpload` + "`" + ` says where to POST the file, then ` + "`" + `uploadPhoto` + "`" + ` names the upload, and
@@ -1205,11 +1213,28 @@ type UserChange {
   user: User
 }
 
-"Writes. Each one is a single conditional DynamoDB write; those that keep a counter are one TransactWriteItems."
+"""
+Writes. Each one is a single conditional DynamoDB write; those that keep a counter are one
+TransactWriteItems.
+
+Every mutation takes an optional ` + "`" + `clientMutationId` + "`" + ` (in its input, or as an argument of
+` + "`" + `deletePhoto` + "`" + `) that makes sending it again safe, for a client that lost the answer (a dropped
+connection, a queue of mutations replayed on reconnect). The server keeps a mark of the id, per
+caller (the signed-in user; on a server without authentication, the user the mutation acts
+as), written in the same transaction as the mutation's writes, for 7 days by default. Sent
+again by the same caller with the same input (the same argument values: compared as canonical
+JSON) within that time, the mutation writes nothing and answers as it first did: with the
+object it returned as it is now (a removal: as it was removed), or with the same error code and
+message when it was refused for a reason of state (CONFLICT, NOT_FOUND, or BAD_USER_INPUT of an
+upload; a stale version's CONFLICT comes with the profile as it is now). Of two replays racing, one writes and both answer the same. The same id with another
+input is BAD_USER_INPUT; so is an empty id, one over 64 characters, or one with a character that
+is not printable. With an id, a mutation costs one GetItem more (the mark's read) and its write
+is one TransactWriteItems with the mark (see docs/api.md).
+"""
 type Mutation {
   "Creates a profile. CONFLICT when the username is taken."
   createUser(input: CreateUserInput!): User!
-  "Changes the given fields of a profile; fields left out keep their value, fields set to null are removed. NOT_FOUND when there is no such user."
+  "Changes the given fields of a profile; fields left out keep their value, fields set to null are removed, and the profile's ` + "`" + `version` + "`" + ` moves by one. NOT_FOUND when there is no such user; CONFLICT when ` + "`" + `expectedVersion` + "`" + ` is given and the profile is at another version (see UpdateUserInput.expectedVersion)."
   updateUser(username: ID!, input: UpdateUserInput!): User!
 """
 Starts uploading a photo's file: returns where and how to send it. POST the file as
@@ -1243,6 +1268,8 @@ limits (an SVG, a truncated file, a header claiming more pixels than allowed).
     owner: ID!
     "The photo's timestamp, in any spelling uploadPhoto accepts: the canonical form ` + "`" + `2019-03-03T18:20:10` + "`" + ` (UTC), or RFC 3339 with a zone, e.g. ` + "`" + `2019-03-03T18:20:10Z` + "`" + ` or ` + "`" + `2019-03-03T20:20:10+02:00` + "`" + `."
     timestamp: String!
+    "Names this mutation so that sending it again is safe, as the inputs' ` + "`" + `clientMutationId` + "`" + ` (see ` + "`" + `Mutation` + "`" + `). A replay answers with the photo as it was deleted."
+    clientMutationId: String
   ): Photo!
   "Reacts to a photo and counts the reaction on the photo, in one transaction. A user reacts at most once per type per photo: CONFLICT when already reacted, NOT_FOUND when the photo or the reacting user does not exist, or the photo is being deleted."
   reactToPhoto(input: ReactionInput!): Reaction!
@@ -1274,6 +1301,8 @@ type User implements Node {
   interests: [String!]!
   "URL of the photo pinned to the top of the profile."
   pinnedImage: String
+  "The version of the fields the user edits (name, email, birthdate, address, status, interests, pinnedImage): 0 for a profile never updated, one more after every updateUser that writes them. The counters never move it, so following and reactions never make an edit stale. Pass it as ` + "`" + `UpdateUserInput.expectedVersion` + "`" + ` to refuse an edit made to an older profile."
+  version: Int!
   "How many users follow this user (a counter kept by follow and unfollow)."
   followerCount: Int!
   "How many users this user follows (a counter kept by follow and unfollow)."
@@ -1290,7 +1319,7 @@ type User implements Node {
   reactions(first: Int = 20, after: String): ReactionConnection!
 }
 
-"A photo a user uploaded. Its identity is its owner and its timestamp."
+"A photo a user uploaded. Its identity is its owner and its timestamp. Its fields are immutable: no mutation edits a photo (its reaction counters change with reactions, and it can be deleted), so a photo has no version."
 type Photo implements Node {
   "Its global id (see Node), made of its owner and timestamp."
   id: ID!
@@ -1495,6 +1524,8 @@ input CreateUserInput {
   interests: [String!]
   "URL (http or https) of the photo pinned to the profile."
   pinnedImage: String
+  "Names this mutation so that sending it again is safe (Relay's clientMutationId): 1 to 64 printable characters, e.g. a UUID, unique among the caller's mutations for the server's retention (7 days by default). Sent again by the same caller with the same input within it, the mutation writes nothing and answers as it first did (the object as it is now, or the same error); with a different input it is BAD_USER_INPUT. Another user's id of the same spelling is theirs alone. See ` + "`" + `Mutation` + "`" + `."
+  clientMutationId: String
 }
 
 "Changes to a profile: a field left out keeps its value, a field set to null is removed."
@@ -1513,6 +1544,10 @@ input UpdateUserInput {
   interests: [String!]
   "URL (http or https) of the photo pinned to the profile."
   pinnedImage: String
+  "Names this mutation so that sending it again is safe (Relay's clientMutationId): 1 to 64 printable characters, e.g. a UUID, unique among the caller's mutations for the server's retention (7 days by default). Sent again by the same caller with the same input within it, the mutation writes nothing and answers as it first did (the object as it is now, or the same error); with a different input it is BAD_USER_INPUT. Another user's id of the same spelling is theirs alone. See ` + "`" + `Mutation` + "`" + `."
+  clientMutationId: String
+  "The ` + "`" + `version` + "`" + ` of the profile the changes were made to. Given, the changes apply only while the profile is still at it; otherwise CONFLICT, with the profile as it is now in ` + "`" + `extensions.current` + "`" + ` (its fields as User names them, ` + "`" + `version` + "`" + ` included) to merge with and send again. 0 to 1000000000 (BAD_USER_INPUT otherwise); NOT_FOUND when there is no such user. Left out, the changes apply whatever the version."
+  expectedVersion: Int
 }
 
 "A file to upload (see ` + "`" + `createPhotoUpload` + "`" + `)."
@@ -1537,6 +1572,8 @@ next. Takes precedence over ` + "`" + `successActionStatus` + "`" + `. The form 
 ` + "`" + `success_action_redirect` + "`" + `.
 """
   successActionRedirect: String
+  "Names this mutation so that sending it again is safe (Relay's clientMutationId): 1 to 64 printable characters, e.g. a UUID, unique among the caller's mutations for the server's retention (7 days by default). Sent again by the same caller with the same input within it, the mutation writes nothing and answers as it first did (the object as it is now, or the same error); with a different input it is BAD_USER_INPUT. Another user's id of the same spelling is theirs alone. See ` + "`" + `Mutation` + "`" + `."
+  clientMutationId: String
 }
 
 "A photo to upload: give ` + "`" + `url` + "`" + ` or ` + "`" + `upload` + "`" + `, not both."
@@ -1549,6 +1586,8 @@ input UploadPhotoInput {
   upload: ID
   "When it was taken or uploaded: the canonical form, UTC to the whole second with no zone (` + "`" + `2019-03-03T18:20:10` + "`" + `), or RFC 3339 with a zone, ` + "`" + `Z` + "`" + ` or ` + "`" + `±hh:mm` + "`" + ` (` + "`" + `2019-03-03T20:20:10+02:00` + "`" + `), each with no fraction of a second or a zero one, from 1900-01-01T00:00:00 through 2100-12-31T23:59:59 (UTC); kept and returned in the canonical form. The server's clock when left out."
   timestamp: String
+  "Names this mutation so that sending it again is safe (Relay's clientMutationId): 1 to 64 printable characters, e.g. a UUID, unique among the caller's mutations for the server's retention (7 days by default). Sent again by the same caller with the same input within it, the mutation writes nothing and answers as it first did (the object as it is now, or the same error); with a different input it is BAD_USER_INPUT. Another user's id of the same spelling is theirs alone. See ` + "`" + `Mutation` + "`" + `."
+  clientMutationId: String
 }
 
 "Names one reaction: who reacts, to which photo, with which type."
@@ -1561,6 +1600,8 @@ input ReactionInput {
   timestamp: String!
   "The kind of reaction."
   type: ReactionType!
+  "Names this mutation so that sending it again is safe (Relay's clientMutationId): 1 to 64 printable characters, e.g. a UUID, unique among the caller's mutations for the server's retention (7 days by default). Sent again by the same caller with the same input within it, the mutation writes nothing and answers as it first did (the object as it is now, or the same error); with a different input it is BAD_USER_INPUT. Another user's id of the same spelling is theirs alone. See ` + "`" + `Mutation` + "`" + `."
+  clientMutationId: String
 }
 
 "Names one friendship: who follows whom."
@@ -1569,6 +1610,8 @@ input FriendshipInput {
   follower: ID!
   "The user to be followed."
   followed: ID!
+  "Names this mutation so that sending it again is safe (Relay's clientMutationId): 1 to 64 printable characters, e.g. a UUID, unique among the caller's mutations for the server's retention (7 days by default). Sent again by the same caller with the same input within it, the mutation writes nothing and answers as it first did (the object as it is now, or the same error); with a different input it is BAD_USER_INPUT. Another user's id of the same spelling is theirs alone. See ` + "`" + `Mutation` + "`" + `."
+  clientMutationId: String
 }
 `, BuiltIn: false},
 }
@@ -1794,6 +1837,8 @@ func (ec *executionContext) childFields_User(ctx context.Context, field graphql.
 		return ec.fieldContext_User_interests(ctx, field)
 	case "pinnedImage":
 		return ec.fieldContext_User_pinnedImage(ctx, field)
+	case "version":
+		return ec.fieldContext_User_version(ctx, field)
 	case "followerCount":
 		return ec.fieldContext_User_followerCount(ctx, field)
 	case "followingCount":
@@ -1985,6 +2030,14 @@ func (ec *executionContext) field_Mutation_deletePhoto_args(ctx context.Context,
 		return nil, err
 	}
 	args["timestamp"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "clientMutationId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["clientMutationId"] = arg2
 	return args, nil
 }
 
@@ -2989,7 +3042,7 @@ func (ec *executionContext) _Mutation_deletePhoto(ctx context.Context, field gra
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().DeletePhoto(ctx, fc.Args["owner"].(string), fc.Args["timestamp"].(string))
+			return ec.Resolvers.Mutation().DeletePhoto(ctx, fc.Args["owner"].(string), fc.Args["timestamp"].(string), fc.Args["clientMutationId"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *domain.Photo) graphql.Marshaler {
@@ -4986,6 +5039,29 @@ func (ec *executionContext) fieldContext_User_pinnedImage(_ context.Context, fie
 	return graphql.NewScalarFieldContext("User", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _User_version(ctx context.Context, field graphql.CollectedField, obj *domain.User) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_User_version(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Version, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_User_version(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("User", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _User_followerCount(ctx context.Context, field graphql.CollectedField, obj *domain.User) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -6377,7 +6453,7 @@ func (ec *executionContext) unmarshalInputCreatePhotoUploadInput(ctx context.Con
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"owner", "contentType", "byteSize", "successActionStatus", "successActionRedirect"}
+	fieldsInOrder := [...]string{"owner", "contentType", "byteSize", "successActionStatus", "successActionRedirect", "clientMutationId"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -6419,6 +6495,13 @@ func (ec *executionContext) unmarshalInputCreatePhotoUploadInput(ctx context.Con
 				return it, err
 			}
 			it.SuccessActionRedirect = graphql.OmittableOf(data)
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = graphql.OmittableOf(data)
 		}
 	}
 	return it, nil
@@ -6435,7 +6518,7 @@ func (ec *executionContext) unmarshalInputCreateUserInput(ctx context.Context, o
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"username", "name", "email", "birthdate", "address", "status", "interests", "pinnedImage"}
+	fieldsInOrder := [...]string{"username", "name", "email", "birthdate", "address", "status", "interests", "pinnedImage", "clientMutationId"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -6498,6 +6581,13 @@ func (ec *executionContext) unmarshalInputCreateUserInput(ctx context.Context, o
 				return it, err
 			}
 			it.PinnedImage = graphql.OmittableOf(data)
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = graphql.OmittableOf(data)
 		}
 	}
 	return it, nil
@@ -6514,7 +6604,7 @@ func (ec *executionContext) unmarshalInputFriendshipInput(ctx context.Context, o
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"follower", "followed"}
+	fieldsInOrder := [...]string{"follower", "followed", "clientMutationId"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -6535,6 +6625,13 @@ func (ec *executionContext) unmarshalInputFriendshipInput(ctx context.Context, o
 				return it, err
 			}
 			it.Followed = data
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = graphql.OmittableOf(data)
 		}
 	}
 	return it, nil
@@ -6551,7 +6648,7 @@ func (ec *executionContext) unmarshalInputReactionInput(ctx context.Context, obj
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"username", "owner", "timestamp", "type"}
+	fieldsInOrder := [...]string{"username", "owner", "timestamp", "type", "clientMutationId"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -6586,6 +6683,13 @@ func (ec *executionContext) unmarshalInputReactionInput(ctx context.Context, obj
 				return it, err
 			}
 			it.Type = data
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = graphql.OmittableOf(data)
 		}
 	}
 	return it, nil
@@ -6602,7 +6706,7 @@ func (ec *executionContext) unmarshalInputUpdateUserInput(ctx context.Context, o
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"name", "email", "birthdate", "address", "status", "interests", "pinnedImage"}
+	fieldsInOrder := [...]string{"name", "email", "birthdate", "address", "status", "interests", "pinnedImage", "clientMutationId", "expectedVersion"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -6658,6 +6762,20 @@ func (ec *executionContext) unmarshalInputUpdateUserInput(ctx context.Context, o
 				return it, err
 			}
 			it.PinnedImage = graphql.OmittableOf(data)
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = graphql.OmittableOf(data)
+		case "expectedVersion":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("expectedVersion"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExpectedVersion = graphql.OmittableOf(data)
 		}
 	}
 	return it, nil
@@ -6674,7 +6792,7 @@ func (ec *executionContext) unmarshalInputUploadPhotoInput(ctx context.Context, 
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"owner", "url", "upload", "timestamp"}
+	fieldsInOrder := [...]string{"owner", "url", "upload", "timestamp", "clientMutationId"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -6709,6 +6827,13 @@ func (ec *executionContext) unmarshalInputUploadPhotoInput(ctx context.Context, 
 				return it, err
 			}
 			it.Timestamp = graphql.OmittableOf(data)
+		case "clientMutationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientMutationId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientMutationID = graphql.OmittableOf(data)
 		}
 	}
 	return it, nil
@@ -8313,6 +8438,11 @@ func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj
 		case "pinnedImage":
 			out.Values[i] = ec._User_pinnedImage(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "version":
+			out.Values[i] = ec._User_version(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "followerCount":

@@ -1,6 +1,9 @@
 package resolvers
 
 import (
+	"context"
+	"errors"
+
 	"github.com/99designs/gqlgen/graphql"
 
 	"github.com/quickphotos/quickphotos/domain"
@@ -30,7 +33,7 @@ func toProfile(in model.CreateUserInput) domain.Profile {
 
 // toProfileChanges reads updateUser's input: a field left out is unchanged, a null removes it.
 func toProfileChanges(in model.UpdateUserInput) domain.ProfileChanges {
-	c := domain.ProfileChanges{Set: map[domain.ProfileField]any{}}
+	c := domain.ProfileChanges{Set: map[domain.ProfileField]any{}, IfVersion: in.ExpectedVersion.Value()}
 	for _, field := range []struct {
 		name  domain.ProfileField
 		value graphql.Omittable[*string]
@@ -55,4 +58,39 @@ func toProfileChanges(in model.UpdateUserInput) domain.ProfileChanges {
 		c.Set[domain.FieldInterests] = list
 	}
 	return c
+}
+
+// withCurrent gives the Conflict of a stale expected version the profile as it is now, in the
+// error's extensions.current, its fields as the schema names them: what a client merges with.
+func withCurrent(err error) error {
+	var stale *domain.StaleVersion
+	var e *domain.Error
+	if !errors.As(err, &stale) || !errors.As(err, &e) {
+		return err
+	}
+	u := stale.Current
+	interests := u.Interests
+	if interests == nil {
+		interests = []string{}
+	}
+	return &domain.Error{Code: e.Code, Message: e.Message, Err: e.Err, Details: map[string]any{"current": map[string]any{
+		"__typename": "User", "id": u.ID(), "username": u.Username, "version": u.Version,
+		"name": u.Name, "email": u.Email, "birthdate": u.Birthdate, "address": u.Address,
+		"status": u.Status, "interests": interests, "pinnedImage": u.PinnedImage,
+		"followerCount": u.FollowerCount, "followingCount": u.FollowingCount,
+	}}}
+}
+
+// withCurrentProfile is the replay of updateUser's recorded refusal e: a Conflict (a stale
+// version) gets the profile as it is now, as the first answer had it as it was then.
+func (r *Resolver) withCurrentProfile(ctx context.Context, username string, e *domain.Error) error {
+	if e.Code != domain.Conflict {
+		return e
+	}
+	n, err := r.Store.GetNode(ctx, domain.UserKey{Username: username})
+	u, ok := n.(*domain.User)
+	if err != nil || !ok {
+		return e
+	}
+	return withCurrent(&domain.Error{Code: e.Code, Message: e.Message, Err: &domain.StaleVersion{Current: *u}})
 }

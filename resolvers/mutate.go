@@ -10,21 +10,32 @@ import (
 // mutation is what every mutation does, in this order: the caller must be allowed to act as
 // the user the mutation acts as; its input becomes a valid, canonical argument (or an Invalid
 // error) before anything is written; the store writes; and the operation's loaders learn
-// what changed, so that the fields selected on the result read the new state.
+// what changed, so that the fields selected on the result read the new state. With a client
+// mutation id, the write is replay-safe (replay.go).
 type mutation[In, Out any] struct {
 	actAs  string
 	input  func() (In, error)
 	write  func(context.Context, In) (Out, error)
 	loaded func(context.Context, *loaders.Loaders, In, Out)
+	// replay holds the client mutation id and what a replay needs (see replayable).
+	replay replayable
 }
 
 func (m mutation[In, Out]) run(ctx context.Context) (*Out, error) {
 	if err := domain.CallerFrom(ctx).MayActAs(m.actAs); err != nil {
 		return nil, err
 	}
+	if m.replay.id != nil {
+		if err := domain.ValidateClientMutationID("clientMutationId", *m.replay.id); err != nil {
+			return nil, err
+		}
+	}
 	in, err := m.input()
 	if err != nil {
 		return nil, err
+	}
+	if m.replay.id != nil {
+		return runReplayable(ctx, m, in)
 	}
 	out, err := m.write(ctx, in)
 	if err != nil {

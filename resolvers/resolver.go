@@ -11,6 +11,7 @@ package resolvers
 
 import (
 	"context"
+	"time"
 
 	"github.com/quickphotos/quickphotos/domain"
 	"github.com/quickphotos/quickphotos/live"
@@ -26,10 +27,13 @@ type Resolver struct {
 	// Media takes uploads and serves their images; nil refuses createPhotoUpload and
 	// uploadPhoto's upload.
 	Media *media.Service
+	// MutationRetention is how long the mark of a client mutation id is kept; zero means
+	// domain.DefaultMutationRetention.
+	MutationRetention time.Duration
 }
 
 // Store is what the resolvers ask of the data layer (dynamo.Store): the writes of the
-// mutations, the clock uploadPhoto stamps a photo with, and the photos a feed subscription
+// mutations and their marks (replay.go), the clock uploadPhoto stamps a photo with, and the photos a feed subscription
 // reads as its entries come.
 type Store interface {
 	CreateUser(ctx context.Context, username string, p domain.Profile) (domain.User, error)
@@ -41,6 +45,7 @@ type Store interface {
 	Follow(ctx context.Context, k domain.FriendshipKey) (domain.Friendship, error)
 	Unfollow(ctx context.Context, k domain.FriendshipKey) (domain.Friendship, error)
 	GetPhotos(ctx context.Context, keys []domain.PhotoKey) (map[domain.PhotoKey]domain.Photo, error)
+	Marks
 	// Now is the time a photo uploaded now is stamped with, as a canonical timestamp.
 	Now() string
 }

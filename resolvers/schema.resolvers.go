@@ -40,6 +40,7 @@ func (r *mutationResolver) CreateUser(ctx context.Context, input model.CreateUse
 			return r.Store.CreateUser(ctx, n.username, n.profile)
 		},
 		loaded: primeUser[newUser],
+		replay: r.replayable(input.ClientMutationID.Value(), answerStored),
 	}.run(ctx)
 }
 
@@ -49,11 +50,16 @@ func (r *mutationResolver) UpdateUser(ctx context.Context, username string, inpu
 		actAs: username,
 		input: validated(toProfileChanges(input),
 			func(domain.ProfileChanges) error { return domain.ValidateUsername("username", username) },
+			func(c domain.ProfileChanges) error { return domain.ValidateVersion("expectedVersion", c.IfVersion) },
 			domain.ValidateProfileChanges),
 		write: func(ctx context.Context, c domain.ProfileChanges) (domain.User, error) {
-			return r.Store.UpdateUser(ctx, username, c)
+			u, err := r.Store.UpdateUser(ctx, username, c)
+			return u, withCurrent(err)
 		},
 		loaded: primeUser[domain.ProfileChanges],
+		replay: r.replayable(input.ClientMutationID.Value(), answerStored).withRefused(func(ctx context.Context, e *domain.Error) error {
+			return r.withCurrentProfile(ctx, username, e)
+		}),
 	}.run(ctx)
 }
 
@@ -64,6 +70,7 @@ func (r *mutationResolver) CreatePhotoUpload(ctx context.Context, input model.Cr
 		input:  validated(input, r.takesUploads),
 		write:  r.createPhotoUpload,
 		loaded: func(context.Context, *loaders.Loaders, model.CreatePhotoUploadInput, model.PhotoUpload) {},
+		replay: r.replayable(input.ClientMutationID.Value(), answerData),
 	}.run(ctx)
 }
 
@@ -76,11 +83,12 @@ func (r *mutationResolver) UploadPhoto(ctx context.Context, input model.UploadPh
 		loaded: func(ctx context.Context, l *loaders.Loaders, _ photoToUpload, p domain.Photo) {
 			l.PrimePhoto(ctx, p)
 		},
+		replay: r.replayable(input.ClientMutationID.Value(), answerStored),
 	}.run(ctx)
 }
 
 // DeletePhoto is the resolver for the deletePhoto field.
-func (r *mutationResolver) DeletePhoto(ctx context.Context, owner string, timestamp string) (*domain.Photo, error) {
+func (r *mutationResolver) DeletePhoto(ctx context.Context, owner string, timestamp string, clientMutationID *string) (*domain.Photo, error) {
 	return mutation[domain.PhotoKey, domain.Photo]{
 		actAs: owner,
 		input: func() (domain.PhotoKey, error) {
@@ -90,6 +98,7 @@ func (r *mutationResolver) DeletePhoto(ctx context.Context, owner string, timest
 		loaded: func(ctx context.Context, l *loaders.Loaders, k domain.PhotoKey, _ domain.Photo) {
 			l.ForgetPhoto(ctx, k)
 		},
+		replay: r.replayable(clientMutationID, answerRemoved),
 	}.run(ctx)
 }
 
@@ -100,6 +109,7 @@ func (r *mutationResolver) ReactToPhoto(ctx context.Context, input model.Reactio
 		input:  func() (domain.ReactionKey, error) { return domain.CanonicalReactionKey(toReactionKey(input)) },
 		write:  r.Store.React,
 		loaded: forgetReactedPhoto,
+		replay: r.replayable(input.ClientMutationID.Value(), answerStored),
 	}.run(ctx)
 }
 
@@ -110,6 +120,7 @@ func (r *mutationResolver) RemoveReaction(ctx context.Context, input model.React
 		input:  func() (domain.ReactionKey, error) { return domain.CanonicalReactionKey(toReactionKey(input)) },
 		write:  r.Store.RemoveReaction,
 		loaded: forgetReactedPhoto,
+		replay: r.replayable(input.ClientMutationID.Value(), answerRemoved),
 	}.run(ctx)
 }
 
@@ -120,6 +131,7 @@ func (r *mutationResolver) FollowUser(ctx context.Context, input model.Friendshi
 		input:  validated(toFriendshipKey(input), domain.ValidateFriendship),
 		write:  r.Store.Follow,
 		loaded: forgetFriends,
+		replay: r.replayable(input.ClientMutationID.Value(), answerStored),
 	}.run(ctx)
 }
 
@@ -130,6 +142,7 @@ func (r *mutationResolver) UnfollowUser(ctx context.Context, input model.Friends
 		input:  validated(toFriendshipKey(input), domain.ValidateFriendship),
 		write:  r.Store.Unfollow,
 		loaded: forgetFriends,
+		replay: r.replayable(input.ClientMutationID.Value(), answerRemoved),
 	}.run(ctx)
 }
 

@@ -30,6 +30,8 @@ type CreatePhotoUploadInput struct {
 	// next. Takes precedence over `successActionStatus`. The form carries it as the signed field
 	// `success_action_redirect`.
 	SuccessActionRedirect graphql.Omittable[*string] `json:"successActionRedirect,omitempty"`
+	// Names this mutation so that sending it again is safe (Relay's clientMutationId): 1 to 64 printable characters, e.g. a UUID, unique among the caller's mutations for the server's retention (7 days by default). Sent again by the same caller with the same input within it, the mutation writes nothing and answers as it first did (the object as it is now, or the same error); with a different input it is BAD_USER_INPUT. Another user's id of the same spelling is theirs alone. See `Mutation`.
+	ClientMutationID graphql.Omittable[*string] `json:"clientMutationId,omitempty"`
 }
 
 // A new profile. `username` is permanent; the other fields can be changed with updateUser.
@@ -50,6 +52,8 @@ type CreateUserInput struct {
 	Interests graphql.Omittable[[]string] `json:"interests,omitempty"`
 	// URL (http or https) of the photo pinned to the profile.
 	PinnedImage graphql.Omittable[*string] `json:"pinnedImage,omitempty"`
+	// Names this mutation so that sending it again is safe (Relay's clientMutationId): 1 to 64 printable characters, e.g. a UUID, unique among the caller's mutations for the server's retention (7 days by default). Sent again by the same caller with the same input within it, the mutation writes nothing and answers as it first did (the object as it is now, or the same error); with a different input it is BAD_USER_INPUT. Another user's id of the same spelling is theirs alone. See `Mutation`.
+	ClientMutationID graphql.Omittable[*string] `json:"clientMutationId,omitempty"`
 }
 
 // One form field of an upload.
@@ -82,6 +86,8 @@ type FriendshipInput struct {
 	Follower string `json:"follower"`
 	// The user to be followed.
 	Followed string `json:"followed"`
+	// Names this mutation so that sending it again is safe (Relay's clientMutationId): 1 to 64 printable characters, e.g. a UUID, unique among the caller's mutations for the server's retention (7 days by default). Sent again by the same caller with the same input within it, the mutation writes nothing and answers as it first did (the object as it is now, or the same error); with a different input it is BAD_USER_INPUT. Another user's id of the same spelling is theirs alone. See `Mutation`.
+	ClientMutationID graphql.Omittable[*string] `json:"clientMutationId,omitempty"`
 }
 
 // One stored size of a photo.
@@ -94,7 +100,22 @@ type Image struct {
 	Height int `json:"height"`
 }
 
-// Writes. Each one is a single conditional DynamoDB write; those that keep a counter are one TransactWriteItems.
+// Writes. Each one is a single conditional DynamoDB write; those that keep a counter are one
+// TransactWriteItems.
+//
+// Every mutation takes an optional `clientMutationId` (in its input, or as an argument of
+// `deletePhoto`) that makes sending it again safe, for a client that lost the answer (a dropped
+// connection, a queue of mutations replayed on reconnect). The server keeps a mark of the id, per
+// caller (the signed-in user; on a server without authentication, the user the mutation acts
+// as), written in the same transaction as the mutation's writes, for 7 days by default. Sent
+// again by the same caller with the same input (the same argument values: compared as canonical
+// JSON) within that time, the mutation writes nothing and answers as it first did: with the
+// object it returned as it is now (a removal: as it was removed), or with the same error code and
+// message when it was refused for a reason of state (CONFLICT, NOT_FOUND, or BAD_USER_INPUT of an
+// upload; a stale version's CONFLICT comes with the profile as it is now). Of two replays racing, one writes and both answer the same. The same id with another
+// input is BAD_USER_INPUT; so is an empty id, one over 64 characters, or one with a character that
+// is not printable. With an id, a mutation costs one GetItem more (the mark's read) and its write
+// is one TransactWriteItems with the mark (see docs/api.md).
 type Mutation struct {
 }
 
@@ -181,6 +202,8 @@ type ReactionInput struct {
 	Timestamp string `json:"timestamp"`
 	// The kind of reaction.
 	Type domain.ReactionType `json:"type"`
+	// Names this mutation so that sending it again is safe (Relay's clientMutationId): 1 to 64 printable characters, e.g. a UUID, unique among the caller's mutations for the server's retention (7 days by default). Sent again by the same caller with the same input within it, the mutation writes nothing and answers as it first did (the object as it is now, or the same error); with a different input it is BAD_USER_INPUT. Another user's id of the same spelling is theirs alone. See `Mutation`.
+	ClientMutationID graphql.Omittable[*string] `json:"clientMutationId,omitempty"`
 }
 
 // Live updates, over graphql-ws (the `graphql-transport-ws` WebSocket protocol of Apollo Client and
@@ -211,6 +234,10 @@ type UpdateUserInput struct {
 	Interests graphql.Omittable[[]string] `json:"interests,omitempty"`
 	// URL (http or https) of the photo pinned to the profile.
 	PinnedImage graphql.Omittable[*string] `json:"pinnedImage,omitempty"`
+	// Names this mutation so that sending it again is safe (Relay's clientMutationId): 1 to 64 printable characters, e.g. a UUID, unique among the caller's mutations for the server's retention (7 days by default). Sent again by the same caller with the same input within it, the mutation writes nothing and answers as it first did (the object as it is now, or the same error); with a different input it is BAD_USER_INPUT. Another user's id of the same spelling is theirs alone. See `Mutation`.
+	ClientMutationID graphql.Omittable[*string] `json:"clientMutationId,omitempty"`
+	// The `version` of the profile the changes were made to. Given, the changes apply only while the profile is still at it; otherwise CONFLICT, with the profile as it is now in `extensions.current` (its fields as User names them, `version` included) to merge with and send again. 0 to 1000000000 (BAD_USER_INPUT otherwise); NOT_FOUND when there is no such user. Left out, the changes apply whatever the version.
+	ExpectedVersion graphql.Omittable[*int] `json:"expectedVersion,omitempty"`
 }
 
 // A photo to upload: give `url` or `upload`, not both.
@@ -223,6 +250,8 @@ type UploadPhotoInput struct {
 	Upload graphql.Omittable[*string] `json:"upload,omitempty"`
 	// When it was taken or uploaded: the canonical form, UTC to the whole second with no zone (`2019-03-03T18:20:10`), or RFC 3339 with a zone, `Z` or `±hh:mm` (`2019-03-03T20:20:10+02:00`), each with no fraction of a second or a zero one, from 1900-01-01T00:00:00 through 2100-12-31T23:59:59 (UTC); kept and returned in the canonical form. The server's clock when left out.
 	Timestamp graphql.Omittable[*string] `json:"timestamp,omitempty"`
+	// Names this mutation so that sending it again is safe (Relay's clientMutationId): 1 to 64 printable characters, e.g. a UUID, unique among the caller's mutations for the server's retention (7 days by default). Sent again by the same caller with the same input within it, the mutation writes nothing and answers as it first did (the object as it is now, or the same error); with a different input it is BAD_USER_INPUT. Another user's id of the same spelling is theirs alone. See `Mutation`.
+	ClientMutationID graphql.Omittable[*string] `json:"clientMutationId,omitempty"`
 }
 
 // One change of a profile.
