@@ -324,15 +324,16 @@ func TestActionsReached(t *testing.T) {
 		t.Errorf("CreateTable: PutItem found, but CreateTable writes no item (found %v)", sortedKeys(got))
 	}
 
-	// Unfollow reads the friendship, then deletes it and uncounts it in one TransactWriteItems:
-	// IAM checks the transaction's Delete and Updates, and has no action for the transaction.
+	// Unfollow reads the friendship, then deletes it and uncounts it in one TransactWriteItems,
+	// with a client mutation id's mark put in the same transaction: IAM checks the
+	// transaction's Delete, Updates and Put, and has no action for the transaction.
 	got = actionsReachedFrom(t, module+"/dynamo.(*Store).Unfollow")
-	for _, want := range []string{"dynamodb:GetItem", "dynamodb:DeleteItem", "dynamodb:UpdateItem"} {
+	for _, want := range []string{"dynamodb:GetItem", "dynamodb:DeleteItem", "dynamodb:UpdateItem", "dynamodb:PutItem"} {
 		if _, ok := got[want]; !ok {
 			t.Errorf("Unfollow: %s not found (found %v)", want, sortedKeys(got))
 		}
 	}
-	for _, never := range []string{"dynamodb:TransactWriteItems", "dynamodb:PutItem", "dynamodb:ConditionCheckItem"} {
+	for _, never := range []string{"dynamodb:TransactWriteItems", "dynamodb:ConditionCheckItem", "dynamodb:Scan"} {
 		if _, ok := got[never]; ok {
 			t.Errorf("Unfollow: %s found, but it is no action Unfollow needs (found %v)", never, sortedKeys(got))
 		}
