@@ -1080,7 +1080,10 @@ SERVICE_UNAVAILABLE (the store stayed busy through bounded retries; retry later)
 INTERNAL_SERVER_ERROR. A document that does not parse is refused with GRAPHQL_PARSE_FAILED, one
 that does not validate (or asks for introspection where it is off) with
 GRAPHQL_VALIDATION_FAILED, an automatic persisted query the server does not hold with
-PERSISTED_QUERY_NOT_FOUND, and a request the endpoint cannot take at all with BAD_REQUEST.
+PERSISTED_QUERY_NOT_FOUND, a ` + "`" + `documentId` + "`" + ` (a trusted document's ` + "`" + `sha256:` + "`" + ` hash) the server's
+manifest does not hold with PERSISTED_DOCUMENT_NOT_FOUND, a query where the server runs only its
+trusted documents with PERSISTED_DOCUMENT_REQUIRED, and a request the endpoint cannot take at all
+with BAD_REQUEST.
 A mutation that fails writes nothing. The one exception is the mark a mutation sent with a
 ` + "`" + `clientMutationId` + "`" + ` leaves when it is refused for a reason of state (see ` + "`" + `Mutation` + "`" + `).
 
