@@ -56,6 +56,9 @@ func (c *trustedDocumentsConfig) describe() string {
 		return string(c.settled)
 	}
 	says := fmt.Sprintf("%s, %d documents", c.settled, c.docs.Len())
+	if c.docs.Len() == 1 {
+		says = fmt.Sprintf("%s, 1 document", c.settled)
+	}
 	if c.settled == api.TrustedEnforce {
 		says += ": nothing else runs, and GraphiQL is not served"
 	}
