@@ -37,7 +37,7 @@ func TestServe_TrustedDocuments(t *testing.T) {
 			want string
 		}{
 			{"an entry whose hash is another's", []string{"--trusted-documents", manifest(map[string]string{strings.Repeat("a", 64): doc})}, `entry "` + strings.Repeat("a", 64) + `": the document's sha256 is ` + hash},
-			{"an entry that does not validate", []string{"--trusted-documents", manifest(map[string]string{sha("{ nope }"): "{ nope }"})}, `entry "` + sha("{ nope }") + `": the document does not validate`},
+			{"an entry that does not validate", []string{"--trusted-documents", manifest(map[string]string{sha("{ nope }"): "{ nope }"})}, `entry "` + sha("{ nope }") + `": the document does not parse and validate`},
 			{"a missing file", []string{"--trusted-documents", filepath.Join(t.TempDir(), "none.json")}, "no such file"},
 			{"enforce without a manifest", []string{"--trusted-documents-mode", "enforce"}, "needs --trusted-documents"},
 			{"off with a manifest", []string{"--trusted-documents", good, "--trusted-documents-mode", "off"}, "off with --trusted-documents"},

@@ -124,8 +124,9 @@ func ParseTrustedDocuments(data []byte) (*TrustedDocuments, error) {
 		if got := sha256Hex(doc); got != hash {
 			return nil, fmt.Errorf("entry %q: the document's sha256 is %s: the key must be the hash of the document's exact text", key, got)
 		}
-		if _, errs := gqlparser.LoadQuery(schema, doc); len(errs) > 0 {
-			return nil, fmt.Errorf("entry %q: the document does not validate against the schema: %s", key, errs[0].Message)
+		// The server's own rules: a document refused here would be refused at every request.
+		if _, errs := gqlparser.LoadQueryWithRules(schema, doc, validationRules()); len(errs) > 0 {
+			return nil, fmt.Errorf("entry %q: the document does not parse and validate against the schema: %s", key, errs[0].Message)
 		}
 		t.docs[hash] = doc
 	}
@@ -216,7 +217,7 @@ type documentRequestKey struct{}
 func withDocumentRequest(r *http.Request, hash string) (context.Context, error) {
 	if r.Header.Get("Upgrade") != "" {
 		if hash != "" {
-			return nil, domain.Errorf(domain.Invalid, "a WebSocket takes no documentId: send each subscription's hash in its subscribe message's extensions.persistedQuery.sha256Hash")
+			return nil, domain.Errorf(domain.Invalid, "a WebSocket's upgrade takes no documentId: send each operation's in its subscribe message's payload")
 		}
 		return r.Context(), nil
 	}

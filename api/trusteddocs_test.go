@@ -269,7 +269,7 @@ func TestParseTrustedDocuments(t *testing.T) {
 		{"hash of another text", entry(hashOf(doc+" "), doc), `entry "` + hashOf(doc+" ") + `": the document's sha256 is ` + hashOf(doc)},
 		{"upper-case hash", entry(strings.ToUpper(hashOf(doc)), doc), "is not a sha256 hash"},
 		{"md5 key", entry("md5:0cc175b9c0f1b6a831c399e269772661", doc), `entry "md5:0cc175b9c0f1b6a831c399e269772661": the key is not a sha256 hash`},
-		{"does not parse", entry(hashOf("query {"), "query {"), `entry "` + hashOf("query {") + `": the document does not validate`},
+		{"does not parse", entry(hashOf("query {"), "query {"), `entry "` + hashOf("query {") + `": the document does not parse and validate`},
 		{"does not validate", entry(hashOf("{ nope }"), "{ nope }"), `Cannot query field "nope"`},
 		{"empty", `{}`, "holds no documents"},
 		{"not an object of strings", `{"a": 1}`, "not a JSON object of hashes to documents"},
