@@ -54,6 +54,15 @@ func TestServe_TrustedDocuments(t *testing.T) {
 		}
 	})
 
+	t.Run("lambda refuses a bad manifest from its variable", func(t *testing.T) {
+		t.Setenv(lambdaRuntimeEnv, "127.0.0.1:1") // as under Lambda; the start fails before calling it
+		t.Setenv("QUICKPHOTOS_TRUSTED_DOCUMENTS", manifest(map[string]string{strings.Repeat("b", 64): doc}))
+		err := run(t.Context(), []string{"lambda", "--lambda-handler", "api", "--auth", "none"}, io.Discard, io.Discard)
+		if want := `QUICKPHOTOS_TRUSTED_DOCUMENTS): trusted documents `; err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), strings.Repeat("b", 64)) {
+			t.Fatalf("err %v, want one naming the variable and the entry", err)
+		}
+	})
+
 	t.Run("enforce", func(t *testing.T) {
 		lines := startCommand(t, "GraphiQL at", "serve", "--addr", "127.0.0.1:0", "--in-memory",
 			"--trusted-documents", good, "--trusted-documents-mode", "enforce")
