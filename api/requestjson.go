@@ -27,8 +27,8 @@ import (
 //   - keys that differ only in case: encoding/json matches the request's keys to "query",
 //     "operationName", "variables" and "extensions" without regard to case (and Unicode case
 //     folding: "extenſions" is "extensions"), and gqlgen reads the persisted query extension the
-//     same way. So the request's own keys must be spelt exactly, and the keys of an extensions
-//     object may not differ only in case.
+//     same way. So the request's own keys (documentId too, trusteddocs.go) must be spelt
+//     exactly, and the keys of an extensions object may not differ only in case.
 //   - more than one JSON value: gqlgen decodes the first and ignores the rest.
 //   - text that is not UTF-8: bytes that are not UTF-8, or an escaped lone surrogate
 //     ("\ud800"), which encoding/json and gqlgen's lexer both turn into U+FFFD without a word,

@@ -1097,9 +1097,9 @@ policy of their own, and ` + "`" + `node(id:)` + "`" + ` or ` + "`" + `nodes(ids
 
 A request must mean one thing to every JSON reader: one whose JSON gives a key twice (at the
 top, or in any object of ` + "`" + `variables` + "`" + ` or ` + "`" + `extensions` + "`" + `), has keys in ` + "`" + `extensions` + "`" + ` that differ only
-in case, spells ` + "`" + `query` + "`" + `, ` + "`" + `operationName` + "`" + `, ` + "`" + `variables` + "`" + ` or ` + "`" + `extensions` + "`" + ` in another case, or holds
-more than one JSON value is refused with HTTP 400 and BAD_USER_INPUT; so is a GET that gives
-one of those parameters twice.
+in case, spells ` + "`" + `query` + "`" + `, ` + "`" + `operationName` + "`" + `, ` + "`" + `variables` + "`" + `, ` + "`" + `extensions` + "`" + ` or ` + "`" + `documentId` + "`" + ` in another
+case, or holds more than one JSON value is refused with HTTP 400 and BAD_USER_INPUT; so is a
+GET that gives one of those parameters twice.
 
 Timestamps have one canonical form, the tutorial's own, in which the server stores them in keys
 and answers them everywhere (photos, reactions, follows, the feed): UTC to the whole second
