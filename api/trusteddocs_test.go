@@ -114,6 +114,7 @@ func TestTrustedDocuments(t *testing.T) {
 		{"md5 id", post(map[string]any{"documentId": "md5:0cc175b9c0f1b6a831c399e269772661"}), malformed, malformed, malformed},
 		{"md5 id by GET", get(url.Values{"documentId": {"md5:0cc175b9c0f1b6a831c399e269772661"}}), malformed, malformed, malformed},
 		{"id not a string", post(map[string]any{"documentId": 7}), malformed, malformed, malformed},
+		{"id spelt in another case", post(map[string]any{"documentID": id}), malformed, malformed, malformed},
 		{"id given twice by GET", get(url.Values{"documentId": {id, id}}), malformed, malformed, malformed},
 		{"query and its own id", post(map[string]any{"query": trustedQuery, "documentId": id}), notFound, ran, ran},
 		{"query and another's id", post(map[string]any{"query": rawQuery, "documentId": id}), disagree, disagree, disagree},
