@@ -166,7 +166,7 @@ func (c *lambdaConfig) apiFunction(ctx context.Context, lc *lifecycle, log *slog
 	if b.media != nil {
 		parts.media, mediaSays = b.media.service, b.media.says
 	}
-	log.Info("lambda: serving the GraphQL API", "table", c.store.table, "store", c.store.describe(), "authentication", authSays, "photo_files", mediaSays)
+	log.Info("lambda: serving the GraphQL API", "table", c.store.table, "store", c.store.describe(), "authentication", authSays, "photo_files", mediaSays, "trusted_documents", c.api.trusted.describe())
 	return lambdahttp.Handler(c.api.handler(parts)), nil
 }
 

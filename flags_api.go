@@ -27,6 +27,7 @@ type apiConfig struct {
 	// mutationRetention is how long a client mutation id's mark is kept.
 	mutationRetention time.Duration
 	log               logConfig
+	trusted           trustedDocumentsConfig
 }
 
 func (c *apiConfig) register(f *flags) {
@@ -44,6 +45,7 @@ func (c *apiConfig) register(f *flags) {
 	f.Int(&c.queryCacheBytes, "query-cache-bytes", api.DefaultQueryCacheBytes, "the memory the cache of parsed GraphQL documents may hold (estimated from their text)")
 	f.String(&c.corsOrigins, "cors-origins", "", `comma-separated browser origins allowed to call the API, e.g. https://app.example.com ("*" for any; empty: same origin only)`)
 	f.Duration(&c.mutationRetention, "mutation-retention", domain.DefaultMutationRetention, "keep the mark of a mutation sent with a clientMutationId this long: a replay within it answers as the mutation first did (1m to 8760h)")
+	c.trusted.register(f)
 	c.log.register(f)
 }
 
@@ -57,8 +59,10 @@ func (c *apiConfig) settle(storeKind string) error {
 		return fmt.Errorf("--mutation-retention %s: want %s to %s", c.mutationRetention, minMutationRetention, maxMutationRetention)
 	}
 	var err error
-	c.batchWait, err = batchWait(c.batchWait, storeKind)
-	return err
+	if c.batchWait, err = batchWait(c.batchWait, storeKind); err != nil {
+		return err
+	}
+	return c.trusted.load()
 }
 
 // The bounds of --mutation-retention: a retention shorter than a client's retries defeats the

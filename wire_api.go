@@ -56,6 +56,8 @@ func (c *apiConfig) handler(p apiParts) http.Handler {
 		PersistedQueryBytes:  c.persistedBytes,
 		QueryCacheBytes:      c.queryCacheBytes,
 		CORSOrigins:          splitList(c.corsOrigins),
+		TrustedDocuments:     c.trusted.docs,
+		TrustedDocumentsMode: c.trusted.settled,
 		Telemetry:            p.tel,
 		MetricsElsewhere:     p.metricsElsewhere,
 		Live:                 p.live,

@@ -310,6 +310,9 @@ func (s *server) listen(ctx context.Context) error {
 	fmt.Fprintf(s.stdout, "quickphotos: authentication: %s\n", s.authSays)
 	fmt.Fprintf(s.stdout, "quickphotos: rate limit: %s\n", s.limiterSays)
 	fmt.Fprintf(s.stdout, "quickphotos: photo files: %s\n", s.b.media.says)
+	if s.cfg.api.trusted.docs != nil {
+		fmt.Fprintf(s.stdout, "quickphotos: trusted documents: %s\n", s.cfg.api.trusted.describe())
+	}
 	if s.tracing {
 		fmt.Fprintln(s.stdout, "quickphotos: tracing to the OpenTelemetry exporter set by OTEL_* variables")
 	}

@@ -7,7 +7,8 @@
 // gets its own loaders (operation.go), where the DynamoDB cost of an operation is reported
 // when asked (cost.go), where every caller's operations draw on its bucket of capacity units,
 // when the server has rate limits (ratelimit.go), and where text that is not UTF-8 is refused
-// (requesttext.go). Subscriptions run over graphql-ws (graphqlws.go, its close codes as the
+// (requesttext.go), and where a trusted document's id becomes its document and, under enforce,
+// nothing else runs (trusteddocs.go). Subscriptions run over graphql-ws (graphqlws.go, its close codes as the
 // protocol defines them) and Server-Sent Events (live.go); requests no transport takes are
 // refused in GraphQL's error shape (refusals.go).
 package api

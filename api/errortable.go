@@ -38,6 +38,16 @@ const (
 	codeLimitExceeded    = limits.Code
 )
 
+// Codes of requests refused by the trusted documents check (trusteddocs.go), before GraphQL
+// parses anything: a documentId the manifest does not hold (HTTP 400), and a raw query, or an
+// automatic persisted query's registration, where only trusted documents run (HTTP 403).
+// Neither is PERSISTED_QUERY_NOT_FOUND, on which Apollo's clients resend the query: here that
+// would be refused too.
+const (
+	codeDocumentNotFound = "PERSISTED_DOCUMENT_NOT_FOUND"
+	codeDocumentRequired = "PERSISTED_DOCUMENT_REQUIRED"
+)
+
 // extensionCode is the extensions.code of a domain error code.
 func extensionCode(c domain.Code) string { return errorKinds[c].extensionCode }
 

@@ -61,7 +61,7 @@ func TestErrorTable_DocsListEveryCode(t *testing.T) {
 // clientCodes are the codes a client can see: the domain codes of errortable.go, and those of
 // requests and documents refused outside the domain's errors.
 func clientCodes() []string {
-	codes := []string{codeValidationFailed, codeLimitExceeded, codeBadRequest, errcode.ParseFailed, codeAPQNotFound}
+	codes := []string{codeValidationFailed, codeLimitExceeded, codeBadRequest, errcode.ParseFailed, codeAPQNotFound, codeDocumentNotFound, codeDocumentRequired}
 	for _, kind := range errorKinds {
 		codes = append(codes, kind.extensionCode)
 	}

@@ -162,11 +162,11 @@ func (c *wsConn) handle(ctx context.Context, data []byte) (websocket.StatusCode,
 		if m.ID == nil || *m.ID == "" {
 			return closeBadRequest, "Invalid message received: subscribe needs an id"
 		}
-		params, err := subscribeParams(m.Payload)
+		params, documentID, err := subscribeParams(m.Payload)
 		if err != nil {
 			return closeBadRequest, "Invalid message received: " + err.Error()
 		}
-		return c.subscribe(*m.ID, params, m.Payload)
+		return c.subscribe(*m.ID, params, documentID, m.Payload)
 	case "complete":
 		if m.ID == nil || *m.ID == "" {
 			return closeBadRequest, "Invalid message received: complete needs an id"
@@ -244,24 +244,34 @@ func (c *wsConn) keepAlive(ctx context.Context) {
 }
 
 // subscribeParams reads a subscribe payload as graphql-ws validates it: an object with a
-// string query, and variables, operationName and extensions of their types when present.
-func subscribeParams(payload json.RawMessage) (*graphql.RawParams, error) {
+// string query, and variables, operationName and extensions of their types when present. A
+// trusted document's documentId (trusteddocs.go), a string, may stand in for the query, and so
+// may extensions (a persisted query's hash); the documentId is returned as sent.
+func subscribeParams(payload json.RawMessage) (*graphql.RawParams, string, error) {
 	if !isObject(payload) {
-		return nil, errors.New("the subscribe payload must be an object")
+		return nil, "", errors.New("the subscribe payload must be an object")
 	}
 	var p struct {
 		Query         *string         `json:"query"`
+		DocumentID    *string         `json:"documentId"`
 		OperationName *string         `json:"operationName"`
 		Variables     json.RawMessage `json:"variables"`
 		Extensions    json.RawMessage `json:"extensions"`
 	}
 	if err := json.Unmarshal(payload, &p); err != nil {
-		return nil, errors.New("the subscribe payload's members are not of their types")
+		return nil, "", errors.New("the subscribe payload's members are not of their types")
 	}
-	if p.Query == nil {
-		return nil, errors.New("the subscribe payload needs a query")
+	if p.Query == nil && p.DocumentID == nil && !isObject(p.Extensions) {
+		return nil, "", errors.New("the subscribe payload needs a query, a documentId, or the extensions of a persisted query")
 	}
-	params := &graphql.RawParams{Query: *p.Query}
+	params := &graphql.RawParams{}
+	if p.Query != nil {
+		params.Query = *p.Query
+	}
+	var documentID string
+	if p.DocumentID != nil {
+		documentID = *p.DocumentID
+	}
 	if p.OperationName != nil {
 		params.OperationName = *p.OperationName
 	}
@@ -271,7 +281,7 @@ func subscribeParams(payload json.RawMessage) (*graphql.RawParams, error) {
 		into *map[string]any
 	}{{"variables", p.Variables, &params.Variables}, {"extensions", p.Extensions, &params.Extensions}} {
 		if !isObjectOrAbsent(member.raw) {
-			return nil, fmt.Errorf("the subscribe payload's %s must be an object", member.name)
+			return nil, "", fmt.Errorf("the subscribe payload's %s must be an object", member.name)
 		}
 		dec := json.NewDecoder(bytes.NewReader(member.raw))
 		dec.UseNumber() // as gqlgen's HTTP transports decode variables: integers stay exact
@@ -279,7 +289,7 @@ func subscribeParams(payload json.RawMessage) (*graphql.RawParams, error) {
 			_ = dec.Decode(member.into) // an object, checked above
 		}
 	}
-	return params, nil
+	return params, documentID, nil
 }
 
 func isObject(raw json.RawMessage) bool {
@@ -296,7 +306,7 @@ func isObjectOrAbsent(raw json.RawMessage) bool {
 // subscribe starts operation id. The request's text is checked as an HTTP request's is (keys
 // given once, valid UTF-8); a refusal there ends the operation with an error message, as a
 // document that does not validate does.
-func (c *wsConn) subscribe(id string, params *graphql.RawParams, payload json.RawMessage) (websocket.StatusCode, string) {
+func (c *wsConn) subscribe(id string, params *graphql.RawParams, documentID string, payload json.RawMessage) (websocket.StatusCode, string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if !c.acked {
@@ -312,11 +322,17 @@ func (c *wsConn) subscribe(id string, params *graphql.RawParams, payload json.Ra
 	go func() {
 		defer c.running.Done()
 		defer cancel()
-		if err := checkPayloadText(payload); err != nil {
+		hash, err := "", checkPayloadText(payload)
+		if err == nil && documentID != "" {
+			hash, err = parseDocumentID(documentID)
+		}
+		if err != nil {
 			resp := c.exec.DispatchError(ctx, gqlerror.List{requestError(err)})
 			c.finish(ctx, id, op, "error", resp.Errors)
 			return
 		}
+		// Each operation its own: the trusted documents check reads its id here.
+		ctx = context.WithValue(ctx, documentRequestKey{}, &documentRequest{hash: hash})
 		c.run(ctx, id, op, params)
 	}()
 	return 0, ""

@@ -17,7 +17,7 @@ import (
 // response has no data entry at all.
 func overHTTPStatus(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		next.ServeHTTP(&statusRewriter{ResponseWriter: w, method: r.Method}, r)
+		next.ServeHTTP(&statusRewriter{ResponseWriter: w, method: r.Method, doc: documentRequestFrom(r.Context())}, r)
 	})
 }
 
@@ -29,11 +29,17 @@ type statusRewriter struct {
 	method  string
 	held    int // the status of a request error, waiting for its body
 	written bool
+	// doc, when set, holds the status of a refusal by the trusted documents check, which
+	// gqlgen answers as a GraphQL error with 200.
+	doc *documentRequest
 }
 
 func (s *statusRewriter) WriteHeader(code int) {
 	switch {
 	case s.written:
+		return
+	case s.doc != nil && s.doc.status != 0:
+		s.held = s.doc.status
 		return
 	case code == http.StatusUnprocessableEntity || code == http.StatusBadRequest:
 		s.held = code

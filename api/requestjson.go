@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -26,8 +27,8 @@ import (
 //   - keys that differ only in case: encoding/json matches the request's keys to "query",
 //     "operationName", "variables" and "extensions" without regard to case (and Unicode case
 //     folding: "extenſions" is "extensions"), and gqlgen reads the persisted query extension the
-//     same way. So the request's own keys must be spelt exactly, and the keys of an extensions
-//     object may not differ only in case.
+//     same way. So the request's own keys (documentId too, trusteddocs.go) must be spelt
+//     exactly, and the keys of an extensions object may not differ only in case.
 //   - more than one JSON value: gqlgen decodes the first and ignores the rest.
 //   - text that is not UTF-8: bytes that are not UTF-8, or an escaped lone surrogate
 //     ("\ud800"), which encoding/json and gqlgen's lexer both turn into U+FFFD without a word,
@@ -42,38 +43,52 @@ import (
 // them with no code.
 func strictRequests(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if err := checkRequest(r); err != nil {
+		id, err := checkRequest(r)
+		var ctx context.Context
+		if err == nil {
+			ctx, err = withDocumentRequest(r, id)
+		}
+		if err != nil {
 			writeHTTPError(w, http.StatusBadRequest, err)
 			return
 		}
-		next.ServeHTTP(w, r)
+		next.ServeHTTP(w, r.WithContext(ctx))
 	})
 }
 
-// requestKeys are the members of a GraphQL request, as gqlgen reads them.
-var requestKeys = []string{"query", "operationName", "variables", "extensions"}
+// requestKeys are the members of a GraphQL request, as gqlgen reads them, and documentId, the
+// persisted document's identifier, which trusteddocs.go reads.
+var requestKeys = []string{"query", "operationName", "variables", "extensions", "documentId"}
 
-func checkRequest(r *http.Request) error {
+// checkRequest checks r and returns its documentId (without its sha256: prefix), "" when it has
+// none.
+func checkRequest(r *http.Request) (string, error) {
 	switch r.Method {
 	case http.MethodGet:
-		return checkGETParams(r.URL.RawQuery)
+		if err := checkGETParams(r.URL.RawQuery); err != nil {
+			return "", err
+		}
+		return getDocumentID(r.URL.Query())
 	case http.MethodPost:
 		// The same test gqlgen's POST transport applies: other bodies it does not decode.
 		if mediaType, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mediaType != "application/json" {
-			return nil
+			return "", nil
 		}
 		// limitBody has read the body into memory already; this reads that copy.
 		body, err := io.ReadAll(r.Body)
 		if err != nil {
-			return domain.Wrap(domain.Invalid, err, "the request body could not be read")
+			return "", domain.Wrap(domain.Invalid, err, "the request body could not be read")
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		if err := checkJSON(body, "the request body", topLevel); err != nil {
-			return err
+			return "", err
 		}
-		return checkJSONText(body, "the request body")
+		if err := checkJSONText(body, "the request body"); err != nil {
+			return "", err
+		}
+		return postedDocumentID(body)
 	}
-	return nil
+	return "", nil
 }
 
 func checkGETParams(rawQuery string) error {

@@ -53,6 +53,12 @@ type Config struct {
 	RequestTimeout time.Duration
 	// DisableIntrospection refuses __schema and __type queries.
 	DisableIntrospection bool
+	// TrustedDocuments is the manifest of the documents clients may name by documentId
+	// (trusteddocs.go); TrustedDocumentsMode says whether raw queries run beside them. The zero
+	// mode is TrustedOff. Under TrustedEnforce the playground is not served: every query it
+	// sends would be refused.
+	TrustedDocuments     *TrustedDocuments
+	TrustedDocumentsMode TrustedDocumentsMode
 	// PersistedQueryBytes bounds the automatic persisted query cache; zero means
 	// DefaultPersistedQueryBytes.
 	PersistedQueryBytes int
@@ -127,6 +133,7 @@ func New(cfg Config) http.Handler {
 	gql.AddTransport(unsupportedRequest{})
 	gql.SetQueryCache(newQueryCache(cfg.QueryCacheBytes))
 	gql.SetValidationRulesFn(validationRules)
+	gql.Use(trustedDocuments{mode: cfg.TrustedDocumentsMode, docs: cfg.TrustedDocuments}) // before the persisted queries, which it may refuse
 	gql.Use(extension.AutomaticPersistedQuery{Cache: newPersistedQueries(cfg.PersistedQueryBytes)})
 	gql.Use(documentText{}) // after the persisted queries, which fill in the document
 	if !cfg.DisableIntrospection {
@@ -160,7 +167,9 @@ func New(cfg Config) http.Handler {
 	mux.Handle("POST "+Endpoint, api)
 	mux.Handle("GET /healthz", http.HandlerFunc(healthz))
 	mux.Handle("GET /readyz", readyz(cfg.Store, cfg.Ready, cfg.Logger))
-	mux.Handle("GET /", playground.Handler(Endpoint))
+	if cfg.TrustedDocumentsMode != TrustedEnforce {
+		mux.Handle("GET /", playground.Handler(Endpoint))
+	}
 	if cfg.Telemetry != nil && !cfg.MetricsElsewhere {
 		mux.Handle("GET /metrics", cfg.Telemetry.MetricsHandler())
 	}
@@ -197,6 +206,9 @@ func withDefaults(cfg Config) Config {
 	}
 	if cfg.LiveInitTimeout == 0 {
 		cfg.LiveInitTimeout = DefaultLiveInitTimeout
+	}
+	if cfg.TrustedDocumentsMode == "" {
+		cfg.TrustedDocumentsMode = TrustedOff
 	}
 	if cfg.PersistedQueryBytes == 0 {
 		cfg.PersistedQueryBytes = DefaultPersistedQueryBytes

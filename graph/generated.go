@@ -1080,7 +1080,10 @@ SERVICE_UNAVAILABLE (the store stayed busy through bounded retries; retry later)
 INTERNAL_SERVER_ERROR. A document that does not parse is refused with GRAPHQL_PARSE_FAILED, one
 that does not validate (or asks for introspection where it is off) with
 GRAPHQL_VALIDATION_FAILED, an automatic persisted query the server does not hold with
-PERSISTED_QUERY_NOT_FOUND, and a request the endpoint cannot take at all with BAD_REQUEST.
+PERSISTED_QUERY_NOT_FOUND, a ` + "`" + `documentId` + "`" + ` (a trusted document's ` + "`" + `sha256:` + "`" + ` hash) the server's
+manifest does not hold with PERSISTED_DOCUMENT_NOT_FOUND, a query where the server runs only its
+trusted documents with PERSISTED_DOCUMENT_REQUIRED, and a request the endpoint cannot take at all
+with BAD_REQUEST.
 A mutation that fails writes nothing. The one exception is the mark a mutation sent with a
 ` + "`" + `clientMutationId` + "`" + ` leaves when it is refused for a reason of state (see ` + "`" + `Mutation` + "`" + `).
 
@@ -1094,9 +1097,9 @@ policy of their own, and ` + "`" + `node(id:)` + "`" + ` or ` + "`" + `nodes(ids
 
 A request must mean one thing to every JSON reader: one whose JSON gives a key twice (at the
 top, or in any object of ` + "`" + `variables` + "`" + ` or ` + "`" + `extensions` + "`" + `), has keys in ` + "`" + `extensions` + "`" + ` that differ only
-in case, spells ` + "`" + `query` + "`" + `, ` + "`" + `operationName` + "`" + `, ` + "`" + `variables` + "`" + ` or ` + "`" + `extensions` + "`" + ` in another case, or holds
-more than one JSON value is refused with HTTP 400 and BAD_USER_INPUT; so is a GET that gives
-one of those parameters twice.
+in case, spells ` + "`" + `query` + "`" + `, ` + "`" + `operationName` + "`" + `, ` + "`" + `variables` + "`" + `, ` + "`" + `extensions` + "`" + ` or ` + "`" + `documentId` + "`" + ` in another
+case, or holds more than one JSON value is refused with HTTP 400 and BAD_USER_INPUT; so is a
+GET that gives one of those parameters twice.
 
 Timestamps have one canonical form, the tutorial's own, in which the server stores them in keys
 and answers them everywhere (photos, reactions, follows, the feed): UTC to the whole second

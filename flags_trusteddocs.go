@@ -1,0 +1,74 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/quickphotos/quickphotos/api"
+)
+
+// trustedDocumentsConfig is the manifest of trusted documents and the mode it runs under
+// (docs/api.md#trusted-documents), for `serve` and `lambda` alike.
+type trustedDocumentsConfig struct {
+	path string
+	mode string
+	// docs and settled are what load made of path and mode.
+	docs    *api.TrustedDocuments
+	settled api.TrustedDocumentsMode
+}
+
+func (c *trustedDocumentsConfig) register(f *flags) {
+	f.String(&c.path, "trusted-documents", "", "a manifest of trusted documents as GraphQL Codegen's client preset writes it (persisted-documents.json), read and checked against the schema at start-up: clients may send a documentId (sha256:<hex>) instead of the query (empty: none)")
+	f.String(&c.mode, "trusted-documents-mode", "", `what runs: off, allow (document ids and queries) or enforce (only the manifest's documents; production) (empty: allow with --trusted-documents, else off)`)
+}
+
+// load reads and checks the manifest, so that a bad one stops start-up naming its entry, and
+// settles the mode: a manifest no mode uses, or a mode without a manifest, is a mistake.
+func (c *trustedDocumentsConfig) load() error {
+	mode := api.TrustedDocumentsMode(c.mode)
+	switch {
+	case mode == "" && c.path == "":
+		mode = api.TrustedOff
+	case mode == "":
+		mode = api.TrustedAllow
+	case mode != api.TrustedOff && mode != api.TrustedAllow && mode != api.TrustedEnforce:
+		return fmt.Errorf("--trusted-documents-mode (%s) %q: want %s", envName("trusted-documents-mode"), c.mode, modeList())
+	case mode == api.TrustedOff && c.path != "":
+		return fmt.Errorf("--trusted-documents-mode (%s) off with --trusted-documents (%s): leave the mode empty or say allow or enforce, or drop the manifest", envName("trusted-documents-mode"), envName("trusted-documents"))
+	case mode != api.TrustedOff && c.path == "":
+		return fmt.Errorf("--trusted-documents-mode (%s) %s needs --trusted-documents (%s), the manifest of the documents to run", envName("trusted-documents-mode"), mode, envName("trusted-documents"))
+	}
+	c.settled = mode
+	if c.path == "" {
+		return nil
+	}
+	docs, err := api.ReadTrustedDocuments(c.path)
+	if err != nil {
+		return fmt.Errorf("--trusted-documents (%s): %w", envName("trusted-documents"), err)
+	}
+	c.docs = docs
+	return nil
+}
+
+// describe says what start-up logs of the trusted documents.
+func (c *trustedDocumentsConfig) describe() string {
+	if c.docs == nil {
+		return string(c.settled)
+	}
+	says := fmt.Sprintf("%s, %d documents", c.settled, c.docs.Len())
+	if c.docs.Len() == 1 {
+		says = fmt.Sprintf("%s, 1 document", c.settled)
+	}
+	if c.settled == api.TrustedEnforce {
+		says += ": nothing else runs, and GraphiQL is not served"
+	}
+	return says
+}
+
+func modeList() string {
+	names := make([]string, len(api.TrustedDocumentsModes))
+	for i, m := range api.TrustedDocumentsModes {
+		names[i] = string(m)
+	}
+	return strings.Join(names, ", ")
+}
