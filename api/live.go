@@ -14,6 +14,7 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/coder/websocket"
 	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
 	"github.com/vektah/gqlparser/v2/parser"
 
 	"github.com/quickphotos/quickphotos/domain"
@@ -112,7 +113,58 @@ func (t sseGET) Do(w http.ResponseWriter, r *http.Request, exec graphql.GraphExe
 	post.Header.Set("Content-Type", "application/json")
 	post.Body = io.NopCloser(bytes.NewReader(b))
 	post.ContentLength = int64(len(b))
-	t.sse.Do(w, post, exec)
+	gate := &noMutationByGET{GraphExecutor: exec, w: w, r: r}
+	t.sse.Do(gate.writer(), post, gate)
+}
+
+// noMutationByGET is the executor sseGET hands the SSE transport. A URL can name its document
+// without its text, by a persisted query's hash or a trusted document's id, so whether the
+// operation is a mutation is known only once the document is found: then it is refused with
+// 405, as the URL's text is above, before it runs, and whatever the transport writes after
+// is dropped.
+type noMutationByGET struct {
+	graphql.GraphExecutor
+	w       http.ResponseWriter
+	r       *http.Request
+	refused bool
+}
+
+func (g *noMutationByGET) CreateOperationContext(ctx context.Context, p *graphql.RawParams) (*graphql.OperationContext, gqlerror.List) {
+	oc, errs := g.GraphExecutor.CreateOperationContext(ctx, p)
+	if errs == nil && oc != nil && oc.Operation != nil && oc.Operation.Operation == ast.Mutation {
+		g.refused = true
+		g.w.Header().Set("Allow", http.MethodPost)
+		writeRefusal(g.w, g.r, http.StatusMethodNotAllowed, codeBadRequest, "a mutation cannot be sent with GET: send it with POST")
+		return oc, gqlerror.List{gqlerror.Errorf("a mutation cannot be sent with GET")}
+	}
+	return oc, errs
+}
+
+// writer is the transport's writer: g's, until g refuses.
+func (g *noMutationByGET) writer() http.ResponseWriter { return afterRefusal{g} }
+
+type afterRefusal struct{ g *noMutationByGET }
+
+func (a afterRefusal) Header() http.Header { return a.g.w.Header() }
+
+func (a afterRefusal) Write(b []byte) (int, error) {
+	if a.g.refused {
+		return len(b), nil
+	}
+	return a.g.w.Write(b)
+}
+
+func (a afterRefusal) WriteHeader(code int) {
+	if !a.g.refused {
+		a.g.w.WriteHeader(code)
+	}
+}
+
+// Flush lets the SSE transport stream, which it does only through an http.Flusher.
+func (a afterRefusal) Flush() {
+	if f, ok := a.g.w.(http.Flusher); ok && !a.g.refused {
+		f.Flush()
+	}
 }
 
 // isMutation reports whether the operation named in query is a mutation. A document that does

@@ -3,6 +3,8 @@ package api_test
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -462,6 +464,26 @@ func TestSubscriptions_ServerSentEventsByGET(t *testing.T) {
 	}
 	if got := srv.Query(t, `{ user(username: "viaget") { username } }`, nil); string(got.Data) != `{"user":null}` {
 		t.Fatalf("the mutation ran: %+v %s", got.Errors, got.Data)
+	}
+
+	// A mutation the URL names only by a persisted query's hash (or a trusted document's id)
+	// is known to be one once its document is found: refused then, the same, before it runs.
+	const create = `mutation($u: ID!) { createUser(input: {username: $u}) { username } }`
+	sum := sha256.Sum256([]byte(create))
+	ext, _ := json.Marshal(map[string]any{"persistedQuery": map[string]any{"version": 1, "sha256Hash": hex.EncodeToString(sum[:])}})
+	register, _ := json.Marshal(map[string]any{"query": create, "variables": map[string]any{"u": "first"}, "extensions": json.RawMessage(ext)})
+	if got := postRaw(t, srv.URL, register, nil); len(got.Errors) > 0 {
+		t.Fatalf("registering the persisted mutation: %+v", got.Errors)
+	}
+	byHash := url.Values{"extensions": {string(ext)}, "variables": {`{"u": "byhash"}`}}
+	req, _ = http.NewRequest(http.MethodGet, srv.URL+api.Endpoint+"?"+byHash.Encode(), nil)
+	req.Header.Set("Accept", "text/event-stream")
+	resp = sendRequest(t, req)
+	if resp.Status != http.StatusMethodNotAllowed || resp.Code() != "BAD_REQUEST" {
+		t.Fatalf("a persisted mutation by GET for SSE: %d %+v, want 405 BAD_REQUEST", resp.Status, resp.Errors)
+	}
+	if got := srv.Query(t, `{ user(username: "byhash") { username } }`, nil); string(got.Data) != `{"user":null}` {
+		t.Fatalf("the persisted mutation ran: %+v %s", got.Errors, got.Data)
 	}
 }
 

@@ -290,3 +290,23 @@ func TestParseTrustedDocuments(t *testing.T) {
 		})
 	}
 }
+
+// TestTrustedDocuments_NoMutationByGETForServerSentEvents: a GET that asks for Server-Sent
+// Events and names a mutation by its id is refused with 405 before it runs, as a GET naming
+// one by its text is: whether it is a mutation is known only once the document is found.
+func TestTrustedDocuments_NoMutationByGETForServerSentEvents(t *testing.T) {
+	for _, mode := range []api.TrustedDocumentsMode{api.TrustedAllow, api.TrustedEnforce} {
+		t.Run(string(mode), func(t *testing.T) {
+			srv := trustedServer(t, mode, apitest.WithLive(live.Config{}))
+			params := url.Values{"documentId": {"sha256:" + hashOf(trustedCreate)}, "variables": {`{"u":"sse"}`}}
+			req, _ := http.NewRequest(http.MethodGet, srv.URL+api.Endpoint+"?"+params.Encode(), nil)
+			req.Header.Set("Accept", "text/event-stream")
+			if resp := sendRequest(t, req); resp.Status != http.StatusMethodNotAllowed || resp.Code() != "BAD_REQUEST" {
+				t.Fatalf("answered %d %+v, want 405 BAD_REQUEST", resp.Status, resp.Errors)
+			}
+			if users, err := srv.Store.GetUsers(t.Context(), []string{"sse"}, nil); err != nil || len(users) != 0 {
+				t.Fatalf("the mutation ran: %v %v", users, err)
+			}
+		})
+	}
+}
