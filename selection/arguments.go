@@ -85,7 +85,9 @@ func CheckArguments(f *Field) error {
 	}
 	args, ok := f.Args()
 	if !ok {
-		return nil // the resolver reports it
+		// Not for a validated operation; but a resolver may take these arguments as checked,
+		// so arguments that cannot be read are refused, not let through.
+		return domain.Errorf(domain.Invalid, "%s: the arguments could not be read", f.Name)
 	}
 	for _, a := range def.Arguments {
 		var err error
