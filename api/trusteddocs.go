@@ -183,10 +183,11 @@ func getDocumentID(params url.Values) (string, error) {
 }
 
 // postedDocumentID is the hash of a POST body's documentId, "" without one. checkJSON has
-// checked the body; only a body that names documentId is decoded again, and such a body is
-// small (an id and variables), so a raw query is read once.
+// checked the body; only a body that may name documentId is decoded again (one that spells it
+// out, or writes any character as an escape, as "document\u0049d" names it too), and such a
+// body is small (an id and variables), so a raw query is read once.
 func postedDocumentID(body []byte) (string, error) {
-	if !bytes.Contains(body, []byte(`"documentId"`)) {
+	if !bytes.Contains(body, []byte(`"documentId"`)) && !bytes.Contains(body, []byte(`\u`)) {
 		return "", nil
 	}
 	var req struct {

@@ -310,3 +310,13 @@ func TestTrustedDocuments_NoMutationByGETForServerSentEvents(t *testing.T) {
 		})
 	}
 }
+
+// TestTrustedDocuments_AnEscapedKeyIsTheKey: a documentId whose key is written with a JSON
+// escape is the documentId, as every JSON reader of the body reads it.
+func TestTrustedDocuments_AnEscapedKeyIsTheKey(t *testing.T) {
+	srv := trustedServer(t, api.TrustedEnforce)
+	body := []byte(`{"document\u0049d": "sha256:` + hashOf(trustedQuery) + `"}`)
+	if resp := postRaw(t, srv.URL, body, nil); resp.Status != http.StatusOK || len(resp.Errors) > 0 {
+		t.Fatalf("answered %d %+v, want the trusted document's data", resp.Status, resp.Errors)
+	}
+}
