@@ -62,7 +62,13 @@ func (c *apiConfig) settle(storeKind string) error {
 	if c.batchWait, err = batchWait(c.batchWait, storeKind); err != nil {
 		return err
 	}
-	return c.trusted.load()
+	if err := c.trusted.load(); err != nil {
+		return err
+	}
+	if err := c.trusted.docs.CheckLimits(c.limits); err != nil {
+		return fmt.Errorf("--trusted-documents (%s): %w", envName("trusted-documents"), err)
+	}
+	return nil
 }
 
 // The bounds of --mutation-retention: a retention shorter than a client's retries defeats the

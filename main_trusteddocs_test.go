@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestServe_TrustedDocuments: --trusted-documents and its mode reach the API (under enforce a
@@ -29,6 +30,8 @@ func TestServe_TrustedDocuments(t *testing.T) {
 		return path
 	}
 	good := manifest(map[string]string{hash: doc})
+	const deep = `query Deep { user(username: "ann") { photos { edges { node { url } } } } }`
+	const aliased = `query Aliased { a: user(username: "ann") { name } b: user(username: "bob") { name } }`
 
 	t.Run("refused at start-up", func(t *testing.T) {
 		cases := []struct {
@@ -38,6 +41,8 @@ func TestServe_TrustedDocuments(t *testing.T) {
 		}{
 			{"an entry whose hash is another's", []string{"--trusted-documents", manifest(map[string]string{strings.Repeat("a", 64): doc})}, `entry "` + strings.Repeat("a", 64) + `": the document's sha256 is ` + hash},
 			{"an entry that does not validate", []string{"--trusted-documents", manifest(map[string]string{sha("{ nope }"): "{ nope }"})}, `entry "` + sha("{ nope }") + `": the document does not parse and validate`},
+			{"a document deeper than --max-depth", []string{"--max-depth", "2", "--trusted-documents", manifest(map[string]string{sha(deep): deep})}, `entry "` + sha(deep) + `": operation "Deep" nests 5 deep, over --max-depth 2`},
+			{"a document with more aliases than --max-aliases", []string{"--max-aliases", "1", "--trusted-documents", manifest(map[string]string{sha(aliased): aliased})}, `entry "` + sha(aliased) + `": operation "Aliased" has 2 aliases, over --max-aliases 1`},
 			{"a missing file", []string{"--trusted-documents", filepath.Join(t.TempDir(), "none.json")}, "no such file"},
 			{"enforce without a manifest", []string{"--trusted-documents-mode", "enforce"}, "needs --trusted-documents"},
 			{"off with a manifest", []string{"--trusted-documents", good, "--trusted-documents-mode", "off"}, "off with --trusted-documents"},
@@ -46,7 +51,10 @@ func TestServe_TrustedDocuments(t *testing.T) {
 		for _, tc := range cases {
 			t.Run(tc.name, func(t *testing.T) {
 				args := append([]string{"serve", "--addr", "127.0.0.1:0", "--in-memory"}, tc.args...)
-				err := run(context.Background(), args, io.Discard, io.Discard)
+				// A serve that starts despite the fault stops when this ends, and fails the case.
+				ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+				defer cancel()
+				err := run(ctx, args, io.Discard, io.Discard)
 				if err == nil || !strings.Contains(err.Error(), tc.want) {
 					t.Fatalf("err %v, want one saying %q", err, tc.want)
 				}

@@ -17,6 +17,7 @@ import (
 	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
+	"github.com/quickphotos/quickphotos/api/limits"
 	"github.com/quickphotos/quickphotos/domain"
 	"github.com/quickphotos/quickphotos/graph"
 )
@@ -59,6 +60,44 @@ const documentIDPrefix = "sha256:"
 // hex sha256 of that text. It is read once at start-up and only read after.
 type TrustedDocuments struct {
 	docs map[string]string
+}
+
+// CheckLimits refuses a manifest holding a document the server's limits would refuse at every
+// request: more tokens or operations than allowed, or an operation nested too deep or with
+// too many aliases. Cost is left to each request: it follows the variables (a page's `first`).
+func (t *TrustedDocuments) CheckLimits(c limits.Config) error {
+	if t == nil {
+		return nil
+	}
+	schema := graph.NewExecutableSchema(graph.Config{}).Schema()
+	hashes := make([]string, 0, len(t.docs))
+	for h := range t.docs {
+		hashes = append(hashes, h)
+	}
+	slices.Sort(hashes)
+	over := func(n, limit int) bool { return limit > 0 && n > limit }
+	for _, h := range hashes {
+		doc, errs := gqlparser.LoadQueryWithRules(schema, t.docs[h], validationRules())
+		if len(errs) > 0 {
+			return fmt.Errorf("entry %q: %s", h, errs[0].Message)
+		}
+		if n := limits.Tokens(t.docs[h]); over(n, c.MaxTokens) {
+			return fmt.Errorf("entry %q: %d tokens, over --max-tokens %d: every request of it would be refused", h, n, c.MaxTokens)
+		}
+		if n := limits.Operations(doc); over(n, c.MaxOperations) {
+			return fmt.Errorf("entry %q: %d operations, over --max-operations %d: every request of it would be refused", h, n, c.MaxOperations)
+		}
+		for _, op := range doc.Operations {
+			m := limits.Measure(op, nil)
+			if over(m.Depth, c.MaxDepth) {
+				return fmt.Errorf("entry %q: operation %q nests %d deep, over --max-depth %d: every request of it would be refused", h, op.Name, m.Depth, c.MaxDepth)
+			}
+			if over(m.Aliases, c.MaxAliases) {
+				return fmt.Errorf("entry %q: operation %q has %d aliases, over --max-aliases %d: every request of it would be refused", h, op.Name, m.Aliases, c.MaxAliases)
+			}
+		}
+	}
+	return nil
 }
 
 // Len is the number of documents.
