@@ -504,17 +504,7 @@ func entities(t *testing.T, srv *apitest.Server) []map[string]types.AttributeVal
 func TestClientMutationID_DeleteInSteps(t *testing.T) {
 	srv := apitest.NewServer(t)
 	const fans = 99
-	users := []domain.User{{Username: "ann"}}
-	photo := domain.Photo{Owner: "ann", Timestamp: ts1, URL: "https://cdn.example.com/a.jpg",
-		Reactions: domain.ReactionCounts{domain.ReactionHeart: fans, domain.ReactionSmiley: 0, domain.ReactionThumbsUp: 0, domain.ReactionSunglasses: 0}}
-	var reactions []domain.Reaction
-	for i := range fans {
-		fan := fmt.Sprintf("fan%02d", i)
-		users = append(users, domain.User{Username: fan})
-		reactions = append(reactions, domain.Reaction{Username: fan, Type: domain.ReactionHeart, Photo: photo.Key(), Timestamp: ts1})
-	}
-	srv.WriteRaw(t, domain.Dataset{Users: users, Photos: []domain.Photo{photo}, Reactions: reactions})
-	srv.MustBeConsistent(t)
+	writePhotoWithFans(t, srv, fans)
 
 	del := `mutation { deletePhoto(owner: "ann", timestamp: "` + ts1 + `", clientMutationId: "d-1") { id reactionCounts { heart total } } }`
 	first := srv.Query(t, del, nil)
@@ -535,6 +525,60 @@ func TestClientMutationID_DeleteInSteps(t *testing.T) {
 	if after := entities(t, srv); !reflect.DeepEqual(after, gone) {
 		t.Fatal("the replay changed the table")
 	}
+	srv.MustBeConsistent(t)
+}
+
+// TestClientMutationID_DeleteInStepsCrash: a delete in steps whose server dies right after its
+// first step (the photo marked, the mark committed) is finished by its replay, which answers
+// "deleted" only once the photo and its reactions are gone; a second replay writes nothing.
+func TestClientMutationID_DeleteInStepsCrash(t *testing.T) {
+	crash := &crashAfterCommit{}
+	srv := apitest.NewServer(t, apitest.WithStoreObserver(crash))
+	const fans = 99
+	writePhotoWithFans(t, srv, fans)
+	del := `mutation { deletePhoto(owner: "ann", timestamp: "` + ts1 + `", clientMutationId: "d-1") { id reactionCounts { heart total } } }`
+	crash.arm()
+	if lost := srv.Query(t, del, nil); lost.Code() != "INTERNAL_SERVER_ERROR" {
+		t.Fatalf("the crashed call answered %s %+v", lost.Data, lost.Errors)
+	}
+	if n := len(entities(t, srv)); n <= fans+2 {
+		t.Fatalf("%d items after the crash: the first step deleted more than it does", n)
+	}
+	replay := srv.Query(t, del, nil)
+	var got struct {
+		DeletePhoto struct{ ReactionCounts struct{ Heart, Total int } }
+	}
+	replay.Decode(t, &got)
+	if got.DeletePhoto.ReactionCounts.Heart != fans {
+		t.Fatalf("replay answered %s, want the photo as it was deleted", replay.Data)
+	}
+	gone := entities(t, srv)
+	if len(gone) != fans+2 { // the users and the mark
+		t.Fatalf("%d items after the replay, want the %d users and the mark: the deletion was not finished", len(gone), fans+1)
+	}
+	srv.MustBeConsistent(t)
+	again := srv.Query(t, del, nil)
+	if len(again.Errors) > 0 || !bytes.Equal(again.Data, replay.Data) {
+		t.Fatalf("second replay answered %s %+v, first %s", again.Data, again.Errors, replay.Data)
+	}
+	if c := again.Cost(t); writes(c.Operations) != 0 {
+		t.Fatalf("second replay cost %+v: it wrote", c)
+	}
+}
+
+// writePhotoWithFans writes ann's photo at ts1 with a heart from each of fans users.
+func writePhotoWithFans(t *testing.T, srv *apitest.Server, fans int) {
+	t.Helper()
+	users := []domain.User{{Username: "ann"}}
+	photo := domain.Photo{Owner: "ann", Timestamp: ts1, URL: "https://cdn.example.com/a.jpg",
+		Reactions: domain.ReactionCounts{domain.ReactionHeart: fans, domain.ReactionSmiley: 0, domain.ReactionThumbsUp: 0, domain.ReactionSunglasses: 0}}
+	var reactions []domain.Reaction
+	for i := range fans {
+		fan := fmt.Sprintf("fan%02d", i)
+		users = append(users, domain.User{Username: fan})
+		reactions = append(reactions, domain.Reaction{Username: fan, Type: domain.ReactionHeart, Photo: photo.Key(), Timestamp: ts1})
+	}
+	srv.WriteRaw(t, domain.Dataset{Users: users, Photos: []domain.Photo{photo}, Reactions: reactions})
 	srv.MustBeConsistent(t)
 }
 

@@ -82,6 +82,10 @@ type MutationOutcome struct {
 	Removed   Node
 	Answer    []byte
 	Err       *Error
+	// Deletion is the id of the photo deletion in steps the mutation began (a deletePhoto
+	// whose photo had too many reactions for one transaction), "" for none: its mark commits
+	// with the first step, so a replay finishes the deletion if it is still under way.
+	Deletion string
 }
 
 type markKey struct{}

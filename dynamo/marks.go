@@ -22,10 +22,11 @@ import (
 // and may be written over.
 
 // markOutcome is what a write records in its mark: the key of the object it returns, or the
-// item of the object it removed.
+// item of the object it removed, and the id of the photo deletion in steps it began.
 type markOutcome struct {
-	node    domain.NodeKey
-	removed Item
+	node     domain.NodeKey
+	removed  Item
+	deletion string
 }
 
 // markOf returns the mark ctx carries for this store to write, nil when there is none or the
@@ -70,7 +71,7 @@ func (s *Store) PutMutationMark(ctx context.Context, m *domain.MutationMark, o d
 	if err != nil {
 		return domain.Wrap(domain.Internal, err, "writing a client mutation mark")
 	}
-	item := markItem(m, markOutcome{node: o.Node, removed: removed}, s.now())
+	item := markItem(m, markOutcome{node: o.Node, removed: removed, deletion: o.Deletion}, s.now())
 	if o.Err != nil {
 		item[attrErrorCode], item[attrErrorMessage] = str(string(o.Err.Code)), str(o.Err.Message)
 	}
@@ -150,6 +151,9 @@ func markItem(m *domain.MutationMark, o markOutcome, now time.Time) Item {
 	if o.removed != nil {
 		item[attrOutcomeRemoved] = &types.AttributeValueMemberM{Value: o.removed}
 	}
+	if o.deletion != "" {
+		item[attrDeletion] = str(o.deletion)
+	}
 	return item
 }
 
@@ -180,6 +184,7 @@ func outcomeFromItem(item Item) (*domain.MutationOutcome, error) {
 		}
 		o.Removed = n
 	}
+	o.Deletion, _ = getString(item, attrDeletion)
 	if a, ok := getString(item, attrOutcomeAnswer); ok {
 		o.Answer = []byte(a)
 	}

@@ -20,7 +20,8 @@ import (
 // store commits the mark in the mutation's own transaction. A mutation refused for a reason of
 // state leaves the mark alone, with its error, so that its replay is refused the same way even
 // when the state has changed since. A write whose transaction failed on the mark lost a race
-// with a replay of itself, and answers from the winner's mark.
+// with a replay of itself, and answers from the winner's mark. A replay of a photo deletion
+// in steps, whose mark commits with the first step, finishes it before answering.
 
 // Marks is what replays ask of the store.
 type Marks interface {
@@ -28,6 +29,9 @@ type Marks interface {
 	PutMutationMark(ctx context.Context, m *domain.MutationMark, o domain.MutationOutcome) error
 	// GetNode reads an entity strongly consistent: a replay may follow its commit at once.
 	GetNode(ctx context.Context, k domain.NodeKey) (domain.Node, error)
+	// FinishPhotoDeletion finishes a deletion in steps whose first step committed a mark,
+	// if the photo still carries that deletion's id.
+	FinishPhotoDeletion(ctx context.Context, key domain.PhotoKey, deletion string) error
 }
 
 // answerKind says what a mutation's answer is, and so what its mark keeps.
@@ -145,6 +149,9 @@ func answerFrom[In, Out any](ctx context.Context, m mutation[In, Out], mark *dom
 		if !ok {
 			return nil, domain.Errorf(domain.Internal, "the mark of %q holds a %T", mark.ID, o.Removed)
 		}
+		if err := finishDeletion(ctx, m.replay.marks, mark, o); err != nil {
+			return nil, err
+		}
 		out = v
 	case o.Answer != nil:
 		if err := json.Unmarshal(o.Answer, &out); err != nil {
@@ -168,6 +175,22 @@ func answerFrom[In, Out any](ctx context.Context, m mutation[In, Out], mark *dom
 	}
 	m.loaded(ctx, loaders.For(ctx), in, out)
 	return &out, nil
+}
+
+// finishDeletion finishes the photo deletion in steps mark o recorded, if any: the mark
+// commits with the deletion's first step, so the mutation that wrote it may have stopped
+// before the last (a crash, a timeout), and its replay answers "deleted" only once it is.
+// Only a photo still carrying that deletion's id is touched: one at the same key since is
+// another photo.
+func finishDeletion(ctx context.Context, marks Marks, mark *domain.MutationMark, o *domain.MutationOutcome) error {
+	if o.Deletion == "" {
+		return nil
+	}
+	p, ok := o.Removed.(domain.Photo)
+	if !ok {
+		return domain.Errorf(domain.Internal, "the mark of %q records a deletion of a %T", mark.ID, o.Removed)
+	}
+	return marks.FinishPhotoDeletion(ctx, p.Key(), o.Deletion)
 }
 
 // outcomeOf is the outcome a mark records for out.
