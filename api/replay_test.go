@@ -417,6 +417,61 @@ func TestClientMutationID_Uploads(t *testing.T) {
 	}
 }
 
+// TestClientMutationID_BadUploadInput: with an id, createPhotoUpload's and uploadPhoto's
+// arguments are checked before any DynamoDB request, as without one, so bad input leaves no
+// mark (and an owner no username can be never keys one); an upload refused for its state (no
+// file sent) leaves a mark, and its replay is refused the same way.
+func TestClientMutationID_BadUploadInput(t *testing.T) {
+	srv := apitest.NewServer(t, apitest.WithMedia(media.Config{}))
+	srv.MustCreateUser(t, "ann")
+	upload := `mutation($in: UploadPhotoInput!) { uploadPhoto(input: $in) { id } }`
+	for _, tc := range []struct {
+		name, doc string
+		in        map[string]any
+	}{
+		{"ErrContentType", apitest.CreatePhotoUpload, map[string]any{"owner": "ann", "contentType": "text/plain", "byteSize": 10}},
+		{"ErrByteSize", apitest.CreatePhotoUpload, map[string]any{"owner": "ann", "contentType": "image/png", "byteSize": 0}},
+		{"ErrSuccessStatus", apitest.CreatePhotoUpload, map[string]any{"owner": "ann", "contentType": "image/png", "byteSize": 10, "successActionStatus": 302}},
+		{"ErrEmptyOwner", apitest.CreatePhotoUpload, map[string]any{"owner": "", "contentType": "image/png", "byteSize": 10}},
+		{"ErrLongOwner", apitest.CreatePhotoUpload, map[string]any{"owner": strings.Repeat("a", 2048), "contentType": "image/png", "byteSize": 10}},
+		{"ErrUploadID", upload, map[string]any{"owner": "ann", "upload": "../x", "timestamp": ts1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.in["clientMutationId"] = "bad-" + tc.name
+			before := entities(t, srv)
+			resp := srv.Query(t, tc.doc, map[string]any{"in": tc.in})
+			if resp.Code() != "BAD_USER_INPUT" {
+				t.Fatalf("code %q, want BAD_USER_INPUT: %+v", resp.Code(), resp.Errors)
+			}
+			if c := resp.Cost(t); c.Requests != 0 {
+				t.Fatalf("bad input reached DynamoDB: %+v", c)
+			}
+			if after := entities(t, srv); !reflect.DeepEqual(after, before) {
+				t.Fatal("a refused mutation wrote")
+			}
+		})
+	}
+	t.Run("ErrNoFileSentIsKept", func(t *testing.T) {
+		file := encodePNG(t, image.NewRGBA(image.Rect(0, 0, 1, 1)))
+		var form struct{ CreatePhotoUpload apitest.UploadForm }
+		srv.Query(t, apitest.CreatePhotoUpload, map[string]any{"in": map[string]any{"owner": "ann", "contentType": "image/png", "byteSize": len(file)}}).Decode(t, &form)
+		in := map[string]any{"in": map[string]any{"owner": "ann", "upload": form.CreatePhotoUpload.UploadID, "timestamp": ts1, "clientMutationId": "nofile"}}
+		first := srv.Query(t, upload, in)
+		if first.Code() != "BAD_USER_INPUT" {
+			t.Fatalf("no file sent: code %q, want BAD_USER_INPUT", first.Code())
+		}
+		marks := countMarks(entities(t, srv))
+		apitest.MustPostFile(t, form.CreatePhotoUpload, "image/png", file)
+		replay := srv.Query(t, upload, in)
+		if replay.Code() != "BAD_USER_INPUT" || !reflect.DeepEqual(replay.Errors, first.Errors) {
+			t.Fatalf("replay answered %s %+v, want the first refusal %+v", replay.Data, replay.Errors, first.Errors)
+		}
+		if marks != countMarks(entities(t, srv)) || marks == 0 {
+			t.Fatalf("%d marks: want the refusal's", marks)
+		}
+	})
+}
+
 // crashAfterCommit is a store observer that, once armed, makes the server fail right after a
 // TransactWriteItems commits, before it answers: a crash between the commit and the answer,
 // as the client sees it.

@@ -214,16 +214,19 @@ func outcomeOf(kind answerKind, out any) (domain.MutationOutcome, error) {
 }
 
 // stateRefusal is err when it refuses a mutation for a reason of the data's state (the
-// username taken, a stale version, the photo gone, the upload used), which a replay must meet
-// again even if the state changed; nil for an error a retry may get past (the store busy, an
-// internal failure), which leaves no mark.
+// username taken, a stale version, the photo gone, the upload used or expired), which a replay
+// must meet again even if the state changed; nil for an error a retry may get past (the store
+// busy, an internal failure), which leaves no mark. Arguments are checked before the mark is
+// read, so the only Invalid a write meets is an upload's state (domain.ErrUploadState); any
+// other leaves no mark either.
 func stateRefusal(err error) *domain.Error {
 	var e *domain.Error
 	if !errors.As(err, &e) {
 		return nil
 	}
-	switch e.Code {
-	case domain.Conflict, domain.NotFound, domain.Invalid:
+	switch {
+	case e.Code == domain.Conflict, e.Code == domain.NotFound,
+		e.Code == domain.Invalid && errors.Is(err, domain.ErrUploadState):
 		return &domain.Error{Code: e.Code, Message: e.Message}
 	}
 	return nil
