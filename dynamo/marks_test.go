@@ -22,6 +22,11 @@ func TestMutationMarkKey(t *testing.T) {
 		if k == mutationMarkKey("ann", id) || k == mutationMarkKey("bob", id+"x") {
 			t.Errorf("id %q: two marks share a key", id)
 		}
+		// Callers counting their ids from 0 must not share an InvertedIndex partition (the
+		// sort key), nor may caller and id run together ("bo" + "bx" is not "b" + "obx").
+		if k.SK == mutationMarkKey("ann", id).SK || mutationMarkKey("bo", "b"+id).SK == mutationMarkKey("bob", id).SK {
+			t.Errorf("id %q: two callers' marks share an index partition", id)
+		}
 	}
 }
 
