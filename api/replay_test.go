@@ -472,6 +472,62 @@ func TestClientMutationID_BadUploadInput(t *testing.T) {
 	})
 }
 
+// TestClientMutationID_RefusalRacingSuccess: a send whose write is refused because a racing
+// send of the same mutation and id succeeded meanwhile, and whose refusal's mark then fails
+// for another reason than the mark being there (DynamoDB's TransactionConflict while the
+// winner's transaction is in flight), answers from the winner's mark, as the winner did.
+func TestClientMutationID_RefusalRacingSuccess(t *testing.T) {
+	race := &refusalRace{}
+	srv := apitest.NewServer(t, apitest.WithStoreObserver(race))
+	withPhotoAndReaction(t, srv)
+	del := `mutation { deletePhoto(owner: "ann", timestamp: "` + ts1 + `", clientMutationId: "r-1") { id url } }`
+	var winner *apitest.Response
+	race.arm(func() { winner = srv.Query(t, del, nil) })
+	loser := srv.Query(t, del, nil)
+	if winner == nil || len(winner.Errors) > 0 {
+		t.Fatalf("the racing send: %+v", winner)
+	}
+	if len(loser.Errors) > 0 || !bytes.Equal(loser.Data, winner.Data) {
+		t.Fatalf("the refused send answered %s %+v, the winner %s", loser.Data, loser.Errors, winner.Data)
+	}
+}
+
+// refusalRace is a store observer that, once armed, runs a racing send before the next Query
+// (the delete's read of the photo) and then fails the next PutItem (the refusal's mark) with
+// an error other than its condition's.
+type refusalRace struct {
+	mu     sync.Mutex
+	state  int // 0 idle; 1 racing at the next Query; 2 failing the next PutItem
+	racing func()
+}
+
+func (r *refusalRace) arm(racing func()) {
+	r.mu.Lock()
+	r.state, r.racing = 1, racing
+	r.mu.Unlock()
+}
+
+func (r *refusalRace) BeginRequest(ctx context.Context, operation, _ string) (context.Context, func(dynamo.RequestOutcome)) {
+	r.mu.Lock()
+	state := r.state
+	switch {
+	case state == 1 && operation == "Query":
+		r.state = 2
+	case state == 2 && operation == "PutItem":
+		r.state = 0
+	}
+	r.mu.Unlock()
+	switch {
+	case state == 1 && operation == "Query":
+		r.racing()
+	case state == 2 && operation == "PutItem":
+		failed, cancel := context.WithCancel(ctx)
+		cancel()
+		return failed, func(dynamo.RequestOutcome) {}
+	}
+	return ctx, func(dynamo.RequestOutcome) {}
+}
+
 // crashAfterCommit is a store observer that, once armed, makes the server fail right after a
 // TransactWriteItems commits, before it answers: a crash between the commit and the answer,
 // as the client sees it.

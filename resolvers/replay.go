@@ -20,7 +20,8 @@ import (
 // store commits the mark in the mutation's own transaction. A mutation refused for a reason of
 // state leaves the mark alone, with its error, so that its replay is refused the same way even
 // when the state has changed since. A write whose transaction failed on the mark lost a race
-// with a replay of itself, and answers from the winner's mark. A replay of a photo deletion
+// with a replay of itself, and answers from the winner's mark; so does a refusal whose own
+// mark could not be written while the winner's is there. A replay of a photo deletion
 // in steps, whose mark commits with the first step, finishes it before answering.
 
 // Marks is what replays ask of the store.
@@ -95,11 +96,18 @@ func runReplayable[In, Out any](ctx context.Context, m mutation[In, Out], in In)
 	}
 	if err != nil {
 		if refusal := stateRefusal(err); refusal != nil {
-			// A mark that cannot be written (the store busy) leaves the refusal as it is: the
-			// mutation wrote nothing, so a replay runs it again.
 			perr := m.replay.marks.PutMutationMark(ctx, mark, domain.MutationOutcome{Err: refusal})
-			if errors.Is(perr, domain.ErrMutationMarked) {
+			switch {
+			case errors.Is(perr, domain.ErrMutationMarked):
 				return replay()
+			case perr != nil:
+				// The refusal may be a racing send's success (DynamoDB fails this PutItem with
+				// TransactionConflict while that send's transaction commits its mark): answer
+				// from its mark if there is one. With none (the store busy), the refusal stays
+				// as it is: the mutation wrote nothing, so a replay runs it again.
+				if o, gerr := m.replay.marks.GetMutationMark(ctx, mark.Caller, mark.ID); gerr == nil && o != nil {
+					return answerFrom(ctx, m, mark, in, o)
+				}
 			}
 		}
 		return nil, err
