@@ -528,6 +528,40 @@ func (r *refusalRace) BeginRequest(ctx context.Context, operation, _ string) (co
 	return ctx, func(dynamo.RequestOutcome) {}
 }
 
+// TestClientMutationID_ReplayAfterRemoval: a replay of a mutation whose object was removed
+// since (a follow undone, a reaction taken back, a photo deleted) answers with the object as
+// the mutation returned it, not NOT_FOUND: the mutation did succeed.
+func TestClientMutationID_ReplayAfterRemoval(t *testing.T) {
+	srv := apitest.NewServer(t)
+	srv.MustCreateUsers(t, "ann", "bob")
+	for _, tc := range []struct{ name, do, undo string }{
+		{"Follow",
+			`mutation { followUser(input: {follower: "bob", followed: "ann", clientMutationId: "f-1"}) { id timestamp follower { username } } }`,
+			`mutation { unfollowUser(input: {follower: "bob", followed: "ann"}) { id } }`},
+		{"UploadPhoto",
+			`mutation { uploadPhoto(input: {owner: "ann", url: "https://cdn.example.com/a.jpg", timestamp: "` + ts1 + `", clientMutationId: "u-1"}) { id url reactionCounts { total } } }`,
+			`mutation { deletePhoto(owner: "ann", timestamp: "` + ts1 + `") { id } }`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			first := srv.Query(t, tc.do, nil)
+			if len(first.Errors) > 0 {
+				t.Fatalf("first: %+v", first.Errors)
+			}
+			if undo := srv.Query(t, tc.undo, nil); len(undo.Errors) > 0 {
+				t.Fatalf("undo: %+v", undo.Errors)
+			}
+			before := entities(t, srv)
+			replay := srv.Query(t, tc.do, nil)
+			if len(replay.Errors) > 0 || !bytes.Equal(replay.Data, first.Data) {
+				t.Fatalf("replay answered %s %+v, first %s", replay.Data, replay.Errors, first.Data)
+			}
+			if after := entities(t, srv); !reflect.DeepEqual(after, before) {
+				t.Fatal("the replay changed the table")
+			}
+		})
+	}
+}
+
 // crashAfterCommit is a store observer that, once armed, makes the server fail right after a
 // TransactWriteItems commits, before it answers: a crash between the commit and the answer,
 // as the client sees it.

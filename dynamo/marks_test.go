@@ -44,7 +44,11 @@ func TestMutationOutcome_RoundTrip(t *testing.T) {
 		t.Fatalf("outcome %+v, %v", o, err)
 	}
 	friendship := domain.FriendshipKey{Follower: "bob", Followed: "ada"}
-	if o, err := outcomeFromItem(markItem(m, markOutcome{node: friendship}, now)); err != nil || o.Node != friendship {
+	if o, err := outcomeFromItem(markItem(m, markOutcome{node: friendship}, now)); err != nil || o.Node != friendship || o.Returned != nil {
+		t.Fatalf("outcome %+v, %v", o, err)
+	}
+	f := domain.Friendship{Follower: "bob", Followed: "ada", Timestamp: "2024-01-01T00:00:00"}
+	if o, err := outcomeFromItem(markItem(m, markOutcome{node: friendship, returned: friendshipItem(f), deletion: "d"}, now)); err != nil || !reflect.DeepEqual(o.Returned, f) || o.Deletion != "d" {
 		t.Fatalf("outcome %+v, %v", o, err)
 	}
 }

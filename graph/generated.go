@@ -1227,7 +1227,8 @@ caller (the signed-in user; on a server without authentication, the user the mut
 as), written with the mutation's writes (below), for 7 days by default. Sent
 again by the same caller with the same input (the same argument values: compared as canonical
 JSON) within that time, the mutation writes nothing and answers as it first did: with the
-object it returned as it is now (a removal: as it was removed), or with the same error code and
+object it returned as it is now (as returned, when it is gone since; a removal: as it was
+removed), or with the same error code and
 message when it was refused for a reason of state (CONFLICT, NOT_FOUND, or BAD_USER_INPUT of an
 upload; a stale version's CONFLICT comes with the profile as it is now). Of two replays
 racing, one writes and both answer the same. The same id with another input is

@@ -39,7 +39,8 @@ type Marks interface {
 type answerKind uint8
 
 const (
-	// answerStored: the answer is a stored object, read again by its key on a replay.
+	// answerStored: the answer is a stored object, read again by its key on a replay (and
+	// kept in the mark as returned, the answer once it is gone).
 	answerStored answerKind = iota
 	// answerRemoved: the answer is the object the mutation removed, kept in the mark.
 	answerRemoved
@@ -171,7 +172,14 @@ func answerFrom[In, Out any](ctx context.Context, m mutation[In, Out], mark *dom
 			return nil, err
 		}
 		if n == nil {
-			return nil, domain.Errorf(domain.NotFound, "the %s this mutation returned no longer exists", domain.NodeTypeName(o.Node))
+			// Gone since (a follow undone): the mutation did succeed, so its replay answers
+			// with the object as it returned it.
+			v, ok := o.Returned.(Out)
+			if !ok {
+				return nil, domain.Errorf(domain.NotFound, "the %s this mutation returned no longer exists", domain.NodeTypeName(o.Node))
+			}
+			out = v
+			break
 		}
 		v, ok := any(n).(*Out)
 		if !ok {
@@ -218,7 +226,7 @@ func outcomeOf(kind answerKind, out any) (domain.MutationOutcome, error) {
 	if !ok {
 		return domain.MutationOutcome{}, fmt.Errorf("a %T has no id", out)
 	}
-	return domain.MutationOutcome{Node: n.NodeKey()}, nil
+	return domain.MutationOutcome{Node: n.NodeKey(), Returned: n}, nil
 }
 
 // stateRefusal is err when it refuses a mutation for a reason of the data's state (the
