@@ -32,8 +32,8 @@ import (
 //     many. Last, the photo goes with its record, once its counters are those of the
 //     reactions deleted with it.
 //
-// Whoever finds a photo marked (a retried deletePhoto, FinishDeletions after a crash) carries
-// on with the same id. Every step is conditional on the mark and on the items it deletes, so
+// Whoever finds a photo marked (a retried deletePhoto, the replay of one sent with a client
+// mutation id, FinishDeletions after a crash) carries on with the same id. Every step is conditional on the mark and on the items it deletes, so
 // several can run side by side.
 
 const (
