@@ -101,7 +101,8 @@ type Image struct {
 }
 
 // Writes. Each one is a single conditional DynamoDB write; those that keep a counter are one
-// TransactWriteItems.
+// TransactWriteItems, except deletePhoto of a photo with more reactions than one transaction
+// holds, which goes in steps (see docs/design.md).
 //
 // Every mutation takes an optional `clientMutationId` (in its input, or as an argument of
 // `deletePhoto`) that makes sending it again safe, for a client that lost the answer (a dropped
