@@ -417,6 +417,151 @@ func TestClientMutationID_Uploads(t *testing.T) {
 	}
 }
 
+// TestClientMutationID_BadUploadInput: with an id, createPhotoUpload's and uploadPhoto's
+// arguments are checked before any DynamoDB request, as without one, so bad input leaves no
+// mark (and an owner no username can be never keys one); an upload refused for its state (no
+// file sent) leaves a mark, and its replay is refused the same way.
+func TestClientMutationID_BadUploadInput(t *testing.T) {
+	srv := apitest.NewServer(t, apitest.WithMedia(media.Config{}))
+	srv.MustCreateUser(t, "ann")
+	upload := `mutation($in: UploadPhotoInput!) { uploadPhoto(input: $in) { id } }`
+	for _, tc := range []struct {
+		name, doc string
+		in        map[string]any
+	}{
+		{"ErrContentType", apitest.CreatePhotoUpload, map[string]any{"owner": "ann", "contentType": "text/plain", "byteSize": 10}},
+		{"ErrByteSize", apitest.CreatePhotoUpload, map[string]any{"owner": "ann", "contentType": "image/png", "byteSize": 0}},
+		{"ErrSuccessStatus", apitest.CreatePhotoUpload, map[string]any{"owner": "ann", "contentType": "image/png", "byteSize": 10, "successActionStatus": 302}},
+		{"ErrEmptyOwner", apitest.CreatePhotoUpload, map[string]any{"owner": "", "contentType": "image/png", "byteSize": 10}},
+		{"ErrLongOwner", apitest.CreatePhotoUpload, map[string]any{"owner": strings.Repeat("a", 2048), "contentType": "image/png", "byteSize": 10}},
+		{"ErrUploadID", upload, map[string]any{"owner": "ann", "upload": "../x", "timestamp": ts1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.in["clientMutationId"] = "bad-" + tc.name
+			before := entities(t, srv)
+			resp := srv.Query(t, tc.doc, map[string]any{"in": tc.in})
+			if resp.Code() != "BAD_USER_INPUT" {
+				t.Fatalf("code %q, want BAD_USER_INPUT: %+v", resp.Code(), resp.Errors)
+			}
+			if c := resp.Cost(t); c.Requests != 0 {
+				t.Fatalf("bad input reached DynamoDB: %+v", c)
+			}
+			if after := entities(t, srv); !reflect.DeepEqual(after, before) {
+				t.Fatal("a refused mutation wrote")
+			}
+		})
+	}
+	t.Run("ErrNoFileSentIsKept", func(t *testing.T) {
+		file := encodePNG(t, image.NewRGBA(image.Rect(0, 0, 1, 1)))
+		var form struct{ CreatePhotoUpload apitest.UploadForm }
+		srv.Query(t, apitest.CreatePhotoUpload, map[string]any{"in": map[string]any{"owner": "ann", "contentType": "image/png", "byteSize": len(file)}}).Decode(t, &form)
+		in := map[string]any{"in": map[string]any{"owner": "ann", "upload": form.CreatePhotoUpload.UploadID, "timestamp": ts1, "clientMutationId": "nofile"}}
+		first := srv.Query(t, upload, in)
+		if first.Code() != "BAD_USER_INPUT" {
+			t.Fatalf("no file sent: code %q, want BAD_USER_INPUT", first.Code())
+		}
+		marks := countMarks(entities(t, srv))
+		apitest.MustPostFile(t, form.CreatePhotoUpload, "image/png", file)
+		replay := srv.Query(t, upload, in)
+		if replay.Code() != "BAD_USER_INPUT" || !reflect.DeepEqual(replay.Errors, first.Errors) {
+			t.Fatalf("replay answered %s %+v, want the first refusal %+v", replay.Data, replay.Errors, first.Errors)
+		}
+		if marks != countMarks(entities(t, srv)) || marks == 0 {
+			t.Fatalf("%d marks: want the refusal's", marks)
+		}
+	})
+}
+
+// TestClientMutationID_RefusalRacingSuccess: a send whose write is refused because a racing
+// send of the same mutation and id succeeded meanwhile, and whose refusal's mark then fails
+// for another reason than the mark being there (DynamoDB's TransactionConflict while the
+// winner's transaction is in flight), answers from the winner's mark, as the winner did.
+func TestClientMutationID_RefusalRacingSuccess(t *testing.T) {
+	race := &refusalRace{}
+	srv := apitest.NewServer(t, apitest.WithStoreObserver(race))
+	withPhotoAndReaction(t, srv)
+	del := `mutation { deletePhoto(owner: "ann", timestamp: "` + ts1 + `", clientMutationId: "r-1") { id url } }`
+	var winner *apitest.Response
+	race.arm(func() { winner = srv.Query(t, del, nil) })
+	loser := srv.Query(t, del, nil)
+	if winner == nil || len(winner.Errors) > 0 {
+		t.Fatalf("the racing send: %+v", winner)
+	}
+	if len(loser.Errors) > 0 || !bytes.Equal(loser.Data, winner.Data) {
+		t.Fatalf("the refused send answered %s %+v, the winner %s", loser.Data, loser.Errors, winner.Data)
+	}
+}
+
+// refusalRace is a store observer that, once armed, runs a racing send before the next Query
+// (the delete's read of the photo) and then fails the next PutItem (the refusal's mark) with
+// an error other than its condition's.
+type refusalRace struct {
+	mu     sync.Mutex
+	state  int // 0 idle; 1 racing at the next Query; 2 failing the next PutItem
+	racing func()
+}
+
+func (r *refusalRace) arm(racing func()) {
+	r.mu.Lock()
+	r.state, r.racing = 1, racing
+	r.mu.Unlock()
+}
+
+func (r *refusalRace) BeginRequest(ctx context.Context, operation, _ string) (context.Context, func(dynamo.RequestOutcome)) {
+	r.mu.Lock()
+	state := r.state
+	switch {
+	case state == 1 && operation == "Query":
+		r.state = 2
+	case state == 2 && operation == "PutItem":
+		r.state = 0
+	}
+	r.mu.Unlock()
+	switch {
+	case state == 1 && operation == "Query":
+		r.racing()
+	case state == 2 && operation == "PutItem":
+		failed, cancel := context.WithCancel(ctx)
+		cancel()
+		return failed, func(dynamo.RequestOutcome) {}
+	}
+	return ctx, func(dynamo.RequestOutcome) {}
+}
+
+// TestClientMutationID_ReplayAfterRemoval: a replay of a mutation whose object was removed
+// since (a follow undone, a reaction taken back, a photo deleted) answers with the object as
+// the mutation returned it, not NOT_FOUND: the mutation did succeed.
+func TestClientMutationID_ReplayAfterRemoval(t *testing.T) {
+	srv := apitest.NewServer(t)
+	srv.MustCreateUsers(t, "ann", "bob")
+	for _, tc := range []struct{ name, do, undo string }{
+		{"Follow",
+			`mutation { followUser(input: {follower: "bob", followed: "ann", clientMutationId: "f-1"}) { id timestamp follower { username } } }`,
+			`mutation { unfollowUser(input: {follower: "bob", followed: "ann"}) { id } }`},
+		{"UploadPhoto",
+			`mutation { uploadPhoto(input: {owner: "ann", url: "https://cdn.example.com/a.jpg", timestamp: "` + ts1 + `", clientMutationId: "u-1"}) { id url reactionCounts { total } } }`,
+			`mutation { deletePhoto(owner: "ann", timestamp: "` + ts1 + `") { id } }`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			first := srv.Query(t, tc.do, nil)
+			if len(first.Errors) > 0 {
+				t.Fatalf("first: %+v", first.Errors)
+			}
+			if undo := srv.Query(t, tc.undo, nil); len(undo.Errors) > 0 {
+				t.Fatalf("undo: %+v", undo.Errors)
+			}
+			before := entities(t, srv)
+			replay := srv.Query(t, tc.do, nil)
+			if len(replay.Errors) > 0 || !bytes.Equal(replay.Data, first.Data) {
+				t.Fatalf("replay answered %s %+v, first %s", replay.Data, replay.Errors, first.Data)
+			}
+			if after := entities(t, srv); !reflect.DeepEqual(after, before) {
+				t.Fatal("the replay changed the table")
+			}
+		})
+	}
+}
+
 // crashAfterCommit is a store observer that, once armed, makes the server fail right after a
 // TransactWriteItems commits, before it answers: a crash between the commit and the answer,
 // as the client sees it.
@@ -504,17 +649,7 @@ func entities(t *testing.T, srv *apitest.Server) []map[string]types.AttributeVal
 func TestClientMutationID_DeleteInSteps(t *testing.T) {
 	srv := apitest.NewServer(t)
 	const fans = 99
-	users := []domain.User{{Username: "ann"}}
-	photo := domain.Photo{Owner: "ann", Timestamp: ts1, URL: "https://cdn.example.com/a.jpg",
-		Reactions: domain.ReactionCounts{domain.ReactionHeart: fans, domain.ReactionSmiley: 0, domain.ReactionThumbsUp: 0, domain.ReactionSunglasses: 0}}
-	var reactions []domain.Reaction
-	for i := range fans {
-		fan := fmt.Sprintf("fan%02d", i)
-		users = append(users, domain.User{Username: fan})
-		reactions = append(reactions, domain.Reaction{Username: fan, Type: domain.ReactionHeart, Photo: photo.Key(), Timestamp: ts1})
-	}
-	srv.WriteRaw(t, domain.Dataset{Users: users, Photos: []domain.Photo{photo}, Reactions: reactions})
-	srv.MustBeConsistent(t)
+	writePhotoWithFans(t, srv, fans)
 
 	del := `mutation { deletePhoto(owner: "ann", timestamp: "` + ts1 + `", clientMutationId: "d-1") { id reactionCounts { heart total } } }`
 	first := srv.Query(t, del, nil)
@@ -535,6 +670,60 @@ func TestClientMutationID_DeleteInSteps(t *testing.T) {
 	if after := entities(t, srv); !reflect.DeepEqual(after, gone) {
 		t.Fatal("the replay changed the table")
 	}
+	srv.MustBeConsistent(t)
+}
+
+// TestClientMutationID_DeleteInStepsCrash: a delete in steps whose server dies right after its
+// first step (the photo marked, the mark committed) is finished by its replay, which answers
+// "deleted" only once the photo and its reactions are gone; a second replay writes nothing.
+func TestClientMutationID_DeleteInStepsCrash(t *testing.T) {
+	crash := &crashAfterCommit{}
+	srv := apitest.NewServer(t, apitest.WithStoreObserver(crash))
+	const fans = 99
+	writePhotoWithFans(t, srv, fans)
+	del := `mutation { deletePhoto(owner: "ann", timestamp: "` + ts1 + `", clientMutationId: "d-1") { id reactionCounts { heart total } } }`
+	crash.arm()
+	if lost := srv.Query(t, del, nil); lost.Code() != "INTERNAL_SERVER_ERROR" {
+		t.Fatalf("the crashed call answered %s %+v", lost.Data, lost.Errors)
+	}
+	if n := len(entities(t, srv)); n <= fans+2 {
+		t.Fatalf("%d items after the crash: the first step deleted more than it does", n)
+	}
+	replay := srv.Query(t, del, nil)
+	var got struct {
+		DeletePhoto struct{ ReactionCounts struct{ Heart, Total int } }
+	}
+	replay.Decode(t, &got)
+	if got.DeletePhoto.ReactionCounts.Heart != fans {
+		t.Fatalf("replay answered %s, want the photo as it was deleted", replay.Data)
+	}
+	gone := entities(t, srv)
+	if len(gone) != fans+2 { // the users and the mark
+		t.Fatalf("%d items after the replay, want the %d users and the mark: the deletion was not finished", len(gone), fans+1)
+	}
+	srv.MustBeConsistent(t)
+	again := srv.Query(t, del, nil)
+	if len(again.Errors) > 0 || !bytes.Equal(again.Data, replay.Data) {
+		t.Fatalf("second replay answered %s %+v, first %s", again.Data, again.Errors, replay.Data)
+	}
+	if c := again.Cost(t); writes(c.Operations) != 0 {
+		t.Fatalf("second replay cost %+v: it wrote", c)
+	}
+}
+
+// writePhotoWithFans writes ann's photo at ts1 with a heart from each of fans users.
+func writePhotoWithFans(t *testing.T, srv *apitest.Server, fans int) {
+	t.Helper()
+	users := []domain.User{{Username: "ann"}}
+	photo := domain.Photo{Owner: "ann", Timestamp: ts1, URL: "https://cdn.example.com/a.jpg",
+		Reactions: domain.ReactionCounts{domain.ReactionHeart: fans, domain.ReactionSmiley: 0, domain.ReactionThumbsUp: 0, domain.ReactionSunglasses: 0}}
+	var reactions []domain.Reaction
+	for i := range fans {
+		fan := fmt.Sprintf("fan%02d", i)
+		users = append(users, domain.User{Username: fan})
+		reactions = append(reactions, domain.Reaction{Username: fan, Type: domain.ReactionHeart, Photo: photo.Key(), Timestamp: ts1})
+	}
+	srv.WriteRaw(t, domain.Dataset{Users: users, Photos: []domain.Photo{photo}, Reactions: reactions})
 	srv.MustBeConsistent(t)
 }
 

@@ -1,6 +1,10 @@
 package domain
 
-import "time"
+import (
+	"errors"
+	"fmt"
+	"time"
+)
 
 // ImageSize names one of the stored renditions of an uploaded photo.
 type ImageSize string
@@ -56,9 +60,20 @@ func (u Upload) UsableBy(owner string, now time.Time) error {
 	case u.Used:
 		return Errorf(Conflict, "upload %q was already made into a photo; create a new upload", u.ID)
 	case !now.Before(u.Expires):
-		return Errorf(Invalid, "upload %q expired at %s; create a new upload", u.ID, Timestamp(u.Expires))
+		return UploadStateRefusal(fmt.Sprintf("upload %q expired at %s; create a new upload", u.ID, Timestamp(u.Expires)))
 	}
 	return nil
+}
+
+// ErrUploadState is the cause an Invalid refusal of an upload's state carries (see
+// UploadStateRefusal), by which it is told from an invalid argument.
+var ErrUploadState = errors.New("refused for the upload's state")
+
+// UploadStateRefusal is the Invalid error refusing an upload for its state: expired, no file
+// sent, a file larger than declared or no image. Unlike an invalid argument, checked before
+// any request, it depends on the data, so a replay of the mutation must meet it again.
+func UploadStateRefusal(message string) *Error {
+	return Wrap(Invalid, ErrUploadState, message)
 }
 
 // UploadNotFound is the error for an upload that does not exist, or is another user's.

@@ -73,15 +73,23 @@ type MutationMark struct {
 }
 
 // MutationOutcome is what a mark recorded: the object a mutation returned (Node, by its key,
-// read again as it is now; or Removed, the object as a removal returned it; or Answer, the
-// JSON of an answer that is no stored object) or the error it was refused with.
+// read again as it is now, and Returned, the object as returned, for a replay once it is gone;
+// or Removed, the object as a removal returned it; or Answer, the JSON of an answer that is no
+// stored object) or the error it was refused with.
 type MutationOutcome struct {
 	Mutation  string
 	InputHash string
 	Node      NodeKey
-	Removed   Node
-	Answer    []byte
-	Err       *Error
+	// Returned is nil when updateUser's mark commits with its update, before the profile is
+	// read back: a profile is never removed.
+	Returned Node
+	Removed  Node
+	Answer   []byte
+	Err      *Error
+	// Deletion is the id of the photo deletion in steps the mutation began (a deletePhoto
+	// whose photo had too many reactions for one transaction), "" for none: its mark commits
+	// with the first step, so a replay finishes the deletion if it is still under way.
+	Deletion string
 }
 
 type markKey struct{}

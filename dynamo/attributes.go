@@ -62,6 +62,7 @@ const (
 	attrOutcomeNode      = "node"
 	attrOutcomeRemoved   = "removed"
 	attrOutcomeAnswer    = "answer"
+	attrOutcomeReturned  = "returned"
 	attrErrorCode        = "errorCode"
 	attrErrorMessage     = "errorMessage"
 	// The members of each rendition in attrImages.

@@ -15,7 +15,7 @@ import (
 // TransactWriteItems). Conflict when already following; NotFound when either user is missing.
 func (s *Store) Follow(ctx context.Context, k domain.FriendshipKey) (domain.Friendship, error) {
 	f := domain.Friendship{Follower: k.Follower, Followed: k.Followed, Timestamp: s.Now()}
-	err := s.transactMarked(ctx, "follow", markOutcome{node: k}, []txAction{
+	err := s.transactMarked(ctx, "follow", markOutcome{node: k, returned: friendshipItem(f)}, []txAction{
 		updateIf(followCounter(k.Followed, attrFollowers, 1), userNotFound(k.Followed)),
 		updateIf(followCounter(k.Follower, attrFollowing, 1), userNotFound(k.Follower)),
 		putNew(friendshipItem(f), domain.Errorf(domain.Conflict, "%q already follows %q", k.Follower, k.Followed)),

@@ -127,11 +127,13 @@ func uploadKey(id string) Key {
 }
 
 // mutationMarkKey is the key of the mark caller's mutation with client mutation id left. The
-// id is any printable text, so the sort key holds its hash: no id can spell another item's
-// key, and the marks spread over InvertedIndex's partitions (one per hash) rather than
-// sharing one. No access pattern reads MUTATION# partitions or #MUTATION# index partitions.
+// id is any printable text, so the sort key holds a hash: no id can spell another item's
+// key. The hash is of caller and id (apart by a NUL, which neither holds), so the marks spread
+// over InvertedIndex's partitions (one per hash) rather than sharing one, even when every
+// caller counts its ids from "0" or sends the same constant. No access pattern reads
+// MUTATION# partitions or #MUTATION# index partitions.
 func mutationMarkKey(caller, id string) Key {
-	h := sha256.Sum256([]byte(id))
+	h := sha256.Sum256([]byte(caller + "\x00" + id))
 	return Key{PK: prefixMark + caller, SK: prefixMarkSK + hex.EncodeToString(h[:16])}
 }
 

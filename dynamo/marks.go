@@ -21,11 +21,14 @@ import (
 // until the table's TTL removes it (within days on DynamoDB), so an expired mark reads as none
 // and may be written over.
 
-// markOutcome is what a write records in its mark: the key of the object it returns, or the
-// item of the object it removed.
+// markOutcome is what a write records in its mark: the key of the object it returns with its
+// item as returned (for a replay once it is gone), or the item of the object it removed, and
+// the id of the photo deletion in steps it began.
 type markOutcome struct {
-	node    domain.NodeKey
-	removed Item
+	node     domain.NodeKey
+	returned Item
+	removed  Item
+	deletion string
 }
 
 // markOf returns the mark ctx carries for this store to write, nil when there is none or the
@@ -70,7 +73,11 @@ func (s *Store) PutMutationMark(ctx context.Context, m *domain.MutationMark, o d
 	if err != nil {
 		return domain.Wrap(domain.Internal, err, "writing a client mutation mark")
 	}
-	item := markItem(m, markOutcome{node: o.Node, removed: removed}, s.now())
+	returned, err := itemOfNode(o.Returned)
+	if err != nil {
+		return domain.Wrap(domain.Internal, err, "writing a client mutation mark")
+	}
+	item := markItem(m, markOutcome{node: o.Node, returned: returned, removed: removed, deletion: o.Deletion}, s.now())
 	if o.Err != nil {
 		item[attrErrorCode], item[attrErrorMessage] = str(string(o.Err.Code)), str(o.Err.Message)
 	}
@@ -147,8 +154,14 @@ func markItem(m *domain.MutationMark, o markOutcome, now time.Time) Item {
 	if o.node != nil {
 		item[attrOutcomeNode] = str(domain.NodeID(o.node))
 	}
+	if o.returned != nil {
+		item[attrOutcomeReturned] = &types.AttributeValueMemberM{Value: o.returned}
+	}
 	if o.removed != nil {
 		item[attrOutcomeRemoved] = &types.AttributeValueMemberM{Value: o.removed}
+	}
+	if o.deletion != "" {
+		item[attrDeletion] = str(o.deletion)
 	}
 	return item
 }
@@ -165,21 +178,14 @@ func outcomeFromItem(item Item) (*domain.MutationOutcome, error) {
 		}
 		o.Node = k
 	}
-	if m, ok := item[attrOutcomeRemoved].(*types.AttributeValueMemberM); ok {
-		decode := entityDecoder(keyOf(m.Value))
-		if decode == nil {
-			return nil, fmt.Errorf("a removed object of no entity's key %v", keyOf(m.Value))
-		}
-		v, err := decode(m.Value)
-		if err != nil {
-			return nil, err
-		}
-		n, ok := v.(domain.Node)
-		if !ok {
-			return nil, fmt.Errorf("a removed %T, which has no id", v)
-		}
-		o.Removed = n
+	var err error
+	if o.Returned, err = nodeOfItem(item, attrOutcomeReturned); err != nil {
+		return nil, err
 	}
+	if o.Removed, err = nodeOfItem(item, attrOutcomeRemoved); err != nil {
+		return nil, err
+	}
+	o.Deletion, _ = getString(item, attrDeletion)
 	if a, ok := getString(item, attrOutcomeAnswer); ok {
 		o.Answer = []byte(a)
 	}
@@ -188,6 +194,27 @@ func outcomeFromItem(item Item) (*domain.MutationOutcome, error) {
 		o.Err = domain.Errorf(domain.Code(code), "%s", msg)
 	}
 	return o, nil
+}
+
+// nodeOfItem is the entity a mark item keeps in attribute attr, nil for none.
+func nodeOfItem(item Item, attr string) (domain.Node, error) {
+	m, ok := item[attr].(*types.AttributeValueMemberM)
+	if !ok {
+		return nil, nil
+	}
+	decode := entityDecoder(keyOf(m.Value))
+	if decode == nil {
+		return nil, fmt.Errorf("%s: an object of no entity's key %v", attr, keyOf(m.Value))
+	}
+	v, err := decode(m.Value)
+	if err != nil {
+		return nil, err
+	}
+	n, ok := v.(domain.Node)
+	if !ok {
+		return nil, fmt.Errorf("%s: a %T, which has no id", attr, v)
+	}
+	return n, nil
 }
 
 func unixTime(t time.Time) *types.AttributeValueMemberN {

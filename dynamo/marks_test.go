@@ -22,6 +22,11 @@ func TestMutationMarkKey(t *testing.T) {
 		if k == mutationMarkKey("ann", id) || k == mutationMarkKey("bob", id+"x") {
 			t.Errorf("id %q: two marks share a key", id)
 		}
+		// Callers counting their ids from 0 must not share an InvertedIndex partition (the
+		// sort key), nor may caller and id run together ("bo" + "bx" is not "b" + "obx").
+		if k.SK == mutationMarkKey("ann", id).SK || mutationMarkKey("bo", "b"+id).SK == mutationMarkKey("bob", id).SK {
+			t.Errorf("id %q: two callers' marks share an index partition", id)
+		}
 	}
 }
 
@@ -39,7 +44,11 @@ func TestMutationOutcome_RoundTrip(t *testing.T) {
 		t.Fatalf("outcome %+v, %v", o, err)
 	}
 	friendship := domain.FriendshipKey{Follower: "bob", Followed: "ada"}
-	if o, err := outcomeFromItem(markItem(m, markOutcome{node: friendship}, now)); err != nil || o.Node != friendship {
+	if o, err := outcomeFromItem(markItem(m, markOutcome{node: friendship}, now)); err != nil || o.Node != friendship || o.Returned != nil {
+		t.Fatalf("outcome %+v, %v", o, err)
+	}
+	f := domain.Friendship{Follower: "bob", Followed: "ada", Timestamp: "2024-01-01T00:00:00"}
+	if o, err := outcomeFromItem(markItem(m, markOutcome{node: friendship, returned: friendshipItem(f), deletion: "d"}, now)); err != nil || !reflect.DeepEqual(o.Returned, f) || o.Deletion != "d" {
 		t.Fatalf("outcome %+v, %v", o, err)
 	}
 }

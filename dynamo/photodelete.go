@@ -32,8 +32,8 @@ import (
 //     many. Last, the photo goes with its record, once its counters are those of the
 //     reactions deleted with it.
 //
-// Whoever finds a photo marked (a retried deletePhoto, FinishDeletions after a crash) carries
-// on with the same id. Every step is conditional on the mark and on the items it deletes, so
+// Whoever finds a photo marked (a retried deletePhoto, the replay of one sent with a client
+// mutation id, FinishDeletions after a crash) carries on with the same id. Every step is conditional on the mark and on the items it deletes, so
 // several can run side by side.
 
 const (
@@ -95,9 +95,10 @@ func (s *Store) DeletePhoto(ctx context.Context, key domain.PhotoKey) (domain.Ph
 func (s *Store) deleteInSteps(ctx context.Context, photo domain.Photo) error {
 	key := photo.Key()
 	id := requestToken()
-	// A client mutation mark goes with the first step: once the photo is marked its deletion
-	// is certain (a replay, or the sweeper after a crash, finishes it).
-	err := s.transactMarked(ctx, "delete (mark)", markOutcome{removed: photoItem(photo)}, allIf([]types.TransactWriteItem{
+	// A client mutation mark goes with the first step, with the deletion's id: once the photo
+	// is marked its deletion is certain (a replay finishes it with FinishPhotoDeletion, or the
+	// sweeper after a crash).
+	err := s.transactMarked(ctx, "delete (mark)", markOutcome{removed: photoItem(photo), deletion: id}, allIf([]types.TransactWriteItem{
 		{Update: &types.Update{
 			Key:                       PhotoKey(key).item(),
 			UpdateExpression:          aws.String("SET #d = :id"),
@@ -124,6 +125,22 @@ func (s *Store) deleteInSteps(ctx context.Context, photo domain.Photo) error {
 		id = c.deletion
 	} else if err != nil {
 		return err
+	}
+	return s.finishDeletion(ctx, key, id)
+}
+
+// FinishPhotoDeletion finishes the deletion in steps of the photo at key with deletion id, as
+// a replay of the deletePhoto that began it does. One strongly consistent GetItem of the photo
+// first: when it is gone or carries no such mark (that deletion was finished, and a photo at
+// the same key since is another one), nothing more. Unavailable when the photo's reactions
+// keep changing.
+func (s *Store) FinishPhotoDeletion(ctx context.Context, key domain.PhotoKey, id string) error {
+	item, err := s.getItem(ctx, PhotoKey(key))
+	if err != nil {
+		return err
+	}
+	if d, _ := getString(item, attrDeletion); item == nil || d != id {
+		return nil
 	}
 	return s.finishDeletion(ctx, key, id)
 }

@@ -17,7 +17,7 @@ func (s *Store) UploadPhoto(ctx context.Context, p domain.Photo) (domain.Photo, 
 	for _, t := range domain.ReactionTypes {
 		p.Reactions[t] = 0
 	}
-	err := s.transactMarked(ctx, "upload", markOutcome{node: p.Key()}, []txAction{
+	err := s.transactMarked(ctx, "upload", markOutcome{node: p.Key(), returned: photoItem(p)}, []txAction{
 		checkExists(UserKey(p.Owner), userNotFound(p.Owner)),
 		putNew(photoItem(p), domain.Errorf(domain.Conflict, "%q already has a photo at %s", p.Owner, p.Timestamp)),
 	})

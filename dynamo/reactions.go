@@ -19,7 +19,7 @@ import (
 // or the user does not exist, or the photo is being deleted.
 func (s *Store) React(ctx context.Context, k domain.ReactionKey) (domain.Reaction, error) {
 	r := domain.Reaction{Username: k.Username, Type: k.Type, Photo: k.Photo, Timestamp: s.Now()}
-	err := s.transactMarked(ctx, "reaction", markOutcome{node: k}, []txAction{
+	err := s.transactMarked(ctx, "reaction", markOutcome{node: k, returned: reactionItem(r)}, []txAction{
 		updateIf(counterUpdate(PhotoKey(k.Photo), k.Type, 1),
 			domain.Errorf(domain.NotFound, "%q has no photo at %s, or it is being deleted", k.Photo.Owner, k.Photo.Timestamp)),
 		checkExists(UserKey(k.Username), userNotFound(k.Username)),

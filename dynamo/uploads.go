@@ -82,7 +82,7 @@ func (s *Store) UploadPhotoFrom(ctx context.Context, p domain.Photo, u domain.Up
 			":owner": str(p.Owner), ":now": &types.AttributeValueMemberN{Value: strconv.FormatInt(now.Unix(), 10)},
 		},
 	}, errUploadChanged)
-	err := s.transactMarked(ctx, "upload", markOutcome{node: p.Key()}, []txAction{
+	err := s.transactMarked(ctx, "upload", markOutcome{node: p.Key(), returned: photoItem(p)}, []txAction{
 		markUsed,
 		checkExists(UserKey(p.Owner), userNotFound(p.Owner)),
 		putNew(photoItem(p), domain.Errorf(domain.Conflict, "%q already has a photo at %s", p.Owner, p.Timestamp)),

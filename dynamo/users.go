@@ -23,7 +23,7 @@ func (s *Store) CreateUser(ctx context.Context, username string, p domain.Profil
 	taken := domain.Errorf(domain.Conflict, "username %q is taken", username)
 	var err error
 	if markOf(ctx) != nil {
-		err = s.transactMarked(ctx, "profile creation", markOutcome{node: u.NodeKey()}, []txAction{putNew(userItem(u), taken)})
+		err = s.transactMarked(ctx, "profile creation", markOutcome{node: u.NodeKey(), returned: userItem(u)}, []txAction{putNew(userItem(u), taken)})
 	} else {
 		err = s.putItem(ctx, &dynamodb.PutItemInput{
 			Item:                userItem(u),

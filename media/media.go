@@ -122,22 +122,8 @@ type Ticket struct {
 // POST the store answers as success asks (a page without JavaScript wants a redirect or a
 // status it can show, see blob.PostSuccess). The caller has checked that it may act as owner.
 func (s *Service) CreateUpload(ctx context.Context, owner, contentType string, size int64, success blob.PostSuccess) (Ticket, error) {
-	if err := domain.ValidateUsername("owner", owner); err != nil {
+	if err := s.ValidateUploadRequest(owner, contentType, size, success); err != nil {
 		return Ticket{}, err
-	}
-	if !uploadTypes[contentType] {
-		return Ticket{}, domain.Errorf(domain.Invalid, "contentType %q: want image/jpeg, image/png or image/webp", contentType)
-	}
-	if size < 1 || size > s.cfg.MaxBytes {
-		return Ticket{}, domain.Errorf(domain.Invalid, "byteSize %d: want 1 to %d", size, s.cfg.MaxBytes)
-	}
-	if success.Status != 0 && success.Status != 200 && success.Status != 201 {
-		return Ticket{}, domain.Errorf(domain.Invalid, "successActionStatus %d: want 200 or 201 (or none, for 204)", success.Status)
-	}
-	if success.Redirect != "" {
-		if err := domain.ValidateURL("successActionRedirect", success.Redirect); err != nil {
-			return Ticket{}, err
-		}
 	}
 	// Whole seconds: the record keeps the expiry to the second, and the form must not outlive it.
 	expires := s.cfg.Now().Add(s.cfg.UploadLifetime).Truncate(time.Second).UTC()
@@ -152,6 +138,27 @@ func (s *Service) CreateUpload(ctx context.Context, owner, contentType string, s
 		return Ticket{}, domain.Wrap(domain.Internal, err, "presigning the upload")
 	}
 	return Ticket{Upload: u, Form: form}, nil
+}
+
+// ValidateUploadRequest checks CreateUpload's arguments without a request, so that a caller
+// may refuse them before any other step (a client mutation id's mark).
+func (s *Service) ValidateUploadRequest(owner, contentType string, size int64, success blob.PostSuccess) error {
+	if err := domain.ValidateUsername("owner", owner); err != nil {
+		return err
+	}
+	if !uploadTypes[contentType] {
+		return domain.Errorf(domain.Invalid, "contentType %q: want image/jpeg, image/png or image/webp", contentType)
+	}
+	if size < 1 || size > s.cfg.MaxBytes {
+		return domain.Errorf(domain.Invalid, "byteSize %d: want 1 to %d", size, s.cfg.MaxBytes)
+	}
+	if success.Status != 0 && success.Status != 200 && success.Status != 201 {
+		return domain.Errorf(domain.Invalid, "successActionStatus %d: want 200 or 201 (or none, for 204)", success.Status)
+	}
+	if success.Redirect != "" {
+		return domain.ValidateURL("successActionRedirect", success.Redirect)
+	}
+	return nil
 }
 
 // Finish makes photo p (its owner and timestamp set and valid) of upload uploadID: checks the
@@ -204,9 +211,9 @@ func (s *Service) render(ctx context.Context, u domain.Upload) (domain.Images, e
 		if now, rerr := s.records.GetUpload(ctx, u.ID); rerr == nil && now.Used {
 			return nil, now.UsableBy(u.Owner, s.cfg.Now())
 		}
-		return nil, domain.Errorf(domain.Invalid, "no file was sent for upload %q: POST it to the createPhotoUpload form first", u.ID)
+		return nil, domain.UploadStateRefusal(fmt.Sprintf("no file was sent for upload %q: POST it to the createPhotoUpload form first", u.ID))
 	case errors.Is(err, blob.ErrTooLarge):
-		return nil, domain.Errorf(domain.Invalid, "the file of upload %q is larger than the %d bytes declared", u.ID, u.Bytes)
+		return nil, domain.UploadStateRefusal(fmt.Sprintf("the file of upload %q is larger than the %d bytes declared", u.ID, u.Bytes))
 	case err != nil:
 		return nil, domain.Wrap(domain.Internal, err, "reading the upload")
 	}
@@ -214,11 +221,16 @@ func (s *Service) render(ctx context.Context, u domain.Upload) (domain.Images, e
 	res, err := imaging.Process(r, u.ContentType, imaging.Limits{MaxPixels: s.cfg.MaxPixels, MaxBytes: u.Bytes})
 	switch {
 	case errors.Is(err, blob.ErrTooLarge):
-		return nil, domain.Errorf(domain.Invalid, "the file of upload %q is larger than the %d bytes declared", u.ID, u.Bytes)
+		return nil, domain.UploadStateRefusal(fmt.Sprintf("the file of upload %q is larger than the %d bytes declared", u.ID, u.Bytes))
 	case err != nil && domain.ErrorCode(err) == domain.Internal:
 		// A failure to read the staged file is the store's, not the client's.
 		return nil, domain.Wrap(domain.Internal, err, "making the images")
 	case err != nil:
+		var e *domain.Error
+		if errors.As(err, &e) && e.Code == domain.Invalid {
+			// The file sent is no image the server takes: the upload's state.
+			return nil, domain.UploadStateRefusal(e.Message)
+		}
 		return nil, err
 	}
 	images := domain.Images{}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/quickphotos/quickphotos/domain"
 	"github.com/quickphotos/quickphotos/graph/model"
+	"github.com/quickphotos/quickphotos/media"
 	"github.com/quickphotos/quickphotos/media/blob"
 )
 
@@ -36,6 +37,9 @@ func (r *mutationResolver) photoToUpload(input model.UploadPhotoInput) (photoToU
 		if err := r.takesUploads(model.CreatePhotoUploadInput{}); err != nil {
 			return photoToUpload{}, err
 		}
+		if err := media.ValidateUploadID(*upload); err != nil {
+			return photoToUpload{}, err
+		}
 		return photoToUpload{photo: p, upload: *upload, fromUpload: true}, nil
 	case url != nil:
 		p.URL = *url
@@ -59,7 +63,14 @@ func (r *mutationResolver) takesUploads(model.CreatePhotoUploadInput) error {
 	return nil
 }
 
-func (r *mutationResolver) createPhotoUpload(ctx context.Context, in model.CreatePhotoUploadInput) (model.PhotoUpload, error) {
+// validUploadRequest checks createPhotoUpload's arguments before any request (with a client
+// mutation id, before its mark is read or written).
+func (r *mutationResolver) validUploadRequest(in model.CreatePhotoUploadInput) error {
+	return r.Media.ValidateUploadRequest(in.Owner, in.ContentType, int64(in.ByteSize), postSuccess(in))
+}
+
+// postSuccess is how the store is to answer the upload's POST.
+func postSuccess(in model.CreatePhotoUploadInput) blob.PostSuccess {
 	var success blob.PostSuccess
 	if v := in.SuccessActionStatus.Value(); v != nil {
 		success.Status = *v
@@ -67,7 +78,11 @@ func (r *mutationResolver) createPhotoUpload(ctx context.Context, in model.Creat
 	if v := in.SuccessActionRedirect.Value(); v != nil {
 		success.Redirect = *v
 	}
-	t, err := r.Media.CreateUpload(ctx, in.Owner, in.ContentType, int64(in.ByteSize), success)
+	return success
+}
+
+func (r *mutationResolver) createPhotoUpload(ctx context.Context, in model.CreatePhotoUploadInput) (model.PhotoUpload, error) {
+	t, err := r.Media.CreateUpload(ctx, in.Owner, in.ContentType, int64(in.ByteSize), postSuccess(in))
 	if err != nil {
 		return model.PhotoUpload{}, err
 	}

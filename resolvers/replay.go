@@ -20,7 +20,9 @@ import (
 // store commits the mark in the mutation's own transaction. A mutation refused for a reason of
 // state leaves the mark alone, with its error, so that its replay is refused the same way even
 // when the state has changed since. A write whose transaction failed on the mark lost a race
-// with a replay of itself, and answers from the winner's mark.
+// with a replay of itself, and answers from the winner's mark; so does a refusal whose own
+// mark could not be written while the winner's is there. A replay of a photo deletion
+// in steps, whose mark commits with the first step, finishes it before answering.
 
 // Marks is what replays ask of the store.
 type Marks interface {
@@ -28,13 +30,17 @@ type Marks interface {
 	PutMutationMark(ctx context.Context, m *domain.MutationMark, o domain.MutationOutcome) error
 	// GetNode reads an entity strongly consistent: a replay may follow its commit at once.
 	GetNode(ctx context.Context, k domain.NodeKey) (domain.Node, error)
+	// FinishPhotoDeletion finishes a deletion in steps whose first step committed a mark,
+	// if the photo still carries that deletion's id.
+	FinishPhotoDeletion(ctx context.Context, key domain.PhotoKey, deletion string) error
 }
 
 // answerKind says what a mutation's answer is, and so what its mark keeps.
 type answerKind uint8
 
 const (
-	// answerStored: the answer is a stored object, read again by its key on a replay.
+	// answerStored: the answer is a stored object, read again by its key on a replay (and
+	// kept in the mark as returned, the answer once it is gone).
 	answerStored answerKind = iota
 	// answerRemoved: the answer is the object the mutation removed, kept in the mark.
 	answerRemoved
@@ -91,11 +97,18 @@ func runReplayable[In, Out any](ctx context.Context, m mutation[In, Out], in In)
 	}
 	if err != nil {
 		if refusal := stateRefusal(err); refusal != nil {
-			// A mark that cannot be written (the store busy) leaves the refusal as it is: the
-			// mutation wrote nothing, so a replay runs it again.
 			perr := m.replay.marks.PutMutationMark(ctx, mark, domain.MutationOutcome{Err: refusal})
-			if errors.Is(perr, domain.ErrMutationMarked) {
+			switch {
+			case errors.Is(perr, domain.ErrMutationMarked):
 				return replay()
+			case perr != nil:
+				// The refusal may be a racing send's success (DynamoDB fails this PutItem with
+				// TransactionConflict while that send's transaction commits its mark): answer
+				// from its mark if there is one. With none (the store busy), the refusal stays
+				// as it is: the mutation wrote nothing, so a replay runs it again.
+				if o, gerr := m.replay.marks.GetMutationMark(ctx, mark.Caller, mark.ID); gerr == nil && o != nil {
+					return answerFrom(ctx, m, mark, in, o)
+				}
 			}
 		}
 		return nil, err
@@ -145,6 +158,9 @@ func answerFrom[In, Out any](ctx context.Context, m mutation[In, Out], mark *dom
 		if !ok {
 			return nil, domain.Errorf(domain.Internal, "the mark of %q holds a %T", mark.ID, o.Removed)
 		}
+		if err := finishDeletion(ctx, m.replay.marks, mark, o); err != nil {
+			return nil, err
+		}
 		out = v
 	case o.Answer != nil:
 		if err := json.Unmarshal(o.Answer, &out); err != nil {
@@ -156,7 +172,14 @@ func answerFrom[In, Out any](ctx context.Context, m mutation[In, Out], mark *dom
 			return nil, err
 		}
 		if n == nil {
-			return nil, domain.Errorf(domain.NotFound, "the %s this mutation returned no longer exists", domain.NodeTypeName(o.Node))
+			// Gone since (a follow undone): the mutation did succeed, so its replay answers
+			// with the object as it returned it.
+			v, ok := o.Returned.(Out)
+			if !ok {
+				return nil, domain.Errorf(domain.NotFound, "the %s this mutation returned no longer exists", domain.NodeTypeName(o.Node))
+			}
+			out = v
+			break
 		}
 		v, ok := any(n).(*Out)
 		if !ok {
@@ -168,6 +191,22 @@ func answerFrom[In, Out any](ctx context.Context, m mutation[In, Out], mark *dom
 	}
 	m.loaded(ctx, loaders.For(ctx), in, out)
 	return &out, nil
+}
+
+// finishDeletion finishes the photo deletion in steps mark o recorded, if any: the mark
+// commits with the deletion's first step, so the mutation that wrote it may have stopped
+// before the last (a crash, a timeout), and its replay answers "deleted" only once it is.
+// Only a photo still carrying that deletion's id is touched: one at the same key since is
+// another photo.
+func finishDeletion(ctx context.Context, marks Marks, mark *domain.MutationMark, o *domain.MutationOutcome) error {
+	if o.Deletion == "" {
+		return nil
+	}
+	p, ok := o.Removed.(domain.Photo)
+	if !ok {
+		return domain.Errorf(domain.Internal, "the mark of %q records a deletion of a %T", mark.ID, o.Removed)
+	}
+	return marks.FinishPhotoDeletion(ctx, p.Key(), o.Deletion)
 }
 
 // outcomeOf is the outcome a mark records for out.
@@ -187,20 +226,23 @@ func outcomeOf(kind answerKind, out any) (domain.MutationOutcome, error) {
 	if !ok {
 		return domain.MutationOutcome{}, fmt.Errorf("a %T has no id", out)
 	}
-	return domain.MutationOutcome{Node: n.NodeKey()}, nil
+	return domain.MutationOutcome{Node: n.NodeKey(), Returned: n}, nil
 }
 
 // stateRefusal is err when it refuses a mutation for a reason of the data's state (the
-// username taken, a stale version, the photo gone, the upload used), which a replay must meet
-// again even if the state changed; nil for an error a retry may get past (the store busy, an
-// internal failure), which leaves no mark.
+// username taken, a stale version, the photo gone, the upload used or expired), which a replay
+// must meet again even if the state changed; nil for an error a retry may get past (the store
+// busy, an internal failure), which leaves no mark. Arguments are checked before the mark is
+// read, so the only Invalid a write meets is an upload's state (domain.ErrUploadState); any
+// other leaves no mark either.
 func stateRefusal(err error) *domain.Error {
 	var e *domain.Error
 	if !errors.As(err, &e) {
 		return nil
 	}
-	switch e.Code {
-	case domain.Conflict, domain.NotFound, domain.Invalid:
+	switch {
+	case e.Code == domain.Conflict, e.Code == domain.NotFound,
+		e.Code == domain.Invalid && errors.Is(err, domain.ErrUploadState):
 		return &domain.Error{Code: e.Code, Message: e.Message}
 	}
 	return nil

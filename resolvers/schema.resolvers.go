@@ -67,7 +67,7 @@ func (r *mutationResolver) UpdateUser(ctx context.Context, username string, inpu
 func (r *mutationResolver) CreatePhotoUpload(ctx context.Context, input model.CreatePhotoUploadInput) (*model.PhotoUpload, error) {
 	return mutation[model.CreatePhotoUploadInput, model.PhotoUpload]{
 		actAs:  input.Owner,
-		input:  validated(input, r.takesUploads),
+		input:  validated(input, r.takesUploads, r.validUploadRequest),
 		write:  r.createPhotoUpload,
 		loaded: func(context.Context, *loaders.Loaders, model.CreatePhotoUploadInput, model.PhotoUpload) {},
 		replay: r.replayable(input.ClientMutationID.Value(), answerData),

@@ -101,21 +101,28 @@ type Image struct {
 }
 
 // Writes. Each one is a single conditional DynamoDB write; those that keep a counter are one
-// TransactWriteItems.
+// TransactWriteItems, except deletePhoto of a photo with more reactions than one transaction
+// holds, which goes in steps (see docs/design.md).
 //
 // Every mutation takes an optional `clientMutationId` (in its input, or as an argument of
 // `deletePhoto`) that makes sending it again safe, for a client that lost the answer (a dropped
 // connection, a queue of mutations replayed on reconnect). The server keeps a mark of the id, per
 // caller (the signed-in user; on a server without authentication, the user the mutation acts
-// as), written in the same transaction as the mutation's writes, for 7 days by default. Sent
+// as), written with the mutation's writes (below), for 7 days by default. Sent
 // again by the same caller with the same input (the same argument values: compared as canonical
 // JSON) within that time, the mutation writes nothing and answers as it first did: with the
-// object it returned as it is now (a removal: as it was removed), or with the same error code and
+// object it returned as it is now (as returned, when it is gone since; a removal: as it was
+// removed), or with the same error code and
 // message when it was refused for a reason of state (CONFLICT, NOT_FOUND, or BAD_USER_INPUT of an
-// upload; a stale version's CONFLICT comes with the profile as it is now). Of two replays racing, one writes and both answer the same. The same id with another
-// input is BAD_USER_INPUT; so is an empty id, one over 64 characters, or one with a character that
-// is not printable. With an id, a mutation costs one GetItem more (the mark's read) and its write
-// is one TransactWriteItems with the mark (see docs/api.md).
+// upload; a stale version's CONFLICT comes with the profile as it is now). Of two replays
+// racing, one writes and both answer the same. The same id with another input is
+// BAD_USER_INPUT; so is an empty id, one over 64 characters, or one with a character that is not
+// printable, and invalid arguments, refused before any request and leaving no mark. With an id, a mutation costs one GetItem more (the mark's read), and its
+// writes carry the mark: one TransactWriteItems with the mark put first (updateUser then reads
+// the profile back with one GetItem); a photo deleted in steps puts it with its first step. A
+// write whose answer is no stored object (createPhotoUpload: the upload's record, then the mark)
+// or that wrote nothing (updateUser with nothing to change), and a refusal for a reason of state,
+// put the mark alone with one PutItem (see docs/api.md).
 type Mutation struct {
 }
 
