@@ -16,7 +16,8 @@
 //
 // Each command is the file cmd_COMMAND.go (cmd_serve.go, cmd_stream.go, …), a name no package
 // has. Flags that several commands share are each registered once, in a flags_GROUP.go of their
-// own that holds flags only (flags_api.go, flags_store.go, …). What opens the store, the photo
+// own, with what settles them (flags_api.go, flags_store.go, …; progress.go prints the load
+// commands' progress). What opens the store, the photo
 // files' store and the stream's consumers, and runs and stops them, is the wiring, in
 // wire_PART.go files: wire_backend.go opens what serve, stream and lambda share, wire_server.go
 // is serve's lifecycle, and wire_lifecycle.go closes what a command opened in reverse.

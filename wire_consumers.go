@@ -40,17 +40,21 @@ const (
 )
 
 // consumers makes the stream consumers of cs over b's store, in order; an error at once when
-// the table has no stream.
+// the table has no stream, in the words of the first consumer (one look at the table serves
+// them all).
 func (b *backend) consumers(ctx context.Context, cs ...consumer) ([]*stream.Consumer, error) {
+	if len(cs) == 0 {
+		return nil, nil
+	}
+	if _, err := b.store.StreamARN(ctx); err != nil {
+		err = fmt.Errorf("%s the table's stream: %w", cs[0].reads, err)
+		if cs[0].orElse != "" {
+			err = fmt.Errorf("%w (%s)", err, cs[0].orElse)
+		}
+		return nil, err
+	}
 	out := make([]*stream.Consumer, 0, len(cs))
 	for _, c := range cs {
-		if _, err := b.store.StreamARN(ctx); err != nil {
-			err = fmt.Errorf("%s the table's stream: %w", c.reads, err)
-			if c.orElse != "" {
-				err = fmt.Errorf("%w (%s)", err, c.orElse)
-			}
-			return nil, err
-		}
 		sc := &stream.Consumer{
 			Name: c.name, Streams: b.opened.streams, Store: b.store, Handle: c.handle,
 			Poll: b.opened.pollOf(b.poll), Log: b.log, Ready: c.ready, CaughtUp: c.caughtUp,
