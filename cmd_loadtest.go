@@ -16,6 +16,7 @@ import (
 	"github.com/quickphotos/quickphotos/internal/httpserve"
 	"github.com/quickphotos/quickphotos/loadtest"
 	"github.com/quickphotos/quickphotos/loadtest/floor"
+	"github.com/quickphotos/quickphotos/sample"
 )
 
 // runLoadTest drives running servers with a workload and prints what each sustained; `loadtest
@@ -38,7 +39,7 @@ func runLoadTest(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	f.Int(&ops, "max-ops", 0, "end a round after this many operations, if sooner than --duration (0: no count)")
 	f.Duration(&cfg.Warmup, "warmup", 2*time.Second, "unmeasured load on each target before each of its rounds")
 	f.Int(&cfg.Rounds, "rounds", 1, "rounds per target, targets alternating")
-	f.Int(&sampleUsers, "sample-users", 200, "the users of the sample the servers hold (serve --sample --sample-users)")
+	f.Int(&sampleUsers, "sample-users", sample.DefaultUsers, "the users of the sample the servers hold (serve --sample --sample-users)")
 	f.Int(&cfg.Subscribers, "subscribers", 0, "subscription mode: this many graphql-ws connections subscribe to feedPhotoAdded during each round (needs --jwt-secret)")
 	f.Bool(&cfg.Alone, "alone", false, "after the mix, measure each of its operations alone, in as many rounds, and print each one's ops/s on every target beside the first's")
 	f.Int(&cfg.Greedy, "greedy", 0, "measure the mix alone and beside a greedy caller: one user with this many clients sending a heavy query back to back, ignoring refusals; reports the p99 of the mix's reads in both (needs --jwt-secret: every request of the mix is then signed in, as a user drawn from the sample)")
@@ -57,10 +58,9 @@ func runLoadTest(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		return err
 	}
 	cfg.Targets = splitList(urls)
-	cfg.MaxOps, cfg.SampleUsers, cfg.Seed = ops, sampleUsers, 1
+	cfg.MaxOps, cfg.SampleUsers, cfg.Seed = ops, sampleUsers, sample.DefaultSeed
 	if secret != "" {
-		run := time.Duration(cfg.Rounds*len(cfg.Targets)) * (cfg.Warmup + cfg.Duration)
-		cfg.Tokens = tokenCache([]byte(secret), auth.Options{UsernameClaim: claim}, run+time.Hour)
+		cfg.Tokens = tokenCache([]byte(secret), auth.Options{UsernameClaim: claim}, cfg.Span()+time.Hour)
 	}
 	report, err := loadtest.Run(ctx, cfg)
 	if report != nil {
@@ -76,7 +76,7 @@ func runFloor(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var sampleUsers int
 	f := newFlags("loadtest floor", stderr)
 	f.String(&from, "record-from", "http://127.0.0.1:8080/graphql", "the GraphQL endpoint, on a loopback address, of a serve --sample fresh with the sample, whose answers the floor records")
-	f.Int(&sampleUsers, "sample-users", 200, "the users of the sample it holds (serve --sample-users)")
+	f.Int(&sampleUsers, "sample-users", sample.DefaultUsers, "the users of the sample it holds (serve --sample-users)")
 	f.String(&listen, "listen", "127.0.0.1:8090", "the loopback address to serve the floor on")
 	f.String(&logPath, "log", "", "the mutations' log file, created at 64 MiB (a temporary file, removed at exit, when empty)")
 	f.epilogue = "\nIt answers the requests of the operations " + strings.Join(loadtest.FloorOperations, ", ") +
@@ -92,7 +92,7 @@ func runFloor(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer ln.Close()
-	reqs, err := loadtest.Requests(sampleUsers, 1)
+	reqs, err := loadtest.Requests(sampleUsers, sample.DefaultSeed)
 	if err != nil {
 		return err
 	}

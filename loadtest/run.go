@@ -82,6 +82,19 @@ func (cfg *Config) check() error {
 	return nil
 }
 
+// Span is how long Run takes at most, its rounds on every target counted (twice each with a
+// greedy caller, once more per operation measured alone): what the run's tokens must outlive.
+func (cfg Config) Span() time.Duration {
+	rounds := cfg.Rounds * len(cfg.Targets)
+	if cfg.Greedy > 0 {
+		rounds *= 2
+	}
+	if cfg.Alone {
+		rounds *= 1 + len(cfg.Mix.ops)
+	}
+	return time.Duration(rounds) * (cfg.Warmup + cfg.Duration)
+}
+
 // Run measures every target, round by round, and reports what each sustained.
 func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err := cfg.check(); err != nil {
