@@ -65,10 +65,11 @@ var requestKeys = []string{"query", "operationName", "variables", "extensions", 
 func checkRequest(r *http.Request) (string, error) {
 	switch r.Method {
 	case http.MethodGet:
-		if err := checkGETParams(r.URL.RawQuery); err != nil {
+		params, err := checkGETParams(r.URL.RawQuery)
+		if err != nil {
 			return "", err
 		}
-		return getDocumentID(r.URL.Query())
+		return getDocumentID(params)
 	case http.MethodPost:
 		// The same test gqlgen's POST transport applies: other bodies it does not decode.
 		if mediaType, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mediaType != "application/json" {
@@ -91,17 +92,18 @@ func checkRequest(r *http.Request) (string, error) {
 	return "", nil
 }
 
-func checkGETParams(rawQuery string) error {
+// checkGETParams checks a GET's GraphQL parameters and returns them, parsed once.
+func checkGETParams(rawQuery string) (url.Values, error) {
 	params, err := url.ParseQuery(rawQuery)
 	if err != nil {
-		return domain.Errorf(domain.Invalid, "the URL's query string cannot be read (%v): URL-escape the GraphQL parameters", err)
+		return nil, domain.Errorf(domain.Invalid, "the URL's query string cannot be read (%v): URL-escape the GraphQL parameters", err)
 	}
 	for _, name := range requestKeys {
 		if n := len(params[name]); n > 1 {
-			return domain.Errorf(domain.Invalid, "the %s parameter is given %d times: give each GraphQL parameter once", name, n)
+			return nil, domain.Errorf(domain.Invalid, "the %s parameter is given %d times: give each GraphQL parameter once", name, n)
 		}
 		if !utf8.ValidString(params.Get(name)) {
-			return domain.Errorf(domain.Invalid, "the %s parameter is not valid UTF-8: send text as UTF-8", name)
+			return nil, domain.Errorf(domain.Invalid, "the %s parameter is not valid UTF-8: send text as UTF-8", name)
 		}
 	}
 	for _, name := range []string{"variables", "extensions"} {
@@ -111,17 +113,17 @@ func checkGETParams(rawQuery string) error {
 				mode = foldedKeys
 			}
 			if err := checkJSON([]byte(v), "the "+name+" parameter", mode); err != nil {
-				return err
+				return nil, err
 			}
 			if err := checkJSONText([]byte(v), "the "+name+" parameter"); err != nil {
-				return err
+				return nil, err
 			}
 			if !isJSONObject(v) {
-				return domain.Errorf(domain.Invalid, "the %s parameter is not a JSON object: send it as JSON, e.g. {\"name\": \"value\"}, URL-escaped", name)
+				return nil, domain.Errorf(domain.Invalid, "the %s parameter is not a JSON object: send it as JSON, e.g. {\"name\": \"value\"}, URL-escaped", name)
 			}
 		}
 	}
-	return nil
+	return params, nil
 }
 
 // isJSONObject reports whether v is one JSON object (or null, which gqlgen takes as none), what

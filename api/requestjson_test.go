@@ -90,7 +90,7 @@ func TestCheckGETParams(t *testing.T) {
 		"VariablesNull":       {"variables=null", ""},
 	} {
 		t.Run(name, func(t *testing.T) {
-			err := checkGETParams(tc.query)
+			_, err := checkGETParams(tc.query)
 			if tc.says == "" {
 				if err != nil {
 					t.Fatalf("refused: %v", err)
