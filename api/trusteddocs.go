@@ -15,6 +15,7 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2"
+	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/quickphotos/quickphotos/api/limits"
@@ -60,6 +61,8 @@ const documentIDPrefix = "sha256:"
 // hex sha256 of that text. It is read once at start-up and only read after.
 type TrustedDocuments struct {
 	docs map[string]string
+	// parsed holds each document as validation left it, for CheckLimits at start-up.
+	parsed map[string]*ast.QueryDocument
 }
 
 // CheckLimits refuses a manifest holding a document the server's limits would refuse at every
@@ -69,7 +72,6 @@ func (t *TrustedDocuments) CheckLimits(c limits.Config) error {
 	if t == nil {
 		return nil
 	}
-	schema := graph.NewExecutableSchema(graph.Config{}).Schema()
 	hashes := make([]string, 0, len(t.docs))
 	for h := range t.docs {
 		hashes = append(hashes, h)
@@ -77,10 +79,7 @@ func (t *TrustedDocuments) CheckLimits(c limits.Config) error {
 	slices.Sort(hashes)
 	over := func(n, limit int) bool { return limit > 0 && n > limit }
 	for _, h := range hashes {
-		doc, errs := gqlparser.LoadQueryWithRules(schema, t.docs[h], validationRules())
-		if len(errs) > 0 {
-			return fmt.Errorf("entry %q: %s", h, errs[0].Message)
-		}
+		doc := t.parsed[h]
 		if n := limits.Tokens(t.docs[h]); over(n, c.MaxTokens) {
 			return fmt.Errorf("entry %q: %d tokens, over --max-tokens %d: every request of it would be refused", h, n, c.MaxTokens)
 		}
@@ -153,7 +152,7 @@ func ParseTrustedDocuments(data []byte) (*TrustedDocuments, error) {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	t := &TrustedDocuments{docs: make(map[string]string, len(raw))}
+	t := &TrustedDocuments{docs: make(map[string]string, len(raw)), parsed: make(map[string]*ast.QueryDocument, len(raw))}
 	for _, key := range keys {
 		doc := raw[key]
 		hash := strings.TrimPrefix(key, documentIDPrefix)
@@ -164,10 +163,11 @@ func ParseTrustedDocuments(data []byte) (*TrustedDocuments, error) {
 			return nil, fmt.Errorf("entry %q: the document's sha256 is %s: the key must be the hash of the document's exact text", key, got)
 		}
 		// The server's own rules: a document refused here would be refused at every request.
-		if _, errs := gqlparser.LoadQueryWithRules(schema, doc, validationRules()); len(errs) > 0 {
+		parsed, errs := gqlparser.LoadQueryWithRules(schema, doc, validationRules())
+		if len(errs) > 0 {
 			return nil, fmt.Errorf("entry %q: the document does not parse and validate against the schema: %s", key, errs[0].Message)
 		}
-		t.docs[hash] = doc
+		t.docs[hash], t.parsed[hash] = doc, parsed
 	}
 	return t, nil
 }
