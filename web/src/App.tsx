@@ -1,0 +1,91 @@
+import { ApolloProvider } from "@apollo/client/react";
+import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from "react";
+import { Feed } from "./features/feed/Feed";
+import { Layout } from "./features/layout/Layout";
+import { useViewer } from "./features/layout/viewer";
+import { PhotoPage } from "./features/photo/PhotoPage";
+import { Profile } from "./features/profile/Profile";
+import { EditProfile } from "./features/settings/EditProfile";
+import { CreateProfile } from "./features/signin/CreateProfile";
+import { SignIn } from "./features/signin/SignIn";
+import { Upload } from "./features/upload/Upload";
+import { forgetSession, startSession } from "./lib/client";
+import { parseRoute, type Route } from "./lib/router";
+import { type Services, ServicesContext } from "./lib/services";
+import { loadSession, saveSession, type Session } from "./lib/session";
+
+function useRoute(): Route {
+  const hash = useSyncExternalStore(
+    (fn) => {
+      window.addEventListener("hashchange", fn);
+      return () => window.removeEventListener("hashchange", fn);
+    },
+    () => window.location.hash,
+  );
+  return parseRoute(hash);
+}
+
+export function App() {
+  const [session, setSession] = useState<Session | undefined>(() => loadSession(window.localStorage));
+  if (session === undefined) {
+    return (
+      <SignIn
+        onSignedIn={(s) => {
+          saveSession(window.localStorage, s);
+          setSession(s);
+        }}
+      />
+    );
+  }
+  return (
+    <SignedIn
+      key={session.username}
+      session={session}
+      onSignOut={() => {
+        forgetSession(session.username);
+        saveSession(window.localStorage, undefined);
+        setSession(undefined);
+      }}
+    />
+  );
+}
+
+function SignedIn(props: { session: Session; onSignOut: () => void }) {
+  const started = useMemo(() => startSession(props.session), [props.session]);
+  useEffect(() => () => started.close(), [started]);
+  const [messages, setMessages] = useState<string[]>([]);
+  const notify = useCallback((m: string) => setMessages((ms) => [...ms, m]), []);
+  const services: Services = useMemo(
+    () => ({ session: props.session, queue: started.queue, outbox: started.outbox, connectivity: started.connectivity, signOut: props.onSignOut, notify }),
+    [props.session, started, props.onSignOut, notify],
+  );
+  return (
+    <ApolloProvider client={started.client}>
+      <ServicesContext.Provider value={services}>
+        <Layout messages={messages} onDismissMessage={(i) => setMessages((ms) => ms.filter((_, j) => j !== i))}>
+          <Screen />
+        </Layout>
+      </ServicesContext.Provider>
+    </ApolloProvider>
+  );
+}
+
+function Screen() {
+  const route = useRoute();
+  const viewer = useViewer();
+  if (viewer.data && viewer.data.viewer === null) return <CreateProfile />;
+  switch (route.screen) {
+    case "feed":
+      return <Feed />;
+    case "profile":
+      return <Profile username={route.username} />;
+    case "photo":
+      return <PhotoPage owner={route.owner} timestamp={route.timestamp} />;
+    case "upload":
+      return <Upload />;
+    case "settings":
+      return <EditProfile />;
+    case "notFound":
+      return <h1>Nothing here</h1>;
+  }
+}

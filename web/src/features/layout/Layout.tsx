@@ -1,0 +1,65 @@
+import type { ReactNode } from "react";
+import { describe } from "../../lib/errors";
+import { href } from "../../lib/router";
+import { useFailures, useOnline, usePending, useServices } from "../../lib/services";
+
+/** Layout: the navigation, whether the app is offline, the changes waiting, and the refusals. */
+export function Layout(props: { children: ReactNode; messages: string[]; onDismissMessage: (i: number) => void }) {
+  const { session, signOut, queue } = useServices();
+  const online = useOnline();
+  const pending = usePending();
+  const failures = useFailures();
+  return (
+    <>
+      <header className="top">
+        <nav aria-label="Main">
+          <a href={href({ screen: "feed" })}>Feed</a>
+          <a href={href({ screen: "upload" })}>Upload</a>
+          <a href={href({ screen: "profile", username: session.username })}>My profile</a>
+          <a href={href({ screen: "settings" })}>Edit profile</a>
+          <button type="button" onClick={signOut}>
+            Sign out {session.username}
+          </button>
+        </nav>
+        <div className="status-bar">
+          {!online && (
+            <p role="status" className="offline">
+              Offline: showing what was saved; changes are sent when you are back.
+            </p>
+          )}
+          {pending.length > 0 && (
+            <details className="pending-list">
+              <summary role="status">
+                {pending.length} {pending.length === 1 ? "change" : "changes"} waiting to be sent
+              </summary>
+              <ul>
+                {pending.map((m) => (
+                  <li key={m.id}>{m.label}</li>
+                ))}
+              </ul>
+            </details>
+          )}
+        </div>
+      </header>
+      <div className="messages" aria-live="assertive">
+        {props.messages.map((m, i) => (
+          <p key={i} role="alert" className="message">
+            {m}{" "}
+            <button type="button" onClick={() => props.onDismissMessage(i)}>
+              Dismiss
+            </button>
+          </p>
+        ))}
+        {failures.map((f) => (
+          <div key={f.id} role="alert" className="message failure">
+            Not saved: {f.label}. {describe(f.refusal)}{" "}
+            <button type="button" onClick={() => queue.dismiss(f.id)}>
+              Dismiss
+            </button>
+          </div>
+        ))}
+      </div>
+      <main>{props.children}</main>
+    </>
+  );
+}

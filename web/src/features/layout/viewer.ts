@@ -1,0 +1,43 @@
+import { useQuery } from "@apollo/client/react";
+import { graphql } from "../../gql";
+import { useReadPolicy } from "../../lib/services";
+
+// What the screens need to know about the signed-in person: whom they follow and how they
+// reacted, to show the follow buttons and their own reactions. The schema has no
+// "does the viewer follow this user" field, so the first 100 of each list stand in for it.
+export const ViewerStateQuery = graphql(`
+  query ViewerState {
+    viewer {
+      id
+      username
+      name
+      followingCount
+      following(first: 100) {
+        edges {
+          node {
+            id
+            followed {
+              id
+              username
+            }
+          }
+        }
+      }
+      reactions(first: 100) {
+        edges {
+          node {
+            id
+            type
+            photo {
+              id
+            }
+          }
+        }
+      }
+    }
+  }
+`);
+
+export function useViewer() {
+  return useQuery(ViewerStateQuery, { fetchPolicy: useReadPolicy() });
+}

@@ -1,0 +1,109 @@
+import { type FragmentType, getFragmentData, graphql } from "../../gql";
+import type { ReactionType } from "../../gql/graphql";
+import { messageFor } from "../../lib/errors";
+import { usePending, useServices } from "../../lib/services";
+import { newMutationId } from "../../offline/queue";
+import { useViewer } from "../layout/viewer";
+import { countsAfter, reactionEmoji, reactionTypes } from "./reactions";
+
+export const Reactions_photo = graphql(`
+  fragment Reactions_photo on Photo {
+    id
+    username
+    timestamp
+    reactionCounts {
+      heart
+      smiley
+      thumbsUp
+      sunglasses
+      total
+    }
+  }
+`);
+
+const countField = { HEART: "heart", THUMBS_UP: "thumbsUp", SMILEY: "smiley", SUNGLASSES: "sunglasses" } as const;
+
+/** Reactions shows a photo's counters as buttons that react and unreact, optimistically. */
+export function Reactions(props: { photo: FragmentType<typeof Reactions_photo> }) {
+  const photo = getFragmentData(Reactions_photo, props.photo);
+  const { session, outbox, notify } = useServices();
+  const viewer = useViewer().data?.viewer;
+  const pending = usePending();
+  const mine = new Map<ReactionType, string>();
+  for (const e of viewer?.reactions.edges ?? []) {
+    if (e.node.photo.id === photo.id) mine.set(e.node.type, e.node.id);
+  }
+  const waiting = pending.filter((m) => {
+    const input = m.variables.input as { owner?: string; timestamp?: string } | undefined;
+    return input?.owner === photo.username && input.timestamp === photo.timestamp;
+  }).length;
+
+  const toggle = (type: ReactionType) => {
+    if (viewer == null) {
+      notify("Create your profile before reacting.");
+      return;
+    }
+    const id = newMutationId();
+    const input = { username: session.username, owner: photo.username, timestamp: photo.timestamp, type, clientMutationId: id };
+    const existing = mine.get(type);
+    const name = reactionEmoji[type].name;
+    const reaction = (rid: string, by: 1 | -1) => ({
+      __typename: "Reaction" as const,
+      id: rid,
+      type,
+      user: { __typename: "User" as const, id: viewer.id },
+      photo: { __typename: "Photo" as const, id: photo.id, reactionCounts: { __typename: "ReactionCounts" as const, ...countsAfter(photo.reactionCounts, type, by) } },
+    });
+    const sent =
+      existing === undefined
+        ? outbox.send({
+            id,
+            operationName: "ReactToPhoto",
+            variables: { input },
+            optimisticResponse: { reactToPhoto: reaction(`pending:${id}`, 1) },
+            label: `${name} on ${photo.username}'s photo`,
+          })
+        : outbox.send({
+            id,
+            operationName: "RemoveReaction",
+            variables: { input },
+            optimisticResponse: { removeReaction: reaction(existing, -1) },
+            label: `remove ${name} from ${photo.username}'s photo`,
+          });
+    sent.catch((err: unknown) =>
+      notify(
+        messageFor(err, {
+          CONFLICT: `You had already reacted with a ${name}.`,
+          NOT_FOUND: existing === undefined ? "This photo has been deleted." : "That reaction was already removed.",
+        }),
+      ),
+    );
+  };
+
+  return (
+    <div className="reactions" role="group" aria-label="Reactions">
+      {reactionTypes.map((type) => {
+        const count = photo.reactionCounts[countField[type]];
+        const { emoji, name } = reactionEmoji[type];
+        return (
+          <button
+            key={type}
+            type="button"
+            className="reaction"
+            aria-pressed={mine.has(type)}
+            aria-label={`${name}: ${count}`}
+            data-reaction={type}
+            onClick={() => toggle(type)}
+          >
+            <span aria-hidden="true">{emoji}</span> {count}
+          </button>
+        );
+      })}
+      {waiting > 0 && (
+        <span className="pending" role="status">
+          {waiting} pending
+        </span>
+      )}
+    </div>
+  );
+}

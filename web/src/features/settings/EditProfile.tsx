@@ -1,0 +1,131 @@
+import { useQuery } from "@apollo/client/react";
+import { useState } from "react";
+import { type FragmentType, getFragmentData, graphql } from "../../gql";
+import { messageFor, refusalOf } from "../../lib/errors";
+import { usePending, useReadPolicy, useServices } from "../../lib/services";
+import { newMutationId } from "../../offline/queue";
+import { changes, currentOf, type ProfileFields } from "./updateProfile";
+
+export const EditProfile_user = graphql(`
+  fragment EditProfile_user on User {
+    id
+    username
+    name
+    status
+    version
+  }
+`);
+
+const EditProfileQuery = graphql(`
+  query EditProfile {
+    viewer {
+      id
+      ...EditProfile_user
+    }
+  }
+`);
+
+/**
+ * EditProfile changes the viewer's name and status with expectedVersion: an edit made to a
+ * profile that changed meanwhile is refused with CONFLICT, and the screen shows both versions
+ * and lets the person send theirs again over the current one.
+ */
+export function EditProfile() {
+  const { data, error } = useQuery(EditProfileQuery, { fetchPolicy: useReadPolicy() });
+  if (!data) return error ? <p role="alert">{messageFor(error)}</p> : <p role="status">Loading…</p>;
+  if (!data.viewer) return <p>Create your profile first.</p>;
+  return <EditForm user={data.viewer} />;
+}
+
+interface Conflict {
+  mine: ProfileFields;
+  theirs: ProfileFields & { version: number };
+}
+
+function EditForm(props: { user: FragmentType<typeof EditProfile_user> }) {
+  const user = getFragmentData(EditProfile_user, props.user);
+  const { outbox, notify } = useServices();
+  const pending = usePending().filter((m) => m.operationName === "UpdateProfile").length;
+  const saved: ProfileFields = { name: user.name ?? "", status: user.status ?? "" };
+  const [form, setForm] = useState<ProfileFields>(saved);
+  const [conflict, setConflict] = useState<Conflict>();
+  const [said, setSaid] = useState<string>();
+
+  const save = (fields: ProfileFields, base: ProfileFields, version: number) => {
+    const input = changes(base, fields);
+    if (Object.keys(input).length === 0) {
+      setSaid("Nothing to save.");
+      return;
+    }
+    const id = newMutationId();
+    setConflict(undefined);
+    setSaid("Saved.");
+    outbox
+      .send({
+        id,
+        operationName: "UpdateProfile",
+        variables: { username: user.username, input: { ...input, expectedVersion: version, clientMutationId: id } },
+        optimisticResponse: { updateUser: { __typename: "User", id: user.id, username: user.username, name: fields.name || null, status: fields.status || null, version: version + 1 } },
+        label: "edit your profile",
+      })
+      .catch((err: unknown) => {
+        const r = refusalOf(err);
+        const theirs = r.code === "CONFLICT" ? currentOf(r.extensions) : undefined;
+        if (theirs !== undefined) {
+          setConflict({ mine: fields, theirs });
+          setSaid(undefined);
+          return;
+        }
+        setSaid(undefined);
+        notify(messageFor(err));
+      });
+  };
+
+  return (
+    <section>
+      <h1>Edit your profile</h1>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          save(form, saved, user.version);
+        }}
+      >
+        <label>
+          Name
+          <input value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} maxLength={1000} />
+        </label>
+        <label>
+          Status
+          <input value={form.status} onChange={(e) => setForm({ ...form, status: e.target.value })} maxLength={1000} />
+        </label>
+        <button type="submit">Save</button>
+        {pending > 0 && <span className="pending"> waiting to be sent</span>}
+        {said && <span role="status"> {said}</span>}
+      </form>
+      {conflict && (
+        <div role="alert" className="conflict">
+          <h2>Your profile was changed elsewhere</h2>
+          <p>
+            Your edit was made to an older version of your profile, so it was not saved. The profile is now at version {conflict.theirs.version}:
+          </p>
+          <dl>
+            <dt>Name now</dt>
+            <dd>{conflict.theirs.name || "(none)"}</dd>
+            <dt>Status now</dt>
+            <dd>{conflict.theirs.status || "(none)"}</dd>
+            <dt>Your name</dt>
+            <dd>{conflict.mine.name || "(none)"}</dd>
+            <dt>Your status</dt>
+            <dd>{conflict.mine.status || "(none)"}</dd>
+          </dl>
+          <button type="button" onClick={() => save(conflict.mine, conflict.theirs, conflict.theirs.version)}>
+            Save mine over it
+          </button>{" "}
+          <button type="button" onClick={() => setConflict(undefined)}>
+            Keep it as it is
+          </button>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,63 @@
+import { useEffect, useState } from "react";
+import { apiBase } from "../../lib/network";
+import { claimOfToken, devSignIn, devSignInStatus, type DevSignInStatus, type Session } from "../../lib/session";
+
+/**
+ * SignIn: against a development server (no identity provider, on loopback), as any username,
+ * with a token the server mints; otherwise with a bearer token from the identity provider.
+ */
+export function SignIn(props: { onSignedIn: (s: Session) => void }) {
+  const [status, setStatus] = useState<DevSignInStatus>();
+  const [error, setError] = useState<string>();
+  const [username, setUsername] = useState("");
+  const [token, setToken] = useState("");
+
+  useEffect(() => {
+    devSignInStatus(apiBase()).then(setStatus, () => setStatus({ available: false, reason: "the server could not be reached" }));
+  }, []);
+
+  return (
+    <main className="signin">
+      <h1>Sign in to Quick Photos</h1>
+      {status === undefined && <p role="status">Asking the server how to sign in…</p>}
+      {status?.available && (
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            setError(undefined);
+            devSignIn(apiBase(), username.trim()).then(props.onSignedIn, (err: unknown) => setError(err instanceof Error ? err.message : String(err)));
+          }}
+        >
+          <p>This is a development server: sign in as anyone.</p>
+          <label>
+            Username
+            <input name="username" value={username} onChange={(e) => setUsername(e.target.value)} required autoComplete="username" />
+          </label>
+          <button type="submit">Sign in</button>
+        </form>
+      )}
+      {status && !status.available && (
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            const t = token.trim();
+            const name = claimOfToken(t, "sub") ?? claimOfToken(t, "cognito:username") ?? claimOfToken(t, "username");
+            if (name === undefined) {
+              setError("This token names no user: paste the token your identity provider issued.");
+              return;
+            }
+            props.onSignedIn({ username: name, token: t });
+          }}
+        >
+          <p>Paste a bearer token from this server's identity provider.</p>
+          <label>
+            Token
+            <textarea name="token" value={token} onChange={(e) => setToken(e.target.value)} required rows={4} />
+          </label>
+          <button type="submit">Sign in</button>
+        </form>
+      )}
+      {error && <p role="alert">{error}</p>}
+    </main>
+  );
+}

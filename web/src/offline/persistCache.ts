@@ -1,0 +1,46 @@
+// The cache kept in the browser's storage, so that the app opens offline showing what it had.
+// Only the cache's confirmed data is stored (extract() leaves the optimistic layers out): what
+// a pending mutation shows comes back from the queue, which applies it again.
+
+import type { KeyValueStorage } from "./queue";
+
+export interface Snapshotting {
+  extract(): unknown;
+  restore(data: never): unknown;
+}
+
+/** restoreCache loads what saveCache stored; a store that does not parse is dropped. */
+export function restoreCache(cache: Snapshotting, storage: KeyValueStorage, key: string): boolean {
+  const raw = storage.getItem(key);
+  if (raw === null) return false;
+  try {
+    cache.restore(JSON.parse(raw) as never);
+    return true;
+  } catch {
+    storage.removeItem(key);
+    return false;
+  }
+}
+
+/**
+ * cacheSaver writes the cache to storage at most once per delayMs after schedule() is called
+ * (each answer from the server calls it), and at once on flush() (when the page is hidden).
+ */
+export function cacheSaver(cache: Snapshotting, storage: KeyValueStorage, key: string, delayMs = 300) {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const flush = () => {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+    try {
+      storage.setItem(key, JSON.stringify(cache.extract()));
+    } catch {
+      // Over the storage quota: keep the previous snapshot rather than none.
+    }
+  };
+  return {
+    schedule() {
+      if (timer === undefined) timer = setTimeout(flush, delayMs);
+    },
+    flush,
+  };
+}
