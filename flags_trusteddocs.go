@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/quickphotos/quickphotos/api"
+	"github.com/quickphotos/quickphotos/web"
 )
 
 // trustedDocumentsConfig is the manifest of trusted documents and the mode it runs under
@@ -12,14 +13,16 @@ import (
 type trustedDocumentsConfig struct {
 	path string
 	mode string
-	// docs and settled are what load made of path and mode.
+	// docs and settled are what load made of path and mode; ofApp, that docs are the web
+	// app's, trusted because neither was given.
 	docs    *api.TrustedDocuments
 	settled api.TrustedDocumentsMode
+	ofApp   bool
 }
 
 func (c *trustedDocumentsConfig) register(f *flags) {
-	f.String(&c.path, "trusted-documents", "", "a manifest of trusted documents as GraphQL Codegen's client preset writes it (persisted-documents.json), read and checked against the schema at start-up: clients may send a documentId (sha256:<hex>) instead of the query (empty: none)")
-	f.String(&c.mode, "trusted-documents-mode", "", `what runs: off, allow (document ids and queries) or enforce (only the manifest's documents; production) (empty: allow with --trusted-documents, else off)`)
+	f.String(&c.path, "trusted-documents", "", "a manifest of trusted documents as GraphQL Codegen's client preset writes it (persisted-documents.json), read and checked against the schema at start-up: clients may send a documentId (sha256:<hex>) instead of the query (empty: with no --trusted-documents-mode either, the embedded web app's documents, web/src/gql/persisted-documents.json, in allow mode)")
+	f.String(&c.mode, "trusted-documents-mode", "", `what runs: off, allow (document ids and queries) or enforce (only the manifest's documents; production) (empty: allow)`)
 }
 
 // load reads and checks the manifest, so that a bad one stops start-up naming its entry, and
@@ -28,7 +31,13 @@ func (c *trustedDocumentsConfig) load() error {
 	mode := api.TrustedDocumentsMode(c.mode)
 	switch {
 	case mode == "" && c.path == "":
-		mode = api.TrustedOff
+		// The web app served at /app/ sends only document ids: trust its own, beside queries.
+		docs, err := api.ParseTrustedDocuments(web.Manifest())
+		if err != nil {
+			return fmt.Errorf("the web app's trusted documents: %w", err)
+		}
+		c.docs, c.settled, c.ofApp = docs, api.TrustedAllow, true
+		return nil
 	case mode == "":
 		mode = api.TrustedAllow
 	case mode != api.TrustedOff && mode != api.TrustedAllow && mode != api.TrustedEnforce:
@@ -58,6 +67,9 @@ func (c *trustedDocumentsConfig) describe() string {
 	says := fmt.Sprintf("%s, %d documents", c.settled, c.docs.Len())
 	if c.docs.Len() == 1 {
 		says = fmt.Sprintf("%s, 1 document", c.settled)
+	}
+	if c.ofApp {
+		says += " of the web app (--trusted-documents names others)"
 	}
 	if c.settled == api.TrustedEnforce {
 		says += ": nothing else runs, and GraphiQL is not served"

@@ -17,6 +17,7 @@ import (
 	"github.com/quickphotos/quickphotos/media"
 	"github.com/quickphotos/quickphotos/ratelimit"
 	"github.com/quickphotos/quickphotos/telemetry"
+	"github.com/quickphotos/quickphotos/web"
 )
 
 // apiParts is what the API's handler is built over besides its flags.
@@ -39,10 +40,14 @@ type apiParts struct {
 	media *media.Service
 	// mediaFiles, when set, is the embedded media store's handler of forms and signed URLs.
 	mediaFiles http.Handler
+	// devSignInRefusal is why the development sign-in is refused, when verifier is not an
+	// auth.Dev (authConfig.offersDevSignIn).
+	devSignInRefusal string
 }
 
 // handler is the API's HTTP handler over p, as the flags configure it.
 func (c *apiConfig) handler(p apiParts) http.Handler {
+	dev, _ := p.verifier.(*auth.Dev)
 	return api.New(api.Config{
 		Store:                p.store,
 		Logger:               p.log,
@@ -66,6 +71,9 @@ func (c *apiConfig) handler(p apiParts) http.Handler {
 		Ready:                p.ready,
 		Media:                p.media,
 		MediaFiles:           p.mediaFiles,
+		App:                  web.Handler(),
+		DevSignIn:            dev,
+		DevSignInRefusal:     p.devSignInRefusal,
 	})
 }
 

@@ -37,14 +37,16 @@ type server struct {
 	lc     lifecycle
 
 	// Settled before anything opens.
-	addr         *net.TCPAddr
-	limiter      ratelimit.Limiter
-	limiterSays  string
-	proxies      []netip.Prefix
-	verifier     auth.Verifier
-	authSays     string
-	dynamodbAddr *net.TCPAddr
-	dynamodbSays string
+	addr        *net.TCPAddr
+	limiter     ratelimit.Limiter
+	limiterSays string
+	proxies     []netip.Prefix
+	verifier    auth.Verifier
+	authSays    string
+	// devSignInRefusal is why /auth/dev-sign-in refuses, when it does.
+	devSignInRefusal string
+	dynamodbAddr     *net.TCPAddr
+	dynamodbSays     string
 	// ln is the API's listener; mln, when set, the metrics' (--metrics-addr), and dln the
 	// embedded engine's DynamoDB API's (--dynamodb-listen).
 	ln       *net.TCPListener
@@ -97,6 +99,8 @@ func (s *server) settle(ctx context.Context, stderr io.Writer) error {
 	if s.verifier, s.authSays, err = s.cfg.api.auth.open(ctx, &s.lc, s.addr); err != nil {
 		return err
 	}
+	_, s.devSignInRefusal, _ = s.cfg.api.auth.offersDevSignIn(s.addr) // its error stopped open
+
 	switch {
 	case s.cfg.dynamodbListen != "":
 		s.dynamodbAddr, s.dynamodbSays, err = s.cfg.dynamodbAuth.prepare("--dynamodb-listen", s.cfg.dynamodbListen)
@@ -307,6 +311,7 @@ func (s *server) listen(ctx context.Context) error {
 	s.b.media.setBase(base)
 	fmt.Fprintf(s.stdout, "quickphotos: GraphiQL at %s/ — GraphQL API at %s%s (store: %s, %s, table: %s)\n",
 		base, base, api.Endpoint, s.cfg.store.kind, s.cfg.store.describe(), s.cfg.store.table)
+	fmt.Fprintf(s.stdout, "quickphotos: web app at %s%s\n", base, api.AppPath)
 	fmt.Fprintf(s.stdout, "quickphotos: authentication: %s\n", s.authSays)
 	fmt.Fprintf(s.stdout, "quickphotos: rate limit: %s\n", s.limiterSays)
 	fmt.Fprintf(s.stdout, "quickphotos: photo files: %s\n", s.b.media.says)
@@ -329,7 +334,7 @@ func (s *server) httpServer() *http.Server {
 		Handler: s.cfg.api.handler(apiParts{
 			store: s.b.store, log: s.log, verifier: s.verifier, tel: s.tel, live: s.hub, metricsElsewhere: s.cfg.metricsAddr != "",
 			rateLimit: s.limiter, trustedProxies: s.proxies, media: s.b.media.service, mediaFiles: s.b.media.files,
-			ready: s.ready,
+			ready: s.ready, devSignInRefusal: s.devSignInRefusal,
 		}),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,

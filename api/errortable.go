@@ -48,6 +48,10 @@ const (
 	codeDocumentRequired = "PERSISTED_DOCUMENT_REQUIRED"
 )
 
+// codeDevSignInUnavailable refuses the development sign-in (devsignin.go) of a server that does
+// not offer it, with HTTP 403 and the reason as the message.
+const codeDevSignInUnavailable = "DEV_SIGN_IN_UNAVAILABLE"
+
 // extensionCode is the extensions.code of a domain error code.
 func extensionCode(c domain.Code) string { return errorKinds[c].extensionCode }
 

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/netip"
+	"strings"
 	"time"
 
 	"github.com/99designs/gqlgen/graphql/handler"
@@ -30,6 +31,9 @@ import (
 
 // Endpoint is the path of the GraphQL API.
 const Endpoint = "/graphql"
+
+// AppPath is where Config.App is served.
+const AppPath = "/app/"
 
 // MediaPath is where Config.MediaFiles is served (blob.FileStorePath).
 const MediaPath = "/media/"
@@ -105,6 +109,13 @@ type Config struct {
 	// address X-Forwarded-For says it was reached from (clientaddress.go); none: by the
 	// connection's address alone.
 	TrustedProxies []netip.Prefix
+	// App, when set, is served at AppPath: the web app (package web).
+	App http.Handler
+	// DevSignIn, when set, signs people in as any username at DevSignInPath (devsignin.go):
+	// the development server's, which has no identity provider. It must also be the Verifier.
+	// Nil refuses the sign-in with DevSignInRefusal as the reason.
+	DevSignIn        *auth.Dev
+	DevSignInRefusal string
 	// Ready, when set, is asked by /readyz before the store: an error keeps the server out of
 	// a load balancer's rotation (503), with the error's text as the reason shown, so it must
 	// say nothing secret. serve's says whether the feed has caught up with the table's stream.
@@ -120,8 +131,8 @@ const DefaultMaxBodyBytes = 1 << 20
 const DefaultRequestTimeout = 10 * time.Second
 
 // New returns the server's HTTP handler: the GraphQL API at Endpoint (POST, and GET for
-// queries), the GraphiQL playground at /, /healthz, /readyz, and /metrics with telemetry
-// (unless Config.MetricsElsewhere).
+// queries), the GraphiQL playground at /, the web app at AppPath, the development sign-in at
+// DevSignInPath, /healthz, /readyz, and /metrics with telemetry (unless Config.MetricsElsewhere).
 func New(cfg Config) http.Handler {
 	cfg = withDefaults(cfg)
 	gql := handler.New(graph.NewExecutableSchema(graph.Config{Resolvers: &resolvers.Resolver{Store: cfg.Store, Live: cfg.Live, Media: cfg.Media, MutationRetention: cfg.MutationRetention}}))
@@ -170,6 +181,13 @@ func New(cfg Config) http.Handler {
 	if cfg.TrustedDocumentsMode != TrustedEnforce {
 		mux.Handle("GET /", playground.Handler(Endpoint))
 	}
+	if cfg.App != nil {
+		mux.Handle("GET "+AppPath, cfg.App)
+		mux.Handle("GET "+strings.TrimSuffix(AppPath, "/"), http.RedirectHandler(AppPath, http.StatusMovedPermanently))
+	}
+	signIn := devSignIn(cfg.DevSignIn, cfg.DevSignInRefusal)
+	mux.Handle("GET "+DevSignInPath, signIn)
+	mux.Handle("POST "+DevSignInPath, signIn)
 	if cfg.Telemetry != nil && !cfg.MetricsElsewhere {
 		mux.Handle("GET /metrics", cfg.Telemetry.MetricsHandler())
 	}

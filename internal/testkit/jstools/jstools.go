@@ -30,6 +30,9 @@ var (
 	GraphQLClients = Tools{"tools/graphql-clients", "the GraphQL client tools", "QUICKPHOTOS_REQUIRE_GRAPHQL_CLIENTS"}
 	ApolloPeer     = Tools{"tools/apollo-peer", "the Apollo peer (needs Node.js)", "QUICKPHOTOS_REQUIRE_APOLLO_PEER"}
 	AWSClients     = Tools{"tools/aws-clients", "the AWS SDK for JavaScript", "QUICKPHOTOS_REQUIRE_AWS_SDK_JS"}
+	// WebApp is the web app's own packages (web/package.json): its build, lint and unit tests,
+	// and playwright-core and axe-core for its browser tests.
+	WebApp = Tools{"web", "the web app's npm packages", "QUICKPHOTOS_REQUIRE_WEB"}
 )
 
 // installHint says how to install the tools.

@@ -51,7 +51,7 @@ export function Feed() {
       if (!added) return;
       client.cache.updateQuery({ query: FeedQuery, variables: { first: pageSize } }, (feed) => {
         if (!feed || feed.feed.edges.some((e) => e.node.id === added.id)) return feed;
-        return { feed: { ...feed.feed, edges: [{ __typename: "PhotoEdge" as const, node: added }, ...feed.feed.edges] } };
+        return { ...feed, feed: { ...feed.feed, edges: [{ __typename: "PhotoEdge" as const, node: added }, ...feed.feed.edges] } };
       });
     },
   });
@@ -67,6 +67,7 @@ export function Feed() {
       void fetchMore({
         variables: { first: pageSize, after: pageInfo.endCursor },
         updateQuery: (prev, { fetchMoreResult }) => ({
+          ...fetchMoreResult,
           feed: {
             ...fetchMoreResult.feed,
             edges: [...prev.feed.edges, ...fetchMoreResult.feed.edges.filter((e) => !prev.feed.edges.some((p) => p.node.id === e.node.id))],
