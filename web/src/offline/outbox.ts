@@ -1,7 +1,9 @@
 // The outbox sends every change the person makes: it keeps the mutation in the queue until the
 // server answers, shows its optimistic result meanwhile (Apollo's optimistic layer, dropped
 // when the server refuses: the screen rolls back), and after a reload sends what the queue
-// still holds, with the same optimistic results, before the sync step catches up.
+// still holds, with the same optimistic results, before the sync step catches up. A refusal
+// stays in the queue's failures, which the layout shows (in the words of the entry's
+// `messages`) until dismissed, whether or not the screen that made the change is still open.
 
 import type { ApolloClient, MutationUpdaterFunction, OperationVariables, TypedDocumentNode } from "@apollo/client";
 import { refusalOf } from "../lib/errors";

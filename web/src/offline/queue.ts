@@ -17,6 +17,8 @@ export interface QueuedMutation {
   optimisticResponse?: unknown;
   /** What the person did, in words, for the list of pending changes. */
   label: string;
+  /** The meanings the screen gives to refusal codes (errors.ts describe's overrides). */
+  messages?: Partial<Record<string, string>>;
   createdAt: number;
 }
 

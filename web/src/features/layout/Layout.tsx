@@ -52,7 +52,7 @@ export function Layout(props: { children: ReactNode; messages: string[]; onDismi
         ))}
         {failures.map((f) => (
           <div key={f.id} role="alert" className="message failure">
-            Not saved: {f.label}. {describe(f.refusal)}{" "}
+            Not saved: {f.label}. {describe(f.refusal, f.messages)}{" "}
             <button type="button" onClick={() => queue.dismiss(f.id)}>
               Dismiss
             </button>

@@ -38,6 +38,9 @@ export const ViewerStateQuery = graphql(`
   }
 `);
 
+// Many components read it: from the cache once it is there (mutations keep it current, and the
+// sync step refetches it with the screen's other queries).
 export function useViewer() {
-  return useQuery(ViewerStateQuery, { fetchPolicy: useReadPolicy() });
+  const online = useReadPolicy() !== "cache-only";
+  return useQuery(ViewerStateQuery, { fetchPolicy: online ? "cache-first" : "cache-only" });
 }

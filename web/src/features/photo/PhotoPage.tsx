@@ -52,7 +52,7 @@ const PhotoChangedSubscription = graphql(`
 `);
 
 export function PhotoPage(props: { owner: string; timestamp: string }) {
-  const { session, outbox, notify } = useServices();
+  const { session, outbox } = useServices();
   const online = useOnline();
   const variables = { owner: props.owner, timestamp: props.timestamp };
   const { data, error } = useQuery(PhotoQuery, { variables, fetchPolicy: useReadPolicy() });
@@ -69,8 +69,11 @@ export function PhotoPage(props: { owner: string; timestamp: string }) {
         operationName: "DeletePhoto",
         variables: { owner: photo.username, timestamp: photo.timestamp, clientMutationId: id },
         label: `delete your photo of ${photo.timestamp}`,
+        messages: { NOT_FOUND: "This photo was already deleted." },
       })
-      .catch((err: unknown) => notify(messageFor(err, { NOT_FOUND: "This photo was already deleted." })));
+      .catch(() => {
+        // Shown by the layout.
+      });
     window.location.hash = href({ screen: "profile", username: session.username });
   };
 

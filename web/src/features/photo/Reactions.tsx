@@ -1,6 +1,5 @@
 import { type FragmentType, getFragmentData, graphql } from "../../gql";
 import type { ReactionType } from "../../gql/graphql";
-import { messageFor } from "../../lib/errors";
 import { usePending, useServices } from "../../lib/services";
 import { newMutationId } from "../../offline/queue";
 import { useViewer } from "../layout/viewer";
@@ -27,6 +26,7 @@ const countField = { HEART: "heart", THUMBS_UP: "thumbsUp", SMILEY: "smiley", SU
 export function Reactions(props: { photo: FragmentType<typeof Reactions_photo> }) {
   const photo = getFragmentData(Reactions_photo, props.photo);
   const { session, outbox, notify } = useServices();
+  // A refusal is shown by the layout, from the queue's failures, in these words.
   const viewer = useViewer().data?.viewer;
   const pending = usePending();
   const mine = new Map<ReactionType, string>();
@@ -54,6 +54,10 @@ export function Reactions(props: { photo: FragmentType<typeof Reactions_photo> }
       user: { __typename: "User" as const, id: viewer.id },
       photo: { __typename: "Photo" as const, id: photo.id, reactionCounts: { __typename: "ReactionCounts" as const, ...countsAfter(photo.reactionCounts, type, by) } },
     });
+    const messages = {
+      CONFLICT: `You had already reacted with a ${name}.`,
+      NOT_FOUND: existing === undefined ? "This photo has been deleted." : "That reaction was already removed.",
+    };
     const sent =
       existing === undefined
         ? outbox.send({
@@ -62,6 +66,7 @@ export function Reactions(props: { photo: FragmentType<typeof Reactions_photo> }
             variables: { input },
             optimisticResponse: { reactToPhoto: reaction(`pending:${id}`, 1) },
             label: `${name} on ${photo.username}'s photo`,
+            messages,
           })
         : outbox.send({
             id,
@@ -69,15 +74,11 @@ export function Reactions(props: { photo: FragmentType<typeof Reactions_photo> }
             variables: { input },
             optimisticResponse: { removeReaction: reaction(existing, -1) },
             label: `remove ${name} from ${photo.username}'s photo`,
+            messages,
           });
-    sent.catch((err: unknown) =>
-      notify(
-        messageFor(err, {
-          CONFLICT: `You had already reacted with a ${name}.`,
-          NOT_FOUND: existing === undefined ? "This photo has been deleted." : "That reaction was already removed.",
-        }),
-      ),
-    );
+    sent.catch(() => {
+      // Rolled back by Apollo; shown by the layout.
+    });
   };
 
   return (

@@ -1,5 +1,4 @@
 import { type FragmentType, getFragmentData, graphql } from "../../gql";
-import { messageFor } from "../../lib/errors";
 import { useServices } from "../../lib/services";
 import { newMutationId } from "../../offline/queue";
 import { useViewer } from "../layout/viewer";
@@ -14,7 +13,7 @@ export const FollowButton_user = graphql(`
 
 export function FollowButton(props: { user: FragmentType<typeof FollowButton_user> }) {
   const user = getFragmentData(FollowButton_user, props.user);
-  const { session, outbox, notify } = useServices();
+  const { session, outbox } = useServices();
   const viewer = useViewer().data?.viewer;
   if (user.username === session.username || viewer == null) return null;
   const edge = viewer.following.edges.find((e) => e.node.followed.username === user.username);
@@ -37,10 +36,11 @@ export function FollowButton(props: { user: FragmentType<typeof FollowButton_use
         variables: { input },
         optimisticResponse: following ? { unfollowUser: friendship } : { followUser: friendship },
         label: `${following ? "unfollow" : "follow"} ${user.username}`,
+        messages: { CONFLICT: `You already follow ${user.username}.`, NOT_FOUND: following ? `You no longer follow ${user.username}.` : `${user.username} no longer exists.` },
       })
-      .catch((err: unknown) =>
-        notify(messageFor(err, { CONFLICT: `You already follow ${user.username}.`, NOT_FOUND: following ? `You no longer follow ${user.username}.` : `${user.username} no longer exists.` })),
-      );
+      .catch(() => {
+        // Rolled back by Apollo; shown by the layout.
+      });
   };
 
   return (

@@ -1,5 +1,5 @@
 import { useQuery } from "@apollo/client/react";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { type FragmentType, getFragmentData, graphql } from "../../gql";
 import { messageFor, refusalOf } from "../../lib/errors";
 import { usePending, useReadPolicy, useServices } from "../../lib/services";
@@ -44,12 +44,20 @@ interface Conflict {
 
 function EditForm(props: { user: FragmentType<typeof EditProfile_user> }) {
   const user = getFragmentData(EditProfile_user, props.user);
-  const { outbox, notify } = useServices();
+  const { outbox, queue } = useServices();
   const pending = usePending().filter((m) => m.operationName === "UpdateProfile").length;
   const saved: ProfileFields = { name: user.name ?? "", status: user.status ?? "" };
   const [form, setForm] = useState<ProfileFields>(saved);
   const [conflict, setConflict] = useState<Conflict>();
   const [said, setSaid] = useState<string>();
+  // A refusal that arrives after the person left this screen stays in the layout's list.
+  const mounted = useRef(false);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
 
   const save = (fields: ProfileFields, base: ProfileFields, version: number) => {
     const input = changes(base, fields);
@@ -67,17 +75,17 @@ function EditForm(props: { user: FragmentType<typeof EditProfile_user> }) {
         variables: { username: user.username, input: { ...input, expectedVersion: version, clientMutationId: id } },
         optimisticResponse: { updateUser: { __typename: "User", id: user.id, username: user.username, name: fields.name || null, status: fields.status || null, version: version + 1 } },
         label: "edit your profile",
+        messages: { CONFLICT: "Your profile was changed elsewhere before this edit arrived: open Edit profile, check it, and save yours again." },
       })
       .catch((err: unknown) => {
         const r = refusalOf(err);
         const theirs = r.code === "CONFLICT" ? currentOf(r.extensions) : undefined;
-        if (theirs !== undefined) {
-          setConflict({ mine: fields, theirs });
-          setSaid(undefined);
-          return;
-        }
         setSaid(undefined);
-        notify(messageFor(err));
+        if (theirs !== undefined && mounted.current) {
+          // Shown here, with both versions, rather than in the layout's list.
+          queue.dismiss(id);
+          setConflict({ mine: fields, theirs });
+        }
       });
   };
 
