@@ -8,7 +8,8 @@
 //
 // The scenarios, in order, in two browser contexts signed in as two new users, A and B:
 //  1. B follows A; A uploads a JPEG through the file chooser with a progress bar; B's open feed
-//     shows it without a reload (the delay is logged).
+//     shows it without a reload (the delay is logged). An SVG and a file that only claims to
+//     be a JPEG are refused with messages a person understands.
 //  2. B reacts: the reaction shows while the server has not answered (the request is held);
 //     then a refusal injected by route interception rolls a reaction back and shows a message.
 //  3. B goes offline, reloads, still sees its feed; reacts, follows and edits its profile offline
@@ -16,7 +17,8 @@
 //     and edits its profile; B comes back: each queued mutation is sent once, and B's screens
 //     agree with the server, read by document id with B's token.
 //  4. axe-core on every screen: no serious or critical violations.
-//  5. The time from navigation to the feed's first photo, on the sample, logged.
+//  5. The time from navigation to the feed's first photo (its image loaded), on the sample,
+//     logged: on a first visit, and with the app and its saved cache.
 // Each step prints a line; a failure saves a screenshot of every page to QP_OUT, prints the
 // paths, and exits 1.
 
@@ -145,6 +147,18 @@ async function upload(p, file) {
   return { hash: await p.page.evaluate(() => window.location.hash), at, sawProgress };
 }
 
+/** refusedUpload chooses file and returns what the upload screen says of its refusal. */
+async function refusedUpload(p, file) {
+  await go(p, "#/upload");
+  await p.page.getByRole("heading", { name: "Upload a photo" }).waitFor();
+  const chooser = p.page.waitForEvent("filechooser");
+  await p.page.getByText("Choose a photo").click();
+  await (await chooser).setFiles(file);
+  const said = p.page.locator("section p[role=alert]");
+  await said.waitFor();
+  return said.innerText();
+}
+
 const card = (p, hash) => p.page.locator(`article.photo-card:has(a[href="${hash}"])`);
 const reaction = (p, hash, type) => card(p, hash).locator(`button[data-reaction="${type}"]`);
 
@@ -177,6 +191,14 @@ try {
   const loaded = await A.page.locator("article.photo-card img").first().evaluate((img) => img.complete && img.naturalWidth > 0);
   if (!loaded) throw new Error("A's photo page shows no image");
   await axe(A, "photo");
+
+  // The upload's refusals, in words: a type the server does not take (refused before sending),
+  // and a file that claims to be a JPEG but is not one (refused by uploadPhoto).
+  const svg = await refusedUpload(A, { name: "drawing.svg", mimeType: "image/svg+xml", buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>') });
+  if (svg !== "Choose a JPEG, PNG or WebP picture.") throw new Error(`an SVG: ${svg}`);
+  const fake = await refusedUpload(A, { name: "fake.jpg", mimeType: "image/jpeg", buffer: Buffer.from("these bytes are not a JPEG at all") });
+  if (!fake.startsWith("The server could not make a photo of this file:")) throw new Error(`a file that is not a JPEG: ${fake}`);
+  log(`upload refusals: an SVG: "${svg}"; a fake JPEG: "${fake}"`);
 
   // 2. An optimistic reaction shows before the server answers; a refusal rolls one back.
   let release;
@@ -304,7 +326,14 @@ try {
     }, JSON.stringify({ username: "miawright", token: signedIn.token }));
     for (const kind of ["cold", "warm"]) {
       await C.page.goto(`${base}/app/`);
-      const ms = await C.page.waitForFunction(() => (document.querySelector("article.photo-card img") ? performance.now() : false), null, { polling: "raf" });
+      const ms = await C.page.waitForFunction(
+        () => {
+          const img = document.querySelector("article.photo-card img");
+          return img && img.complete && img.naturalWidth > 0 ? performance.now() : false;
+        },
+        null,
+        { polling: "raf" },
+      );
       timings[kind].push(Math.round(await ms.jsonValue()));
       await C.page.waitForTimeout(500);
     }
