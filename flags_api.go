@@ -66,6 +66,12 @@ func (c *apiConfig) settle(storeKind string) error {
 		return err
 	}
 	if err := c.trusted.docs.CheckLimits(c.limits); err != nil {
+		if c.trusted.ofApp {
+			// Limits tighter than the web app's documents: the server runs as it would
+			// without the app, which cannot run on it (start-up says so).
+			c.trusted.dropApp(err)
+			return nil
+		}
 		return fmt.Errorf("--trusted-documents (%s): %w", envName("trusted-documents"), err)
 	}
 	return nil

@@ -18,6 +18,15 @@ type trustedDocumentsConfig struct {
 	docs    *api.TrustedDocuments
 	settled api.TrustedDocumentsMode
 	ofApp   bool
+	// appOverLimits, when set, is why the web app's documents were not trusted: the query
+	// limits refuse one of them.
+	appOverLimits error
+}
+
+// dropApp gives up the web app's documents, which err says the query limits refuse: the mode
+// becomes off, as it was before the app was embedded.
+func (c *trustedDocumentsConfig) dropApp(err error) {
+	c.docs, c.settled, c.ofApp, c.appOverLimits = nil, api.TrustedOff, false, err
 }
 
 func (c *trustedDocumentsConfig) register(f *flags) {
@@ -61,6 +70,9 @@ func (c *trustedDocumentsConfig) load() error {
 
 // describe says what start-up logs of the trusted documents.
 func (c *trustedDocumentsConfig) describe() string {
+	if c.appOverLimits != nil {
+		return fmt.Sprintf("off: the web app cannot run, as the query limits refuse its documents (%v)", c.appOverLimits)
+	}
 	if c.docs == nil {
 		return string(c.settled)
 	}

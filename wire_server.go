@@ -315,7 +315,7 @@ func (s *server) listen(ctx context.Context) error {
 	fmt.Fprintf(s.stdout, "quickphotos: authentication: %s\n", s.authSays)
 	fmt.Fprintf(s.stdout, "quickphotos: rate limit: %s\n", s.limiterSays)
 	fmt.Fprintf(s.stdout, "quickphotos: photo files: %s\n", s.b.media.says)
-	if s.cfg.api.trusted.docs != nil {
+	if s.cfg.api.trusted.docs != nil || s.cfg.api.trusted.appOverLimits != nil {
 		fmt.Fprintf(s.stdout, "quickphotos: trusted documents: %s\n", s.cfg.api.trusted.describe())
 	}
 	if s.tracing {
