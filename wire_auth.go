@@ -67,22 +67,26 @@ func (c *authConfig) verifier(ctx context.Context, addr net.Addr) (v auth.Verifi
 // on loopback unless --dev-sign-in on asks for another address.
 func (c *authConfig) offersDevSignIn(addr net.Addr) (bool, string, error) {
 	_, listens := addr.(*net.TCPAddr)
+	mode := c.devSignIn
+	if mode == "" {
+		mode = devSignInAuto // a zero authConfig asks for the default
+	}
 	switch {
-	case c.devSignIn != devSignInAuto && c.devSignIn != devSignInOn && c.devSignIn != devSignInOff:
-		return false, "", fmt.Errorf("--dev-sign-in %q: want %s, %s or %s", c.devSignIn, devSignInAuto, devSignInOn, devSignInOff)
-	case c.devSignIn == devSignInOn && (c.jwtSecret != "" || c.oidcIssuer != ""):
+	case mode != devSignInAuto && mode != devSignInOn && mode != devSignInOff:
+		return false, "", fmt.Errorf("--dev-sign-in %q: want %s, %s or %s", mode, devSignInAuto, devSignInOn, devSignInOff)
+	case mode == devSignInOn && (c.jwtSecret != "" || c.oidcIssuer != ""):
 		return false, "", errors.New("--dev-sign-in on contradicts --jwt-secret and --oidc-issuer: a server with an identity provider signs no one in itself")
-	case c.devSignIn == devSignInOn && !listens:
+	case mode == devSignInOn && !listens:
 		return false, "", errors.New("--dev-sign-in on: only serve signs people in (its key lives in one process)")
 	case c.jwtSecret != "":
 		return false, "this server verifies tokens signed with its --jwt-secret: sign in with one (`quickphotos token USERNAME` mints it)", nil
 	case c.oidcIssuer != "":
 		return false, "this server verifies tokens from its identity provider (" + c.oidcIssuer + "): sign in there and paste the token", nil
-	case c.devSignIn == devSignInOff:
+	case mode == devSignInOff:
 		return false, "the development sign-in is off (--dev-sign-in off): sign in with a token", nil
 	case !listens:
 		return false, "the development sign-in is offered only by `quickphotos serve`", nil
-	case c.devSignIn == devSignInOn || isLoopback(addr):
+	case mode == devSignInOn || isLoopback(addr):
 		return true, "", nil
 	default:
 		return false, fmt.Sprintf("the development sign-in is offered only on loopback, and this server listens on %s (--dev-sign-in on offers it there)", addr), nil

@@ -9,7 +9,7 @@ import { EditProfile } from "./features/settings/EditProfile";
 import { CreateProfile } from "./features/signin/CreateProfile";
 import { SignIn } from "./features/signin/SignIn";
 import { Upload } from "./features/upload/Upload";
-import { forgetSession, startSession } from "./lib/client";
+import { forgetSession, type SessionServices, startSession } from "./lib/client";
 import { parseRoute, type Route } from "./lib/router";
 import { type Services, ServicesContext } from "./lib/services";
 import { loadSession, saveSession, type Session } from "./lib/session";
@@ -51,14 +51,25 @@ export function App() {
 }
 
 function SignedIn(props: { session: Session; onSignOut: () => void }) {
-  const started = useMemo(() => startSession(props.session), [props.session]);
-  useEffect(() => () => started.close(), [started]);
+  // The session's services live as long as this component: made and closed by one effect, so
+  // that React's StrictMode (which runs effects twice in development) never keeps a closed one.
+  const [started, setStarted] = useState<SessionServices>();
+  useEffect(() => {
+    const s = startSession(props.session);
+    // The services are an external resource (a WebSocket, storage, listeners) that this effect
+    // makes and closes; rendering waits for them.
+    // eslint-disable-next-line react-hooks/set-state-in-effect
+    setStarted(s);
+    return () => s.close();
+  }, [props.session]);
   const [messages, setMessages] = useState<string[]>([]);
   const notify = useCallback((m: string) => setMessages((ms) => [...ms, m]), []);
-  const services: Services = useMemo(
-    () => ({ session: props.session, queue: started.queue, outbox: started.outbox, connectivity: started.connectivity, signOut: props.onSignOut, notify }),
+  const services: Services | undefined = useMemo(
+    () =>
+      started && { session: props.session, queue: started.queue, outbox: started.outbox, connectivity: started.connectivity, signOut: props.onSignOut, notify },
     [props.session, started, props.onSignOut, notify],
   );
+  if (started === undefined || services === undefined) return null;
   return (
     <ApolloProvider client={started.client}>
       <ServicesContext.Provider value={services}>

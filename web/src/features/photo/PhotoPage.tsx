@@ -13,6 +13,9 @@ const PhotoQuery = graphql(`
       id
       username
       timestamp
+      owner {
+        id
+      }
       ...PhotoCard_photo
       reactions(first: 20) {
         totalCount
@@ -68,6 +71,8 @@ export function PhotoPage(props: { owner: string; timestamp: string }) {
         id,
         operationName: "DeletePhoto",
         variables: { owner: photo.username, timestamp: photo.timestamp, clientMutationId: id },
+        // Gone from every list at once, offline too; back if the server refuses.
+        optimisticResponse: { deletePhoto: { __typename: "Photo", id: photo.id, owner: { __typename: "User", id: photo.owner.id } } },
         label: `delete your photo of ${photo.timestamp}`,
         messages: { NOT_FOUND: "This photo was already deleted." },
       })

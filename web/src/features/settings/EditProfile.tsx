@@ -1,4 +1,4 @@
-import { useQuery } from "@apollo/client/react";
+import { useApolloClient, useQuery } from "@apollo/client/react";
 import { useEffect, useRef, useState } from "react";
 import { type FragmentType, getFragmentData, graphql } from "../../gql";
 import { messageFor, refusalOf } from "../../lib/errors";
@@ -45,6 +45,7 @@ interface Conflict {
 function EditForm(props: { user: FragmentType<typeof EditProfile_user> }) {
   const user = getFragmentData(EditProfile_user, props.user);
   const { outbox, queue } = useServices();
+  const client = useApolloClient();
   const pending = usePending().filter((m) => m.operationName === "UpdateProfile").length;
   const saved: ProfileFields = { name: user.name ?? "", status: user.status ?? "" };
   const [form, setForm] = useState<ProfileFields>(saved);
@@ -129,7 +130,14 @@ function EditForm(props: { user: FragmentType<typeof EditProfile_user> }) {
           <button type="button" onClick={() => save(conflict.mine, conflict.theirs, conflict.theirs.version)}>
             Save mine over it
           </button>{" "}
-          <button type="button" onClick={() => setConflict(undefined)}>
+          <button
+            type="button"
+            onClick={() => {
+              setForm({ name: conflict.theirs.name, status: conflict.theirs.status });
+              setConflict(undefined);
+              void client.refetchQueries({ include: [EditProfileQuery] });
+            }}
+          >
             Keep it as it is
           </button>
         </div>

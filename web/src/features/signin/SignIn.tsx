@@ -41,7 +41,9 @@ export function SignIn(props: { onSignedIn: (s: Session) => void }) {
           onSubmit={(e) => {
             e.preventDefault();
             const t = token.trim();
-            const name = claimOfToken(t, "sub") ?? claimOfToken(t, "cognito:username") ?? claimOfToken(t, "username");
+            // Cognito's ID and access tokens name the user in these claims (their sub is an id);
+            // quickphotos's own tokens in sub.
+            const name = claimOfToken(t, "cognito:username") ?? claimOfToken(t, "username") ?? claimOfToken(t, "sub");
             if (name === undefined) {
               setError("This token names no user: paste the token your identity provider issued.");
               return;

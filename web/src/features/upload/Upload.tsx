@@ -5,7 +5,6 @@ import { messageFor, refusalOf } from "../../lib/errors";
 import { href } from "../../lib/router";
 import { useOnline, useServices } from "../../lib/services";
 import { newMutationId } from "../../offline/queue";
-import { FeedQuery } from "../feed/Feed";
 import { acceptedTypes, checkFile, postToStore, UploadRefused } from "./storeForm";
 
 const CreatePhotoUploadMutation = graphql(`
@@ -68,7 +67,6 @@ export function Upload() {
       const made = await client.mutate({
         mutation: FinishPhotoUploadMutation,
         variables: { input: { owner: session.username, upload: form.uploadId, clientMutationId: newMutationId() } },
-        refetchQueries: [FeedQuery],
       });
       const photo = made.data?.uploadPhoto;
       if (!photo) throw new UploadRefused("the server did not answer the upload");
