@@ -39,6 +39,8 @@ type apiParts struct {
 	media *media.Service
 	// mediaFiles, when set, is the embedded media store's handler of forms and signed URLs.
 	mediaFiles http.Handler
+	// syncRetention is how long the change logs keep their entries (--sync-retention).
+	syncRetention time.Duration
 }
 
 // handler is the API's HTTP handler over p, as the flags configure it.
@@ -52,6 +54,7 @@ func (c *apiConfig) handler(p apiParts) http.Handler {
 		RequestTimeout:       c.requestTimeout,
 		BatchWait:            c.batchWait,
 		MutationRetention:    c.mutationRetention,
+		SyncRetention:        p.syncRetention,
 		DisableIntrospection: !c.introspection,
 		PersistedQueryBytes:  c.persistedBytes,
 		QueryCacheBytes:      c.queryCacheBytes,

@@ -369,6 +369,10 @@ func (r *userResolver) Feed(ctx context.Context, obj *domain.User, first *int, a
 	return feedConnection(ctx, obj.Username, first, after)
 }
 
+func (r *userResolver) Changes(ctx context.Context, obj *domain.User, first *int, after *string) (*model.SyncChangeConnection, error) {
+	return changesConnection(ctx, obj.Username, first, after)
+}
+
 // Followers is the resolver for the followers field.
 func (r *userResolver) Followers(ctx context.Context, obj *domain.User, first *int, after *string) (*model.FriendshipConnection, error) {
 	p, err := pageRequest(first, after)
