@@ -12,6 +12,7 @@ import (
 	"github.com/quickphotos/quickphotos/domain"
 	"github.com/quickphotos/quickphotos/feed"
 	"github.com/quickphotos/quickphotos/internal/testkit/apitest"
+	"github.com/quickphotos/quickphotos/live"
 )
 
 // A device of offline sync: it keeps the cursor of its last applied page and what it learnt.
@@ -195,7 +196,11 @@ func TestChanges_ACaughtUpDeviceHearsOfEveryChangeToItsScope(t *testing.T) {
 func TestChanges_NothingSkippedNothingDoubled(t *testing.T) {
 	srv := apitest.NewServer(t, apitest.WithAuth(), apitest.WithFeed(feed.Config{}))
 	srv.MustCreateUsers(t, "ann", "bob")
+	// The follow's own changes (and its backfill) are logged before the sync starts, so that
+	// what follows is the uploads alone, each one change.
+	before := startSync(t, srv, "ann")
 	srv.MustFollow(t, "ann", "bob")
+	before.pullUntil(t, 10, "Friendship UPSERTED "+followID("ann", "bob"), "User UPSERTED "+userID("ann"))
 	ann := startSync(t, srv, "ann")
 	var want []string
 	for i := 1; i <= 30; i++ {
@@ -284,4 +289,106 @@ func TestChanges_ACursorOlderThanTheRetentionIsRefused(t *testing.T) {
 		t.Errorf("a cursor older than the retention: code %q, want CURSOR_EXPIRED (%+v)", code, resp.Errors)
 	}
 	startSync(t, srv, "ann") // the recovery: a new sync
+}
+
+// TestChanges_Budget: a page of changes is one Query of the caller's log and one of their
+// popular follows, sent together, then the changed objects in one BatchGetItem; starting a
+// sync, the popular follows' Query and one BatchGetItem of the logs' heads (besides the viewer's
+// profile, which these queries also read).
+func TestChanges_Budget(t *testing.T) {
+	srv := apitest.NewServer(t, apitest.WithAuth(), apitest.WithFeed(feed.Config{}))
+	srv.MustCreateUsers(t, "ann", "bob", "cy")
+	ann := startSync(t, srv, "ann") // also reads the cursor key, once per server
+	srv.MustFollow(t, "ann", "bob")
+	srv.MustFollow(t, "cy", "ann")
+	srv.MustUploadPhoto(t, "bob", apitest.Timestamp(1))
+	ann.pullUntil(t, 100, "Photo UPSERTED "+photoID("bob", 1), "Friendship UPSERTED "+followID("cy", "ann"))
+	start := `query { viewer { changes { cursor } } }`
+	assertRequests(t, srv.As(t, "ann").QueryWithin(t, 3, start, nil).Cost(t), map[string]int{"Query": 1, "BatchGetItem": 2}) // the viewer, the heads
+
+	srv.MustUploadPhoto(t, "bob", apitest.Timestamp(2))
+	srv.MustReact(t, "cy", "bob", apitest.Timestamp(2), "HEART") // not ann's scope
+	srv.MustReact(t, "ann", "bob", apitest.Timestamp(1), "HEART")
+	cursor := ann.cursor
+	ann.pullUntil(t, 100, "Photo UPSERTED "+photoID("bob", 2), "Reaction UPSERTED "+heartID("ann", "bob", 1))
+	// The same page again, from the same cursor, now that it is whole: profiles, photos and
+	// reactions of every kind in one BatchGetItem.
+	page := `query($after: String) { viewer { changes(after: $after) {
+	  edges { node { objectId node { id ... on Photo { url } ... on User { name } ... on Reaction { type } ... on Friendship { timestamp } } } } cursor } } }`
+	c := srv.As(t, "ann").QueryWithin(t, 4, page, map[string]any{"after": cursor}).Cost(t)
+	assertRequests(t, c, map[string]int{"Query": 2, "BatchGetItem": 2}) // the viewer, then the objects
+}
+
+// TestChanges_PopularUsersAreMergedWhenRead: the uploads and edits of a user with FanOutLimit
+// followers or more go once into their public log, which each follower's page of changes
+// reads beside their own (one more Query per popular user followed).
+func TestChanges_PopularUsersAreMergedWhenRead(t *testing.T) {
+	srv := apitest.NewServer(t, apitest.WithAuth(), apitest.WithFeed(feed.Config{FanOutLimit: 3, Backfill: 5}))
+	srv.MustCreateUsers(t, "ann", "bob", "cy", "dee", "star")
+	ann := startSync(t, srv, "ann")
+	srv.MustFollow(t, "ann", "star")
+	srv.MustUploadPhoto(t, "star", apitest.Timestamp(1)) // one follower: fanned out
+	ann.pullUntil(t, 10, "Photo UPSERTED "+photoID("star", 1))
+
+	srv.MustFollow(t, "bob", "star")
+	srv.MustFollow(t, "cy", "star") // three followers: popular from now on
+	feedBecomes(t, srv.As(t, "ann"), "ann", photo("star", 1))
+	apitest.Eventually(t, "star is popular", func() (bool, string) {
+		c := srv.As(t, "ann").Query(t, `{ user(username: "ann") { feed(first: 3) { edges { node { url } } } } }`, nil).Cost(t)
+		return c.Operations["Query"] == 2, fmt.Sprint(c)
+	})
+	srv.MustUploadPhoto(t, "star", apitest.Timestamp(2))
+	if resp := srv.As(t, "star").Query(t, `mutation { updateUser(username: "star", input: {status: "famous"}) { version } }`, nil); len(resp.Errors) > 0 {
+		t.Fatal(resp.Errors)
+	}
+	ann.pullUntil(t, 1, "Photo UPSERTED "+photoID("star", 2), "User UPSERTED "+userID("star"))
+	if got := ann.pull(t, 10); len(got) != 0 {
+		t.Errorf("after the end, %v", got)
+	}
+
+	// A follower of a user popular already: the profile and latest photos in their own log,
+	// then the public log from the follow on.
+	dee := startSync(t, srv, "dee")
+	srv.MustFollow(t, "dee", "star")
+	dee.pullUntil(t, 10, "Friendship UPSERTED "+followID("dee", "star"), "User UPSERTED "+userID("star"),
+		"Photo UPSERTED "+photoID("star", 1), "Photo UPSERTED "+photoID("star", 2))
+	srv.MustUploadPhoto(t, "star", apitest.Timestamp(3))
+	dee.pullUntil(t, 10, "Photo UPSERTED "+photoID("star", 3))
+	ann.pullUntil(t, 10, "Photo UPSERTED "+photoID("star", 3))
+
+	page := `query($after: String) { viewer { changes(after: $after) { edges { node { objectId } } cursor } } }`
+	c := srv.As(t, "dee").QueryWithin(t, 4, page, map[string]any{"after": dee.cursor}).Cost(t)
+	assertRequests(t, c, map[string]int{"Query": 3, "BatchGetItem": 1}) // own log, popular follows, star's public log; the viewer
+
+	// ann unfollows: star's photos and profile leave her scope, and her pages read her own
+	// log alone.
+	if code := srv.Unfollow(t, "ann", "star").Code(); code != "" {
+		t.Fatal(code)
+	}
+	ann.pullUntil(t, 10, "Friendship DELETED "+followID("ann", "star"), "User DELETED "+userID("star"),
+		"Photo DELETED "+photoID("star", 3), "Photo DELETED "+photoID("star", 2))
+	c = srv.As(t, "ann").QueryWithin(t, 3, page, map[string]any{"after": ann.cursor}).Cost(t)
+	assertRequests(t, c, map[string]int{"Query": 2, "BatchGetItem": 1})
+}
+
+// TestChanges_AnOnlineClientIsPoked: changesAvailable tells a connected client that its log has
+// grown, and nothing of what; the client then reads the changes.
+func TestChanges_AnOnlineClientIsPoked(t *testing.T) {
+	srv := apitest.NewServer(t, apitest.WithAuth(), apitest.WithLive(live.Config{}), apitest.WithFeed(feed.Config{}))
+	srv.MustCreateUsers(t, "ann", "bob", "cy")
+	if code := srv.DialWS(t, "").SubscribeRefused(t, "p", `subscription { changesAvailable { received } }`, nil); code != "UNAUTHENTICATED" {
+		t.Fatalf("changesAvailable without a token: %s, want UNAUTHENTICATED", code)
+	}
+	ann := startSync(t, srv, "ann")
+	ws := srv.DialWS(t, srv.Token(t, "ann"))
+	ws.Subscribe(t, "p", `subscription { changesAvailable { received } }`, nil)
+	srv.MustFollow(t, "cy", "bob") // not ann's scope: no event for her
+	srv.MustFollow(t, "bob", "ann")
+	var poke struct{ ChangesAvailable struct{ Received int } }
+	resp, _ := ws.Next(t, "p")
+	resp.Decode(t, &poke)
+	if poke.ChangesAvailable.Received < 1 {
+		t.Errorf("a poke %+v, want the count of changes ann's log received", poke)
+	}
+	ann.pullUntil(t, 10, "Friendship UPSERTED "+followID("bob", "ann"))
 }

@@ -54,6 +54,13 @@ type SyncLog struct {
 	Public bool
 }
 
+// SyncHead is where a change log ends: the position of its last entry. Its changes, in the
+// table's stream, are what wakes a client that is online (the changesAvailable subscription).
+type SyncHead struct {
+	Log SyncLog
+	Seq uint64
+}
+
 // SyncAppend is entries to add to one log, all for one change of the table. Change names that
 // change (its stream record's event id), so that the change, delivered again, adds nothing.
 type SyncAppend struct {

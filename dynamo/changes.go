@@ -89,6 +89,8 @@ func entityDecoder(k Key) func(Item) (any, error) {
 		return asAny(reactionFromItem)
 	case kindFeedEntry:
 		return asAny(feedEntryFromItem)
+	case kindSyncHead:
+		return asAny(syncHeadFromItem)
 	}
 	return nil
 }

@@ -326,6 +326,16 @@ func (s *Store) batchGetConsistent(ctx context.Context, keys []Key) ([]Item, err
 	return all, nil
 }
 
+// syncHeadFromItem reads a log's head.
+func syncHeadFromItem(item Item) (domain.SyncHead, error) {
+	pk, _ := getString(item, attrPK)
+	l, ok := syncLogFromPK(pk)
+	if !ok {
+		return domain.SyncHead{}, fmt.Errorf("change log head %q: malformed key", pk)
+	}
+	return domain.SyncHead{Log: l, Seq: getUint(item, attrSyncSeq)}, nil
+}
+
 // SyncHead returns the last position of log l.
 func (s *Store) SyncHead(ctx context.Context, l domain.SyncLog) (uint64, error) {
 	heads, err := s.syncHeads(ctx, []domain.SyncLog{l})

@@ -73,8 +73,10 @@ func (f *FanOut) Handle(ctx context.Context, changes []domain.Change) error {
 }
 
 func (f *FanOut) apply(ctx context.Context, c domain.Change) error {
-	if _, ok := c.Entity().(domain.FeedEntry); ok {
-		return nil
+	switch c.Entity().(type) {
+	case domain.User, domain.Photo, domain.Reaction, domain.Friendship:
+	default:
+		return nil // the feeds' and the logs' own items
 	}
 	if c.ID == "" {
 		return fmt.Errorf("feed: a change of %T without the id of its stream record", c.Entity())

@@ -163,10 +163,11 @@ type ComplexityRoot struct {
 	}
 
 	Subscription struct {
-		FeedPhotoAdded func(childComplexity int) int
-		FollowerAdded  func(childComplexity int) int
-		PhotoChanged   func(childComplexity int, owner string, timestamp string) int
-		UserChanged    func(childComplexity int, username string) int
+		ChangesAvailable func(childComplexity int) int
+		FeedPhotoAdded   func(childComplexity int) int
+		FollowerAdded    func(childComplexity int) int
+		PhotoChanged     func(childComplexity int, owner string, timestamp string) int
+		UserChanged      func(childComplexity int, username string) int
 	}
 
 	SyncChange struct {
@@ -186,6 +187,10 @@ type ComplexityRoot struct {
 	SyncChangeEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	SyncPoke struct {
+		Received func(childComplexity int) int
 	}
 
 	User struct {
@@ -260,6 +265,7 @@ type ReactionResolver interface {
 	Photo(ctx context.Context, obj *domain.Reaction) (*domain.Photo, error)
 }
 type SubscriptionResolver interface {
+	ChangesAvailable(ctx context.Context) (<-chan *model.SyncPoke, error)
 	PhotoChanged(ctx context.Context, owner string, timestamp string) (<-chan *model.PhotoChange, error)
 	FeedPhotoAdded(ctx context.Context) (<-chan *domain.Photo, error)
 	FollowerAdded(ctx context.Context) (<-chan *domain.Friendship, error)
@@ -807,6 +813,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ReactionEdge.Node(childComplexity), true
 
+	case "Subscription.changesAvailable":
+		if e.ComplexityRoot.Subscription.ChangesAvailable == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Subscription.ChangesAvailable(childComplexity), true
 	case "Subscription.feedPhotoAdded":
 		if e.ComplexityRoot.Subscription.FeedPhotoAdded == nil {
 			break
@@ -904,6 +916,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SyncChangeEdge.Node(childComplexity), true
+
+	case "SyncPoke.received":
+		if e.ComplexityRoot.SyncPoke.Received == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SyncPoke.Received(childComplexity), true
 
 	case "User.address":
 		if e.ComplexityRoot.User.Address == nil {
@@ -1267,6 +1286,8 @@ subscriber that falls too far behind gets an error and its subscription ends; su
 and read what was missed with a query.
 """
 type Subscription {
+  "A hint that the caller's changes (` + "`" + `User.changes` + "`" + `) have grown: an event when the caller's change log receives changes, carrying nothing of them. Ask for the changes after your cursor then. Changes several at a time may come as one event or several; the uploads and edits of the popular users the caller follows come with no event (see docs/offline-sync.md). UNAUTHENTICATED without a signed-in caller."
+  changesAvailable: SyncPoke!
   "The changes of one photo: reactions added and removed, its counters, its deletion (the last event)."
   photoChanged(owner: ID!, timestamp: String!): PhotoChange!
   "The photos that come into the caller's feed, as the feed receives them. UNAUTHENTICATED without a signed-in caller."
@@ -1586,6 +1607,12 @@ enum SyncOperation {
   UPSERTED
   "The object was deleted, or left the scope (a photo that left the feed, the profile of a user no longer followed): drop it."
   DELETED
+}
+
+"A hint that the caller's change log has grown (Subscription.changesAvailable)."
+type SyncPoke {
+  "How many changes the caller's log has received in all: it only grows, and says no more than that there is something to ask for."
+  received: Int!
 }
 
 "One change to an object of the caller's sync scope."
@@ -2001,6 +2028,14 @@ func (ec *executionContext) childFields_SyncChangeEdge(ctx context.Context, fiel
 		return ec.fieldContext_SyncChangeEdge_node(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SyncChangeEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_SyncPoke(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "received":
+		return ec.fieldContext_SyncPoke_received(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SyncPoke", field.Name)
 }
 
 func (ec *executionContext) childFields_User(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -4890,6 +4925,38 @@ func (ec *executionContext) fieldContext_ReactionEdge_node(_ context.Context, fi
 	return fc, nil
 }
 
+func (ec *executionContext) _Subscription_changesAvailable(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_changesAvailable(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Subscription().ChangesAvailable(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SyncPoke) graphql.Marshaler {
+			return ec.marshalNSyncPoke2ᚖgithubᚗcomᚋquickphotosᚋquickphotosᚋgraphᚋmodelᚐSyncPoke(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_changesAvailable(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SyncPoke(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Subscription_photoChanged(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
 	return graphql.ResolveFieldStream(
 		ctx,
@@ -5306,6 +5373,29 @@ func (ec *executionContext) fieldContext_SyncChangeEdge_node(_ context.Context, 
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _SyncPoke_received(ctx context.Context, field graphql.CollectedField, obj *model.SyncPoke) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SyncPoke_received(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Received, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SyncPoke_received(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SyncPoke", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _User_id(ctx context.Context, field graphql.CollectedField, obj *domain.User) (ret graphql.Marshaler) {
@@ -8791,6 +8881,8 @@ func (ec *executionContext) _Subscription(ctx context.Context, sel ast.Selection
 	}
 
 	switch fields[0].Name {
+	case "changesAvailable":
+		return ec._Subscription_changesAvailable(ctx, fields[0])
 	case "photoChanged":
 		return ec._Subscription_photoChanged(ctx, fields[0])
 	case "feedPhotoAdded":
@@ -8929,6 +9021,44 @@ func (ec *executionContext) _SyncChangeEdge(ctx context.Context, sel ast.Selecti
 			}
 		case "node":
 			out.Values[i] = ec._SyncChangeEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var syncPokeImplementors = []string{"SyncPoke"}
+
+func (ec *executionContext) _SyncPoke(ctx context.Context, sel ast.SelectionSet, obj *model.SyncPoke) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, syncPokeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SyncPoke")
+		case "received":
+			out.Values[i] = ec._SyncPoke_received(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -10249,6 +10379,16 @@ var (
 		domain.Deleted:  "DELETED",
 	}
 )
+
+func (ec *executionContext) marshalNSyncPoke2ᚖgithubᚗcomᚋquickphotosᚋquickphotosᚋgraphᚋmodelᚐSyncPoke(ctx context.Context, sel ast.SelectionSet, v *model.SyncPoke) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SyncPoke(ctx, sel, v)
+}
 
 func (ec *executionContext) unmarshalNUpdateUserInput2githubᚗcomᚋquickphotosᚋquickphotosᚋgraphᚋmodelᚐUpdateUserInput(ctx context.Context, v any) (model.UpdateUserInput, error) {
 	res, err := ec.unmarshalInputUpdateUserInput(ctx, v)

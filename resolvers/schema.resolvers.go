@@ -297,6 +297,14 @@ func (r *reactionResolver) Photo(ctx context.Context, obj *domain.Reaction) (*do
 	return p, err
 }
 
+func (r *subscriptionResolver) ChangesAvailable(ctx context.Context) (<-chan *model.SyncPoke, error) {
+	user, err := signedIn(ctx, "changesAvailable")
+	if err != nil {
+		return nil, err
+	}
+	return subscribe(ctx, r.Live, live.SyncTopic(user), syncPoke)
+}
+
 func (r *subscriptionResolver) PhotoChanged(ctx context.Context, owner string, timestamp string) (<-chan *model.PhotoChange, error) {
 	k, err := domain.CanonicalPhotoKey(domain.PhotoKey{Owner: owner, Timestamp: timestamp})
 	if err != nil {

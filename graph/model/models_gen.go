@@ -257,6 +257,12 @@ type SyncChangeEdge struct {
 	Node *SyncChange `json:"node"`
 }
 
+// A hint that the caller's change log has grown (Subscription.changesAvailable).
+type SyncPoke struct {
+	// How many changes the caller's log has received in all: it only grows, and says no more than that there is something to ask for.
+	Received int `json:"received"`
+}
+
 // Changes to a profile: a field left out keeps its value, a field set to null is removed.
 type UpdateUserInput struct {
 	// Display name: up to 1000 characters on one line; no control characters (U+0000–U+001F, U+007F–U+009F), bidirectional controls (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069) or U+2028/U+2029.
