@@ -102,7 +102,9 @@ func TestLambda_UnderTheRuntimeInterfaceEmulator(t *testing.T) {
 
 	// bob starts an offline sync: his change log is empty until the fan-out runs.
 	var start struct {
-		Data struct{ Viewer struct{ Changes struct{ Cursor string } } }
+		Data struct {
+			Viewer struct{ Changes struct{ Cursor string } }
+		}
 	}
 	if err := json.Unmarshal([]byte(graphql("bob", `{ viewer { changes { cursor } } }`)), &start); err != nil || start.Data.Viewer.Changes.Cursor == "" {
 		t.Fatalf("starting a sync: %v", err)

@@ -36,7 +36,9 @@ func BenchmarkSyncCatchUp(b *testing.B) {
 	}
 	_, err := s.CreateUser(ctx, "ann", domain.Profile{})
 	must(err)
-	ts := func(i int) string { return fmt.Sprintf("2024-%02d-%02dT%02d:%02d:%02d", 1+i/(28*86400)%12, 1+i/86400%28, i/3600%24, i/60%60, i%60) }
+	ts := func(i int) string {
+		return fmt.Sprintf("2024-%02d-%02dT%02d:%02d:%02d", 1+i/(28*86400)%12, 1+i/86400%28, i/3600%24, i/60%60, i%60)
+	}
 	for i := range 4000 {
 		_, err := s.UploadPhoto(ctx, domain.Photo{Owner: "ann", Timestamp: ts(i), URL: "https://cdn.example.com/ann.jpg"})
 		must(err)
@@ -74,7 +76,9 @@ func BenchmarkSyncCatchUp(b *testing.B) {
 		}
 		start := postAsAnn(b, ann, `query { viewer { changes { cursor } } }`, nil)
 		var c struct {
-			Data struct{ Viewer struct{ Changes struct{ Cursor string } } }
+			Data struct {
+				Viewer struct{ Changes struct{ Cursor string } }
+			}
 		}
 		must(json.Unmarshal(start.body, &c))
 		cursor := c.Data.Viewer.Changes.Cursor
