@@ -62,8 +62,19 @@ func BenchmarkSyncCatchUp(b *testing.B) {
 	}
 	ann := srv.As(b, "ann")
 	apitest.Eventually(b, "ann's feed filled", func() (bool, string) {
-		page, err := s.Feed(ctx, "ann", domain.PageRequest{First: 100})
-		return err == nil && len(page.Items) == 100, fmt.Sprint(len(page.Items), err)
+		n := 0
+		for p := (domain.PageRequest{First: 100}); ; {
+			page, err := s.Feed(ctx, "ann", p)
+			if err != nil {
+				return false, err.Error()
+			}
+			n += len(page.Items)
+			if !page.HasNextPage {
+				break
+			}
+			p.After = page.Cursors[len(page.Cursors)-1]
+		}
+		return n == 5000, fmt.Sprint(n, " photos")
 	})
 
 	var full, catchUp measure
@@ -125,6 +136,7 @@ func BenchmarkSyncCatchUp(b *testing.B) {
 		})
 	}
 	b.ReportMetric(float64(full.requests), "full-requests")
+	b.ReportMetric(float64(full.pages), "full-pages")
 	b.ReportMetric(float64(full.bytes), "full-bytes")
 	b.ReportMetric(float64(catchUp.requests), "catchup-requests")
 	b.ReportMetric(float64(catchUp.pages), "catchup-pages")

@@ -64,15 +64,26 @@ func NewFanOut(store *dynamo.Store, cfg Config) *FanOut {
 // failure; the stream consumer then hands the same changes again, and those already applied
 // apply again to the same effect.
 func (f *FanOut) Handle(ctx context.Context, changes []domain.Change) error {
+	r := &run{FanOut: f}
 	for _, c := range changes {
-		if err := f.apply(ctx, c); err != nil {
+		if err := r.apply(ctx, c); err != nil {
 			return err
 		}
 	}
-	return nil
+	return r.flush(ctx)
 }
 
-func (f *FanOut) apply(ctx context.Context, c domain.Change) error {
+// run is the handling of one batch of changes: the change log entries its changes make are
+// written together, at the end of the batch or once many are waiting, so that a batch of
+// uploads costs a transaction per 33 log entries rather than two per upload. The entries of
+// each log stay in the order of the changes.
+type run struct {
+	*FanOut
+	pending []domain.SyncAppend
+	entries int
+}
+
+func (f *run) apply(ctx context.Context, c domain.Change) error {
 	switch c.Entity().(type) {
 	case domain.User, domain.Photo, domain.Reaction, domain.Friendship:
 	default:
@@ -154,7 +165,7 @@ func (f *FanOut) isPopular(u domain.User) bool { return u.FollowerCount >= f.cfg
 // follow brings the followed user's latest photos into the new follower's feed (a popular
 // user's are merged when the feed is read: a mark says so), and their profile and those
 // photos into the follower's change log.
-func (f *FanOut) follow(ctx context.Context, c domain.Change, fr domain.Friendship) error {
+func (f *run) follow(ctx context.Context, c domain.Change, fr domain.Friendship) error {
 	followed, err := f.user(ctx, fr.Followed)
 	if err != nil {
 		return err
@@ -187,7 +198,7 @@ func (f *FanOut) follow(ctx context.Context, c domain.Change, fr domain.Friendsh
 // unfollow takes the followed user's photos out of the former follower's feed, and out of
 // their change log with the followed profile: the photos the feed held, and the latest ones
 // (a popular user's, merged into the feed rather than held there).
-func (f *FanOut) unfollow(ctx context.Context, c domain.Change, fr domain.Friendship) error {
+func (f *run) unfollow(ctx context.Context, c domain.Change, fr domain.Friendship) error {
 	if err := f.store.UnfollowPopular(ctx, fr.Followed, []string{fr.Follower}); err != nil {
 		return err
 	}
@@ -229,7 +240,7 @@ func feedPhotos(entries []domain.FeedEntry) []domain.PhotoKey {
 
 // profileEdited sends a profile's edit to its user's followers' logs, or to the public log of
 // a popular user.
-func (f *FanOut) profileEdited(ctx context.Context, c domain.Change, u domain.User) error {
+func (f *run) profileEdited(ctx context.Context, c domain.Change, u domain.User) error {
 	if !profileEdited(c) {
 		return nil
 	}
@@ -248,7 +259,7 @@ func (f *FanOut) profileEdited(ctx context.Context, c domain.Change, u domain.Us
 // also get the user's latest photos, which were not written there, and their logs the profile
 // and those photos. A mark written here reads the public log from its start: the photos logged
 // there between the count's change and the mark are not lost.
-func (f *FanOut) popularityChanged(ctx context.Context, c domain.Change, before, after domain.User) error {
+func (f *run) popularityChanged(ctx context.Context, c domain.Change, before, after domain.User) error {
 	limit, floor := f.cfg.FanOutLimit, f.cfg.FanOutLimit*9/10
 	switch {
 	case before.FollowerCount < limit && after.FollowerCount >= limit:
@@ -279,7 +290,7 @@ func (f *FanOut) popularityChanged(ctx context.Context, c domain.Change, before,
 
 // fanOut calls write with an entry of photo for every follower of its owner, a page of
 // followers at a time, and adds change c to the page's change logs.
-func (f *FanOut) fanOut(ctx context.Context, c domain.Change, photo domain.PhotoKey, write func(context.Context, []domain.FeedEntry, time.Time) error) error {
+func (f *run) fanOut(ctx context.Context, c domain.Change, photo domain.PhotoKey, write func(context.Context, []domain.FeedEntry, time.Time) error) error {
 	expires := f.now().Add(f.cfg.Retention)
 	return f.store.EachFollowerPage(ctx, photo.Owner, func(followers []string) error {
 		entries := make([]domain.FeedEntry, len(followers))

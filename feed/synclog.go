@@ -79,11 +79,10 @@ func profileEdited(c domain.Change) bool {
 	return c.Op == domain.Updated && (old.Version != updated.Version || !reflect.DeepEqual(old.Profile, updated.Profile))
 }
 
-// append writes a change's batch, in groups of at most 98 entries per log: a larger append
-// (none today: a follow's backfill is 22) is split under derived change names, each dropped
-// alike when delivered again.
-func (f *FanOut) append(ctx context.Context, b *syncBatch) error {
-	var appends []domain.SyncAppend
+// append queues a change's batch for the run's next flush, in appends of at most 98 entries:
+// a larger one (an unfollow of a user with many photos in the feed) is split under derived
+// change names, each dropped alike when delivered again.
+func (f *run) append(ctx context.Context, b *syncBatch) error {
 	for _, a := range b.appends {
 		for part := 0; len(a.Entries) > 0; part++ {
 			n := min(len(a.Entries), maxSyncAppend)
@@ -91,13 +90,29 @@ func (f *FanOut) append(ctx context.Context, b *syncBatch) error {
 			if part > 0 {
 				change = fmt.Sprintf("%s#%d", a.Change, part)
 			}
-			appends = append(appends, domain.SyncAppend{Log: a.Log, Change: change, Entries: a.Entries[:n]})
+			f.pending = append(f.pending, domain.SyncAppend{Log: a.Log, Change: change, Entries: a.Entries[:n]})
+			f.entries += n
 			a.Entries = a.Entries[n:]
 		}
 	}
-	if err := f.store.AppendSync(ctx, appends, f.cfg.SyncRetention); err != nil {
+	if f.entries >= maxPendingEntries {
+		return f.flush(ctx)
+	}
+	return nil
+}
+
+// maxPendingEntries bounds the log entries a run holds before it writes them.
+const maxPendingEntries = 2000
+
+// flush writes the queued appends.
+func (f *run) flush(ctx context.Context) error {
+	if len(f.pending) == 0 {
+		return nil
+	}
+	if err := f.store.AppendSync(ctx, f.pending, f.cfg.SyncRetention); err != nil {
 		return fmt.Errorf("feed: change logs: %w", err)
 	}
+	f.pending, f.entries = nil, 0
 	return nil
 }
 
