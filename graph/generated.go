@@ -1439,7 +1439,12 @@ type User implements Node {
   "This user's feed: the photos of the users they follow, newest first. Feeds are filled from the table's change stream a moment after each upload, follow or unfollow, whoever made the write, so they are eventually consistent: a photo deleted a moment ago is left out of the page it would be on. Only the user may read their feed (FORBIDDEN for anyone else). One Query on the user's feed partition, then the photos in one BatchGetItem."
   feed(first: Int = 20, after: String): PhotoConnection!
   "The changes to this user's sync scope after the cursor ` + "`" + `after` + "`" + `, oldest first, for a client that comes back online (docs/offline-sync.md): their profile, their photos, the photos in their feed, the reactions on their photos and those they made, their followers and followed, and the profiles of the users they follow. Without ` + "`" + `after` + "`" + `, no changes and the cursor of now in ` + "`" + `cursor` + "`" + `: keep it, read the scope with the ordinary queries, then ask for the changes after it. Keep the page's ` + "`" + `cursor` + "`" + ` once its changes are applied. Only the user may read their changes (FORBIDDEN for anyone else). BAD_USER_INPUT for a cursor this server did not give this user; CURSOR_EXPIRED for one older than the server's retention (a week unless configured otherwise): read the scope again and start anew. One Query on the user's change log and one on their popular follows, then one Query per popular user followed; the changed objects in one BatchGetItem."
-  changes(first: Int = 100, after: String): SyncChangeConnection!
+  changes(
+    "How many changes at most: 1 to 100."
+    first: Int = 100
+    "The ` + "`" + `cursor` + "`" + ` of the previous page of changes, or of a sync's start; none starts a sync."
+    after: String
+  ): SyncChangeConnection!
   "The friendships in which this user is followed, in descending order of the follower's username (the order in which DynamoDB returns them together with the profile)."
   followers(first: Int = 20, after: String): FriendshipConnection!
   "The friendships in which this user follows someone, ordered by the followed user's username."
