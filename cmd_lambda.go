@@ -115,6 +115,9 @@ func (c *lambdaConfig) open(ctx context.Context, lc *lifecycle, log *slog.Logger
 	if c.store.kind != storeEmbedded && c.store.kind != storeDynamoDB {
 		return nil, fmt.Errorf("--store %q: a Lambda function's store is %s", c.store.kind, storeDynamoDB)
 	}
+	if err := checkSyncRetention(c.feed.SyncRetention); err != nil {
+		return nil, err
+	}
 	// The embedded engine keeps its data in a file of one process; a function's instances are
 	// many, and their disks are gone when they are: the store is always DynamoDB.
 	c.store.kind = storeDynamoDB
@@ -161,7 +164,7 @@ func (c *lambdaConfig) apiFunction(ctx context.Context, lc *lifecycle, log *slog
 	if err != nil {
 		return nil, err
 	}
-	parts := apiParts{store: b.store, log: log, verifier: verifier, tel: tel, metricsElsewhere: true}
+	parts := apiParts{store: b.store, log: log, verifier: verifier, tel: tel, metricsElsewhere: true, syncRetention: c.feed.SyncRetention}
 	mediaSays := "none: uploads of files are refused"
 	if b.media != nil {
 		parts.media, mediaSays = b.media.service, b.media.says

@@ -41,6 +41,9 @@ func runStream(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := f.parse(args); err != nil {
 		return err
 	}
+	if err := checkSyncRetention(cfg.feed.SyncRetention); err != nil {
+		return err
+	}
 	log, err := cfg.log.logger(stderr)
 	if err != nil {
 		return err

@@ -100,15 +100,37 @@ func TestLambda_UnderTheRuntimeInterfaceEmulator(t *testing.T) {
 		t.Fatalf("bob's feed before the fan-out ran: %s, want it empty (nothing else fills feeds here)", got)
 	}
 
-	// The fan-out: the stream's records as one batch, as the event source mapping sends them.
-	event := streamEvent(t, endpoint)
-	var resp events.DynamoDBEventResponse
-	fanOutFn.invoke(t, event, &resp)
-	if len(resp.BatchItemFailures) != 0 {
-		t.Fatalf("fan-out: failures %+v", resp.BatchItemFailures)
+	// bob starts an offline sync: his change log is empty until the fan-out runs.
+	var start struct {
+		Data struct {
+			Viewer struct{ Changes struct{ Cursor string } }
+		}
 	}
-	if got := graphql("bob", feed); !strings.Contains(got, `"edges":[{"node":{"url":"https://cdn.example.com/ada.jpg"}}]`) {
-		t.Errorf("bob's feed after the fan-out: %s, want ada's photo", got)
+	if err := json.Unmarshal([]byte(graphql("bob", `{ viewer { changes { cursor } } }`)), &start); err != nil || start.Data.Viewer.Changes.Cursor == "" {
+		t.Fatalf("starting a sync: %v", err)
+	}
+	changes := fmt.Sprintf(`{ viewer { changes(after: %q) { edges { node { objectType operation node { id } } } } } }`, start.Data.Viewer.Changes.Cursor)
+
+	// The fan-out: the stream's records as one batch, as the event source mapping sends them;
+	// then the same batch again, as Lambda retries it.
+	event := streamEvent(t, endpoint)
+	wantChanges := `{"node":{"objectType":"Friendship","operation":"UPSERTED"`
+	for round := 1; round <= 2; round++ {
+		var resp events.DynamoDBEventResponse
+		fanOutFn.invoke(t, event, &resp)
+		if len(resp.BatchItemFailures) != 0 {
+			t.Fatalf("fan-out: failures %+v", resp.BatchItemFailures)
+		}
+		if got := graphql("bob", feed); !strings.Contains(got, `"edges":[{"node":{"url":"https://cdn.example.com/ada.jpg"}}]`) {
+			t.Errorf("bob's feed after the fan-out: %s, want ada's photo", got)
+		}
+		// bob's changes (the stream holds all the writes, before his cursor too): his
+		// profile, his follow, ada's profile and ada's photo, each once, also after the batch
+		// came twice.
+		got := graphql("bob", changes)
+		if !strings.Contains(got, wantChanges) || strings.Count(got, `"objectType"`) != 4 || strings.Count(got, `"objectType":"Photo"`) != 1 {
+			t.Errorf("round %d: bob's changes after the fan-out: %s, want his profile and follow, ada's profile and her photo", round, got)
+		}
 	}
 
 	// Each function refuses the other's events, saying which it is.

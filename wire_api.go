@@ -43,6 +43,8 @@ type apiParts struct {
 	// devSignInRefusal is why the development sign-in is refused, when verifier is not an
 	// auth.Dev (authConfig.offersDevSignIn).
 	devSignInRefusal string
+	// syncRetention is how long the change logs keep their entries (--sync-retention).
+	syncRetention time.Duration
 }
 
 // handler is the API's HTTP handler over p, as the flags configure it.
@@ -57,6 +59,7 @@ func (c *apiConfig) handler(p apiParts) http.Handler {
 		RequestTimeout:       c.requestTimeout,
 		BatchWait:            c.batchWait,
 		MutationRetention:    c.mutationRetention,
+		SyncRetention:        p.syncRetention,
 		DisableIntrospection: !c.introspection,
 		PersistedQueryBytes:  c.persistedBytes,
 		QueryCacheBytes:      c.queryCacheBytes,

@@ -83,6 +83,9 @@ func (s *server) settle(ctx context.Context, stderr io.Writer) error {
 	if err := s.cfg.api.settle(s.cfg.store.kind); err != nil {
 		return err
 	}
+	if err := checkSyncRetention(s.cfg.feed.SyncRetention); err != nil {
+		return err
+	}
 	tuneGC(os.Getenv)
 	var release func()
 	s.limiter, s.limiterSays, release, err = s.cfg.rateLimit.limiter(s.cfg.changesFrom, s.cfg.store.table)
@@ -334,7 +337,7 @@ func (s *server) httpServer() *http.Server {
 		Handler: s.cfg.api.handler(apiParts{
 			store: s.b.store, log: s.log, verifier: s.verifier, tel: s.tel, live: s.hub, metricsElsewhere: s.cfg.metricsAddr != "",
 			rateLimit: s.limiter, trustedProxies: s.proxies, media: s.b.media.service, mediaFiles: s.b.media.files,
-			ready: s.ready, devSignInRefusal: s.devSignInRefusal,
+			ready: s.ready, devSignInRefusal: s.devSignInRefusal, syncRetention: s.cfg.feed.SyncRetention,
 		}),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,

@@ -25,6 +25,7 @@ var errorKinds = map[domain.Code]errorKind{
 	domain.Forbidden:       {"FORBIDDEN", http.StatusForbidden},
 	domain.Unavailable:     {"SERVICE_UNAVAILABLE", http.StatusServiceUnavailable},
 	domain.LimitExceeded:   {"LIMIT_EXCEEDED", http.StatusTooManyRequests},
+	domain.CursorExpired:   {"CURSOR_EXPIRED", http.StatusGone},
 	domain.Internal:        {"INTERNAL_SERVER_ERROR", http.StatusInternalServerError},
 }
 

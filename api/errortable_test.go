@@ -12,7 +12,7 @@ import (
 func TestErrorTable(t *testing.T) {
 	seen := map[string]domain.Code{codeValidationFailed: "(a document refused by validation)", codeLimitExceeded: "(a document refused by the limits)"}
 	for _, c := range []domain.Code{domain.Invalid, domain.NotFound, domain.Conflict, domain.Unauthenticated,
-		domain.Forbidden, domain.Unavailable, domain.LimitExceeded, domain.Internal} {
+		domain.Forbidden, domain.Unavailable, domain.LimitExceeded, domain.CursorExpired, domain.Internal} {
 		ext := extensionCode(c)
 		if ext == "" {
 			t.Errorf("code %v has no extensions.code", c)

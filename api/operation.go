@@ -20,6 +20,8 @@ type perOperation struct {
 	batches loaders.BatchObserver
 	// batchWait is each loader's batch window (loaders.Options.Wait).
 	batchWait time.Duration
+	// syncRetention is how long the change logs keep their entries (loaders.Options).
+	syncRetention time.Duration
 }
 
 var _ interface {
@@ -33,7 +35,7 @@ func (perOperation) Validate(graphql.ExecutableSchema) error { return nil }
 
 func (p perOperation) InterceptOperation(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
 	ctx, _ = dynamo.WithCost(ctx)
-	opts := loaders.Options{Observer: p.batches, Wait: p.batchWait}
+	opts := loaders.Options{Observer: p.batches, Wait: p.batchWait, SyncRetention: p.syncRetention}
 	if oc := graphql.GetOperationContext(ctx); oc != nil && oc.Operation != nil {
 		opts.ProfileFields = selectionOf(oc).profile.profileFields()
 	}

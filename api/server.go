@@ -82,6 +82,9 @@ type Config struct {
 	// MutationRetention is how long the mark of a client mutation id is kept (a replay within
 	// it answers from the mark); zero means domain.DefaultMutationRetention.
 	MutationRetention time.Duration
+	// SyncRetention is how long the change logs keep their entries: an older cursor is
+	// refused; zero means domain.DefaultSyncRetention.
+	SyncRetention time.Duration
 	// BatchWait is how long each dataloader gathers keys before it sends a batch; zero means
 	// loaders.DefaultWait.
 	BatchWait time.Duration
@@ -159,7 +162,7 @@ func New(cfg Config) http.Handler {
 		rl.observer = cfg.Telemetry.RateLimit()
 	}
 	gql.Use(rl)
-	ops := perOperation{store: cfg.Store, batchWait: cfg.BatchWait}
+	ops := perOperation{store: cfg.Store, batchWait: cfg.BatchWait, syncRetention: cfg.SyncRetention}
 	if cfg.Telemetry != nil {
 		gql.Use(cfg.Telemetry.GraphQL())
 		ops.batches = cfg.Telemetry.Loaders()

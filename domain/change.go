@@ -31,6 +31,9 @@ func (op ChangeOp) String() string {
 type Change struct {
 	Op       ChangeOp
 	Old, New any
+	// ID names the change in the stream it came from (a stream record's eventID), the same
+	// each time the record is delivered; "" where the change came another way.
+	ID string
 }
 
 // Entity is the entity the change is about: New, or Old for a removal.

@@ -25,6 +25,9 @@ const (
 	// LimitExceeded: the caller went past a bound the server sets on what one client may
 	// hold (subscriptions, connections, how far behind a subscriber may fall).
 	LimitExceeded Code = "limit_exceeded"
+	// CursorExpired: a change log cursor older than the log's retention, whose changes may be
+	// gone; the client reads its whole scope again and starts a new sync.
+	CursorExpired Code = "cursor_expired"
 	// Internal: a bug or an unexpected failure; its details are logged, not shown.
 	Internal Code = "internal"
 )

@@ -1,7 +1,10 @@
 package dynamo
 
 import (
+	"cmp"
 	"fmt"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	streamtypes "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
@@ -20,7 +23,9 @@ func ChangeFromRecord(r streamtypes.Record) (domain.Change, bool, error) {
 	if err != nil {
 		return domain.Change{}, false, err
 	}
-	return changeOf(op, fromStreamItem(r.Dynamodb.Keys), fromStreamItem(r.Dynamodb.OldImage), fromStreamItem(r.Dynamodb.NewImage))
+	c, ok, err := changeOf(op, fromStreamItem(r.Dynamodb.Keys), fromStreamItem(r.Dynamodb.OldImage), fromStreamItem(r.Dynamodb.NewImage))
+	c.ID = cmp.Or(aws.ToString(r.EventID), aws.ToString(r.Dynamodb.SequenceNumber))
+	return c, ok, err
 }
 
 // changeOp reads a stream record's eventName, as every reader of a stream spells it.
@@ -84,6 +89,8 @@ func entityDecoder(k Key) func(Item) (any, error) {
 		return asAny(reactionFromItem)
 	case kindFeedEntry:
 		return asAny(feedEntryFromItem)
+	case kindSyncHead:
+		return asAny(syncHeadFromItem)
 	}
 	return nil
 }

@@ -239,6 +239,16 @@ func (c *checker) add(item Item) {
 		if _, err := outcomeFromItem(item); err != nil {
 			c.problem(k, "malformed client mutation mark: %v", err)
 		}
+	case kindSyncHead, kindSyncSeen, kindSyncKey:
+		// Offline sync's change logs (synclog.go): written after the fact from the stream,
+		// as feeds are; their entries and records expire by themselves.
+		if _, ok := syncLogFromPK(k.PK); !ok && kind != kindSyncKey {
+			c.problem(k, "malformed %s key", kind)
+		}
+	case kindSyncEntry:
+		if _, _, err := syncEntryFromItem(item); err != nil {
+			c.problem(k, "malformed change log entry: %v", err)
+		}
 	default:
 		c.problem(k, "an item of no known entity")
 	}

@@ -202,12 +202,14 @@ func mergeFeed(reader string, entries []domain.FeedEntry, photos []domain.Photo,
 }
 
 // FollowPopular marks, in readers' feeds, that they follow popular, whose photos are then
-// merged into their feeds when read instead of written there: BatchWriteItem, 25 a request.
-func (s *Store) FollowPopular(ctx context.Context, popular string, readers []string) error {
+// merged into their feeds when read instead of written there, and whose public change log they
+// read from position logFrom on: BatchWriteItem, 25 a request.
+func (s *Store) FollowPopular(ctx context.Context, popular string, readers []string, logFrom uint64) error {
 	writes := make([]types.WriteRequest, len(readers))
 	for i, r := range readers {
 		k := popularFollowKey(r, popular)
-		writes[i] = types.WriteRequest{PutRequest: &types.PutRequest{Item: Item{attrPK: str(k.PK), attrSK: str(k.SK)}}}
+		item := Item{attrPK: str(k.PK), attrSK: str(k.SK), attrLogFrom: seqValue(logFrom)}
+		writes[i] = types.WriteRequest{PutRequest: &types.PutRequest{Item: item}}
 	}
 	return s.batchWrite(ctx, writes)
 }

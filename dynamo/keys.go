@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/quickphotos/quickphotos/domain"
@@ -26,6 +27,9 @@ import (
 //	PK UPLOAD#id       SK #UPLOAD                                 a photo upload (staging record)
 //	InvertedIndex: SK #UPLOAD  PK UPLOAD#…                        every upload, for the sweeper
 //	PK MUTATION#u      SK #MUTATION#h                             u's mark of a client mutation id (h: its hash)
+//	PK SYNC#u          SK #HEAD#u … #SEEN#h … E#n#u               u's change log: its head, changes already in it, entry n
+//	PK SYNC#~u         SK #HEAD#~u … #SEEN#h … E#n#~u             popular u's public log, the same way
+//	PK SYNC#           SK #KEY                                    the key that signs change log cursors
 const (
 	prefixUser     = "USER#"
 	prefixMetadata = "#METADATA#"
@@ -42,6 +46,12 @@ const (
 	uploadSK       = "#UPLOAD"
 	prefixMark     = "MUTATION#"
 	prefixMarkSK   = "#MUTATION#"
+	prefixSync     = "SYNC#"
+	publicSync     = "~" // before the username of a public log: no username holds '~'
+	prefixSyncHead = "#HEAD#"
+	prefixSyncSeen = "#SEEN#"
+	prefixSyncLog  = "E#"
+	syncKeySK      = "#KEY"
 )
 
 // Attribute and index names of the table.
@@ -135,6 +145,79 @@ func uploadKey(id string) Key {
 func mutationMarkKey(caller, id string) Key {
 	h := sha256.Sum256([]byte(caller + "\x00" + id))
 	return Key{PK: prefixMark + caller, SK: prefixMarkSK + hex.EncodeToString(h[:16])}
+}
+
+// syncLogName is how a change log is spelled in its keys: u, or ~u for u's public log.
+func syncLogName(l domain.SyncLog) string {
+	if l.Public {
+		return publicSync + l.User
+	}
+	return l.User
+}
+
+// syncLogFromName reads syncLogName's spelling back.
+func syncLogFromName(name string) (domain.SyncLog, bool) {
+	if u, ok := strings.CutPrefix(name, publicSync); ok {
+		return domain.SyncLog{User: u, Public: true}, u != ""
+	}
+	return domain.SyncLog{User: name}, name != ""
+}
+
+func syncPK(l domain.SyncLog) string { return prefixSync + syncLogName(l) }
+
+// syncHeadKey is the key of a change log's head, which holds the position of its last entry.
+// Every append moves it in the same transaction as the entries it writes, conditional on the
+// position it read: appends to one log are serialised, and an entry's position is never
+// reused nor left out. The log's name in the sort key spreads the heads over InvertedIndex's
+// partitions.
+func syncHeadKey(l domain.SyncLog) Key {
+	return Key{PK: syncPK(l), SK: prefixSyncHead + syncLogName(l)}
+}
+
+// syncEntryKey is the key of entry seq of a change log. The position is written in 20 digits,
+// so that the entries sort by it; the log's name after it keeps InvertedIndex's partitions
+// one item each (every log has an entry 1).
+func syncEntryKey(l domain.SyncLog, seq uint64) Key {
+	return Key{PK: syncPK(l), SK: fmt.Sprintf("%s%020d#%s", prefixSyncLog, seq, syncLogName(l))}
+}
+
+// syncEntryRange is the sort-key range of a log's entries after position after: a Query from
+// the first to the last.
+func syncEntryRange(l domain.SyncLog, after uint64) (low, high string) {
+	return syncEntryKey(l, after+1).SK, prefixSyncLog + "~"
+}
+
+// syncSeqFromSK returns n from "E#n#…".
+func syncSeqFromSK(sk string) (uint64, bool) {
+	rest, ok := cutPrefix(sk, prefixSyncLog)
+	digits, _, cut := strings.Cut(rest, "#")
+	if !ok || !cut || len(digits) != 20 {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(digits, 10, 64)
+	return n, err == nil && n > 0
+}
+
+// syncSeenKey is the key of the record that change has added its entries to log l: an
+// append writes it with its entries, on condition that it is not there, so that a change
+// delivered again (a consumer restarted before its checkpoint, a Lambda retry) adds nothing.
+// The change's id is the stream's, any text: the key holds its hash.
+func syncSeenKey(l domain.SyncLog, change string) Key {
+	h := sha256.Sum256([]byte(syncLogName(l) + "\x00" + change))
+	return Key{PK: syncPK(l), SK: prefixSyncSeen + hex.EncodeToString(h[:16])}
+}
+
+// syncSigningKey is the key of the item that holds the key cursors of change logs are signed
+// with: one per table, so that every server of the table signs and checks alike.
+var syncSigningKey = Key{PK: prefixSync, SK: syncKeySK}
+
+// syncLogFromPK returns the log of "SYNC#…".
+func syncLogFromPK(pk string) (domain.SyncLog, bool) {
+	name, ok := cutPrefix(pk, prefixSync)
+	if !ok {
+		return domain.SyncLog{}, false
+	}
+	return syncLogFromName(name)
 }
 
 // uploadIDFromPK returns id from "UPLOAD#id".
@@ -237,6 +320,10 @@ const (
 	kindCheckpoint                    // STREAM#… / SHARD#…
 	kindUpload                        // UPLOAD#… / #UPLOAD
 	kindMutationMark                  // MUTATION#… / #MUTATION#…
+	kindSyncHead                      // SYNC#… / #HEAD#…
+	kindSyncSeen                      // SYNC#… / #SEEN#…
+	kindSyncEntry                     // SYNC#… / E#…
+	kindSyncKey                       // SYNC# / #KEY
 )
 
 var kindNames = [...]string{
@@ -251,6 +338,10 @@ var kindNames = [...]string{
 	kindCheckpoint:    "stream checkpoint",
 	kindUpload:        "upload record",
 	kindMutationMark:  "client mutation mark",
+	kindSyncHead:      "change log head",
+	kindSyncSeen:      "change log record of a change",
+	kindSyncEntry:     "change log entry",
+	kindSyncKey:       "change log cursor key",
 }
 
 func (k itemKind) String() string { return kindNames[k] }
@@ -286,6 +377,17 @@ func kindOf(k Key) itemKind {
 		return kindUpload
 	case strings.HasPrefix(k.PK, prefixMark) && strings.HasPrefix(k.SK, prefixMarkSK):
 		return kindMutationMark
+	case k == syncSigningKey:
+		return kindSyncKey
+	case strings.HasPrefix(k.PK, prefixSync):
+		switch {
+		case strings.HasPrefix(k.SK, prefixSyncHead):
+			return kindSyncHead
+		case strings.HasPrefix(k.SK, prefixSyncSeen):
+			return kindSyncSeen
+		case strings.HasPrefix(k.SK, prefixSyncLog):
+			return kindSyncEntry
+		}
 	}
 	return kindUnknown
 }

@@ -93,6 +93,12 @@ func TestKindOf(t *testing.T) {
 		{checkpointKey("feeds", "shard-1"), kindCheckpoint},
 		{uploadKey("u1"), kindUpload},
 		{mutationMarkKey("bob", "#FRIEND#ada"), kindMutationMark},
+		{syncHeadKey(domain.SyncLog{User: "bob"}), kindSyncHead},
+		{syncHeadKey(domain.SyncLog{User: "bob", Public: true}), kindSyncHead},
+		{syncEntryKey(domain.SyncLog{User: "bob"}, 7), kindSyncEntry},
+		{syncSeenKey(domain.SyncLog{User: "bob"}, "#HEAD#x"), kindSyncSeen},
+		{syncSigningKey, kindSyncKey},
+		{Key{"SYNC#bob", "#KEY"}, kindUnknown},
 		{Key{"MUTATION#bob", "#UPLOAD"}, kindUnknown},
 		// The kind is the family; well-formedness is the parsers' (TestKeyParsers).
 		{Key{"USER#ada", "#METADATA#bob"}, kindUser},

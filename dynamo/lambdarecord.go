@@ -1,6 +1,8 @@
 package dynamo
 
 import (
+	"cmp"
+
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -15,7 +17,9 @@ func ChangeFromLambdaRecord(r events.DynamoDBEventRecord) (domain.Change, bool, 
 	if err != nil {
 		return domain.Change{}, false, err
 	}
-	return changeOf(op, fromLambdaItem(r.Change.Keys), fromLambdaItem(r.Change.OldImage), fromLambdaItem(r.Change.NewImage))
+	c, ok, err := changeOf(op, fromLambdaItem(r.Change.Keys), fromLambdaItem(r.Change.OldImage), fromLambdaItem(r.Change.NewImage))
+	c.ID = cmp.Or(r.EventID, r.Change.SequenceNumber)
+	return c, ok, err
 }
 
 // fromLambdaItem converts an item of aws-lambda-go's events into the DynamoDB API's types.

@@ -39,6 +39,8 @@ type Store struct {
 	retry retryPolicy
 	// observer, when set, is told about every request.
 	observer Observer
+	// syncKey caches the key that signs change log cursors (synccursor.go).
+	syncKey syncKeyCache
 }
 
 // New returns a Store for table, reached through api.

@@ -57,12 +57,16 @@ func TestFanOut_HandlingTwiceChangesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	changes := []domain.Change{
-		{Op: domain.Added, New: kept},
-		{Op: domain.Added, New: gone},
-		{Op: domain.Removed, Old: gone},
-		{Op: domain.Added, New: late}, // cy follows: the owner's photos come in
-		{Op: domain.Updated, Old: kept, New: kept},
-		{Op: domain.Added, New: domain.Reaction{Username: "ann", Type: domain.ReactionHeart, Photo: kept.Key()}},
+		{Op: domain.Added, New: kept, ID: "1"},
+		{Op: domain.Added, New: gone, ID: "2"},
+		{Op: domain.Removed, Old: gone, ID: "3"},
+		{Op: domain.Added, New: late, ID: "4"}, // cy follows: the owner's photos come in
+		{Op: domain.Updated, Old: kept, New: kept, ID: "5"},
+		{Op: domain.Added, New: domain.Reaction{Username: "ann", Type: domain.ReactionHeart, Photo: kept.Key()}, ID: "6"},
+	}
+	start, err := store.SyncChanges(ctx, "cy", "", 100, time.Hour)
+	if err != nil {
+		t.Fatal(err)
 	}
 	if _, err := store.Follow(ctx, domain.FriendshipKey{Follower: late.Follower, Followed: late.Followed}); err != nil {
 		t.Fatal(err)
@@ -81,9 +85,33 @@ func TestFanOut_HandlingTwiceChangesNothing(t *testing.T) {
 		if got := feedOf(t, store, "owner"); len(got) != 0 {
 			t.Errorf("round %d: the owner's feed %v, want it empty", round, got)
 		}
+		// cy's log, each entry once: the deletion of the photo gone (cy followed the owner
+		// before the fan-out ran, so it goes to cy too), the follow, the owner's profile, the
+		// photo the follow brought; photos by their canonical ids.
+		page, err := store.SyncChanges(ctx, "cy", start.End, 100, time.Hour)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, e := range page.Entries {
+			got = append(got, e.Op.String()+" "+domain.NodeID(e.Object))
+		}
+		canonical := func(p domain.Photo) string {
+			k, _ := domain.CanonicalPhotoKey(p.Key())
+			return domain.NodeID(k)
+		}
+		wantLog := []string{
+			"deleted " + canonical(gone),
+			"upserted " + domain.NodeID(late.Key()),
+			"upserted " + domain.NodeID(domain.UserKey{Username: "owner"}),
+			"upserted " + canonical(kept),
+		}
+		if !slices.Equal(got, wantLog) {
+			t.Errorf("round %d: cy's change log %v, want %v", round, got, wantLog)
+		}
 	}
 
-	if err := f.Handle(ctx, []domain.Change{{Op: domain.Removed, Old: late}}); err != nil {
+	if err := f.Handle(ctx, []domain.Change{{Op: domain.Removed, Old: late, ID: "7"}}); err != nil {
 		t.Fatal(err)
 	}
 	if got := feedOf(t, store, "cy"); len(got) != 0 {

@@ -17,6 +17,7 @@ import (
 // to the same effect if they were). A record no change can be read from is logged and
 // skipped, as the stream consumer does.
 func (f *FanOut) HandleLambda(ctx context.Context, event events.DynamoDBEvent) (events.DynamoDBEventResponse, error) {
+	run := &run{FanOut: f}
 	for _, r := range event.Records {
 		change, ok, err := dynamo.ChangeFromLambdaRecord(r)
 		if err != nil {
@@ -26,10 +27,27 @@ func (f *FanOut) HandleLambda(ctx context.Context, event events.DynamoDBEvent) (
 		if !ok {
 			continue
 		}
-		if err := f.apply(ctx, change); err != nil {
-			slog.WarnContext(ctx, "feed: a record failed; Lambda retries from it", "event_id", r.EventID, "error", err)
-			return events.DynamoDBEventResponse{BatchItemFailures: []events.DynamoDBBatchItemFailure{{ItemIdentifier: r.Change.SequenceNumber}}}, nil
+		if err := run.apply(ctx, change); err != nil {
+			// The records before it are not sent again: their change log entries, queued,
+			// are written first.
+			failed := r
+			if ferr := run.flush(ctx); ferr != nil {
+				failed = event.Records[0]
+			}
+			slog.WarnContext(ctx, "feed: a record failed; Lambda retries from it", "event_id", failed.EventID, "error", err)
+			return retryFrom(failed), nil
 		}
 	}
+	if err := run.flush(ctx); err != nil {
+		// The change log entries of the batch are written together, after its feed writes:
+		// Lambda sends the whole batch again, and its changes already added add nothing.
+		slog.WarnContext(ctx, "feed: writing the batch's change log entries failed; Lambda retries the batch", "error", err)
+		return retryFrom(event.Records[0]), nil
+	}
 	return events.DynamoDBEventResponse{}, nil
+}
+
+// retryFrom asks Lambda to send the batch again from record r.
+func retryFrom(r events.DynamoDBEventRecord) events.DynamoDBEventResponse {
+	return events.DynamoDBEventResponse{BatchItemFailures: []events.DynamoDBBatchItemFailure{{ItemIdentifier: r.Change.SequenceNumber}}}
 }

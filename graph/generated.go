@@ -163,15 +163,40 @@ type ComplexityRoot struct {
 	}
 
 	Subscription struct {
-		FeedPhotoAdded func(childComplexity int) int
-		FollowerAdded  func(childComplexity int) int
-		PhotoChanged   func(childComplexity int, owner string, timestamp string) int
-		UserChanged    func(childComplexity int, username string) int
+		ChangesAvailable func(childComplexity int) int
+		FeedPhotoAdded   func(childComplexity int) int
+		FollowerAdded    func(childComplexity int) int
+		PhotoChanged     func(childComplexity int, owner string, timestamp string) int
+		UserChanged      func(childComplexity int, username string) int
+	}
+
+	SyncChange struct {
+		Node       func(childComplexity int) int
+		ObjectID   func(childComplexity int) int
+		ObjectType func(childComplexity int) int
+		Operation  func(childComplexity int) int
+		Version    func(childComplexity int) int
+	}
+
+	SyncChangeConnection struct {
+		Cursor   func(childComplexity int) int
+		Edges    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	SyncChangeEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	SyncPoke struct {
+		Received func(childComplexity int) int
 	}
 
 	User struct {
 		Address        func(childComplexity int) int
 		Birthdate      func(childComplexity int) int
+		Changes        func(childComplexity int, first *int, after *string) int
 		Email          func(childComplexity int) int
 		Feed           func(childComplexity int, first *int, after *string) int
 		FollowerCount  func(childComplexity int) int
@@ -240,6 +265,7 @@ type ReactionResolver interface {
 	Photo(ctx context.Context, obj *domain.Reaction) (*domain.Photo, error)
 }
 type SubscriptionResolver interface {
+	ChangesAvailable(ctx context.Context) (<-chan *model.SyncPoke, error)
 	PhotoChanged(ctx context.Context, owner string, timestamp string) (<-chan *model.PhotoChange, error)
 	FeedPhotoAdded(ctx context.Context) (<-chan *domain.Photo, error)
 	FollowerAdded(ctx context.Context) (<-chan *domain.Friendship, error)
@@ -252,6 +278,7 @@ type UserResolver interface {
 
 	Photos(ctx context.Context, obj *domain.User, first *int, after *string) (*model.PhotoConnection, error)
 	Feed(ctx context.Context, obj *domain.User, first *int, after *string) (*model.PhotoConnection, error)
+	Changes(ctx context.Context, obj *domain.User, first *int, after *string) (*model.SyncChangeConnection, error)
 	Followers(ctx context.Context, obj *domain.User, first *int, after *string) (*model.FriendshipConnection, error)
 	Following(ctx context.Context, obj *domain.User, first *int, after *string) (*model.FriendshipConnection, error)
 	Reactions(ctx context.Context, obj *domain.User, first *int, after *string) (*model.ReactionConnection, error)
@@ -786,6 +813,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ReactionEdge.Node(childComplexity), true
 
+	case "Subscription.changesAvailable":
+		if e.ComplexityRoot.Subscription.ChangesAvailable == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Subscription.ChangesAvailable(childComplexity), true
 	case "Subscription.feedPhotoAdded":
 		if e.ComplexityRoot.Subscription.FeedPhotoAdded == nil {
 			break
@@ -821,6 +854,76 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Subscription.UserChanged(childComplexity, args["username"].(string)), true
 
+	case "SyncChange.node":
+		if e.ComplexityRoot.SyncChange.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SyncChange.Node(childComplexity), true
+	case "SyncChange.objectId":
+		if e.ComplexityRoot.SyncChange.ObjectID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SyncChange.ObjectID(childComplexity), true
+	case "SyncChange.objectType":
+		if e.ComplexityRoot.SyncChange.ObjectType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SyncChange.ObjectType(childComplexity), true
+	case "SyncChange.operation":
+		if e.ComplexityRoot.SyncChange.Operation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SyncChange.Operation(childComplexity), true
+	case "SyncChange.version":
+		if e.ComplexityRoot.SyncChange.Version == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SyncChange.Version(childComplexity), true
+
+	case "SyncChangeConnection.cursor":
+		if e.ComplexityRoot.SyncChangeConnection.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SyncChangeConnection.Cursor(childComplexity), true
+	case "SyncChangeConnection.edges":
+		if e.ComplexityRoot.SyncChangeConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SyncChangeConnection.Edges(childComplexity), true
+	case "SyncChangeConnection.pageInfo":
+		if e.ComplexityRoot.SyncChangeConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SyncChangeConnection.PageInfo(childComplexity), true
+
+	case "SyncChangeEdge.cursor":
+		if e.ComplexityRoot.SyncChangeEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SyncChangeEdge.Cursor(childComplexity), true
+	case "SyncChangeEdge.node":
+		if e.ComplexityRoot.SyncChangeEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SyncChangeEdge.Node(childComplexity), true
+
+	case "SyncPoke.received":
+		if e.ComplexityRoot.SyncPoke.Received == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SyncPoke.Received(childComplexity), true
+
 	case "User.address":
 		if e.ComplexityRoot.User.Address == nil {
 			break
@@ -833,6 +936,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.User.Birthdate(childComplexity), true
+	case "User.changes":
+		if e.ComplexityRoot.User.Changes == nil {
+			break
+		}
+
+		args, err := ec.field_User_changes_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.User.Changes(childComplexity, args["first"].(*int), args["after"].(*string)), true
 	case "User.email":
 		if e.ComplexityRoot.User.Email == nil {
 			break
@@ -1075,7 +1189,8 @@ Every list is a Relay connection: pass ` + "`" + `first` + "`" + ` (default 20, 
 of the previous page as ` + "`" + `after` + "`" + `. Cursors are opaque; a cursor from one list is refused by
 another. Errors carry ` + "`" + `extensions.code` + "`" + `: BAD_USER_INPUT, NOT_FOUND, CONFLICT, UNAUTHENTICATED,
 FORBIDDEN, LIMIT_EXCEEDED (the caller's rate limit is spent, or a subscription bound passed: see
-below), QUERY_LIMIT_EXCEEDED (the operation is over a query limit: see below),
+below), CURSOR_EXPIRED (a cursor of ` + "`" + `User.changes` + "`" + ` older than the changes are kept: read the
+scope again), QUERY_LIMIT_EXCEEDED (the operation is over a query limit: see below),
 SERVICE_UNAVAILABLE (the store stayed busy through bounded retries; retry later) or
 INTERNAL_SERVER_ERROR. A document that does not parse is refused with GRAPHQL_PARSE_FAILED, one
 that does not validate (or asks for introspection where it is off) with
@@ -1171,6 +1286,8 @@ subscriber that falls too far behind gets an error and its subscription ends; su
 and read what was missed with a query.
 """
 type Subscription {
+  "A hint that the caller's changes (` + "`" + `User.changes` + "`" + `) have grown: an event when the caller's change log receives changes, carrying nothing of them. Ask for the changes after your cursor then. Changes several at a time may come as one event or several; the uploads and edits of the popular users the caller follows come with no event (see docs/offline-sync.md). UNAUTHENTICATED without a signed-in caller."
+  changesAvailable: SyncPoke!
   "The changes of one photo: reactions added and removed, its counters, its deletion (the last event)."
   photoChanged(owner: ID!, timestamp: String!): PhotoChange!
   "The photos that come into the caller's feed, as the feed receives them. UNAUTHENTICATED without a signed-in caller."
@@ -1321,6 +1438,13 @@ type User implements Node {
   photos(first: Int = 20, after: String): PhotoConnection!
   "This user's feed: the photos of the users they follow, newest first. Feeds are filled from the table's change stream a moment after each upload, follow or unfollow, whoever made the write, so they are eventually consistent: a photo deleted a moment ago is left out of the page it would be on. Only the user may read their feed (FORBIDDEN for anyone else). One Query on the user's feed partition, then the photos in one BatchGetItem."
   feed(first: Int = 20, after: String): PhotoConnection!
+  "The changes to this user's sync scope after the cursor ` + "`" + `after` + "`" + `, oldest first, for a client that comes back online (docs/offline-sync.md): their profile, their photos, the photos in their feed, the reactions on their photos and those they made, their followers and followed, and the profiles of the users they follow. Without ` + "`" + `after` + "`" + `, no changes and the cursor of now in ` + "`" + `cursor` + "`" + `: keep it, read the scope with the ordinary queries, then ask for the changes after it. Keep the page's ` + "`" + `cursor` + "`" + ` once its changes are applied. Only the user may read their changes (FORBIDDEN for anyone else). BAD_USER_INPUT for a cursor this server did not give this user; CURSOR_EXPIRED for one older than the server's retention (a week unless configured otherwise): read the scope again and start anew. One Query on the user's change log and one on their popular follows, then one Query per popular user followed; the changed objects in one BatchGetItem."
+  changes(
+    "How many changes at most: 1 to 100."
+    first: Int = 100
+    "The ` + "`" + `cursor` + "`" + ` of the previous page of changes, or of a sync's start; none starts a sync."
+    after: String
+  ): SyncChangeConnection!
   "The friendships in which this user is followed, in descending order of the follower's username (the order in which DynamoDB returns them together with the profile)."
   followers(first: Int = 20, after: String): FriendshipConnection!
   "The friendships in which this user follows someone, ordered by the followed user's username."
@@ -1462,6 +1586,52 @@ type PageInfo {
   hasPreviousPage: Boolean!
   "The cursor of the first edge of this page, null when the page is empty."
   startCursor: String
+}
+
+"A page of the changes to a user's sync scope (User.changes)."
+type SyncChangeConnection {
+  "The changes of this page, oldest first; an object changed more than once in the page comes once, at its last change."
+  edges: [SyncChangeEdge!]!
+  "Where this page ends; ` + "`" + `hasNextPage` + "`" + ` is true when more changes were already waiting."
+  pageInfo: PageInfo!
+  "The cursor after this page, never null: pass it as ` + "`" + `after` + "`" + ` for the changes that follow (also when this page is empty)."
+  cursor: String!
+}
+
+"A change and the cursor after it."
+type SyncChangeEdge {
+  "Pass as ` + "`" + `after` + "`" + ` to continue after this change."
+  cursor: String!
+  "The change."
+  node: SyncChange!
+}
+
+"What a change did to an object of the sync scope."
+enum SyncOperation {
+  "The object was created or changed, or came into the scope: ` + "`" + `node` + "`" + ` is the object as it is now."
+  UPSERTED
+  "The object was deleted, or left the scope (a photo that left the feed, the profile of a user no longer followed): drop it."
+  DELETED
+}
+
+"A hint that the caller's change log has grown (Subscription.changesAvailable)."
+type SyncPoke {
+  "How many changes the caller's log has received in all: it only grows, and says no more than that there is something to ask for."
+  received: Int!
+}
+
+"One change to an object of the caller's sync scope."
+type SyncChange {
+  "The global id of the changed object (see Node)."
+  objectId: ID!
+  "The changed object's type: User, Photo, Reaction or Friendship."
+  objectType: String!
+  "UPSERTED or DELETED. An upserted object found deleted when read is reported DELETED."
+  operation: SyncOperation!
+  "The object's version after the change: ` + "`" + `User.version` + "`" + ` for a profile, 0 for the objects no one edits."
+  version: Int!
+  "The object as it is now for UPSERTED, null for DELETED."
+  node: Node
 }
 
 "A page of photos."
@@ -1827,6 +1997,52 @@ func (ec *executionContext) childFields_ReactionEdge(ctx context.Context, field 
 	return nil, fmt.Errorf("no field named %q was found under type ReactionEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_SyncChange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "objectId":
+		return ec.fieldContext_SyncChange_objectId(ctx, field)
+	case "objectType":
+		return ec.fieldContext_SyncChange_objectType(ctx, field)
+	case "operation":
+		return ec.fieldContext_SyncChange_operation(ctx, field)
+	case "version":
+		return ec.fieldContext_SyncChange_version(ctx, field)
+	case "node":
+		return ec.fieldContext_SyncChange_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SyncChange", field.Name)
+}
+
+func (ec *executionContext) childFields_SyncChangeConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_SyncChangeConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_SyncChangeConnection_pageInfo(ctx, field)
+	case "cursor":
+		return ec.fieldContext_SyncChangeConnection_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SyncChangeConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_SyncChangeEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_SyncChangeEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_SyncChangeEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SyncChangeEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_SyncPoke(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "received":
+		return ec.fieldContext_SyncPoke_received(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SyncPoke", field.Name)
+}
+
 func (ec *executionContext) childFields_User(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -1857,6 +2073,8 @@ func (ec *executionContext) childFields_User(ctx context.Context, field graphql.
 		return ec.fieldContext_User_photos(ctx, field)
 	case "feed":
 		return ec.fieldContext_User_feed(ctx, field)
+	case "changes":
+		return ec.fieldContext_User_changes(ctx, field)
 	case "followers":
 		return ec.fieldContext_User_followers(ctx, field)
 	case "following":
@@ -2326,6 +2544,28 @@ func (ec *executionContext) field_Subscription_userChanged_args(ctx context.Cont
 		return nil, err
 	}
 	args["username"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_User_changes_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
 	return args, nil
 }
 
@@ -4690,6 +4930,38 @@ func (ec *executionContext) fieldContext_ReactionEdge_node(_ context.Context, fi
 	return fc, nil
 }
 
+func (ec *executionContext) _Subscription_changesAvailable(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_changesAvailable(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Subscription().ChangesAvailable(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SyncPoke) graphql.Marshaler {
+			return ec.marshalNSyncPoke2ᚖgithubᚗcomᚋquickphotosᚋquickphotosᚋgraphᚋmodelᚐSyncPoke(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_changesAvailable(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SyncPoke(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Subscription_photoChanged(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
 	return graphql.ResolveFieldStream(
 		ctx,
@@ -4840,6 +5112,295 @@ func (ec *executionContext) fieldContext_Subscription_userChanged(ctx context.Co
 		return fc, err
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _SyncChange_objectId(ctx context.Context, field graphql.CollectedField, obj *model.SyncChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SyncChange_objectId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ObjectID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SyncChange_objectId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SyncChange", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _SyncChange_objectType(ctx context.Context, field graphql.CollectedField, obj *model.SyncChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SyncChange_objectType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ObjectType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SyncChange_objectType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SyncChange", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SyncChange_operation(ctx context.Context, field graphql.CollectedField, obj *model.SyncChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SyncChange_operation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Operation, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v domain.SyncOp) graphql.Marshaler {
+			return ec.marshalNSyncOperation2githubᚗcomᚋquickphotosᚋquickphotosᚋdomainᚐSyncOp(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SyncChange_operation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SyncChange", field, false, false, errors.New("field of type SyncOperation does not have child fields"))
+}
+
+func (ec *executionContext) _SyncChange_version(ctx context.Context, field graphql.CollectedField, obj *model.SyncChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SyncChange_version(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Version, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SyncChange_version(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SyncChange", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SyncChange_node(ctx context.Context, field graphql.CollectedField, obj *model.SyncChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SyncChange_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v domain.Node) graphql.Marshaler {
+			return ec.marshalONode2githubᚗcomᚋquickphotosᚋquickphotosᚋdomainᚐNode(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SyncChange_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SyncChange",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("FieldContext.Child cannot be called on type INTERFACE")
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SyncChangeConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.SyncChangeConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SyncChangeConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.SyncChangeEdge) graphql.Marshaler {
+			return ec.marshalNSyncChangeEdge2ᚕgithubᚗcomᚋquickphotosᚋquickphotosᚋgraphᚋmodelᚐSyncChangeEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SyncChangeConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SyncChangeConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SyncChangeEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SyncChangeConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.SyncChangeConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SyncChangeConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋquickphotosᚋquickphotosᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SyncChangeConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SyncChangeConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SyncChangeConnection_cursor(ctx context.Context, field graphql.CollectedField, obj *model.SyncChangeConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SyncChangeConnection_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SyncChangeConnection_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SyncChangeConnection", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SyncChangeEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.SyncChangeEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SyncChangeEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SyncChangeEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SyncChangeEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SyncChangeEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.SyncChangeEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SyncChangeEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SyncChange) graphql.Marshaler {
+			return ec.marshalNSyncChange2ᚖgithubᚗcomᚋquickphotosᚋquickphotosᚋgraphᚋmodelᚐSyncChange(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SyncChangeEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SyncChangeEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SyncChange(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SyncPoke_received(ctx context.Context, field graphql.CollectedField, obj *model.SyncPoke) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SyncPoke_received(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Received, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SyncPoke_received(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SyncPoke", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _User_id(ctx context.Context, field graphql.CollectedField, obj *domain.User) (ret graphql.Marshaler) {
@@ -5200,6 +5761,50 @@ func (ec *executionContext) fieldContext_User_feed(ctx context.Context, field gr
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_User_feed_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _User_changes(ctx context.Context, field graphql.CollectedField, obj *domain.User) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_User_changes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.User().Changes(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SyncChangeConnection) graphql.Marshaler {
+			return ec.marshalNSyncChangeConnection2ᚖgithubᚗcomᚋquickphotosᚋquickphotosᚋgraphᚋmodelᚐSyncChangeConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_User_changes(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "User",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SyncChangeConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_User_changes_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -8281,6 +8886,8 @@ func (ec *executionContext) _Subscription(ctx context.Context, sel ast.Selection
 	}
 
 	switch fields[0].Name {
+	case "changesAvailable":
+		return ec._Subscription_changesAvailable(ctx, fields[0])
 	case "photoChanged":
 		return ec._Subscription_photoChanged(ctx, fields[0])
 	case "feedPhotoAdded":
@@ -8292,6 +8899,193 @@ func (ec *executionContext) _Subscription(ctx context.Context, sel ast.Selection
 	default:
 		panic("unknown field " + strconv.Quote(fields[0].Name))
 	}
+}
+
+var syncChangeImplementors = []string{"SyncChange"}
+
+func (ec *executionContext) _SyncChange(ctx context.Context, sel ast.SelectionSet, obj *model.SyncChange) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, syncChangeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SyncChange")
+		case "objectId":
+			out.Values[i] = ec._SyncChange_objectId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "objectType":
+			out.Values[i] = ec._SyncChange_objectType(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "operation":
+			out.Values[i] = ec._SyncChange_operation(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "version":
+			out.Values[i] = ec._SyncChange_version(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._SyncChange_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var syncChangeConnectionImplementors = []string{"SyncChangeConnection"}
+
+func (ec *executionContext) _SyncChangeConnection(ctx context.Context, sel ast.SelectionSet, obj *model.SyncChangeConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, syncChangeConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SyncChangeConnection")
+		case "edges":
+			out.Values[i] = ec._SyncChangeConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._SyncChangeConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._SyncChangeConnection_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var syncChangeEdgeImplementors = []string{"SyncChangeEdge"}
+
+func (ec *executionContext) _SyncChangeEdge(ctx context.Context, sel ast.SelectionSet, obj *model.SyncChangeEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, syncChangeEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SyncChangeEdge")
+		case "cursor":
+			out.Values[i] = ec._SyncChangeEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._SyncChangeEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var syncPokeImplementors = []string{"SyncPoke"}
+
+func (ec *executionContext) _SyncPoke(ctx context.Context, sel ast.SelectionSet, obj *model.SyncPoke) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, syncPokeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SyncPoke")
+		case "received":
+			out.Values[i] = ec._SyncPoke_received(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
 }
 
 var userImplementors = []string{"User", "Node"}
@@ -8513,6 +9307,44 @@ func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj
 					}
 				}()
 				res = ec._User_feed(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "changes":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._User_changes(ctx, field, obj)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -9483,6 +10315,84 @@ func (ec *executionContext) marshalNString2ᚕstringᚄ(ctx context.Context, sel
 	}
 
 	return ret
+}
+
+func (ec *executionContext) marshalNSyncChange2ᚖgithubᚗcomᚋquickphotosᚋquickphotosᚋgraphᚋmodelᚐSyncChange(ctx context.Context, sel ast.SelectionSet, v *model.SyncChange) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SyncChange(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSyncChangeConnection2ᚖgithubᚗcomᚋquickphotosᚋquickphotosᚋgraphᚋmodelᚐSyncChangeConnection(ctx context.Context, sel ast.SelectionSet, v *model.SyncChangeConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SyncChangeConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSyncChangeEdge2githubᚗcomᚋquickphotosᚋquickphotosᚋgraphᚋmodelᚐSyncChangeEdge(ctx context.Context, sel ast.SelectionSet, v model.SyncChangeEdge) graphql.Marshaler {
+	return ec._SyncChangeEdge(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNSyncChangeEdge2ᚕgithubᚗcomᚋquickphotosᚋquickphotosᚋgraphᚋmodelᚐSyncChangeEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.SyncChangeEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSyncChangeEdge2githubᚗcomᚋquickphotosᚋquickphotosᚋgraphᚋmodelᚐSyncChangeEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNSyncOperation2githubᚗcomᚋquickphotosᚋquickphotosᚋdomainᚐSyncOp(ctx context.Context, v any) (domain.SyncOp, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNSyncOperation2githubᚗcomᚋquickphotosᚋquickphotosᚋdomainᚐSyncOp[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSyncOperation2githubᚗcomᚋquickphotosᚋquickphotosᚋdomainᚐSyncOp(ctx context.Context, sel ast.SelectionSet, v domain.SyncOp) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNSyncOperation2githubᚗcomᚋquickphotosᚋquickphotosᚋdomainᚐSyncOp[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNSyncOperation2githubᚗcomᚋquickphotosᚋquickphotosᚋdomainᚐSyncOp = map[string]domain.SyncOp{
+		"UPSERTED": domain.Upserted,
+		"DELETED":  domain.Deleted,
+	}
+	marshalNSyncOperation2githubᚗcomᚋquickphotosᚋquickphotosᚋdomainᚐSyncOp = map[domain.SyncOp]string{
+		domain.Upserted: "UPSERTED",
+		domain.Deleted:  "DELETED",
+	}
+)
+
+func (ec *executionContext) marshalNSyncPoke2ᚖgithubᚗcomᚋquickphotosᚋquickphotosᚋgraphᚋmodelᚐSyncPoke(ctx context.Context, sel ast.SelectionSet, v *model.SyncPoke) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SyncPoke(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNUpdateUserInput2githubᚗcomᚋquickphotosᚋquickphotosᚋgraphᚋmodelᚐUpdateUserInput(ctx context.Context, v any) (model.UpdateUserInput, error) {

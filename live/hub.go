@@ -36,6 +36,7 @@ const (
 	userTopic
 	followersTopic
 	feedTopic
+	syncTopic
 )
 
 // PhotoTopic is the changes of photo k and of its reactions.
@@ -50,6 +51,9 @@ func FollowersTopic(username string) Topic { return Topic{followersTopic, userna
 // FeedTopic is the entries that come into reader's feed.
 func FeedTopic(reader string) Topic { return Topic{feedTopic, reader} }
 
+// SyncTopic is the moves of the head of user's own change log: a hint that user has changes.
+func SyncTopic(user string) Topic { return Topic{syncTopic, user} }
+
 // topicOf is the topic of a change; false for changes no subscription is about.
 func topicOf(c domain.Change) (Topic, bool) {
 	switch e := c.Entity().(type) {
@@ -63,6 +67,8 @@ func topicOf(c domain.Change) (Topic, bool) {
 		return FollowersTopic(e.Followed), c.Op == domain.Added
 	case domain.FeedEntry:
 		return FeedTopic(e.Reader), c.Op == domain.Added
+	case domain.SyncHead:
+		return SyncTopic(e.Log.User), !e.Log.Public && c.Op != domain.Removed
 	}
 	return Topic{}, false
 }

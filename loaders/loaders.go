@@ -1,6 +1,7 @@
 package loaders
 
 import (
+	"cmp"
 	"context"
 	"time"
 
@@ -26,6 +27,9 @@ type Options struct {
 	// DefaultWait. A longer wait groups more reliably on a busy machine, at the cost of
 	// latency on every level of an operation that does not fill a batch.
 	Wait time.Duration
+	// SyncRetention is how long the change logs keep their entries: a cursor older is
+	// refused. Zero means domain.DefaultSyncRetention.
+	SyncRetention time.Duration
 }
 
 // wait is the batch window of o.
@@ -67,6 +71,7 @@ type Loaders struct {
 	reactionPages  *dataloader.Loader[pageKey[domain.PhotoKey], dynamo.PhotoReactionsPage]
 	feedPages      *dataloader.Loader[pageKey[string], dynamo.FeedPage]
 	userReactions  *dataloader.Loader[pageKey[string], domain.Page[domain.Reaction]]
+	syncPages      *dataloader.Loader[pageKey[string], domain.SyncPage]
 }
 
 // pageKey names one page of one list: whose list, and which page.
@@ -94,6 +99,10 @@ func New(store *dynamo.Store, opts Options) *Loaders {
 	l.reactionPages = pages("photoReactionPages", opts, store.PhotoReactions)
 	l.userReactions = pages("userReactionPages", opts, store.UserReactions)
 	l.feedPages = pages("feedPages", opts, store.Feed)
+	retention := cmp.Or(opts.SyncRetention, domain.DefaultSyncRetention)
+	l.syncPages = pages("syncPages", opts, func(ctx context.Context, user string, p domain.PageRequest) (domain.SyncPage, error) {
+		return store.SyncChanges(ctx, user, p.After, p.First, retention)
+	})
 	return l
 }
 

@@ -22,6 +22,7 @@ const (
 	entityReaction   = "reaction"
 	entityFriendship = "friendship"
 	entityFeedEntry  = "feedEntry"
+	entitySyncHead   = "syncHead"
 )
 
 // encode writes c as a message.
@@ -38,6 +39,8 @@ func encode(c domain.Change) ([]byte, error) {
 		m.Entity = entityFriendship
 	case domain.FeedEntry:
 		m.Entity = entityFeedEntry
+	case domain.SyncHead:
+		m.Entity = entitySyncHead
 	default:
 		return nil, fmt.Errorf("relay: a change of %T", c.Entity())
 	}
@@ -74,6 +77,8 @@ func decode(b []byte) (domain.Change, error) {
 		c.Old, c.New, err = images[domain.Friendship](m)
 	case entityFeedEntry:
 		c.Old, c.New, err = images[domain.FeedEntry](m)
+	case entitySyncHead:
+		c.Old, c.New, err = images[domain.SyncHead](m)
 	default:
 		return domain.Change{}, fmt.Errorf("relay: a message of entity %q", m.Entity)
 	}

@@ -17,6 +17,7 @@ func TestWire_RoundTrip(t *testing.T) {
 		{Op: domain.Removed, Old: domain.Reaction{Username: "bob", Type: domain.ReactionSunglasses, Photo: photo.Key(), Timestamp: "2024-01-02T00:00:00Z"}},
 		{Op: domain.Added, New: domain.Friendship{Follower: "bob", Followed: "ann", Timestamp: "2024-01-03T00:00:00Z"}},
 		{Op: domain.Added, New: domain.FeedEntry{Reader: "bob", Photo: photo.Key()}},
+		{Op: domain.Updated, Old: domain.SyncHead{Log: domain.SyncLog{User: "bob"}, Seq: 1}, New: domain.SyncHead{Log: domain.SyncLog{User: "bob"}, Seq: 2}},
 	} {
 		b, err := encode(c)
 		if err != nil {

@@ -297,6 +297,14 @@ func (r *reactionResolver) Photo(ctx context.Context, obj *domain.Reaction) (*do
 	return p, err
 }
 
+func (r *subscriptionResolver) ChangesAvailable(ctx context.Context) (<-chan *model.SyncPoke, error) {
+	user, err := signedIn(ctx, "changesAvailable")
+	if err != nil {
+		return nil, err
+	}
+	return subscribe(ctx, r.Live, live.SyncTopic(user), syncPoke)
+}
+
 func (r *subscriptionResolver) PhotoChanged(ctx context.Context, owner string, timestamp string) (<-chan *model.PhotoChange, error) {
 	k, err := domain.CanonicalPhotoKey(domain.PhotoKey{Owner: owner, Timestamp: timestamp})
 	if err != nil {
@@ -367,6 +375,10 @@ func (r *userResolver) Feed(ctx context.Context, obj *domain.User, first *int, a
 		return nil, domain.Errorf(domain.Forbidden, "only %q may read their feed", obj.Username)
 	}
 	return feedConnection(ctx, obj.Username, first, after)
+}
+
+func (r *userResolver) Changes(ctx context.Context, obj *domain.User, first *int, after *string) (*model.SyncChangeConnection, error) {
+	return changesConnection(ctx, obj.Username, first, after)
 }
 
 // Followers is the resolver for the followers field.

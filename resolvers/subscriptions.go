@@ -2,11 +2,18 @@ package resolvers
 
 import (
 	"context"
+	"math"
 
 	"github.com/quickphotos/quickphotos/domain"
 	"github.com/quickphotos/quickphotos/graph/model"
 	"github.com/quickphotos/quickphotos/live"
 )
+
+// syncPoke is the hint of a move of the caller's log head.
+func syncPoke(c domain.Change) (*model.SyncPoke, bool, bool) {
+	h := c.New.(domain.SyncHead)
+	return &model.SyncPoke{Received: int(min(h.Seq, math.MaxInt32))}, true, false
+}
 
 // subscribe starts a subscription to topic and sends each change convert makes an event of
 // (false skips it; last ends the subscription after it), until the subscription or the

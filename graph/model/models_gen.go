@@ -225,6 +225,44 @@ type ReactionInput struct {
 type Subscription struct {
 }
 
+// One change to an object of the caller's sync scope.
+type SyncChange struct {
+	// The global id of the changed object (see Node).
+	ObjectID string `json:"objectId"`
+	// The changed object's type: User, Photo, Reaction or Friendship.
+	ObjectType string `json:"objectType"`
+	// UPSERTED or DELETED. An upserted object found deleted when read is reported DELETED.
+	Operation domain.SyncOp `json:"operation"`
+	// The object's version after the change: `User.version` for a profile, 0 for the objects no one edits.
+	Version int `json:"version"`
+	// The object as it is now for UPSERTED, null for DELETED.
+	Node domain.Node `json:"node,omitempty"`
+}
+
+// A page of the changes to a user's sync scope (User.changes).
+type SyncChangeConnection struct {
+	// The changes of this page, oldest first; an object changed more than once in the page comes once, at its last change.
+	Edges []SyncChangeEdge `json:"edges"`
+	// Where this page ends; `hasNextPage` is true when more changes were already waiting.
+	PageInfo *PageInfo `json:"pageInfo"`
+	// The cursor after this page, never null: pass it as `after` for the changes that follow (also when this page is empty).
+	Cursor string `json:"cursor"`
+}
+
+// A change and the cursor after it.
+type SyncChangeEdge struct {
+	// Pass as `after` to continue after this change.
+	Cursor string `json:"cursor"`
+	// The change.
+	Node *SyncChange `json:"node"`
+}
+
+// A hint that the caller's change log has grown (Subscription.changesAvailable).
+type SyncPoke struct {
+	// How many changes the caller's log has received in all: it only grows, and says no more than that there is something to ask for.
+	Received int `json:"received"`
+}
+
 // Changes to a profile: a field left out keeps its value, a field set to null is removed.
 type UpdateUserInput struct {
 	// Display name: up to 1000 characters on one line; no control characters (U+0000–U+001F, U+007F–U+009F), bidirectional controls (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069) or U+2028/U+2029.

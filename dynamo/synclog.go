@@ -1,0 +1,396 @@
+package dynamo
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strconv"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/quickphotos/quickphotos/domain"
+)
+
+// Change logs (see domain.SyncEntry). A log is a partition: its head, which holds the position
+// of its last entry; its entries, one item each at positions 1, 2, 3, … with no position
+// skipped; and a record per change already added, by which a change delivered twice adds
+// nothing the second time.
+//
+// Why positions and not times: the logs are written by stream consumers that may run in
+// several processes, on shards read at different speeds, retried by Lambda, on machines whose
+// clocks disagree. An entry's position is taken from the head in the same transaction that
+// writes the entry, conditional on the head being where the writer read it, so two appends to
+// one log are serialised and a late writer gets a later position, never an earlier one: a
+// reader that has read up to position n has seen every entry at n or below, whenever it was
+// written. A reader stops at a missing position (an append committing while a Query reads the
+// log may show its entries in any order), and takes that entry at its next read.
+
+// Attributes of change log items.
+const (
+	attrSyncSeq     = "seq"     // a head's last position
+	attrSyncObject  = "object"  // an entry's object, as its global id
+	attrSyncOp      = "op"      // an entry's operation: "upserted" or "deleted"
+	attrSyncVersion = "version" // an entry's object version (absent: 0)
+	attrSyncAt      = "at"      // when an entry was written, in milliseconds since the Unix epoch
+	attrLogFrom     = "logFrom" // on a popular mark: the public log's head when the mark was written
+)
+
+// maxTransactItems is DynamoDB's limit on the actions of one TransactWriteItems.
+const maxTransactItems = 100
+
+// syncGrace is how much longer than the retention an entry stays: a cursor is refused as
+// expired once older than the retention by the API server's clock, and the entries after it
+// must outlive that by more than the clocks of the writers and the server may disagree.
+const syncGrace = 24 * time.Hour
+
+// AppendSync adds each append's entries to its log, at the next positions of the log, unless
+// its change was added already; entries expire after retention. One TransactWriteItems per
+// group of appends (at most 100 items: each log's head, a record of each change, the
+// entries), after one strongly consistent BatchGetItem of the groups' heads. A group whose
+// head moved meanwhile is read and sent again; a change found added already is dropped.
+func (s *Store) AppendSync(ctx context.Context, appends []domain.SyncAppend, retention time.Duration) error {
+	for _, a := range appends {
+		if len(a.Entries) == 0 {
+			continue
+		}
+		if len(a.Entries) > maxTransactItems-2 {
+			return domain.Errorf(domain.Internal, "a change of %d entries to log %s: at most %d", len(a.Entries), syncLogName(a.Log), maxTransactItems-2)
+		}
+	}
+	for _, group := range syncGroups(appends) {
+		if err := s.appendGroup(ctx, group, retention); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// syncGroups splits appends into groups that fit a transaction: at most 100 items, a log's
+// head counted once.
+func syncGroups(appends []domain.SyncAppend) [][]domain.SyncAppend {
+	var groups [][]domain.SyncAppend
+	var group []domain.SyncAppend
+	items, logs := 0, map[domain.SyncLog]bool{}
+	for _, a := range appends {
+		if len(a.Entries) == 0 {
+			continue
+		}
+		n := 1 + len(a.Entries)
+		if !logs[a.Log] {
+			n++
+		}
+		if items+n > maxTransactItems {
+			groups, group, items, logs = append(groups, group), nil, 0, map[domain.SyncLog]bool{}
+			n = 2 + len(a.Entries)
+		}
+		group, items, logs[a.Log] = append(group, a), items+n, true
+	}
+	if len(group) > 0 {
+		groups = append(groups, group)
+	}
+	return groups
+}
+
+// appendGroup writes one group in one transaction, retrying as AppendSync says.
+func (s *Store) appendGroup(ctx context.Context, group []domain.SyncAppend, retention time.Duration) error {
+	for attempt := 1; ; attempt++ {
+		heads, err := s.syncHeads(ctx, syncLogsOf(group))
+		if err != nil {
+			return err
+		}
+		writes, seenAt := syncWrites(group, heads, s.now(), retention)
+		err = s.transactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: withTable(writes, &s.table)})
+		if err == nil {
+			return nil
+		}
+		reasons := cancellationReasons(err)
+		if reasons == nil && !isTransactionInProgress(err) {
+			return err
+		}
+		// Drop the changes already added; any other failure (a head moved, a conflict) sends
+		// the rest again with the heads read anew.
+		var rest []domain.SyncAppend
+		for i, a := range group {
+			if at := seenAt[i]; at < len(reasons) && reasons[at] == "ConditionalCheckFailed" {
+				continue
+			}
+			rest = append(rest, a)
+		}
+		if group = rest; len(group) == 0 {
+			return nil
+		}
+		if attempt >= syncRetry.attempts {
+			return domain.Wrap(domain.Unavailable, err, "appending to change logs kept conflicting with other writes")
+		}
+		if !syncRetry.wait(ctx, attempt) {
+			return ctx.Err()
+		}
+	}
+}
+
+// syncRetry bounds the retries of an append whose log moved meanwhile. Writers of one log
+// (consumers of several shards, Lambda's concurrent batches) take turns by failing and trying
+// again, so they retry more often, and for shorter waits, than a conflict between two
+// mutations, which is rare.
+var syncRetry = retryPolicy{attempts: 64, base: 2 * time.Millisecond, max: 100 * time.Millisecond}
+
+func syncLogsOf(group []domain.SyncAppend) []domain.SyncLog {
+	var logs []domain.SyncLog
+	seen := map[domain.SyncLog]bool{}
+	for _, a := range group {
+		if !seen[a.Log] {
+			seen[a.Log] = true
+			logs = append(logs, a.Log)
+		}
+	}
+	return logs
+}
+
+// syncWrites are the transaction's actions for group over heads: per append, the record of
+// its change (seenAt[i] is its index, to find it among a cancellation's reasons) and its
+// entries; then each log's head moved to its new last position, conditional on the position
+// read.
+func syncWrites(group []domain.SyncAppend, heads map[domain.SyncLog]uint64, now time.Time, retention time.Duration) (writes []types.TransactWriteItem, seenAt []int) {
+	next := make(map[domain.SyncLog]uint64, len(heads))
+	for l, seq := range heads {
+		next[l] = seq
+	}
+	expires := unixTime(now.Add(retention + syncGrace))
+	at := strconv.FormatInt(now.UnixMilli(), 10)
+	for _, a := range group {
+		seen := syncSeenKey(a.Log, a.Change)
+		seenAt = append(seenAt, len(writes))
+		writes = append(writes, types.TransactWriteItem{Put: &types.Put{
+			Item:                Item{attrPK: str(seen.PK), attrSK: str(seen.SK), attrExpiresAt: expires},
+			ConditionExpression: itemIsNew,
+		}})
+		for _, e := range a.Entries {
+			next[a.Log]++
+			writes = append(writes, types.TransactWriteItem{Put: &types.Put{Item: syncEntryItem(a.Log, next[a.Log], e, at, expires)}})
+		}
+	}
+	for _, l := range syncLogsOf(group) {
+		k := syncHeadKey(l)
+		item := Item{attrPK: str(k.PK), attrSK: str(k.SK), attrSyncSeq: seqValue(next[l])}
+		put := &types.Put{Item: item, ConditionExpression: aws.String("attribute_not_exists(PK)")}
+		if heads[l] > 0 {
+			put.ConditionExpression = aws.String("#seq = :read")
+			put.ExpressionAttributeNames = map[string]string{"#seq": attrSyncSeq}
+			put.ExpressionAttributeValues = Item{":read": seqValue(heads[l])}
+		}
+		writes = append(writes, types.TransactWriteItem{Put: put})
+	}
+	return writes, seenAt
+}
+
+func withTable(writes []types.TransactWriteItem, table *string) []types.TransactWriteItem {
+	for i := range writes {
+		setTable(&writes[i], table)
+	}
+	return writes
+}
+
+func seqValue(n uint64) *types.AttributeValueMemberN {
+	return &types.AttributeValueMemberN{Value: strconv.FormatUint(n, 10)}
+}
+
+func syncEntryItem(l domain.SyncLog, seq uint64, e domain.SyncEntry, at string, expires types.AttributeValue) Item {
+	k := syncEntryKey(l, seq)
+	item := Item{
+		attrPK:         str(k.PK),
+		attrSK:         str(k.SK),
+		attrSyncObject: str(domain.NodeID(canonicalObject(e.Object))),
+		attrSyncOp:     str(e.Op.String()),
+		attrSyncAt:     &types.AttributeValueMemberN{Value: at},
+		attrExpiresAt:  expires,
+	}
+	if e.Version != 0 {
+		item[attrSyncVersion] = num(e.Version)
+	}
+	return item
+}
+
+// canonicalObject is k with its timestamps in canonical form: the stream may carry an item of
+// an earlier release's key form (see migratetimestamps.go), and clients know each object by
+// its canonical id only.
+func canonicalObject(k domain.NodeKey) domain.NodeKey {
+	switch v := k.(type) {
+	case domain.PhotoKey:
+		if c, err := domain.CanonicalPhotoKey(v); err == nil {
+			return c
+		}
+	case domain.ReactionKey:
+		if c, err := domain.CanonicalReactionKey(v); err == nil {
+			return c
+		}
+	}
+	return k
+}
+
+// syncEntryFromItem reads an entry and its position.
+func syncEntryFromItem(item Item) (domain.SyncEntry, uint64, error) {
+	sk, _ := getString(item, attrSK)
+	seq, ok := syncSeqFromSK(sk)
+	if !ok {
+		return domain.SyncEntry{}, 0, fmt.Errorf("change log entry %q: malformed key", sk)
+	}
+	id, _ := getString(item, attrSyncObject)
+	object, err := domain.ParseNodeID(attrSyncObject, id)
+	if err != nil {
+		return domain.SyncEntry{}, 0, fmt.Errorf("change log entry %q: %w", sk, err)
+	}
+	e := domain.SyncEntry{Object: object, Version: getInt(item, attrSyncVersion)}
+	switch op, _ := getString(item, attrSyncOp); op {
+	case domain.Upserted.String():
+		e.Op = domain.Upserted
+	case domain.Deleted.String():
+		e.Op = domain.Deleted
+	default:
+		return domain.SyncEntry{}, 0, fmt.Errorf("change log entry %q: operation %q", sk, op)
+	}
+	ms, err := strconv.ParseInt(numString(item, attrSyncAt), 10, 64)
+	if err != nil {
+		return domain.SyncEntry{}, 0, fmt.Errorf("change log entry %q: time: %w", sk, err)
+	}
+	e.At = time.UnixMilli(ms).UTC()
+	return e, seq, nil
+}
+
+func numString(item Item, name string) string {
+	if n, ok := item[name].(*types.AttributeValueMemberN); ok {
+		return n.Value
+	}
+	return ""
+}
+
+func getUint(item Item, name string) uint64 {
+	n, _ := strconv.ParseUint(numString(item, name), 10, 64)
+	return n
+}
+
+// syncHeads reads the last position of each log (0 for a log with no entry yet) with one
+// strongly consistent BatchGetItem per 100 logs: an append conditional on a stale head would
+// only fail and read again.
+func (s *Store) syncHeads(ctx context.Context, logs []domain.SyncLog) (map[domain.SyncLog]uint64, error) {
+	heads := make(map[domain.SyncLog]uint64, len(logs))
+	keys := make([]Key, len(logs))
+	for i, l := range logs {
+		heads[l] = 0
+		keys[i] = syncHeadKey(l)
+	}
+	items, err := s.batchGetConsistent(ctx, keys)
+	if err != nil {
+		return nil, err
+	}
+	for _, item := range items {
+		pk, _ := getString(item, attrPK)
+		if l, ok := syncLogFromPK(pk); ok {
+			heads[l] = getUint(item, attrSyncSeq)
+		}
+	}
+	return heads, nil
+}
+
+// batchGetConsistent reads keys as batchGet does, with strongly consistent reads.
+func (s *Store) batchGetConsistent(ctx context.Context, keys []Key) ([]Item, error) {
+	var all []Item
+	for len(keys) > 0 {
+		n := min(len(keys), maxBatchGetKeys)
+		ka := types.KeysAndAttributes{Keys: make([]Item, n), ConsistentRead: aws.Bool(true)}
+		for i, k := range keys[:n] {
+			ka.Keys[i] = k.item()
+		}
+		keys = keys[n:]
+		request := map[string]types.KeysAndAttributes{s.table: ka}
+		for attempt := 1; ; attempt++ {
+			out, err := s.batchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: request})
+			if err != nil {
+				return nil, err
+			}
+			all = append(all, out.Responses[s.table]...)
+			request = out.UnprocessedKeys
+			if len(request) == 0 || len(request[s.table].Keys) == 0 {
+				break
+			}
+			if attempt >= s.retry.attempts {
+				return nil, domain.Errorf(domain.Unavailable, "the database is busy: %d keys stayed unprocessed; retry later", len(request[s.table].Keys))
+			}
+			if !s.retry.wait(ctx, attempt) {
+				return nil, ctx.Err()
+			}
+		}
+	}
+	return all, nil
+}
+
+// syncHeadFromItem reads a log's head.
+func syncHeadFromItem(item Item) (domain.SyncHead, error) {
+	pk, _ := getString(item, attrPK)
+	l, ok := syncLogFromPK(pk)
+	if !ok {
+		return domain.SyncHead{}, fmt.Errorf("change log head %q: malformed key", pk)
+	}
+	return domain.SyncHead{Log: l, Seq: getUint(item, attrSyncSeq)}, nil
+}
+
+// SyncHead returns the last position of log l.
+func (s *Store) SyncHead(ctx context.Context, l domain.SyncLog) (uint64, error) {
+	heads, err := s.syncHeads(ctx, []domain.SyncLog{l})
+	return heads[l], err
+}
+
+// loggedEntry is an entry with its position.
+type loggedEntry struct {
+	domain.SyncEntry
+	seq uint64
+}
+
+// readSyncLog returns up to want entries of log l after position after, in order, with a
+// strongly consistent Query; more when the log held more. It stops before a missing position
+// (see the top of this file), or fails with CursorExpired when that position is lost.
+func (s *Store) readSyncLog(ctx context.Context, l domain.SyncLog, after uint64, want int, now time.Time) (entries []loggedEntry, more bool, err error) {
+	low, high := syncEntryRange(l, after)
+	items, err := s.queryItems(ctx, &dynamodb.QueryInput{
+		KeyConditionExpression:    aws.String("PK = :pk AND SK BETWEEN :low AND :high"),
+		ExpressionAttributeValues: Item{":pk": str(syncPK(l)), ":low": str(low), ":high": str(high)},
+		ConsistentRead:            aws.Bool(true),
+	}, want+1)
+	if err != nil {
+		return nil, false, err
+	}
+	next := after + 1
+	for _, item := range items {
+		e, seq, err := syncEntryFromItem(item)
+		if err != nil {
+			return nil, false, domain.Wrap(domain.Internal, err, "reading a change log")
+		}
+		if seq != next {
+			// A missing position: an append still committing, whose entries will come, or,
+			// past syncSettle, entries lost for good.
+			if now.Sub(e.At) > syncSettle {
+				return nil, false, domain.Errorf(domain.CursorExpired, "after: changes after the cursor are no longer kept; read your scope again and start a new sync")
+			}
+			return entries, true, nil
+		}
+		if len(entries) == want {
+			return entries, true, nil
+		}
+		entries = append(entries, loggedEntry{e, seq})
+		next++
+	}
+	return entries, false, nil
+}
+
+// sortedLogs orders logs by their spelling in keys, for output that does not depend on map
+// order.
+func sortedLogs(logs map[domain.SyncLog]uint64) []domain.SyncLog {
+	out := make([]domain.SyncLog, 0, len(logs))
+	for l := range logs {
+		out = append(out, l)
+	}
+	sort.Slice(out, func(i, j int) bool { return syncLogName(out[i]) < syncLogName(out[j]) })
+	return out
+}

@@ -1,0 +1,130 @@
+package dynamo
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/quickphotos/quickphotos/domain"
+)
+
+func TestSyncKeys(t *testing.T) {
+	for _, l := range []domain.SyncLog{{User: "ann"}, {User: "ann", Public: true}, {User: "a.b-c_d"}} {
+		got, ok := syncLogFromPK(syncPK(l))
+		if !ok || got != l {
+			t.Errorf("log %+v read back as %+v, %v", l, got, ok)
+		}
+		prev := ""
+		for _, n := range []uint64{1, 2, 9, 10, 99, 100, 1 << 40} {
+			k := syncEntryKey(l, n)
+			if seq, ok := syncSeqFromSK(k.SK); !ok || seq != n {
+				t.Errorf("entry %d of %+v read back as %d, %v", n, l, seq, ok)
+			}
+			if k.SK <= prev {
+				t.Errorf("entry %d sorts before the one before it: %q <= %q", n, k.SK, prev)
+			}
+			if low, high := syncEntryRange(l, n-1); k.SK < low || k.SK > high {
+				t.Errorf("entry %d outside the range after %d: %q not in [%q, %q]", n, n-1, k.SK, low, high)
+			}
+			prev = k.SK
+		}
+		if head := syncHeadKey(l).SK; head >= syncEntryKey(l, 1).SK || syncSeenKey(l, "x").SK >= syncEntryKey(l, 1).SK {
+			t.Errorf("the head or a record of %+v sorts among the entries", l)
+		}
+	}
+	for _, sk := range []string{"E#1#ann", "E#00000000000000000000#ann", "E#0000000000000000000x#ann", "E#00000000000000000001", "#HEAD#ann"} {
+		if _, ok := syncSeqFromSK(sk); ok {
+			t.Errorf("%q read as an entry", sk)
+		}
+	}
+}
+
+// TestSync_LateWritersAreNeitherSkippedNorDoubled: writers append to one log at once, each
+// with a clock of its own (up to an hour behind or ahead), some delivering their changes
+// twice, while a reader pages from its cursor. A writer that read the head before another
+// appended is late: its append fails and takes later positions. The reader, paging to the end
+// after the writers are done, has seen every change exactly once.
+func TestSync_LateWritersAreNeitherSkippedNorDoubled(t *testing.T) {
+	api, base := embedded(t)
+	ctx := context.Background()
+	const writers, changes = 6, 40
+	reader := "ann"
+	log := domain.SyncLog{User: reader}
+	start, err := base.SyncChanges(ctx, reader, "", 10, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, writers)
+	for w := range writers {
+		store := New(api, base.table)
+		skew := time.Duration(w-writers/2) * 20 * time.Minute
+		store.now = func() time.Time { return time.Now().Add(skew) }
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rnd := rand.New(rand.NewPCG(uint64(w), 1))
+			for i := range changes {
+				a := domain.SyncAppend{Log: log, Change: fmt.Sprintf("w%d-c%d", w, i), Entries: []domain.SyncEntry{{
+					Object: domain.PhotoKey{Owner: fmt.Sprintf("w%d", w), Timestamp: apitestTimestamp(i)}, Op: domain.Upserted,
+				}}}
+				for range 1 + rnd.IntN(2) { // delivered once or twice
+					if err := store.AppendSync(ctx, []domain.SyncAppend{a}, time.Hour); err != nil {
+						errs <- err
+						return
+					}
+				}
+			}
+		}()
+	}
+	// Read while they write, from the cursor of each page.
+	seen := map[string]int{}
+	cursor := start.End
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	read := func() {
+		for {
+			page, err := base.SyncChanges(ctx, reader, cursor, 1+rand.IntN(10), 2*time.Hour)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range page.Entries {
+				seen[domain.NodeID(e.Object)]++
+			}
+			cursor = page.End
+			if !page.More {
+				return
+			}
+		}
+	}
+	for writing := true; writing; {
+		select {
+		case <-done:
+			writing = false
+		default:
+		}
+		read()
+	}
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	read()
+	if len(seen) != writers*changes {
+		t.Errorf("the reader saw %d changes, want %d", len(seen), writers*changes)
+	}
+	for id, n := range seen {
+		if n != 1 {
+			t.Errorf("%s seen %d times", id, n)
+		}
+	}
+	head, err := base.SyncHead(ctx, log)
+	if err != nil || head != writers*changes {
+		t.Errorf("the log's head is at %d (%v), want %d: a change delivered twice was added twice", head, err, writers*changes)
+	}
+}
+
+func apitestTimestamp(i int) string { return fmt.Sprintf("2024-01-01T00:%02d:%02d", i/60, i%60) }

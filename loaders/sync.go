@@ -1,0 +1,54 @@
+package loaders
+
+import (
+	"context"
+
+	"github.com/quickphotos/quickphotos/domain"
+)
+
+// SyncChange is an entry of a page of changes with its object as it is now: nil when the
+// entry is a deletion, or an upsert of an object deleted since (then reported as a deletion).
+type SyncChange struct {
+	domain.SyncEntry
+	Node   domain.Node
+	Cursor string
+}
+
+// SyncChanges is a page of user's changes with their objects, read in one wave of the entity
+// loader.
+type SyncChanges struct {
+	Changes []SyncChange
+	More    bool
+	End     string
+}
+
+// Changes returns a page of the changes to user's sync scope after p.After (see
+// dynamo.Store.SyncChanges), each upserted object read as it is now.
+func (l *Loaders) Changes(ctx context.Context, user string, p domain.PageRequest) (SyncChanges, error) {
+	page, err := load(ctx, l.syncPages, pageKey[string]{user, p.First, p.After})
+	if err != nil {
+		return SyncChanges{}, err
+	}
+	var keys []domain.NodeKey
+	for _, e := range page.Entries {
+		if e.Op == domain.Upserted {
+			keys = append(keys, e.Object)
+		}
+	}
+	nodes, err := l.Nodes(ctx, keys)
+	if err != nil {
+		return SyncChanges{}, err
+	}
+	out := SyncChanges{Changes: make([]SyncChange, len(page.Entries)), More: page.More, End: page.End}
+	for i, e := range page.Entries {
+		c := SyncChange{SyncEntry: e, Cursor: page.Cursors[i]}
+		if e.Op == domain.Upserted {
+			c.Node, nodes = nodes[0], nodes[1:]
+			if c.Node == nil {
+				c.Node, c.Op = nil, domain.Deleted
+			}
+		}
+		out.Changes[i] = c
+	}
+	return out, nil
+}
