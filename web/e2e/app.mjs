@@ -15,7 +15,8 @@
 //  3. B goes offline, reloads, still sees its feed; reacts, follows and edits its profile offline
 //     (three pending changes, still pending after another reload); meanwhile A deletes a photo
 //     and edits its profile; B comes back: each queued mutation is sent once, and B's screens
-//     agree with the server, read by document id with B's token.
+//     agree with the server, read by document id with B's token. An edit made to an older
+//     version of B's profile shows the conflict, and B's is then saved over the current one.
 //  4. axe-core on every screen: no serious or critical violations. Infinite scroll: the feed of
 //     a sample user who follows many loads page after page as its end scrolls into view.
 //  5. The time from navigation to the feed's first photo (its image loaded), on the sample,
@@ -322,6 +323,24 @@ try {
   await B.page.getByRole("button", { name: "Unfollow", exact: true }).waitFor();
   await waitUntil("miawright's follower count as the server has it", async () => (await B.page.locator('dd[data-count="followers"]').innerText()) === String(server.mia.followerCount));
   log(`sync: B's feed, profile screens and settings agree with the server (miawright has ${server.mia.followerCount} followers)`);
+
+  // A conflict: B's profile changes elsewhere (another device, here a request with B's token)
+  // while B's edit screen shows the older version; B's save is refused with CONFLICT, both
+  // versions are shown, and B's is saved over the current one.
+  await go(B, "#/settings");
+  await B.page.getByLabel("Name").waitFor();
+  await ask("UpdateProfile", { username: bName, input: { name: "Bob from the phone" } }, bToken);
+  await B.page.getByLabel("Name").fill("Bob from the browser");
+  await B.page.getByRole("button", { name: "Save", exact: true }).click();
+  const conflict = B.page.locator(".conflict");
+  await conflict.waitFor();
+  const shown = await conflict.innerText();
+  if (!shown.includes("Bob from the phone") || !shown.includes("Bob from the browser")) throw new Error(`the conflict does not show both versions: ${shown}`);
+  await axe(B, "edit profile with a conflict");
+  await conflict.getByRole("button", { name: "Save mine over it" }).click();
+  await waitUntil("B's name saved over the other", async () => (await ask("EditProfile", {}, bToken)).viewer.name === "Bob from the browser");
+  if ((await B.page.locator(".failure").count()) !== 0) throw new Error("the conflict was also listed as a failure");
+  log("conflict: B's stale edit was refused, both versions shown, and B's saved over the current one");
 
   // Infinite scroll: the sample's zoegarcia follows 16 people, whose 94 photos fill her feed.
   const Z = await person("Z");
