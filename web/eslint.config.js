@@ -14,4 +14,10 @@ export default tseslint.config(
       ...reactHooks.configs.recommended.rules,
     },
   },
+  {
+    // The browser tests: Node.js, with callbacks that run in the page (where axe-core is loaded).
+    files: ["e2e/**/*.mjs"],
+    extends: [js.configs.recommended],
+    languageOptions: { ecmaVersion: 2022, globals: { ...globals.node, ...globals.browser, axe: "readonly" } },
+  },
 );
