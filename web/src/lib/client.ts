@@ -35,6 +35,7 @@ export function startSession(session: Session, storage: Storage = window.localSt
   const saver = cacheSaver(cache, storage, cacheKey);
 
   const connectivity = new Connectivity(browserOnline());
+  const ended = new AbortController();
   const ws = createClient({
     url: websocketURL(endpoint.url),
     connectionParams: () => ({ Authorization: `Bearer ${session.token}` }),
@@ -46,7 +47,7 @@ export function startSession(session: Session, storage: Storage = window.localSt
   const save = new ApolloLink((op, forward) => forward(op).pipe(tap(() => saver.schedule())));
   const link = ApolloLink.from([
     save,
-    ApolloLink.split((op) => op.operationType === OperationTypeNode.SUBSCRIPTION, wsLink(ws), ApolloLink.from([holdLink(connectivity), httpLink(endpoint)])),
+    ApolloLink.split((op) => op.operationType === OperationTypeNode.SUBSCRIPTION, wsLink(ws), ApolloLink.from([holdLink(connectivity, 2000, ended.signal), httpLink(endpoint)])),
   ]);
   const client = new ApolloClient({ cache, link });
 
@@ -70,6 +71,10 @@ export function startSession(session: Session, storage: Storage = window.localSt
     outbox,
     connectivity,
     close: () => {
+      // First the outbox and the hold link, so that nothing ending with the client settles the
+      // queue or sends what it holds: a session started after this one sends it.
+      outbox.close();
+      ended.abort();
       stopSync();
       window.removeEventListener("pagehide", onHide);
       saver.flush();

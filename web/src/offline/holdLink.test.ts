@@ -75,3 +75,18 @@ describe("holdLink", () => {
     expect(await run(link, 0, false)).toEqual({ data: { m: 0 } });
   });
 });
+
+describe("holdLink after its session ended", () => {
+  it("sends nothing it still held", async () => {
+    const net = switchable(false);
+    let sent = 0;
+    const terminal = new ApolloLink(() => new Observable((o) => (sent++, o.next({ data: { m: 1 } }), o.complete())));
+    const ended = new AbortController();
+    const link = ApolloLink.from([holdLink(new Connectivity(net.source), 1, ended.signal), terminal]);
+    const held = run(link, 1);
+    ended.abort();
+    net.set(true);
+    await expect(held).rejects.toThrow(/session ended/);
+    expect(sent).toBe(0);
+  });
+});

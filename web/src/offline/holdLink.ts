@@ -12,7 +12,9 @@ export interface QueuedContext {
   queued?: boolean;
 }
 
-export function holdLink(conn: Connectivity, retryDelayMs = 2000): ApolloLink {
+// Once closed is aborted (the session ended), nothing held is sent: the queue keeps it for the
+// next session to send.
+export function holdLink(conn: Connectivity, retryDelayMs = 2000, closed?: AbortSignal): ApolloLink {
   let tail: Promise<void> = Promise.resolve();
   return new ApolloLink((op, forward) => {
     if (!(op.getContext() as QueuedContext).queued) return forward(op);
@@ -26,6 +28,11 @@ export function holdLink(conn: Connectivity, retryDelayMs = 2000): ApolloLink {
       const attempt = async (): Promise<void> => {
         await conn.whenOnline();
         if (cancelled) return;
+        if (closed?.aborted) {
+          release();
+          observer.error(new Error("the session ended before the change was sent"));
+          return;
+        }
         sub = forward(op).subscribe({
           next: (v) => observer.next(v),
           complete: () => {

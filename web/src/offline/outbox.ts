@@ -24,6 +24,7 @@ export type MutationRegistry = Record<string, MutationKind>;
 
 export class Outbox {
   private readonly inFlight = new Map<string, Promise<unknown>>();
+  private closed = false;
 
   constructor(
     private readonly client: ApolloClient,
@@ -36,6 +37,11 @@ export class Outbox {
     const m: QueuedMutation = { ...what, createdAt: Date.now() };
     this.queue.add(m);
     return this.run(m);
+  }
+
+  /** close leaves the queue as it is from now on: what is still pending is the next session's. */
+  close(): void {
+    this.closed = true;
   }
 
   /** resume sends what the queue held when the page loaded. */
@@ -66,11 +72,11 @@ export class Outbox {
       })
       .then(
         (res) => {
-          this.queue.settle(m.id);
+          if (!this.closed) this.queue.settle(m.id);
           return res;
         },
         (err: unknown) => {
-          this.queue.settle(m.id, refusalOf(err));
+          if (!this.closed) this.queue.settle(m.id, refusalOf(err));
           throw err;
         },
       )
