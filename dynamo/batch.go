@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"golang.org/x/sync/errgroup"
@@ -19,6 +20,15 @@ const maxBatchGetKeys = 100
 // exist: one BatchGetItem per 100 distinct keys, sent concurrently, with unprocessed keys
 // retried with backoff. attributes, when not empty, is the projection.
 func (s *Store) batchGet(ctx context.Context, keys []Key, attributes []string) ([]Item, error) {
+	return s.batchGetReads(ctx, keys, attributes, false)
+}
+
+// batchGetConsistent reads keys as batchGet does, with strongly consistent reads.
+func (s *Store) batchGetConsistent(ctx context.Context, keys []Key) ([]Item, error) {
+	return s.batchGetReads(ctx, keys, nil, true)
+}
+
+func (s *Store) batchGetReads(ctx context.Context, keys []Key, attributes []string, consistent bool) ([]Item, error) {
 	keys = distinct(keys)
 	var chunks [][]Key
 	for len(keys) > 0 {
@@ -30,7 +40,7 @@ func (s *Store) batchGet(ctx context.Context, keys []Key, attributes []string) (
 	g, ctx := errgroup.WithContext(ctx)
 	for i, chunk := range chunks {
 		g.Go(func() error {
-			items, err := s.batchGetChunk(ctx, chunk, attributes)
+			items, err := s.batchGetChunk(ctx, chunk, attributes, consistent)
 			results[i] = items
 			return err
 		})
@@ -45,8 +55,11 @@ func (s *Store) batchGet(ctx context.Context, keys []Key, attributes []string) (
 	return all, nil
 }
 
-func (s *Store) batchGetChunk(ctx context.Context, keys []Key, attributes []string) ([]Item, error) {
+func (s *Store) batchGetChunk(ctx context.Context, keys []Key, attributes []string, consistent bool) ([]Item, error) {
 	ka := types.KeysAndAttributes{Keys: make([]Item, len(keys))}
+	if consistent {
+		ka.ConsistentRead = aws.Bool(true)
+	}
 	for i, k := range keys {
 		ka.Keys[i] = k.item()
 	}

@@ -294,38 +294,6 @@ func (s *Store) syncHeads(ctx context.Context, logs []domain.SyncLog) (map[domai
 	return heads, nil
 }
 
-// batchGetConsistent reads keys as batchGet does, with strongly consistent reads.
-func (s *Store) batchGetConsistent(ctx context.Context, keys []Key) ([]Item, error) {
-	var all []Item
-	for len(keys) > 0 {
-		n := min(len(keys), maxBatchGetKeys)
-		ka := types.KeysAndAttributes{Keys: make([]Item, n), ConsistentRead: aws.Bool(true)}
-		for i, k := range keys[:n] {
-			ka.Keys[i] = k.item()
-		}
-		keys = keys[n:]
-		request := map[string]types.KeysAndAttributes{s.table: ka}
-		for attempt := 1; ; attempt++ {
-			out, err := s.batchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: request})
-			if err != nil {
-				return nil, err
-			}
-			all = append(all, out.Responses[s.table]...)
-			request = out.UnprocessedKeys
-			if len(request) == 0 || len(request[s.table].Keys) == 0 {
-				break
-			}
-			if attempt >= s.retry.attempts {
-				return nil, domain.Errorf(domain.Unavailable, "the database is busy: %d keys stayed unprocessed; retry later", len(request[s.table].Keys))
-			}
-			if !s.retry.wait(ctx, attempt) {
-				return nil, ctx.Err()
-			}
-		}
-	}
-	return all, nil
-}
-
 // syncHeadFromItem reads a log's head.
 func syncHeadFromItem(item Item) (domain.SyncHead, error) {
 	pk, _ := getString(item, attrPK)
