@@ -23,6 +23,8 @@ export interface SessionServices {
   queue: MutationQueue;
   outbox: Outbox;
   connectivity: Connectivity;
+  /** syncNow runs the sync step (once the queue drains) if the browser is online. */
+  syncNow: () => void;
   /** close stops the WebSocket, the sync and the saving of the cache. */
   close: () => void;
 }
@@ -113,6 +115,7 @@ export function startSession(session: Session, storage: Storage = window.localSt
     queue,
     outbox,
     connectivity,
+    syncNow,
     close: () => {
       // First the outbox and the hold link, so that nothing ending with the client settles the
       // queue or sends what it holds: a session started after this one sends it.
