@@ -142,6 +142,7 @@ describe("Sync", () => {
     await s.sync.run();
     expect(s.asked).toEqual(["SyncStart"]);
     expect(s.events).toEqual(["drained", "read scope at cursor now"]);
+    expect(JSON.stringify(s.cache.extract())).not.toContain("changes");
   });
 
   it("starts a new sync when the cursor has expired", async () => {

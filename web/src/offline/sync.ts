@@ -172,6 +172,7 @@ export class Sync {
     // No profile yet: nothing to follow; the next run, once there is one, starts the sync.
     if (!data?.viewer || this.closed) return;
     this.deps.storage.setItem(this.deps.key, data.viewer.changes.cursor);
+    forgetPages(this.deps.client.cache, data.viewer.id);
     await this.deps.readScope();
   }
 
@@ -210,9 +211,19 @@ export class Sync {
  * the cache drops a dangling reference from a plain list by itself, but not from a
  * connection's edge, whose node would be missing and make every query reading it incomplete.
  * The page's own answer (viewer.changes) is evicted too, so that the pages do not pile up in the
- * saved cache.
+ * saved cache. The screens are told once, when the whole page is in.
  */
 export function applyChanges(cache: ApolloCache, viewerId: string, changes: readonly Change[]): void {
+  cache.batch({ update: (c) => applyInBatch(c, viewerId, changes) });
+}
+
+/** forgetPages evicts the answers of the change log (viewer.changes), every page of them. */
+function forgetPages(cache: ApolloCache, viewerId: string): void {
+  cache.evict({ id: cache.identify({ __typename: "User", id: viewerId }), fieldName: "changes" });
+  cache.gc();
+}
+
+function applyInBatch(cache: ApolloCache, viewerId: string, changes: readonly Change[]): void {
   const deleted = new Set<string>();
   for (const c of changes) {
     const ref = cache.identify({ __typename: c.objectType, id: c.objectId });
@@ -228,8 +239,7 @@ export function applyChanges(cache: ApolloCache, viewerId: string, changes: read
     dropFromConnections(cache, deleted);
     for (const ref of deleted) cache.evict({ id: ref });
   }
-  cache.evict({ id: cache.identify({ __typename: "User", id: viewerId }), fieldName: "changes" });
-  cache.gc();
+  forgetPages(cache, viewerId);
 }
 
 function placeUpsert(cache: ApolloCache, viewerId: string, ref: string, node: NonNullable<Change["node"]>): void {
