@@ -217,8 +217,13 @@ try {
   if (!p1.sawProgress) throw new Error("no progress bar was shown while the file was sent");
   await card(B, p1.hash).waitFor({ timeout: 30000 });
   log(`live: B's open feed showed A's upload ${Date.now() - p1.at} ms after uploadPhoto answered (no reload)`);
-  await A.page.locator("article.photo-card img").first().waitFor();
-  const loaded = await A.page.locator("article.photo-card img").first().evaluate((img) => img.complete && img.naturalWidth > 0);
+  // The image loads from the store a moment after the page shows (two cores, shared).
+  const loaded = await A.page
+    .waitForFunction(() => {
+      const img = document.querySelector("article.photo-card img");
+      return img !== null && img.complete && img.naturalWidth > 0;
+    }, null, { timeout: 10000 })
+    .then(() => true, () => false);
   if (!loaded) throw new Error("A's photo page shows no image");
   await axe(A, "photo");
 
