@@ -33,7 +33,8 @@ export function startSession(session: Session, storage: Storage = window.localSt
   const endpoint = { url: `${apiBase()}/graphql`, token: () => session.token };
   const cacheKey = `quickphotos.cache.${session.username}`;
   const cache = new InMemoryCache();
-  restoreCache(cache, storage, cacheKey);
+  // A cursor is only as good as the cache it was stored with: with none restored, start anew.
+  if (!restoreCache(cache, storage, cacheKey)) storage.removeItem(syncCursorKey(session.username));
   const saver = cacheSaver(cache, storage, cacheKey);
 
   const connectivity = new Connectivity(browserOnline());

@@ -74,15 +74,20 @@ function setup(answer: (name: string, variables: Record<string, unknown>) => Ans
   );
   const client = new ApolloClient({ cache, link });
   const events: string[] = [];
+  /** What the next saves of the cache answer (true once this runs out). */
+  const saves: boolean[] = [];
   const sync = new Sync({
     client,
     storage,
     key: "cursor",
     drained: async () => void events.push("drained"),
     readScope: async () => void events.push(`read scope at cursor ${storage.getItem("cursor")}`),
-    saveCache: () => events.push(`saved cache at cursor ${storage.getItem("cursor")}`),
+    saveCache: () => {
+      events.push(`saved cache at cursor ${storage.getItem("cursor")}`);
+      return saves.shift() ?? true;
+    },
   });
-  return { storage, asked, cache, client, sync, events };
+  return { storage, asked, cache, client, sync, events, saves };
 }
 
 function seedFeed(cache: InMemoryCache, photos: object[], hasNextPage = false) {
@@ -133,6 +138,15 @@ describe("Sync", () => {
     s.storage.setItem("cursor", "c0");
     await expect(s.sync.run()).rejects.toThrow("offline");
     expect(s.storage.getItem("cursor")).toBe("c1");
+  });
+
+  it("keeps the cursor where the saved cache is when the cache could not be saved", async () => {
+    const s = setup((_, v) => page([], v.after === "c0" ? "c1" : "c2", v.after === "c0"));
+    s.saves.push(false);
+    s.storage.setItem("cursor", "c0");
+    await s.sync.run();
+    expect(s.asked).toEqual(["SyncChanges(c0)"]);
+    expect(s.storage.getItem("cursor")).toBe("c0");
   });
 
   it("starts with the cursor of now, stored before the screens' queries are read again", async () => {
@@ -218,7 +232,7 @@ describe("Sync", () => {
     let drain!: () => void;
     const drained = new Promise<void>((r) => (drain = r));
     const s = setup((_, v) => page([], v.after === "c0" ? "c1" : "c2"));
-    const sync = new Sync({ client: s.client, storage: s.storage, key: "cursor", drained: () => drained, readScope: async () => {}, saveCache: () => {} });
+    const sync = new Sync({ client: s.client, storage: s.storage, key: "cursor", drained: () => drained, readScope: async () => {}, saveCache: () => true });
     s.storage.setItem("cursor", "c0");
     const first = sync.run();
     const second = sync.run();

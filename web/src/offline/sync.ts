@@ -115,8 +115,11 @@ export interface SyncDeps {
   drained: () => Promise<void>;
   /** readScope reads the screens' queries again (a new sync's second step). */
   readScope: () => Promise<unknown>;
-  /** saveCache writes the cache to storage at once: called before a page's cursor is stored. */
-  saveCache: () => void;
+  /**
+   * saveCache writes the cache to storage at once, before a page's cursor is stored; false when
+   * it could not (the storage is full): the cursor then stays where the saved cache is.
+   */
+  saveCache: () => boolean;
 }
 
 export class Sync {
@@ -196,7 +199,7 @@ export class Sync {
       }
       if (!page || this.closed) return;
       applyChanges(this.deps.client.cache, page.id, page.changes.edges.map((e) => e.node));
-      this.deps.saveCache();
+      if (!this.deps.saveCache()) return;
       after = page.changes.cursor;
       this.deps.storage.setItem(this.deps.key, after);
       if (!page.changes.pageInfo.hasNextPage) return;
