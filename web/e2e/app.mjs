@@ -14,9 +14,14 @@
 //     then a refusal injected by route interception rolls a reaction back and shows a message.
 //  3. B goes offline, reloads, still sees its feed; reacts, follows and edits its profile offline
 //     (three pending changes, still pending after another reload); meanwhile A deletes a photo
-//     and edits its profile; B comes back: each queued mutation is sent once, and B's screens
-//     agree with the server, read by document id with B's token. An edit made to an older
-//     version of B's profile shows the conflict, and B's is then saved over the current one.
+//     and edits its profile; B comes back: each queued mutation is sent once, B's feed shows the
+//     deletion and A's new name from the change log (B asks for SyncChanges by its document id
+//     and reads neither the feed nor its viewer state again), and B's screens agree with the
+//     server, read by document id with B's token. B types an edit while its profile is edited
+//     elsewhere: the catch-up does not touch what B typed, saving shows the conflict, and B's is
+//     then saved over the current one. Then, B online and idle on its feed, A renames itself:
+//     B's feed shows it after a changesAvailable poke and a catch-up, with no reload and no
+//     feed query.
 //  4. axe-core on every screen: no serious or critical violations. Infinite scroll: the feed of
 //     a sample user who follows many loads page after page as its end scrolls into view.
 //  5. The time from navigation to the feed's first photo (its image loaded), on the sample,
@@ -88,10 +93,13 @@ async function person(label) {
   const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1000, height: 900 } });
   await context.route((url) => !loopback.test(url.href), (route) => route.abort());
   const counts = {};
+  const documentIds = {};
   const interceptors = [];
   await context.route("**/graphql", async (route) => {
-    const op = route.request().postDataJSON()?.operationName ?? "?";
+    const body = route.request().postDataJSON();
+    const op = body?.operationName ?? "?";
     counts[op] = (counts[op] ?? 0) + 1;
+    (documentIds[op] ??= new Set()).add(body?.documentId);
     for (const handle of interceptors) if (await handle(route, op)) return;
     await route.continue();
   });
@@ -99,7 +107,7 @@ async function person(label) {
   page.on("pageerror", (e) => log(`${label}: page error: ${e.stack ?? e}`));
   page.on("console", (m) => m.type() === "error" && !/Failed to load resource|ERR_INTERNET_DISCONNECTED|ERR_FAILED/.test(m.text()) && log(`${label}: console: ${m.text()}`));
   pages.push({ label, page });
-  return { label, context, page, counts, interceptors };
+  return { label, context, page, counts, documentIds, interceptors };
 }
 
 const axeChecked = [];
@@ -167,6 +175,20 @@ async function refusedUpload(p, file) {
   return said.innerText();
 }
 
+/**
+ * expectCatchUp checks that since counts `since`, p asked for pages of changes (by the
+ * manifest's document id) and did not read its feed, its viewer state or a new sync's start.
+ */
+function expectCatchUp(p, since, when) {
+  const asked = (op) => (p.counts[op] ?? 0) - (since[op] ?? 0);
+  if (asked("SyncChanges") < 1) throw new Error(`${p.label} asked for no changes ${when}`);
+  const ids = [...(p.documentIds.SyncChanges ?? [])];
+  if (ids.length !== 1 || ids[0] !== documentId("SyncChanges")) throw new Error(`${p.label} asked for changes with document ids ${ids}, not the manifest's`);
+  for (const op of ["Feed", "ViewerState", "SyncStart"]) {
+    if (asked(op) !== 0) throw new Error(`${p.label} read ${op} ${asked(op)} times ${when}: the change log should have been enough`);
+  }
+}
+
 const card = (p, hash) => p.page.locator(`article.photo-card:has(a[href="${hash}"])`);
 const reaction = (p, hash, type) => card(p, hash).locator(`button[data-reaction="${type}"]`);
 
@@ -195,8 +217,13 @@ try {
   if (!p1.sawProgress) throw new Error("no progress bar was shown while the file was sent");
   await card(B, p1.hash).waitFor({ timeout: 30000 });
   log(`live: B's open feed showed A's upload ${Date.now() - p1.at} ms after uploadPhoto answered (no reload)`);
-  await A.page.locator("article.photo-card img").first().waitFor();
-  const loaded = await A.page.locator("article.photo-card img").first().evaluate((img) => img.complete && img.naturalWidth > 0);
+  // The image loads from the store a moment after the page shows (two cores, shared).
+  const loaded = await A.page
+    .waitForFunction(() => {
+      const img = document.querySelector("article.photo-card img");
+      return img !== null && img.complete && img.naturalWidth > 0;
+    }, null, { timeout: 10000 })
+    .then(() => true, () => false);
   if (!loaded) throw new Error("A's photo page shows no image");
   await axe(A, "photo");
 
@@ -293,6 +320,7 @@ try {
   }
 
   const back = Date.now();
+  const atBack = { ...B.counts };
   await B.context.setOffline(false);
   await waitUntil("B's queue drained", async () => (await B.page.locator(".pending-list").count()) === 0);
   log(`online: B's queue drained ${Date.now() - back} ms after the network came back`);
@@ -302,6 +330,13 @@ try {
     if (sent !== 1) throw new Error(`B sent ${op} ${sent} times after coming back, want once`);
   }
   if ((await B.page.locator(".failure").count()) !== 0) throw new Error(`a queued change was refused: ${await B.page.locator(".failure").first().innerText()}`);
+
+  // B's open feed catches up from the change log: the deleted photo goes, A's new name shows,
+  // and the only reads were pages of changes, not the feed or the viewer's state again.
+  await waitUntil("the deleted photo gone from B's open feed", async () => (await card(B, p1.hash).count()) === 0);
+  await waitUntil("B's open feed shows A's new name", async () => (await card(B, p2.hash).locator("header a").first().innerText()) === "Alice Liddell");
+  expectCatchUp(B, atBack, "after coming back online");
+  log(`catch-up: B's feed shows A's deletion and new name from ${(B.counts.SyncChanges ?? 0) - (atBack.SyncChanges ?? 0)} request(s) for changes, without reading the feed again`);
 
   // B's screens and the server agree.
   const server = {
@@ -325,12 +360,18 @@ try {
   log(`sync: B's feed, profile screens and settings agree with the server (miawright has ${server.mia.followerCount} followers)`);
 
   // A conflict: B's profile changes elsewhere (another device, here a request with B's token)
-  // while B's edit screen shows the older version; B's save is refused with CONFLICT, both
+  // while B is typing an edit of the older version; B's catch-up brings the other edit in, but
+  // the form stays on the version B started from, so B's save is refused with CONFLICT, both
   // versions are shown, and B's is saved over the current one.
   await go(B, "#/settings");
   await B.page.getByLabel("Name").waitFor();
-  await ask("UpdateProfile", { username: bName, input: { name: "Bob from the phone" } }, bToken);
+  await B.page.waitForTimeout(1000); // the screen's own read and any catch-up are over
   await B.page.getByLabel("Name").fill("Bob from the browser");
+  const typing = B.counts.SyncChanges ?? 0;
+  await ask("UpdateProfile", { username: bName, input: { name: "Bob from the phone" } }, bToken);
+  await waitUntil("B caught up with the phone's edit", async () => (B.counts.SyncChanges ?? 0) > typing);
+  await B.page.waitForTimeout(500);
+  if ((await B.page.getByLabel("Name").inputValue()) !== "Bob from the browser") throw new Error("the catch-up replaced what B was typing");
   await B.page.getByRole("button", { name: "Save", exact: true }).click();
   const conflict = B.page.locator(".conflict");
   await conflict.waitFor();
@@ -341,6 +382,20 @@ try {
   await waitUntil("B's name saved over the other", async () => (await ask("EditProfile", {}, bToken)).viewer.name === "Bob from the browser");
   if ((await B.page.locator(".failure").count()) !== 0) throw new Error("the conflict was also listed as a failure");
   log("conflict: B's stale edit was refused, both versions shown, and B's saved over the current one");
+
+  // The poke: B online and idle on its feed; A renames itself; the server's changesAvailable
+  // tells B, whose catch-up brings the new name into the feed it shows.
+  await go(B, "#/");
+  await card(B, p2.hash).waitFor();
+  await B.page.waitForTimeout(1500); // the feed's own read and any catch-up are over
+  const idle = { ...B.counts };
+  await go(A, "#/settings");
+  await A.page.getByLabel("Name").fill("Alice Pleasance");
+  await A.page.getByRole("button", { name: "Save", exact: true }).click();
+  const renamed = Date.now();
+  await waitUntil("B's idle feed shows A's newer name", async () => (await card(B, p2.hash).locator("header a").first().innerText()) === "Alice Pleasance", 30000);
+  expectCatchUp(B, idle, "after A's rename while B was idle");
+  log(`poke: B's idle feed showed A's rename ${Date.now() - renamed} ms after A saved it, by changesAvailable and a catch-up`);
 
   // Infinite scroll: the sample's zoegarcia follows 16 people, whose 94 photos fill her feed.
   const Z = await person("Z");

@@ -66,7 +66,7 @@ function SignedIn(props: { session: Session; onSignOut: () => void }) {
   const notify = useCallback((m: string) => setMessages((ms) => [...ms, m]), []);
   const services: Services | undefined = useMemo(
     () =>
-      started && { session: props.session, queue: started.queue, outbox: started.outbox, connectivity: started.connectivity, signOut: props.onSignOut, notify },
+      started && { session: props.session, queue: started.queue, outbox: started.outbox, connectivity: started.connectivity, syncNow: started.syncNow, signOut: props.onSignOut, notify },
     [props.session, started, props.onSignOut, notify],
   );
   if (started === undefined || services === undefined) return null;

@@ -1,19 +1,19 @@
 // Builds the Apollo Client of one signed-in session: a plain InMemoryCache (every object the
 // app reads has a Node id, which is all the cache needs to normalise it), restored from and
 // saved to the browser's storage; links that send document ids, over HTTP for queries and
-// mutations and over graphql-ws for subscriptions; the mutation queue and its sync step.
+// mutations and over graphql-ws for subscriptions; the mutation queue and the sync step.
 
 import { ApolloClient, ApolloLink, InMemoryCache } from "@apollo/client";
 import { OperationTypeNode } from "graphql";
 import { createClient } from "graphql-ws";
-import { tap } from "rxjs";
+import { type Subscription, tap } from "rxjs";
 import { queuedMutations } from "../mutations";
 import { browserOnline, Connectivity } from "../offline/connectivity";
 import { holdLink } from "../offline/holdLink";
 import { Outbox } from "../offline/outbox";
 import { cacheSaver, restoreCache } from "../offline/persistCache";
 import { MutationQueue } from "../offline/queue";
-import { syncOnReconnect } from "../offline/sync";
+import { ChangesAvailableSubscription, Sync } from "../offline/sync";
 import { httpLink, wsLink } from "./documentIdLink";
 import { apiBase, websocketURL } from "./network";
 import type { Session } from "./session";
@@ -23,6 +23,8 @@ export interface SessionServices {
   queue: MutationQueue;
   outbox: Outbox;
   connectivity: Connectivity;
+  /** syncNow runs the sync step (once the queue drains) if the browser is online. */
+  syncNow: () => void;
   /** close stops the WebSocket, the sync and the saving of the cache. */
   close: () => void;
 }
@@ -31,7 +33,8 @@ export function startSession(session: Session, storage: Storage = window.localSt
   const endpoint = { url: `${apiBase()}/graphql`, token: () => session.token };
   const cacheKey = `quickphotos.cache.${session.username}`;
   const cache = new InMemoryCache();
-  restoreCache(cache, storage, cacheKey);
+  // A cursor is only as good as the cache it was stored with: with none restored, start anew.
+  if (!restoreCache(cache, storage, cacheKey)) storage.removeItem(syncCursorKey(session.username));
   const saver = cacheSaver(cache, storage, cacheKey);
 
   const connectivity = new Connectivity(browserOnline());
@@ -55,13 +58,56 @@ export function startSession(session: Session, storage: Storage = window.localSt
   const outbox = new Outbox(client, queue, queuedMutations);
   outbox.resume();
 
-  const stopSync = connectivity.subscribe((online) => {
-    if (!online) return;
-    void syncOnReconnect({
-      drained: () => queue.whenEmpty(),
-      catchUp: () => client.refetchQueries({ include: "active" }),
-    });
+  // The sync step (offline/sync.ts): on start, on reconnect, when the page comes to the
+  // foreground, and when the server pokes (changesAvailable), each once the queue has drained.
+  const sync = new Sync({
+    client,
+    storage,
+    key: syncCursorKey(session.username),
+    drained: () => queue.whenEmpty(),
+    readScope: () => client.refetchQueries({ include: "active" }),
+    saveCache: () => saver.flush(),
   });
+  const syncNow = () => {
+    if (!connectivity.online || ended.signal.aborted) return;
+    sync.run().catch(() => {
+      // Offline again, or the server failed: the next reconnect, foreground or poke runs it again.
+    });
+  };
+  // The poke: subscribed while online; an error ends a subscription (a subscriber too slow, a
+  // restarted server), so it is made again a moment later, with a catch-up for what it missed.
+  let poke: Subscription | undefined;
+  let pokeRetry: ReturnType<typeof setTimeout> | undefined;
+  const watchPokes = (online: boolean) => {
+    if (!online || ended.signal.aborted) {
+      poke?.unsubscribe();
+      poke = undefined;
+      return;
+    }
+    if (poke !== undefined) return;
+    poke = client.subscribe({ query: ChangesAvailableSubscription }).subscribe({
+      next: () => syncNow(),
+      error: () => {
+        poke = undefined;
+        if (pokeRetry === undefined)
+          pokeRetry = setTimeout(() => {
+            pokeRetry = undefined;
+            watchPokes(connectivity.online);
+            syncNow();
+          }, 5000);
+      },
+    });
+  };
+  const stopSync = connectivity.subscribe((online) => {
+    watchPokes(online);
+    if (online) syncNow();
+  });
+  watchPokes(connectivity.online);
+  syncNow();
+  const onVisible = () => {
+    if (document.visibilityState === "visible") syncNow();
+  };
+  document.addEventListener("visibilitychange", onVisible);
   const onHide = () => saver.flush();
   window.addEventListener("pagehide", onHide);
 
@@ -70,12 +116,17 @@ export function startSession(session: Session, storage: Storage = window.localSt
     queue,
     outbox,
     connectivity,
+    syncNow,
     close: () => {
       // First the outbox and the hold link, so that nothing ending with the client settles the
       // queue or sends what it holds: a session started after this one sends it.
       outbox.close();
       ended.abort();
       stopSync();
+      sync.close();
+      poke?.unsubscribe();
+      if (pokeRetry !== undefined) clearTimeout(pokeRetry);
+      document.removeEventListener("visibilitychange", onVisible);
       window.removeEventListener("pagehide", onHide);
       saver.flush();
       void ws.dispose();
@@ -84,8 +135,11 @@ export function startSession(session: Session, storage: Storage = window.localSt
   };
 }
 
-/** forgetSession removes what the browser kept of a session: its cache and its queue. */
+const syncCursorKey = (username: string) => `quickphotos.syncCursor.${username}`;
+
+/** forgetSession removes what the browser kept of a session: its cache, its sync cursor and its queue. */
 export function forgetSession(username: string, storage: Storage = window.localStorage): void {
   storage.removeItem(`quickphotos.cache.${username}`);
+  storage.removeItem(syncCursorKey(username));
   storage.removeItem(`quickphotos.queue.${username}`);
 }

@@ -11,6 +11,8 @@ export interface Services {
   queue: MutationQueue;
   outbox: Outbox;
   connectivity: Connectivity;
+  /** syncNow runs the sync step: a profile just made starts its sync at once. */
+  syncNow: () => void;
   signOut: () => void;
   /** notify shows a message to the person (a refusal, a rollback). */
   notify: (message: string) => void;

@@ -24,17 +24,20 @@ export function restoreCache(cache: Snapshotting, storage: KeyValueStorage, key:
 
 /**
  * cacheSaver writes the cache to storage at most once per delayMs after schedule() is called
- * (each answer from the server calls it), and at once on flush() (when the page is hidden).
+ * (each answer from the server calls it), and at once on flush() (when the page is hidden, and
+ * before the sync step stores a cursor), which says whether the cache was written.
  */
 export function cacheSaver(cache: Snapshotting, storage: KeyValueStorage, key: string, delayMs = 300) {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const flush = () => {
+  const flush = (): boolean => {
     if (timer !== undefined) clearTimeout(timer);
     timer = undefined;
     try {
       storage.setItem(key, JSON.stringify(cache.extract()));
+      return true;
     } catch {
       // Over the storage quota: keep the previous snapshot rather than none.
+      return false;
     }
   };
   return {

@@ -1,18 +1,325 @@
-// The sync step, run each time the browser comes back online: first every queued mutation is
-// sent (and answered), then the screens catch up with what others changed meanwhile.
+// The sync step: the cache kept in step with the server's change log (docs/offline-sync.md).
 //
-// Catching up is, for now, refetching the queries on screen. When the server offers the changes
-// since a cursor (issue 34), this module is the one place that changes: it asks for the changes
-// since the cursor it stored and writes them into the cache, and stores the new cursor.
+// With no stored cursor (a first sign-in, a cursor refused), a sync starts: the cursor of now is
+// asked for and stored, *then* the screens' queries are read again, so a change made between
+// the two comes again after the cursor. Otherwise the changes after the stored cursor are read
+// a page at a time: an upserted object is normalised into the cache by its id with the fields
+// the screens show, and put into the lists that show it (the feed, a profile's photos, the
+// viewer's reactions and follows); a deleted one is taken out of every list and evicted. A
+// page's cursor is stored only once the page is applied and the cache saved with it.
+//
+// Each run first waits for the mutation queue to drain: the changes then include what the queue
+// did, as the server applied it. Runs never overlap; a run asked for while one is going runs
+// once more after it (a poke during a catch-up may name changes the catch-up already passed).
+
+import type { ApolloCache, ApolloClient, Reference } from "@apollo/client";
+import { CombinedGraphQLErrors } from "@apollo/client";
+import { graphql } from "../gql";
+import type { SyncChangesQuery as SyncChangesResult } from "../gql/graphql";
+import type { KeyValueStorage } from "./queue";
+
+export const SyncStartQuery = graphql(`
+  query SyncStart {
+    viewer {
+      id
+      changes {
+        cursor
+      }
+    }
+  }
+`);
+
+// Each type of the scope with the fragments of the screens that show it, and the fields the
+// sync step needs to put an upserted object into its lists.
+export const SyncChangesQuery = graphql(`
+  query SyncChanges($after: String!) {
+    viewer {
+      id
+      changes(after: $after, first: 100) {
+        edges {
+          node {
+            objectId
+            objectType
+            operation
+            node {
+              id
+              ... on User {
+                ...ProfileHeader_user
+                ...FollowButton_user
+                ...EditProfile_user
+              }
+              ... on Photo {
+                username
+                timestamp
+                owner {
+                  id
+                }
+                ...PhotoCard_photo
+                ...Thumbnail_photo
+              }
+              ... on Reaction {
+                type
+                user {
+                  id
+                  username
+                  name
+                }
+                photo {
+                  id
+                }
+              }
+              ... on Friendship {
+                follower {
+                  id
+                  username
+                }
+                followed {
+                  id
+                  username
+                }
+              }
+            }
+          }
+        }
+        pageInfo {
+          hasNextPage
+        }
+        cursor
+      }
+    }
+  }
+`);
+
+export const ChangesAvailableSubscription = graphql(`
+  subscription ChangesAvailable {
+    changesAvailable {
+      received
+    }
+  }
+`);
+
+type Change = NonNullable<SyncChangesResult["viewer"]>["changes"]["edges"][number]["node"];
+type Edge = { __typename?: string; node?: Reference };
+type Connection = { edges?: readonly Edge[]; totalCount?: number | null; pageInfo?: { hasNextPage?: boolean } };
+type ReadField = <T>(fieldName: string, from: Reference | undefined) => T | undefined;
+
+/** The codes of a cursor the server will not read from: start a new sync. */
+const refusedCursor = new Set(["CURSOR_EXPIRED", "BAD_USER_INPUT"]);
 
 export interface SyncDeps {
+  client: ApolloClient;
+  /** Where the cursor is kept, under key, beside the cache. */
+  storage: KeyValueStorage;
+  key: string;
   /** drained resolves once the mutation queue is empty. */
   drained: () => Promise<void>;
-  /** catchUp brings the cache up to date with the server (today: refetch the active queries). */
-  catchUp: () => Promise<unknown>;
+  /** readScope reads the screens' queries again (a new sync's second step). */
+  readScope: () => Promise<unknown>;
+  /**
+   * saveCache writes the cache to storage at once, before a page's cursor is stored; false when
+   * it could not (the storage is full): the cursor then stays where the saved cache is.
+   */
+  saveCache: () => boolean;
 }
 
-export async function syncOnReconnect(deps: SyncDeps): Promise<void> {
-  await deps.drained();
-  await deps.catchUp();
+export class Sync {
+  private running: Promise<void> | undefined;
+  private again = false;
+  private closed = false;
+
+  constructor(private readonly deps: SyncDeps) {}
+
+  /** cursor is the stored cursor, undefined when a sync has to start. */
+  get cursor(): string | undefined {
+    return this.deps.storage.getItem(this.deps.key) ?? undefined;
+  }
+
+  /** close stops storing cursors and starting runs: the session ended. */
+  close(): void {
+    this.closed = true;
+  }
+
+  /**
+   * run waits for the queue to drain, then starts a sync or catches up. A call while a run is
+   * going makes one more run after it; the promise settles when the last one asked for has.
+   */
+  run(): Promise<void> {
+    if (this.running !== undefined) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = (async () => {
+      try {
+        do {
+          this.again = false;
+          await this.deps.drained();
+          if (this.closed) return;
+          await this.syncOnce();
+        } while (this.again && !this.closed);
+      } finally {
+        this.running = undefined;
+      }
+    })();
+    return this.running;
+  }
+
+  private async syncOnce(): Promise<void> {
+    const after = this.cursor;
+    if (after === undefined) return this.start();
+    return this.catchUp(after);
+  }
+
+  /** start keeps the cursor of now, then reads the scope with the screens' queries. */
+  private async start(): Promise<void> {
+    const { data } = await this.deps.client.query({ query: SyncStartQuery, fetchPolicy: "network-only" });
+    // No profile yet: nothing to follow; the next run, once there is one, starts the sync.
+    if (!data?.viewer || this.closed) return;
+    this.deps.storage.setItem(this.deps.key, data.viewer.changes.cursor);
+    forgetPages(this.deps.client.cache, data.viewer.id);
+    await this.deps.readScope();
+  }
+
+  private async catchUp(cursor: string): Promise<void> {
+    let after = cursor;
+    for (;;) {
+      let page: SyncChangesResult["viewer"];
+      try {
+        ({ data: { viewer: page } = { viewer: null } } = await this.deps.client.query({
+          query: SyncChangesQuery,
+          variables: { after },
+          fetchPolicy: "network-only",
+        }));
+      } catch (err) {
+        if (CombinedGraphQLErrors.is(err) && err.errors.some((e) => refusedCursor.has(String(e.extensions?.code)))) {
+          if (this.closed) return;
+          this.deps.storage.removeItem(this.deps.key);
+          return this.start();
+        }
+        throw err;
+      }
+      if (!page || this.closed) return;
+      applyChanges(this.deps.client.cache, page.id, page.changes.edges.map((e) => e.node));
+      if (!this.deps.saveCache()) return;
+      after = page.changes.cursor;
+      this.deps.storage.setItem(this.deps.key, after);
+      if (!page.changes.pageInfo.hasNextPage) return;
+    }
+  }
+}
+
+/**
+ * applyChanges writes one page of changes into the cache, oldest first. The upserted objects
+ * are already normalised (the page's answer wrote them by id); here they go into the lists that
+ * show them. The deleted ones are taken out of every connection that holds them, then evicted:
+ * the cache drops a dangling reference from a plain list by itself, but not from a
+ * connection's edge, whose node would be missing and make every query reading it incomplete.
+ * The page's own answer (viewer.changes) is evicted too, so that the pages do not pile up in the
+ * saved cache. The screens are told once, when the whole page is in.
+ */
+export function applyChanges(cache: ApolloCache, viewerId: string, changes: readonly Change[]): void {
+  cache.batch({ update: (c) => applyInBatch(c, viewerId, changes) });
+}
+
+/** forgetPages evicts the answers of the change log (viewer.changes), every page of them. */
+function forgetPages(cache: ApolloCache, viewerId: string): void {
+  cache.evict({ id: cache.identify({ __typename: "User", id: viewerId }), fieldName: "changes" });
+  cache.gc();
+}
+
+function applyInBatch(cache: ApolloCache, viewerId: string, changes: readonly Change[]): void {
+  const deleted = new Set<string>();
+  for (const c of changes) {
+    const ref = cache.identify({ __typename: c.objectType, id: c.objectId });
+    if (ref === undefined) continue;
+    if (c.operation === "DELETED" || c.node == null) {
+      deleted.add(ref);
+      continue;
+    }
+    deleted.delete(ref);
+    placeUpsert(cache, viewerId, ref, c.node);
+  }
+  if (deleted.size > 0) {
+    dropFromConnections(cache, deleted);
+    for (const ref of deleted) cache.evict({ id: ref });
+  }
+  forgetPages(cache, viewerId);
+}
+
+function placeUpsert(cache: ApolloCache, viewerId: string, ref: string, node: NonNullable<Change["node"]>): void {
+  const user = (id: string) => cache.identify({ __typename: "User", id });
+  switch (node.__typename) {
+    case "Photo": {
+      // Newest first, by timestamp (text order is time order), in the owner's photos and, for
+      // the photos of the users the viewer follows, in the feed.
+      const place = byTimestamp(node.timestamp);
+      insertEdge(cache, user(node.owner.id), "photos", ref, "PhotoEdge", place);
+      if (node.owner.id !== viewerId) insertEdge(cache, "ROOT_QUERY", "feed", ref, "PhotoEdge", place);
+      return;
+    }
+    case "Reaction":
+      if (node.user.id === viewerId) insertEdge(cache, user(viewerId), "reactions", ref, "ReactionEdge", atEnd);
+      insertEdge(cache, cache.identify({ __typename: "Photo", id: node.photo.id }), "reactions", ref, "ReactionEdge", atEnd);
+      return;
+    case "Friendship":
+      if (node.follower.id === viewerId) insertEdge(cache, user(viewerId), "following", ref, "FriendshipEdge", atEnd);
+      if (node.followed.id === viewerId) insertEdge(cache, user(viewerId), "followers", ref, "FriendshipEdge", atEnd);
+      return;
+    default:
+      // A profile: normalised by its id, it shows wherever it is read.
+      return;
+  }
+}
+
+/** Where a new edge goes in a list: an index, or undefined for not in this list's pages. */
+type Placement = (edges: readonly Edge[], conn: Connection, readField: ReadField) => number | undefined;
+
+/** The lists used as sets (the viewer's first 100 reactions and follows): at the end. */
+const atEnd: Placement = (edges) => edges.length;
+
+/**
+ * byTimestamp places a photo before the first older one. One older than every photo loaded
+ * goes at the end only when the list has no further page (it would come with that page).
+ */
+function byTimestamp(timestamp: string): Placement {
+  return (edges, conn, readField) => {
+    const i = edges.findIndex((e) => (readField<string>("timestamp", e.node) ?? "") < timestamp);
+    if (i >= 0) return i;
+    return conn.pageInfo?.hasNextPage === false ? edges.length : undefined;
+  };
+}
+
+/** insertEdge puts ref into every cached page of the connection field of id that lacks it. */
+function insertEdge(cache: ApolloCache, id: string | undefined, fieldName: string, ref: string, edgeType: string, place: Placement): void {
+  if (id === undefined) return;
+  cache.modify({
+    id,
+    fields: {
+      [fieldName](existing: unknown, { readField }) {
+        const conn = existing as Connection;
+        if (conn === null || typeof conn !== "object" || !Array.isArray(conn.edges)) return existing;
+        if (conn.edges.some((e) => e.node?.__ref === ref)) return existing;
+        const at = place(conn.edges, conn, readField as ReadField);
+        if (at === undefined) return existing;
+        const edges = [...conn.edges.slice(0, at), { __typename: edgeType, node: { __ref: ref } }, ...conn.edges.slice(at)];
+        return { ...conn, edges, ...(typeof conn.totalCount === "number" ? { totalCount: conn.totalCount + 1 } : {}) };
+      },
+    },
+  });
+}
+
+/** dropFromConnections takes the edges whose node is one of refs out of every connection in the cache. */
+export function dropFromConnections(cache: ApolloCache, refs: ReadonlySet<string>): void {
+  for (const id of Object.keys(cache.extract(false) as Record<string, unknown>)) {
+    cache.modify({
+      id,
+      fields(existing: unknown) {
+        const conn = existing as Connection;
+        if (conn === null || typeof conn !== "object" || !Array.isArray(conn.edges)) return existing;
+        const edges = conn.edges.filter((e) => e.node === undefined || !refs.has(e.node.__ref));
+        if (edges.length === conn.edges.length) return existing;
+        const gone = conn.edges.length - edges.length;
+        return { ...conn, edges, ...(typeof conn.totalCount === "number" ? { totalCount: Math.max(0, conn.totalCount - gone) } : {}) };
+      },
+    });
+  }
 }

@@ -29,8 +29,11 @@ export function Layout(props: { children: ReactNode; messages: string[]; onDismi
           )}
           {pending.length > 0 && (
             <details className="pending-list">
-              <summary role="status">
-                {pending.length} {pending.length === 1 ? "change" : "changes"} waiting to be sent
+              {/* The status is inside the summary: a summary given the role of a status has no accessible name (a status takes none from its content). */}
+              <summary>
+                <span role="status">
+                  {pending.length} {pending.length === 1 ? "change" : "changes"} waiting to be sent
+                </span>
               </summary>
               <ul>
                 {pending.map((m) => (

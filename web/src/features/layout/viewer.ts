@@ -39,7 +39,7 @@ export const ViewerStateQuery = graphql(`
 `);
 
 // Many components read it: from the cache once it is there (mutations keep it current, and the
-// sync step refetches it with the screen's other queries).
+// sync step puts the viewer's reactions and follows made elsewhere into its lists).
 export function useViewer() {
   const online = useReadPolicy() !== "cache-only";
   return useQuery(ViewerStateQuery, { fetchPolicy: online ? "cache-first" : "cache-only" });

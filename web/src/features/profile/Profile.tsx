@@ -34,13 +34,15 @@ export const ProfileHeader_user = graphql(`
   }
 `);
 
+// The size is aliased: the sync step's document spreads this fragment beside PhotoCard_photo,
+// and one field name asked for with two arguments would conflict.
 export const Thumbnail_photo = graphql(`
   fragment Thumbnail_photo on Photo {
     id
     username
     timestamp
     url
-    image(size: THUMBNAIL) {
+    thumbnail: image(size: THUMBNAIL) {
       url
       width
       height
@@ -77,7 +79,7 @@ function Thumbnail(props: { photo: FragmentType<typeof Thumbnail_photo> }) {
   const p = getFragmentData(Thumbnail_photo, props.photo);
   return (
     <a href={href({ screen: "photo", owner: p.username, timestamp: p.timestamp })}>
-      <img src={p.image?.url ?? p.url} width={p.image?.width ?? 160} height={p.image?.height ?? 160} alt={`Photo of ${p.timestamp}`} loading="lazy" />
+      <img src={p.thumbnail?.url ?? p.url} width={p.thumbnail?.width ?? 160} height={p.thumbnail?.height ?? 160} alt={`Photo of ${p.timestamp}`} loading="lazy" />
     </a>
   );
 }

@@ -49,6 +49,16 @@ function EditForm(props: { user: FragmentType<typeof EditProfile_user> }) {
   const pending = usePending().filter((m) => m.operationName === "UpdateProfile").length;
   const saved: ProfileFields = { name: user.name ?? "", status: user.status ?? "" };
   const [form, setForm] = useState<ProfileFields>(saved);
+  // The version the form edits. Until the person types, the form follows the profile as the
+  // cache has it (the sync step brings an edit made elsewhere while the screen is open); once
+  // they have typed, it stays on the version they started from, so that saving over a newer
+  // one is refused with CONFLICT and both are shown, rather than overwriting it unseen.
+  const [editing, setEditing] = useState({ fields: saved, version: user.version });
+  const dirty = form.name !== editing.fields.name || form.status !== editing.fields.status;
+  if (!dirty && (editing.version !== user.version || editing.fields.name !== saved.name || editing.fields.status !== saved.status)) {
+    setEditing({ fields: saved, version: user.version });
+    setForm(saved);
+  }
   const [conflict, setConflict] = useState<Conflict>();
   const [said, setSaid] = useState<string>();
   // A refusal that arrives after the person left this screen stays in the layout's list.
@@ -67,6 +77,9 @@ function EditForm(props: { user: FragmentType<typeof EditProfile_user> }) {
       return;
     }
     const id = newMutationId();
+    const before = editing;
+    // What is sent becomes what the form edits: the optimistic answer is that version.
+    setEditing({ fields, version: version + 1 });
     setConflict(undefined);
     setSaid("Saved.");
     outbox
@@ -82,6 +95,8 @@ function EditForm(props: { user: FragmentType<typeof EditProfile_user> }) {
         const r = refusalOf(err);
         const theirs = r.code === "CONFLICT" ? currentOf(r.extensions) : undefined;
         setSaid(undefined);
+        // Refused: the typed fields stay in the form, which is again an edit of what it was.
+        if (mounted.current) setEditing(before);
         if (theirs !== undefined && mounted.current) {
           // Shown here, with both versions, rather than in the layout's list.
           queue.dismiss(id);
@@ -96,7 +111,7 @@ function EditForm(props: { user: FragmentType<typeof EditProfile_user> }) {
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          save(form, saved, user.version);
+          save(form, editing.fields, editing.version);
         }}
       >
         <label>
@@ -133,7 +148,9 @@ function EditForm(props: { user: FragmentType<typeof EditProfile_user> }) {
           <button
             type="button"
             onClick={() => {
-              setForm({ name: conflict.theirs.name, status: conflict.theirs.status });
+              const theirs = { name: conflict.theirs.name, status: conflict.theirs.status };
+              setForm(theirs);
+              setEditing({ fields: theirs, version: conflict.theirs.version });
               setConflict(undefined);
               void client.refetchQueries({ include: [EditProfileQuery] });
             }}

@@ -18,7 +18,7 @@ const CreateProfileMutation = graphql(`
 
 /** CreateProfile: a signed-in person whose username has no profile yet makes one. */
 export function CreateProfile() {
-  const { session } = useServices();
+  const { session, syncNow } = useServices();
   const [name, setName] = useState("");
   const [create, { error, loading }] = useMutation(CreateProfileMutation, { refetchQueries: [ViewerStateQuery], awaitRefetchQueries: true });
   return (
@@ -27,7 +27,8 @@ export function CreateProfile() {
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          void create({ variables: { input: { username: session.username, name: name || null, clientMutationId: newMutationId() } } }).catch(() => {});
+          // With no profile there was no sync scope to follow: the sync starts now.
+          create({ variables: { input: { username: session.username, name: name || null, clientMutationId: newMutationId() } } }).then(syncNow, () => {});
         }}
       >
         <p>You have no profile yet.</p>
