@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"mime"
@@ -155,70 +156,333 @@ const maxJSONDepth = 10000
 type container struct {
 	object bool
 	mode   keyMode
-	// seen holds the keys met so far, as compared under mode, mapped to their spelling.
-	seen    map[string]string
-	wantKey bool   // an object expects a key next (else a value)
-	key     string // the key whose value is being read, for paths
-	index   int    // an array's next element, for paths
+	// seen is where this object's keys start in the check's list of keys met (keySeen); an
+	// object with more than manyKeys keys also indexes them in byKey.
+	seen  int
+	byKey map[string]string
+	key   string // the key whose value is being read, for paths
+	index int    // an array's next element, for paths
 }
+
+// keySeen is a key met in an open object: as compared under its mode, and as spelt.
+type keySeen struct{ compared, key string }
+
+// manyKeys is how many keys an object holds before they are looked up in a map rather than
+// compared one by one: a request's objects are small, a hostile one need not be.
+const manyKeys = 16
 
 // checkJSON checks that data is a single JSON value whose objects give no key twice; what names
 // data in error messages. Malformed JSON passes: gqlgen refuses it.
+//
+// It reads the text as encoding/json would, without decoding any value but the keys, and those
+// only when escaped or not ASCII (then with encoding/json itself, so a key means here what it
+// means to gqlgen): a request is checked without allocating for each of its tokens.
 func checkJSON(data []byte, what string, mode keyMode) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var stack []*container
+	c := jsonChecker{text: string(data), what: what, mode: mode}
+	return c.check()
+}
+
+// jsonChecker is one run of checkJSON over text.
+type jsonChecker struct {
+	text  string
+	pos   int
+	what  string
+	mode  keyMode
+	stack []container
+	keys  []keySeen // the keys of the open objects, outermost first
+}
+
+// errMalformed ends a check whose text is not JSON: gqlgen refuses it in its own words.
+var errMalformed = errors.New("malformed JSON")
+
+func (c *jsonChecker) check() error {
+	err := c.run()
+	if err == errMalformed {
+		return nil
+	}
+	return err
+}
+
+func (c *jsonChecker) run() error {
 	for {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil // malformed, or empty: gqlgen says so
+		// A value starts.
+		c.skipSpace()
+		if c.pos >= len(c.text) {
+			return errMalformed
 		}
-		if len(stack) > 0 {
-			top := stack[len(stack)-1]
-			if top.object && top.wantKey {
-				if delim, ok := tok.(json.Delim); !ok || delim != '}' {
-					if err := top.addKey(tok.(string), what, stack); err != nil {
-						return err
-					}
-					top.wantKey = false
-					continue
+		switch b := c.text[c.pos]; {
+		case b == '{' || b == '[':
+			if len(c.stack) >= maxJSONDepth {
+				return errMalformed
+			}
+			c.pos++
+			c.stack = append(c.stack, container{object: b == '{', mode: childMode(c.stack, c.mode), seen: len(c.keys)})
+			c.skipSpace()
+			if c.pos < len(c.text) && c.text[c.pos] == b+2 { // '}' or ']': empty
+				c.pos++
+				c.close()
+				break
+			}
+			if b == '{' {
+				if err := c.readKey(); err != nil {
+					return err
 				}
 			}
+			continue
+		case b == '"':
+			if _, _, err := c.readString(); err != nil {
+				return err
+			}
+		case b == 't':
+			if err := c.literal("true"); err != nil {
+				return err
+			}
+		case b == 'f':
+			if err := c.literal("false"); err != nil {
+				return err
+			}
+		case b == 'n':
+			if err := c.literal("null"); err != nil {
+				return err
+			}
+		case b == '-' || '0' <= b && b <= '9':
+			if err := c.number(); err != nil {
+				return err
+			}
+		default:
+			return errMalformed
 		}
-		switch tok {
-		case json.Delim('{'), json.Delim('['):
-			if len(stack) >= maxJSONDepth {
+		// A value ended: the next token of an object is a key, of an array the next element;
+		// a closing bracket ends the container, which is a value that ended too.
+		for {
+			if len(c.stack) == 0 {
+				c.skipSpace()
+				if c.pos < len(c.text) {
+					return domain.Errorf(domain.Invalid, "%s holds more than one JSON value: send one JSON object", c.what)
+				}
 				return nil
 			}
-			c := &container{object: tok == json.Delim('{'), wantKey: true, mode: childMode(stack, mode)}
-			stack = append(stack, c)
-			continue
-		case json.Delim('}'), json.Delim(']'):
-			stack = stack[:len(stack)-1]
-		}
-		// A value ended: the next token of an object is a key, of an array the next element.
-		if len(stack) == 0 {
-			if _, err := dec.Token(); err != io.EOF {
-				return domain.Errorf(domain.Invalid, "%s holds more than one JSON value: send one JSON object", what)
+			c.skipSpace()
+			if c.pos >= len(c.text) {
+				return errMalformed
 			}
-			return nil
+			top := &c.stack[len(c.stack)-1]
+			b := c.text[c.pos]
+			c.pos++
+			switch {
+			case b == ',' && top.object:
+				if err := c.readKey(); err != nil {
+					return err
+				}
+			case b == ',':
+				top.index++
+			case b == '}' && top.object, b == ']' && !top.object:
+				c.close()
+				continue
+			default:
+				return errMalformed
+			}
+			break
 		}
-		top := stack[len(stack)-1]
-		if top.object {
-			top.wantKey = true
-		} else {
-			top.index++
+	}
+}
+
+// close ends the innermost container.
+func (c *jsonChecker) close() {
+	c.keys = c.keys[:c.stack[len(c.stack)-1].seen]
+	c.stack = c.stack[:len(c.stack)-1]
+}
+
+// readKey reads an object's key, refusing one the object has already met, and the colon after
+// it.
+func (c *jsonChecker) readKey() error {
+	c.skipSpace()
+	if c.pos >= len(c.text) || c.text[c.pos] != '"' {
+		return errMalformed
+	}
+	raw, plain, err := c.readString()
+	if err != nil {
+		return err
+	}
+	key := raw[1 : len(raw)-1]
+	if !plain {
+		// Escapes, or bytes past ASCII: decoded as gqlgen decodes them (a byte that is not
+		// UTF-8 becomes U+FFFD).
+		if json.Unmarshal([]byte(raw), &key) != nil {
+			return errMalformed
+		}
+	}
+	// Checked before the colon, as encoding/json hands out a key before it reads one.
+	if err := c.addKey(key); err != nil {
+		return err
+	}
+	c.skipSpace()
+	if c.pos >= len(c.text) || c.text[c.pos] != ':' {
+		return errMalformed
+	}
+	c.pos++
+	return nil
+}
+
+// addKey records key in the innermost object, refusing one it has already met.
+func (c *jsonChecker) addKey(key string) error {
+	top := &c.stack[len(c.stack)-1]
+	top.key = key
+	compared := key
+	switch top.mode {
+	case topLevel:
+		for _, name := range requestKeys {
+			if key != name && strings.EqualFold(key, name) {
+				return domain.Errorf(domain.Invalid, "%s has the key %q: spell it %q", c.what, key, name)
+			}
+		}
+	case foldedKeys:
+		compared = foldKey(key)
+	}
+	earlier, met := "", false
+	if top.byKey != nil {
+		earlier, met = top.byKey[compared]
+	} else {
+		for _, k := range c.keys[top.seen:] {
+			if k.compared == compared {
+				earlier, met = k.key, true
+				break
+			}
+		}
+	}
+	if met {
+		where := jsonPath(c.stack[:len(c.stack)-1])
+		if earlier == key {
+			return domain.Errorf(domain.Invalid, "%s has the key %q twice%s: give each key once", c.what, key, where)
+		}
+		return domain.Errorf(domain.Invalid, "%s has the keys %q and %q%s, which differ only in case: give each key once", c.what, earlier, key, where)
+	}
+	switch n := len(c.keys) - top.seen; {
+	case top.byKey != nil:
+		top.byKey[compared] = key
+	case n < manyKeys:
+		c.keys = append(c.keys, keySeen{compared, key})
+	default:
+		top.byKey = make(map[string]string, 2*manyKeys)
+		for _, k := range c.keys[top.seen:] {
+			top.byKey[k.compared] = k.key
+		}
+		top.byKey[compared] = key
+	}
+	return nil
+}
+
+// readString reads the string at c.pos, returning its text with the quotes, and whether it is
+// plain: no escapes and ASCII alone, so that its text is its value.
+func (c *jsonChecker) readString() (raw string, plain bool, err error) {
+	start := c.pos
+	plain = true
+	for i := start + 1; i < len(c.text); i++ {
+		switch b := c.text[i]; {
+		case b == '"':
+			c.pos = i + 1
+			return c.text[start:c.pos], plain, nil
+		case b == '\\':
+			plain = false
+			if i+1 >= len(c.text) {
+				return "", false, errMalformed
+			}
+			switch c.text[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i++
+			case 'u':
+				if _, ok := hex4(c.text, i+2); !ok {
+					return "", false, errMalformed
+				}
+				i += 5
+			default:
+				return "", false, errMalformed
+			}
+		case b < 0x20:
+			return "", false, errMalformed
+		case b >= 0x80:
+			plain = false
+		}
+	}
+	return "", false, errMalformed
+}
+
+// literal reads want, true, false or null, at c.pos.
+func (c *jsonChecker) literal(want string) error {
+	if !strings.HasPrefix(c.text[c.pos:], want) {
+		return errMalformed
+	}
+	c.pos += len(want)
+	return nil
+}
+
+// number reads the number at c.pos, as JSON spells one.
+func (c *jsonChecker) number() error {
+	if c.peek() == '-' {
+		c.pos++
+	}
+	switch b := c.peek(); {
+	case b == '0':
+		c.pos++
+	case '1' <= b && b <= '9':
+		c.digits()
+	default:
+		return errMalformed
+	}
+	if c.peek() == '.' {
+		c.pos++
+		if !c.digits() {
+			return errMalformed
+		}
+	}
+	if b := c.peek(); b == 'e' || b == 'E' {
+		c.pos++
+		if b := c.peek(); b == '+' || b == '-' {
+			c.pos++
+		}
+		if !c.digits() {
+			return errMalformed
+		}
+	}
+	return nil
+}
+
+// digits reads a run of digits, reporting whether there was one.
+func (c *jsonChecker) digits() bool {
+	start := c.pos
+	for c.pos < len(c.text) && '0' <= c.text[c.pos] && c.text[c.pos] <= '9' {
+		c.pos++
+	}
+	return c.pos > start
+}
+
+// peek is the byte at c.pos, 0 at the end.
+func (c *jsonChecker) peek() byte {
+	if c.pos < len(c.text) {
+		return c.text[c.pos]
+	}
+	return 0
+}
+
+// skipSpace moves past JSON's whitespace.
+func (c *jsonChecker) skipSpace() {
+	for c.pos < len(c.text) {
+		switch c.text[c.pos] {
+		case ' ', '\t', '\n', '\r':
+			c.pos++
+		default:
+			return
 		}
 	}
 }
 
 // childMode is the key mode of an object or array opened inside stack, in a text whose outermost
 // value has mode.
-func childMode(stack []*container, mode keyMode) keyMode {
+func childMode(stack []container, mode keyMode) keyMode {
 	if len(stack) == 0 {
 		return mode
 	}
-	parent := stack[len(stack)-1]
+	parent := &stack[len(stack)-1]
 	if parent.mode != topLevel {
 		return parent.mode
 	}
@@ -226,34 +490,6 @@ func childMode(stack []*container, mode keyMode) keyMode {
 		return foldedKeys
 	}
 	return exactKeys
-}
-
-// addKey records key in the object c, refusing one it has already met.
-func (c *container) addKey(key, what string, stack []*container) error {
-	c.key = key
-	compared := key
-	switch c.mode {
-	case topLevel:
-		for _, name := range requestKeys {
-			if key != name && strings.EqualFold(key, name) {
-				return domain.Errorf(domain.Invalid, "%s has the key %q: spell it %q", what, key, name)
-			}
-		}
-	case foldedKeys:
-		compared = foldKey(key)
-	}
-	if earlier, ok := c.seen[compared]; ok {
-		where := jsonPath(stack[:len(stack)-1])
-		if earlier == key {
-			return domain.Errorf(domain.Invalid, "%s has the key %q twice%s: give each key once", what, key, where)
-		}
-		return domain.Errorf(domain.Invalid, "%s has the keys %q and %q%s, which differ only in case: give each key once", what, earlier, key, where)
-	}
-	if c.seen == nil {
-		c.seen = map[string]string{}
-	}
-	c.seen[compared] = key
-	return nil
 }
 
 // foldKey maps every string to one representative of its class under strings.EqualFold: each
@@ -274,7 +510,7 @@ var plainKey = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 // jsonPath names the object the innermost of stack holds, like " in variables.in[2]", or ""
 // for the outermost object. Keys that are not plain names are quoted, so a hostile key prints
 // as escapes.
-func jsonPath(stack []*container) string {
+func jsonPath(stack []container) string {
 	var b strings.Builder
 	for i, c := range stack {
 		switch {
