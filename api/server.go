@@ -143,7 +143,7 @@ func New(cfg Config) http.Handler {
 		gql.AddTransport(t)
 	}
 	gql.AddTransport(transport.GET{})
-	gql.AddTransport(transport.POST{})
+	gql.AddTransport(postJSON{})
 	gql.AddTransport(unsupportedRequest{})
 	gql.SetQueryCache(newQueryCache(cfg.QueryCacheBytes))
 	gql.SetValidationRulesFn(validationRules)
