@@ -33,7 +33,7 @@ func (postJSON) Do(w http.ResponseWriter, r *http.Request, exec graphql.GraphExe
 	w.Header().Add("Content-Type", contentType)
 	start := graphql.Now()
 
-	body, err := io.ReadAll(r.Body)
+	body, err := requestBody(r)
 	if err != nil {
 		writeResponse(w, exec.DispatchError(ctx, gqlerror.List{gqlerror.Errorf("could not read request body: %+v", err)}))
 		return

@@ -1,12 +1,10 @@
 package api
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"mime"
 	"net/http"
 	"net/url"
@@ -76,12 +74,14 @@ func checkRequest(r *http.Request) (string, error) {
 		if mediaType, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mediaType != "application/json" {
 			return "", nil
 		}
-		// limitBody has read the body into memory already; this reads that copy.
-		body, err := io.ReadAll(r.Body)
+		// limitBody has read the body into memory already; this looks at it where it is.
+		body, err := requestBody(r)
 		if err != nil {
 			return "", domain.Wrap(domain.Invalid, err, "the request body could not be read")
 		}
-		r.Body = io.NopCloser(bytes.NewReader(body))
+		if _, ok := r.Body.(*readBody); !ok {
+			r.Body = newReadBody(body)
+		}
 		if err := checkJSON(body, "the request body", topLevel); err != nil {
 			return "", err
 		}

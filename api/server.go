@@ -250,9 +250,29 @@ func limitBody(n int64, next http.Handler) http.Handler {
 			writeHTTPError(w, http.StatusBadRequest, domain.Wrap(domain.Invalid, err, "the request body could not be read"))
 			return
 		}
-		r.Body = io.NopCloser(bytes.NewReader(body))
+		r.Body = newReadBody(body)
 		next.ServeHTTP(w, r)
 	})
+}
+
+// readBody is a request body limitBody has read whole. The request's checks and the POST
+// transport take its bytes (requestBody) instead of reading a copy each.
+type readBody struct {
+	*bytes.Reader
+	data []byte
+}
+
+func newReadBody(data []byte) *readBody { return &readBody{bytes.NewReader(data), data} }
+
+func (*readBody) Close() error { return nil }
+
+// requestBody returns r's body whole: limitBody's bytes when nothing has read them yet, which
+// the caller must not change, else what is left of it, read.
+func requestBody(r *http.Request) ([]byte, error) {
+	if b, ok := r.Body.(*readBody); ok && b.Len() == len(b.data) {
+		return b.data, nil
+	}
+	return io.ReadAll(r.Body)
 }
 
 // withTimeout gives every request a deadline; the context reaches every DynamoDB call, so a
