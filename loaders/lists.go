@@ -32,10 +32,30 @@ func pages[K comparable, V any](name string, opts Options, query func(context.Co
 		dataloader.WithInputCapacity[pageKey[K], V](inputBuffer))
 }
 
+// pageLoader is a loader of list pages (pages), made on its first use. Its fields are set
+// before the operation starts.
+type pageLoader[K comparable, V any] struct {
+	name  string
+	query func(*Loaders, context.Context, K, domain.PageRequest) (V, error)
+
+	once   sync.Once
+	loader *dataloader.Loader[pageKey[K], V]
+}
+
+// get returns p's loader, made with l's store and options the first time.
+func (p *pageLoader[K, V]) get(l *Loaders) *dataloader.Loader[pageKey[K], V] {
+	p.once.Do(func() {
+		p.loader = pages(p.name, l.opts, func(ctx context.Context, k K, r domain.PageRequest) (V, error) {
+			return p.query(l, ctx, k, r)
+		})
+	})
+	return p.loader
+}
+
 // Photos returns a page of owner's photos, most recent first. The photos, and the owner's
 // profile when the page reached it, prime the entity loader.
 func (l *Loaders) Photos(ctx context.Context, owner string, p domain.PageRequest) (dynamo.PhotoPage, error) {
-	page, err := load(ctx, l.photoPages, pageKey[string]{owner, p.First, p.After})
+	page, err := load(ctx, l.photoPages.get(l), pageKey[string]{owner, p.First, p.After})
 	if err != nil {
 		return page, err
 	}
@@ -51,7 +71,7 @@ func (l *Loaders) Photos(ctx context.Context, owner string, p domain.PageRequest
 // Followers returns the profile of username (nil when absent, on first pages only) and a
 // page of its followers. The profile primes the entity loader.
 func (l *Loaders) Followers(ctx context.Context, username string, p domain.PageRequest) (dynamo.FollowersPage, error) {
-	page, err := load(ctx, l.followerPages, pageKey[string]{username, p.First, p.After})
+	page, err := load(ctx, l.followerPages.get(l), pageKey[string]{username, p.First, p.After})
 	if err != nil {
 		return page, err
 	}
@@ -63,13 +83,13 @@ func (l *Loaders) Followers(ctx context.Context, username string, p domain.PageR
 
 // Following returns a page of the friendships in which username follows someone.
 func (l *Loaders) Following(ctx context.Context, username string, p domain.PageRequest) (domain.Page[domain.Friendship], error) {
-	return load(ctx, l.followingPages, pageKey[string]{username, p.First, p.After})
+	return load(ctx, l.followingPages.get(l), pageKey[string]{username, p.First, p.After})
 }
 
 // PhotoReactions returns the photo (on first pages) and a page of its reactions. The photo
 // primes the entity loader.
 func (l *Loaders) PhotoReactions(ctx context.Context, k domain.PhotoKey, p domain.PageRequest) (dynamo.PhotoReactionsPage, error) {
-	page, err := load(ctx, l.reactionPages, pageKey[domain.PhotoKey]{k, p.First, p.After})
+	page, err := load(ctx, l.reactionPages.get(l), pageKey[domain.PhotoKey]{k, p.First, p.After})
 	if err != nil {
 		return page, err
 	}
@@ -81,13 +101,13 @@ func (l *Loaders) PhotoReactions(ctx context.Context, k domain.PhotoKey, p domai
 
 // UserReactions returns a page of the reactions username gave.
 func (l *Loaders) UserReactions(ctx context.Context, username string, p domain.PageRequest) (domain.Page[domain.Reaction], error) {
-	return load(ctx, l.userReactions, pageKey[string]{username, p.First, p.After})
+	return load(ctx, l.userReactions.get(l), pageKey[string]{username, p.First, p.After})
 }
 
 // Feed returns a page of reader's feed with its photos, in feed order. A photo deleted since
 // its entry was written (the feed catches up a moment later) is left out of the page.
 func (l *Loaders) Feed(ctx context.Context, reader string, p domain.PageRequest) (domain.Page[domain.Photo], error) {
-	entries, err := load(ctx, l.feedPages, pageKey[string]{reader, p.First, p.After})
+	entries, err := load(ctx, l.feedPages.get(l), pageKey[string]{reader, p.First, p.After})
 	if err != nil {
 		return domain.Page[domain.Photo]{}, err
 	}

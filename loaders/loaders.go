@@ -64,14 +64,16 @@ type Loaders struct {
 
 	// entities reads profiles, photos, reactions and friendships by key, all of them in one
 	// BatchGetItem per wave (see entities.go).
-	entities       *dataloader.Loader[domain.NodeKey, domain.Node]
-	photoPages     *dataloader.Loader[pageKey[string], dynamo.PhotoPage]
-	followerPages  *dataloader.Loader[pageKey[string], dynamo.FollowersPage]
-	followingPages *dataloader.Loader[pageKey[string], domain.Page[domain.Friendship]]
-	reactionPages  *dataloader.Loader[pageKey[domain.PhotoKey], dynamo.PhotoReactionsPage]
-	feedPages      *dataloader.Loader[pageKey[string], dynamo.FeedPage]
-	userReactions  *dataloader.Loader[pageKey[string], domain.Page[domain.Reaction]]
-	syncPages      *dataloader.Loader[pageKey[string], domain.SyncPage]
+	entities *dataloader.Loader[domain.NodeKey, domain.Node]
+	// The list loaders are made when first used: an operation reads a list or two, and the
+	// others' loaders should cost it nothing.
+	photoPages     pageLoader[string, dynamo.PhotoPage]
+	followerPages  pageLoader[string, dynamo.FollowersPage]
+	followingPages pageLoader[string, domain.Page[domain.Friendship]]
+	reactionPages  pageLoader[domain.PhotoKey, dynamo.PhotoReactionsPage]
+	feedPages      pageLoader[string, dynamo.FeedPage]
+	userReactions  pageLoader[string, domain.Page[domain.Reaction]]
+	syncPages      pageLoader[string, domain.SyncPage]
 }
 
 // pageKey names one page of one list: whose list, and which page.
@@ -93,16 +95,35 @@ func New(store *dynamo.Store, opts Options) *Loaders {
 	l.entities = dataloader.NewBatchedLoader(l.batchEntities(),
 		dataloader.WithWait[domain.NodeKey, domain.Node](opts.wait()), dataloader.WithBatchCapacity[domain.NodeKey, domain.Node](100),
 		dataloader.WithInputCapacity[domain.NodeKey, domain.Node](inputBuffer))
-	l.photoPages = pages("photoPages", opts, store.ListPhotos)
-	l.followerPages = pages("followerPages", opts, store.Followers)
-	l.followingPages = pages("followingPages", opts, store.Following)
-	l.reactionPages = pages("photoReactionPages", opts, store.PhotoReactions)
-	l.userReactions = pages("userReactionPages", opts, store.UserReactions)
-	l.feedPages = pages("feedPages", opts, store.Feed)
-	retention := cmp.Or(opts.SyncRetention, domain.DefaultSyncRetention)
-	l.syncPages = pages("syncPages", opts, func(ctx context.Context, user string, p domain.PageRequest) (domain.SyncPage, error) {
-		return store.SyncChanges(ctx, user, p.After, p.First, retention)
-	})
+	// The queries capture nothing, so that setting them allocates nothing.
+	l.photoPages = pageLoader[string, dynamo.PhotoPage]{name: "photoPages",
+		query: func(l *Loaders, ctx context.Context, owner string, p domain.PageRequest) (dynamo.PhotoPage, error) {
+			return l.store.ListPhotos(ctx, owner, p)
+		}}
+	l.followerPages = pageLoader[string, dynamo.FollowersPage]{name: "followerPages",
+		query: func(l *Loaders, ctx context.Context, user string, p domain.PageRequest) (dynamo.FollowersPage, error) {
+			return l.store.Followers(ctx, user, p)
+		}}
+	l.followingPages = pageLoader[string, domain.Page[domain.Friendship]]{name: "followingPages",
+		query: func(l *Loaders, ctx context.Context, user string, p domain.PageRequest) (domain.Page[domain.Friendship], error) {
+			return l.store.Following(ctx, user, p)
+		}}
+	l.reactionPages = pageLoader[domain.PhotoKey, dynamo.PhotoReactionsPage]{name: "photoReactionPages",
+		query: func(l *Loaders, ctx context.Context, k domain.PhotoKey, p domain.PageRequest) (dynamo.PhotoReactionsPage, error) {
+			return l.store.PhotoReactions(ctx, k, p)
+		}}
+	l.userReactions = pageLoader[string, domain.Page[domain.Reaction]]{name: "userReactionPages",
+		query: func(l *Loaders, ctx context.Context, user string, p domain.PageRequest) (domain.Page[domain.Reaction], error) {
+			return l.store.UserReactions(ctx, user, p)
+		}}
+	l.feedPages = pageLoader[string, dynamo.FeedPage]{name: "feedPages",
+		query: func(l *Loaders, ctx context.Context, reader string, p domain.PageRequest) (dynamo.FeedPage, error) {
+			return l.store.Feed(ctx, reader, p)
+		}}
+	l.syncPages = pageLoader[string, domain.SyncPage]{name: "syncPages",
+		query: func(l *Loaders, ctx context.Context, user string, p domain.PageRequest) (domain.SyncPage, error) {
+			return l.store.SyncChanges(ctx, user, p.After, p.First, cmp.Or(l.opts.SyncRetention, domain.DefaultSyncRetention))
+		}}
 	return l
 }
 

@@ -25,7 +25,7 @@ type SyncChanges struct {
 // Changes returns a page of the changes to user's sync scope after p.After (see
 // dynamo.Store.SyncChanges), each upserted object read as it is now.
 func (l *Loaders) Changes(ctx context.Context, user string, p domain.PageRequest) (SyncChanges, error) {
-	page, err := load(ctx, l.syncPages, pageKey[string]{user, p.First, p.After})
+	page, err := load(ctx, l.syncPages.get(l), pageKey[string]{user, p.First, p.After})
 	if err != nil {
 		return SyncChanges{}, err
 	}
