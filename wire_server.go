@@ -13,6 +13,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"go.opentelemetry.io/otel/trace/noop"
+
 	"github.com/quickphotos/quickphotos/api"
 	"github.com/quickphotos/quickphotos/auth"
 	"github.com/quickphotos/quickphotos/dynamo"
@@ -154,7 +156,12 @@ func (s *server) open(ctx context.Context) error {
 	if s.tracing, err = startTracing(ctx, &s.lc); err != nil {
 		return err
 	}
-	s.tel = telemetry.New(telemetry.Options{Logger: s.log})
+	opts := telemetry.Options{Logger: s.log}
+	if !s.tracing {
+		// Without an exporter every span would be dropped: none is made.
+		opts.TracerProvider = noop.NewTracerProvider()
+	}
+	s.tel = telemetry.New(opts)
 	s.b, err = openBackend(ctx, &s.lc, opening{
 		store: s.cfg.store, media: &s.cfg.media, prepareTable: true, poll: s.cfg.streamPoll, tel: s.tel, log: s.log,
 	})

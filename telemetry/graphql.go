@@ -133,12 +133,16 @@ func (t *Telemetry) begin(ctx context.Context, oc *graphql.OperationContext) *op
 		}
 		op.name = operationName(name)
 	}
-	attrs := []attribute.KeyValue{attribute.String("graphql.operation.type", op.typ)}
-	if op.name != "" {
-		attrs = append(attrs, attribute.String("graphql.operation.name", op.name))
+	if !t.traced {
+		op.ctx, op.span = t.tracer.Start(ctx, "") // a noop.TracerProvider's: nothing is built
+	} else {
+		attrs := []attribute.KeyValue{attribute.String("graphql.operation.type", op.typ)}
+		if op.name != "" {
+			attrs = append(attrs, attribute.String("graphql.operation.name", op.name))
+		}
+		op.ctx, op.span = t.tracer.Start(ctx, spanName(op.name, op.typ),
+			trace.WithTimestamp(op.start), trace.WithAttributes(attrs...))
 	}
-	op.ctx, op.span = t.tracer.Start(ctx, spanName(op.name, op.typ),
-		trace.WithTimestamp(op.start), trace.WithAttributes(attrs...))
 	if rec := recordFrom(ctx); rec != nil {
 		rec.setOperation(op.name, op.typ)
 	}

@@ -5,11 +5,15 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
+	"go.opentelemetry.io/otel/trace/noop"
 
 	"github.com/quickphotos/quickphotos/domain"
 	"github.com/quickphotos/quickphotos/dynamo"
+	"github.com/quickphotos/quickphotos/telemetry"
 )
 
 func TestStore_RequestsCapacityAndCancellations(t *testing.T) {
@@ -131,5 +135,22 @@ func TestLoaders_BatchSize(t *testing.T) {
 	}
 	if got := metric(t, f.reg, "quickphotos_dataloader_batch_size", map[string]string{"loader": "users"}); got != 3 {
 		t.Errorf("batches observed = %v, want 3", got)
+	}
+}
+
+// BenchmarkStoreObserver is the telemetry of one DynamoDB request, with the global
+// TracerProvider (none installed: spans dropped) and with a noop.TracerProvider, serve's when
+// no exporter is configured (no span built at all).
+func BenchmarkStoreObserver(b *testing.B) {
+	for name, tp := range map[string]trace.TracerProvider{"global": nil, "noop": noop.NewTracerProvider()} {
+		b.Run(name, func(b *testing.B) {
+			obs := telemetry.New(telemetry.Options{Registry: prometheus.NewRegistry(), TracerProvider: tp}).Store()
+			ctx := context.Background()
+			b.ReportAllocs()
+			for b.Loop() {
+				_, done := obs.BeginRequest(ctx, "GetItem", table)
+				done(dynamo.RequestOutcome{Capacity: []dynamo.Capacity{{Table: table, ReadUnits: 0.5}}})
+			}
+		})
 	}
 }

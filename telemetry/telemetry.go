@@ -9,6 +9,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/trace"
+	"go.opentelemetry.io/otel/trace/noop"
 )
 
 // instrumentationName names the tracer every span of this package comes from.
@@ -23,7 +24,9 @@ type Options struct {
 	// registered once, by New: giving the same registry to two New calls panics.
 	Registry *prometheus.Registry
 	// TracerProvider makes the spans; nil means otel.GetTracerProvider(), which follows
-	// whatever SetupTracing (or anything else) installs as the global provider later.
+	// whatever SetupTracing (or anything else) installs as the global provider later. A
+	// noop.TracerProvider (serve's when no exporter is configured) means no spans at all:
+	// none is started and none of their attributes is built.
 	TracerProvider trace.TracerProvider
 }
 
@@ -34,7 +37,9 @@ type Telemetry struct {
 	log      *slog.Logger
 	registry *prometheus.Registry
 	tracer   trace.Tracer
-	m        *metrics
+	// traced is false under a noop.TracerProvider: the spans' work is skipped (startSpan).
+	traced bool
+	m      *metrics
 
 	// operations bounds the operation label; errorCodes the code label of GraphQL errors.
 	operations *boundedLabel
@@ -57,12 +62,14 @@ func New(opts Options) *Telemetry {
 	if tp == nil {
 		tp = otel.GetTracerProvider()
 	}
+	_, untraced := tp.(noop.TracerProvider)
 	m := newMetrics()
 	reg.MustRegister(m.collectors()...)
 	return &Telemetry{
 		log:        log,
 		registry:   reg,
 		tracer:     tp.Tracer(instrumentationName),
+		traced:     !untraced,
 		m:          m,
 		operations: newBoundedLabel(maxOperationNames, isOperationName),
 		errorCodes: newBoundedLabel(maxErrorCodes, isErrorCode),
