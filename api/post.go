@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/errcode"
@@ -110,11 +109,12 @@ var responseBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 const maxPooledResponse = 64 << 10
 
 // writeResponse writes resp to w as json.Marshal would, byte for byte, without rereading its
-// data: gqlgen's marshallers write valid, compact JSON, and json.Marshal's only change to it is
-// escaping <, >, &, U+2028 and U+2029, which an answer whose data holds none of them does not
-// need. One that does, and one with fields of incremental delivery, is marshalled.
+// data through encoding/json's scanner: gqlgen's marshallers write valid, compact JSON, and
+// json.Marshal's only change to it is escaping <, >, & (for HTML) and U+2028, U+2029 (for
+// JavaScript), which writeEscaped does as it copies. An answer with fields of incremental
+// delivery, which this transport never sends, is marshalled.
 func writeResponse(w io.Writer, resp *graphql.Response) {
-	if resp.Label != "" || resp.Path != nil || resp.HasNext != nil || needsEscape(resp.Data) {
+	if resp.Label != "" || resp.Path != nil || resp.HasNext != nil {
 		b, err := json.Marshal(resp)
 		if err != nil {
 			panic(fmt.Errorf("unable to marshal %s: %w", string(resp.Data), err))
@@ -143,7 +143,7 @@ func writeResponse(w io.Writer, resp *graphql.Response) {
 	if resp.Data == nil {
 		buf.WriteString("null")
 	} else {
-		buf.Write(resp.Data)
+		writeEscaped(buf, resp.Data)
 	}
 	if len(resp.Extensions) > 0 {
 		buf.WriteString(`,"extensions":`)
@@ -156,21 +156,28 @@ func writeResponse(w io.Writer, resp *graphql.Response) {
 	_, _ = w.Write(buf.Bytes())
 }
 
-// needsEscape reports whether data holds a character json.Marshal escapes in a raw message: <,
-// > and & (for HTML), U+2028 and U+2029 (for JavaScript).
-func needsEscape(data []byte) bool {
-	if bytes.IndexByte(data, '<') >= 0 || bytes.IndexByte(data, '>') >= 0 || bytes.IndexByte(data, '&') >= 0 {
-		return true
-	}
-	for i := bytes.IndexByte(data, 0xE2); i >= 0; {
-		if r, _ := utf8.DecodeRune(data[i:]); r == '\u2028' || r == '\u2029' {
-			return true
+// writeEscaped copies the JSON text data to buf with <, >, &, U+2028 and U+2029 escaped, as
+// json.Marshal escapes them in a raw message. In JSON they can stand only inside strings, so
+// each is replaced where it is found.
+func writeEscaped(buf *bytes.Buffer, data []byte) {
+	start := 0
+	for i := 0; i < len(data); i++ {
+		switch c := data[i]; {
+		case c == '<' || c == '>' || c == '&':
+			buf.Write(data[start:i])
+			buf.WriteString(`\u00`)
+			buf.WriteByte(hexDigits[c>>4])
+			buf.WriteByte(hexDigits[c&0xF])
+			start = i + 1
+		case c == 0xE2 && i+2 < len(data) && data[i+1] == 0x80 && data[i+2]&^1 == 0xA8:
+			buf.Write(data[start:i])
+			buf.WriteString(`\u202`)
+			buf.WriteByte(hexDigits[data[i+2]&0xF])
+			i += 2
+			start = i + 1
 		}
-		next := bytes.IndexByte(data[i+1:], 0xE2)
-		if next < 0 {
-			break
-		}
-		i += 1 + next
 	}
-	return false
+	buf.Write(data[start:])
 }
+
+const hexDigits = "0123456789abcdef"

@@ -41,3 +41,27 @@ func TestWriteResponse_AsJSONMarshal(t *testing.T) {
 		})
 	}
 }
+
+// FuzzWriteResponse holds writeResponse to json.Marshal for any compact JSON data, as gqlgen
+// writes it.
+func FuzzWriteResponse(f *testing.F) {
+	for _, seed := range []string{`{"a":"<b>&amp;</b>"}`, "{\"s\":\"a\u2028b\u2029c\u2027\u202a\"}", `{"u":"https://x/y?a=1&b=2"}`, `null`, `[1,"\u00e9\u20ac"]`} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, data string) {
+		var compact bytes.Buffer
+		if json.Compact(&compact, []byte(data)) != nil || compact.String() != data {
+			return
+		}
+		resp := &graphql.Response{Data: json.RawMessage(data)}
+		want, err := json.Marshal(resp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got bytes.Buffer
+		writeResponse(&got, resp)
+		if got.String() != string(want) {
+			t.Fatalf("wrote %s, json.Marshal writes %s", got.String(), want)
+		}
+	})
+}
