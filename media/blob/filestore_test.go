@@ -452,3 +452,16 @@ func TestFileStore_SlowUpload(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkSignedURL is a photo's signed URL, which every photo of a page gets.
+func BenchmarkSignedURL(b *testing.B) {
+	s := openFileStore(b, b.TempDir())
+	expires := time.Now().Add(time.Hour)
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := s.SignedURL(ctx, "images/0123456789abcdef0123456789abcdef/display.jpg", expires); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -34,7 +34,7 @@ var stores = []struct {
 	{"s3", func(t *testing.T) blob.Store { return openS3Store(t) }},
 }
 
-func openFileStore(t *testing.T, dir string, opts ...blob.FileStoreOption) *blob.FileStore {
+func openFileStore(t testing.TB, dir string, opts ...blob.FileStoreOption) *blob.FileStore {
 	t.Helper()
 	var base string
 	fs, err := blob.OpenFileStore(dir, func() string { return base }, opts...)
