@@ -22,7 +22,8 @@
 // # Traces
 //
 // SetupTracing installs a global TracerProvider when the standard OTEL_* environment
-// variables configure an exporter; otherwise spans are not recorded and cost next to nothing.
+// variables configure an exporter. Otherwise serve gives New a noop.TracerProvider, and no span
+// is started or described at all (Options.TracerProvider).
 // A request's spans nest as:
 //
 //	POST /graphql                         (server; joins the caller's trace from traceparent)
