@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"net/http"
 	"os"
@@ -61,12 +62,14 @@ import (
 // device expects. QUICKPHOTOS_SYNC_SEEDS sets how many seeds run (syncModelSeeds).
 func TestSync_Model(t *testing.T) {
 	seeds := syncModelSeeds(t)
+	fanOutLimit := syncModelFanOutLimit(t)
 	const perServer = 25
 	for lo := 0; lo < seeds; lo += perServer {
 		hi := min(lo+perServer, seeds)
 		t.Run(fmt.Sprintf("seeds=%d-%d", lo, hi-1), func(t *testing.T) {
+			t.Parallel() // the groups' servers share nothing
 			crash := &crashServedCommit{}
-			srv := apitest.NewServer(t, apitest.WithAuth(), apitest.WithFeed(feed.Config{Backfill: 3}),
+			srv := apitest.NewServer(t, apitest.WithAuth(), apitest.WithFeed(feed.Config{Backfill: 3, FanOutLimit: fanOutLimit}),
 				apitest.WithStoreObserver(crash),
 				// This test counts no requests: a short batch window keeps its thousands of
 				// requests from waiting out apitest.BatchWait each.
@@ -82,8 +85,8 @@ func TestSync_Model(t *testing.T) {
 }
 
 // syncModelSeeds is how many seeds TestSync_Model runs: QUICKPHOTOS_SYNC_SEEDS when set; else
-// 200 on the embedded engine and 25 on DynamoDB Local, whose requests cost several times as
-// much, or with -short.
+// 250 on the embedded engine (about 45 s on two cores), and 25 with -short or on DynamoDB
+// Local, whose requests take several times as long.
 func syncModelSeeds(t *testing.T) int {
 	if v := os.Getenv("QUICKPHOTOS_SYNC_SEEDS"); v != "" {
 		n, err := strconv.Atoi(v)
@@ -95,7 +98,23 @@ func syncModelSeeds(t *testing.T) int {
 	if testing.Short() || apitest.Backend() == apitest.StoreDynamoDBLocal {
 		return 25
 	}
-	return 200
+	return 250
+}
+
+// syncModelFanOutLimit is the follower count from which the model's users are popular
+// (feed.Config.FanOutLimit): QUICKPHOTOS_SYNC_FANOUT_LIMIT when set, else the feed's default,
+// which none of a world's five users reaches. At 2, users go popular and back as they gain
+// and lose followers.
+func syncModelFanOutLimit(t *testing.T) int {
+	v := os.Getenv("QUICKPHOTOS_SYNC_FANOUT_LIMIT")
+	if v == "" {
+		return 0
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 {
+		t.Fatalf("QUICKPHOTOS_SYNC_FANOUT_LIMIT=%q: want a positive number", v)
+	}
+	return n
 }
 
 // crashServedCommit is crashAfterCommit for a server with stream consumers beside it: once
@@ -189,14 +208,14 @@ func mapDiff[V comparable](what string, device, fresh map[string]V) []string {
 	var out []string
 	for id, v := range device {
 		if f, ok := fresh[id]; !ok {
-			out = append(out, fmt.Sprintf("%s %s %+v: on the device, not in the scope", what, id, v))
+			out = append(out, fmt.Sprintf("%s %s %+v: on the device, not in the scope", what, readable(id), v))
 		} else if f != v {
-			out = append(out, fmt.Sprintf("%s %s: device %+v, fresh %+v", what, id, v, f))
+			out = append(out, fmt.Sprintf("%s %s: device %+v, fresh %+v", what, readable(id), v, f))
 		}
 	}
 	for id, f := range fresh {
 		if _, ok := device[id]; !ok {
-			out = append(out, fmt.Sprintf("%s %s %+v: in the scope, not on the device", what, id, f))
+			out = append(out, fmt.Sprintf("%s %s %+v: in the scope, not on the device", what, readable(id), f))
 		}
 	}
 	sort.Strings(out)
@@ -212,6 +231,15 @@ type scopeNode struct {
 	FollowerCount, FollowingCount int
 	Timestamp, URL, Type          string
 	ReactionCounts                modelCounts
+}
+
+// readable spells a global id as the key it names, for the account of a failure.
+func readable(id string) string {
+	k, err := domain.ParseNodeID("id", id)
+	if err != nil {
+		return id
+	}
+	return fmt.Sprintf("%T%+v", k, k)
 }
 
 func optional(s *string) string {
@@ -389,19 +417,23 @@ type modelWorld struct {
 	// writer), which mutations may name, and reactions the reactions mutations named.
 	photos    []domain.PhotoKey
 	reactions []domain.ReactionKey
-	stamps    int
+	// follows are the follows as the mutations' answers left them, by follower.
+	follows map[string]map[string]bool
+	stamps  int
 	// log records what happened, for the account of a failure.
 	log []string
 }
 
-// The mutations a device sends; each answers with fields that do not change, so that every
-// send of one mutation answers the same.
+// The mutations a device sends. Each answers with what every send of it must answer alike:
+// a replay answers with the object as it is now, and an object deleted and made again under
+// the same key (a photo at the same timestamp, a reaction or a follow made again) is the new
+// one, with its own url or timestamp; a removal answers with the object as it was removed.
 const (
-	modelUpload   = `mutation($in: UploadPhotoInput!) { uploadPhoto(input: $in) { id timestamp url } }`
+	modelUpload   = `mutation($in: UploadPhotoInput!) { uploadPhoto(input: $in) { id timestamp } }`
 	modelDelete   = `mutation($o: ID!, $t: String!, $m: String) { deletePhoto(owner: $o, timestamp: $t, clientMutationId: $m) { id timestamp url } }`
-	modelReact    = `mutation($in: ReactionInput!) { reactToPhoto(input: $in) { id type timestamp } }`
+	modelReact    = `mutation($in: ReactionInput!) { reactToPhoto(input: $in) { id type } }`
 	modelUnreact  = `mutation($in: ReactionInput!) { removeReaction(input: $in) { id type timestamp } }`
-	modelFollow   = `mutation($in: FriendshipInput!) { followUser(input: $in) { id timestamp } }`
+	modelFollow   = `mutation($in: FriendshipInput!) { followUser(input: $in) { id } }`
 	modelUnfollow = `mutation($in: FriendshipInput!) { unfollowUser(input: $in) { id timestamp } }`
 	modelUpdate   = `mutation($u: ID!, $in: UpdateUserInput!) { updateUser(username: $u, input: $in) { id username } }`
 )
@@ -413,7 +445,7 @@ var modelReactionTypes = []struct {
 
 func runSyncModel(t *testing.T, srv *apitest.Server, crash *crashServedCommit, seed uint64) {
 	w := &modelWorld{t: t, srv: srv, crash: crash, rng: rand.New(rand.NewPCG(seed, 0x5eed)), prefix: fmt.Sprintf("s%d", seed),
-		setup: map[string]*modelDevice{}}
+		setup: map[string]*modelDevice{}, follows: map[string]map[string]bool{}}
 	defer func() {
 		if t.Failed() {
 			t.Logf("seed %d: replay with -run 'TestSync_Model/.*/seed=%d$'; what happened:\n%s", seed, seed, strings.Join(w.log, "\n"))
@@ -550,7 +582,7 @@ func (w *modelWorld) pull(d *modelDevice) {
 				t.Errorf("%s: %s twice in one page", d.name, ch.ObjectID)
 			}
 			seen[ch.ObjectID] = true
-			page = append(page, fmt.Sprintf("%s %s %s v%d", ch.ObjectType, ch.Operation, ch.ObjectID, ch.Version))
+			page = append(page, fmt.Sprintf("%s %s v%d", ch.Operation, readable(ch.ObjectID), ch.Version))
 			switch {
 			case ch.Operation == "UPSERTED" && (ch.Node == nil || ch.Node.ID != ch.ObjectID):
 				t.Fatalf("%s: upsert of %s carries %+v", d.name, ch.ObjectID, ch.Node)
@@ -567,7 +599,9 @@ func (w *modelWorld) pull(d *modelDevice) {
 				t.Fatalf("%s: change %+v", d.name, ch)
 			}
 		}
-		d.pulls = append(d.pulls, fmt.Sprintf("  page (first %d): %s", first, strings.Join(page, "; ")))
+		if len(page) > 0 {
+			d.pulls = append(d.pulls, fmt.Sprintf("  page (first %d): %s", first, strings.Join(page, "; ")))
+		}
 		d.cursor = c.Cursor
 		if !c.PageInfo.HasNextPage {
 			return
@@ -683,10 +717,21 @@ func (w *modelWorld) newMutation(d *modelDevice) *queuedMutation {
 			}
 		}
 		m.doc, m.vars = modelUnreact, map[string]any{"in": map[string]any{"username": d.user, "owner": k.Photo.Owner, "timestamp": k.Photo.Timestamp, "type": name, "clientMutationId": m.id}}
-	case r < 16:
-		m.doc, m.vars = modelFollow, map[string]any{"in": map[string]any{"follower": d.user, "followed": other(), "clientMutationId": m.id}}
-	case r < 18:
-		m.doc, m.vars = modelUnfollow, map[string]any{"in": map[string]any{"follower": d.user, "followed": other(), "clientMutationId": m.id}}
+	case r < 16: // follow, mostly someone not followed yet
+		followed := other()
+		for range 3 {
+			if !w.follows[d.user][followed] {
+				break
+			}
+			followed = other()
+		}
+		m.doc, m.vars = modelFollow, map[string]any{"in": map[string]any{"follower": d.user, "followed": followed, "clientMutationId": m.id}}
+	case r < 18: // unfollow, mostly someone followed
+		followed := other()
+		if f := slices.Sorted(maps.Keys(w.follows[d.user])); len(f) > 0 && w.rng.IntN(5) > 0 {
+			followed = f[w.rng.IntN(len(f))]
+		}
+		m.doc, m.vars = modelUnfollow, map[string]any{"in": map[string]any{"follower": d.user, "followed": followed, "clientMutationId": m.id}}
 	default: // edit the profile, as of the version the device knows
 		in := map[string]any{"clientMutationId": m.id}
 		if w.rng.IntN(2) == 0 {
@@ -801,10 +846,28 @@ func (w *modelWorld) send(d *modelDevice, m *queuedMutation, crash bool) bool {
 	w.logf("%s sends %s (send %d): %s", d.name, m.id, m.sends, got)
 	if m.outcome == nil {
 		m.outcome = &got
+		w.answered(m)
 	} else if !reflect.DeepEqual(*m.outcome, got) {
 		t.Fatalf("%s: %s sent again answered\n%s\nfirst\n%s", d.name, m.id, got, *m.outcome)
 	}
 	return true
+}
+
+// answered notes what a mutation's first answer tells of the follows.
+func (w *modelWorld) answered(m *queuedMutation) {
+	if m.outcome.code != "" || (m.doc != modelFollow && m.doc != modelUnfollow) {
+		return
+	}
+	in := m.vars["in"].(map[string]any)
+	follower, followed := in["follower"].(string), in["followed"].(string)
+	if w.follows[follower] == nil {
+		w.follows[follower] = map[string]bool{}
+	}
+	if m.doc == modelFollow {
+		w.follows[follower][followed] = true
+	} else {
+		delete(w.follows[follower], followed)
+	}
 }
 
 // direct is a mutation of a random user sent at once: the world before the devices start.
