@@ -74,12 +74,19 @@ func TestSync_Model(t *testing.T) {
 				// This test counts no requests: a short batch window keeps its thousands of
 				// requests from waiting out apitest.BatchWait each.
 				apitest.WithConfig(func(c *api.Config) { c.BatchWait = time.Millisecond }))
+			var tally modelTally
 			for seed := lo; seed < hi; seed++ {
 				t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {
-					runSyncModel(t, srv, crash, uint64(seed))
+					runSyncModel(t, srv, crash, uint64(seed), &tally)
 				})
 			}
 			srv.MustBeConsistent(t)
+			t.Logf("%+v", tally)
+			// A group that never crashed, replayed, was refused or written to from outside
+			// would not test what this test claims to.
+			if hi-lo >= 10 && (tally.Crashes == 0 || tally.Replays == 0 || tally.Refusals == 0 || tally.Outside == 0 || tally.Changes == 0) {
+				t.Errorf("the seeds %d-%d did not exercise every part of the model: %+v", lo, hi-1, tally)
+			}
 		})
 	}
 }
@@ -99,6 +106,11 @@ func syncModelSeeds(t *testing.T) int {
 		return 25
 	}
 	return 250
+}
+
+// modelTally counts what a group of seeds did.
+type modelTally struct {
+	Mutations, Crashes, Replays, Refusals, Outside, Pulls, Changes int
 }
 
 // syncModelFanOutLimit is the follower count from which the model's users are popular
@@ -408,6 +420,7 @@ type modelWorld struct {
 	t       *testing.T
 	srv     *apitest.Server
 	crash   *crashServedCommit
+	tally   *modelTally
 	rng     *rand.Rand
 	prefix  string
 	users   []string
@@ -443,8 +456,8 @@ var modelReactionTypes = []struct {
 	typ  domain.ReactionType
 }{{"HEART", domain.ReactionHeart}, {"SMILEY", domain.ReactionSmiley}, {"THUMBS_UP", domain.ReactionThumbsUp}, {"SUNGLASSES", domain.ReactionSunglasses}}
 
-func runSyncModel(t *testing.T, srv *apitest.Server, crash *crashServedCommit, seed uint64) {
-	w := &modelWorld{t: t, srv: srv, crash: crash, rng: rand.New(rand.NewPCG(seed, 0x5eed)), prefix: fmt.Sprintf("s%d", seed),
+func runSyncModel(t *testing.T, srv *apitest.Server, crash *crashServedCommit, seed uint64, tally *modelTally) {
+	w := &modelWorld{t: t, srv: srv, crash: crash, tally: tally, rng: rand.New(rand.NewPCG(seed, 0x5eed)), prefix: fmt.Sprintf("s%d", seed),
 		setup: map[string]*modelDevice{}, follows: map[string]map[string]bool{}}
 	defer func() {
 		if t.Failed() {
@@ -571,6 +584,8 @@ func (w *modelWorld) pull(d *modelDevice) {
 		}
 		d.client.Query(t, modelChangesQuery, map[string]any{"first": first, "after": d.cursor}).Decode(t, &p)
 		c := p.Viewer.Changes
+		w.tally.Pulls++
+		w.tally.Changes += len(c.Edges)
 		if len(c.Edges) > first {
 			t.Fatalf("%s: a page of %d changes for first: %d", d.name, len(c.Edges), first)
 		}
@@ -827,6 +842,7 @@ func (w *modelWorld) send(d *modelDevice, m *queuedMutation, crash bool) bool {
 		if resp.Code() != "INTERNAL_SERVER_ERROR" {
 			t.Fatalf("%s: %s crashed after its commit, yet answered %s %+v", d.name, m.id, resp.Data, resp.Errors)
 		}
+		w.tally.Crashes++
 		w.logf("%s sends %s: the server dies after the commit", d.name, m.id)
 		return false
 	}
@@ -844,10 +860,14 @@ func (w *modelWorld) send(d *modelDevice, m *queuedMutation, crash bool) bool {
 		got.data = string(resp.Data)
 	}
 	w.logf("%s sends %s (send %d): %s", d.name, m.id, m.sends, got)
+	if got.code != "" {
+		w.tally.Refusals++
+	}
 	if m.outcome == nil {
 		m.outcome = &got
+		w.tally.Mutations++
 		w.answered(m)
-	} else if !reflect.DeepEqual(*m.outcome, got) {
+	} else if w.tally.Replays++; !reflect.DeepEqual(*m.outcome, got) {
 		t.Fatalf("%s: %s sent again answered\n%s\nfirst\n%s", d.name, m.id, got, *m.outcome)
 	}
 	return true
@@ -892,11 +912,13 @@ func (w *modelWorld) outside() {
 		w.srv.WriteRaw(t, domain.Dataset{Photos: []domain.Photo{{Owner: k.Owner, Timestamp: k.Timestamp,
 			URL:       "https://outside.example.com/" + k.Owner + ".jpg",
 			Reactions: domain.ReactionCounts{domain.ReactionHeart: 0, domain.ReactionSmiley: 0, domain.ReactionThumbsUp: 0, domain.ReactionSunglasses: 0}}}})
+		w.tally.Outside++
 		w.logf("outside: puts photo %s/%s", k.Owner, k.Timestamp)
 		return
 	}
 	name := fmt.Sprintf("Outside %d", w.rng.IntN(100))
 	w.srv.UpdateRaw(t, dynamo.UserKey(u), "SET #name = :name", map[string]string{"#name": "name"},
 		map[string]types.AttributeValue{":name": &types.AttributeValueMemberS{Value: name}})
+	w.tally.Outside++
 	w.logf("outside: names %s %q", u, name)
 }
