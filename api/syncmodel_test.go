@@ -63,20 +63,22 @@ import (
 // seed (`go test ./api -run 'TestSync_Model/.*/seed=17$'`) replays its schedule; how far
 // behind the logs are when a device pulls depends on timing, and with it the versions a
 // device expects. QUICKPHOTOS_SYNC_SEEDS sets how many seeds run (syncModelSeeds), and
-// QUICKPHOTOS_SYNC_FANOUT_LIMIT from how many followers users are popular (none are by
-// default). With popular users the model fails today: a follower's feed merges every photo of
-// a popular user it follows, while its change log gets only the latest (--feed-backfill) at
-// the follow, and loses only those at the unfollow.
+// QUICKPHOTOS_SYNC_FANOUT_LIMIT from how many followers users are popular (syncModelFeeds).
+// With popular users and a backfill smaller than their photos the model fails today: a
+// follower's feed merges every photo of a popular user it follows, while its change log gets
+// only the latest (--feed-backfill) at the follow, and loses only those at the unfollow.
 func TestSync_Model(t *testing.T) {
 	seeds := syncModelSeeds(t)
-	fanOutLimit := syncModelFanOutLimit(t)
+	feeds := syncModelFeeds(t)
 	const perServer = 25
 	for lo := 0; lo < seeds; lo += perServer {
 		hi := min(lo+perServer, seeds)
+		feedCfg := feeds[lo/perServer%len(feeds)]
 		t.Run(fmt.Sprintf("seeds=%d-%d", lo, hi-1), func(t *testing.T) {
 			t.Parallel() // the groups' servers share nothing
+			t.Logf("feed: backfill %d, popular from %d followers", feedCfg.Backfill, feedCfg.FanOutLimit)
 			crash := &crashServedCommit{}
-			srv := apitest.NewServer(t, apitest.WithAuth(), apitest.WithFeed(feed.Config{Backfill: 3, FanOutLimit: fanOutLimit}),
+			srv := apitest.NewServer(t, apitest.WithAuth(), apitest.WithFeed(feedCfg),
 				apitest.WithStoreObserver(crash),
 				// This test counts no requests: a short batch window keeps its thousands of
 				// requests from waiting out apitest.BatchWait each.
@@ -120,20 +122,24 @@ type modelTally struct {
 	Mutations, Crashes, Replays, Refusals, Outside, Pulls, Changes int
 }
 
-// syncModelFanOutLimit is the follower count from which the model's users are popular
-// (feed.Config.FanOutLimit): QUICKPHOTOS_SYNC_FANOUT_LIMIT when set, else the feed's default,
-// which none of a world's five users reaches. At 2, users go popular and back as they gain
-// and lose followers.
-func syncModelFanOutLimit(t *testing.T) int {
+// syncModelFeeds are the feed configurations the groups of seeds take in turn: a backfill of 3
+// photos, which a world's users often pass, with no user popular; and users popular from 2
+// followers (unpopular again at none), whose followers read their public logs merged with
+// their own. The second has a backfill above any world's photos per user: a popular user's
+// photos are merged into a follower's feed all, while a follow logs only the backfill (see
+// TestSync_Model), and the groups should check the rest of the popular users' path.
+// QUICKPHOTOS_SYNC_FANOUT_LIMIT=n runs every group with a backfill of 3 and users popular from
+// n followers.
+func syncModelFeeds(t *testing.T) []feed.Config {
 	v := os.Getenv("QUICKPHOTOS_SYNC_FANOUT_LIMIT")
 	if v == "" {
-		return 0
+		return []feed.Config{{Backfill: 3, FanOutLimit: feed.DefaultFanOutLimit}, {Backfill: 100, FanOutLimit: 2}}
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil || n < 1 {
 		t.Fatalf("QUICKPHOTOS_SYNC_FANOUT_LIMIT=%q: want a positive number", v)
 	}
-	return n
+	return []feed.Config{{Backfill: 3, FanOutLimit: n}}
 }
 
 // crashServedCommit is crashAfterCommit for a server with stream consumers beside it: once
