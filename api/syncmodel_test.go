@@ -466,6 +466,7 @@ var modelReactionTypes = []struct {
 	typ  domain.ReactionType
 }{{"HEART", domain.ReactionHeart}, {"SMILEY", domain.ReactionSmiley}, {"THUMBS_UP", domain.ReactionThumbsUp}, {"SUNGLASSES", domain.ReactionSunglasses}}
 
+// runSyncModel runs one seed's world on srv (see TestSync_Model).
 func runSyncModel(t *testing.T, srv *apitest.Server, crash *crashServedCommit, seed uint64, tally *modelTally) {
 	w := &modelWorld{t: t, srv: srv, crash: crash, tally: tally, rng: rand.New(rand.NewPCG(seed, 0x5eed)), prefix: fmt.Sprintf("s%d", seed),
 		setup: map[string]*modelDevice{}, follows: map[string]map[string]bool{}}
