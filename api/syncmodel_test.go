@@ -106,7 +106,7 @@ func TestSync_Model(t *testing.T) {
 }
 
 // syncModelSeeds is how many seeds TestSync_Model runs: QUICKPHOTOS_SYNC_SEEDS when set; else
-// 250 on the embedded engine (about 45 s on two cores), and 25 with -short or on DynamoDB
+// 250 on the embedded engine (about 40 s on two cores), and 25 with -short or on DynamoDB
 // Local, whose requests take several times as long.
 func syncModelSeeds(t *testing.T) int {
 	if v := os.Getenv("QUICKPHOTOS_SYNC_SEEDS"); v != "" {
