@@ -128,3 +128,40 @@ func TestSync_LateWritersAreNeitherSkippedNorDoubled(t *testing.T) {
 }
 
 func apitestTimestamp(i int) string { return fmt.Sprintf("2024-01-01T00:%02d:%02d", i/60, i%60) }
+
+func TestFoldSync(t *testing.T) {
+	f := domain.FriendshipKey{Follower: "ann", Followed: "bob"}
+	p := domain.PhotoKey{Owner: "bob", Timestamp: "2024-01-01T00:00:00"}
+	e := func(k domain.NodeKey, op domain.SyncOp) domain.SyncEntry { return domain.SyncEntry{Object: k, Op: op} }
+	for _, tc := range []struct {
+		name       string
+		in, want   []domain.SyncEntry
+		wantCursor []uint64
+	}{
+		{"an object several times: its last change",
+			[]domain.SyncEntry{e(p, domain.Upserted), e(f, domain.Upserted), e(p, domain.Deleted)},
+			[]domain.SyncEntry{e(f, domain.Upserted), e(p, domain.Deleted)}, []uint64{2, 3}},
+		{"an unfollow then a follow: both",
+			[]domain.SyncEntry{e(f, domain.Upserted), e(f, domain.Deleted), e(p, domain.Deleted), e(f, domain.Upserted)},
+			[]domain.SyncEntry{e(f, domain.Deleted), e(p, domain.Deleted), e(f, domain.Upserted)}, []uint64{2, 3, 4}},
+		{"a follow then an unfollow: the unfollow",
+			[]domain.SyncEntry{e(f, domain.Upserted), e(f, domain.Deleted)},
+			[]domain.SyncEntry{e(f, domain.Deleted)}, []uint64{2}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cursors := make([]syncCursor, len(tc.in))
+			for i := range cursors {
+				cursors[i].Own = uint64(i + 1)
+			}
+			got, gotCursors := foldSync(tc.in, cursors)
+			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+				t.Errorf("folded to %v, want %v", got, tc.want)
+			}
+			for i, c := range gotCursors {
+				if c.Own != tc.wantCursor[i] {
+					t.Errorf("change %d has the cursor at %d, want %d", i, c.Own, tc.wantCursor[i])
+				}
+			}
+		})
+	}
+}

@@ -207,16 +207,25 @@ func allDone(done map[domain.SyncLog]bool) bool {
 	return true
 }
 
-// foldSync keeps, of the entries of one object, the last, with its cursor.
+// foldSync keeps, of the entries of one object, the last, with its cursor; but an unfollow
+// (a Friendship deleted) followed by a new follow comes as both, deletion first: the deletion
+// tells the follower that the followed user's photos left the feed, which the new follow
+// does not undo (it brings only the latest).
 func foldSync(entries []domain.SyncEntry, cursors []syncCursor) ([]domain.SyncEntry, []syncCursor) {
-	last := make(map[domain.NodeKey]int, len(entries))
-	for i, e := range entries {
-		last[e.Object] = i
+	later := make(map[domain.NodeKey]domain.SyncOp, len(entries))
+	keep := make([]bool, len(entries))
+	for i := len(entries) - 1; i >= 0; i-- {
+		e := entries[i]
+		op, seen := later[e.Object]
+		_, friendship := e.Object.(domain.FriendshipKey)
+		if !seen || friendship && e.Op == domain.Deleted && op == domain.Upserted {
+			keep[i], later[e.Object] = true, e.Op
+		}
 	}
 	var outE []domain.SyncEntry
 	var outC []syncCursor
 	for i, e := range entries {
-		if last[e.Object] == i {
+		if keep[i] {
 			outE, outC = append(outE, e), append(outC, cursors[i])
 		}
 	}

@@ -39,7 +39,8 @@ func (l *Loaders) Changes(ctx context.Context, user string, p domain.PageRequest
 	if err != nil {
 		return SyncChanges{}, err
 	}
-	out := SyncChanges{Changes: make([]SyncChange, len(page.Entries)), More: page.More, End: page.End}
+	out := SyncChanges{More: page.More, End: page.End}
+	at := map[domain.NodeKey]int{}
 	for i, e := range page.Entries {
 		c := SyncChange{SyncEntry: e, Cursor: page.Cursors[i]}
 		if e.Op == domain.Upserted {
@@ -48,7 +49,18 @@ func (l *Loaders) Changes(ctx context.Context, user string, p domain.PageRequest
 				c.Node, c.Op = nil, domain.Deleted
 			}
 		}
-		out.Changes[i] = c
+		// The page holds an object twice only for an unfollow and a new follow; the follow
+		// found undone again since reads as a second deletion, which says nothing more.
+		if j, ok := at[e.Object]; ok && out.Changes[j].Op == c.Op {
+			out.Changes = append(out.Changes[:j], out.Changes[j+1:]...)
+			for k, v := range at {
+				if v > j {
+					at[k] = v - 1
+				}
+			}
+		}
+		at[e.Object] = len(out.Changes)
+		out.Changes = append(out.Changes, c)
 	}
 	return out, nil
 }
