@@ -202,7 +202,7 @@ describe("Sync", () => {
           followingCount: 1,
           following: {
             __typename: "FriendshipConnection",
-            edges: [{ __typename: "FriendshipEdge", node: { __typename: "Friendship", id: "f1", followed: { __typename: "User", id: ownerId, username: "ada" } } }],
+            edges: [{ __typename: "FriendshipEdge", node: { __typename: "Friendship", id: "f1", followed: { __typename: "User", id: "VXNlcjpj", username: "cy" } } }],
           },
           reactions: { __typename: "ReactionConnection", edges: [] },
         },
@@ -218,6 +218,35 @@ describe("Sync", () => {
     const viewer = s.cache.readQuery({ query: ViewerStateQuery })?.viewer;
     expect(viewer?.following.edges).toEqual([]);
     expect(viewer?.reactions.edges.map((e) => [e.node.id, e.node.type, e.node.photo.id])).toEqual([["r2", "HEART", "p2"]]);
+  });
+
+  it("takes every photo of an unfollowed user out of the feed, also those no change lists", async () => {
+    const s = setup(() => page([change("Friendship", "f1", null)], "c1"));
+    seedFeed(s.cache, [photo("p2", "2026-11-27T10:00:00"), photo("p1", "2026-11-26T10:00:00")]);
+    s.cache.writeQuery({
+      query: ViewerStateQuery,
+      data: {
+        __typename: "Query",
+        viewer: {
+          __typename: "User",
+          id: viewerId,
+          username: "bo",
+          name: null,
+          followingCount: 1,
+          following: {
+            __typename: "FriendshipConnection",
+            edges: [{ __typename: "FriendshipEdge", node: { __typename: "Friendship", id: "f1", followed: { __typename: "User", id: ownerId, username: "ada" } } }],
+          },
+          reactions: { __typename: "ReactionConnection", edges: [] },
+        },
+      },
+    });
+    s.storage.setItem("cursor", "c0");
+
+    await s.sync.run();
+
+    expect(feedIds(s.cache)).toEqual([]);
+    expect(s.cache.readQuery({ query: ViewerStateQuery })?.viewer?.following.edges).toEqual([]);
   });
 
   it("does not put a photo older than every loaded one into a list with more pages", async () => {

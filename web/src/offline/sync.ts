@@ -18,6 +18,16 @@ import { graphql } from "../gql";
 import type { SyncChangesQuery as SyncChangesResult } from "../gql/graphql";
 import type { KeyValueStorage } from "./queue";
 
+/** The followed end of a follow, read from the cache when the follow is deleted (see leftFeed). */
+export const FollowEndsFragment = graphql(`
+  fragment SyncFollowEnds on Friendship {
+    id
+    followed {
+      id
+    }
+  }
+`);
+
 export const SyncStartQuery = graphql(`
   query SyncStart {
     viewer {
@@ -239,7 +249,9 @@ function applyInBatch(cache: ApolloCache, viewerId: string, changes: readonly Ch
     placeUpsert(cache, viewerId, ref, c.node);
   }
   if (deleted.size > 0) {
+    const left = leftFeed(cache, viewerId, deleted);
     dropFromConnections(cache, deleted);
+    if (left.size > 0) dropFeedPhotosOf(cache, left);
     for (const ref of deleted) cache.evict({ id: ref });
   }
   forgetPages(cache, viewerId);
@@ -302,6 +314,42 @@ function insertEdge(cache: ApolloCache, id: string | undefined, fieldName: strin
         if (at === undefined) return existing;
         const edges = [...conn.edges.slice(0, at), { __typename: edgeType, node: { __ref: ref } }, ...conn.edges.slice(at)];
         return { ...conn, edges, ...(typeof conn.totalCount === "number" ? { totalCount: conn.totalCount + 1 } : {}) };
+      },
+    },
+  });
+}
+
+/**
+ * leftFeed is the users whose photos left the viewer's feed with the deleted refs: the followed
+ * user of each deleted follow of the viewer's (the protocol's one cascade: an unfollow takes
+ * all their photos out of the feed, also those no change lists). A follow in the viewer's
+ * changes has the viewer at one end, so one whose followed user is someone else is the
+ * viewer's own. Its followed user is read from the cache before it is evicted; a follow the
+ * cache never held leaves the feed to the deletions of its photos that the changes list.
+ */
+function leftFeed(cache: ApolloCache, viewerId: string, deleted: ReadonlySet<string>): Set<string> {
+  const users = new Set<string>();
+  for (const ref of deleted) {
+    if (!ref.startsWith("Friendship:")) continue;
+    const follow = cache.readFragment({ id: ref, fragment: FollowEndsFragment });
+    if (follow && follow.followed.id !== viewerId) users.add(follow.followed.id);
+  }
+  return users;
+}
+
+/** dropFeedPhotosOf takes the photos of owners out of every cached page of the feed. */
+function dropFeedPhotosOf(cache: ApolloCache, owners: ReadonlySet<string>): void {
+  cache.modify({
+    id: "ROOT_QUERY",
+    fields: {
+      feed(existing: unknown, { readField }) {
+        const conn = existing as Connection;
+        if (conn === null || typeof conn !== "object" || !Array.isArray(conn.edges)) return existing;
+        const edges = conn.edges.filter((e) => {
+          const owner = e.node === undefined ? undefined : readField<Reference>("owner", e.node);
+          return owner === undefined || !owners.has(readField<string>("id", owner) ?? "");
+        });
+        return edges.length === conn.edges.length ? existing : { ...conn, edges };
       },
     },
   });
