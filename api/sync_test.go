@@ -184,12 +184,16 @@ func TestChanges_ACaughtUpDeviceHearsOfEveryChangeToItsScope(t *testing.T) {
 		if resp := srv.As(t, "ann").Query(t, `mutation { unfollowUser(input: {follower: "ann", followed: "bob"}) { followed { username } } }`, nil); len(resp.Errors) > 0 {
 			t.Fatal(resp.Errors)
 		}
-		ann.pullUntil(t, 5,
+		// The follow's deletion takes bob's photos out of ann's feed: the log lists no more.
+		got := ann.pullUntil(t, 5,
 			"Friendship DELETED "+followID("ann", "bob"),
 			"User DELETED "+userID("bob"),
-			"Photo DELETED "+photoID("bob", 3),
-			"Photo DELETED "+photoID("bob", 4),
 		)
+		for _, c := range got {
+			if strings.HasPrefix(c, "Photo") {
+				t.Errorf("an unfollow listed %s", c)
+			}
+		}
 	})
 }
 
@@ -365,8 +369,7 @@ func TestChanges_PopularUsersAreMergedWhenRead(t *testing.T) {
 	if code := srv.Unfollow(t, "ann", "star").Code(); code != "" {
 		t.Fatal(code)
 	}
-	ann.pullUntil(t, 10, "Friendship DELETED "+followID("ann", "star"), "User DELETED "+userID("star"),
-		"Photo DELETED "+photoID("star", 3), "Photo DELETED "+photoID("star", 2))
+	ann.pullUntil(t, 10, "Friendship DELETED "+followID("ann", "star"), "User DELETED "+userID("star"))
 	c = srv.As(t, "ann").QueryWithin(t, 3, page, map[string]any{"after": ann.cursor}).Cost(t)
 	assertRequests(t, c, map[string]int{"Query": 2, "BatchGetItem": 1})
 }

@@ -195,9 +195,10 @@ func (f *run) follow(ctx context.Context, c domain.Change, fr domain.Friendship)
 	return f.append(ctx, b)
 }
 
-// unfollow takes the followed user's photos out of the former follower's feed, and out of
-// their change log with the followed profile: the photos the feed held, and the latest ones
-// (a popular user's, merged into the feed rather than held there).
+// unfollow takes the followed user's photos out of the former follower's feed, and the
+// followed profile out of their change log. The photos leave the follower's scope with the
+// follow's own deletion, which the protocol gives that meaning (docs/offline-sync.md): listing
+// each would cost an entry per photo, and could not list those a popular user's feed merges.
 func (f *run) unfollow(ctx context.Context, c domain.Change, fr domain.Friendship) error {
 	if err := f.store.UnfollowPopular(ctx, fr.Followed, []string{fr.Follower}); err != nil {
 		return err
@@ -206,37 +207,18 @@ func (f *run) unfollow(ctx context.Context, c domain.Change, fr domain.Friendshi
 	if err != nil {
 		return fmt.Errorf("feed: %s unfollows %s: %w", fr.Follower, fr.Followed, err)
 	}
-	latest, err := f.latestPhotos(ctx, fr)
-	if err != nil {
-		return err
-	}
-	photos := make([]domain.PhotoKey, 0, len(entries)+len(latest))
-	seen := map[domain.PhotoKey]bool{}
-	for _, p := range append(latest, feedPhotos(entries)...) {
-		if !seen[p] {
-			seen[p] = true
-			photos = append(photos, p)
-		}
-	}
 	followed, err := f.user(ctx, fr.Followed)
 	if err != nil {
 		return err
 	}
 	b := newSyncBatch(c.ID + "#followed")
-	syncFollowed(b, fr.Follower, followed, photos, domain.Removed)
+	syncFollowed(b, fr.Follower, followed, nil, domain.Removed)
 	if err := f.append(ctx, b); err != nil {
 		return err
 	}
 	return f.store.RemoveFromFeeds(ctx, entries)
 }
 
-func feedPhotos(entries []domain.FeedEntry) []domain.PhotoKey {
-	out := make([]domain.PhotoKey, len(entries))
-	for i, e := range entries {
-		out[i] = e.Photo
-	}
-	return out
-}
 
 // profileEdited sends a profile's edit to its user's followers' logs, or to the public log of
 // a popular user.

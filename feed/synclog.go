@@ -21,7 +21,8 @@ import (
 //	a follow                                       both users; the follower also gets the followed
 //	                                               profile and latest photos (the feed's backfill)
 //	an unfollow                                    both users; the follower also loses the followed
-//	                                               profile and the photos that leave the feed
+//	                                               profile (and, by the follow's deletion, the
+//	                                               followed user's photos in the feed)
 //
 // A popular user's edits and photos go to their public log instead of every follower's.
 
