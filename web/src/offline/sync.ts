@@ -324,21 +324,30 @@ function insertEdge(cache: ApolloCache, id: string | undefined, fieldName: strin
  * user of each deleted follow of the viewer's (the protocol's one cascade: an unfollow takes
  * all their photos out of the feed, also those no change lists). A follow in the viewer's
  * changes has the viewer at one end, so one whose followed user is someone else is the
- * viewer's own. Its followed user is read from the cache before it is evicted; a follow the
- * cache never held leaves the feed to the deletions of its photos that the changes list.
+ * viewer's own. Its followed user is read from the cache before it is evicted. A follow the
+ * cache never held cannot say whose photos left: the feed is then dropped from the cache
+ * (unknown stands for it), and a screen showing it reads it again.
  */
 function leftFeed(cache: ApolloCache, viewerId: string, deleted: ReadonlySet<string>): Set<string> {
   const users = new Set<string>();
   for (const ref of deleted) {
     if (!ref.startsWith("Friendship:")) continue;
     const follow = cache.readFragment({ id: ref, fragment: FollowEndsFragment });
-    if (follow && follow.followed.id !== viewerId) users.add(follow.followed.id);
+    if (follow == null) users.add(unknown);
+    else if (follow.followed.id !== viewerId) users.add(follow.followed.id);
   }
   return users;
 }
 
+/** unknown, among the users whose photos left the feed, is a follow the cache did not hold. */
+const unknown = "";
+
 /** dropFeedPhotosOf takes the photos of owners out of every cached page of the feed. */
 function dropFeedPhotosOf(cache: ApolloCache, owners: ReadonlySet<string>): void {
+  if (owners.has(unknown)) {
+    cache.evict({ id: "ROOT_QUERY", fieldName: "feed" });
+    return;
+  }
   cache.modify({
     id: "ROOT_QUERY",
     fields: {
