@@ -219,7 +219,6 @@ func (f *run) unfollow(ctx context.Context, c domain.Change, fr domain.Friendshi
 	return f.store.RemoveFromFeeds(ctx, entries)
 }
 
-
 // profileEdited sends a profile's edit to its user's followers' logs, or to the public log of
 // a popular user.
 func (f *run) profileEdited(ctx context.Context, c domain.Change, u domain.User) error {
