@@ -239,10 +239,12 @@ func (c *checker) add(item Item) {
 		if _, err := outcomeFromItem(item); err != nil {
 			c.problem(k, "malformed client mutation mark: %v", err)
 		}
-	case kindSyncHead, kindSyncSeen, kindSyncKey:
+	case kindSyncKey:
+		// The key that signs change log cursors.
+	case kindSyncHead, kindSyncSeen:
 		// Offline sync's change logs (synclog.go): written after the fact from the stream,
 		// as feeds are; their entries and records expire by themselves.
-		if _, ok := syncLogFromPK(k.PK); !ok && kind != kindSyncKey {
+		if _, ok := syncLogFromPK(k.PK); !ok {
 			c.problem(k, "malformed %s key", kind)
 		}
 	case kindSyncEntry:

@@ -101,7 +101,7 @@ func signCursor(key []byte, c syncCursor) string {
 // decodeSyncCursor checks and reads a cursor for caller. Every refusal says the same, so that
 // a cursor of another caller tells nothing about them.
 func (s *Store) decodeSyncCursor(ctx context.Context, after, caller string) (syncCursor, error) {
-	bad := domain.Errorf(domain.Invalid, "after: not a cursor of your changes; pass the endCursor of a previous page of changes, or no cursor to start a sync")
+	bad := domain.Errorf(domain.Invalid, "after: not a cursor of your changes; pass the cursor of a previous page of changes, or none to start a sync")
 	if len(after) > 4096 {
 		return syncCursor{}, bad
 	}

@@ -3,8 +3,11 @@ package dynamo
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -48,9 +51,11 @@ const syncGrace = 24 * time.Hour
 
 // AppendSync adds each append's entries to its log, at the next positions of the log, unless
 // its change was added already; entries expire after retention. One TransactWriteItems per
-// group of appends (at most 100 items: each log's head, a record of each change, the
-// entries), after one strongly consistent BatchGetItem of the groups' heads. A group whose
-// head moved meanwhile is read and sent again; a change found added already is dropped.
+// group of appends (at most 100 items: each log's head once, a record of each change, the
+// entries), after one strongly consistent read of every log's head (BatchGetItem, 100 a
+// request, sent together). The appends are grouped by log, each log's in their order, so a log
+// that several changes reach has its head written once per group. A group whose head moved
+// meanwhile reads its heads again and is sent again; a change found added already is dropped.
 func (s *Store) AppendSync(ctx context.Context, appends []domain.SyncAppend, retention time.Duration) error {
 	for _, a := range appends {
 		if len(a.Entries) == 0 {
@@ -60,8 +65,16 @@ func (s *Store) AppendSync(ctx context.Context, appends []domain.SyncAppend, ret
 			return domain.Errorf(domain.Internal, "a change of %d entries to log %s: at most %d", len(a.Entries), syncLogName(a.Log), maxTransactItems-2)
 		}
 	}
+	appends = slices.Clone(appends)
+	slices.SortStableFunc(appends, func(a, b domain.SyncAppend) int {
+		return strings.Compare(syncLogName(a.Log), syncLogName(b.Log))
+	})
+	heads, err := s.syncHeads(ctx, syncLogsOf(appends))
+	if err != nil {
+		return err
+	}
 	for _, group := range syncGroups(appends) {
-		if err := s.appendGroup(ctx, group, retention); err != nil {
+		if err := s.appendGroup(ctx, group, heads, retention); err != nil {
 			return err
 		}
 	}
@@ -95,15 +108,22 @@ func syncGroups(appends []domain.SyncAppend) [][]domain.SyncAppend {
 }
 
 // appendGroup writes one group in one transaction, retrying as AppendSync says.
-func (s *Store) appendGroup(ctx context.Context, group []domain.SyncAppend, retention time.Duration) error {
+// heads holds the logs' last positions as read, and is moved past what the group writes.
+func (s *Store) appendGroup(ctx context.Context, group []domain.SyncAppend, heads map[domain.SyncLog]uint64, retention time.Duration) error {
 	for attempt := 1; ; attempt++ {
-		heads, err := s.syncHeads(ctx, syncLogsOf(group))
-		if err != nil {
-			return err
+		if attempt > 1 {
+			read, err := s.syncHeads(ctx, syncLogsOf(group))
+			if err != nil {
+				return err
+			}
+			maps.Copy(heads, read)
 		}
 		writes, seenAt := syncWrites(group, heads, s.now(), retention)
-		err = s.transactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: withTable(writes, &s.table)})
+		err := s.transactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: withTable(writes, &s.table)})
 		if err == nil {
+			for _, a := range group {
+				heads[a.Log] += uint64(len(a.Entries))
+			}
 			return nil
 		}
 		reasons := cancellationReasons(err)
@@ -319,7 +339,11 @@ type loggedEntry struct {
 // readSyncLog returns up to want entries of log l after position after, in order, with a
 // strongly consistent Query; more when the log held more. It stops before a missing position
 // (see the top of this file), or fails with CursorExpired when that position is lost.
-func (s *Store) readSyncLog(ctx context.Context, l domain.SyncLog, after uint64, want int, now time.Time) (entries []loggedEntry, more bool, err error) {
+//
+// fromStart is for a position no cursor gave (a popular mark's logFrom): entries missing at
+// the start of the log expired before the reader came to it, and the reader begins at the
+// first entry there, rather than calling its cursor expired.
+func (s *Store) readSyncLog(ctx context.Context, l domain.SyncLog, after uint64, want int, now time.Time, fromStart bool) (entries []loggedEntry, more bool, err error) {
 	low, high := syncEntryRange(l, after)
 	items, err := s.queryItems(ctx, &dynamodb.QueryInput{
 		KeyConditionExpression:    aws.String("PK = :pk AND SK BETWEEN :low AND :high"),
@@ -330,10 +354,13 @@ func (s *Store) readSyncLog(ctx context.Context, l domain.SyncLog, after uint64,
 		return nil, false, err
 	}
 	next := after + 1
-	for _, item := range items {
+	for i, item := range items {
 		e, seq, err := syncEntryFromItem(item)
 		if err != nil {
 			return nil, false, domain.Wrap(domain.Internal, err, "reading a change log")
+		}
+		if i == 0 && fromStart && seq > next && now.Sub(e.At) > syncSettle {
+			next = seq
 		}
 		if seq != next {
 			// A missing position: an append still committing, whose entries will come, or,

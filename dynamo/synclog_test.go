@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
 	"github.com/quickphotos/quickphotos/domain"
 )
 
@@ -163,5 +165,44 @@ func TestFoldSync(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSync_APublicLogReadFromItsStart: a follower whose cursor holds no position in a popular
+// user's public log reads it from the position its mark gives (the log's start when the user
+// became popular); entries expired at that start are passed over, not taken for a lost cursor.
+func TestSync_APublicLogReadFromItsStart(t *testing.T) {
+	engine, s := embedded(t)
+	api := engine.(interface {
+		DeleteItem(context.Context, *dynamodb.DeleteItemInput, ...func(*dynamodb.Options)) (*dynamodb.DeleteItemOutput, error)
+	})
+	ctx := context.Background()
+	start, err := s.SyncChanges(ctx, "ann", "", 10, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	star := domain.SyncLog{User: "star", Public: true}
+	s.now = func() time.Time { return time.Now().Add(-10 * time.Minute) }
+	for i := range 3 {
+		a := domain.SyncAppend{Log: star, Change: fmt.Sprint(i), Entries: []domain.SyncEntry{{
+			Object: domain.PhotoKey{Owner: "star", Timestamp: apitestTimestamp(i)}, Op: domain.Upserted}}}
+		if err := s.AppendSync(ctx, []domain.SyncAppend{a}, time.Hour); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.now = time.Now
+	gone := syncEntryKey(star, 1) // expired, and removed by the TTL
+	if _, err := api.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: &s.table, Key: gone.item()}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.FollowPopular(ctx, "star", []string{"ann"}, 0); err != nil {
+		t.Fatal(err)
+	}
+	page, err := s.SyncChanges(ctx, "ann", start.End, 10, time.Hour)
+	if err != nil {
+		t.Fatalf("reading a public log whose first entry expired: %v", err)
+	}
+	if len(page.Entries) != 2 {
+		t.Errorf("%d changes, want the 2 left in star's public log", len(page.Entries))
 	}
 }

@@ -48,19 +48,21 @@ func (s *Store) SyncChanges(ctx context.Context, caller, after string, first int
 		return err
 	})
 	g.Go(func() (err error) {
-		reads[own], more[own], err = s.readSyncLog(gctx, own, c.Own, first, now)
+		reads[own], more[own], err = s.readSyncLog(gctx, own, c.Own, first, now, false)
 		return err
 	})
 	if err := g.Wait(); err != nil {
 		return domain.SyncPage{}, err
 	}
 	positions := map[domain.SyncLog]uint64{own: c.Own}
+	fromMark := map[domain.SyncLog]bool{}
 	for u, from := range marks {
 		l := domain.SyncLog{User: u, Public: true}
-		if p, ok := c.Popular[u]; ok {
-			from = p
+		p, ok := c.Popular[u]
+		if !ok {
+			p, fromMark[l] = from, true
 		}
-		positions[l] = from
+		positions[l] = p
 	}
 	type result struct {
 		entries []loggedEntry
@@ -75,7 +77,7 @@ func (s *Store) SyncChanges(ctx context.Context, caller, after string, first int
 		r := &result{}
 		results[l] = r
 		g.Go(func() (err error) {
-			r.entries, r.more, err = s.readSyncLog(gctx, l, positions[l], first, now)
+			r.entries, r.more, err = s.readSyncLog(gctx, l, positions[l], first, now, fromMark[l])
 			return err
 		})
 	}

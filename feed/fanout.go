@@ -107,11 +107,11 @@ func (f *run) apply(ctx context.Context, c domain.Change) error {
 			return err
 		}
 		if c.Op == domain.Added && f.isPopular(owner) {
-			return f.append(ctx, publicBatch(c))
+			return f.append(ctx, publicBatch(c, e.Owner))
 		}
 		if c.Op == domain.Removed {
 			if f.isPopular(owner) {
-				if err := f.append(ctx, publicBatch(c)); err != nil {
+				if err := f.append(ctx, publicBatch(c, e.Owner)); err != nil {
 					return err
 				}
 			}
@@ -138,10 +138,9 @@ func (f *run) apply(ctx context.Context, c domain.Change) error {
 	return nil
 }
 
-// publicBatch is change c for its owner's public log.
-func publicBatch(c domain.Change) *syncBatch {
+// publicBatch is change c for the public log of owner, a popular user.
+func publicBatch(c domain.Change, owner string) *syncBatch {
 	b := newSyncBatch(c.ID)
-	owner, _ := followersHear(c)
 	b.add(public(owner), entryOf(c))
 	return b
 }
@@ -181,7 +180,7 @@ func (f *run) follow(ctx context.Context, c domain.Change, fr domain.Friendship)
 			return err
 		}
 	}
-	photos, err := f.latestPhotos(ctx, fr)
+	photos, err := f.latestPhotos(ctx, fr.Followed)
 	if err != nil {
 		return err
 	}
@@ -191,7 +190,7 @@ func (f *run) follow(ctx context.Context, c domain.Change, fr domain.Friendship)
 		}
 	}
 	b := newSyncBatch(c.ID + "#followed")
-	syncFollowed(b, fr.Follower, followed, photos, domain.Added)
+	syncFollowed(b, fr.Follower, followed, photos)
 	return f.append(ctx, b)
 }
 
@@ -207,12 +206,8 @@ func (f *run) unfollow(ctx context.Context, c domain.Change, fr domain.Friendshi
 	if err != nil {
 		return fmt.Errorf("feed: %s unfollows %s: %w", fr.Follower, fr.Followed, err)
 	}
-	followed, err := f.user(ctx, fr.Followed)
-	if err != nil {
-		return err
-	}
 	b := newSyncBatch(c.ID + "#followed")
-	syncFollowed(b, fr.Follower, followed, nil, domain.Removed)
+	b.add(own(fr.Follower), deleted(domain.UserKey{Username: fr.Followed}, 0)) // left the scope
 	if err := f.append(ctx, b); err != nil {
 		return err
 	}
@@ -226,7 +221,7 @@ func (f *run) profileEdited(ctx context.Context, c domain.Change, u domain.User)
 		return nil
 	}
 	if f.isPopular(u) {
-		return f.append(ctx, publicBatch(c))
+		return f.append(ctx, publicBatch(c, u.Username))
 	}
 	return f.store.EachFollowerPage(ctx, u.Username, func(followers []string) error {
 		b := newSyncBatch(c.ID)
@@ -248,7 +243,7 @@ func (f *run) popularityChanged(ctx context.Context, c domain.Change, before, af
 			return f.store.FollowPopular(ctx, after.Username, followers, 0)
 		})
 	case before.FollowerCount >= floor && after.FollowerCount < floor:
-		photos, err := f.latestPhotos(ctx, domain.Friendship{Followed: after.Username})
+		photos, err := f.latestPhotos(ctx, after.Username)
 		if err != nil {
 			return err
 		}
@@ -261,7 +256,7 @@ func (f *run) popularityChanged(ctx context.Context, c domain.Change, before, af
 				if err := f.addToFeed(ctx, follower, photos); err != nil {
 					return err
 				}
-				syncFollowed(b, follower, after, photos, domain.Added)
+				syncFollowed(b, follower, after, photos)
 			}
 			return f.append(ctx, b)
 		})
@@ -287,11 +282,11 @@ func (f *run) fanOut(ctx context.Context, c domain.Change, photo domain.PhotoKey
 	})
 }
 
-// latestPhotos are the followed user's Backfill most recent photos.
-func (f *FanOut) latestPhotos(ctx context.Context, fr domain.Friendship) ([]domain.PhotoKey, error) {
-	page, err := f.store.ListPhotos(ctx, fr.Followed, domain.PageRequest{First: f.cfg.Backfill})
+// latestPhotos are owner's Backfill most recent photos.
+func (f *FanOut) latestPhotos(ctx context.Context, owner string) ([]domain.PhotoKey, error) {
+	page, err := f.store.ListPhotos(ctx, owner, domain.PageRequest{First: f.cfg.Backfill})
 	if err != nil {
-		return nil, fmt.Errorf("feed: %s follows %s: %w", fr.Follower, fr.Followed, err)
+		return nil, fmt.Errorf("feed: the latest photos of %s: %w", owner, err)
 	}
 	photos := make([]domain.PhotoKey, len(page.Items))
 	for i, p := range page.Items {

@@ -81,7 +81,7 @@ func profileEdited(c domain.Change) bool {
 }
 
 // append queues a change's batch for the run's next flush, in appends of at most 98 entries:
-// a larger one (an unfollow of a user with many photos in the feed) is split under derived
+// a larger one (a follow's backfill, with --feed-backfill above 97) is split under derived
 // change names, each dropped alike when delivered again.
 func (f *run) append(ctx context.Context, b *syncBatch) error {
 	for _, a := range b.appends {
@@ -122,7 +122,8 @@ func (f *run) flush(ctx context.Context) error {
 const maxSyncAppend = 98
 
 // syncOwn adds, for change c, the entries of the users whose own part of the scope it touches
-// (all but the followers of a photo's owner or an edited profile, fanOutSync's part).
+// (all but the followers of a photo's owner or an edited profile, whom fanOut and
+// profileEdited reach with syncFollowers).
 func syncOwn(b *syncBatch, c domain.Change) {
 	e := entryOf(c)
 	switch v := c.Entity().(type) {
@@ -141,18 +142,6 @@ func syncOwn(b *syncBatch, c domain.Change) {
 	}
 }
 
-// followersHear reports whether c reaches the logs of the entity's owner's followers: a
-// photo added or deleted, a profile edited.
-func followersHear(c domain.Change) (owner string, ok bool) {
-	switch v := c.Entity().(type) {
-	case domain.Photo:
-		return v.Owner, c.Op != domain.Updated
-	case domain.User:
-		return v.Username, profileEdited(c)
-	}
-	return "", false
-}
-
 // syncFollowers adds c's entry to each follower's log.
 func syncFollowers(b *syncBatch, c domain.Change, followers []string) {
 	e := entryOf(c)
@@ -162,15 +151,11 @@ func syncFollowers(b *syncBatch, c domain.Change, followers []string) {
 }
 
 // syncFollowed adds, to a new follower's log, the followed profile and its latest photos (the
-// photos the feed's backfill brings), or their removal on an unfollow.
-func syncFollowed(b *syncBatch, follower string, followed domain.User, photos []domain.PhotoKey, op domain.ChangeOp) {
-	entry := upsert
-	if op == domain.Removed {
-		entry = deleted
-	}
-	entries := []domain.SyncEntry{entry(followed.NodeKey(), followed.Version)}
+// photos the feed's backfill brings).
+func syncFollowed(b *syncBatch, follower string, followed domain.User, photos []domain.PhotoKey) {
+	entries := []domain.SyncEntry{upsert(followed.NodeKey(), followed.Version)}
 	for _, p := range photos {
-		entries = append(entries, entry(p, 0))
+		entries = append(entries, upsert(p, 0))
 	}
 	b.add(own(follower), entries...)
 }

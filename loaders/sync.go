@@ -2,6 +2,7 @@ package loaders
 
 import (
 	"context"
+	"slices"
 
 	"github.com/quickphotos/quickphotos/domain"
 )
@@ -39,28 +40,23 @@ func (l *Loaders) Changes(ctx context.Context, user string, p domain.PageRequest
 	if err != nil {
 		return SyncChanges{}, err
 	}
-	out := SyncChanges{More: page.More, End: page.End}
-	at := map[domain.NodeKey]int{}
+	changes := make([]SyncChange, len(page.Entries))
 	for i, e := range page.Entries {
-		c := SyncChange{SyncEntry: e, Cursor: page.Cursors[i]}
+		changes[i] = SyncChange{SyncEntry: e, Cursor: page.Cursors[i]}
 		if e.Op == domain.Upserted {
-			c.Node, nodes = nodes[0], nodes[1:]
-			if c.Node == nil {
-				c.Node, c.Op = nil, domain.Deleted
+			changes[i].Node, nodes = nodes[0], nodes[1:]
+			if changes[i].Node == nil {
+				changes[i].Op = domain.Deleted
 			}
 		}
-		// The page holds an object twice only for an unfollow and a new follow; the follow
-		// found undone again since reads as a second deletion, which says nothing more.
-		if j, ok := at[e.Object]; ok && out.Changes[j].Op == c.Op {
-			out.Changes = append(out.Changes[:j], out.Changes[j+1:]...)
-			for k, v := range at {
-				if v > j {
-					at[k] = v - 1
-				}
-			}
+	}
+	// The page holds an object twice only for an unfollow and a new follow; a follow found
+	// undone again since reads as a second deletion, which says nothing more: the first goes.
+	out := SyncChanges{More: page.More, End: page.End}
+	for i, c := range changes {
+		if !slices.ContainsFunc(changes[i+1:], func(d SyncChange) bool { return d.Object == c.Object && d.Op == c.Op }) {
+			out.Changes = append(out.Changes, c)
 		}
-		at[e.Object] = len(out.Changes)
-		out.Changes = append(out.Changes, c)
 	}
 	return out, nil
 }

@@ -10,11 +10,11 @@ import (
 
 // changesConnection is the page of user's changes after after, for the user themself only.
 func changesConnection(ctx context.Context, user string, first *int, after *string) (*model.SyncChangeConnection, error) {
-	caller := domain.CallerFrom(ctx)
-	if caller.Username == "" {
-		return nil, errNoSignedInCaller("changes", caller)
+	caller, err := signedIn(ctx, "changes")
+	if err != nil {
+		return nil, err
 	}
-	if caller.Username != user {
+	if caller != user {
 		return nil, domain.Errorf(domain.Forbidden, "only %q may read their changes", user)
 	}
 	p, err := pageRequest(first, after)
