@@ -222,7 +222,8 @@ describe("Sync", () => {
 
   it("takes every photo of an unfollowed user out of the feed, also those no change lists", async () => {
     const s = setup(() => page([change("Friendship", "f1", null)], "c1"));
-    seedFeed(s.cache, [photo("p2", "2026-11-27T10:00:00"), photo("p1", "2026-11-26T10:00:00")]);
+    const other = { ...photo("p3", "2026-11-25T10:00:00"), owner: { __typename: "User", id: "VXNlcjpj", username: "cy", name: "Cy" } };
+    seedFeed(s.cache, [photo("p2", "2026-11-27T10:00:00"), photo("p1", "2026-11-26T10:00:00"), other]);
     s.cache.writeQuery({
       query: ViewerStateQuery,
       data: {
@@ -245,8 +246,33 @@ describe("Sync", () => {
 
     await s.sync.run();
 
-    expect(feedIds(s.cache)).toEqual([]);
+    expect(feedIds(s.cache)).toEqual(["p3"]);
     expect(s.cache.readQuery({ query: ViewerStateQuery })?.viewer?.following.edges).toEqual([]);
+  });
+
+  it("keeps the feed when someone else's follow of the viewer is deleted", async () => {
+    const s = setup(() => page([change("Friendship", "f9", null)], "c1"));
+    seedFeed(s.cache, [photo("p2", "2026-11-27T10:00:00")]);
+    s.cache.writeQuery({
+      query: ViewerStateQuery,
+      data: {
+        __typename: "Query",
+        viewer: {
+          __typename: "User",
+          id: viewerId,
+          username: "bo",
+          name: null,
+          followingCount: 0,
+          following: { __typename: "FriendshipConnection", edges: [] },
+          reactions: { __typename: "ReactionConnection", edges: [] },
+        },
+      },
+    });
+    s.storage.setItem("cursor", "c0");
+
+    await s.sync.run();
+
+    expect(feedIds(s.cache)).toEqual(["p2"]); // the cache holds all the viewer's follows: f9 is not one
   });
 
   it("drops the feed, to be read again, when an unfollow names a follow the cache never held", async () => {

@@ -16,6 +16,7 @@ import type { ApolloCache, ApolloClient, Reference } from "@apollo/client";
 import { CombinedGraphQLErrors } from "@apollo/client";
 import { graphql } from "../gql";
 import type { SyncChangesQuery as SyncChangesResult } from "../gql/graphql";
+import { ViewerStateQuery } from "../features/layout/viewer";
 import type { KeyValueStorage } from "./queue";
 
 /** The followed end of a follow, read from the cache when the follow is deleted (see leftFeed). */
@@ -325,18 +326,28 @@ function insertEdge(cache: ApolloCache, id: string | undefined, fieldName: strin
  * all their photos out of the feed, also those no change lists). A follow in the viewer's
  * changes has the viewer at one end, so one whose followed user is someone else is the
  * viewer's own. Its followed user is read from the cache before it is evicted. A follow the
- * cache never held cannot say whose photos left: the feed is then dropped from the cache
- * (unknown stands for it), and a screen showing it reads it again.
+ * cache does not hold is not the viewer's when the cache holds all the viewer's follows
+ * (someone else unfollowed the viewer); otherwise it cannot say whose photos left, and the
+ * feed is dropped from the cache (unknown stands for it) for a screen showing it to read again.
  */
 function leftFeed(cache: ApolloCache, viewerId: string, deleted: ReadonlySet<string>): Set<string> {
   const users = new Set<string>();
   for (const ref of deleted) {
     if (!ref.startsWith("Friendship:")) continue;
     const follow = cache.readFragment({ id: ref, fragment: FollowEndsFragment });
-    if (follow == null) users.add(unknown);
-    else if (follow.followed.id !== viewerId) users.add(follow.followed.id);
+    if (follow != null) {
+      if (follow.followed.id !== viewerId) users.add(follow.followed.id);
+    } else if (!holdsAllFollows(cache)) {
+      users.add(unknown);
+    }
   }
   return users;
+}
+
+/** holdsAllFollows reports whether the cache holds every follow of the viewer's. */
+function holdsAllFollows(cache: ApolloCache): boolean {
+  const viewer = cache.readQuery({ query: ViewerStateQuery })?.viewer;
+  return viewer != null && viewer.following.edges.length >= viewer.followingCount;
 }
 
 /** unknown, among the users whose photos left the feed, is a follow the cache did not hold. */

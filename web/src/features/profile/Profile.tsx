@@ -18,6 +18,9 @@ const ProfileQuery = graphql(`
             ...Thumbnail_photo
           }
         }
+        pageInfo {
+          hasNextPage
+        }
       }
     }
   }
