@@ -248,7 +248,7 @@ func (c *checker) add(item Item) {
 			c.problem(k, "malformed %s key", kind)
 		}
 	case kindSyncEntry:
-		if _, _, err := syncEntryFromItem(item); err != nil {
+		if _, _, err := syncEntriesFromItem(item); err != nil {
 			c.problem(k, "malformed change log entry: %v", err)
 		}
 	default:

@@ -18,9 +18,11 @@ import (
 )
 
 // Change logs (see domain.SyncEntry). A log is a partition: its head, which holds the position
-// of its last entry; its entries, one item each at positions 1, 2, 3, … with no position
-// skipped; and a record per change already added, by which a change delivered twice adds
-// nothing the second time.
+// of its last entry; its entries at positions 1, 2, 3, … with no position skipped, several to
+// an item (the entries one transaction adds to the log, up to maxItemEntries); and a record
+// per change already added, by which a change delivered twice adds nothing the second time.
+// An item's key holds the position of its last entry, so a Query from any position finds the
+// item that holds it first.
 //
 // Why positions and not times: the logs are written by stream consumers that may run in
 // several processes, on shards read at different speeds, retried by Lambda, on machines whose
@@ -37,6 +39,7 @@ const (
 	attrSyncObject  = "object"  // an entry's object, as its global id
 	attrSyncOp      = "op"      // an entry's operation: "upserted" or "deleted"
 	attrSyncVersion = "version" // an entry's object version (absent: 0)
+	attrSyncEntries = "entries" // an item of several entries: a list of maps of the three above
 	attrSyncAt      = "at"      // when an entry was written, in milliseconds since the Unix epoch
 	attrLogFrom     = "logFrom" // on a popular mark: the public log's head when the mark was written
 )
@@ -44,25 +47,36 @@ const (
 // maxTransactItems is DynamoDB's limit on the actions of one TransactWriteItems.
 const maxTransactItems = 100
 
+// maxItemEntries bounds the entries of one item: about 100 bytes each, an item stays within a
+// few of DynamoDB's 1 KB write units, far from its 400 KB limit on an item.
+const maxItemEntries = 100
+
+// MaxSyncAppend is the most entries of one append (domain.SyncAppend): one item's.
+const MaxSyncAppend = maxItemEntries
+
 // syncGrace is how much longer than the retention an entry stays: a cursor is refused as
 // expired once older than the retention by the API server's clock, and the entries after it
 // must outlive that by more than the clocks of the writers and the server may disagree.
 const syncGrace = 24 * time.Hour
 
+// syncSeenLife is how long the record of a change added to a log must outlive its writing: a
+// stream keeps a record 24 hours (DynamoDB Streams, the embedded engine; the Lambda fan-out
+// drops older ones), so a change is never delivered again later than that after its first
+// delivery. Kept that long and syncGrace more, not the retention, the records take a quarter
+// of the room the entries do at the default retention.
+const syncSeenLife = 24 * time.Hour
+
 // AppendSync adds each append's entries to its log, at the next positions of the log, unless
 // its change was added already; entries expire after retention. One TransactWriteItems per
 // group of appends (at most 100 items: each log's head once, a record of each change, the
-// entries), after one strongly consistent read of every log's head (BatchGetItem, 100 a
-// request, sent together). The appends are grouped by log, each log's in their order, so a log
-// that several changes reach has its head written once per group. A group whose head moved
+// entries the group adds to each log in as few items as maxItemEntries allows), after one
+// strongly consistent read of every log's head (BatchGetItem, 100 a request, sent together).
+// The appends are grouped by log, each log's in their order. A group whose head moved
 // meanwhile reads its heads again and is sent again; a change found added already is dropped.
 func (s *Store) AppendSync(ctx context.Context, appends []domain.SyncAppend, retention time.Duration) error {
 	for _, a := range appends {
-		if len(a.Entries) == 0 {
-			continue
-		}
-		if len(a.Entries) > maxTransactItems-2 {
-			return domain.Errorf(domain.Internal, "a change of %d entries to log %s: at most %d", len(a.Entries), syncLogName(a.Log), maxTransactItems-2)
+		if len(a.Entries) > MaxSyncAppend {
+			return domain.Errorf(domain.Internal, "a change of %d entries to log %s: at most %d", len(a.Entries), syncLogName(a.Log), MaxSyncAppend)
 		}
 	}
 	appends = slices.Clone(appends)
@@ -81,31 +95,41 @@ func (s *Store) AppendSync(ctx context.Context, appends []domain.SyncAppend, ret
 	return nil
 }
 
-// syncGroups splits appends into groups that fit a transaction: at most 100 items, a log's
-// head counted once.
+// syncGroups splits appends, sorted by log, into groups that fit a transaction: at most 100
+// items, counting each log's head and entry items once.
 func syncGroups(appends []domain.SyncAppend) [][]domain.SyncAppend {
 	var groups [][]domain.SyncAppend
 	var group []domain.SyncAppend
-	items, logs := 0, map[domain.SyncLog]bool{}
+	items := 0
+	var log domain.SyncLog
+	logEntries := 0 // the entries the group adds to log
 	for _, a := range appends {
 		if len(a.Entries) == 0 {
 			continue
 		}
-		n := 1 + len(a.Entries)
-		if !logs[a.Log] {
+		// The items a adds: its record, and the items its entries take beyond those the
+		// group's previous appends to the same log began (a new log adds its head too).
+		n := 1
+		if len(group) == 0 || a.Log != log {
+			log, logEntries = a.Log, 0
 			n++
 		}
+		n += entryItems(logEntries+len(a.Entries)) - entryItems(logEntries)
 		if items+n > maxTransactItems {
-			groups, group, items, logs = append(groups, group), nil, 0, map[domain.SyncLog]bool{}
-			n = 2 + len(a.Entries)
+			groups, group, items = append(groups, group), nil, 0
+			log, logEntries = a.Log, 0
+			n = 2 + entryItems(len(a.Entries))
 		}
-		group, items, logs[a.Log] = append(group, a), items+n, true
+		group, items, logEntries = append(group, a), items+n, logEntries+len(a.Entries)
 	}
 	if len(group) > 0 {
 		groups = append(groups, group)
 	}
 	return groups
 }
+
+// entryItems is how many items n entries of one log take.
+func entryItems(n int) int { return (n + maxItemEntries - 1) / maxItemEntries }
 
 // appendGroup writes one group in one transaction, retrying as AppendSync says.
 // heads holds the logs' last positions as read, and is moved past what the group writes.
@@ -170,31 +194,31 @@ func syncLogsOf(group []domain.SyncAppend) []domain.SyncLog {
 }
 
 // syncWrites are the transaction's actions for group over heads: per append, the record of
-// its change (seenAt[i] is its index, to find it among a cancellation's reasons) and its
-// entries; then each log's head moved to its new last position, conditional on the position
-// read.
+// its change (seenAt[i] is its index, to find it among a cancellation's reasons); per log, the
+// entries of its appends, in their order, in items of up to maxItemEntries, and its head moved
+// to its new last position, conditional on the position read.
 func syncWrites(group []domain.SyncAppend, heads map[domain.SyncLog]uint64, now time.Time, retention time.Duration) (writes []types.TransactWriteItem, seenAt []int) {
-	next := make(map[domain.SyncLog]uint64, len(heads))
-	for l, seq := range heads {
-		next[l] = seq
-	}
 	expires := unixTime(now.Add(retention + syncGrace))
+	seenExpires := unixTime(now.Add(syncSeenLife + syncGrace))
 	at := strconv.FormatInt(now.UnixMilli(), 10)
+	entries := make(map[domain.SyncLog][]domain.SyncEntry, len(heads))
 	for _, a := range group {
 		seen := syncSeenKey(a.Log, a.Change)
 		seenAt = append(seenAt, len(writes))
 		writes = append(writes, types.TransactWriteItem{Put: &types.Put{
-			Item:                Item{attrPK: str(seen.PK), attrSK: str(seen.SK), attrExpiresAt: expires},
+			Item:                Item{attrPK: str(seen.PK), attrSK: str(seen.SK), attrExpiresAt: seenExpires},
 			ConditionExpression: itemIsNew,
 		}})
-		for _, e := range a.Entries {
-			next[a.Log]++
-			writes = append(writes, types.TransactWriteItem{Put: &types.Put{Item: syncEntryItem(a.Log, next[a.Log], e, at, expires)}})
-		}
+		entries[a.Log] = append(entries[a.Log], a.Entries...)
 	}
 	for _, l := range syncLogsOf(group) {
+		last := heads[l]
+		for es := range slices.Chunk(entries[l], maxItemEntries) {
+			last += uint64(len(es))
+			writes = append(writes, types.TransactWriteItem{Put: &types.Put{Item: syncEntryItem(l, last, es, at, expires)}})
+		}
 		k := syncHeadKey(l)
-		item := Item{attrPK: str(k.PK), attrSK: str(k.SK), attrSyncSeq: seqValue(next[l])}
+		item := Item{attrPK: str(k.PK), attrSK: str(k.SK), attrSyncSeq: seqValue(last)}
 		put := &types.Put{Item: item, ConditionExpression: aws.String("attribute_not_exists(PK)")}
 		if heads[l] > 0 {
 			put.ConditionExpression = aws.String("#seq = :read")
@@ -217,20 +241,37 @@ func seqValue(n uint64) *types.AttributeValueMemberN {
 	return &types.AttributeValueMemberN{Value: strconv.FormatUint(n, 10)}
 }
 
-func syncEntryItem(l domain.SyncLog, seq uint64, e domain.SyncEntry, at string, expires types.AttributeValue) Item {
-	k := syncEntryKey(l, seq)
+// syncEntryItem is the item of entries es, whose last is at position last. One entry is
+// written in the item's own attributes; several as a list of maps of the same attributes.
+func syncEntryItem(l domain.SyncLog, last uint64, es []domain.SyncEntry, at string, expires types.AttributeValue) Item {
+	k := syncEntryKey(l, last)
 	item := Item{
-		attrPK:         str(k.PK),
-		attrSK:         str(k.SK),
+		attrPK:        str(k.PK),
+		attrSK:        str(k.SK),
+		attrSyncAt:    &types.AttributeValueMemberN{Value: at},
+		attrExpiresAt: expires,
+	}
+	if len(es) == 1 {
+		maps.Copy(item, syncEntryAttributes(es[0]))
+		return item
+	}
+	list := make([]types.AttributeValue, len(es))
+	for i, e := range es {
+		list[i] = &types.AttributeValueMemberM{Value: syncEntryAttributes(e)}
+	}
+	item[attrSyncEntries] = &types.AttributeValueMemberL{Value: list}
+	return item
+}
+
+func syncEntryAttributes(e domain.SyncEntry) Item {
+	m := Item{
 		attrSyncObject: str(domain.NodeID(canonicalObject(e.Object))),
 		attrSyncOp:     str(e.Op.String()),
-		attrSyncAt:     &types.AttributeValueMemberN{Value: at},
-		attrExpiresAt:  expires,
 	}
 	if e.Version != 0 {
-		item[attrSyncVersion] = num(e.Version)
+		m[attrSyncVersion] = num(e.Version)
 	}
-	return item
+	return m
 }
 
 // canonicalObject is k with its timestamps in canonical form: the stream may carry an item of
@@ -250,33 +291,61 @@ func canonicalObject(k domain.NodeKey) domain.NodeKey {
 	return k
 }
 
-// syncEntryFromItem reads an entry and its position.
-func syncEntryFromItem(item Item) (domain.SyncEntry, uint64, error) {
+// syncEntriesFromItem reads an item's entries and the position of its last.
+func syncEntriesFromItem(item Item) ([]domain.SyncEntry, uint64, error) {
 	sk, _ := getString(item, attrSK)
-	seq, ok := syncSeqFromSK(sk)
+	last, ok := syncSeqFromSK(sk)
 	if !ok {
-		return domain.SyncEntry{}, 0, fmt.Errorf("change log entry %q: malformed key", sk)
+		return nil, 0, fmt.Errorf("change log entry %q: malformed key", sk)
 	}
-	id, _ := getString(item, attrSyncObject)
+	ms, err := strconv.ParseInt(numString(item, attrSyncAt), 10, 64)
+	if err != nil {
+		return nil, 0, fmt.Errorf("change log entry %q: time: %w", sk, err)
+	}
+	at := time.UnixMilli(ms).UTC()
+	fields := []Item{item}
+	if l, ok := item[attrSyncEntries]; ok {
+		list, _ := l.(*types.AttributeValueMemberL)
+		if list == nil || len(list.Value) == 0 || uint64(len(list.Value)) > last {
+			return nil, 0, fmt.Errorf("change log entry %q: malformed %s", sk, attrSyncEntries)
+		}
+		fields = fields[:0]
+		for _, v := range list.Value {
+			m, ok := v.(*types.AttributeValueMemberM)
+			if !ok {
+				return nil, 0, fmt.Errorf("change log entry %q: malformed %s", sk, attrSyncEntries)
+			}
+			fields = append(fields, m.Value)
+		}
+	}
+	es := make([]domain.SyncEntry, len(fields))
+	for i, f := range fields {
+		e, err := syncEntryFromAttributes(f)
+		if err != nil {
+			return nil, 0, fmt.Errorf("change log entry %q: %w", sk, err)
+		}
+		e.At = at
+		es[i] = e
+	}
+	return es, last, nil
+}
+
+func syncEntryFromAttributes(f Item) (domain.SyncEntry, error) {
+	id, _ := getString(f, attrSyncObject)
 	object, err := domain.ParseNodeID(attrSyncObject, id)
 	if err != nil {
-		return domain.SyncEntry{}, 0, fmt.Errorf("change log entry %q: %w", sk, err)
+		return domain.SyncEntry{}, err
 	}
-	e := domain.SyncEntry{Object: object, Version: getInt(item, attrSyncVersion)}
-	switch op, _ := getString(item, attrSyncOp); op {
+	e := domain.SyncEntry{Object: object, Version: getInt(f, attrSyncVersion)}
+	switch op, _ := getString(f, attrSyncOp); op {
 	case domain.Upserted.String():
 		e.Op = domain.Upserted
 	case domain.Deleted.String():
 		e.Op = domain.Deleted
 	default:
-		return domain.SyncEntry{}, 0, fmt.Errorf("change log entry %q: operation %q", sk, op)
+		return domain.SyncEntry{}, fmt.Errorf("operation %q", op)
 	}
-	ms, err := strconv.ParseInt(numString(item, attrSyncAt), 10, 64)
-	if err != nil {
-		return domain.SyncEntry{}, 0, fmt.Errorf("change log entry %q: time: %w", sk, err)
-	}
-	e.At = time.UnixMilli(ms).UTC()
-	return e, seq, nil
+	return e, nil
 }
 
 func numString(item Item, name string) string {
@@ -355,26 +424,34 @@ func (s *Store) readSyncLog(ctx context.Context, l domain.SyncLog, after uint64,
 	}
 	next := after + 1
 	for i, item := range items {
-		e, seq, err := syncEntryFromItem(item)
+		es, last, err := syncEntriesFromItem(item)
 		if err != nil {
 			return nil, false, domain.Wrap(domain.Internal, err, "reading a change log")
 		}
-		if i == 0 && fromStart && seq > next && now.Sub(e.At) > syncSettle {
+		at, seq := es[0].At, last+1-uint64(len(es))
+		if i == 0 && fromStart && seq > next && now.Sub(at) > syncSettle {
 			next = seq
+		}
+		if i == 0 && seq < next {
+			// The cursor is within the item: its first entries were read before.
+			es, seq = es[next-seq:], next
 		}
 		if seq != next {
 			// A missing position: an append still committing, whose entries will come, or,
 			// past syncSettle, entries lost for good.
-			if now.Sub(e.At) > syncSettle {
+			if now.Sub(at) > syncSettle {
 				return nil, false, domain.Errorf(domain.CursorExpired, "after: changes after the cursor are no longer kept; read your scope again and start a new sync")
 			}
 			return entries, true, nil
 		}
-		if len(entries) == want {
-			return entries, true, nil
+		for _, e := range es {
+			if len(entries) == want {
+				return entries, true, nil
+			}
+			entries = append(entries, loggedEntry{e, seq})
+			seq++
 		}
-		entries = append(entries, loggedEntry{e, seq})
-		next++
+		next = seq
 	}
 	return entries, false, nil
 }

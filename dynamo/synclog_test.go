@@ -4,11 +4,15 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/quickphotos/quickphotos/domain"
 )
@@ -60,6 +64,7 @@ func TestSync_LateWritersAreNeitherSkippedNorDoubled(t *testing.T) {
 		t.Fatal(err)
 	}
 	var wg sync.WaitGroup
+	var objects atomic.Int64
 	errs := make(chan error, writers)
 	for w := range writers {
 		store := New(api, base.table)
@@ -69,16 +74,27 @@ func TestSync_LateWritersAreNeitherSkippedNorDoubled(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			rnd := rand.New(rand.NewPCG(uint64(w), 1))
+			// Changes of one to three entries (an item holds a transaction's entries to a
+			// log, so a reader's cursor falls within items), one or two to an append.
+			var pending []domain.SyncAppend
 			for i := range changes {
-				a := domain.SyncAppend{Log: log, Change: fmt.Sprintf("w%d-c%d", w, i), Entries: []domain.SyncEntry{{
-					Object: domain.PhotoKey{Owner: fmt.Sprintf("w%d", w), Timestamp: apitestTimestamp(i)}, Op: domain.Upserted,
-				}}}
+				a := domain.SyncAppend{Log: log, Change: fmt.Sprintf("w%d-c%d", w, i)}
+				for j := range 1 + rnd.IntN(3) {
+					a.Entries = append(a.Entries, domain.SyncEntry{
+						Object: domain.PhotoKey{Owner: fmt.Sprintf("w%d", w), Timestamp: apitestTimestamp(i*3 + j)}, Op: domain.Upserted,
+					})
+					objects.Add(1)
+				}
+				if pending = append(pending, a); len(pending) < 2 && rnd.IntN(2) == 0 && i < changes-1 {
+					continue
+				}
 				for range 1 + rnd.IntN(2) { // delivered once or twice
-					if err := store.AppendSync(ctx, []domain.SyncAppend{a}, time.Hour); err != nil {
+					if err := store.AppendSync(ctx, pending, time.Hour); err != nil {
 						errs <- err
 						return
 					}
 				}
+				pending = nil
 			}
 		}()
 	}
@@ -115,8 +131,8 @@ func TestSync_LateWritersAreNeitherSkippedNorDoubled(t *testing.T) {
 		t.Fatal(err)
 	}
 	read()
-	if len(seen) != writers*changes {
-		t.Errorf("the reader saw %d changes, want %d", len(seen), writers*changes)
+	if int64(len(seen)) != objects.Load() {
+		t.Errorf("the reader saw %d changes, want %d", len(seen), objects.Load())
 	}
 	for id, n := range seen {
 		if n != 1 {
@@ -124,12 +140,14 @@ func TestSync_LateWritersAreNeitherSkippedNorDoubled(t *testing.T) {
 		}
 	}
 	head, err := base.SyncHead(ctx, log)
-	if err != nil || head != writers*changes {
-		t.Errorf("the log's head is at %d (%v), want %d: a change delivered twice was added twice", head, err, writers*changes)
+	if err != nil || int64(head) != objects.Load() {
+		t.Errorf("the log's head is at %d (%v), want %d: a change delivered twice was added twice", head, err, objects.Load())
 	}
 }
 
-func apitestTimestamp(i int) string { return fmt.Sprintf("2024-01-01T00:%02d:%02d", i/60, i%60) }
+func apitestTimestamp(i int) string {
+	return fmt.Sprintf("2024-01-01T%02d:%02d:%02d", i/3600, i/60%60, i%60)
+}
 
 func TestFoldSync(t *testing.T) {
 	f := domain.FriendshipKey{Follower: "ann", Followed: "bob"}
@@ -204,5 +222,131 @@ func TestSync_APublicLogReadFromItsStart(t *testing.T) {
 	}
 	if len(page.Entries) != 2 {
 		t.Errorf("%d changes, want the 2 left in star's public log", len(page.Entries))
+	}
+}
+
+// TestSyncGroups: whatever the appends, every group fits one transaction as syncWrites spells
+// it and leaves no room for the next group's first append, every append is in one group in
+// its order, and a log's entries share items.
+func TestSyncGroups(t *testing.T) {
+	entries := func(n int) []domain.SyncEntry {
+		es := make([]domain.SyncEntry, n)
+		for i := range es {
+			es[i] = domain.SyncEntry{Object: domain.UserKey{Username: fmt.Sprintf("u%d", i)}, Op: domain.Upserted}
+		}
+		return es
+	}
+	for seed := range uint64(300) {
+		rnd := rand.New(rand.NewPCG(seed, 2))
+		var appends []domain.SyncAppend
+		for i := range rnd.IntN(120) {
+			l := domain.SyncLog{User: fmt.Sprintf("u%d", rnd.IntN(1+rnd.IntN(40)))}
+			n := 1 + rnd.IntN(3)
+			if rnd.IntN(10) == 0 {
+				n = 1 + rnd.IntN(MaxSyncAppend)
+			}
+			appends = append(appends, domain.SyncAppend{Log: l, Change: fmt.Sprint(i), Entries: entries(n)})
+		}
+		slices.SortStableFunc(appends, func(a, b domain.SyncAppend) int { return strings.Compare(syncLogName(a.Log), syncLogName(b.Log)) })
+		var flat []domain.SyncAppend
+		groups := syncGroups(appends)
+		for i, g := range groups {
+			// Greedy: the next group's first append would not have fitted.
+			if i+1 < len(groups) {
+				more := append(slices.Clone(g), groups[i+1][0])
+				heads := map[domain.SyncLog]uint64{}
+				if writes, _ := syncWrites(more, heads, time.Now(), time.Hour); len(writes) <= maxTransactItems {
+					t.Fatalf("seed %d: group %d of %d ends with room for the next append (%d actions with it)", seed, i, len(groups), len(writes))
+				}
+			}
+			heads := map[domain.SyncLog]uint64{}
+			for _, a := range g {
+				heads[a.Log] = 7
+			}
+			writes, seenAt := syncWrites(g, heads, time.Now(), time.Hour)
+			if len(writes) > maxTransactItems || len(writes) == 0 || len(seenAt) != len(g) {
+				t.Fatalf("seed %d: a group of %d appends is %d actions, %d records", seed, len(g), len(writes), len(seenAt))
+			}
+			items, perLog := 0, map[domain.SyncLog]int{}
+			for _, a := range g {
+				perLog[a.Log] += len(a.Entries)
+			}
+			for _, n := range perLog {
+				items += 1 + (n+maxItemEntries-1)/maxItemEntries
+			}
+			if want := len(g) + items; len(writes) != want {
+				t.Fatalf("seed %d: %d actions, want %d (a record per change, a head per log, the fewest entry items)", seed, len(writes), want)
+			}
+			flat = append(flat, g...)
+		}
+		if len(flat) != len(appends) {
+			t.Fatalf("seed %d: %d appends grouped, want %d", seed, len(flat), len(appends))
+		}
+		for i := range flat {
+			if flat[i].Change != appends[i].Change {
+				t.Fatalf("seed %d: append %d is %s, want %s", seed, i, flat[i].Change, appends[i].Change)
+			}
+		}
+	}
+}
+
+// TestSyncWrites_Expiry: entries live the retention and a day; the records of changes, which
+// only a redelivery reads, a stream's 24 hours and a day, whatever the retention.
+func TestSyncWrites_Expiry(t *testing.T) {
+	now := time.Unix(1_800_000_000, 0)
+	l := domain.SyncLog{User: "ann"}
+	group := []domain.SyncAppend{{Log: l, Change: "c1", Entries: []domain.SyncEntry{
+		{Object: domain.UserKey{Username: "bob"}, Op: domain.Upserted, Version: 3},
+		{Object: domain.UserKey{Username: "cat"}, Op: domain.Deleted},
+	}}}
+	for _, retention := range []time.Duration{time.Hour, 7 * 24 * time.Hour, 365 * 24 * time.Hour} {
+		writes, seenAt := syncWrites(group, map[domain.SyncLog]uint64{l: 4}, now, retention)
+		if len(writes) != 3 {
+			t.Fatalf("%d actions, want a record, one item of both entries and the head", len(writes))
+		}
+		expiry := func(i int) time.Duration {
+			return time.Duration(getInt(writes[i].Put.Item, attrExpiresAt)-int(now.Unix())) * time.Second
+		}
+		if got, want := expiry(seenAt[0]), 48*time.Hour; got != want {
+			t.Errorf("retention %s: the record of the change expires after %s, want %s", retention, got, want)
+		}
+		if got, want := expiry(1), retention+24*time.Hour; got != want {
+			t.Errorf("retention %s: the entries expire after %s, want %s", retention, got, want)
+		}
+		es, last, err := syncEntriesFromItem(writes[1].Put.Item)
+		if err != nil || last != 6 || len(es) != 2 || es[0].Object != (domain.UserKey{Username: "bob"}) || es[0].Version != 3 || es[1].Op != domain.Deleted {
+			t.Errorf("the entries read back as %+v at %d (%v)", es, last, err)
+		}
+	}
+}
+
+func TestSyncEntriesFromItem_Malformed(t *testing.T) {
+	good := func() Item {
+		return syncEntryItem(domain.SyncLog{User: "ann"}, 2, []domain.SyncEntry{
+			{Object: domain.UserKey{Username: "bob"}, Op: domain.Upserted},
+			{Object: domain.UserKey{Username: "cat"}, Op: domain.Upserted},
+		}, "1800000000000", unixTime(time.Unix(1_800_000_000, 0)))
+	}
+	if _, _, err := syncEntriesFromItem(good()); err != nil {
+		t.Fatalf("a well-formed item: %v", err)
+	}
+	for name, spoil := range map[string]func(Item){
+		"entries not a list":       func(i Item) { i[attrSyncEntries] = str("x") },
+		"no entries in the list":   func(i Item) { i[attrSyncEntries] = &types.AttributeValueMemberL{} },
+		"more entries than before": func(i Item) { k := syncEntryKey(domain.SyncLog{User: "ann"}, 1); i[attrSK] = str(k.SK) },
+		"an entry not a map":       func(i Item) { i[attrSyncEntries].(*types.AttributeValueMemberL).Value[1] = str("x") },
+		"an entry with no object": func(i Item) {
+			delete(i[attrSyncEntries].(*types.AttributeValueMemberL).Value[0].(*types.AttributeValueMemberM).Value, attrSyncObject)
+		},
+		"an entry of no operation": func(i Item) {
+			i[attrSyncEntries].(*types.AttributeValueMemberL).Value[0].(*types.AttributeValueMemberM).Value[attrSyncOp] = str("moved")
+		},
+		"no time": func(i Item) { delete(i, attrSyncAt) },
+	} {
+		item := good()
+		spoil(item)
+		if _, _, err := syncEntriesFromItem(item); err == nil {
+			t.Errorf("%s: read without an error", name)
+		}
 	}
 }

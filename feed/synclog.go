@@ -6,6 +6,7 @@ import (
 	"reflect"
 
 	"github.com/quickphotos/quickphotos/domain"
+	"github.com/quickphotos/quickphotos/dynamo"
 )
 
 // The change logs of offline sync (domain.SyncEntry) are written here, by the consumer that
@@ -80,13 +81,13 @@ func profileEdited(c domain.Change) bool {
 	return c.Op == domain.Updated && (old.Version != updated.Version || !reflect.DeepEqual(old.Profile, updated.Profile))
 }
 
-// append queues a change's batch for the run's next flush, in appends of at most 98 entries:
-// a larger one (a follow's backfill, with --feed-backfill above 97) is split under derived
-// change names, each dropped alike when delivered again.
+// append queues a change's batch for the run's next flush, in appends of at most
+// dynamo.MaxSyncAppend entries: a larger one (a follow's backfill, with --feed-backfill above
+// 99) is split under derived change names, each dropped alike when delivered again.
 func (f *run) append(ctx context.Context, b *syncBatch) error {
 	for _, a := range b.appends {
 		for part := 0; len(a.Entries) > 0; part++ {
-			n := min(len(a.Entries), maxSyncAppend)
+			n := min(len(a.Entries), dynamo.MaxSyncAppend)
 			change := a.Change
 			if part > 0 {
 				change = fmt.Sprintf("%s#%d", a.Change, part)
@@ -116,10 +117,6 @@ func (f *run) flush(ctx context.Context) error {
 	f.pending, f.entries = nil, 0
 	return nil
 }
-
-// maxSyncAppend is the most entries of one append: a transaction holds 100 items, of which
-// the log's head and the record of the change take two.
-const maxSyncAppend = 98
 
 // syncOwn adds, for change c, the entries of the users whose own part of the scope it touches
 // (all but the followers of a photo's owner or an edited profile, whom fanOut and
