@@ -16,11 +16,11 @@ import (
 func TestServe_WebApp(t *testing.T) {
 	lines := startCommand(t, "web app at", "serve", "--addr", "127.0.0.1:0", "--in-memory")
 	last := lines[len(lines)-1]
-	app := regexp.MustCompile(`http://127\.0\.0\.1:\d+/app/`).FindString(last)
+	app := regexp.MustCompile(`http://127\.0\.0\.1:\d+` + regexp.QuoteMeta(web.Prefix)).FindString(last)
 	if app == "" {
 		t.Fatalf("no web app address in %q", last)
 	}
-	base := strings.TrimSuffix(app, "/app/")
+	base := strings.TrimSuffix(app, web.Prefix)
 	resp, err := http.Get(app)
 	if err != nil {
 		t.Fatal(err)

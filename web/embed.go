@@ -27,7 +27,9 @@ var manifest []byte
 // writes (persisted-documents.json): what `serve --trusted-documents` reads.
 func Manifest() []byte { return bytes.Clone(manifest) }
 
-// Prefix is where Handler expects to be mounted.
+// Prefix is the path the app is built for and served at: its page names its assets by absolute
+// URLs under it (vite.config.ts's base), so this package owns it and `serve` mounts Handler
+// here (api.Config.AppPath).
 const Prefix = "/app/"
 
 // Handler serves the app under Prefix: its page for Prefix itself, and its files. The
