@@ -209,7 +209,7 @@ func TestHandler_Head(t *testing.T) {
 	}
 }
 
-// TestHandler_Routes: the app routes by the URL's fragment (#/profile/…), which browsers never
+// TestHandler_Routes: the app routes by the URL's fragment (#/u/…), which browsers never
 // send, so every screen is the page at Prefix itself (its query too); there is no fallback to
 // the page for other paths: a path the build has no file for is 404, never the page in its
 // place, and so is anything outside Prefix and any method but GET and HEAD.
@@ -223,13 +223,13 @@ func TestHandler_Routes(t *testing.T) {
 		method, path string
 		want         int
 	}{
-		{http.MethodGet, web.Prefix + "#/profile/miawright", http.StatusOK},
+		{http.MethodGet, web.Prefix + "#/u/miawright", http.StatusOK},
 		{http.MethodGet, web.Prefix + "?from=share", http.StatusOK},
 		{http.MethodGet, web.Prefix + "assets/../index.html", http.StatusOK},
 		{http.MethodGet, web.Prefix + "nothing.js", http.StatusNotFound},
 		{http.MethodGet, web.Prefix + "assets/nothing.js", http.StatusNotFound},
 		{http.MethodGet, web.Prefix + "assets/", http.StatusNotFound},
-		{http.MethodGet, web.Prefix + "profile/miawright", http.StatusNotFound},
+		{http.MethodGet, web.Prefix + "u/miawright", http.StatusNotFound},
 		{http.MethodGet, web.Prefix + "../embed.go", http.StatusNotFound},
 		{http.MethodGet, "/other", http.StatusNotFound},
 		{http.MethodHead, web.Prefix + "nothing.js", http.StatusNotFound},
