@@ -16,11 +16,11 @@ import (
 func TestServe_WebApp(t *testing.T) {
 	lines := startCommand(t, "web app at", "serve", "--addr", "127.0.0.1:0", "--in-memory")
 	last := lines[len(lines)-1]
-	app := regexp.MustCompile(`http://127\.0\.0\.1:\d+/app/`).FindString(last)
+	app := regexp.MustCompile(`http://127\.0\.0\.1:\d+` + regexp.QuoteMeta(web.Prefix)).FindString(last)
 	if app == "" {
 		t.Fatalf("no web app address in %q", last)
 	}
-	base := strings.TrimSuffix(app, "/app/")
+	base := strings.TrimSuffix(app, web.Prefix)
 	resp, err := http.Get(app)
 	if err != nil {
 		t.Fatal(err)
@@ -29,6 +29,21 @@ func TestServe_WebApp(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusOK || !strings.Contains(string(page), `<div id="root">`) {
 		t.Fatalf("GET %s: %d %.200s", app, resp.StatusCode, page)
+	}
+	// Through the server's middleware too, a browser holding the page revalidates it for nothing.
+	req, _ := http.NewRequest(http.MethodGet, app, nil)
+	req.Header.Set("If-None-Match", resp.Header.Get("ETag"))
+	if again, err := http.DefaultClient.Do(req); err != nil {
+		t.Fatal(err)
+	} else if again.Body.Close(); resp.Header.Get("ETag") == "" || again.StatusCode != http.StatusNotModified {
+		t.Errorf("GET %s with its ETag %q: %d, want 304", app, resp.Header.Get("ETag"), again.StatusCode)
+	}
+	// The path without its final "/" leads to the app.
+	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	if r, err := noRedirect.Get(strings.TrimSuffix(app, "/")); err != nil {
+		t.Fatal(err)
+	} else if r.Body.Close(); r.StatusCode != http.StatusMovedPermanently || r.Header.Get("Location") != web.Prefix {
+		t.Errorf("GET %s: %d to %q, want 301 to %s", strings.TrimSuffix(app, "/"), r.StatusCode, r.Header.Get("Location"), web.Prefix)
 	}
 	id := appDocumentID(t, "Profile")
 	if code := graphqlCode(t, base, "", `{"documentId":"`+id+`","variables":{"username":"nobody"}}`); code != "" {

@@ -75,6 +75,7 @@ func (c *apiConfig) handler(p apiParts) http.Handler {
 		Media:                p.media,
 		MediaFiles:           p.mediaFiles,
 		App:                  web.Handler(),
+		AppPath:              web.Prefix,
 		DevSignIn:            dev,
 		DevSignInRefusal:     p.devSignInRefusal,
 	})

@@ -25,6 +25,7 @@ import (
 	"github.com/quickphotos/quickphotos/ratelimit"
 	"github.com/quickphotos/quickphotos/relay"
 	"github.com/quickphotos/quickphotos/telemetry"
+	"github.com/quickphotos/quickphotos/web"
 )
 
 // server is the lifecycle of `quickphotos serve`, one method a step: settle and bind (the
@@ -321,7 +322,7 @@ func (s *server) listen(ctx context.Context) error {
 	s.b.media.setBase(base)
 	fmt.Fprintf(s.stdout, "quickphotos: GraphiQL at %s/ — GraphQL API at %s%s (store: %s, %s, table: %s)\n",
 		base, base, api.Endpoint, s.cfg.store.kind, s.cfg.store.describe(), s.cfg.store.table)
-	fmt.Fprintf(s.stdout, "quickphotos: web app at %s%s\n", base, api.AppPath)
+	fmt.Fprintf(s.stdout, "quickphotos: web app at %s%s\n", base, web.Prefix)
 	fmt.Fprintf(s.stdout, "quickphotos: authentication: %s\n", s.authSays)
 	fmt.Fprintf(s.stdout, "quickphotos: rate limit: %s\n", s.limiterSays)
 	fmt.Fprintf(s.stdout, "quickphotos: photo files: %s\n", s.b.media.says)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -31,9 +32,6 @@ import (
 
 // Endpoint is the path of the GraphQL API.
 const Endpoint = "/graphql"
-
-// AppPath is where Config.App is served.
-const AppPath = "/app/"
 
 // MediaPath is where Config.MediaFiles is served (blob.FileStorePath).
 const MediaPath = "/media/"
@@ -112,8 +110,13 @@ type Config struct {
 	// address X-Forwarded-For says it was reached from (clientaddress.go); none: by the
 	// connection's address alone.
 	TrustedProxies []netip.Prefix
-	// App, when set, is served at AppPath: the web app (package web).
+	// App, when set, is served at AppPath: the web app (package web). Its build names its
+	// own files by absolute URLs under the path it was built for (web.Prefix), so package web
+	// owns the path and the caller passes it here, as api knows nothing of web.
 	App http.Handler
+	// AppPath is where App is served: a path that begins and ends with "/" (App also answers
+	// the path without its final "/" with a redirect to it). It must be set with App.
+	AppPath string
 	// DevSignIn, when set, signs people in as any username at DevSignInPath (devsignin.go):
 	// the development server's, which has no identity provider. It must also be the Verifier.
 	// Nil refuses the sign-in with DevSignInRefusal as the reason.
@@ -134,7 +137,7 @@ const DefaultMaxBodyBytes = 1 << 20
 const DefaultRequestTimeout = 10 * time.Second
 
 // New returns the server's HTTP handler: the GraphQL API at Endpoint (POST, and GET for
-// queries), the GraphiQL playground at /, the web app at AppPath, the development sign-in at
+// queries), the GraphiQL playground at /, the web app at Config.AppPath, the development sign-in at
 // DevSignInPath, /healthz, /readyz, and /metrics with telemetry (unless Config.MetricsElsewhere).
 func New(cfg Config) http.Handler {
 	cfg = withDefaults(cfg)
@@ -185,8 +188,11 @@ func New(cfg Config) http.Handler {
 		mux.Handle("GET /", playground.Handler(Endpoint))
 	}
 	if cfg.App != nil {
-		mux.Handle("GET "+AppPath, cfg.App)
-		mux.Handle("GET "+strings.TrimSuffix(AppPath, "/"), http.RedirectHandler(AppPath, http.StatusMovedPermanently))
+		if len(cfg.AppPath) < 2 || !strings.HasPrefix(cfg.AppPath, "/") || !strings.HasSuffix(cfg.AppPath, "/") {
+			panic(fmt.Sprintf("api: Config.AppPath %q is not a path under / ending in /", cfg.AppPath)) // the caller's bug
+		}
+		mux.Handle("GET "+cfg.AppPath, cfg.App)
+		mux.Handle("GET "+strings.TrimSuffix(cfg.AppPath, "/"), http.RedirectHandler(cfg.AppPath, http.StatusMovedPermanently))
 	}
 	signIn := devSignIn(cfg.DevSignIn, cfg.DevSignInRefusal)
 	mux.Handle("GET "+DevSignInPath, signIn)

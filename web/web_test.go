@@ -2,18 +2,13 @@ package web_test
 
 import (
 	"bytes"
-	"io"
 	"io/fs"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/quickphotos/quickphotos/internal/testkit/jstools"
-	"github.com/quickphotos/quickphotos/web"
 )
 
 // The sources the build reads: copied to a directory of the test's own, so that building
@@ -63,41 +58,6 @@ func TestApp_LintAndUnitTests(t *testing.T) {
 	node, dir := jstools.WebApp.Dir(t)
 	npmRun(t, node, dir, "lint")
 	npmRun(t, node, dir, "test")
-}
-
-// TestHandler serves the page revalidated, the hashed assets immutable, and nothing else.
-func TestHandler(t *testing.T) {
-	srv := httptest.NewServer(web.Handler())
-	defer srv.Close()
-	get := func(path string) *http.Response {
-		t.Helper()
-		resp, err := http.Get(srv.URL + path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, _ = io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
-		return resp
-	}
-	page := get("/app/")
-	if page.StatusCode != http.StatusOK || page.Header.Get("Cache-Control") != "no-cache" || !strings.HasPrefix(page.Header.Get("Content-Type"), "text/html") {
-		t.Errorf("the page: %d, %q, %q", page.StatusCode, page.Header.Get("Cache-Control"), page.Header.Get("Content-Type"))
-	}
-	if !strings.Contains(page.Header.Get("Content-Security-Policy"), "script-src 'self'") {
-		t.Errorf("the page's CSP: %q", page.Header.Get("Content-Security-Policy"))
-	}
-	assets, err := fs.Glob(os.DirFS("dist"), "assets/*.js")
-	if err != nil || len(assets) == 0 {
-		t.Fatalf("no built script in dist/assets: %v", err)
-	}
-	if a := get("/app/" + assets[0]); a.StatusCode != http.StatusOK || !strings.Contains(a.Header.Get("Cache-Control"), "immutable") {
-		t.Errorf("an asset: %d, %q", a.StatusCode, a.Header.Get("Cache-Control"))
-	}
-	for _, path := range []string{"/app/nothing.js", "/app/../embed.go", "/other"} {
-		if r := get(path); r.StatusCode != http.StatusNotFound {
-			t.Errorf("%s: %d, want 404", path, r.StatusCode)
-		}
-	}
 }
 
 func npmRun(t *testing.T, node, dir, script string) {

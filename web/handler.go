@@ -1,0 +1,123 @@
+package web
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
+	"io/fs"
+	"mime"
+	"net/http"
+	"path"
+	"strings"
+	"time"
+)
+
+// Handler serves the app under Prefix: its page for Prefix itself, and its files. The
+// content-hashed assets are served as immutable; the page and the service worker are
+// revalidated on every load, so a new build reaches browsers at once, and every file carries a
+// strong ETag, so revalidating a file the browser holds is a 304 with no body.
+//
+// Handler reads and hashes the whole build when called (it is small, and the binary holds it
+// anyway): call it once, at start-up, and share the handler.
+func Handler() http.Handler {
+	root, err := fs.Sub(dist, "dist")
+	if err != nil {
+		panic("web: " + err.Error()) // dist is embedded: a bug
+	}
+	files := map[string]*file{}
+	err = fs.WalkDir(root, ".", func(name string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := fs.ReadFile(root, name)
+		if err != nil {
+			return err
+		}
+		files[name] = newFile(name, data)
+		return nil
+	})
+	if err != nil {
+		panic("web: " + err.Error()) // dist is embedded: a bug
+	}
+	return &handler{files: files}
+}
+
+// file is one file of the build and what its responses say of it, worked out at start-up.
+type file struct {
+	// data is the file, read once: every response is written from it (through a
+	// bytes.Reader, which copies nothing), so no one may write to it.
+	data []byte
+	// etag is strong (the same tag means the same bytes), so it also answers If-Range.
+	etag         string
+	contentType  string
+	cacheControl string
+	// page is index.html, the document the Content-Security-Policy governs.
+	page bool
+}
+
+func newFile(name string, data []byte) *file {
+	sum := sha256.Sum256(data)
+	f := &file{
+		data: data,
+		// 128 bits of the hash: a collision between two builds' files is not going to happen.
+		etag: `"` + base64.RawURLEncoding.EncodeToString(sum[:16]) + `"`,
+		// What http.ServeContent would choose by itself on every request: the type of the
+		// name's extension, else the type the first bytes sniff as.
+		contentType: mime.TypeByExtension(path.Ext(name)),
+		// The hashed assets' names change with their content; the page and the service
+		// worker keep their names across builds.
+		cacheControl: "no-cache",
+		page:         name == "index.html",
+	}
+	if f.contentType == "" {
+		f.contentType = http.DetectContentType(data[:min(len(data), 512)])
+	}
+	if strings.HasPrefix(name, "assets/") {
+		f.cacheControl = "public, max-age=31536000, immutable"
+	}
+	return f
+}
+
+type handler struct{ files map[string]*file }
+
+func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	name, ok := strings.CutPrefix(r.URL.Path, Prefix)
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	if name == "" {
+		name = "index.html"
+	}
+	// The app routes by the URL's fragment, which browsers do not send: a path with no file
+	// is a mistake, so it is 404 rather than the page.
+	f, ok := h.files[path.Clean(name)]
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	hd := w.Header()
+	hd.Set("X-Content-Type-Options", "nosniff")
+	hd.Set("Referrer-Policy", "no-referrer")
+	hd.Set("Cache-Control", f.cacheControl)
+	if f.page {
+		hd.Set("Content-Security-Policy", contentSecurityPolicy)
+	}
+	hd.Set("Content-Type", f.contentType)
+	hd.Set("ETag", f.etag)
+	// ServeContent answers HEAD, ranges, If-Range, and If-None-Match with 304 by the weak
+	// comparison RFC 9110 asks for (lists and "*" too). The zero time sends no Last-Modified:
+	// the embedded files have no dates, and the ETag is the validator.
+	http.ServeContent(w, r, name, time.Time{}, bytes.NewReader(f.data))
+}
+
+// contentSecurityPolicy lets the page run only its own scripts and styles and talk only to
+// its own origin (the API, its WebSocket and the media store it serves) and to https origins (an S3 bucket the upload form names): the app ships no
+// inline script. Images may come from anywhere over http(s): a photo hosted elsewhere is
+// shown from its own URL.
+const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: https: http:; connect-src 'self' https:; worker-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"

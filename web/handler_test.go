@@ -1,0 +1,310 @@
+package web_test
+
+import (
+	"bytes"
+	"io"
+	"io/fs"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"regexp"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/quickphotos/quickphotos/web"
+)
+
+const (
+	revalidated = "no-cache"
+	immutable   = "public, max-age=31536000, immutable"
+)
+
+// strongETag is an entity tag without W/: one that promises the same bytes.
+var strongETag = regexp.MustCompile(`^"[\x21\x23-\x7e]+"$`)
+
+// appServer serves web.Handler, built from the embedded dist, as `serve` mounts it.
+func appServer(t *testing.T) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(web.Handler())
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// do sends method path with the headers given as name, value pairs, and returns the
+// response with its body read.
+func do(t *testing.T, srv *httptest.Server, method, path string, header ...string) (*http.Response, []byte) {
+	t.Helper()
+	req, err := http.NewRequestWithContext(t.Context(), method, srv.URL+path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	resp, err := srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp, body
+}
+
+// builtAsset is the one file of dist/assets that matches pattern: the build's names carry a
+// content hash, so the test finds them as the page does.
+func builtAsset(t *testing.T, pattern string) string {
+	t.Helper()
+	names, err := fs.Glob(os.DirFS("dist"), pattern)
+	if err != nil || len(names) == 0 {
+		t.Fatalf("no %s in dist: %v", pattern, err)
+	}
+	return names[0]
+}
+
+// appFile is a file of the build with what serving it must say.
+type appFile struct {
+	path         string // requested
+	file         string // in dist
+	contentType  string // its prefix
+	cacheControl string
+	csp          bool
+}
+
+func appFiles(t *testing.T) []appFile {
+	return []appFile{
+		{path: web.Prefix, file: "index.html", contentType: "text/html", cacheControl: revalidated, csp: true},
+		{path: web.Prefix + "index.html", file: "index.html", contentType: "text/html", cacheControl: revalidated, csp: true},
+		{path: web.Prefix + "sw.js", file: "sw.js", contentType: "text/javascript", cacheControl: revalidated},
+		{path: web.Prefix + builtAsset(t, "assets/*.js"), file: builtAsset(t, "assets/*.js"), contentType: "text/javascript", cacheControl: immutable},
+		{path: web.Prefix + builtAsset(t, "assets/*.css"), file: builtAsset(t, "assets/*.css"), contentType: "text/css", cacheControl: immutable},
+	}
+}
+
+// TestHandler_ServesEveryFile: each file of the build with its bytes, its type, its caching
+// (hashed assets immutable, the page and the service worker revalidated), the security
+// headers, and a strong ETag that is the same on every request.
+func TestHandler_ServesEveryFile(t *testing.T) {
+	srv := appServer(t)
+	for _, f := range appFiles(t) {
+		t.Run(f.path, func(t *testing.T) {
+			want, err := os.ReadFile("dist/" + f.file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp, body := do(t, srv, http.MethodGet, f.path)
+			h := resp.Header
+			if resp.StatusCode != http.StatusOK || !bytes.Equal(body, want) {
+				t.Fatalf("%d, %d bytes; want 200 and dist/%s's %d", resp.StatusCode, len(body), f.file, len(want))
+			}
+			if ct := h.Get("Content-Type"); !strings.HasPrefix(ct, f.contentType) {
+				t.Errorf("Content-Type %q, want %s", ct, f.contentType)
+			}
+			if cc := h.Get("Cache-Control"); cc != f.cacheControl {
+				t.Errorf("Cache-Control %q, want %q", cc, f.cacheControl)
+			}
+			if h.Get("X-Content-Type-Options") != "nosniff" || h.Get("Referrer-Policy") != "no-referrer" {
+				t.Errorf("X-Content-Type-Options %q, Referrer-Policy %q", h.Get("X-Content-Type-Options"), h.Get("Referrer-Policy"))
+			}
+			if csp := h.Get("Content-Security-Policy"); f.csp != strings.Contains(csp, "script-src 'self'") {
+				t.Errorf("Content-Security-Policy %q, want one: %v", csp, f.csp)
+			}
+			etag := h.Get("ETag")
+			if !strongETag.MatchString(etag) {
+				t.Fatalf("ETag %q, want a strong one", etag)
+			}
+			if again, _ := do(t, srv, http.MethodGet, f.path); again.Header.Get("ETag") != etag {
+				t.Errorf("ETag %q, then %q", etag, again.Header.Get("ETag"))
+			}
+		})
+	}
+}
+
+// TestHandler_ETagsDifferByContent: files with other bytes have other ETags, so a browser's
+// copy of one never validates another.
+func TestHandler_ETagsDifferByContent(t *testing.T) {
+	srv := appServer(t)
+	seen := map[string]string{}
+	for _, f := range appFiles(t) {
+		resp, _ := do(t, srv, http.MethodGet, f.path)
+		etag := resp.Header.Get("ETag")
+		if etag == "" {
+			t.Fatalf("%s: no ETag", f.path)
+		}
+		if other, ok := seen[etag]; ok && other != f.file {
+			t.Errorf("%s and %s share ETag %q", other, f.file, etag)
+		}
+		seen[etag] = f.file
+	}
+}
+
+// TestHandler_IfNoneMatch: a request holding the file's ETag is answered 304 with no body,
+// by the weak comparison RFC 9110 §13.1.2 asks of If-None-Match (W/ is ignored), from a list
+// or as "*", keeping the headers a 200 would have had for caching; any other tag gets the file.
+func TestHandler_IfNoneMatch(t *testing.T) {
+	srv := appServer(t)
+	for _, f := range appFiles(t) {
+		first, want := do(t, srv, http.MethodGet, f.path)
+		etag := first.Header.Get("ETag")
+		if etag == "" {
+			t.Fatalf("%s: no ETag", f.path)
+		}
+		for _, c := range []struct {
+			name, ifNoneMatch string
+			want              int
+		}{
+			{"its ETag", etag, http.StatusNotModified},
+			{"its ETag, weak", "W/" + etag, http.StatusNotModified},
+			{"a list holding it", `"elsewhere", ` + etag + `, W/"more"`, http.StatusNotModified},
+			{"a list holding it, no spaces", `"elsewhere",W/` + etag, http.StatusNotModified},
+			{"any", "*", http.StatusNotModified},
+			{"another", `"elsewhere"`, http.StatusOK},
+			{"a list without it", `"elsewhere", W/"more"`, http.StatusOK},
+			{"its ETag unquoted", strings.Trim(etag, `"`), http.StatusOK},
+		} {
+			t.Run(f.path+"/"+c.name, func(t *testing.T) {
+				for _, method := range []string{http.MethodGet, http.MethodHead} {
+					resp, body := do(t, srv, method, f.path, "If-None-Match", c.ifNoneMatch)
+					if resp.StatusCode != c.want {
+						t.Fatalf("%s: %d, want %d", method, resp.StatusCode, c.want)
+					}
+					wantBody := want
+					if c.want == http.StatusNotModified || method == http.MethodHead {
+						wantBody = nil
+					}
+					if !bytes.Equal(body, wantBody) {
+						t.Errorf("%s: %d bytes of body, want %d", method, len(body), len(wantBody))
+					}
+					if resp.Header.Get("ETag") != etag || resp.Header.Get("Cache-Control") != f.cacheControl {
+						t.Errorf("%s: ETag %q, Cache-Control %q; want %q, %q", method, resp.Header.Get("ETag"), resp.Header.Get("Cache-Control"), etag, f.cacheControl)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestHandler_Head: HEAD says what GET would, with no body.
+func TestHandler_Head(t *testing.T) {
+	srv := appServer(t)
+	for _, f := range appFiles(t) {
+		t.Run(f.path, func(t *testing.T) {
+			get, body := do(t, srv, http.MethodGet, f.path)
+			head, none := do(t, srv, http.MethodHead, f.path)
+			if head.StatusCode != http.StatusOK || len(none) != 0 {
+				t.Fatalf("%d with %d bytes, want 200 with none", head.StatusCode, len(none))
+			}
+			if head.ContentLength != int64(len(body)) {
+				t.Errorf("Content-Length %d, want %d", head.ContentLength, len(body))
+			}
+			for _, name := range []string{"ETag", "Content-Type", "Cache-Control", "Content-Security-Policy", "X-Content-Type-Options"} {
+				if head.Header.Get(name) != get.Header.Get(name) {
+					t.Errorf("%s %q, GET's %q", name, head.Header.Get(name), get.Header.Get(name))
+				}
+			}
+		})
+	}
+}
+
+// TestHandler_Routes: the app routes by the URL's fragment (#/u/…), which browsers never
+// send, so every screen is the page at Prefix itself (its query too); there is no fallback to
+// the page for other paths: a path the build has no file for is 404, never the page in its
+// place, and so is anything outside Prefix and any method but GET and HEAD.
+func TestHandler_Routes(t *testing.T) {
+	srv := appServer(t)
+	page, err := os.ReadFile("dist/index.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		method, path string
+		want         int
+	}{
+		{http.MethodGet, web.Prefix + "#/u/miawright", http.StatusOK},
+		{http.MethodGet, web.Prefix + "?from=share", http.StatusOK},
+		{http.MethodGet, web.Prefix + "assets/../index.html", http.StatusOK},
+		{http.MethodGet, web.Prefix + "nothing.js", http.StatusNotFound},
+		{http.MethodGet, web.Prefix + "assets/nothing.js", http.StatusNotFound},
+		{http.MethodGet, web.Prefix + "assets/", http.StatusNotFound},
+		{http.MethodGet, web.Prefix + "u/miawright", http.StatusNotFound},
+		{http.MethodGet, web.Prefix + "../embed.go", http.StatusNotFound},
+		{http.MethodGet, "/other", http.StatusNotFound},
+		{http.MethodHead, web.Prefix + "nothing.js", http.StatusNotFound},
+		{http.MethodPost, web.Prefix, http.StatusMethodNotAllowed},
+	} {
+		t.Run(c.method+" "+c.path, func(t *testing.T) {
+			resp, body := do(t, srv, c.method, c.path)
+			if resp.StatusCode != c.want {
+				t.Fatalf("%d, want %d", resp.StatusCode, c.want)
+			}
+			switch c.want {
+			case http.StatusOK:
+				if !bytes.Equal(body, page) {
+					t.Errorf("not the page: %.100q", body)
+				}
+			case http.StatusNotFound:
+				if resp.Header.Get("ETag") != "" || bytes.Contains(body, []byte(`<div id="root">`)) {
+					t.Errorf("the page, or an ETag (%q), for a missing file", resp.Header.Get("ETag"))
+				}
+			case http.StatusMethodNotAllowed:
+				if resp.Header.Get("Allow") != "GET, HEAD" {
+					t.Errorf("Allow %q", resp.Header.Get("Allow"))
+				}
+			}
+		})
+	}
+}
+
+// TestHandler_ServesWithoutCopying: a request for the largest file allocates far less than the
+// file, as every response is written from the bytes read once at start-up.
+func TestHandler_ServesWithoutCopying(t *testing.T) {
+	h := web.Handler()
+	asset := builtAsset(t, "assets/*.js")
+	size := int64(len(mustRead(t, "dist/"+asset)))
+	req := httptest.NewRequest(http.MethodGet, web.Prefix+asset, nil)
+	const n = 20
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	for range n {
+		w := &discardWriter{header: http.Header{}}
+		h.ServeHTTP(w, req)
+		if w.status != 0 && w.status != http.StatusOK || w.written != size {
+			t.Fatalf("%d, %d bytes of %d", w.status, w.written, size)
+		}
+	}
+	runtime.ReadMemStats(&after)
+	if per := int64(after.TotalAlloc-before.TotalAlloc) / n; per > size/4 {
+		t.Errorf("%d bytes allocated per request for a file of %d", per, size)
+	}
+}
+
+func mustRead(t *testing.T, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// discardWriter counts what a response writes, keeping none of it.
+type discardWriter struct {
+	header  http.Header
+	status  int
+	written int64
+}
+
+func (w *discardWriter) Header() http.Header { return w.header }
+func (w *discardWriter) WriteHeader(status int) {
+	if w.status == 0 {
+		w.status = status
+	}
+}
+func (w *discardWriter) Write(b []byte) (int, error) {
+	w.written += int64(len(b))
+	return len(b), nil
+}
