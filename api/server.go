@@ -24,6 +24,7 @@ import (
 	"github.com/quickphotos/quickphotos/graph"
 	"github.com/quickphotos/quickphotos/live"
 	"github.com/quickphotos/quickphotos/media"
+	"github.com/quickphotos/quickphotos/media/blob"
 	"github.com/quickphotos/quickphotos/playground"
 	"github.com/quickphotos/quickphotos/ratelimit"
 	"github.com/quickphotos/quickphotos/resolvers"
@@ -33,8 +34,9 @@ import (
 // Endpoint is the path of the GraphQL API.
 const Endpoint = "/graphql"
 
-// MediaPath is where Config.MediaFiles is served (blob.FileStorePath).
-const MediaPath = "/media/"
+// MediaPath is where Config.MediaFiles is served: the path the embedded media store signs its
+// URLs and forms for.
+const MediaPath = blob.FileStorePath
 
 // Config is what the HTTP edge needs. Its zero values are the safe defaults.
 type Config struct {
