@@ -3,7 +3,7 @@ import type { ReactionType } from "../../gql/graphql";
 import { usePending, useServices } from "../../lib/services";
 import { newMutationId } from "../../offline/queue";
 import { useViewer } from "../layout/viewer";
-import { countsAfter, reactionEmoji, reactionTypes } from "./reactions";
+import { countField, countsAfter, reactionEmoji, reactionTypes } from "./reactions";
 
 export const Reactions_photo = graphql(`
   fragment Reactions_photo on Photo {
@@ -19,8 +19,6 @@ export const Reactions_photo = graphql(`
     }
   }
 `);
-
-const countField = { HEART: "heart", THUMBS_UP: "thumbsUp", SMILEY: "smiley", SUNGLASSES: "sunglasses" } as const;
 
 /** Reactions shows a photo's counters as buttons that react and unreact, optimistically. */
 export function Reactions(props: { photo: FragmentType<typeof Reactions_photo> }) {
@@ -51,7 +49,7 @@ export function Reactions(props: { photo: FragmentType<typeof Reactions_photo> }
       __typename: "Reaction" as const,
       id: rid,
       type,
-      user: { __typename: "User" as const, id: viewer.id },
+      user: { __typename: "User" as const, id: viewer.id, username: viewer.username, name: viewer.name },
       photo: { __typename: "Photo" as const, id: photo.id, reactionCounts: { __typename: "ReactionCounts" as const, ...countsAfter(photo.reactionCounts, type, by) } },
     });
     const messages = {
