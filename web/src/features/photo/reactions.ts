@@ -70,6 +70,27 @@ export function countsAfter(counts: Counts, type: ReactionType, by: 1 | -1): Cou
   return { ...counts, [f]: Math.max(0, counts[f] + by), total: Math.max(0, counts.total + by) };
 }
 
+/**
+ * optimisticReaction is the answer a reaction's mutation is expected to give: the reaction id
+ * (a pending one for a new reaction) of type by viewer, with the photo's counters after it is
+ * added (by +1) or removed (by -1).
+ */
+export function optimisticReaction(
+  viewer: { id: string; username: string; name?: string | null },
+  photo: { id: string; reactionCounts: Counts },
+  type: ReactionType,
+  id: string,
+  by: 1 | -1,
+) {
+  return {
+    __typename: "Reaction" as const,
+    id,
+    type,
+    user: { __typename: "User" as const, id: viewer.id, username: viewer.username, name: viewer.name ?? null },
+    photo: { __typename: "Photo" as const, id: photo.id, reactionCounts: { __typename: "ReactionCounts" as const, ...countsAfter(photo.reactionCounts, type, by) } },
+  };
+}
+
 export const reactionEmoji: Record<ReactionType, { emoji: string; name: string }> = {
   HEART: { emoji: "❤️", name: "heart" },
   THUMBS_UP: { emoji: "👍", name: "thumbs up" },
