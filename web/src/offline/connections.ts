@@ -8,8 +8,8 @@
 import type { ApolloCache, Reference } from "@apollo/client";
 import { graphql } from "../gql";
 
-export type Edge = { __typename?: string; node?: Reference };
-export type Connection = { edges?: readonly Edge[]; totalCount?: number | null; pageInfo?: { hasNextPage?: boolean } };
+type Edge = { __typename?: string; node?: Reference };
+type Connection = { edges?: readonly Edge[]; totalCount?: number | null; pageInfo?: { hasNextPage?: boolean } };
 export type ReadField = <T>(fieldName: string, from: Reference | undefined) => T | undefined;
 
 /** Where a new edge goes in a list: an index, or undefined for not in this list's pages. */
@@ -59,7 +59,7 @@ export function insertEdge(cache: ApolloCache, id: string | undefined, fieldName
   });
 }
 
-/** without is conn with the edges whose node gone says is gone taken out, or conn itself when none is. */
+/** without is the connection existing with the edges whose node is gone taken out, or existing itself when none is. */
 function without(existing: unknown, gone: (node: Reference) => boolean): unknown {
   if (!isConnection(existing)) return existing;
   const edges = existing.edges.filter((e) => e.node === undefined || !gone(e.node));
@@ -67,7 +67,7 @@ function without(existing: unknown, gone: (node: Reference) => boolean): unknown
 }
 
 /**
- * removeEdgesWhere takes the edges whose node gone says is gone out of every cached page of the
+ * removeEdgesWhere takes the edges whose node is gone out of every cached page of the
  * connection fieldName of the object id; gone may read the node's fields with readField.
  */
 export function removeEdgesWhere(cache: ApolloCache, id: string | undefined, fieldName: string, gone: (node: Reference, readField: ReadField) => boolean): void {
@@ -82,7 +82,7 @@ export function removeEdge(cache: ApolloCache, id: string | undefined, fieldName
 }
 
 /** removeFromEveryConnection takes the edges whose node is one of refs out of every connection of every object in the cache. */
-export function removeFromEveryConnection(cache: ApolloCache, refs: ReadonlySet<string>): void {
+function removeFromEveryConnection(cache: ApolloCache, refs: ReadonlySet<string>): void {
   for (const id of Object.keys(cache.extract(false) as Record<string, unknown>)) {
     cache.modify({ id, fields: (existing: unknown) => without(existing, (node) => refs.has(node.__ref)) });
   }
