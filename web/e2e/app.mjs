@@ -125,7 +125,13 @@ async function axe(p, screen) {
 async function signIn(p, username, name) {
   await p.page.goto(`${base}/app/`);
   await p.page.getByLabel("Username").waitFor();
-  if (name) await axe(p, "sign in");
+  if (name) {
+    await axe(p, "sign in");
+    // The username's description suggests a user of the sample (the README's).
+    const hint = await p.page.getByLabel("Username").getAttribute("aria-describedby");
+    const suggested = hint && (await p.page.locator(`[id="${hint}"]`).textContent());
+    if (!suggested?.includes("miawright")) throw new Error(`the sign-in screen suggests no sample user: ${JSON.stringify(suggested)}`);
+  }
   await p.page.getByLabel("Username").fill(username);
   await p.page.getByRole("button", { name: "Sign in", exact: true }).click();
   if (name) {

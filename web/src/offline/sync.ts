@@ -17,6 +17,7 @@ import { CombinedGraphQLErrors } from "@apollo/client";
 import { graphql } from "../gql";
 import type { SyncChangesQuery as SyncChangesResult } from "../gql/graphql";
 import { ViewerStateQuery } from "../features/layout/viewer";
+import { atEnd, byTimestamp, dropFromConnections, insertEdge, removeEdgesWhere } from "./connections";
 import type { KeyValueStorage } from "./queue";
 
 /** The followed end of a follow, read from the cache when the follow is deleted (see leftFeed). */
@@ -110,9 +111,6 @@ export const ChangesAvailableSubscription = graphql(`
 `);
 
 type Change = NonNullable<SyncChangesResult["viewer"]>["changes"]["edges"][number]["node"];
-type Edge = { __typename?: string; node?: Reference };
-type Connection = { edges?: readonly Edge[]; totalCount?: number | null; pageInfo?: { hasNextPage?: boolean } };
-type ReadField = <T>(fieldName: string, from: Reference | undefined) => T | undefined;
 
 /** The codes of a cursor the server will not read from: start a new sync. */
 const refusedCursor = new Set(["CURSOR_EXPIRED", "BAD_USER_INPUT"]);
@@ -274,50 +272,13 @@ function placeUpsert(cache: ApolloCache, viewerId: string, ref: string, node: No
       insertEdge(cache, cache.identify({ __typename: "Photo", id: node.photo.id }), "reactions", ref, "ReactionEdge", atEnd);
       return;
     case "Friendship":
+      // The app reads no one's followers, only the viewer's following.
       if (node.follower.id === viewerId) insertEdge(cache, user(viewerId), "following", ref, "FriendshipEdge", atEnd);
-      if (node.followed.id === viewerId) insertEdge(cache, user(viewerId), "followers", ref, "FriendshipEdge", atEnd);
       return;
     default:
       // A profile: normalised by its id, it shows wherever it is read.
       return;
   }
-}
-
-/** Where a new edge goes in a list: an index, or undefined for not in this list's pages. */
-type Placement = (edges: readonly Edge[], conn: Connection, readField: ReadField) => number | undefined;
-
-/** The lists used as sets (the viewer's first 100 reactions and follows): at the end. */
-const atEnd: Placement = (edges) => edges.length;
-
-/**
- * byTimestamp places a photo before the first older one. One older than every photo loaded
- * goes at the end only when the list has no further page (it would come with that page).
- */
-function byTimestamp(timestamp: string): Placement {
-  return (edges, conn, readField) => {
-    const i = edges.findIndex((e) => (readField<string>("timestamp", e.node) ?? "") < timestamp);
-    if (i >= 0) return i;
-    return conn.pageInfo?.hasNextPage === false ? edges.length : undefined;
-  };
-}
-
-/** insertEdge puts ref into every cached page of the connection field of id that lacks it. */
-function insertEdge(cache: ApolloCache, id: string | undefined, fieldName: string, ref: string, edgeType: string, place: Placement): void {
-  if (id === undefined) return;
-  cache.modify({
-    id,
-    fields: {
-      [fieldName](existing: unknown, { readField }) {
-        const conn = existing as Connection;
-        if (conn === null || typeof conn !== "object" || !Array.isArray(conn.edges)) return existing;
-        if (conn.edges.some((e) => e.node?.__ref === ref)) return existing;
-        const at = place(conn.edges, conn, readField as ReadField);
-        if (at === undefined) return existing;
-        const edges = [...conn.edges.slice(0, at), { __typename: edgeType, node: { __ref: ref } }, ...conn.edges.slice(at)];
-        return { ...conn, edges, ...(typeof conn.totalCount === "number" ? { totalCount: conn.totalCount + 1 } : {}) };
-      },
-    },
-  });
 }
 
 /**
@@ -359,35 +320,8 @@ function dropFeedPhotosOf(cache: ApolloCache, owners: ReadonlySet<string>): void
     cache.evict({ id: "ROOT_QUERY", fieldName: "feed" });
     return;
   }
-  cache.modify({
-    id: "ROOT_QUERY",
-    fields: {
-      feed(existing: unknown, { readField }) {
-        const conn = existing as Connection;
-        if (conn === null || typeof conn !== "object" || !Array.isArray(conn.edges)) return existing;
-        const edges = conn.edges.filter((e) => {
-          const owner = e.node === undefined ? undefined : readField<Reference>("owner", e.node);
-          return owner === undefined || !owners.has(readField<string>("id", owner) ?? "");
-        });
-        return edges.length === conn.edges.length ? existing : { ...conn, edges };
-      },
-    },
+  removeEdgesWhere(cache, "ROOT_QUERY", "feed", (node, readField) => {
+    const owner = readField<Reference>("owner", node);
+    return owner !== undefined && owners.has(readField<string>("id", owner) ?? "");
   });
-}
-
-/** dropFromConnections takes the edges whose node is one of refs out of every connection in the cache. */
-export function dropFromConnections(cache: ApolloCache, refs: ReadonlySet<string>): void {
-  for (const id of Object.keys(cache.extract(false) as Record<string, unknown>)) {
-    cache.modify({
-      id,
-      fields(existing: unknown) {
-        const conn = existing as Connection;
-        if (conn === null || typeof conn !== "object" || !Array.isArray(conn.edges)) return existing;
-        const edges = conn.edges.filter((e) => e.node === undefined || !refs.has(e.node.__ref));
-        if (edges.length === conn.edges.length) return existing;
-        const gone = conn.edges.length - edges.length;
-        return { ...conn, edges, ...(typeof conn.totalCount === "number" ? { totalCount: Math.max(0, conn.totalCount - gone) } : {}) };
-      },
-    });
-  }
 }

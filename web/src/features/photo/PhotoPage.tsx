@@ -7,7 +7,7 @@ import { newMutationId } from "../../offline/queue";
 import { PhotoCard } from "./PhotoCard";
 import { reactionEmoji } from "./reactions";
 
-const PhotoQuery = graphql(`
+export const PhotoQuery = graphql(`
   query Photo($owner: ID!, $timestamp: String!) {
     photo(owner: $owner, timestamp: $timestamp) {
       id

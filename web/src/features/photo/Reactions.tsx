@@ -3,7 +3,7 @@ import type { ReactionType } from "../../gql/graphql";
 import { usePending, useServices } from "../../lib/services";
 import { newMutationId } from "../../offline/queue";
 import { useViewer } from "../layout/viewer";
-import { countsAfter, reactionEmoji, reactionTypes } from "./reactions";
+import { countField, optimisticReaction, reactionEmoji, reactionTypes } from "./reactions";
 
 export const Reactions_photo = graphql(`
   fragment Reactions_photo on Photo {
@@ -19,8 +19,6 @@ export const Reactions_photo = graphql(`
     }
   }
 `);
-
-const countField = { HEART: "heart", THUMBS_UP: "thumbsUp", SMILEY: "smiley", SUNGLASSES: "sunglasses" } as const;
 
 /** Reactions shows a photo's counters as buttons that react and unreact, optimistically. */
 export function Reactions(props: { photo: FragmentType<typeof Reactions_photo> }) {
@@ -47,13 +45,6 @@ export function Reactions(props: { photo: FragmentType<typeof Reactions_photo> }
     const input = { username: session.username, owner: photo.username, timestamp: photo.timestamp, type, clientMutationId: id };
     const existing = mine.get(type);
     const name = reactionEmoji[type].name;
-    const reaction = (rid: string, by: 1 | -1) => ({
-      __typename: "Reaction" as const,
-      id: rid,
-      type,
-      user: { __typename: "User" as const, id: viewer.id },
-      photo: { __typename: "Photo" as const, id: photo.id, reactionCounts: { __typename: "ReactionCounts" as const, ...countsAfter(photo.reactionCounts, type, by) } },
-    });
     const messages = {
       CONFLICT: `You had already reacted with a ${name}.`,
       NOT_FOUND: existing === undefined ? "This photo has been deleted." : "That reaction was already removed.",
@@ -64,7 +55,7 @@ export function Reactions(props: { photo: FragmentType<typeof Reactions_photo> }
             id,
             operationName: "ReactToPhoto",
             variables: { input },
-            optimisticResponse: { reactToPhoto: reaction(`pending:${id}`, 1) },
+            optimisticResponse: { reactToPhoto: optimisticReaction(viewer, photo, type, `pending:${id}`, 1) },
             label: `${name} on ${photo.username}'s photo`,
             messages,
           })
@@ -72,7 +63,7 @@ export function Reactions(props: { photo: FragmentType<typeof Reactions_photo> }
             id,
             operationName: "RemoveReaction",
             variables: { input },
-            optimisticResponse: { removeReaction: reaction(existing, -1) },
+            optimisticResponse: { removeReaction: optimisticReaction(viewer, photo, type, existing, -1) },
             label: `remove ${name} from ${photo.username}'s photo`,
             messages,
           });

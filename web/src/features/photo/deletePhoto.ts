@@ -1,6 +1,7 @@
-import type { ApolloCache, Reference } from "@apollo/client";
+import type { ApolloCache } from "@apollo/client";
 import { graphql } from "../../gql";
 import type { DeletePhotoMutation } from "../../gql/graphql";
+import { removeEdge } from "../../offline/connections";
 import type { MutationKind } from "../../offline/outbox";
 
 export const DeletePhotoMutationDoc = graphql(`
@@ -14,19 +15,16 @@ export const DeletePhotoMutationDoc = graphql(`
   }
 `);
 
-type Connection = { edges?: readonly { node: Reference }[] };
-
-/** Takes a deleted photo out of every list that holds it (feeds, its owner's photos), then out of the cache. */
+/** Takes a deleted photo out of every list that holds it (the feed, its owner's photos), then out of the cache. */
 export const deletePhotoKind: MutationKind = {
   document: DeletePhotoMutationDoc,
   update(cache: ApolloCache, { data }: { data?: DeletePhotoMutation | null }) {
     const p = data?.deletePhoto;
     if (!p) return;
     const ref = cache.identify({ __typename: "Photo", id: p.id });
-    const without = (existing: Connection | Reference) =>
-      "edges" in existing && existing.edges !== undefined ? { ...existing, edges: existing.edges.filter((e) => e.node.__ref !== ref) } : existing;
-    cache.modify({ id: "ROOT_QUERY", fields: { feed: without } });
-    cache.modify({ id: cache.identify({ __typename: "User", id: p.owner.id }), fields: { photos: without, feed: without } });
+    if (ref === undefined) return;
+    removeEdge(cache, "ROOT_QUERY", "feed", ref);
+    removeEdge(cache, cache.identify({ __typename: "User", id: p.owner.id }), "photos", ref);
     cache.evict({ id: ref });
     cache.gc();
   },

@@ -1,5 +1,12 @@
-import { describe, expect, it } from "vitest";
-import { countsAfter } from "./reactions";
+import { ApolloClient, ApolloLink, InMemoryCache } from "@apollo/client";
+import { Observable } from "rxjs";
+import { describe, expect, it, vi } from "vitest";
+import { queuedMutations } from "../../mutations";
+import { memoryStorage } from "../../offline/memoryStorage.test-helper";
+import { Outbox } from "../../offline/outbox";
+import { MutationQueue } from "../../offline/queue";
+import { PhotoQuery } from "./PhotoPage";
+import { countsAfter, optimisticReaction } from "./reactions";
 
 describe("countsAfter", () => {
   const counts = { heart: 1, smiley: 0, thumbsUp: 2, sunglasses: 0, total: 3 };
@@ -9,5 +16,88 @@ describe("countsAfter", () => {
   });
   it("never counts below zero", () => {
     expect(countsAfter(counts, "SMILEY", -1).smiley).toBe(0);
+  });
+});
+
+// Reacting through the outbox against a real ApolloClient and InMemoryCache, the photo page's
+// query in the cache; the link holds each mutation until the test answers it.
+describe("reacting", () => {
+  const viewer = { id: "VXNlcjpi", username: "bo", name: "Bo" };
+  const counts = { heart: 1, smiley: 0, thumbsUp: 0, sunglasses: 0, total: 1 };
+  const vars = { owner: "ada", timestamp: "t1" };
+
+  function setup() {
+    const answers: ((data: object) => void)[] = [];
+    const link = new ApolloLink(
+      () =>
+        new Observable((o) => {
+          answers.push((data) => {
+            o.next({ data } as ApolloLink.Result);
+            o.complete();
+          });
+        }),
+    );
+    const client = new ApolloClient({ cache: new InMemoryCache(), link });
+    const image = { __typename: "Image", url: "https://img/p1", width: 10, height: 10 };
+    client.cache.writeQuery({
+      query: PhotoQuery,
+      variables: vars,
+      data: {
+        __typename: "Query",
+        photo: {
+          __typename: "Photo",
+          id: "p1",
+          username: "ada",
+          timestamp: "t1",
+          url: "https://img/p1",
+          image,
+          owner: { __typename: "User", id: "VXNlcjph", username: "ada", name: "Ada" },
+          reactionCounts: { __typename: "ReactionCounts", ...counts },
+          reactions: {
+            __typename: "ReactionConnection",
+            totalCount: 1,
+            edges: [{ __typename: "ReactionEdge", node: { __typename: "Reaction", id: "r1", type: "HEART", user: { __typename: "User", id: "VXNlcjph", username: "ada", name: "Ada" } } }],
+          },
+        },
+      } as never,
+    });
+    const outbox = new Outbox(client, new MutationQueue(memoryStorage(), "queue"), queuedMutations);
+    /** shown is the photo page's reactions as the screen shows them: total, then (id, type, user's name). */
+    const shown = () => {
+      const r = client.cache.readQuery({ query: PhotoQuery, variables: vars, optimistic: true })?.photo?.reactions;
+      return r && [r.totalCount, ...r.edges.map((e) => `${e.node.id} ${e.node.type} ${e.node.user.name}`)];
+    };
+    return { outbox, answers, shown };
+  }
+
+  const send = (outbox: Outbox, operationName: string, field: string, reaction: object) =>
+    outbox.send({
+      id: "m1",
+      operationName,
+      variables: { input: { username: "bo", owner: "ada", timestamp: "t1", type: "SMILEY", clientMutationId: "m1" } },
+      optimisticResponse: { [field]: reaction },
+      label: "smiley",
+    });
+
+  it("shows a new reaction in the photo's list at once, then as the server answered", async () => {
+    const s = setup();
+    const sent = send(s.outbox, "ReactToPhoto", "reactToPhoto", optimisticReaction(viewer, { id: "p1", reactionCounts: counts }, "SMILEY", "pending:m1", 1));
+
+    expect(s.shown()).toEqual([2, "r1 HEART Ada", "pending:m1 SMILEY Bo"]);
+
+    await vi.waitFor(() => expect(s.answers).toHaveLength(1));
+    s.answers[0]?.({ __typename: "Mutation", reactToPhoto: optimisticReaction(viewer, { id: "p1", reactionCounts: counts }, "SMILEY", "r2", 1) });
+    await sent;
+    expect(s.shown()).toEqual([2, "r1 HEART Ada", "r2 SMILEY Bo"]);
+  });
+
+  it("takes a removed reaction out of the photo's list at once", async () => {
+    const s = setup();
+    const sent = send(s.outbox, "RemoveReaction", "removeReaction", optimisticReaction(viewer, { id: "p1", reactionCounts: counts }, "HEART", "r1", -1));
+    expect(s.shown()).toEqual([0]);
+    await vi.waitFor(() => expect(s.answers).toHaveLength(1));
+    s.answers[0]?.({ __typename: "Mutation", removeReaction: optimisticReaction(viewer, { id: "p1", reactionCounts: counts }, "HEART", "r1", -1) });
+    await sent;
+    expect(s.shown()).toEqual([0]);
   });
 });

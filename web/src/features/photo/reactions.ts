@@ -1,30 +1,41 @@
 // Reacting and unreacting: the mutations, their optimistic answers, and how each answer is
-// written into the viewer's list of reactions (the photo's counters come with the answer and
-// normalise by the photo's id).
+// written into the lists of reactions the screens show, the viewer's and the photo's (the
+// photo's counters come with the answer and normalise by the photo's id).
 
-import type { ApolloCache, Reference } from "@apollo/client";
-import { graphql } from "../../gql";
+import type { ApolloCache } from "@apollo/client";
+import { type FragmentType, getFragmentData, graphql } from "../../gql";
 import type { ReactionType, ReactToPhotoMutation, RemoveReactionMutation } from "../../gql/graphql";
+import { insertEdge, removeEdge } from "../../offline/connections";
 import type { MutationKind } from "../../offline/outbox";
+
+// What either mutation answers, and an optimistic answer has to give: the reaction as the
+// photo page's list shows it (its user's name) and the photo's counters after it.
+export const ReactionResultFragment = graphql(`
+  fragment ReactionResult on Reaction {
+    id
+    type
+    user {
+      id
+      username
+      name
+    }
+    photo {
+      id
+      reactionCounts {
+        heart
+        smiley
+        thumbsUp
+        sunglasses
+        total
+      }
+    }
+  }
+`);
 
 export const ReactToPhotoMutationDoc = graphql(`
   mutation ReactToPhoto($input: ReactionInput!) {
     reactToPhoto(input: $input) {
-      id
-      type
-      user {
-        id
-      }
-      photo {
-        id
-        reactionCounts {
-          heart
-          smiley
-          thumbsUp
-          sunglasses
-          total
-        }
-      }
+      ...ReactionResult
     }
   }
 `);
@@ -32,21 +43,7 @@ export const ReactToPhotoMutationDoc = graphql(`
 export const RemoveReactionMutationDoc = graphql(`
   mutation RemoveReaction($input: ReactionInput!) {
     removeReaction(input: $input) {
-      id
-      type
-      user {
-        id
-      }
-      photo {
-        id
-        reactionCounts {
-          heart
-          smiley
-          thumbsUp
-          sunglasses
-          total
-        }
-      }
+      ...ReactionResult
     }
   }
 `);
@@ -59,7 +56,8 @@ export interface Counts {
   total: number;
 }
 
-const field: Record<ReactionType, keyof Omit<Counts, "total">> = {
+/** countField is the field of ReactionCounts that counts each type of reaction. */
+export const countField: Record<ReactionType, keyof Omit<Counts, "total">> = {
   HEART: "heart",
   SMILEY: "smiley",
   THUMBS_UP: "thumbsUp",
@@ -68,8 +66,29 @@ const field: Record<ReactionType, keyof Omit<Counts, "total">> = {
 
 /** countsAfter is counts with one reaction of type added (by +1) or removed (by -1). */
 export function countsAfter(counts: Counts, type: ReactionType, by: 1 | -1): Counts {
-  const f = field[type];
+  const f = countField[type];
   return { ...counts, [f]: Math.max(0, counts[f] + by), total: Math.max(0, counts.total + by) };
+}
+
+/**
+ * optimisticReaction is the answer a reaction's mutation is expected to give: the reaction id
+ * (a pending one for a new reaction) of type by viewer, with the photo's counters after it is
+ * added (by +1) or removed (by -1).
+ */
+export function optimisticReaction(
+  viewer: { id: string; username: string; name?: string | null },
+  photo: { id: string; reactionCounts: Counts },
+  type: ReactionType,
+  id: string,
+  by: 1 | -1,
+) {
+  return {
+    __typename: "Reaction" as const,
+    id,
+    type,
+    user: { __typename: "User" as const, id: viewer.id, username: viewer.username, name: viewer.name ?? null },
+    photo: { __typename: "Photo" as const, id: photo.id, reactionCounts: { __typename: "ReactionCounts" as const, ...countsAfter(photo.reactionCounts, type, by) } },
+  };
 }
 
 export const reactionEmoji: Record<ReactionType, { emoji: string; name: string }> = {
@@ -81,37 +100,34 @@ export const reactionEmoji: Record<ReactionType, { emoji: string; name: string }
 
 export const reactionTypes: ReactionType[] = ["HEART", "THUMBS_UP", "SMILEY", "SUNGLASSES"];
 
-function editViewerReactions(cache: ApolloCache, userId: string, edit: (edges: readonly { node: Reference }[]) => readonly { node: Reference }[]) {
-  cache.modify({
-    id: cache.identify({ __typename: "User", id: userId }),
-    fields: {
-      reactions(existing: { edges?: readonly { node: Reference }[] } | Reference) {
-        if (!("edges" in existing) || existing.edges === undefined) return existing;
-        return { ...existing, edges: edit(existing.edges) };
-      },
-    },
-  });
+/** The lists that show a reaction: its user's (the viewer's, on screen) and its photo's. */
+function listsOf(cache: ApolloCache, result: FragmentType<typeof ReactionResultFragment>) {
+  const r = getFragmentData(ReactionResultFragment, result);
+  return {
+    ref: cache.identify({ __typename: "Reaction", id: r.id }),
+    user: cache.identify({ __typename: "User", id: r.user.id }),
+    photo: cache.identify({ __typename: "Photo", id: r.photo.id }),
+  };
 }
 
 export const reactKind: MutationKind = {
   document: ReactToPhotoMutationDoc,
   update(cache: ApolloCache, { data }: { data?: ReactToPhotoMutation | null }) {
-    const r = data?.reactToPhoto;
-    if (!r) return;
-    const ref = cache.identify({ __typename: "Reaction", id: r.id });
+    if (!data?.reactToPhoto) return;
+    const { ref, user, photo } = listsOf(cache, data.reactToPhoto);
     if (ref === undefined) return;
-    editViewerReactions(cache, r.user.id, (edges) =>
-      edges.some((e) => e.node.__ref === ref) ? edges : [...edges, { __typename: "ReactionEdge", node: { __ref: ref } } as { node: Reference }],
-    );
+    insertEdge(cache, user, "reactions", ref, "ReactionEdge");
+    insertEdge(cache, photo, "reactions", ref, "ReactionEdge");
   },
 };
 
 export const unreactKind: MutationKind = {
   document: RemoveReactionMutationDoc,
   update(cache: ApolloCache, { data }: { data?: RemoveReactionMutation | null }) {
-    const r = data?.removeReaction;
-    if (!r) return;
-    const ref = cache.identify({ __typename: "Reaction", id: r.id });
-    editViewerReactions(cache, r.user.id, (edges) => edges.filter((e) => e.node.__ref !== ref));
+    if (!data?.removeReaction) return;
+    const { ref, user, photo } = listsOf(cache, data.removeReaction);
+    if (ref === undefined) return;
+    removeEdge(cache, user, "reactions", ref);
+    removeEdge(cache, photo, "reactions", ref);
   },
 };

@@ -1,24 +1,33 @@
 // Following and unfollowing: the mutations and how each answer is written into the viewer's
 // list of whom they follow (the counters come with the answer, normalised by the users' ids).
 
-import type { ApolloCache, Reference } from "@apollo/client";
-import { graphql } from "../../gql";
+import type { ApolloCache } from "@apollo/client";
+import { getFragmentData, graphql } from "../../gql";
 import type { FollowUserMutation, UnfollowUserMutation } from "../../gql/graphql";
+import { insertEdge, removeEdge } from "../../offline/connections";
 import type { MutationKind } from "../../offline/outbox";
+
+// What either mutation answers, and an optimistic answer has to give: both ends' counters and
+// the followed user's username, which the follow buttons match on.
+export const FriendshipResultFragment = graphql(`
+  fragment FriendshipResult on Friendship {
+    id
+    follower {
+      id
+      followingCount
+    }
+    followed {
+      id
+      username
+      followerCount
+    }
+  }
+`);
 
 export const FollowUserMutationDoc = graphql(`
   mutation FollowUser($input: FriendshipInput!) {
     followUser(input: $input) {
-      id
-      follower {
-        id
-        followingCount
-      }
-      followed {
-        id
-        username
-        followerCount
-      }
+      ...FriendshipResult
     }
   }
 `);
@@ -26,53 +35,29 @@ export const FollowUserMutationDoc = graphql(`
 export const UnfollowUserMutationDoc = graphql(`
   mutation UnfollowUser($input: FriendshipInput!) {
     unfollowUser(input: $input) {
-      id
-      follower {
-        id
-        followingCount
-      }
-      followed {
-        id
-        username
-        followerCount
-      }
+      ...FriendshipResult
     }
   }
 `);
 
-type Edges = readonly { node: Reference }[];
-
-function editFollowing(cache: ApolloCache, userId: string, edit: (edges: Edges) => Edges) {
-  cache.modify({
-    id: cache.identify({ __typename: "User", id: userId }),
-    fields: {
-      following(existing: { edges?: Edges } | Reference) {
-        if (!("edges" in existing) || existing.edges === undefined) return existing;
-        return { ...existing, edges: edit(existing.edges) };
-      },
-    },
-  });
-}
-
 export const followKind: MutationKind = {
   document: FollowUserMutationDoc,
   update(cache: ApolloCache, { data }: { data?: FollowUserMutation | null }) {
-    const f = data?.followUser;
-    if (!f) return;
+    if (!data?.followUser) return;
+    const f = getFragmentData(FriendshipResultFragment, data.followUser);
     const ref = cache.identify({ __typename: "Friendship", id: f.id });
     if (ref === undefined) return;
-    editFollowing(cache, f.follower.id, (edges) =>
-      edges.some((e) => e.node.__ref === ref) ? edges : [...edges, { __typename: "FriendshipEdge", node: { __ref: ref } } as { node: Reference }],
-    );
+    insertEdge(cache, cache.identify({ __typename: "User", id: f.follower.id }), "following", ref, "FriendshipEdge");
   },
 };
 
 export const unfollowKind: MutationKind = {
   document: UnfollowUserMutationDoc,
   update(cache: ApolloCache, { data }: { data?: UnfollowUserMutation | null }) {
-    const f = data?.unfollowUser;
-    if (!f) return;
+    if (!data?.unfollowUser) return;
+    const f = getFragmentData(FriendshipResultFragment, data.unfollowUser);
     const ref = cache.identify({ __typename: "Friendship", id: f.id });
-    editFollowing(cache, f.follower.id, (edges) => edges.filter((e) => e.node.__ref !== ref));
+    if (ref === undefined) return;
+    removeEdge(cache, cache.identify({ __typename: "User", id: f.follower.id }), "following", ref);
   },
 };

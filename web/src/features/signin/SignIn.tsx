@@ -2,6 +2,9 @@ import { useEffect, useState } from "react";
 import { apiBase } from "../../lib/network";
 import { claimOfToken, devSignIn, devSignInStatus, type DevSignInStatus, type Session } from "../../lib/session";
 
+/** A user of the sample dataset (`serve --sample`) to suggest: the most followed, as the README says. */
+const sampleUsername = "miawright";
+
 /**
  * SignIn: against a development server (no identity provider, on loopback), as any username,
  * with a token the server mints; otherwise with a bearer token from the identity provider.
@@ -29,9 +32,13 @@ export function SignIn(props: { onSignedIn: (s: Session) => void }) {
           }}
         >
           <p>This is a development server: sign in as anyone.</p>
+          {/* The sign-in endpoint does not say whether the server loaded the sample, so the hint says when it applies. */}
+          <p id="signin-sample">
+            On a server started with <code>--sample</code>, try <code>{sampleUsername}</code>, who follows a few people; a new name makes a new profile.
+          </p>
           <label>
             Username
-            <input name="username" value={username} onChange={(e) => setUsername(e.target.value)} required autoComplete="username" />
+            <input name="username" value={username} onChange={(e) => setUsername(e.target.value)} required autoComplete="username" aria-describedby="signin-sample" />
           </label>
           <button type="submit">Sign in</button>
         </form>
