@@ -23,7 +23,13 @@ func ChangeFromRecord(r streamtypes.Record) (domain.Change, bool, error) {
 	if err != nil {
 		return domain.Change{}, false, err
 	}
-	c, ok, err := changeOf(op, fromStreamItem(r.Dynamodb.Keys), fromStreamItem(r.Dynamodb.OldImage), fromStreamItem(r.Dynamodb.NewImage))
+	keys := fromStreamItem(r.Dynamodb.Keys)
+	if entityDecoder(keyOf(keys)) == nil {
+		// Most of a busy stream is the consumers' own items (feed entries, change logs):
+		// known by their keys, without reading their images.
+		return domain.Change{}, false, nil
+	}
+	c, ok, err := changeOf(op, keys, fromStreamItem(r.Dynamodb.OldImage), fromStreamItem(r.Dynamodb.NewImage))
 	c.ID = cmp.Or(aws.ToString(r.EventID), aws.ToString(r.Dynamodb.SequenceNumber))
 	return c, ok, err
 }
