@@ -90,7 +90,7 @@ function seedViewer(cache: InMemoryCache, follows: [string, string][], reactions
         },
         reactions: {
           __typename: "ReactionConnection",
-          edges: reactions.map(([id, p]) => ({ __typename: "ReactionEdge", node: { __typename: "Reaction", id, type: "HEART", photo: { __typename: "Photo", id: p } } })),
+          edges: reactions.map(([id, p]) => ({ __typename: "ReactionEdge", node: { __typename: "Reaction", id, type: "HEART", user: { __typename: "User", id: viewerId }, photo: { __typename: "Photo", id: p } } })),
         },
       },
     } as never,
@@ -206,12 +206,23 @@ describe("listsHolding", () => {
 
   it("names none for an object the cache does not hold, and cannot say when a field that places it is unread", () => {
     const cache = new InMemoryCache();
-    seedViewer(cache, [], [["r1", "p1"]]);
+    seedViewer(cache, [["f1", ownerId]], []);
+    cache.writeFragment({ fragment: reactionPhotoFragment, data: { __typename: "Reaction", id: "r1", photo: { __typename: "Photo", id: "p1" } } });
     expect(listsHolding(cache, "Photo:p9")).toEqual([]);
     expect(listsHolding(cache, "Friendship:f9")).toEqual([]);
-    // The viewer's reactions are read without their user.
+    // r1 is held without its user; the viewer's follows are read without their follower.
     expect(listsHolding(cache, "Reaction:r1")).toBeUndefined();
+    expect(listsHolding(cache, "Friendship:f1")).toBeUndefined();
     expect(listsHolding(cache, `User:${viewerId}`)).toBeUndefined();
+  });
+
+  it("places the viewer's reactions from what the viewer's query reads", () => {
+    const cache = new InMemoryCache();
+    seedViewer(cache, [], [["r1", "p1"]]);
+    expect(listsHolding(cache, "Reaction:r1")).toEqual([
+      { id: `User:${viewerId}`, fieldName: "reactions" },
+      { id: "Photo:p1", fieldName: "reactions" },
+    ]);
   });
 });
 
@@ -233,11 +244,22 @@ describe("dropFromConnections", () => {
     expect(photoReactions(cache)).toEqual({ totalCount: 1, ids: ["r2"] });
   });
 
-  it("looks through every list for an object it cannot place", () => {
+  it("takes a reaction the sync finds deleted out of the viewer's reactions without looking through the whole cache", () => {
     const cache = new InMemoryCache();
     seedViewer(cache, [], [["r1", "p1"], ["r2", "p1"]]);
-    seedPhotoPage(cache, []);
+    const extract = vi.spyOn(cache, "extract");
     dropFromConnections(cache, new Set(["Reaction:r1"]));
+    expect(extract).not.toHaveBeenCalled();
     expect(cache.readQuery({ query: ViewerStateQuery })?.viewer?.reactions.edges.map((e) => e.node.id)).toEqual(["r2"]);
+  });
+
+  it("looks through every list for an object it cannot place", () => {
+    const cache = new InMemoryCache();
+    // The viewer's follows are read without their follower, so f1 cannot say where it is.
+    seedViewer(cache, [["f1", ownerId], ["f2", "VXNlcjpj"]], []);
+    const extract = vi.spyOn(cache, "extract");
+    dropFromConnections(cache, new Set(["Friendship:f1"]));
+    expect(extract).toHaveBeenCalled();
+    expect(cache.readQuery({ query: ViewerStateQuery })?.viewer?.following.edges.map((e) => e.node.id)).toEqual(["f2"]);
   });
 });
