@@ -91,6 +91,19 @@ export function optimisticReaction(
   };
 }
 
+// The optimistic answers of the two mutations, whole: Apollo writes an answer as the result of
+// its operation, and warns of a missing __typename at its top as at any object's.
+
+/** optimisticReact is what reacting with type to photo is expected to answer: the new reaction, pending as id. */
+export function optimisticReact(viewer: Parameters<typeof optimisticReaction>[0], photo: Parameters<typeof optimisticReaction>[1], type: ReactionType, id: string) {
+  return { __typename: "Mutation" as const, reactToPhoto: optimisticReaction(viewer, photo, type, id, 1) };
+}
+
+/** optimisticUnreact is what removing the viewer's reaction id of type is expected to answer. */
+export function optimisticUnreact(viewer: Parameters<typeof optimisticReaction>[0], photo: Parameters<typeof optimisticReaction>[1], type: ReactionType, id: string) {
+  return { __typename: "Mutation" as const, removeReaction: optimisticReaction(viewer, photo, type, id, -1) };
+}
+
 export const reactionEmoji: Record<ReactionType, { emoji: string; name: string }> = {
   HEART: { emoji: "❤️", name: "heart" },
   THUMBS_UP: { emoji: "👍", name: "thumbs up" },
