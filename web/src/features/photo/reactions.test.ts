@@ -92,16 +92,16 @@ describe("reacting", () => {
       label: "smiley",
     });
 
-  it("shows a new reaction in the photo's list at once, then as the server answered", async () => {
+  it("shows a new reaction in the photo's list at once, where the server puts it (bo before ada), then as the server answered", async () => {
     const s = setup();
     const sent = send(s.outbox, "ReactToPhoto", optimisticReact(viewer, { id: "p1", reactionCounts: counts }, "SMILEY", "pending:m1"));
 
-    expect(s.shown()).toEqual([2, "r1 HEART Ada", "pending:m1 SMILEY Bo"]);
+    expect(s.shown()).toEqual([2, "pending:m1 SMILEY Bo", "r1 HEART Ada"]);
 
     await vi.waitFor(() => expect(s.answers).toHaveLength(1));
     s.answers[0]?.(optimisticReact(viewer, { id: "p1", reactionCounts: counts }, "SMILEY", "r2"));
     await sent;
-    expect(s.shown()).toEqual([2, "r1 HEART Ada", "r2 SMILEY Bo"]);
+    expect(s.shown()).toEqual([2, "r2 SMILEY Bo", "r1 HEART Ada"]);
   });
 
   it("takes a removed reaction out of the photo's list at once", async () => {
