@@ -8,7 +8,7 @@ import { FeedQuery } from "../features/feed/Feed";
 import { ViewerStateQuery } from "../features/layout/viewer";
 import { PhotoCard_photo } from "../features/photo/PhotoCard";
 import { PhotoQuery } from "../features/photo/PhotoPage";
-import { byTimestamp, dropFromConnections, insertEdge, listsHolding, removeEdge, removeEdgesWhere } from "./connections";
+import { byTimestamp, byUserThenType, dropFromConnections, insertEdge, listsHolding, removeEdge, removeEdgesWhere } from "./connections";
 
 const viewerId = "VXNlcjpi";
 const ownerId = "VXNlcjph";
@@ -28,8 +28,8 @@ function photo(id: string, timestamp: string, owner = ownerId) {
   };
 }
 
-function reaction(id: string, userId: string, username: string) {
-  return { __typename: "Reaction", id, type: "HEART", user: { __typename: "User", id: userId, username, name: null } };
+function reaction(id: string, userId: string, username: string, type = "HEART") {
+  return { __typename: "Reaction", id, type, user: { __typename: "User", id: userId, username, name: null } };
 }
 
 function seedFeed(cache: InMemoryCache, photos: object[], opts: { after?: string; hasNextPage?: boolean } = {}) {
@@ -90,7 +90,7 @@ function seedViewer(cache: InMemoryCache, follows: [string, string][], reactions
         },
         reactions: {
           __typename: "ReactionConnection",
-          edges: reactions.map(([id, p]) => ({ __typename: "ReactionEdge", node: { __typename: "Reaction", id, type: "HEART", photo: { __typename: "Photo", id: p } } })),
+          edges: reactions.map(([id, p]) => ({ __typename: "ReactionEdge", node: { __typename: "Reaction", id, type: "HEART", user: { __typename: "User", id: viewerId }, photo: { __typename: "Photo", id: p } } })),
         },
       },
     } as never,
@@ -158,6 +158,33 @@ describe("insertEdge", () => {
     expect(feedIds(complete)).toEqual(["p3", "p0"]);
   });
 
+  it("places a reaction in a photo's list as the server orders it: by user, descending, then type", () => {
+    const cache = new InMemoryCache();
+    // The server's order: "user#type" descending, types by their stored spelling (+1, heart, smiley, sunglasses).
+    seedPhotoPage(cache, [reaction("r1", "U-zoe", "zoe"), reaction("r2", "U-mia", "mia", "SMILEY"), reaction("r3", "U-mia", "mia", "THUMBS_UP"), reaction("r4", "U-ada", "ada")]);
+    const put = (id: string, username: string, type: string) => {
+      cache.writeFragment({ fragment: reactionFragment, data: reaction(id, `U-${username}`, username, type) });
+      insertEdge(cache, "Photo:p1", "reactions", `Reaction:${id}`, "ReactionEdge", byUserThenType(username, type));
+    };
+    put("n1", "mia", "HEART"); // between mia's smiley and thumbs up
+    put("n2", "mia", "SUNGLASSES"); // before mia's smiley
+    put("n3", "mi", "SMILEY"); // "mia#…" > "mi#…": after every mia's
+    put("n4", "zz", "THUMBS_UP"); // first
+    put("n5", "a", "HEART"); // last: the list is complete (totalCount was its length)
+    expect(photoReactions(cache)).toEqual({ totalCount: 9, ids: ["n4", "r1", "n2", "r2", "n1", "r3", "n3", "r4", "n5"] });
+  });
+
+  it("does not put a reaction that sorts after every loaded one into a photo's list with more", () => {
+    const cache = new InMemoryCache();
+    seedPhotoPage(cache, [reaction("r1", "U-zoe", "zoe")], 5);
+    cache.writeFragment({ fragment: reactionFragment, data: reaction("n1", "U-ada", "ada", "HEART") });
+    insertEdge(cache, "Photo:p1", "reactions", "Reaction:n1", "ReactionEdge", byUserThenType("ada", "HEART"));
+    expect(photoReactions(cache)).toEqual({ totalCount: 5, ids: ["r1"] });
+    cache.writeFragment({ fragment: reactionFragment, data: reaction("n2", "U-zz", "zz", "HEART") });
+    insertEdge(cache, "Photo:p1", "reactions", "Reaction:n2", "ReactionEdge", byUserThenType("zz", "HEART"));
+    expect(photoReactions(cache)).toEqual({ totalCount: 6, ids: ["n2", "r1"] });
+  });
+
   it("leaves a list the cache does not hold alone", () => {
     const cache = new InMemoryCache();
     seedViewer(cache, [], []);
@@ -206,12 +233,23 @@ describe("listsHolding", () => {
 
   it("names none for an object the cache does not hold, and cannot say when a field that places it is unread", () => {
     const cache = new InMemoryCache();
-    seedViewer(cache, [], [["r1", "p1"]]);
+    seedViewer(cache, [["f1", ownerId]], []);
+    cache.writeFragment({ fragment: reactionPhotoFragment, data: { __typename: "Reaction", id: "r1", photo: { __typename: "Photo", id: "p1" } } });
     expect(listsHolding(cache, "Photo:p9")).toEqual([]);
     expect(listsHolding(cache, "Friendship:f9")).toEqual([]);
-    // The viewer's reactions are read without their user.
+    // r1 is held without its user; the viewer's follows are read without their follower.
     expect(listsHolding(cache, "Reaction:r1")).toBeUndefined();
+    expect(listsHolding(cache, "Friendship:f1")).toBeUndefined();
     expect(listsHolding(cache, `User:${viewerId}`)).toBeUndefined();
+  });
+
+  it("places the viewer's reactions from what the viewer's query reads", () => {
+    const cache = new InMemoryCache();
+    seedViewer(cache, [], [["r1", "p1"]]);
+    expect(listsHolding(cache, "Reaction:r1")).toEqual([
+      { id: `User:${viewerId}`, fieldName: "reactions" },
+      { id: "Photo:p1", fieldName: "reactions" },
+    ]);
   });
 });
 
@@ -233,11 +271,22 @@ describe("dropFromConnections", () => {
     expect(photoReactions(cache)).toEqual({ totalCount: 1, ids: ["r2"] });
   });
 
-  it("looks through every list for an object it cannot place", () => {
+  it("takes a reaction the sync finds deleted out of the viewer's reactions without looking through the whole cache", () => {
     const cache = new InMemoryCache();
     seedViewer(cache, [], [["r1", "p1"], ["r2", "p1"]]);
-    seedPhotoPage(cache, []);
+    const extract = vi.spyOn(cache, "extract");
     dropFromConnections(cache, new Set(["Reaction:r1"]));
+    expect(extract).not.toHaveBeenCalled();
     expect(cache.readQuery({ query: ViewerStateQuery })?.viewer?.reactions.edges.map((e) => e.node.id)).toEqual(["r2"]);
+  });
+
+  it("looks through every list for an object it cannot place", () => {
+    const cache = new InMemoryCache();
+    // The viewer's follows are read without their follower, so f1 cannot say where it is.
+    seedViewer(cache, [["f1", ownerId], ["f2", "VXNlcjpj"]], []);
+    const extract = vi.spyOn(cache, "extract");
+    dropFromConnections(cache, new Set(["Friendship:f1"]));
+    expect(extract).toHaveBeenCalled();
+    expect(cache.readQuery({ query: ViewerStateQuery })?.viewer?.following.edges.map((e) => e.node.id)).toEqual(["f2"]);
   });
 });

@@ -15,7 +15,7 @@ export type ReadField = <T>(fieldName: string, from: Reference | undefined) => T
 /** Where a new edge goes in a list: an index, or undefined for not in this list's pages. */
 export type Placement = (edges: readonly Edge[], conn: Connection, readField: ReadField) => number | undefined;
 
-/** The lists used as sets (the viewer's first 100 reactions and follows, a photo's reactions): at the end. */
+/** The lists used as sets (the viewer's first 100 reactions and follows): at the end. */
 export const atEnd: Placement = (edges) => edges.length;
 
 /**
@@ -27,6 +27,33 @@ export function byTimestamp(timestamp: string): Placement {
     const i = edges.findIndex((e) => (readField<string>("timestamp", e.node) ?? "") < timestamp);
     if (i >= 0) return i;
     return conn.pageInfo?.hasNextPage === false ? edges.length : undefined;
+  };
+}
+
+/**
+ * The server's order of a photo's reactions (dynamo/keys.go, reactionPK, read descending on
+ * InvertedIndex): by the text "user#type", the type in its stored spelling, descending. So by
+ * user, descending, and a user's reactions sunglasses, smiley, heart, then thumbs up.
+ */
+const storedReactionType: Record<string, string> = { THUMBS_UP: "+1", HEART: "heart", SMILEY: "smiley", SUNGLASSES: "sunglasses" };
+const reactionOrderKey = (username: string, type: string) => `${username}#${storedReactionType[type] ?? type}`;
+
+/**
+ * byUserThenType places a reaction of username's of type in a photo's reactions as the server
+ * orders them: before the first one that sorts after it. One sorting after every reaction
+ * loaded goes at the end only when the list is known to be complete (no further page, or as
+ * many edges as its totalCount): otherwise it would come with a later page.
+ */
+export function byUserThenType(username: string, type: string): Placement {
+  const key = reactionOrderKey(username, type);
+  return (edges, conn, readField) => {
+    const i = edges.findIndex((e) => {
+      const user = readField<Reference>("user", e.node);
+      return reactionOrderKey(readField<string>("username", user) ?? "", readField<string>("type", e.node) ?? "") < key;
+    });
+    if (i >= 0) return i;
+    const complete = conn.pageInfo?.hasNextPage === false || (conn.pageInfo === undefined && typeof conn.totalCount === "number" && edges.length >= conn.totalCount);
+    return complete ? edges.length : undefined;
   };
 }
 

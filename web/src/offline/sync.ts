@@ -17,7 +17,7 @@ import { CombinedGraphQLErrors } from "@apollo/client";
 import { graphql } from "../gql";
 import type { SyncChangesQuery as SyncChangesResult } from "../gql/graphql";
 import { ViewerStateQuery } from "../features/layout/viewer";
-import { atEnd, byTimestamp, dropFromConnections, insertEdge, removeEdgesWhere } from "./connections";
+import { atEnd, byTimestamp, byUserThenType, dropFromConnections, insertEdge, removeEdgesWhere } from "./connections";
 import type { KeyValueStorage } from "./queue";
 
 /** The followed end of a follow, read from the cache when the follow is deleted (see leftFeed). */
@@ -269,7 +269,7 @@ function placeUpsert(cache: ApolloCache, viewerId: string, ref: string, node: No
     }
     case "Reaction":
       if (node.user.id === viewerId) insertEdge(cache, user(viewerId), "reactions", ref, "ReactionEdge", atEnd);
-      insertEdge(cache, cache.identify({ __typename: "Photo", id: node.photo.id }), "reactions", ref, "ReactionEdge", atEnd);
+      insertEdge(cache, cache.identify({ __typename: "Photo", id: node.photo.id }), "reactions", ref, "ReactionEdge", byUserThenType(node.user.username, node.type));
       return;
     case "Friendship":
       // The app reads no one's followers, only the viewer's following.

@@ -4,7 +4,9 @@ import { useReadPolicy } from "../../lib/services";
 
 // What the screens need to know about the signed-in person: whom they follow and how they
 // reacted, to show the follow buttons and their own reactions. The schema has no
-// "does the viewer follow this user" field, so the first 100 of each list stand in for it.
+// "does the viewer follow this user" field, so the first 100 of each list stand in for it. A
+// reaction's user is read so that a reaction the sync finds deleted names its lists itself
+// (offline/connections.ts, listsHolding).
 export const ViewerStateQuery = graphql(`
   query ViewerState {
     viewer {
@@ -28,6 +30,9 @@ export const ViewerStateQuery = graphql(`
           node {
             id
             type
+            user {
+              id
+            }
             photo {
               id
             }

@@ -72,7 +72,7 @@ export function PhotoPage(props: { owner: string; timestamp: string }) {
         operationName: "DeletePhoto",
         variables: { owner: photo.username, timestamp: photo.timestamp, clientMutationId: id },
         // Gone from every list at once, offline too; back if the server refuses.
-        optimisticResponse: { deletePhoto: { __typename: "Photo", id: photo.id, owner: { __typename: "User", id: photo.owner.id } } },
+        optimisticResponse: { __typename: "Mutation", deletePhoto: { __typename: "Photo", id: photo.id, owner: { __typename: "User", id: photo.owner.id } } },
         label: `delete your photo of ${photo.timestamp}`,
         messages: { NOT_FOUND: "This photo was already deleted." },
       })

@@ -3,7 +3,7 @@ import type { ReactionType } from "../../gql/graphql";
 import { usePending, useServices } from "../../lib/services";
 import { newMutationId } from "../../offline/queue";
 import { useViewer } from "../layout/viewer";
-import { countField, optimisticReaction, reactionEmoji, reactionTypes } from "./reactions";
+import { countField, optimisticReact, optimisticUnreact, reactionEmoji, reactionTypes } from "./reactions";
 
 export const Reactions_photo = graphql(`
   fragment Reactions_photo on Photo {
@@ -55,7 +55,7 @@ export function Reactions(props: { photo: FragmentType<typeof Reactions_photo> }
             id,
             operationName: "ReactToPhoto",
             variables: { input },
-            optimisticResponse: { reactToPhoto: optimisticReaction(viewer, photo, type, `pending:${id}`, 1) },
+            optimisticResponse: optimisticReact(viewer, photo, type, `pending:${id}`),
             label: `${name} on ${photo.username}'s photo`,
             messages,
           })
@@ -63,7 +63,7 @@ export function Reactions(props: { photo: FragmentType<typeof Reactions_photo> }
             id,
             operationName: "RemoveReaction",
             variables: { input },
-            optimisticResponse: { removeReaction: optimisticReaction(viewer, photo, type, existing, -1) },
+            optimisticResponse: optimisticUnreact(viewer, photo, type, existing),
             label: `remove ${name} from ${photo.username}'s photo`,
             messages,
           });

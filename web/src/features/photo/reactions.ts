@@ -5,7 +5,7 @@
 import type { ApolloCache } from "@apollo/client";
 import { type FragmentType, getFragmentData, graphql } from "../../gql";
 import type { ReactionType, ReactToPhotoMutation, RemoveReactionMutation } from "../../gql/graphql";
-import { insertEdge, removeEdge } from "../../offline/connections";
+import { byUserThenType, insertEdge, removeEdge } from "../../offline/connections";
 import type { MutationKind } from "../../offline/outbox";
 
 // What either mutation answers, and an optimistic answer has to give: the reaction as the
@@ -91,6 +91,19 @@ export function optimisticReaction(
   };
 }
 
+// The optimistic answers of the two mutations, whole: Apollo writes an answer as the result of
+// its operation, and warns of a missing __typename at its top as at any object's.
+
+/** optimisticReact is what reacting with type to photo is expected to answer: the new reaction, pending as id. */
+export function optimisticReact(viewer: Parameters<typeof optimisticReaction>[0], photo: Parameters<typeof optimisticReaction>[1], type: ReactionType, id: string) {
+  return { __typename: "Mutation" as const, reactToPhoto: optimisticReaction(viewer, photo, type, id, 1) };
+}
+
+/** optimisticUnreact is what removing the viewer's reaction id of type is expected to answer. */
+export function optimisticUnreact(viewer: Parameters<typeof optimisticReaction>[0], photo: Parameters<typeof optimisticReaction>[1], type: ReactionType, id: string) {
+  return { __typename: "Mutation" as const, removeReaction: optimisticReaction(viewer, photo, type, id, -1) };
+}
+
 export const reactionEmoji: Record<ReactionType, { emoji: string; name: string }> = {
   HEART: { emoji: "❤️", name: "heart" },
   THUMBS_UP: { emoji: "👍", name: "thumbs up" },
@@ -100,13 +113,15 @@ export const reactionEmoji: Record<ReactionType, { emoji: string; name: string }
 
 export const reactionTypes: ReactionType[] = ["HEART", "THUMBS_UP", "SMILEY", "SUNGLASSES"];
 
-/** The lists that show a reaction: its user's (the viewer's, on screen) and its photo's. */
+/** The lists that show a reaction, its user's (the viewer's, on screen) and its photo's, and what places it in the photo's. */
 function listsOf(cache: ApolloCache, result: FragmentType<typeof ReactionResultFragment>) {
   const r = getFragmentData(ReactionResultFragment, result);
   return {
     ref: cache.identify({ __typename: "Reaction", id: r.id }),
     user: cache.identify({ __typename: "User", id: r.user.id }),
     photo: cache.identify({ __typename: "Photo", id: r.photo.id }),
+    username: r.user.username,
+    type: r.type,
   };
 }
 
@@ -114,10 +129,10 @@ export const reactKind: MutationKind = {
   document: ReactToPhotoMutationDoc,
   update(cache: ApolloCache, { data }: { data?: ReactToPhotoMutation | null }) {
     if (!data?.reactToPhoto) return;
-    const { ref, user, photo } = listsOf(cache, data.reactToPhoto);
+    const { ref, user, photo, ...r } = listsOf(cache, data.reactToPhoto);
     if (ref === undefined) return;
     insertEdge(cache, user, "reactions", ref, "ReactionEdge");
-    insertEdge(cache, photo, "reactions", ref, "ReactionEdge");
+    insertEdge(cache, photo, "reactions", ref, "ReactionEdge", byUserThenType(r.username, r.type));
   },
 };
 

@@ -2,6 +2,7 @@ import { type FragmentType, getFragmentData, graphql } from "../../gql";
 import { useServices } from "../../lib/services";
 import { newMutationId } from "../../offline/queue";
 import { useViewer } from "../layout/viewer";
+import { optimisticFollow } from "./follow";
 
 export const FollowButton_user = graphql(`
   fragment FollowButton_user on User {
@@ -21,20 +22,13 @@ export function FollowButton(props: { user: FragmentType<typeof FollowButton_use
 
   const toggle = () => {
     const id = newMutationId();
-    const by = following ? -1 : 1;
-    const friendship = {
-      __typename: "Friendship" as const,
-      id: edge?.node.id ?? `pending:${id}`,
-      follower: { __typename: "User" as const, id: viewer.id, followingCount: Math.max(0, viewer.followingCount + by) },
-      followed: { __typename: "User" as const, id: user.id, username: user.username, followerCount: Math.max(0, user.followerCount + by) },
-    };
     const input = { follower: session.username, followed: user.username, clientMutationId: id };
     outbox
       .send({
         id,
         operationName: following ? "UnfollowUser" : "FollowUser",
         variables: { input },
-        optimisticResponse: following ? { unfollowUser: friendship } : { followUser: friendship },
+        optimisticResponse: optimisticFollow(viewer, user, edge?.node.id ?? `pending:${id}`, following ? -1 : 1),
         label: `${following ? "unfollow" : "follow"} ${user.username}`,
         messages: { CONFLICT: `You already follow ${user.username}.`, NOT_FOUND: following ? `You no longer follow ${user.username}.` : `${user.username} no longer exists.` },
       })

@@ -61,3 +61,23 @@ export const unfollowKind: MutationKind = {
     removeEdge(cache, cache.identify({ __typename: "User", id: f.follower.id }), "following", ref);
   },
 };
+
+/**
+ * optimisticFollow is what following user (by +1), or unfollowing them (by -1, id the follow
+ * being removed), is expected to answer: the follow id with both ends' counters after it. The
+ * answer is whole, __typename at its top too: Apollo warns of one missing there as anywhere.
+ */
+export function optimisticFollow(
+  viewer: { id: string; followingCount: number },
+  user: { id: string; username: string; followerCount: number },
+  id: string,
+  by: 1 | -1,
+) {
+  const friendship = {
+    __typename: "Friendship" as const,
+    id,
+    follower: { __typename: "User" as const, id: viewer.id, followingCount: Math.max(0, viewer.followingCount + by) },
+    followed: { __typename: "User" as const, id: user.id, username: user.username, followerCount: Math.max(0, user.followerCount + by) },
+  };
+  return by === 1 ? { __typename: "Mutation" as const, followUser: friendship } : { __typename: "Mutation" as const, unfollowUser: friendship };
+}

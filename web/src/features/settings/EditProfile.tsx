@@ -87,7 +87,7 @@ function EditForm(props: { user: FragmentType<typeof EditProfile_user> }) {
         id,
         operationName: "UpdateProfile",
         variables: { username: user.username, input: { ...input, expectedVersion: version, clientMutationId: id } },
-        optimisticResponse: { updateUser: { __typename: "User", id: user.id, username: user.username, name: fields.name || null, status: fields.status || null, version: version + 1 } },
+        optimisticResponse: { __typename: "Mutation", updateUser: { __typename: "User", id: user.id, username: user.username, name: fields.name || null, status: fields.status || null, version: version + 1 } },
         label: "edit your profile",
         messages: { CONFLICT: "Your profile was changed elsewhere before this edit arrived: open Edit profile, check it, and save yours again." },
       })

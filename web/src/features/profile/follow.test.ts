@@ -1,0 +1,100 @@
+import { ApolloClient, ApolloLink, InMemoryCache } from "@apollo/client";
+import { Observable } from "rxjs";
+import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from "vitest";
+import { queuedMutations } from "../../mutations";
+import { memoryStorage } from "../../offline/memoryStorage.test-helper";
+import { Outbox } from "../../offline/outbox";
+import { MutationQueue } from "../../offline/queue";
+import { ViewerStateQuery } from "../layout/viewer";
+import { optimisticFollow } from "./follow";
+
+// Following through the outbox against a real ApolloClient and InMemoryCache, the viewer's
+// state in the cache; the link holds each mutation until the test answers it.
+describe("following", () => {
+  const viewer = { id: "VXNlcjpi", followingCount: 0 };
+  const ada = { id: "VXNlcjph", username: "ada", followerCount: 3 };
+
+  // Apollo complains on the console of what it cannot write as asked, such as an answer
+  // without its __typename ("Missing field", console.error); the app's answers write cleanly.
+  let complaints: MockInstance[];
+  beforeEach(() => {
+    complaints = [vi.spyOn(console, "error"), vi.spyOn(console, "warn")];
+  });
+  afterEach(() => {
+    for (const c of complaints) {
+      expect(c).not.toHaveBeenCalled();
+      c.mockRestore();
+    }
+  });
+
+  function setup() {
+    const answers: ((data: object) => void)[] = [];
+    const link = new ApolloLink(
+      () =>
+        new Observable((o) => {
+          answers.push((data) => {
+            o.next({ data } as ApolloLink.Result);
+            o.complete();
+          });
+        }),
+    );
+    const client = new ApolloClient({ cache: new InMemoryCache(), link });
+    client.cache.writeQuery({
+      query: ViewerStateQuery,
+      data: {
+        __typename: "Query",
+        viewer: {
+          __typename: "User",
+          id: viewer.id,
+          username: "bo",
+          name: null,
+          followingCount: 0,
+          following: { __typename: "FriendshipConnection", edges: [] },
+          reactions: { __typename: "ReactionConnection", edges: [] },
+        },
+      } as never,
+    });
+    const outbox = new Outbox(client, new MutationQueue(memoryStorage(), "queue"), queuedMutations);
+    /** shown is whom the viewer follows as the screens see it: their count, then the follows (id, username). */
+    const shown = () => {
+      const v = client.cache.readQuery({ query: ViewerStateQuery, optimistic: true })?.viewer;
+      return v && [v.followingCount, ...v.following.edges.map((e) => `${e.node.id} ${e.node.followed.username}`)];
+    };
+    return { outbox, answers, shown };
+  }
+
+  const send = (outbox: Outbox, operationName: string, optimisticResponse: object) =>
+    outbox.send({
+      id: "m1",
+      operationName,
+      variables: { input: { follower: "bo", followed: "ada", clientMutationId: "m1" } },
+      optimisticResponse,
+      label: "follow ada",
+    });
+
+  it("shows a new follow in the viewer's following at once, then as the server answered", async () => {
+    const s = setup();
+    const sent = send(s.outbox, "FollowUser", optimisticFollow(viewer, ada, "pending:m1", 1));
+    expect(s.shown()).toEqual([1, "pending:m1 ada"]);
+
+    await vi.waitFor(() => expect(s.answers).toHaveLength(1));
+    s.answers[0]?.(optimisticFollow(viewer, ada, "f1", 1));
+    await sent;
+    expect(s.shown()).toEqual([1, "f1 ada"]);
+  });
+
+  it("takes an unfollowed user out of the viewer's following at once", async () => {
+    const s = setup();
+    const followed = send(s.outbox, "FollowUser", optimisticFollow(viewer, ada, "pending:m1", 1));
+    await vi.waitFor(() => expect(s.answers).toHaveLength(1));
+    s.answers[0]?.(optimisticFollow(viewer, ada, "f1", 1));
+    await followed;
+
+    const sent = send(s.outbox, "UnfollowUser", optimisticFollow({ ...viewer, followingCount: 1 }, { ...ada, followerCount: 4 }, "f1", -1));
+    expect(s.shown()).toEqual([0]);
+    await vi.waitFor(() => expect(s.answers).toHaveLength(2));
+    s.answers[1]?.(optimisticFollow({ ...viewer, followingCount: 1 }, { ...ada, followerCount: 4 }, "f1", -1));
+    await sent;
+    expect(s.shown()).toEqual([0]);
+  });
+});
