@@ -1,10 +1,6 @@
-import { ApolloClient, ApolloLink, InMemoryCache } from "@apollo/client";
-import { Observable } from "rxjs";
-import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from "vitest";
-import { queuedMutations } from "../../mutations";
-import { memoryStorage } from "../../offline/memoryStorage.test-helper";
-import { Outbox } from "../../offline/outbox";
-import { MutationQueue } from "../../offline/queue";
+import { describe, expect, it, vi } from "vitest";
+import type { Outbox } from "../../offline/outbox";
+import { failOnApolloComplaints, heldOutbox } from "../../offline/heldOutbox.test-helper";
 import { PhotoQuery } from "./PhotoPage";
 import { countsAfter, optimisticReact, optimisticUnreact } from "./reactions";
 
@@ -26,31 +22,10 @@ describe("reacting", () => {
   const counts = { heart: 1, smiley: 0, thumbsUp: 0, sunglasses: 0, total: 1 };
   const vars = { owner: "ada", timestamp: "t1" };
 
-  // Apollo complains on the console of what it cannot write as asked, such as an answer
-  // without its __typename ("Missing field", console.error); the app's answers write cleanly.
-  let complaints: MockInstance[];
-  beforeEach(() => {
-    complaints = [vi.spyOn(console, "error"), vi.spyOn(console, "warn")];
-  });
-  afterEach(() => {
-    for (const c of complaints) {
-      expect(c).not.toHaveBeenCalled();
-      c.mockRestore();
-    }
-  });
+  failOnApolloComplaints();
 
   function setup() {
-    const answers: ((data: object) => void)[] = [];
-    const link = new ApolloLink(
-      () =>
-        new Observable((o) => {
-          answers.push((data) => {
-            o.next({ data } as ApolloLink.Result);
-            o.complete();
-          });
-        }),
-    );
-    const client = new ApolloClient({ cache: new InMemoryCache(), link });
+    const { client, outbox, answers } = heldOutbox();
     const image = { __typename: "Image", url: "https://img/p1", width: 10, height: 10 };
     client.cache.writeQuery({
       query: PhotoQuery,
@@ -74,7 +49,6 @@ describe("reacting", () => {
         },
       } as never,
     });
-    const outbox = new Outbox(client, new MutationQueue(memoryStorage(), "queue"), queuedMutations);
     /** shown is the photo page's reactions as the screen shows them: total, then (id, type, user's name). */
     const shown = () => {
       const r = client.cache.readQuery({ query: PhotoQuery, variables: vars, optimistic: true })?.photo?.reactions;

@@ -1,10 +1,6 @@
-import { ApolloClient, ApolloLink, InMemoryCache } from "@apollo/client";
-import { Observable } from "rxjs";
-import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from "vitest";
-import { queuedMutations } from "../../mutations";
-import { memoryStorage } from "../../offline/memoryStorage.test-helper";
-import { Outbox } from "../../offline/outbox";
-import { MutationQueue } from "../../offline/queue";
+import { describe, expect, it, vi } from "vitest";
+import type { Outbox } from "../../offline/outbox";
+import { failOnApolloComplaints, heldOutbox } from "../../offline/heldOutbox.test-helper";
 import { ViewerStateQuery } from "../layout/viewer";
 import { optimisticFollow } from "./follow";
 
@@ -14,31 +10,10 @@ describe("following", () => {
   const viewer = { id: "VXNlcjpi", followingCount: 0 };
   const ada = { id: "VXNlcjph", username: "ada", followerCount: 3 };
 
-  // Apollo complains on the console of what it cannot write as asked, such as an answer
-  // without its __typename ("Missing field", console.error); the app's answers write cleanly.
-  let complaints: MockInstance[];
-  beforeEach(() => {
-    complaints = [vi.spyOn(console, "error"), vi.spyOn(console, "warn")];
-  });
-  afterEach(() => {
-    for (const c of complaints) {
-      expect(c).not.toHaveBeenCalled();
-      c.mockRestore();
-    }
-  });
+  failOnApolloComplaints();
 
   function setup() {
-    const answers: ((data: object) => void)[] = [];
-    const link = new ApolloLink(
-      () =>
-        new Observable((o) => {
-          answers.push((data) => {
-            o.next({ data } as ApolloLink.Result);
-            o.complete();
-          });
-        }),
-    );
-    const client = new ApolloClient({ cache: new InMemoryCache(), link });
+    const { client, outbox, answers } = heldOutbox();
     client.cache.writeQuery({
       query: ViewerStateQuery,
       data: {
@@ -54,7 +29,6 @@ describe("following", () => {
         },
       } as never,
     });
-    const outbox = new Outbox(client, new MutationQueue(memoryStorage(), "queue"), queuedMutations);
     /** shown is whom the viewer follows as the screens see it: their count, then the follows (id, username). */
     const shown = () => {
       const v = client.cache.readQuery({ query: ViewerStateQuery, optimistic: true })?.viewer;
