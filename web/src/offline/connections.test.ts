@@ -86,7 +86,7 @@ function seedViewer(cache: InMemoryCache, follows: [string, string][], reactions
         followingCount: follows.length,
         following: {
           __typename: "FriendshipConnection",
-          edges: follows.map(([id, followed]) => ({ __typename: "FriendshipEdge", node: { __typename: "Friendship", id, followed: { __typename: "User", id: followed, username: followed } } })),
+          edges: follows.map(([id, followed]) => ({ __typename: "FriendshipEdge", node: { __typename: "Friendship", id, follower: { __typename: "User", id: viewerId }, followed: { __typename: "User", id: followed, username: followed } } })),
         },
         reactions: {
           __typename: "ReactionConnection",
@@ -233,11 +233,11 @@ describe("listsHolding", () => {
 
   it("names none for an object the cache does not hold, and cannot say when a field that places it is unread", () => {
     const cache = new InMemoryCache();
-    seedViewer(cache, [["f1", ownerId]], []);
     cache.writeFragment({ fragment: reactionPhotoFragment, data: { __typename: "Reaction", id: "r1", photo: { __typename: "Photo", id: "p1" } } });
+    cache.writeFragment({ fragment: parse(`fragment TestFriendship on Friendship { id }`), data: { __typename: "Friendship", id: "f1" } });
     expect(listsHolding(cache, "Photo:p9")).toEqual([]);
     expect(listsHolding(cache, "Friendship:f9")).toEqual([]);
-    // r1 is held without its user; the viewer's follows are read without their follower.
+    // r1 is held without its user, f1 without its follower.
     expect(listsHolding(cache, "Reaction:r1")).toBeUndefined();
     expect(listsHolding(cache, "Friendship:f1")).toBeUndefined();
     expect(listsHolding(cache, `User:${viewerId}`)).toBeUndefined();
@@ -280,13 +280,42 @@ describe("dropFromConnections", () => {
     expect(cache.readQuery({ query: ViewerStateQuery })?.viewer?.reactions.edges.map((e) => e.node.id)).toEqual(["r2"]);
   });
 
-  it("looks through every list for an object it cannot place", () => {
+  it("takes a follow the sync finds deleted out of the viewer's follows without looking through the whole cache", () => {
     const cache = new InMemoryCache();
-    // The viewer's follows are read without their follower, so f1 cannot say where it is.
     seedViewer(cache, [["f1", ownerId], ["f2", "VXNlcjpj"]], []);
     const extract = vi.spyOn(cache, "extract");
     dropFromConnections(cache, new Set(["Friendship:f1"]));
-    expect(extract).toHaveBeenCalled();
+    expect(extract).not.toHaveBeenCalled();
     expect(cache.readQuery({ query: ViewerStateQuery })?.viewer?.following.edges.map((e) => e.node.id)).toEqual(["f2"]);
+  });
+
+  it("looks through every list for an object it cannot place", () => {
+    const cache = new InMemoryCache();
+    // Follows read without their follower (as a query of an earlier build of the app did):
+    // f1 cannot say where it is.
+    const follows = parse(`
+      query TestFollows {
+        viewer {
+          id
+          following(first: 100) {
+            edges {
+              node {
+                id
+              }
+            }
+          }
+        }
+      }
+    `);
+    const edge = (id: string) => ({ __typename: "FriendshipEdge", node: { __typename: "Friendship", id } });
+    cache.writeQuery({
+      query: follows,
+      data: { viewer: { __typename: "User", id: viewerId, following: { __typename: "FriendshipConnection", edges: [edge("f1"), edge("f2")] } } },
+    });
+    const extract = vi.spyOn(cache, "extract");
+    dropFromConnections(cache, new Set(["Friendship:f1"]));
+    expect(extract).toHaveBeenCalled();
+    const left = cache.readQuery<{ viewer: { following: { edges: { node: { id: string } }[] } } }>({ query: follows });
+    expect(left?.viewer.following.edges.map((e) => e.node.id)).toEqual(["f2"]);
   });
 });

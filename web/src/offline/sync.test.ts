@@ -202,7 +202,7 @@ describe("Sync", () => {
           followingCount: 1,
           following: {
             __typename: "FriendshipConnection",
-            edges: [{ __typename: "FriendshipEdge", node: { __typename: "Friendship", id: "f1", followed: { __typename: "User", id: "VXNlcjpj", username: "cy" } } }],
+            edges: [{ __typename: "FriendshipEdge", node: { __typename: "Friendship", id: "f1", follower: { __typename: "User", id: viewerId }, followed: { __typename: "User", id: "VXNlcjpj", username: "cy" } } }],
           },
           reactions: { __typename: "ReactionConnection", edges: [] },
         },
@@ -236,7 +236,7 @@ describe("Sync", () => {
           followingCount: 1,
           following: {
             __typename: "FriendshipConnection",
-            edges: [{ __typename: "FriendshipEdge", node: { __typename: "Friendship", id: "f1", followed: { __typename: "User", id: ownerId, username: "ada" } } }],
+            edges: [{ __typename: "FriendshipEdge", node: { __typename: "Friendship", id: "f1", follower: { __typename: "User", id: viewerId }, followed: { __typename: "User", id: ownerId, username: "ada" } } }],
           },
           reactions: { __typename: "ReactionConnection", edges: [] },
         },

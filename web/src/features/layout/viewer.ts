@@ -5,8 +5,8 @@ import { useReadPolicy } from "../../lib/services";
 // What the screens need to know about the signed-in person: whom they follow and how they
 // reacted, to show the follow buttons and their own reactions. The schema has no
 // "does the viewer follow this user" field, so the first 100 of each list stand in for it. A
-// reaction's user is read so that a reaction the sync finds deleted names its lists itself
-// (offline/connections.ts, listsHolding).
+// follow's follower and a reaction's user are read so that one the sync finds deleted names
+// its lists itself (offline/connections.ts, listsHolding).
 export const ViewerStateQuery = graphql(`
   query ViewerState {
     viewer {
@@ -18,6 +18,9 @@ export const ViewerStateQuery = graphql(`
         edges {
           node {
             id
+            follower {
+              id
+            }
             followed {
               id
               username
