@@ -62,8 +62,8 @@ const syncGrace = 24 * time.Hour
 // syncSeenLife is how long the record of a change added to a log must outlive its writing: a
 // stream keeps a record 24 hours (DynamoDB Streams, the embedded engine; the Lambda fan-out
 // drops older ones), so a change is never delivered again later than that after its first
-// delivery. Kept that long and syncGrace more, not the retention, the records take a quarter
-// of the room the entries do at the default retention.
+// delivery. Kept that long and syncGrace more, rather than the retention and syncGrace, they
+// stay a quarter as long at the default retention.
 const syncSeenLife = 24 * time.Hour
 
 // AppendSync adds each append's entries to its log, at the next positions of the log, unless
