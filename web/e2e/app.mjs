@@ -127,6 +127,9 @@ async function signIn(p, username, name) {
   await p.page.getByLabel("Username").waitFor();
   if (name) {
     await axe(p, "sign in");
+    // The page names its icon: without one, browsers ask the server's root for /favicon.ico,
+    // which serves no such file.
+    if ((await p.page.locator('link[rel="icon"]').count()) === 0) throw new Error("the page names no icon: browsers ask for /favicon.ico and get 404");
     // The username's description suggests a user of the sample (the README's).
     const hint = await p.page.getByLabel("Username").getAttribute("aria-describedby");
     const suggested = hint && (await p.page.locator(`[id="${hint}"]`).textContent());
