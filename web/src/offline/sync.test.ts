@@ -101,6 +101,28 @@ function seedFeed(cache: InMemoryCache, photos: object[], hasNextPage = false) {
   });
 }
 
+/** seedFollow writes the viewer's state with one follow, f, of the user followed (id, username). */
+function seedFollow(cache: InMemoryCache, f: string, followed: string, username: string) {
+  cache.writeQuery({
+    query: ViewerStateQuery,
+    data: {
+      __typename: "Query",
+      viewer: {
+        __typename: "User",
+        id: viewerId,
+        username: "bo",
+        name: null,
+        followingCount: 1,
+        following: {
+          __typename: "FriendshipConnection",
+          edges: [{ __typename: "FriendshipEdge", node: { __typename: "Friendship", id: f, follower: { __typename: "User", id: viewerId }, followed: { __typename: "User", id: followed, username } } }],
+        },
+        reactions: { __typename: "ReactionConnection", edges: [] },
+      },
+    },
+  });
+}
+
 function feedIds(cache: InMemoryCache): string[] | undefined {
   const diff = cache.diff({ query: FeedQuery, variables: { first: 10 }, optimistic: false });
   if (!diff.complete) return undefined;
@@ -190,24 +212,7 @@ describe("Sync", () => {
       ),
     );
     seedFeed(s.cache, [photo("p2", "2026-11-27T10:00:00"), photo("p1", "2026-11-26T10:00:00")]);
-    s.cache.writeQuery({
-      query: ViewerStateQuery,
-      data: {
-        __typename: "Query",
-        viewer: {
-          __typename: "User",
-          id: viewerId,
-          username: "bo",
-          name: null,
-          followingCount: 1,
-          following: {
-            __typename: "FriendshipConnection",
-            edges: [{ __typename: "FriendshipEdge", node: { __typename: "Friendship", id: "f1", follower: { __typename: "User", id: viewerId }, followed: { __typename: "User", id: "VXNlcjpj", username: "cy" } } }],
-          },
-          reactions: { __typename: "ReactionConnection", edges: [] },
-        },
-      },
-    });
+    seedFollow(s.cache, "f1", "VXNlcjpj", "cy");
     s.storage.setItem("cursor", "c0");
 
     await s.sync.run();
@@ -224,24 +229,7 @@ describe("Sync", () => {
     const s = setup(() => page([change("Friendship", "f1", null)], "c1"));
     const other = { ...photo("p3", "2026-11-25T10:00:00"), owner: { __typename: "User", id: "VXNlcjpj", username: "cy", name: "Cy" } };
     seedFeed(s.cache, [photo("p2", "2026-11-27T10:00:00"), photo("p1", "2026-11-26T10:00:00"), other]);
-    s.cache.writeQuery({
-      query: ViewerStateQuery,
-      data: {
-        __typename: "Query",
-        viewer: {
-          __typename: "User",
-          id: viewerId,
-          username: "bo",
-          name: null,
-          followingCount: 1,
-          following: {
-            __typename: "FriendshipConnection",
-            edges: [{ __typename: "FriendshipEdge", node: { __typename: "Friendship", id: "f1", follower: { __typename: "User", id: viewerId }, followed: { __typename: "User", id: ownerId, username: "ada" } } }],
-          },
-          reactions: { __typename: "ReactionConnection", edges: [] },
-        },
-      },
-    });
+    seedFollow(s.cache, "f1", ownerId, "ada");
     s.storage.setItem("cursor", "c0");
 
     await s.sync.run();
