@@ -37,7 +37,9 @@ func (p perOperation) InterceptOperation(ctx context.Context, next graphql.Opera
 	ctx, _ = dynamo.WithCost(ctx)
 	opts := loaders.Options{Observer: p.batches, Wait: p.batchWait, SyncRetention: p.syncRetention}
 	if oc := graphql.GetOperationContext(ctx); oc != nil && oc.Operation != nil {
-		opts.ProfileFields = selectionOf(oc).profile.profileFields()
+		facts := selectionOf(oc)
+		opts.ProfileFields = facts.profile.profileFields()
+		opts.OneRootField = facts.rootFields == 1
 	}
 	return next(loaders.With(ctx, loaders.New(p.store, opts)))
 }

@@ -69,6 +69,9 @@ type selectionFacts struct {
 	measures      limits.Measures
 	profile       profileSet
 	asksForSchema bool
+	// rootFields counts the operation's root fields as written: a field spread twice, or
+	// asked for twice under one name, counts twice.
+	rootFields int
 	// badArgument is the first argument in document order that fails its check.
 	badArgument *gqlerror.Error
 }
@@ -81,6 +84,7 @@ func walkSelection(op *ast.OperationDefinition, vars map[string]any) *selectionF
 			a.measures = a.measures.Plus(b.measures)
 			a.profile |= b.profile
 			a.asksForSchema = a.asksForSchema || b.asksForSchema
+			a.rootFields += b.rootFields
 			if a.badArgument == nil {
 				a.badArgument = b.badArgument
 			}
@@ -91,6 +95,9 @@ func walkSelection(op *ast.OperationDefinition, vars map[string]any) *selectionF
 			s.measures = limits.MeasureField(f, children.measures)
 			s.profile |= profileFieldOf(f)
 			s.asksForSchema = s.asksForSchema || asksForSchema(f)
+			if f.Depth() == 0 {
+				s.rootFields = 1
+			}
 			// A field comes before its children in the document, so its own error wins.
 			if err := argumentError(op, f); err != nil {
 				s.badArgument = err

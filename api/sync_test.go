@@ -132,11 +132,15 @@ func heartID(user, owner string, i int) string {
 func TestChanges_ACaughtUpDeviceHearsOfEveryChangeToItsScope(t *testing.T) {
 	srv := apitest.NewServer(t, apitest.WithAuth(), apitest.WithFeed(feed.Config{Backfill: 2}))
 	srv.MustCreateUsers(t, "ann", "bob", "cy")
+	ann, bob := startSync(t, srv, "ann"), startSync(t, srv, "bob")
 	for i := 1; i <= 3; i++ {
 		srv.MustUploadPhoto(t, "bob", apitest.Timestamp(i))
 	}
 	srv.MustUploadPhoto(t, "ann", apitest.Timestamp(10))
-	ann := startSync(t, srv, "ann")
+	// The stream has handled the uploads, each sent to its owner's followers of then (none):
+	// an upload handled after the follow below would go to ann as a new photo of bob's.
+	bob.pullUntil(t, 10, "Photo UPSERTED "+photoID("bob", 1), "Photo UPSERTED "+photoID("bob", 2), "Photo UPSERTED "+photoID("bob", 3))
+	ann.pullUntil(t, 10, "Photo UPSERTED "+photoID("ann", 10))
 
 	t.Run("a follow brings the followed profile and latest photos", func(t *testing.T) {
 		srv.MustFollow(t, "ann", "bob")

@@ -22,11 +22,7 @@ func (l *Loaders) User(ctx context.Context, username string) (*domain.User, erro
 
 // Users returns the profiles of usernames in order, nil where there is none.
 func (l *Loaders) Users(ctx context.Context, usernames []string) ([]*domain.User, error) {
-	keys := make([]domain.NodeKey, len(usernames))
-	for i, u := range usernames {
-		keys[i] = domain.UserKey{Username: u}
-	}
-	nodes, err := l.Nodes(ctx, keys)
+	nodes, err := l.Nodes(ctx, UserKeys(usernames))
 	if err != nil {
 		return nil, err
 	}
@@ -37,6 +33,15 @@ func (l *Loaders) Users(ctx context.Context, usernames []string) ([]*domain.User
 		}
 	}
 	return users, nil
+}
+
+// UserKeys are the keys of the profiles of usernames, in order.
+func UserKeys(usernames []string) []domain.NodeKey {
+	keys := make([]domain.NodeKey, len(usernames))
+	for i, u := range usernames {
+		keys[i] = domain.UserKey{Username: u}
+	}
+	return keys
 }
 
 // Photo returns the photo with key k, nil when there is none.
@@ -125,10 +130,7 @@ func (l *Loaders) prime(ctx context.Context, n domain.Node) {
 // reactions, friendships), as when each type had a loader of its own.
 func (l *Loaders) batchEntities() dataloader.BatchFunc[domain.NodeKey, domain.Node] {
 	return func(ctx context.Context, keys []domain.NodeKey) []*dataloader.Result[domain.Node] {
-		if l.opts.Observer != nil {
-			observeKinds(l.opts.Observer, keys)
-		}
-		found, err := l.store.GetNodes(ctx, keys, l.opts.ProfileFields)
+		found, err := l.readEntities(ctx, keys)
 		results := make([]*dataloader.Result[domain.Node], len(keys))
 		for i, k := range keys {
 			switch v, ok := found[k]; {
@@ -142,6 +144,15 @@ func (l *Loaders) batchEntities() dataloader.BatchFunc[domain.NodeKey, domain.No
 		}
 		return results
 	}
+}
+
+// readEntities reads keys with one BatchGetItem per 100 keys (the profiles' fields narrowed to
+// those the operation reads), telling the observer of the batch.
+func (l *Loaders) readEntities(ctx context.Context, keys []domain.NodeKey) (map[domain.NodeKey]domain.Node, error) {
+	if l.opts.Observer != nil {
+		observeKinds(l.opts.Observer, keys)
+	}
+	return l.store.GetNodes(ctx, keys, l.opts.ProfileFields)
 }
 
 // loaderNames name the batches of each type for the observer.

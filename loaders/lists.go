@@ -10,26 +10,21 @@ import (
 	"github.com/quickphotos/quickphotos/dynamo"
 )
 
-// pages returns a loader of list pages: DynamoDB has no batched Query, so a batch runs one
-// Query per distinct page, concurrently; the loader's cache makes two fields asking for the
-// same page share one request.
+// pages returns a loader of list pages. DynamoDB has no batched Query, so a page costs one
+// Query however it is grouped: the loader sends each page at once (a batch of one, no window,
+// which would only add latency), and its cache makes two fields asking for the same page share
+// one request.
 func pages[K comparable, V any](name string, opts Options, query func(context.Context, K, domain.PageRequest) (V, error)) *dataloader.Loader[pageKey[K], V] {
 	batch := func(ctx context.Context, keys []pageKey[K]) []*dataloader.Result[V] {
 		results := make([]*dataloader.Result[V], len(keys))
-		var wg sync.WaitGroup
 		for i, k := range keys {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				v, err := query(ctx, k.Of, domain.PageRequest{First: k.First, After: k.After})
-				results[i] = &dataloader.Result[V]{Data: v, Error: err}
-			}()
+			v, err := query(ctx, k.Of, domain.PageRequest{First: k.First, After: k.After})
+			results[i] = &dataloader.Result[V]{Data: v, Error: err}
 		}
-		wg.Wait()
 		return results
 	}
-	return dataloader.NewBatchedLoader(observed(opts.Observer, name, batch), dataloader.WithWait[pageKey[K], V](opts.wait()),
-		dataloader.WithInputCapacity[pageKey[K], V](inputBuffer))
+	return dataloader.NewBatchedLoader(observed(opts.Observer, name, batch),
+		dataloader.WithBatchCapacity[pageKey[K], V](1), dataloader.WithInputCapacity[pageKey[K], V](1))
 }
 
 // pageLoader is a loader of list pages (pages), made on its first use. Its fields are set
@@ -118,6 +113,8 @@ func (l *Loaders) Feed(ctx context.Context, reader string, p domain.PageRequest)
 	for i, e := range entries.Items {
 		keys[i] = e.Photo
 	}
+	// The page's photos are all its level reads (see Prefetch).
+	l.Prefetch(ctx, keys...)
 	photos, err := l.Nodes(ctx, keys)
 	if err != nil {
 		return domain.Page[domain.Photo]{}, err

@@ -30,6 +30,9 @@ type Options struct {
 	// SyncRetention is how long the change logs keep their entries: a cursor older is
 	// refused. Zero means domain.DefaultSyncRetention.
 	SyncRetention time.Duration
+	// OneRootField says the operation has a single root field, so that nothing runs beside
+	// it: Prefetch may then read at once what a field knows its level will ask for.
+	OneRootField bool
 }
 
 // wait is the batch window of o.
@@ -65,6 +68,8 @@ type Loaders struct {
 	// entities reads profiles, photos, reactions and friendships by key, all of them in one
 	// BatchGetItem per wave (see entities.go).
 	entities *dataloader.Loader[domain.NodeKey, domain.Node]
+	// cached is the entity loader's cache, which Prefetch reads.
+	cached *dataloader.InMemoryCache[domain.NodeKey, domain.Node]
 	// The list loaders are made when first used: an operation reads a list or two, and the
 	// others' loaders should cost it nothing.
 	photoPages     pageLoader[string, dynamo.PhotoPage]
@@ -91,8 +96,8 @@ const inputBuffer = 16
 
 // New returns the loaders of one operation over store.
 func New(store *dynamo.Store, opts Options) *Loaders {
-	l := &Loaders{store: store, opts: opts}
-	l.entities = dataloader.NewBatchedLoader(l.batchEntities(),
+	l := &Loaders{store: store, opts: opts, cached: dataloader.NewCache[domain.NodeKey, domain.Node]()}
+	l.entities = dataloader.NewBatchedLoader(l.batchEntities(), dataloader.WithCache[domain.NodeKey, domain.Node](l.cached),
 		dataloader.WithWait[domain.NodeKey, domain.Node](opts.wait()), dataloader.WithBatchCapacity[domain.NodeKey, domain.Node](100),
 		dataloader.WithInputCapacity[domain.NodeKey, domain.Node](inputBuffer))
 	// The queries capture nothing, so that setting them allocates nothing.

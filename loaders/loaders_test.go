@@ -36,8 +36,6 @@ func TestUser_CancelledLoadIsNotCached(t *testing.T) {
 	}
 }
 
-// TestUsers_OneBatchAndDeduplicated: concurrent loads of the same and different users share
-// one BatchGetItem.
 // TestUsers_CancelledBatchForgetsEveryKey: when a batch of several profiles fails, none of
 // its keys keeps the error in the cache.
 func TestUsers_CancelledBatchForgetsEveryKey(t *testing.T) {
@@ -62,6 +60,8 @@ func TestUsers_CancelledBatchForgetsEveryKey(t *testing.T) {
 	}
 }
 
+// TestUsers_OneBatchAndDeduplicated: concurrent loads of the same and different users share
+// one BatchGetItem.
 func TestUsers_OneBatchAndDeduplicated(t *testing.T) {
 	store := newStore(t)
 	ctx := context.Background()

@@ -16,15 +16,18 @@ import (
 // alone and beside a greedy caller; the greedy caller is refused once its bucket is spent, while
 // the mix's requests, each signed in as a user drawn from the sample, are never refused.
 func TestRun_GreedyCaller(t *testing.T) {
-	buckets, err := ratelimit.NewMemory(ratelimit.Limits{Capacity: 300, RefillPerSecond: 10}, nil)
+	buckets, err := ratelimit.NewMemory(ratelimit.Limits{Capacity: 300, RefillPerSecond: 500}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	srv := sampleServer(t, apitest.WithAuth(), apitest.WithConfig(func(c *api.Config) { c.RateLimit = buckets }))
+	// A round lasts as long as the greedy caller needs to spend its bucket and have a refusal
+	// come back (the server holds it half a second), however fast the server answers the mix;
+	// the refill keeps up with any one user of the mix, never with the greedy caller.
 	const ops = 150
 	report, err := loadtest.Run(context.Background(), loadtest.Config{
 		Targets: []string{srv.URL + api.Endpoint}, Mix: mix(t, "standard"), Clients: 3, Rounds: 2,
-		Duration: time.Minute, MaxOps: ops, SampleUsers: sampleUsers, Seed: 1,
+		Duration: 1500 * time.Millisecond, SampleUsers: sampleUsers, Seed: 1,
 		Tokens: tokensOf(srv), Greedy: 2,
 	})
 	if err != nil {
@@ -34,10 +37,11 @@ func TestRun_GreedyCaller(t *testing.T) {
 	report.Write(&out)
 	t.Log(out.String())
 	target := report.Targets[0]
-	// The mix alone goes into the main report: 150 operations a round. Together, the mix's
-	// requests spend far more than one bucket holds, so one refused would show they shared one.
-	if target.Total() != 2*ops || target.Failed() != 0 {
-		t.Fatalf("the mix: %d answered of %d, %d failed", target.Total(), 2*ops, target.Failed())
+	// The mix alone goes into the main report: at least 150 operations a round. Together, the
+	// mix's requests spend far more than one bucket holds, so one refused would show they
+	// shared one.
+	if target.Total() < 2*ops || target.Failed() != 0 {
+		t.Fatalf("the mix: %d answered, want at least %d; %d failed", target.Total(), 2*ops, target.Failed())
 	}
 	g := target.Greedy
 	if g == nil || g.Clients != 2 || len(g.Alone) == 0 || len(g.Beside) == 0 {

@@ -62,13 +62,16 @@ func primeUser[In any](ctx context.Context, l *loaders.Loaders, _ In, u domain.U
 	l.PrimeUser(ctx, u)
 }
 
-// forgetReactedPhoto makes the loaders read again the photo a reaction changed the counters of.
+// forgetReactedPhoto makes the loaders read again the photo a reaction changed the counters of,
+// at once when the answer selects it.
 func forgetReactedPhoto(ctx context.Context, l *loaders.Loaders, k domain.ReactionKey, _ domain.Reaction) {
 	l.ForgetPhoto(ctx, k.Photo)
+	l.Prefetch(ctx, selectedKeys(ctx, related{"photo", k.Photo})...)
 }
 
 // forgetFriends makes the loaders read again the two profiles a friendship changed the
-// counters of.
+// counters of, at once, in one batch, those the answer selects.
 func forgetFriends(ctx context.Context, l *loaders.Loaders, k domain.FriendshipKey, _ domain.Friendship) {
 	l.ForgetUsers(ctx, k.Follower, k.Followed)
+	l.Prefetch(ctx, selectedKeys(ctx, related{"follower", domain.UserKey{Username: k.Follower}}, related{"followed", domain.UserKey{Username: k.Followed}})...)
 }

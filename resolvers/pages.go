@@ -61,5 +61,6 @@ func feedConnection(ctx context.Context, reader string, first *int, after *strin
 	if err != nil {
 		return nil, err
 	}
+	prefetchFor(ctx, "owner", page.Items, func(p *domain.Photo) domain.NodeKey { return domain.UserKey{Username: p.Owner} })
 	return photoConnection(page), nil
 }

@@ -181,6 +181,7 @@ func (r *photoResolver) Reactions(ctx context.Context, obj *domain.Photo, first 
 	if err != nil {
 		return nil, err
 	}
+	prefetchFor(ctx, "user", page.Items, func(r *domain.Reaction) domain.NodeKey { return domain.UserKey{Username: r.Username} })
 	total := obj.Reactions.Total()
 	return reactionConnection(page.Page, &total), nil
 }
@@ -202,7 +203,7 @@ func (r *queryResolver) User(ctx context.Context, username string) (*domain.User
 	// username was checked before the operation ran (selection.CheckArguments).
 	l := loaders.For(ctx)
 	// A first page of followers is read by the same Query as the profile.
-	if p, ok := selectedPage(ctx, "followers", true); ok {
+	if p, _, ok := selectedPage(ctx, "followers", true); ok {
 		page, err := l.Followers(ctx, username, p)
 		if err != nil {
 			return nil, err
@@ -211,7 +212,7 @@ func (r *queryResolver) User(ctx context.Context, username string) (*domain.User
 	}
 	// So is the last page of photos (the profile sorts just before the oldest photo): for a
 	// user with few photos, one Query serves both.
-	if p, ok := selectedPage(ctx, "photos", false); ok {
+	if p, _, ok := selectedPage(ctx, "photos", false); ok {
 		page, err := l.Photos(ctx, username, p)
 		if err != nil {
 			return nil, err
@@ -220,6 +221,7 @@ func (r *queryResolver) User(ctx context.Context, username string) (*domain.User
 			return page.Owner, nil
 		}
 	}
+	l.Prefetch(ctx, domain.UserKey{Username: username}) // a root field: see loaders.Prefetch
 	return l.User(ctx, username)
 }
 
@@ -243,7 +245,9 @@ func (r *queryResolver) Feed(ctx context.Context, first *int, after *string) (*m
 // Users is the resolver for the users field.
 func (r *queryResolver) Users(ctx context.Context, usernames []string) ([]*domain.User, error) {
 	// usernames were checked before the operation ran (selection.CheckArguments).
-	return loaders.For(ctx).Users(ctx, usernames)
+	l := loaders.For(ctx)
+	l.Prefetch(ctx, loaders.UserKeys(usernames)...)
+	return l.Users(ctx, usernames)
 }
 
 // Node is the resolver for the node field. It returns the entity itself, whose fields then
@@ -253,7 +257,9 @@ func (r *queryResolver) Node(ctx context.Context, id string) (domain.Node, error
 	if err != nil {
 		return nil, err
 	}
-	return loaders.For(ctx).Node(ctx, k)
+	l := loaders.For(ctx)
+	l.Prefetch(ctx, k)
+	return l.Node(ctx, k)
 }
 
 // Nodes is the resolver for the nodes field.
@@ -262,7 +268,9 @@ func (r *queryResolver) Nodes(ctx context.Context, ids []string) ([]domain.Node,
 	if err != nil {
 		return nil, err
 	}
-	return loaders.For(ctx).Nodes(ctx, keys)
+	l := loaders.For(ctx)
+	l.Prefetch(ctx, keys...)
+	return l.Nodes(ctx, keys)
 }
 
 // Photo is the resolver for the photo field.
@@ -272,14 +280,20 @@ func (r *queryResolver) Photo(ctx context.Context, owner string, timestamp strin
 		return nil, err
 	}
 	l := loaders.For(ctx)
+	// The owner's key is in the photo's: a selected owner is read with the photo, or with the
+	// users of its reactions.
+	owners := selectedKeys(ctx, related{"owner", domain.UserKey{Username: k.Owner}})
 	// A first page of reactions is read by the same Query on InvertedIndex as the photo.
-	if p, ok := selectedPage(ctx, "reactions", true); ok {
+	if p, reactions, ok := selectedPage(ctx, "reactions", true); ok {
 		page, err := l.PhotoReactions(ctx, k, p)
 		if err != nil {
 			return nil, err
 		}
+		users := nodeKeys(ctx, reactions.Selections, "user", page.Items, func(r *domain.Reaction) domain.NodeKey { return domain.UserKey{Username: r.Username} })
+		l.Prefetch(ctx, append(owners, users...)...)
 		return page.Photo, nil
 	}
+	l.Prefetch(ctx, append(owners, k)...)
 	return l.Photo(ctx, k)
 }
 
@@ -367,6 +381,7 @@ func (r *userResolver) Photos(ctx context.Context, obj *domain.User, first *int,
 	if err != nil {
 		return nil, err
 	}
+	prefetchFor(ctx, "owner", page.Items, func(p *domain.Photo) domain.NodeKey { return domain.UserKey{Username: p.Owner} })
 	return photoConnection(page.Page), nil
 }
 
@@ -391,6 +406,7 @@ func (r *userResolver) Followers(ctx context.Context, obj *domain.User, first *i
 	if err != nil {
 		return nil, err
 	}
+	prefetchFor(ctx, "follower", page.Items, func(f *domain.Friendship) domain.NodeKey { return domain.UserKey{Username: f.Follower} })
 	return friendshipConnection(page.Page, obj.FollowerCount), nil
 }
 
@@ -404,6 +420,7 @@ func (r *userResolver) Following(ctx context.Context, obj *domain.User, first *i
 	if err != nil {
 		return nil, err
 	}
+	prefetchFor(ctx, "followed", page.Items, func(f *domain.Friendship) domain.NodeKey { return domain.UserKey{Username: f.Followed} })
 	return friendshipConnection(page, obj.FollowingCount), nil
 }
 
@@ -417,6 +434,7 @@ func (r *userResolver) Reactions(ctx context.Context, obj *domain.User, first *i
 	if err != nil {
 		return nil, err
 	}
+	prefetchFor(ctx, "photo", page.Items, func(r *domain.Reaction) domain.NodeKey { return r.Photo })
 	return reactionConnection(page, nil), nil
 }
 
