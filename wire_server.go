@@ -90,6 +90,7 @@ func (s *server) settle(ctx context.Context, stderr io.Writer) error {
 		return err
 	}
 	tuneGC(os.Getenv)
+	startStackBallast()
 	var release func()
 	s.limiter, s.limiterSays, release, err = s.cfg.rateLimit.limiter(s.cfg.changesFrom, s.cfg.store.table)
 	if err != nil {

@@ -30,6 +30,13 @@ func (s *Store) batchGetConsistent(ctx context.Context, keys []Key) ([]Item, err
 
 func (s *Store) batchGetReads(ctx context.Context, keys []Key, attributes []string, consistent bool) ([]Item, error) {
 	keys = distinct(keys)
+	if len(keys) == 0 {
+		return nil, nil
+	}
+	if len(keys) <= maxBatchGetKeys {
+		// One request, the common case: read in this goroutine, not one of its own.
+		return s.batchGetChunk(ctx, keys, attributes, consistent)
+	}
 	var chunks [][]Key
 	for len(keys) > 0 {
 		n := min(len(keys), maxBatchGetKeys)
