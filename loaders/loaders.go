@@ -11,9 +11,10 @@ import (
 	"github.com/quickphotos/quickphotos/dynamo"
 )
 
-// DefaultWait is how long a loader gathers keys before it sends a batch, unless
+// DefaultWait is how long the entity loader gathers keys before it sends a batch, unless
 // Options.Wait says otherwise. GraphQL resolves the siblings of a list concurrently; a few
-// milliseconds lets all of them join one request.
+// milliseconds lets all of them join one request, where no field read their keys at once
+// (Prefetch). The list loaders never wait: see pages.
 const DefaultWait = 5 * time.Millisecond
 
 // Options tunes a set of loaders.
@@ -23,9 +24,9 @@ type Options struct {
 	ProfileFields []domain.ProfileField
 	// Observer, when set, is told the size of every batch.
 	Observer BatchObserver
-	// Wait is how long a loader gathers keys before it sends a batch; zero means
+	// Wait is how long the entity loader gathers keys before it sends a batch; zero means
 	// DefaultWait. A longer wait groups more reliably on a busy machine, at the cost of
-	// latency on every level of an operation that does not fill a batch.
+	// latency on every level that waits for it (see Prefetch).
 	Wait time.Duration
 	// SyncRetention is how long the change logs keep their entries: a cursor older is
 	// refused. Zero means domain.DefaultSyncRetention.
