@@ -21,6 +21,8 @@ func TestRequestBudgets(t *testing.T) {
 		srv.MustUploadPhoto(t, "u001", apitest.Timestamp(i))
 	}
 	srv.MustReact(t, "u002", "u000", apitest.Timestamp(0), "HEART")
+	srv.MustFollow(t, "u003", "u000")
+	srv.MustFollow(t, "u004", "u001")
 
 	many := make([]string, 100)
 	for i := range many {
@@ -47,6 +49,10 @@ func TestRequestBudgets(t *testing.T) {
 			map[string]int{"BatchGetItem": 1, "Query": 2}},
 		{"PhotosWithTheProfile_OneQuery", `{ user(username: "u001") { name photos(first: 5) { edges { node { url } } } } }`, nil,
 			map[string]int{"Query": 1}},
+		// Each user's connection reads its followers' profiles: one BatchGetItem for the level,
+		// not one per user (a connection within a list leaves them to the window).
+		{"FollowersOfSeveralUsers_OneBatchPerLevel", `{ users(usernames: ["u000", "u001"]) { followers(first: 5) { edges { node { follower { name } } } } } }`, nil,
+			map[string]int{"BatchGetItem": 2, "Query": 2}},
 		{"ReactionPhotosBatched", `{ user(username: "u002") { reactions { edges { node { photo { url owner { name } } } } } } }`, nil,
 			map[string]int{"BatchGetItem": 3, "Query": 4}},
 	} {

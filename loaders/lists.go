@@ -100,8 +100,10 @@ func (l *Loaders) UserReactions(ctx context.Context, username string, p domain.P
 }
 
 // Feed returns a page of reader's feed with its photos, in feed order. A photo deleted since
-// its entry was written (the feed catches up a moment later) is left out of the page.
-func (l *Loaders) Feed(ctx context.Context, reader string, p domain.PageRequest) (domain.Page[domain.Photo], error) {
+// its entry was written (the feed catches up a moment later) is left out of the page. Alone
+// says no other field of the operation's level can ask for entities: the page's photos are
+// then read at once (see Prefetch).
+func (l *Loaders) Feed(ctx context.Context, reader string, p domain.PageRequest, alone bool) (domain.Page[domain.Photo], error) {
 	entries, err := load(ctx, l.feedPages.get(l), pageKey[string]{reader, p.First, p.After})
 	if err != nil {
 		return domain.Page[domain.Photo]{}, err
@@ -113,8 +115,9 @@ func (l *Loaders) Feed(ctx context.Context, reader string, p domain.PageRequest)
 	for i, e := range entries.Items {
 		keys[i] = e.Photo
 	}
-	// The page's photos are all its level reads (see Prefetch).
-	l.Prefetch(ctx, keys...)
+	if alone {
+		l.Prefetch(ctx, keys...)
+	}
 	photos, err := l.Nodes(ctx, keys)
 	if err != nil {
 		return domain.Page[domain.Photo]{}, err

@@ -24,8 +24,9 @@ type SyncChanges struct {
 }
 
 // Changes returns a page of the changes to user's sync scope after p.After (see
-// dynamo.Store.SyncChanges), each upserted object read as it is now.
-func (l *Loaders) Changes(ctx context.Context, user string, p domain.PageRequest) (SyncChanges, error) {
+// dynamo.Store.SyncChanges), each upserted object read as it is now: at once when alone says
+// no other field of the operation's level can ask for entities (see Prefetch).
+func (l *Loaders) Changes(ctx context.Context, user string, p domain.PageRequest, alone bool) (SyncChanges, error) {
 	page, err := load(ctx, l.syncPages.get(l), pageKey[string]{user, p.First, p.After})
 	if err != nil {
 		return SyncChanges{}, err
@@ -35,6 +36,9 @@ func (l *Loaders) Changes(ctx context.Context, user string, p domain.PageRequest
 		if e.Op == domain.Upserted {
 			keys = append(keys, e.Object)
 		}
+	}
+	if alone {
+		l.Prefetch(ctx, keys...)
 	}
 	nodes, err := l.Nodes(ctx, keys)
 	if err != nil {

@@ -72,10 +72,27 @@ func nodeKeys[T any](ctx context.Context, sel ast.SelectionSet, field string, it
 }
 
 // prefetchFor reads at once the entity that field names on each of a page's items, key(item),
-// when the connection being resolved selects that field (see loaders.Prefetch): the elements
-// then find them cached instead of each waiting for the batch window.
+// when the connection being resolved selects that field and is the only one of its kind at its
+// level (see loaders.Prefetch): the elements then find them cached instead of each waiting for
+// the batch window.
 func prefetchFor[T any](ctx context.Context, field string, items []T, key func(*T) domain.NodeKey) {
+	if underList(ctx) {
+		return
+	}
 	loaders.For(ctx).Prefetch(ctx, nodeKeys(ctx, graphql.GetFieldContext(ctx).Field.Selections, field, items, key)...)
+}
+
+// underList reports whether the field being resolved is within an element of a list: then
+// the same field resolves for each of the list's elements at once, and only the batch window
+// gathers their entities into one request per level, where each reading its own at once would
+// cost a request per element.
+func underList(ctx context.Context) bool {
+	for fc := graphql.GetFieldContext(ctx); fc != nil; fc = fc.Parent {
+		if fc.Index != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // related is an entity that a field of the object being resolved reads: the photo of a
