@@ -3,6 +3,7 @@ package api_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"testing"
 	"time"
@@ -22,6 +23,8 @@ func TestPrefetch_NoLevelWaitsForTheBatchWindow(t *testing.T) {
 	srv := apitest.NewServer(t, apitest.WithAuth(), apitest.WithFeed(feed.Config{Backfill: 20}),
 		apitest.WithConfig(func(c *api.Config) { c.BatchWait = window }))
 	srv.MustCreateUsers(t, "ann", "bob", "cy", "dee")
+	var start struct{ User struct{ Changes struct{ Cursor string } } }
+	queryBefore(t, srv, "ann", 15*time.Second, `{ user(username: "ann") { changes { cursor } } }`, nil).Decode(t, &start)
 	for _, follower := range []string{"ann", "cy", "dee"} {
 		srv.MustFollow(t, follower, "bob")
 	}
@@ -39,6 +42,19 @@ func TestPrefetch_NoLevelWaitsForTheBatchWindow(t *testing.T) {
 		return len(p.Feed.Edges) == 6, "feed of " + string(rune('0'+len(p.Feed.Edges)))
 	})
 	bobPhoto := map[string]any{"o": "bob", "t": apitest.Timestamp(1)}
+
+	t.Run("changes", func(t *testing.T) {
+		apitest.Eventually(t, "ann's changes", func() (bool, string) {
+			resp := queryBefore(t, srv, "ann", 15*time.Second, `query($a: String) { user(username: "ann") { changes(first: 50, after: $a) { edges { node { node { id } } } } } }`, map[string]any{"a": start.User.Changes.Cursor})
+			if len(resp.Errors) > 0 {
+				t.Fatalf("errors: %+v", resp.Errors)
+			}
+			var p struct{ User struct{ Changes struct{ Edges []struct{} } } }
+			resp.Decode(t, &p)
+			// ann's follows, bob's and cy's photos, the reactions on bob's.
+			return len(p.User.Changes.Edges) >= 10, fmt.Sprint(len(p.User.Changes.Edges), " changes")
+		})
+	})
 
 	for _, tc := range []struct {
 		name  string
