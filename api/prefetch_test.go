@@ -23,7 +23,9 @@ func TestPrefetch_NoLevelWaitsForTheBatchWindow(t *testing.T) {
 	srv := apitest.NewServer(t, apitest.WithAuth(), apitest.WithFeed(feed.Config{Backfill: 20}),
 		apitest.WithConfig(func(c *api.Config) { c.BatchWait = window }))
 	srv.MustCreateUsers(t, "ann", "bob", "cy", "dee")
-	var start struct{ User struct{ Changes struct{ Cursor string } } }
+	var start struct {
+		User struct{ Changes struct{ Cursor string } }
+	}
 	queryBefore(t, srv, "ann", 15*time.Second, `{ user(username: "ann") { changes { cursor } } }`, nil).Decode(t, &start)
 	for _, follower := range []string{"ann", "cy", "dee"} {
 		srv.MustFollow(t, follower, "bob")
@@ -49,7 +51,9 @@ func TestPrefetch_NoLevelWaitsForTheBatchWindow(t *testing.T) {
 			if len(resp.Errors) > 0 {
 				t.Fatalf("errors: %+v", resp.Errors)
 			}
-			var p struct{ User struct{ Changes struct{ Edges []struct{} } } }
+			var p struct {
+				User struct{ Changes struct{ Edges []struct{} } }
+			}
 			resp.Decode(t, &p)
 			// ann's follows, bob's and cy's photos, the reactions on bob's.
 			return len(p.User.Changes.Edges) >= 10, fmt.Sprint(len(p.User.Changes.Edges), " changes")
