@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"path"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -17,9 +18,14 @@ import (
 // revalidated on every load, so a new build reaches browsers at once, and every file carries a
 // strong ETag, so revalidating a file the browser holds is a 304 with no body.
 //
-// Handler reads and hashes the whole build when called (it is small, and the binary holds it
-// anyway): call it once, at start-up, and share the handler.
+// The build is read and hashed on the first request, not when Handler is called: a process
+// that never serves the app (an AWS Lambda function's cold start) does not pay for it.
 func Handler() http.Handler {
+	return &handler{files: sync.OnceValue(loadFiles)}
+}
+
+// loadFiles reads and hashes every file of the build, by its path under dist.
+func loadFiles() map[string]*file {
 	root, err := fs.Sub(dist, "dist")
 	if err != nil {
 		panic("web: " + err.Error()) // dist is embedded: a bug
@@ -39,10 +45,10 @@ func Handler() http.Handler {
 	if err != nil {
 		panic("web: " + err.Error()) // dist is embedded: a bug
 	}
-	return &handler{files: files}
+	return files
 }
 
-// file is one file of the build and what its responses say of it, worked out at start-up.
+// file is one file of the build and what its responses say of it, worked out once.
 type file struct {
 	// data is the file, read once: every response is written from it (through a
 	// bytes.Reader, which copies nothing), so no one may write to it.
@@ -78,7 +84,7 @@ func newFile(name string, data []byte) *file {
 	return f
 }
 
-type handler struct{ files map[string]*file }
+type handler struct{ files func() map[string]*file }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
@@ -96,7 +102,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	// The app routes by the URL's fragment, which browsers do not send: a path with no file
 	// is a mistake, so it is 404 rather than the page.
-	f, ok := h.files[path.Clean(name)]
+	f, ok := h.files()[path.Clean(name)]
 	if !ok {
 		http.NotFound(w, r)
 		return

@@ -259,7 +259,7 @@ func TestHandler_Routes(t *testing.T) {
 }
 
 // TestHandler_ServesWithoutCopying: a request for the largest file allocates far less than the
-// file, as every response is written from the bytes read once at start-up.
+// file, as every response is written from the bytes read once, on the first request.
 func TestHandler_ServesWithoutCopying(t *testing.T) {
 	h := web.Handler()
 	asset := builtAsset(t, "assets/*.js")
