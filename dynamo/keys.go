@@ -27,7 +27,7 @@ import (
 //	PK UPLOAD#id       SK #UPLOAD                                 a photo upload (staging record)
 //	InvertedIndex: SK #UPLOAD  PK UPLOAD#…                        every upload, for the sweeper
 //	PK MUTATION#u      SK #MUTATION#h                             u's mark of a client mutation id (h: its hash)
-//	PK SYNC#u          SK #HEAD#u … #SEEN#h … E#n#u               u's change log: its head, changes already in it, entry n
+//	PK SYNC#u          SK #HEAD#u … #SEEN#h … E#n#u               u's change log: its head, changes already in it, entries up to n
 //	PK SYNC#~u         SK #HEAD#~u … #SEEN#h … E#n#~u             popular u's public log, the same way
 //	PK SYNC#           SK #KEY                                    the key that signs change log cursors
 const (
@@ -174,17 +174,22 @@ func syncHeadKey(l domain.SyncLog) Key {
 	return Key{PK: syncPK(l), SK: prefixSyncHead + syncLogName(l)}
 }
 
-// syncEntryKey is the key of entry seq of a change log. The position is written in 20 digits,
-// so that the entries sort by it; the log's name after it keeps InvertedIndex's partitions
-// one item each (every log has an entry 1).
+// syncEntryKey is the key of the item of a change log whose last entry is at position seq
+// (an item holds the entries of one append, up to maxItemEntries). The position is written in
+// 20 digits, so that the items sort by it; the log's name after it keeps InvertedIndex's
+// partitions one item each.
 func syncEntryKey(l domain.SyncLog, seq uint64) Key {
 	return Key{PK: syncPK(l), SK: fmt.Sprintf("%s%020d#%s", prefixSyncLog, seq, syncLogName(l))}
 }
 
-// syncEntryRange is the sort-key range of a log's entries after position after: a Query from
-// the first to the last.
-func syncEntryRange(l domain.SyncLog, after uint64) (low, high string) {
-	return syncEntryKey(l, after+1).SK, prefixSyncLog + "~"
+// syncEntryRange is the sort-key range of a log's entry items after position after whose
+// last entry is at through or before (0: to the log's end).
+func syncEntryRange(l domain.SyncLog, after, through uint64) (low, high string) {
+	low, high = syncEntryKey(l, after+1).SK, prefixSyncLog+"~"
+	if through > 0 {
+		high = syncEntryKey(l, through).SK
+	}
+	return low, high
 }
 
 // syncSeqFromSK returns n from "E#n#…".

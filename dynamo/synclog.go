@@ -413,7 +413,15 @@ type loggedEntry struct {
 // the start of the log expired before the reader came to it, and the reader begins at the
 // first entry there, rather than calling its cursor expired.
 func (s *Store) readSyncLog(ctx context.Context, l domain.SyncLog, after uint64, want int, now time.Time, fromStart bool) (entries []loggedEntry, more bool, err error) {
-	low, high := syncEntryRange(l, after)
+	// An item holds up to maxItemEntries entries, and the Query's limit counts items: the
+	// range ends with the item that holds the entry after the page, so that no more than a
+	// page and an item is read. From a position no cursor gave, the first entries kept may be
+	// anywhere after it.
+	var through uint64
+	if !fromStart {
+		through = after + uint64(want) + maxItemEntries
+	}
+	low, high := syncEntryRange(l, after, through)
 	items, err := s.queryItems(ctx, &dynamodb.QueryInput{
 		KeyConditionExpression:    aws.String("PK = :pk AND SK BETWEEN :low AND :high"),
 		ExpressionAttributeValues: Item{":pk": str(syncPK(l)), ":low": str(low), ":high": str(high)},

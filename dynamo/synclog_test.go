@@ -32,7 +32,7 @@ func TestSyncKeys(t *testing.T) {
 			if k.SK <= prev {
 				t.Errorf("entry %d sorts before the one before it: %q <= %q", n, k.SK, prev)
 			}
-			if low, high := syncEntryRange(l, n-1); k.SK < low || k.SK > high {
+			if low, high := syncEntryRange(l, n-1, 0); k.SK < low || k.SK > high {
 				t.Errorf("entry %d outside the range after %d: %q not in [%q, %q]", n, n-1, k.SK, low, high)
 			}
 			prev = k.SK
@@ -347,6 +347,44 @@ func TestSyncEntriesFromItem_Malformed(t *testing.T) {
 		spoil(item)
 		if _, _, err := syncEntriesFromItem(item); err == nil {
 			t.Errorf("%s: read without an error", name)
+		}
+	}
+}
+
+// TestSync_APageReadsNoMoreThanAPageAndAnItem: an item holds up to maxItemEntries entries and
+// a Query's limit counts items, so the read of a page ends at the item that holds the entry
+// after it: a page of one from a log of five full items reads the item that holds it, not the
+// two items the limit allows.
+func TestSync_APageReadsNoMoreThanAPageAndAnItem(t *testing.T) {
+	_, s := embedded(t)
+	ctx := context.Background()
+	l := domain.SyncLog{User: "ann"}
+	for i := range 5 {
+		entries := make([]domain.SyncEntry, maxItemEntries)
+		for j := range entries {
+			entries[j] = domain.SyncEntry{Object: domain.PhotoKey{Owner: "bob", Timestamp: apitestTimestamp(i*maxItemEntries + j)}, Op: domain.Upserted}
+		}
+		if err := s.AppendSync(ctx, []domain.SyncAppend{{Log: l, Change: fmt.Sprint(i), Entries: entries}}, time.Hour); err != nil {
+			t.Fatal(err)
+		}
+	}
+	read := func(after uint64, want int) (int, float64) {
+		ctx, cost := WithCost(ctx)
+		entries, more, err := s.readSyncLog(ctx, l, after, want, time.Now(), false)
+		if err != nil || !more || len(entries) != want || entries[0].seq != after+1 {
+			t.Fatalf("after %d, %d: %d entries from %+v, more %v, %v", after, want, len(entries), entries[:min(1, len(entries))], more, err)
+		}
+		return cost.Snapshot().Requests, cost.Snapshot().ReadCapacityUnits
+	}
+	_, all := read(0, 4*maxItemEntries) // the five items
+	perItem := all / 5
+	for _, c := range []struct {
+		after uint64
+		items float64 // that hold the page and the entry after it
+	}{{0, 1}, {50, 1}, {99, 2}, {100, 1}, {250, 1}} {
+		requests, units := read(c.after, 1)
+		if requests != 1 || units > (c.items+0.5)*perItem {
+			t.Errorf("a page of one after %d: %d requests, %.1f read units, want one of %.0f items' %.1f", c.after, requests, units, c.items, c.items*perItem)
 		}
 	}
 }
