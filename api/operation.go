@@ -18,7 +18,7 @@ type perOperation struct {
 	store *dynamo.Store
 	// batches, when set, is told the size of every loader batch.
 	batches loaders.BatchObserver
-	// batchWait is each loader's batch window (loaders.Options.Wait).
+	// batchWait is the entity loader's batch window (loaders.Options.Wait).
 	batchWait time.Duration
 	// syncRetention is how long the change logs keep their entries (loaders.Options).
 	syncRetention time.Duration

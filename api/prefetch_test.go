@@ -16,8 +16,9 @@ import (
 // TestPrefetch_NoLevelWaitsForTheBatchWindow: in an operation of one root field, each level
 // reads at once the entities it knows it needs (loaders.Prefetch), in the batch the window
 // would have gathered, so no field waits for the window. With a window of a minute, every
-// operation of the load mix and the access patterns built of one root field answers at once,
-// at the cost in requests its budget says; one that waited would take the minute.
+// operation of the load mix and those below answer at once, at the cost in requests each
+// budget says; one that waited would take the minute. (Fields of a list's elements that the
+// list does not read for, such as a reacted photo's owner, still wait: ReactionPhotosBatched.)
 func TestPrefetch_NoLevelWaitsForTheBatchWindow(t *testing.T) {
 	const window = time.Minute
 	srv := apitest.NewServer(t, apitest.WithAuth(), apitest.WithFeed(feed.Config{Backfill: 20}),
@@ -41,7 +42,7 @@ func TestPrefetch_NoLevelWaitsForTheBatchWindow(t *testing.T) {
 	apitest.Eventually(t, "ann's feed", func() (bool, string) {
 		var p struct{ Feed struct{ Edges []struct{} } }
 		srv.As(t, "ann").Query(t, `{ feed(first: 20) { edges { cursor } } }`, nil).Decode(t, &p)
-		return len(p.Feed.Edges) == 6, "feed of " + string(rune('0'+len(p.Feed.Edges)))
+		return len(p.Feed.Edges) == 6, fmt.Sprint("feed of ", len(p.Feed.Edges))
 	})
 	bobPhoto := map[string]any{"o": "bob", "t": apitest.Timestamp(1)}
 

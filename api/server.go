@@ -85,7 +85,8 @@ type Config struct {
 	// SyncRetention is how long the change logs keep their entries: an older cursor is
 	// refused; zero means domain.DefaultSyncRetention.
 	SyncRetention time.Duration
-	// BatchWait is how long each dataloader gathers keys before it sends a batch; zero means
+	// BatchWait is how long the entity loader gathers keys before it sends a batch, where a
+	// level's fields do not read their entities at once (loaders.Prefetch); zero means
 	// loaders.DefaultWait.
 	BatchWait time.Duration
 	// Live delivers the table's changes to subscriptions (graphql-ws and Server-Sent Events at

@@ -25,8 +25,8 @@ func ChangeFromRecord(r streamtypes.Record) (domain.Change, bool, error) {
 	}
 	keys := fromStreamItem(r.Dynamodb.Keys)
 	if entityDecoder(keyOf(keys)) == nil {
-		// Most of a busy stream is the consumers' own items (feed entries, change logs):
-		// known by their keys, without reading their images.
+		// Much of a busy stream is the consumers' own items (the change logs and their
+		// records): known by their keys, without reading their images.
 		return domain.Change{}, false, nil
 	}
 	c, ok, err := changeOf(op, keys, fromStreamItem(r.Dynamodb.OldImage), fromStreamItem(r.Dynamodb.NewImage))
