@@ -24,15 +24,18 @@ func ChangeFromRecord(r streamtypes.Record) (domain.Change, bool, error) {
 		return domain.Change{}, false, err
 	}
 	keys := fromStreamItem(r.Dynamodb.Keys)
-	if entityDecoder(keyOf(keys)) == nil {
-		// Much of a busy stream is the consumers' own items (the change logs and their
-		// records): known by their keys, without reading their images.
+	if !isEntity(keys) {
 		return domain.Change{}, false, nil
 	}
 	c, ok, err := changeOf(op, keys, fromStreamItem(r.Dynamodb.OldImage), fromStreamItem(r.Dynamodb.NewImage))
 	c.ID = cmp.Or(aws.ToString(r.EventID), aws.ToString(r.Dynamodb.SequenceNumber))
 	return c, ok, err
 }
+
+// isEntity reports whether the item of keys is an entity: much of a busy stream is the
+// consumers' own items (the change logs and their records), known by their keys without
+// reading their images.
+func isEntity(keys Item) bool { return entityDecoder(keyOf(keys)) != nil }
 
 // changeOp reads a stream record's eventName, as every reader of a stream spells it.
 func changeOp(eventName string) (domain.ChangeOp, error) {

@@ -17,7 +17,11 @@ func ChangeFromLambdaRecord(r events.DynamoDBEventRecord) (domain.Change, bool, 
 	if err != nil {
 		return domain.Change{}, false, err
 	}
-	c, ok, err := changeOf(op, fromLambdaItem(r.Change.Keys), fromLambdaItem(r.Change.OldImage), fromLambdaItem(r.Change.NewImage))
+	keys := fromLambdaItem(r.Change.Keys)
+	if !isEntity(keys) {
+		return domain.Change{}, false, nil
+	}
+	c, ok, err := changeOf(op, keys, fromLambdaItem(r.Change.OldImage), fromLambdaItem(r.Change.NewImage))
 	c.ID = cmp.Or(r.EventID, r.Change.SequenceNumber)
 	return c, ok, err
 }

@@ -2,7 +2,6 @@ package loaders
 
 import (
 	"context"
-	"slices"
 
 	"github.com/quickphotos/quickphotos/domain"
 )
@@ -19,17 +18,21 @@ import (
 // With several root fields, those of one level may share a batch, and only the window
 // gathers them: Prefetch then leaves the keys to it.
 
+// Prefetches reports whether Prefetch reads (the operation has one root field), so that a
+// caller can skip gathering keys for nothing.
+func (l *Loaders) Prefetches() bool { return l.opts.OneRootField }
+
 // Prefetch reads the entities of keys not cached yet, in one batch and at once, and caches
 // them, when the operation has one root field (Options.OneRootField); otherwise it does
 // nothing. A failed read caches nothing: each field then loads its own key, and reports the
 // error of that load.
 func (l *Loaders) Prefetch(ctx context.Context, keys ...domain.NodeKey) {
-	if !l.opts.OneRootField || len(keys) == 0 {
+	if !l.Prefetches() || len(keys) == 0 {
 		return
 	}
 	missing := make([]domain.NodeKey, 0, len(keys))
 	for _, k := range keys {
-		if _, ok := l.cached.Get(ctx, k); !ok && !slices.Contains(missing, k) {
+		if _, ok := l.cached.Get(ctx, k); !ok {
 			missing = append(missing, k)
 		}
 	}

@@ -76,10 +76,16 @@ func nodeKeys[T any](ctx context.Context, sel ast.SelectionSet, field string, it
 // level (see loaders.Prefetch): the elements then find them cached instead of each waiting for
 // the batch window.
 func prefetchFor[T any](ctx context.Context, field string, items []T, key func(*T) domain.NodeKey) {
-	if underList(ctx) {
+	if !readsAtOnce(ctx) {
 		return
 	}
 	loaders.For(ctx).Prefetch(ctx, nodeKeys(ctx, graphql.GetFieldContext(ctx).Field.Selections, field, items, key)...)
+}
+
+// readsAtOnce reports whether the field being resolved may read its level's entities at once
+// (loaders.Prefetch): its operation has one root field, and it is within no list.
+func readsAtOnce(ctx context.Context) bool {
+	return loaders.For(ctx).Prefetches() && !underList(ctx)
 }
 
 // underList reports whether the field being resolved is within an element of a list: then

@@ -57,7 +57,7 @@ func feedConnection(ctx context.Context, reader string, first *int, after *strin
 	if err != nil {
 		return nil, err
 	}
-	page, err := loaders.For(ctx).Feed(ctx, reader, p, !underList(ctx))
+	page, err := loaders.For(ctx).Feed(ctx, reader, p, readsAtOnce(ctx))
 	if err != nil {
 		return nil, err
 	}

@@ -21,7 +21,7 @@ func changesConnection(ctx context.Context, user string, first *int, after *stri
 	if err != nil {
 		return nil, err
 	}
-	page, err := loaders.For(ctx).Changes(ctx, user, p, !underList(ctx))
+	page, err := loaders.For(ctx).Changes(ctx, user, p, readsAtOnce(ctx))
 	if err != nil {
 		return nil, err
 	}
