@@ -29,9 +29,34 @@ type cursor struct {
 	SK   string `json:"s"`
 }
 
+// encodeCursor spells a cursor: the base64 of cursor's JSON, byte for byte what encoding/json
+// writes, since decodeCursor accepts only that spelling. A page encodes one cursor per item, so
+// the JSON is written by hand rather than through reflection.
 func encodeCursor(l list, k Key) string {
-	b, _ := json.Marshal(cursor{List: l, PK: k.PK, SK: k.SK})
+	var buf [128]byte
+	b := append(buf[:0], `{"l":`...)
+	b = appendJSONString(b, string(l))
+	b = append(b, `,"p":`...)
+	b = appendJSONString(b, k.PK)
+	b = append(b, `,"s":`...)
+	b = appendJSONString(b, k.SK)
+	b = append(b, '}')
 	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// appendJSONString appends s as encoding/json quotes it. Keys are printable ASCII, which it
+// writes as they are; any other string is left to encoding/json, whose escapes (of <, > and &,
+// of control characters, of invalid UTF-8) the spelling must keep.
+func appendJSONString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			quoted, _ := json.Marshal(s)
+			return append(b, quoted...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }
 
 // decodeCursor returns the key after which list l continues. valid checks that the key lies

@@ -67,6 +67,8 @@ type Service struct {
 	records Records
 	// finishing holds one token per Finish in progress.
 	finishing chan struct{}
+	// urls are the images' URLs signed for the current expiry.
+	urls signedURLs
 }
 
 // New returns the service over store and records.
@@ -265,9 +267,13 @@ func (s *Service) Image(ctx context.Context, p domain.Photo, size domain.ImageSi
 	}
 	life := s.cfg.URLLifetime
 	expires := s.cfg.Now().Truncate(life).Add(2 * life)
-	url, err := s.store.SignedURL(ctx, img.Key, expires)
-	if err != nil {
-		return nil, domain.Wrap(domain.Internal, err, "signing an image URL")
+	url, ok := s.urls.get(img.Key, expires)
+	if !ok {
+		var err error
+		if url, err = s.store.SignedURL(ctx, img.Key, expires); err != nil {
+			return nil, domain.Wrap(domain.Internal, err, "signing an image URL")
+		}
+		s.urls.put(img.Key, expires, url)
 	}
 	return &Image{URL: url, Width: img.Width, Height: img.Height}, nil
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -181,6 +182,71 @@ func TestService_ImageURL(t *testing.T) {
 	if url, _ := f.svc.URL(context.Background(), hosted); url != hosted.URL {
 		t.Fatalf("a hosted photo's url: %q", url)
 	}
+}
+
+// TestService_ImageURLsSignedOncePerLifetime: within a lifetime, every read of an image gets the
+// URL the store signed for it the first time, from any goroutine; the next lifetime signs anew.
+func TestService_ImageURLsSignedOncePerLifetime(t *testing.T) {
+	f := newFixture(t, media.Config{URLLifetime: time.Hour})
+	counted := &countingSigner{Store: f.files}
+	svc, err := media.New(counted, f.records, media.Config{URLLifetime: time.Hour, Now: f.clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var photos []domain.Photo
+	for i := range 3 {
+		ticket := f.stage(t, imaging.Sample(fmt.Sprint("once", i), 400, 300))
+		p, err := svc.Finish(context.Background(), domain.Photo{Owner: "ada", Timestamp: fmt.Sprintf("2024-05-01T10:00:0%d", i)}, ticket.Upload.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		photos = append(photos, p)
+	}
+	f.clock.now.Store(time.Date(2024, 5, 1, 10, 0, 0, 0, time.UTC).UnixNano())
+	read := func() {
+		var wg sync.WaitGroup
+		for range 8 {
+			wg.Go(func() {
+				for range 50 {
+					for _, p := range photos {
+						url, err := svc.URL(context.Background(), p)
+						expires := f.clock.Now().Truncate(time.Hour).Add(2 * time.Hour)
+						want, _ := f.files.SignedURL(context.Background(), p.Images[domain.ImageDisplay].Key, expires)
+						if err != nil || url != want {
+							t.Errorf("url %q, %v: want the store's %q", url, err, want)
+							return
+						}
+					}
+				}
+			})
+		}
+		wg.Wait()
+	}
+	read()
+	if n := counted.signed.Load(); n < 3 || n > 3*8 {
+		t.Fatalf("%d signatures for 3 images read 400 times each: want one each, or one per goroutine racing the first", n)
+	}
+	before := counted.signed.Load()
+	read()
+	if n := counted.signed.Load(); n != before {
+		t.Fatalf("%d more signatures for images already signed", n-before)
+	}
+	f.clock.Advance(time.Hour)
+	read()
+	if n := counted.signed.Load() - before; n < 3 {
+		t.Fatalf("%d signatures in the next lifetime: want the 3 images signed anew", n)
+	}
+}
+
+// countingSigner is a store that counts the URLs it signs.
+type countingSigner struct {
+	blob.Store
+	signed atomic.Int64
+}
+
+func (s *countingSigner) SignedURL(ctx context.Context, key string, expires time.Time) (string, error) {
+	s.signed.Add(1)
+	return s.Store.SignedURL(ctx, key, expires)
 }
 
 // TestService_Sweep: an upload expired past the grace leaves nothing: its staged file, the
