@@ -2,6 +2,7 @@ package loaders_test
 
 import (
 	"context"
+	"sync"
 	"testing"
 	"time"
 
@@ -82,4 +83,52 @@ func TestPages_SentAtOnce(t *testing.T) {
 	if s := cost.Snapshot(); s.Requests != 1 || s.Operations["Query"] != 1 {
 		t.Fatalf("cost %+v, want one Query", s)
 	}
+}
+
+// TestPages_AsksAtOnceShareOneQuery: fields asking for the same page at the same time share
+// one Query, and each gets the page.
+func TestPages_AsksAtOnceShareOneQuery(t *testing.T) {
+	store := newStore(t)
+	ctx := context.Background()
+	if _, err := store.CreateUser(ctx, "ada", domain.Profile{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.UploadPhoto(ctx, domain.Photo{Owner: "ada", Timestamp: "2024-05-01T10:00:00", URL: "https://cdn.example.com/a.jpg"}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cost := dynamo.WithCost(ctx)
+	l := loaders.New(store, loaders.Options{})
+	var wg sync.WaitGroup
+	for range 16 {
+		wg.Go(func() {
+			page, err := l.Photos(ctx, "ada", domain.PageRequest{First: 5})
+			if err != nil || len(page.Items) != 1 || page.Owner == nil {
+				t.Errorf("page %+v, %v: want ada's photo and profile", page, err)
+			}
+		})
+	}
+	wg.Wait()
+	if s := cost.Snapshot(); s.Requests != 1 {
+		t.Fatalf("cost %+v, want one Query for 16 asks of one page", s)
+	}
+}
+
+// TestPages_AFailedReadIsNotKept: a page whose read failed (its request cancelled) is read
+// again by the next ask, not answered with the failure.
+func TestPages_AFailedReadIsNotKept(t *testing.T) {
+	store := newStore(t)
+	ctx := context.Background()
+	if _, err := store.CreateUser(ctx, "ada", domain.Profile{}); err != nil {
+		t.Fatal(err)
+	}
+	l := loaders.New(store, loaders.Options{})
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := l.Followers(cancelled, "ada", domain.PageRequest{First: 5}); err == nil {
+		t.Fatal("a cancelled read succeeded")
+	}
+	if page, err := l.Followers(ctx, "ada", domain.PageRequest{First: 5}); err != nil || page.User == nil {
+		t.Fatalf("after a cancelled read: %+v, %v", page, err)
+	}
+
 }
