@@ -26,7 +26,7 @@ func TestLookahead_PageArgumentsFromVariables(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			want := map[string]int{"Query": 1}
 			if tc.name == "followers" {
-				want["BatchGetItem"] = 1 // the followers' profiles
+				want["GetItem"] = 1 // the follower's profile: one key
 			}
 			resp := srv.QueryWithin(t, budget(want), tc.query, map[string]any{"n": 5})
 			if len(resp.Errors) > 0 {

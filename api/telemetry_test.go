@@ -52,7 +52,7 @@ func TestOperatorsSeeEachRequestInLogsAndMetrics(t *testing.T) {
 	metrics, _ := io.ReadAll(res.Body)
 	for _, want := range []string{
 		`quickphotos_graphql_operations_total{operation="Profile",outcome="ok",type="query"} 1`,
-		`quickphotos_dynamodb_requests_total{operation="BatchGetItem",outcome="ok"`,
+		`quickphotos_dynamodb_requests_total{operation="GetItem",outcome="ok"`,
 		`quickphotos_http_requests_total{method="POST",path="/graphql",status="200"}`,
 		`quickphotos_dataloader_batch_size_count{loader="users"}`,
 	} {

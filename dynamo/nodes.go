@@ -7,8 +7,9 @@ import (
 )
 
 // GetNodes returns the entities with these keys that exist, whatever their types: one
-// BatchGetItem per 100 distinct keys, so profiles, photos, reactions and friendships asked
-// together cost one request (DynamoDB batches any keys of a table). fields, when not nil and
+// BatchGetItem per 100 distinct keys (a GetItem for one key alone), so profiles, photos,
+// reactions and friendships asked together cost one request (DynamoDB batches any keys of a
+// table). fields, when not nil and
 // every key is a profile's, are the only optional profile fields read, as in GetUsers; a batch
 // that mixes types reads whole items, since a projection applies to every key of a table.
 func (s *Store) GetNodes(ctx context.Context, keys []domain.NodeKey, fields []domain.ProfileField) (map[domain.NodeKey]domain.Node, error) {

@@ -40,7 +40,12 @@ func one(cc *types.ConsumedCapacity) []types.ConsumedCapacity {
 // getItem reads one item with a strongly consistent read (the writes that follow it depend
 // on it); nil when there is none.
 func (s *Store) getItem(ctx context.Context, key Key) (Item, error) {
-	in := &dynamodb.GetItemInput{TableName: &s.table, Key: key.item(), ConsistentRead: aws.Bool(true), ReturnConsumedCapacity: total}
+	return s.getItemInput(ctx, &dynamodb.GetItemInput{Key: key.item(), ConsistentRead: aws.Bool(true)})
+}
+
+// getItemInput sends in to the table; nil when there is no such item.
+func (s *Store) getItemInput(ctx context.Context, in *dynamodb.GetItemInput) (Item, error) {
+	in.TableName, in.ReturnConsumedCapacity = &s.table, total
 	out, err := request(ctx, s, "GetItem", func(ctx context.Context) (*dynamodb.GetItemOutput, error) { return s.api.GetItem(ctx, in) },
 		func(o *dynamodb.GetItemOutput) []types.ConsumedCapacity { return one(o.ConsumedCapacity) })
 	if err != nil {
