@@ -14,6 +14,8 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+
+	"github.com/quickphotos/quickphotos/internal/staticfile"
 )
 
 // AssetPrefix is the path under which Handler serves the playground's scripts and styles.
@@ -27,8 +29,9 @@ const AssetPrefix = "/playground/"
 // The page refers to its assets by relative URLs, so it also works behind http.StripPrefix.
 //
 // Assets are named by a hash of their content (AssetPrefix + hash + "/" + name) and served as
-// immutable; the page itself is revalidated by ETag on every load. The page and the hashes are
-// made on the first request, so building the handler costs nothing at start-up.
+// immutable; the page itself is revalidated by ETag on every load. Each goes out gzip-encoded to
+// a client that accepts it (package staticfile). The page and the hashes are made on the first
+// request, so building the handler costs nothing at start-up.
 func Handler(endpoint string) http.Handler {
 	h := &handler{csp: contentSecurityPolicy(endpoint)}
 	h.load = sync.OnceFunc(func() {
@@ -38,15 +41,15 @@ func Handler(endpoint string) http.Handler {
 		if err != nil {
 			panic("playground: index.html: " + err.Error()) // the template is embedded: a bug
 		}
-		h.index = newAsset("index.html", page.Bytes())
+		h.index = staticfile.New("index.html", page.Bytes())
 	})
 	return h
 }
 
 type handler struct {
 	load   func() // sets assets and index, once
-	assets map[string]*asset
-	index  *asset
+	assets map[string]*staticfile.File
+	index  *staticfile.File
 	csp    string
 }
 
@@ -63,7 +66,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.URL.Path == "/" {
 		hd.Set("Content-Security-Policy", h.csp)
 		hd.Set("Cache-Control", "no-cache")
-		h.index.serve(w, r)
+		h.index.Serve(w, r)
 		return
 	}
 	rest, ok := strings.CutPrefix(r.URL.Path, AssetPrefix)
@@ -77,7 +80,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		name = version
 	}
 	a, found := h.assets[name]
-	if !found || (versioned && version != a.version) {
+	if !found || (versioned && version != a.Version()) {
 		http.NotFound(w, r)
 		return
 	}
@@ -86,7 +89,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	} else {
 		hd.Set("Cache-Control", "no-cache")
 	}
-	a.serve(w, r)
+	a.Serve(w, r)
 }
 
 // contentSecurityPolicy allows the page to load only its own scripts, styles and fonts (GraphiQL's
@@ -121,7 +124,7 @@ var indexTemplate = template.Must(template.ParseFS(files, "static/index.html"))
 // indexData is what index.html is rendered with.
 type indexData struct {
 	Endpoint string
-	assets   map[string]*asset
+	assets   map[string]*staticfile.File
 }
 
 // URL is the versioned, relative URL of the asset named name.
@@ -130,7 +133,7 @@ func (d indexData) URL(name string) (string, error) {
 	if !ok {
 		return "", &missingAssetError{name}
 	}
-	return strings.TrimPrefix(AssetPrefix, "/") + a.version + "/" + name, nil
+	return strings.TrimPrefix(AssetPrefix, "/") + a.Version() + "/" + name, nil
 }
 
 type missingAssetError struct{ name string }

@@ -1,41 +1,44 @@
 package web
 
 import (
-	"bytes"
-	"crypto/sha256"
-	"encoding/base64"
 	"io/fs"
-	"mime"
 	"net/http"
 	"path"
 	"strings"
 	"sync"
-	"time"
+
+	"github.com/quickphotos/quickphotos/internal/staticfile"
 )
 
 // Handler serves the app under Prefix: its page for Prefix itself, and its files. The
 // content-hashed assets are served as immutable; the page and the service worker are
 // revalidated on every load, so a new build reaches browsers at once, and every file carries a
-// strong ETag, so revalidating a file the browser holds is a 304 with no body.
+// strong ETag, so revalidating a file the browser holds is a 304 with no body. A client that
+// accepts gzip gets each file gzip-encoded when that is smaller (package staticfile).
 //
 // The build is read and hashed on the first request, not when Handler is called: a process
 // that never serves the app (an AWS Lambda function's cold start) does not pay for it.
 func Handler() http.Handler {
-	return &handler{files: sync.OnceValue(loadFiles)}
-}
-
-// loadFiles reads and hashes every file of the build, by its path under dist.
-func loadFiles() map[string]*file {
-	root, err := fs.Sub(dist, "dist")
+	build, err := fs.Sub(dist, "dist")
 	if err != nil {
 		panic("web: " + err.Error()) // dist is embedded: a bug
 	}
+	return newHandler(build)
+}
+
+// newHandler serves the files of build, read on the first request.
+func newHandler(build fs.FS) *handler {
+	return &handler{files: sync.OnceValue(func() map[string]*file { return loadFiles(build) })}
+}
+
+// loadFiles reads and hashes every file of the build, by its path in it.
+func loadFiles(build fs.FS) map[string]*file {
 	files := map[string]*file{}
-	err = fs.WalkDir(root, ".", func(name string, d fs.DirEntry, err error) error {
+	err := fs.WalkDir(build, ".", func(name string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
-		data, err := fs.ReadFile(root, name)
+		data, err := fs.ReadFile(build, name)
 		if err != nil {
 			return err
 		}
@@ -43,40 +46,27 @@ func loadFiles() map[string]*file {
 		return nil
 	})
 	if err != nil {
-		panic("web: " + err.Error()) // dist is embedded: a bug
+		panic("web: reading the build: " + err.Error()) // it is embedded (or a test's, in memory): a bug
 	}
 	return files
 }
 
-// file is one file of the build and what its responses say of it, worked out once.
+// file is one file of the build: its bytes, type and ETags (staticfile.File), and the headers
+// of ours its responses carry, worked out once.
 type file struct {
-	// data is the file, read once: every response is written from it (through a
-	// bytes.Reader, which copies nothing), so no one may write to it.
-	data []byte
-	// etag is strong (the same tag means the same bytes), so it also answers If-Range.
-	etag         string
-	contentType  string
+	*staticfile.File
 	cacheControl string
 	// page is index.html, the document the Content-Security-Policy governs.
 	page bool
 }
 
 func newFile(name string, data []byte) *file {
-	sum := sha256.Sum256(data)
 	f := &file{
-		data: data,
-		// 128 bits of the hash: a collision between two builds' files is not going to happen.
-		etag: `"` + base64.RawURLEncoding.EncodeToString(sum[:16]) + `"`,
-		// What http.ServeContent would choose by itself on every request: the type of the
-		// name's extension, else the type the first bytes sniff as.
-		contentType: mime.TypeByExtension(path.Ext(name)),
+		File: staticfile.New(name, data),
 		// The hashed assets' names change with their content; the page and the service
 		// worker keep their names across builds.
 		cacheControl: "no-cache",
 		page:         name == "index.html",
-	}
-	if f.contentType == "" {
-		f.contentType = http.DetectContentType(data[:min(len(data), 512)])
 	}
 	if strings.HasPrefix(name, "assets/") {
 		f.cacheControl = "public, max-age=31536000, immutable"
@@ -114,12 +104,9 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if f.page {
 		hd.Set("Content-Security-Policy", contentSecurityPolicy)
 	}
-	hd.Set("Content-Type", f.contentType)
-	hd.Set("ETag", f.etag)
-	// ServeContent answers HEAD, ranges, If-Range, and If-None-Match with 304 by the weak
-	// comparison RFC 9110 asks for (lists and "*" too). The zero time sends no Last-Modified:
-	// the embedded files have no dates, and the ETag is the validator.
-	http.ServeContent(w, r, name, time.Time{}, bytes.NewReader(f.data))
+	// Serve answers HEAD, ranges, If-Range, and If-None-Match with 304 by the weak
+	// comparison RFC 9110 asks for (lists and "*" too), through http.ServeContent.
+	f.Serve(w, r)
 }
 
 // contentSecurityPolicy lets the page run only its own scripts and styles and talk only to

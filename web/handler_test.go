@@ -2,15 +2,19 @@ package web_test
 
 import (
 	"bytes"
+	"compress/gzip"
 	"io"
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/quickphotos/quickphotos/web"
 )
@@ -42,7 +46,7 @@ func do(t *testing.T, srv *httptest.Server, method, path string, header ...strin
 	for i := 0; i+1 < len(header); i += 2 {
 		req.Header.Set(header[i], header[i+1])
 	}
-	resp, err := srv.Client().Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,34 +58,76 @@ func do(t *testing.T, srv *httptest.Server, method, path string, header ...strin
 	return resp, body
 }
 
-// builtAsset is the one file of dist/assets that matches pattern: the build's names carry a
-// content hash, so the test finds them as the page does.
-func builtAsset(t *testing.T, pattern string) string {
-	t.Helper()
-	names, err := fs.Glob(os.DirFS("dist"), pattern)
-	if err != nil || len(names) == 0 {
-		t.Fatalf("no %s in dist: %v", pattern, err)
-	}
-	return names[0]
-}
+// client does not ask for gzip by itself (as http.DefaultTransport does, decoding the answer
+// out of sight), so that the tests see the bytes the server sends and ask for gzip when they mean to.
+var client = &http.Client{Transport: &http.Transport{DisableCompression: true}}
 
 // appFile is a file of the build with what serving it must say.
 type appFile struct {
 	path         string // requested
 	file         string // in dist
-	contentType  string // its prefix
+	contentType  string
 	cacheControl string
 	csp          bool
 }
 
+// appFiles is every file of dist, and the page at Prefix itself, with what serving each must
+// say: the hashed assets are immutable, the rest (the page, the service worker) revalidated.
 func appFiles(t *testing.T) []appFile {
-	return []appFile{
-		{path: web.Prefix, file: "index.html", contentType: "text/html", cacheControl: revalidated, csp: true},
-		{path: web.Prefix + "index.html", file: "index.html", contentType: "text/html", cacheControl: revalidated, csp: true},
-		{path: web.Prefix + "sw.js", file: "sw.js", contentType: "text/javascript", cacheControl: revalidated},
-		{path: web.Prefix + builtAsset(t, "assets/*.js"), file: builtAsset(t, "assets/*.js"), contentType: "text/javascript", cacheControl: immutable},
-		{path: web.Prefix + builtAsset(t, "assets/*.css"), file: builtAsset(t, "assets/*.css"), contentType: "text/css", cacheControl: immutable},
+	t.Helper()
+	files := []appFile{{path: web.Prefix, file: "index.html", contentType: contentTypes[".html"], cacheControl: revalidated, csp: true}}
+	for _, name := range distFiles(t) {
+		f := appFile{path: web.Prefix + name, file: name, cacheControl: revalidated, csp: name == "index.html"}
+		if strings.HasPrefix(name, "assets/") {
+			f.cacheControl = immutable
+		}
+		var ok bool
+		if f.contentType, ok = contentTypes[path.Ext(name)]; !ok {
+			t.Fatalf("dist/%s: the test expects no type of %q files: add it to contentTypes", name, path.Ext(name))
+		}
+		files = append(files, f)
 	}
+	return files
+}
+
+// contentTypes are the types the files of dist are served with, by extension.
+var contentTypes = map[string]string{
+	".html": "text/html; charset=utf-8",
+	".js":   "text/javascript; charset=utf-8",
+	".css":  "text/css; charset=utf-8",
+}
+
+// distFiles is the name of every file of dist, after checking it holds a build: the page, the
+// service worker, and the hashed script and stylesheet the page loads.
+func distFiles(t *testing.T) []string {
+	t.Helper()
+	var names []string
+	err := fs.WalkDir(os.DirFS("dist"), ".", func(name string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			names = append(names, name)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pattern := range []string{"index.html", "sw.js", "assets/*.js", "assets/*.css"} {
+		if !slices.ContainsFunc(names, func(name string) bool { ok, _ := path.Match(pattern, name); return ok }) {
+			t.Fatalf("dist has no %s among %q", pattern, names)
+		}
+	}
+	return names
+}
+
+// largestFile is the name of the largest file of dist: the app's script.
+func largestFile(t *testing.T) (name string, data []byte) {
+	t.Helper()
+	for _, n := range distFiles(t) {
+		if b := mustRead(t, "dist/"+n); len(b) > len(data) {
+			name, data = n, b
+		}
+	}
+	return name, data
 }
 
 // TestHandler_ServesEveryFile: each file of the build with its bytes, its type, its caching
@@ -100,7 +146,7 @@ func TestHandler_ServesEveryFile(t *testing.T) {
 			if resp.StatusCode != http.StatusOK || !bytes.Equal(body, want) {
 				t.Fatalf("%d, %d bytes; want 200 and dist/%s's %d", resp.StatusCode, len(body), f.file, len(want))
 			}
-			if ct := h.Get("Content-Type"); !strings.HasPrefix(ct, f.contentType) {
+			if ct := h.Get("Content-Type"); ct != f.contentType {
 				t.Errorf("Content-Type %q, want %s", ct, f.contentType)
 			}
 			if cc := h.Get("Cache-Control"); cc != f.cacheControl {
@@ -123,22 +169,74 @@ func TestHandler_ServesEveryFile(t *testing.T) {
 	}
 }
 
-// TestHandler_ETagsDifferByContent: files with other bytes have other ETags, so a browser's
-// copy of one never validates another.
+// TestHandler_ETagsDifferByContent: a file's ETag, in each encoding, follows its bytes and
+// nothing else. The files of dist, whose bytes differ, have tags of their own, so a browser's
+// copy of one never validates another; and of two builds, a file with other bytes under the
+// same name (a new build's page) has another tag, while the same bytes have the same tag under
+// another name or in another server (so servers of one build agree).
 func TestHandler_ETagsDifferByContent(t *testing.T) {
-	srv := appServer(t)
-	seen := map[string]string{}
-	for _, f := range appFiles(t) {
-		resp, _ := do(t, srv, http.MethodGet, f.path)
-		etag := resp.Header.Get("ETag")
-		if etag == "" {
-			t.Fatalf("%s: no ETag", f.path)
+	encodings := []string{"", "gzip"}
+	t.Run("dist", func(t *testing.T) {
+		srv := appServer(t)
+		seen := map[string]string{}
+		for _, f := range appFiles(t) {
+			for _, enc := range encodings {
+				resp, _ := do(t, srv, http.MethodGet, f.path, "Accept-Encoding", enc)
+				etag, which := resp.Header.Get("ETag"), f.file+" "+resp.Header.Get("Content-Encoding")
+				if !strongETag.MatchString(etag) {
+					t.Fatalf("%s (Accept-Encoding %q): ETag %q, want a strong one", f.path, enc, etag)
+				}
+				if other, ok := seen[etag]; ok && other != which {
+					t.Errorf("%q and %q share ETag %s", other, which, etag)
+				}
+				seen[etag] = which
+			}
 		}
-		if other, ok := seen[etag]; ok && other != f.file {
-			t.Errorf("%s and %s share ETag %q", other, f.file, etag)
+	})
+	t.Run("builds", func(t *testing.T) {
+		page := strings.Repeat("<p>the page</p>\n", 100)
+		script := strings.Repeat("console.log('the app')\n", 100)
+		one := buildServer(t, fstest.MapFS{
+			"index.html":    {Data: []byte(page)},
+			"sw.js":         {Data: []byte(page)},
+			"assets/app.js": {Data: []byte(script)},
+		})
+		two := buildServer(t, fstest.MapFS{
+			"index.html":    {Data: []byte(page + "<p>changed</p>\n")},
+			"sw.js":         {Data: []byte(script)},
+			"assets/app.js": {Data: []byte(script)},
+		})
+		for _, enc := range encodings {
+			tag := func(srv *httptest.Server, name string) string {
+				t.Helper()
+				resp, _ := do(t, srv, http.MethodGet, web.Prefix+name, "Accept-Encoding", enc)
+				if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Encoding") != enc {
+					t.Fatalf("%s: status %d, Content-Encoding %q; want 200, %q", name, resp.StatusCode, resp.Header.Get("Content-Encoding"), enc)
+				}
+				return resp.Header.Get("ETag")
+			}
+			if a, b := tag(one, "index.html"), tag(one, "sw.js"); a != b {
+				t.Errorf("Accept-Encoding %q: the same bytes as index.html and sw.js, tagged %s and %s", enc, a, b)
+			}
+			if a, b := tag(one, "index.html"), tag(two, "index.html"); a == b {
+				t.Errorf("Accept-Encoding %q: index.html of other bytes in two builds, both tagged %s", enc, a)
+			}
+			if a, b := tag(one, "assets/app.js"), tag(two, "assets/app.js"); a != b {
+				t.Errorf("Accept-Encoding %q: assets/app.js of the same bytes in two builds, tagged %s and %s", enc, a, b)
+			}
+			if a, b := tag(one, "sw.js"), tag(two, "sw.js"); a == b {
+				t.Errorf("Accept-Encoding %q: sw.js of other bytes in two builds, both tagged %s", enc, a)
+			}
 		}
-		seen[etag] = f.file
-	}
+	})
+}
+
+// buildServer serves the build in build as web.Handler serves dist.
+func buildServer(t *testing.T, build fstest.MapFS) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(web.HandlerFor(build))
+	t.Cleanup(srv.Close)
+	return srv
 }
 
 // TestHandler_IfNoneMatch: a request holding the file's ETag is answered 304 with no body,
@@ -262,9 +360,9 @@ func TestHandler_Routes(t *testing.T) {
 // file, as every response is written from the bytes read once, on the first request.
 func TestHandler_ServesWithoutCopying(t *testing.T) {
 	h := web.Handler()
-	asset := builtAsset(t, "assets/*.js")
-	size := int64(len(mustRead(t, "dist/"+asset)))
-	req := httptest.NewRequest(http.MethodGet, web.Prefix+asset, nil)
+	name, data := largestFile(t)
+	size := int64(len(data))
+	req := httptest.NewRequest(http.MethodGet, web.Prefix+name, nil)
 	const n = 20
 	var before, after runtime.MemStats
 	runtime.GC()
@@ -307,4 +405,78 @@ func (w *discardWriter) WriteHeader(status int) {
 func (w *discardWriter) Write(b []byte) (int, error) {
 	w.written += int64(len(b))
 	return len(b), nil
+}
+
+// TestHandler_Gzip: a client that accepts gzip gets every file in the bytes it stands for,
+// with the same headers, and the app's script (its largest file) gzip-encoded: far smaller,
+// with its own strong ETag, which revalidates it.
+func TestHandler_Gzip(t *testing.T) {
+	srv := appServer(t)
+	largest, _ := largestFile(t)
+	for _, f := range appFiles(t) {
+		t.Run(f.path, func(t *testing.T) {
+			want := mustRead(t, "dist/"+f.file)
+			plain, _ := do(t, srv, http.MethodGet, f.path)
+			resp, sent := do(t, srv, http.MethodGet, f.path, "Accept-Encoding", "gzip")
+			if resp.StatusCode != http.StatusOK {
+				t.Fatalf("status %d", resp.StatusCode)
+			}
+			gzipped := resp.Header.Get("Content-Encoding") == "gzip"
+			if got := gunzipped(t, resp, sent); !bytes.Equal(got, want) {
+				t.Fatalf("%d bytes that decode to %d, not dist/%s's %d", len(sent), len(got), f.file, len(want))
+			}
+			// Every file of dist is text (appFiles admits no other), which gzip shrinks
+			// unless it is tiny.
+			if len(want) > 1024 && !gzipped {
+				t.Errorf("%d bytes not gzip-encoded, though asked", len(want))
+			}
+			if gzipped && len(sent) >= len(want) {
+				t.Errorf("%d bytes gzip-encoded from %d", len(sent), len(want))
+			}
+			if f.file == largest && gzipped && len(sent) > len(want)/2 {
+				t.Errorf("the app's script: %d bytes gzip-encoded from %d", len(sent), len(want))
+			}
+			if resp.ContentLength != int64(len(sent)) {
+				t.Errorf("Content-Length %d, sent %d", resp.ContentLength, len(sent))
+			}
+			if !slices.Contains(resp.Header.Values("Vary"), "Accept-Encoding") {
+				t.Errorf("Vary %q", resp.Header.Values("Vary"))
+			}
+			for _, name := range []string{"Content-Type", "Cache-Control", "Content-Security-Policy", "X-Content-Type-Options", "Referrer-Policy"} {
+				if resp.Header.Get(name) != plain.Header.Get(name) {
+					t.Errorf("%s %q, without gzip %q", name, resp.Header.Get(name), plain.Header.Get(name))
+				}
+			}
+			etag := resp.Header.Get("ETag")
+			if !strongETag.MatchString(etag) || gzipped == (etag == plain.Header.Get("ETag")) {
+				t.Errorf("ETag %q, and %q without gzip: want a strong one of its own when gzipped", etag, plain.Header.Get("ETag"))
+			}
+			again, none := do(t, srv, http.MethodGet, f.path, "Accept-Encoding", "gzip", "If-None-Match", etag)
+			if again.StatusCode != http.StatusNotModified || len(none) != 0 {
+				t.Errorf("If-None-Match %s: status %d with %d bytes, want 304", etag, again.StatusCode, len(none))
+			}
+		})
+	}
+}
+
+// gunzipped is sent as its Content-Encoding says to read it.
+func gunzipped(t *testing.T, resp *http.Response, sent []byte) []byte {
+	t.Helper()
+	switch ce := resp.Header.Get("Content-Encoding"); ce {
+	case "":
+		return sent
+	case "gzip":
+		zr, err := gzip.NewReader(bytes.NewReader(sent))
+		if err != nil {
+			t.Fatalf("bad gzip: %v", err)
+		}
+		b, err := io.ReadAll(zr)
+		if err != nil {
+			t.Fatalf("bad gzip: %v", err)
+		}
+		return b
+	default:
+		t.Fatalf("Content-Encoding %q", ce)
+		return nil
+	}
 }
