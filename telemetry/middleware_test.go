@@ -192,8 +192,8 @@ func TestMiddleware_ClientDisconnect(t *testing.T) {
 		t.Errorf("requests counted with status 499: %v, want 1", got)
 	}
 	if got := metric(t, f.reg, "quickphotos_dynamodb_requests_total",
-		map[string]string{"operation": "BatchGetItem", "table": table, "outcome": "aborted"}); got != 1 {
-		t.Errorf("aborted BatchGetItem requests: %v, want 1", got)
+		map[string]string{"operation": "GetItem", "table": table, "outcome": "aborted"}); got != 1 {
+		t.Errorf("aborted GetItem requests (ann's profile, one key): %v, want 1", got)
 	}
 }
 

@@ -12,7 +12,7 @@ const MAX_BATCH = 100;
 const photoCacheKey = (k) => `${k.owner}#${k.timestamp}`;
 
 // createLoaders returns the DataLoaders of one request: profiles and photos by key (one
-// BatchGetItem per 100 keys), and pages of lists (one Query each; the cache lets a parent and
+// BatchGetItem per 100 keys, a GetItem for a key alone), and pages of lists (one Query each; the cache lets a parent and
 // its list share the Query that reads both).
 export function createLoaders(store) {
   const users = new DataLoader(async (usernames) => {

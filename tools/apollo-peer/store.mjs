@@ -160,8 +160,13 @@ export class Store {
   }
 
   // batchGet returns the items with these keys that exist, in any order: one BatchGetItem
-  // (at most 100 keys: the loaders' maxBatchSize), unprocessed keys retried.
+  // (at most 100 keys: the loaders' maxBatchSize), unprocessed keys retried; one key alone is
+  // one GetItem, as quickphotos reads it.
   async batchGet(keys) {
+    if (keys.length === 1) {
+      const out = await this.send('GetItem', new GetCommand({ TableName: this.table, Key: keys[0] }));
+      return out.Item ? [out.Item] : [];
+    }
     let request = { [this.table]: { Keys: keys } };
     const items = [];
     for (let attempt = 1; ; attempt++) {
