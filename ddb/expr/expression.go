@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"encoding/binary"
 	"slices"
 	"strings"
 )
@@ -16,6 +17,33 @@ func (u placeholders) Names() []string { return slices.Clone(u.names) }
 
 // Values returns the :placeholders the expression uses.
 func (u placeholders) Values() []string { return slices.Clone(u.values) }
+
+// NamesKey appends to b what binding the expression's #placeholders to p depends on: the name p
+// gives each of them, in the expression's order, each after its length. Two requests whose
+// NamesKey are equal bind the expression's names alike. ok is false when p lacks one of them;
+// binding then fails with DynamoDB's error.
+func (u placeholders) NamesKey(p *Params, b []byte) (key []byte, ok bool) {
+	for _, n := range u.names {
+		v, found := p.Names[n]
+		if !found {
+			return b, false
+		}
+		b = binary.AppendUvarint(b, uint64(len(v)))
+		b = append(b, v...)
+	}
+	return b, true
+}
+
+// MarkUsed records the expression's placeholders as used in p, as binding it does, for a
+// caller that reuses a binding made for another request with the same NamesKey.
+func (u placeholders) MarkUsed(p *Params) {
+	for _, n := range u.names {
+		p.usedNames = use(p.usedNames, n)
+	}
+	for _, v := range u.values {
+		p.usedValues = use(p.usedValues, v)
+	}
+}
 
 // Condition is a parsed ConditionExpression or FilterExpression. Parse it
 // once; Bind it to a request's placeholders; Eval the bound condition

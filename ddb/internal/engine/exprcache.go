@@ -2,6 +2,8 @@ package engine
 
 import (
 	lru "github.com/hashicorp/golang-lru/v2"
+
+	"github.com/quickphotos/quickphotos/ddb/expr"
 )
 
 // Parsed expressions are kept, by kind and text, in a process-wide LRU
@@ -46,4 +48,44 @@ func parseCached[T any](kind, text string, parse func(string) (T, error)) (T, er
 		parsedExprs.Add(k, v)
 	}
 	return v, err
+}
+
+// Bound projections are kept too, by their parsed expression and the names its placeholders
+// stand for: an application sends the same ProjectionExpression with the same names again and
+// again (quickphotos reads a profile's selected fields with one per selection), and binding
+// one, its paths and the trie Apply walks, was the largest part of a one-item read's work in
+// the engine. A bound projection is never changed, so requests share it; only bindings that
+// succeeded are kept, and a request that reuses one marks its placeholders used, as binding
+// does, for the check of unused names.
+type boundKey struct {
+	parsed *expr.Projection
+	names  string
+}
+
+var boundProjections = mustBoundLRU()
+
+func mustBoundLRU() *lru.Cache[boundKey, *expr.Projection] {
+	c, err := lru.New[boundKey, *expr.Projection](exprCacheSize)
+	if err != nil {
+		panic(err) // only for a size below 1
+	}
+	return c
+}
+
+// bindProjection binds parsed to p's names, reusing the binding of an earlier request with the
+// same names.
+func bindProjection(parsed *expr.Projection, p *expr.Params) (*expr.Projection, error) {
+	var buf [256]byte
+	key, ok := parsed.NamesKey(p, buf[:0])
+	if ok {
+		if bound, hit := boundProjections.Get(boundKey{parsed, string(key)}); hit {
+			parsed.MarkUsed(p)
+			return bound, nil
+		}
+	}
+	bound, err := parsed.Bind(p)
+	if err == nil && ok {
+		boundProjections.Add(boundKey{parsed, string(key)}, bound)
+	}
+	return bound, err
 }

@@ -1,6 +1,9 @@
 package engine
 
 import (
+	"maps"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/quickphotos/quickphotos/ddb/attr"
@@ -68,5 +71,71 @@ func TestParseCached(t *testing.T) {
 	x := &exprEnv{values: map[string]attr.Value{":inc": attr.N("1")}}
 	if _, err := x.condition(&text); err == nil {
 		t.Error("an update's text parsed as a condition")
+	}
+}
+
+// TestBindProjection: requests that send one ProjectionExpression with the same names share one
+// binding; other names bind anew, and select what they name; a request reusing a binding still
+// has an unused name of its own reported, and one lacking a name is refused.
+func TestBindProjection(t *testing.T) {
+	text := "#a, #b.c"
+	item := attr.Item{
+		"name": attr.S("Ada"), "status": attr.S("away"), "ab": attr.S("x"), "a": attr.S("y"),
+		"m":  attr.M(map[string]attr.Value{"c": attr.N("1"), "d": attr.N("2")}),
+		"bc": attr.M(map[string]attr.Value{"c": attr.N("3")}), "c": attr.M(map[string]attr.Value{"c": attr.N("4")}),
+	}
+	for _, tc := range []struct {
+		name  string
+		names map[string]string
+		want  []string // the top-level attributes Apply keeps
+		err   string   // what Check or binding reports
+	}{
+		{name: "first", names: map[string]string{"#a": "name", "#b": "m"}, want: []string{"m", "name"}},
+		{name: "same names", names: map[string]string{"#a": "name", "#b": "m"}, want: []string{"m", "name"}},
+		{name: "other names", names: map[string]string{"#a": "status", "#b": "m"}, want: []string{"m", "status"}},
+		{name: "same names, one more", names: map[string]string{"#a": "name", "#b": "m", "#x": "extra"}, want: []string{"m", "name"},
+			err: "unused in expressions: keys: {#x}"},
+		// The names' boundaries are part of the key: "ab"+"c" is not "a"+"bc".
+		{name: "ab, c", names: map[string]string{"#a": "ab", "#b": "c"}, want: []string{"ab", "c"}},
+		{name: "a, bc", names: map[string]string{"#a": "a", "#b": "bc"}, want: []string{"a", "bc"}},
+		{name: "a name missing", names: map[string]string{"#a": "name"}, err: "not defined; attribute name: #b"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			x := &exprEnv{Names: tc.names}
+			project, _, err := x.projectionNames(&text)
+			if err == nil {
+				err = x.Check()
+			}
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("err %v, want one saying %q", err, tc.err)
+				}
+				if project == nil {
+					return
+				}
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			got := slices.Sorted(maps.Keys(project(item)))
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("kept %v, want %v", got, tc.want)
+			}
+			if len(tc.names) > 1 {
+				if m := project(item)[tc.names["#b"]].M; len(m) != 1 || m["c"].S == "" {
+					t.Errorf("%s kept as %v, want its c alone", tc.names["#b"], m)
+				}
+			}
+		})
+	}
+	parsed, err := parseCached(expr.KindProjection, text, expr.ParseProjection)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]string{"#a": "name", "#b": "m"}
+	first, _ := bindProjection(parsed, expr.NewParams(names, nil))
+	again, _ := bindProjection(parsed, expr.NewParams(map[string]string{"#b": "m", "#a": "name"}, nil))
+	other, _ := bindProjection(parsed, expr.NewParams(map[string]string{"#a": "status", "#b": "m"}, nil))
+	if first != again || first == other {
+		t.Errorf("bindings %p, %p, %p: want the first two shared, the third its own", first, again, other)
 	}
 }

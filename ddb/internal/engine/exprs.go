@@ -136,7 +136,7 @@ func (x *exprEnv) projectionNames(s *string) (projector, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	b, err := pr.Bind(x.p())
+	b, err := bindProjection(pr, x.p())
 	if err != nil {
 		return nil, nil, err
 	}
