@@ -126,12 +126,28 @@ func projection(attributes []string) (*string, map[string]string) {
 			continue
 		}
 		seen[a] = true
-		n := fmt.Sprintf("#p%d", len(parts))
+		n := placeholder(len(parts))
 		names[n] = a
 		parts = append(parts, n)
 	}
 	expr := strings.Join(parts, ", ")
 	return &expr, names
+}
+
+// placeholders are the first names projection gives, spelt once: a profile read asks for a
+// dozen attributes on every request.
+var placeholders = func() (names [32]string) {
+	for i := range names {
+		names[i] = fmt.Sprintf("#p%d", i)
+	}
+	return names
+}()
+
+func placeholder(i int) string {
+	if i < len(placeholders) {
+		return placeholders[i]
+	}
+	return fmt.Sprintf("#p%d", i)
 }
 
 func distinct(keys []Key) []Key {

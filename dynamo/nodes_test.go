@@ -2,6 +2,8 @@ package dynamo
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/quickphotos/quickphotos/domain"
@@ -71,5 +73,25 @@ func TestBatchGetConsistent_OneKey(t *testing.T) {
 	}
 	if s := cost.Snapshot(); s.Operations["GetItem"] != 1 || s.ReadCapacityUnits != 1 {
 		t.Errorf("cost %+v, want one strongly consistent GetItem (1 read unit)", s)
+	}
+}
+
+// TestProjection_Placeholders: the names of a projection's attributes are #p0, #p1, … however
+// many there are, the first ones spelt once in advance.
+func TestProjection_Placeholders(t *testing.T) {
+	attributes := make([]string, 40)
+	for i := range attributes {
+		attributes[i] = fmt.Sprint("attr", i)
+	}
+	attributes = append(attributes, "attr3") // named once
+	expr, names := projection(attributes)
+	parts := strings.Split(*expr, ", ")
+	if len(parts) != 40 || len(names) != 40 {
+		t.Fatalf("%d parts, %d names for 40 distinct attributes", len(parts), len(names))
+	}
+	for i, part := range parts {
+		if want := fmt.Sprintf("#p%d", i); part != want || names[part] != fmt.Sprint("attr", i) {
+			t.Errorf("part %d: %q naming %q, want %s naming attr%d", i, part, names[part], want, i)
+		}
 	}
 }
