@@ -2,7 +2,6 @@ package web_test
 
 import (
 	"bytes"
-	"compress/gzip"
 	"io"
 	"io/fs"
 	"net/http"
@@ -16,6 +15,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/quickphotos/quickphotos/internal/testkit/contentcoding"
 	"github.com/quickphotos/quickphotos/web"
 )
 
@@ -422,7 +422,7 @@ func TestHandler_Gzip(t *testing.T) {
 				t.Fatalf("status %d", resp.StatusCode)
 			}
 			gzipped := resp.Header.Get("Content-Encoding") == "gzip"
-			if got := gunzipped(t, resp, sent); !bytes.Equal(got, want) {
+			if got := contentcoding.Decoded(t, resp, sent); !bytes.Equal(got, want) {
 				t.Fatalf("%d bytes that decode to %d, not dist/%s's %d", len(sent), len(got), f.file, len(want))
 			}
 			// Every file of dist is text (appFiles admits no other), which gzip shrinks
@@ -456,27 +456,5 @@ func TestHandler_Gzip(t *testing.T) {
 				t.Errorf("If-None-Match %s: status %d with %d bytes, want 304", etag, again.StatusCode, len(none))
 			}
 		})
-	}
-}
-
-// gunzipped is sent as its Content-Encoding says to read it.
-func gunzipped(t *testing.T, resp *http.Response, sent []byte) []byte {
-	t.Helper()
-	switch ce := resp.Header.Get("Content-Encoding"); ce {
-	case "":
-		return sent
-	case "gzip":
-		zr, err := gzip.NewReader(bytes.NewReader(sent))
-		if err != nil {
-			t.Fatalf("bad gzip: %v", err)
-		}
-		b, err := io.ReadAll(zr)
-		if err != nil {
-			t.Fatalf("bad gzip: %v", err)
-		}
-		return b
-	default:
-		t.Fatalf("Content-Encoding %q", ce)
-		return nil
 	}
 }

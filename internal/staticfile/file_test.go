@@ -2,7 +2,6 @@ package staticfile_test
 
 import (
 	"bytes"
-	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -19,6 +18,7 @@ import (
 	"testing"
 
 	"github.com/quickphotos/quickphotos/internal/staticfile"
+	"github.com/quickphotos/quickphotos/internal/testkit/contentcoding"
 )
 
 // strongETag is an entity tag without W/: one that promises the same bytes.
@@ -85,28 +85,6 @@ func do(t *testing.T, srv *httptest.Server, method, path string, header http.Hea
 	return resp, body
 }
 
-// decoded is sent as its Content-Encoding says to read it.
-func decoded(t *testing.T, resp *http.Response, sent []byte) []byte {
-	t.Helper()
-	switch ce := resp.Header.Get("Content-Encoding"); ce {
-	case "":
-		return sent
-	case "gzip":
-		zr, err := gzip.NewReader(bytes.NewReader(sent))
-		if err != nil {
-			t.Fatalf("bad gzip: %v", err)
-		}
-		b, err := io.ReadAll(zr)
-		if err != nil {
-			t.Fatalf("bad gzip: %v", err)
-		}
-		return b
-	default:
-		t.Fatalf("Content-Encoding %q", ce)
-		return nil
-	}
-}
-
 // encodings are the two ways a file goes out, by the Accept-Encoding that asks for each.
 var encodings = []struct {
 	name, contentEncoding string
@@ -165,7 +143,7 @@ func TestFile_Encoding(t *testing.T) {
 			if got := resp.Header.Get("Content-Encoding") == "gzip"; got != c.gzip {
 				t.Errorf("Content-Encoding %q, want gzip: %v", resp.Header.Get("Content-Encoding"), c.gzip)
 			}
-			if !bytes.Equal(decoded(t, resp, sent), want) {
+			if !bytes.Equal(contentcoding.Decoded(t, resp, sent), want) {
 				t.Errorf("%d bytes that decode to other than the file's %d", len(sent), len(want))
 			}
 			if c.gzip && len(sent) >= len(want)*3/4 {
@@ -398,7 +376,7 @@ func TestFile_ConcurrentFirstRequests(t *testing.T) {
 		if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Encoding") != want {
 			t.Fatalf("request %d: status %d, Content-Encoding %q", i, resp.StatusCode, resp.Header.Get("Content-Encoding"))
 		}
-		if !bytes.Equal(decoded(t, resp, w.Body.Bytes()), text) {
+		if !bytes.Equal(contentcoding.Decoded(t, resp, w.Body.Bytes()), text) {
 			t.Errorf("request %d: %d bytes that decode to other than the file", i, w.Body.Len())
 		}
 		if same := recorders[i%4]; w.Header().Get("ETag") != same.Header().Get("ETag") || !bytes.Equal(w.Body.Bytes(), same.Body.Bytes()) {
