@@ -16,23 +16,38 @@ func newStore(t *testing.T) *dynamo.Store {
 	return store
 }
 
-// TestUser_CancelledLoadIsNotCached: a load that failed because its request was cancelled
-// must not be served to the next caller from the cache.
-func TestUser_CancelledLoadIsNotCached(t *testing.T) {
+// TestCancelledLoadIsNotCached: a load that failed because its request was cancelled, of an
+// entity or of a list's page, must not be served to the next caller from the cache.
+func TestCancelledLoadIsNotCached(t *testing.T) {
 	store := newStore(t)
 	ctx := context.Background()
 	if _, err := store.CreateUser(ctx, "ada", domain.Profile{}); err != nil {
 		t.Fatal(err)
 	}
-	l := loaders.New(store, loaders.Options{})
-	cancelled, cancel := context.WithCancel(ctx)
-	cancel()
-	if _, err := l.User(cancelled, "ada"); err == nil {
-		t.Fatal("a cancelled load succeeded")
-	}
-	u, err := l.User(ctx, "ada")
-	if err != nil || u == nil || u.Username != "ada" {
-		t.Fatalf("after a cancelled load: %+v, %v", u, err)
+	for _, tc := range []struct {
+		name string
+		load func(*loaders.Loaders, context.Context) (found bool, err error)
+	}{
+		{"a profile", func(l *loaders.Loaders, ctx context.Context) (bool, error) {
+			u, err := l.User(ctx, "ada")
+			return u != nil && u.Username == "ada", err
+		}},
+		{"a page of followers", func(l *loaders.Loaders, ctx context.Context) (bool, error) {
+			page, err := l.Followers(ctx, "ada", domain.PageRequest{First: 5})
+			return page.User != nil, err
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l := loaders.New(store, loaders.Options{})
+			cancelled, cancel := context.WithCancel(ctx)
+			cancel()
+			if _, err := tc.load(l, cancelled); err == nil {
+				t.Fatal("a cancelled load succeeded")
+			}
+			if found, err := tc.load(l, ctx); err != nil || !found {
+				t.Fatalf("after a cancelled load: found %v, %v", found, err)
+			}
+		})
 	}
 }
 

@@ -112,23 +112,3 @@ func TestPages_AsksAtOnceShareOneQuery(t *testing.T) {
 		t.Fatalf("cost %+v, want one Query for 16 asks of one page", s)
 	}
 }
-
-// TestPages_AFailedReadIsNotKept: a page whose read failed (its request cancelled) is read
-// again by the next ask, not answered with the failure.
-func TestPages_AFailedReadIsNotKept(t *testing.T) {
-	store := newStore(t)
-	ctx := context.Background()
-	if _, err := store.CreateUser(ctx, "ada", domain.Profile{}); err != nil {
-		t.Fatal(err)
-	}
-	l := loaders.New(store, loaders.Options{})
-	cancelled, cancel := context.WithCancel(ctx)
-	cancel()
-	if _, err := l.Followers(cancelled, "ada", domain.PageRequest{First: 5}); err == nil {
-		t.Fatal("a cancelled read succeeded")
-	}
-	if page, err := l.Followers(ctx, "ada", domain.PageRequest{First: 5}); err != nil || page.User == nil {
-		t.Fatalf("after a cancelled read: %+v, %v", page, err)
-	}
-
-}
