@@ -18,7 +18,8 @@ const maxBatchGetKeys = 100
 
 // batchGet reads the items with the given keys, in any order, skipping those that do not
 // exist: one BatchGetItem per 100 distinct keys, sent concurrently, with unprocessed keys
-// retried with backoff; one key alone is one GetItem (getOne). attributes, when not empty, is the projection.
+// retried with backoff; one key alone is one GetItem (getOne). attributes, when not empty, is
+// the projection.
 func (s *Store) batchGet(ctx context.Context, keys []Key, attributes []string) ([]Item, error) {
 	return s.batchGetReads(ctx, keys, attributes, false)
 }
