@@ -4,10 +4,11 @@
 # within the noise of throughput alone, and twelve or more short alternated rounds are needed
 # to see it (docs/benchmarks.md).
 #
-#   scripts/cpu-compare.sh REV [REV…] [-- loadtest flags…]
+#   scripts/cpu-compare.sh [REV…] [-- loadtest flags…]
 #
 # Targets, in order (ratios are printed relative to the first): each REV's
-# `serve --in-memory --sample --no-feed`, then this tree's. For each it prints the operations
+# `serve --in-memory --sample --no-feed`, then this tree's (alone, with no REV: its CPU per
+# operation, e.g. of one operation with MIX=following=1). For each it prints the operations
 # measured, the CPU serve used over the whole run (from /proc, warm-up included, the same for
 # every target) and that CPU per measured operation. MIX (the standard mix unless set) picks the
 # operations, e.g. MIX=profile=1; rounds default to 12 of 5 s after 3 s of warm-up; loadtest
@@ -19,7 +20,6 @@ users=${SAMPLE_USERS:-300}
 revs=()
 while [[ $# -gt 0 && $1 != "--" ]]; do revs+=("$1"); shift; done
 [[ ${1:-} == "--" ]] && shift
-[[ ${#revs[@]} -gt 0 ]] || { sed -n '8p' "$0" | sed 's/^# //'; exit 2; }
 
 work=$(mktemp -d)
 cleanup() {
