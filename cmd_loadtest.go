@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -30,6 +31,7 @@ func runLoadTest(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		urls, mix        string
 		secret, claim    string
 		sampleUsers, ops int
+		procs            int
 	)
 	f := newFlags("loadtest", stderr)
 	f.String(&urls, "url", "http://127.0.0.1:8080/graphql", "the GraphQL endpoints to measure, comma-separated; with several, each round measures each in turn")
@@ -40,6 +42,7 @@ func runLoadTest(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	f.Duration(&cfg.Warmup, "warmup", 2*time.Second, "unmeasured load on each target before each of its rounds")
 	f.Int(&cfg.Rounds, "rounds", 1, "rounds per target, targets alternating")
 	f.Int(&sampleUsers, "sample-users", sample.DefaultUsers, "the users of the sample the servers hold (serve --sample --sample-users)")
+	f.Int(&procs, "procs", 0, "the cores the load tool runs its clients on (GOMAXPROCS); 0: the GOMAXPROCS environment variable when set, else a quarter of this machine's, at least 1, so that servers on the same machine keep the rest (raise it to drive a remote server harder: the report says when the tool was its own limit)")
 	f.Int(&cfg.Subscribers, "subscribers", 0, "subscription mode: this many graphql-ws connections subscribe to feedPhotoAdded during each round (needs --jwt-secret)")
 	f.Bool(&cfg.Alone, "alone", false, "after the mix, measure each of its operations alone, in as many rounds, and print each one's ops/s on every target beside the first's")
 	f.Int(&cfg.Greedy, "greedy", 0, "measure the mix alone and beside a greedy caller: one user with this many clients sending a heavy query back to back, ignoring refusals; reports the p99 of the mix's reads in both (needs --jwt-secret: every request of the mix is then signed in, as a user drawn from the sample)")
@@ -52,6 +55,12 @@ func runLoadTest(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	if f.NArg() > 0 {
 		return errors.New("usage: quickphotos loadtest [flags]")
+	}
+	if procs < 0 {
+		return fmt.Errorf("--procs %d: want 0 (automatic) or more", procs)
+	}
+	if n := loadtestProcs(procs, os.Getenv, runtime.NumCPU()); n > 0 {
+		runtime.GOMAXPROCS(n)
 	}
 	var err error
 	if cfg.Mix, err = loadtest.ParseMix(mix); err != nil {
@@ -67,6 +76,21 @@ func runLoadTest(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		report.Write(stdout)
 	}
 	return err
+}
+
+// loadtestProcs is the GOMAXPROCS the load tool sets for --procs n on a machine of cpus cores,
+// 0 to leave the runtime's (a GOMAXPROCS environment variable). The tool usually shares its
+// machine with the servers it measures: on two cores, with the runtime's default of both, the
+// tool took about a fifth of the machine (idle cores spinning for work included), and serve's
+// rate under the mix was 5–9% lower than with the tool on one (docs/benchmarks.md).
+func loadtestProcs(n int, getenv func(string) string, cpus int) int {
+	switch {
+	case n > 0:
+		return n
+	case getenv("GOMAXPROCS") != "":
+		return 0
+	}
+	return max(1, cpus/4)
 }
 
 // runFloor records a running serve's answers to the standard mix's requests and serves them as

@@ -13,6 +13,8 @@ import (
 type Report struct {
 	Mix     string
 	Clients int
+	// Procs is how many cores the load tool's own goroutines ran on (GOMAXPROCS).
+	Procs   int
 	Targets []*TargetReport
 	// Alone are the runs of each operation of the mix alone (Config.Alone), in the mix's order.
 	Alone []*Report
@@ -27,6 +29,10 @@ type TargetReport struct {
 	Rounds []float64
 	// Elapsed is the measured time over all rounds.
 	Elapsed time.Duration
+	// ToolCPU is the CPU time the load tool itself used over those rounds, 0 where the system
+	// does not say (or with a greedy caller): when the tool shares the targets' machine, it is
+	// CPU they did not have, and near Procs cores it, not the target, sets the rate.
+	ToolCPU time.Duration
 	// Live is what the subscribers received; nil without subscription mode.
 	Live *LiveReport
 	// Greedy is how the mix fared beside a greedy caller; nil without one.
@@ -198,6 +204,14 @@ func (r *Report) Write(w io.Writer) {
 				ms(op.Latency.Percentile(99)), ms(op.Latency.Max()), op.Rejected, op.Failed)
 			for _, e := range op.Errors {
 				fmt.Fprintf(w, "    failure: %s\n", e)
+			}
+		}
+		if t.ToolCPU > 0 {
+			busy := t.ToolCPU.Seconds() / t.Elapsed.Seconds()
+			fmt.Fprintf(w, "  load tool: %.2f of its %d cores busy, %.0fµs of CPU per operation\n",
+				busy, r.Procs, float64(t.ToolCPU.Microseconds())/float64(max(t.Total()+t.Failed(), 1)))
+			if busy > 0.9*float64(r.Procs) {
+				fmt.Fprintf(w, "  the load tool was near its limit: this rate may be the tool's, not the target's (--procs)\n")
 			}
 		}
 		if g := t.Greedy; g != nil {

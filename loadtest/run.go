@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -130,7 +131,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 
 // runMix measures cfg.Mix on every target, round by round, each on its population.
 func runMix(ctx context.Context, cfg Config, pops []*population) (*Report, error) {
-	report := &Report{Mix: cfg.Mix.String(), Clients: cfg.Clients}
+	report := &Report{Mix: cfg.Mix.String(), Clients: cfg.Clients, Procs: runtime.GOMAXPROCS(0)}
 	for _, url := range cfg.Targets {
 		report.Targets = append(report.Targets, newTargetReport(url, cfg.Mix))
 	}
@@ -171,9 +172,13 @@ func runRound(ctx context.Context, cfg Config, pop *population, target *TargetRe
 	measure, cancel := context.WithTimeout(ctx, cfg.Duration)
 	defer cancel()
 	rec := newRecorder(cfg.Mix)
+	cpu0, cpuKnown := processCPU()
 	start := time.Now()
 	drive(measure, cfg, pop, target.URL, cfg.MaxOps, int64(round)+1000, rec, subs)
 	elapsed := time.Since(start)
+	if cpu1, _ := processCPU(); cpuKnown {
+		target.ToolCPU += cpu1 - cpu0
+	}
 	if subs != nil {
 		// The last uploads' events are still on their way: the stream is polled.
 		subs.drain(ctx, 5*time.Second)

@@ -121,6 +121,41 @@ func TestRun_AlternatesTargets(t *testing.T) {
 	}
 }
 
+// The report says how busy the load tool kept its own cores and its CPU per operation, and warns
+// when the tool, not the target, was the limit.
+func TestReport_ToolCPU(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		procs   int
+		toolCPU time.Duration
+		want    []string
+		notWant []string
+	}{
+		{"unknown", 1, 0, nil, []string{"load tool:"}},
+		{"room to spare", 2, 5 * time.Second, []string{"load tool: 0.50 of its 2 cores busy, 5000µs of CPU per operation"}, []string{"near its limit"}},
+		{"at its limit", 1, 9500 * time.Millisecond, []string{"load tool: 0.95 of its 1 cores busy", "near its limit"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			report := &loadtest.Report{Mix: "profile=1", Clients: 1, Procs: tc.procs, Targets: []*loadtest.TargetReport{{
+				URL: "http://127.0.0.1:1/graphql", Elapsed: 10 * time.Second, ToolCPU: tc.toolCPU,
+				Ops: []*loadtest.OpReport{{Name: "profile", OK: 1000}},
+			}}}
+			var out strings.Builder
+			report.Write(&out)
+			for _, s := range tc.want {
+				if !strings.Contains(out.String(), s) {
+					t.Errorf("no %q in\n%s", s, out.String())
+				}
+			}
+			for _, s := range tc.notWant {
+				if strings.Contains(out.String(), s) {
+					t.Errorf("%q in\n%s", s, out.String())
+				}
+			}
+		})
+	}
+}
+
 // A server that does not answer GraphQL fails every operation, and the report says why.
 func TestRun_CountsFailures(t *testing.T) {
 	broken := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
