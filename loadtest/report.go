@@ -206,11 +206,10 @@ func (r *Report) Write(w io.Writer) {
 				fmt.Fprintf(w, "    failure: %s\n", e)
 			}
 		}
-		if t.ToolCPU > 0 {
-			busy := t.ToolCPU.Seconds() / t.Elapsed.Seconds()
+		if busy, ok := t.toolBusy(); ok {
 			fmt.Fprintf(w, "  load tool: %.2f of its %d cores busy, %.0fµs of CPU per operation\n",
 				busy, r.Procs, float64(t.ToolCPU.Microseconds())/float64(max(t.Total()+t.Failed(), 1)))
-			if busy > 0.9*float64(r.Procs) {
+			if r.nearLimit(busy) {
 				fmt.Fprintf(w, "  the load tool was near its limit: this rate may be the tool's, not the target's (--procs)\n")
 			}
 		}
@@ -254,7 +253,7 @@ func (r *Report) writeAlone(w io.Writer) {
 		fmt.Fprintf(w, " %11s %9s", fmt.Sprintf("[%d] ops/s", i+1), "p99")
 	}
 	fmt.Fprintln(w)
-	var failures []string
+	var failures, limited []string
 	for _, a := range r.Alone {
 		base := a.Targets[0]
 		fmt.Fprintf(w, "  %-10s", base.Ops[0].Name)
@@ -267,13 +266,32 @@ func (r *Report) writeAlone(w io.Writer) {
 			if op.Failed > 0 {
 				failures = append(failures, fmt.Sprintf("%s on [%d]: %d failed: %s", op.Name, i+1, op.Failed, strings.Join(op.Errors, "; ")))
 			}
+			if busy, ok := t.toolBusy(); ok && a.nearLimit(busy) {
+				limited = append(limited, fmt.Sprintf("%s on [%d] (%.2f of its %d cores)", op.Name, i+1, busy, a.Procs))
+			}
 		}
 		fmt.Fprintln(w)
 	}
 	for _, f := range failures {
 		fmt.Fprintf(w, "  failure: %s\n", f)
 	}
+	if len(limited) > 0 {
+		fmt.Fprintf(w, "  the load tool was near its limit, so these rates may be the tool's, not the target's (--procs): %s\n", strings.Join(limited, ", "))
+	}
 }
+
+// toolBusy is how many cores the load tool kept busy, on average, over t's rounds; false when
+// its CPU is not known.
+func (t *TargetReport) toolBusy() (float64, bool) {
+	if t.ToolCPU <= 0 || t.Elapsed <= 0 {
+		return 0, false
+	}
+	return t.ToolCPU.Seconds() / t.Elapsed.Seconds(), true
+}
+
+// nearLimit says whether the load tool, busy on that many cores, was close enough to its own
+// to have set the rate itself.
+func (r *Report) nearLimit(busy float64) bool { return busy > 0.9*float64(r.Procs) }
 
 // ms spells a duration in milliseconds with two decimals.
 func ms(d time.Duration) string { return fmt.Sprintf("%.2fms", float64(d)/float64(time.Millisecond)) }

@@ -156,6 +156,27 @@ func TestReport_ToolCPU(t *testing.T) {
 	}
 }
 
+// Each operation alone: the report names the operations and targets whose rate the load tool
+// may have set itself.
+func TestReport_ToolNearItsLimitAlone(t *testing.T) {
+	target := func(url string, toolCPU time.Duration) *loadtest.TargetReport {
+		return &loadtest.TargetReport{URL: url, Elapsed: 10 * time.Second, ToolCPU: toolCPU,
+			Ops: []*loadtest.OpReport{{Name: "profile", OK: 1000}}}
+	}
+	const floor, serve = "http://127.0.0.1:1/graphql", "http://127.0.0.1:2/graphql"
+	report := &loadtest.Report{Mix: "profile=1", Clients: 1, Procs: 1,
+		Targets: []*loadtest.TargetReport{target(floor, 5*time.Second), target(serve, 3*time.Second)},
+		Alone: []*loadtest.Report{{Mix: "profile=1", Clients: 1, Procs: 1,
+			Targets: []*loadtest.TargetReport{target(floor, 9700*time.Millisecond), target(serve, 4*time.Second)}}},
+	}
+	var out strings.Builder
+	report.Write(&out)
+	want := "the load tool was near its limit, so these rates may be the tool's, not the target's (--procs): profile on [1] (0.97 of its 1 cores)\n"
+	if !strings.Contains(out.String(), want) {
+		t.Errorf("no %q in\n%s", want, out.String())
+	}
+}
+
 // A server that does not answer GraphQL fails every operation, and the report says why.
 func TestRun_CountsFailures(t *testing.T) {
 	broken := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
