@@ -81,8 +81,9 @@ func runLoadTest(ctx context.Context, args []string, stdout, stderr io.Writer) e
 // loadtestProcs is the GOMAXPROCS the load tool sets for --procs n on a machine of cpus cores,
 // 0 to leave the runtime's (a GOMAXPROCS environment variable). The tool usually shares its
 // machine with the servers it measures: on two cores, with the runtime's default of both, the
-// tool took about a fifth of the machine (idle cores spinning for work included), and serve's
-// rate under the mix was 5–9% lower than with the tool on one (docs/benchmarks.md).
+// tool spent 68–101 µs of CPU per operation (its second core spinning for work between
+// requests) against 57–78 µs on one, and serve's rate under the mix was 5–9% lower
+// (docs/benchmarks.md).
 func loadtestProcs(n int, getenv func(string) string, cpus int) int {
 	switch {
 	case n > 0:
