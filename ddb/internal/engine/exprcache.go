@@ -76,16 +76,18 @@ func mustBoundLRU() *lru.Cache[boundKey, *expr.Projection] {
 // same names.
 func bindProjection(parsed *expr.Projection, p *expr.Params) (*expr.Projection, error) {
 	var buf [256]byte
-	key, ok := parsed.NamesKey(p, buf[:0])
+	names, ok := parsed.NamesKey(p, buf[:0])
+	var key boundKey
 	if ok {
-		if bound, hit := boundProjections.Get(boundKey{parsed, string(key)}); hit {
+		key = boundKey{parsed, string(names)}
+		if bound, hit := boundProjections.Get(key); hit {
 			parsed.MarkUsed(p)
 			return bound, nil
 		}
 	}
 	bound, err := parsed.Bind(p)
 	if err == nil && ok {
-		boundProjections.Add(boundKey{parsed, string(key)}, bound)
+		boundProjections.Add(key, bound)
 	}
 	return bound, err
 }
