@@ -21,6 +21,7 @@ func FuzzItemJSON(f *testing.F) {
 		`{"PK": "p", "": 1}`,
 		`{"PK": "p\ud800"}`,
 		`{"M": {"S": "x"}}`,
+		`{"Item": {"Item": {}}}`,
 	} {
 		f.Add([]byte(seed))
 	}

@@ -385,7 +385,8 @@ func (c *lineCounter) lineAt(off int64) int {
 // The item is written in plain JSON when plain JSON can carry it exactly (strings, numbers,
 // booleans, nulls, lists and maps), and in DynamoDB-typed JSON otherwise: when it holds binary
 // values or sets, a number literal JSON cannot spell (such as "+1" or ".5"), or attributes that
-// plain JSON would make look typed. Either way ItemReader reads back the same item.
+// plain JSON would make look typed. An item that would read as the export wrapper (one attribute,
+// named Item, written as an object) is wrapped. Either way ItemReader reads back the same item.
 func WriteItemJSON(w io.Writer, item Item) error {
 	v, err := plainItem(item)
 	if err != nil || looksTyped(item) {
@@ -394,9 +395,25 @@ func WriteItemJSON(w io.Writer, item Item) error {
 	if err != nil {
 		return err
 	}
+	var out any = v
+	if looksWrapped(v) {
+		// An item whose one attribute is named Item, written as an object, would be read as
+		// the export wrapper around its own value: wrap it, so the reader removes only that.
+		out = map[string]any{"Item": v}
+	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
-	return enc.Encode(v) // one line, ending in '\n'; maps are written in key order
+	return enc.Encode(out) // one line, ending in '\n'; maps are written in key order
+}
+
+// looksWrapped reports whether ItemReader would take the written item v for the wrapper of
+// DynamoDB exports, {"Item": {...}}.
+func looksWrapped(v map[string]any) bool {
+	if len(v) != 1 {
+		return false
+	}
+	_, isObject := v["Item"].(map[string]any)
+	return isObject
 }
 
 // errNotPlain says plain JSON cannot carry a value exactly.

@@ -210,6 +210,11 @@ func TestWriteItemJSON(t *testing.T) {
 		{"NumbersJSONCannotSpell", bigs, true},
 		{"SetsAndBinary", sets, true},
 		{"LooksTyped", lookalike, true},
+		// One attribute named Item holding an object reads as the export wrapper unless wrapped.
+		{"LooksWrappedEmptyMap", dynamo.Item{"Item": &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{}}}, false},
+		{"LooksWrappedMap", dynamo.Item{"Item": &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"PK": s("p")}}}, false},
+		{"LooksWrappedTyped", dynamo.Item{"Item": &types.AttributeValueMemberB{Value: []byte{1}}}, false},
+		{"ItemBesideOthers", dynamo.Item{"Item": &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{}}, "PK": s("p")}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
