@@ -58,8 +58,9 @@ type Consumer struct {
 	// second).
 	Observe func(lag time.Duration)
 	// CaughtUp, when set, is called once the consumer has handled the stream as it was when Run
-	// started: every shard it reads has been read to its end once (a GetRecords answered no
-	// record, or records made since Run started), a closed shard's children included. A consumer resuming a backlog (a restart,
+	// started: every shard it reads has been read to its end once (emptyAtEnd GetRecords in a
+	// row answered no record, or one answered records made since Run started), a closed
+	// shard's children included. A consumer resuming a backlog (a restart,
 	// or writes made while it was stopped, as a sample loaded just before) calls it when the
 	// backlog is done.
 	CaughtUp func()
@@ -78,6 +79,17 @@ const DefaultPoll = 250 * time.Millisecond
 
 // maxRecords is the most records one GetRecords returns (the API's limit).
 const maxRecords = 1000
+
+// emptyAtEnd is how many GetRecords in a row must answer no record before a reader counts its
+// shard as read to its end. One is not enough: DynamoDB Streams may answer an empty list
+// where the part of the shard the iterator points to holds no record, before records further
+// on ("it might take multiple calls to get to a portion of the shard that contains stream
+// records", the GetRecords reference), and each call moves the iterator on.
+const emptyAtEnd = 3
+
+// catchUpPoll bounds the wait after an empty answer while a reader has not yet reached its
+// shard's end, so that the answers emptyAtEnd asks for cost little time at start.
+const catchUpPoll = 100 * time.Millisecond
 
 // backoff bounds the waits between retries of a failed request or handler.
 var backoff = struct{ base, max time.Duration }{100 * time.Millisecond, 5 * time.Second}
@@ -238,6 +250,8 @@ func (c *Consumer) read(ctx context.Context, arn, id string, start position, pos
 	if positioned != nil {
 		positioned()
 	}
+	atEnd := false // the reader has reached the shard's end once
+	empties := 0   // GetRecords in a row that answered no record, until then
 	for attempt := 0; ; {
 		out, err := c.Streams.GetRecords(ctx, &dynamodbstreams.GetRecordsInput{ShardIterator: iterator, Limit: aws.Int32(maxRecords)})
 		var expired *types.ExpiredIteratorException
@@ -283,6 +297,7 @@ func (c *Consumer) read(ctx context.Context, arn, id string, start position, pos
 				// (DynamoDB Streams gives the time to the second, rounded down, so a change
 				// of Run's first second counts only from the next.)
 				if !made.Before(c.started) {
+					atEnd = true
 					c.reachEnd(id)
 				}
 			}
@@ -298,11 +313,21 @@ func (c *Consumer) read(ctx context.Context, arn, id string, start position, pos
 			return c.finish(ctx, id, start.after)
 		}
 		iterator = out.NextShardIterator
-		if len(out.Records) == 0 {
-			c.reachEnd(id)
-			if !sleep(ctx, c.poll()) {
-				return false
+		if len(out.Records) > 0 {
+			empties = 0
+			continue
+		}
+		wait := c.poll()
+		if !atEnd {
+			if empties++; empties < emptyAtEnd {
+				wait = min(wait, catchUpPoll)
+			} else {
+				atEnd = true
+				c.reachEnd(id)
 			}
+		}
+		if !sleep(ctx, wait) {
+			return false
 		}
 	}
 }

@@ -398,3 +398,54 @@ func TestConsumer_CaughtUpOnABusyStream(t *testing.T) {
 	<-writing
 	<-done
 }
+
+// emptyPortions reads the stream as DynamoDB Streams may answer it: a GetRecords may answer no
+// record where the part of the shard its iterator points to holds none, though records follow
+// ("it might take multiple calls to get to a portion of the shard that contains stream
+// records"). Every iterator is answered empty twice before the engine answers it.
+type emptyPortions struct {
+	stream.API
+	mu    sync.Mutex
+	asked map[string]int
+}
+
+func (e *emptyPortions) GetRecords(ctx context.Context, in *dynamodbstreams.GetRecordsInput, opts ...func(*dynamodbstreams.Options)) (*dynamodbstreams.GetRecordsOutput, error) {
+	e.mu.Lock()
+	it := *in.ShardIterator
+	e.asked[it]++
+	empty := e.asked[it] <= 2
+	e.mu.Unlock()
+	if empty {
+		return &dynamodbstreams.GetRecordsOutput{NextShardIterator: &it}, nil
+	}
+	return e.API.GetRecords(ctx, in, opts...)
+}
+
+// TestConsumer_CaughtUpPastEmptyAnswers: an empty answer is not the shard's end when records
+// follow it; the consumer says it has caught up only once it has handled the backlog.
+func TestConsumer_CaughtUpPastEmptyAnswers(t *testing.T) {
+	tb := newTable(t)
+	backlog := []string{"ann", "bob", "cy"}
+	tb.createUsers(t, backlog...)
+
+	var s seen
+	caughtUp := make(chan []string, 1)
+	c := &stream.Consumer{Name: "feed", Streams: &emptyPortions{API: tb.engine.StreamsAPI(), asked: map[string]int{}}, Store: tb.store,
+		Handle: s.handle, Poll: 5 * time.Millisecond, CaughtUp: func() { caughtUp <- s.list() }}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- c.Run(ctx) }()
+	defer func() {
+		cancel()
+		<-done
+	}()
+
+	select {
+	case handled := <-caughtUp:
+		if !slices.Equal(handled, backlog) {
+			t.Fatalf("caught up having handled %v, want the backlog %v", handled, backlog)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatalf("not caught up after 10s; handled %v", s.list())
+	}
+}
