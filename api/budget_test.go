@@ -55,6 +55,11 @@ func TestRequestBudgets(t *testing.T) {
 		// not one per user (a connection within a list leaves them to the window).
 		{"FollowersOfSeveralUsers_OneBatchPerLevel", `{ users(usernames: ["u000", "u001"]) { followers(first: 5) { edges { node { follower { name } } } } } }`, nil,
 			map[string]int{"BatchGetItem": 2, "Query": 2}},
+		// A followed user asked for by name and photos is not read: its photos' Query is all.
+		{"FollowedByName_NoProfileRead", `{ user(username: "u003") { following(first: 5) { edges { node { followed { id username ... on User { photos(first: 2) { edges { node { url } } } } } } } } } }`, nil,
+			map[string]int{"GetItem": 1, "Query": 2}},
+		{"FollowedWithProfile_ProfileRead", `{ user(username: "u003") { following(first: 5) { edges { node { followed { username name } } } } } }`, nil,
+			map[string]int{"GetItem": 2, "Query": 1}},
 		{"ReactionPhotosBatched", `{ user(username: "u002") { reactions { edges { node { photo { url owner { name } } } } } } }`, nil,
 			map[string]int{"GetItem": 3, "Query": 4}},
 	} {

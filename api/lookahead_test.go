@@ -1,6 +1,8 @@
 package api_test
 
 import (
+	"fmt"
+	"reflect"
 	"testing"
 
 	"github.com/quickphotos/quickphotos/internal/testkit/apitest"
@@ -24,15 +26,68 @@ func TestLookahead_PageArgumentsFromVariables(t *testing.T) {
 		{"followers", `query($n: Int) { user(username: "ada") { name followers(first: $n) { edges { node { follower { username } } } } } }`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			want := map[string]int{"Query": 1}
-			if tc.name == "followers" {
-				want["GetItem"] = 1 // the follower's profile: one key
-			}
+			want := map[string]int{"Query": 1} // a follower asked for by name is not read
 			resp := srv.QueryWithin(t, budget(want), tc.query, map[string]any{"n": 5})
 			if len(resp.Errors) > 0 {
 				t.Fatalf("errors: %+v", resp.Errors)
 			}
 			assertRequests(t, resp.Cost(t), want)
 		})
+	}
+}
+
+// TestRelatedUser_ByNameAnswersAsRead: a user that a friendship, a reaction or a photo names,
+// asked for only by what its username answers, is not read, and is answered as when it is:
+// each query, with the profile's name added to the user's selection, gives the same answer
+// beside the name.
+func TestRelatedUser_ByNameAnswersAsRead(t *testing.T) {
+	srv := apitest.NewServer(t)
+	for _, u := range []string{"ada", "bob", "cy"} {
+		srv.MustCreateUser(t, u)
+	}
+	srv.MustFollow(t, "bob", "ada")
+	srv.MustFollow(t, "cy", "ada")
+	srv.MustFollow(t, "ada", "bob")
+	for i := 0; i < 3; i++ {
+		srv.MustUploadPhoto(t, "ada", apitest.Timestamp(i))
+	}
+	srv.MustReact(t, "bob", "ada", apitest.Timestamp(1), "HEART")
+	const byName = `id username __typename ... on Node { id } photos(first: 2) { edges { node { url } } } reactions(first: 2) { edges { node { type } } }`
+	for _, tc := range []struct{ name, query string }{
+		{"Followed", `{ user(username: "bob") { following { edges { node { followed { %s } } } } } }`},
+		{"Follower", `{ user(username: "ada") { followers { edges { node { follower { %s } } } } } }`},
+		{"PhotoOwner", `{ user(username: "bob") { reactions { edges { node { photo { owner { %s } } } } } } }`},
+		{"Reactor", `query($t: String!) { photo(owner: "ada", timestamp: $t) { reactions { edges { node { user { %s } } } } } }`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			vars := map[string]any{"t": apitest.Timestamp(1)}
+			plain := srv.Query(t, fmt.Sprintf(tc.query, byName), vars)
+			read := srv.Query(t, fmt.Sprintf(tc.query, byName+" name"), vars)
+			var got, want any
+			plain.Decode(t, &got)
+			read.Decode(t, &want)
+			dropNames(want)
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("by name:\n%s\nread:\n%s", plain.Data, read.Data)
+			}
+			if plain.Cost(t).Requests >= read.Cost(t).Requests {
+				t.Errorf("by name cost %d requests, read %d: the user was read", plain.Cost(t).Requests, read.Cost(t).Requests)
+			}
+		})
+	}
+}
+
+// dropNames removes every "name" key from a decoded JSON value.
+func dropNames(v any) {
+	switch v := v.(type) {
+	case map[string]any:
+		delete(v, "name")
+		for _, e := range v {
+			dropNames(e)
+		}
+	case []any:
+		for _, e := range v {
+			dropNames(e)
+		}
 	}
 }

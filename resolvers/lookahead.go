@@ -49,7 +49,7 @@ func nodesSelect(ctx context.Context, sel ast.SelectionSet, field string) bool {
 				continue
 			}
 			for _, f := range graphql.CollectFields(oc, node.Selections, nil) {
-				if f.Name == field {
+				if f.Name == field && readsEntity(oc, f) {
 					return true
 				}
 			}
@@ -113,9 +113,10 @@ type related struct {
 // read theirs, where the object's resolver can read them at once (loaders.Prefetch).
 func selectedKeys(ctx context.Context, fields ...related) []domain.NodeKey {
 	var keys []domain.NodeKey
+	oc := graphql.GetOperationContext(ctx)
 	for _, f := range graphql.CollectFieldsCtx(ctx, nil) {
 		for _, r := range fields {
-			if f.Name == r.field {
+			if f.Name == r.field && readsEntity(oc, f) {
 				keys = append(keys, r.key)
 			}
 		}

@@ -17,12 +17,12 @@ import (
 
 // Follower is the resolver for the follower field.
 func (r *friendshipResolver) Follower(ctx context.Context, obj *domain.Friendship) (*domain.User, error) {
-	return existingUser(ctx, obj.Follower)
+	return relatedUser(ctx, obj.Follower)
 }
 
 // Followed is the resolver for the followed field.
 func (r *friendshipResolver) Followed(ctx context.Context, obj *domain.Friendship) (*domain.User, error) {
-	return existingUser(ctx, obj.Followed)
+	return relatedUser(ctx, obj.Followed)
 }
 
 // CreateUser is the resolver for the createUser field.
@@ -148,7 +148,7 @@ func (r *mutationResolver) UnfollowUser(ctx context.Context, input model.Friends
 
 // Owner is the resolver for the owner field.
 func (r *photoResolver) Owner(ctx context.Context, obj *domain.Photo) (*domain.User, error) {
-	return existingUser(ctx, obj.Owner)
+	return relatedUser(ctx, obj.Owner)
 }
 
 // URL is the resolver for the url field.
@@ -299,7 +299,7 @@ func (r *queryResolver) Photo(ctx context.Context, owner string, timestamp strin
 
 // User is the resolver for the user field.
 func (r *reactionResolver) User(ctx context.Context, obj *domain.Reaction) (*domain.User, error) {
-	return existingUser(ctx, obj.Username)
+	return relatedUser(ctx, obj.Username)
 }
 
 // Photo is the resolver for the photo field.

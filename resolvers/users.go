@@ -3,9 +3,46 @@ package resolvers
 import (
 	"context"
 
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/ast"
+
 	"github.com/quickphotos/quickphotos/domain"
 	"github.com/quickphotos/quickphotos/loaders"
 )
+
+// relatedUser is the user that a photo, reaction or friendship names, for the field being
+// resolved. Where that field asks only for what the username answers (byName), the user is not
+// read: the writes that make a photo, a reaction or a friendship check that its users exist,
+// and no user is ever deleted. The photos of the users one follows then cost a Query per user
+// and no BatchGetItem of profiles nobody asked for (docs/design.md, pattern 10).
+func relatedUser(ctx context.Context, username string) (*domain.User, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc != nil && byName(graphql.GetOperationContext(ctx), fc.Field.Selections) {
+		return &domain.User{Username: username}, nil
+	}
+	return existingUser(ctx, username)
+}
+
+// byNameFields are the fields of a User that its username alone answers: its id, and the
+// connections read by the username (their resolvers use nothing else of the user).
+var byNameFields = map[string]bool{"__typename": true, "id": true, "username": true, "photos": true, "reactions": true}
+
+// byName reports whether sel, a User's selection set, asks only for byNameFields (through
+// fragments too, whatever their type conditions).
+func byName(oc *graphql.OperationContext, sel ast.SelectionSet) bool {
+	for _, f := range graphql.CollectFields(oc, sel, nil) {
+		if !byNameFields[f.Name] {
+			return false
+		}
+	}
+	return true
+}
+
+// readsEntity reports whether field f, which names an entity, needs that entity read: a user
+// asked for only by name does not (relatedUser).
+func readsEntity(oc *graphql.OperationContext, f graphql.CollectedField) bool {
+	return f.Definition == nil || f.Definition.Type.Name() != "User" || !byName(oc, f.Selections)
+}
 
 // existingUser loads a user that a photo, reaction or friendship refers to; its absence means
 // the data is inconsistent, which is reported rather than hidden.
