@@ -55,6 +55,12 @@ func TestRequestBudgets(t *testing.T) {
 		// not one per user (a connection within a list leaves them to the window).
 		{"FollowersOfSeveralUsers_OneBatchPerLevel", `{ users(usernames: ["u000", "u001"]) { followers(first: 5) { edges { node { follower { name } } } } } }`, nil,
 			map[string]int{"BatchGetItem": 2, "Query": 2}},
+		// A page of photos proves its owner exists: asked for by name, the profile is not read,
+		// and with a profile field, it is (the page is not the last, which would bring it).
+		{"PhotosByName_OneQuery", `{ user(username: "u000") { id username photos(first: 2) { edges { node { url } } } } }`, nil,
+			map[string]int{"Query": 1}},
+		{"PhotosNotLastWithProfile_QueryAndGetItem", `{ user(username: "u000") { name photos(first: 2) { edges { node { url } } } } }`, nil,
+			map[string]int{"Query": 1, "GetItem": 1}},
 		// A followed user asked for by name and photos is not read: its photos' Query is all.
 		{"FollowedByName_NoProfileRead", `{ user(username: "u003") { following(first: 5) { edges { node { followed { id username ... on User { photos(first: 2) { edges { node { url } } } } } } } } } }`, nil,
 			map[string]int{"GetItem": 1, "Query": 2}},

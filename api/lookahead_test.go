@@ -91,3 +91,45 @@ func dropNames(v any) {
 		}
 	}
 }
+
+// TestUser_ByNameWithPhotos: a user asked for by name with a page of photos is read only when
+// the page cannot prove it exists: null for no such user, the profile for a user without
+// photos (the last page brings it), the same answer as a read for one with photos.
+func TestUser_ByNameWithPhotos(t *testing.T) {
+	srv := apitest.NewServer(t)
+	srv.MustCreateUser(t, "ada")
+	srv.MustCreateUser(t, "bob") // no photos
+	for i := 0; i < 3; i++ {
+		srv.MustUploadPhoto(t, "ada", apitest.Timestamp(i))
+	}
+	const query = `query($u: ID!) { user(username: $u) { id username %s photos(first: 2) { edges { node { url } } } } }`
+	for _, tc := range []struct {
+		username string
+		want     string
+	}{
+		{"nobody", `{"user":null}`},
+		{"bob", `{"user":{"id":"` + nodeID(t, srv, "bob") + `","username":"bob","photos":{"edges":[]}}}`},
+	} {
+		resp := srv.Query(t, fmt.Sprintf(query, ""), map[string]any{"u": tc.username})
+		if len(resp.Errors) > 0 || string(resp.Data) != tc.want {
+			t.Errorf("%s: %s %+v, want %s", tc.username, resp.Data, resp.Errors, tc.want)
+		}
+	}
+	plain := srv.Query(t, fmt.Sprintf(query, ""), map[string]any{"u": "ada"})
+	read := srv.Query(t, fmt.Sprintf(query, "name"), map[string]any{"u": "ada"})
+	var got, want any
+	plain.Decode(t, &got)
+	read.Decode(t, &want)
+	dropNames(want)
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("by name:\n%s\nread:\n%s", plain.Data, read.Data)
+	}
+}
+
+// nodeID is the global id of username's user, as the server gives it.
+func nodeID(t *testing.T, srv *apitest.Server, username string) string {
+	t.Helper()
+	var out struct{ User struct{ ID string } }
+	srv.Query(t, `query($u: ID!) { user(username: $u) { id name } }`, map[string]any{"u": username}).Decode(t, &out)
+	return out.User.ID
+}

@@ -16,11 +16,17 @@ import (
 // and no user is ever deleted. The photos of the users one follows then cost a Query per user
 // and no BatchGetItem of profiles nobody asked for (docs/design.md, pattern 10).
 func relatedUser(ctx context.Context, username string) (*domain.User, error) {
-	fc := graphql.GetFieldContext(ctx)
-	if fc != nil && byName(graphql.GetOperationContext(ctx), fc.Field.Selections) {
+	if askedByName(ctx) {
 		return &domain.User{Username: username}, nil
 	}
 	return existingUser(ctx, username)
+}
+
+// askedByName reports whether the field being resolved, of type User, asks only for what the
+// username answers (byName).
+func askedByName(ctx context.Context) bool {
+	fc := graphql.GetFieldContext(ctx)
+	return fc != nil && byName(graphql.GetOperationContext(ctx), fc.Field.Selections)
 }
 
 // byNameFields are the fields of a User that its username alone answers: its id, and the
