@@ -92,37 +92,46 @@ func dropNames(v any) {
 	}
 }
 
-// TestUser_ByNameWithPhotos: a user asked for by name with a page of photos is read only when
-// the page cannot prove it exists: null for no such user, the profile for a user without
-// photos (the last page brings it), the same answer as a read for one with photos.
-func TestUser_ByNameWithPhotos(t *testing.T) {
+// TestUser_ByNameWithAList: a user asked for by name with a page of their photos, or of whom
+// they follow, is read only when the page cannot prove the user exists: null for no such user,
+// the user for one with an empty list, and the same answer as a read for one with a full page.
+func TestUser_ByNameWithAList(t *testing.T) {
 	srv := apitest.NewServer(t)
 	srv.MustCreateUser(t, "ada")
-	srv.MustCreateUser(t, "bob") // no photos
+	srv.MustCreateUser(t, "bob") // no photos, follows nobody
 	for i := 0; i < 3; i++ {
 		srv.MustUploadPhoto(t, "ada", apitest.Timestamp(i))
 	}
-	const query = `query($u: ID!) { user(username: $u) { id username %s photos(first: 2) { edges { node { url } } } } }`
-	for _, tc := range []struct {
-		username string
-		want     string
-	}{
-		{"nobody", `{"user":null}`},
-		{"bob", `{"user":{"id":"` + nodeID(t, srv, "bob") + `","username":"bob","photos":{"edges":[]}}}`},
+	srv.MustFollow(t, "ada", "bob")
+	for _, list := range []struct{ selection, empty string }{
+		{`photos(first: 2) { edges { node { url } } }`, `"photos":{"edges":[]}`},
+		{`following(first: 2) { edges { node { followed { username } } } }`, `"following":{"edges":[]}`},
 	} {
-		resp := srv.Query(t, fmt.Sprintf(query, ""), map[string]any{"u": tc.username})
-		if len(resp.Errors) > 0 || string(resp.Data) != tc.want {
-			t.Errorf("%s: %s %+v, want %s", tc.username, resp.Data, resp.Errors, tc.want)
+		query := `query($u: ID!) { user(username: $u) { id username %s ` + list.selection + ` } }`
+		for _, tc := range []struct {
+			username string
+			want     string
+		}{
+			{"nobody", `{"user":null}`},
+			{"bob", `{"user":{"id":"` + nodeID(t, srv, "bob") + `","username":"bob",` + list.empty + `}}`},
+		} {
+			resp := srv.Query(t, fmt.Sprintf(query, ""), map[string]any{"u": tc.username})
+			if len(resp.Errors) > 0 || string(resp.Data) != tc.want {
+				t.Errorf("%s: %s %+v, want %s", tc.username, resp.Data, resp.Errors, tc.want)
+			}
 		}
-	}
-	plain := srv.Query(t, fmt.Sprintf(query, ""), map[string]any{"u": "ada"})
-	read := srv.Query(t, fmt.Sprintf(query, "name"), map[string]any{"u": "ada"})
-	var got, want any
-	plain.Decode(t, &got)
-	read.Decode(t, &want)
-	dropNames(want)
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("by name:\n%s\nread:\n%s", plain.Data, read.Data)
+		plain := srv.Query(t, fmt.Sprintf(query, ""), map[string]any{"u": "ada"})
+		read := srv.Query(t, fmt.Sprintf(query, "name"), map[string]any{"u": "ada"})
+		var got, want any
+		plain.Decode(t, &got)
+		read.Decode(t, &want)
+		dropNames(want)
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("by name:\n%s\nread:\n%s", plain.Data, read.Data)
+		}
+		if plain.Cost(t).Requests >= read.Cost(t).Requests {
+			t.Errorf("%s by name cost %d requests, read %d: the user was read", list.selection, plain.Cost(t).Requests, read.Cost(t).Requests)
+		}
 	}
 }
 

@@ -89,7 +89,9 @@ func TestPrefetch_NoLevelWaitsForTheBatchWindow(t *testing.T) {
 		{"followers", `{ user(username: "bob") { followerCount followers(first: 20) { edges { node { follower { name } } } } } }`, nil,
 			map[string]int{"Query": 1, "BatchGetItem": 1}},
 		{"following with their photos", `{ user(username: "ann") { following(first: 10) { edges { node { followed { name photos(first: 5) { edges { node { url } } } } } } } } }`, nil,
-			map[string]int{"GetItem": 1, "BatchGetItem": 1, "Query": 3}}, // ann, then whom she follows
+			map[string]int{"BatchGetItem": 1, "Query": 3}}, // whom ann follows (which proves she exists), then their profiles
+		{"following with their photos, by name", `{ user(username: "ann") { following(first: 10) { edges { node { followed { username photos(first: 5) { edges { node { url } } } } } } } } }`, nil,
+			map[string]int{"Query": 3}}, // as the load mix's following
 		{"a user's reactions with their photos", `{ user(username: "cy") { reactions(first: 20) { edges { node { photo { url } } } } } }`, nil,
 			map[string]int{"GetItem": 2, "Query": 4}}, // as ReactionPhotosBatched
 		{"feed with owners", `{ feed(first: 20) { edges { node { url owner { name } } } } }`, nil,

@@ -1255,7 +1255,7 @@ schema {
 
 "Reads. Each field costs a fixed, small number of DynamoDB requests; send the header ` + "`" + `X-Quickphotos-Cost: 1` + "`" + ` to see them in ` + "`" + `extensions.cost` + "`" + `."
 type Query {
-  "The user with this username, or null when there is none. One share of a BatchGetItem batched with the other profiles the operation reads; when the selection asks for a first page of ` + "`" + `followers` + "`" + `, or for ` + "`" + `photos` + "`" + ` that reach the profile, the profile comes with that Query instead; when it asks only for ` + "`" + `id` + "`" + `, ` + "`" + `username` + "`" + ` and a page of ` + "`" + `photos` + "`" + ` that holds a photo, that Query alone answers."
+  "The user with this username, or null when there is none. One share of a BatchGetItem batched with the other profiles the operation reads; when the selection asks for a first page of ` + "`" + `followers` + "`" + `, or for ` + "`" + `photos` + "`" + ` that reach the profile, the profile comes with that Query instead; when it asks only for ` + "`" + `id` + "`" + `, ` + "`" + `username` + "`" + ` and a page of ` + "`" + `photos` + "`" + ` that holds a photo, or of ` + "`" + `following` + "`" + ` (without ` + "`" + `totalCount` + "`" + `) that holds a friendship, that Query alone answers."
   user(username: ID!): User
   "The caller's own profile: the user the request's bearer token names, or null when that user has not created a profile yet. UNAUTHENTICATED without a token."
   viewer: User

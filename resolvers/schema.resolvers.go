@@ -225,6 +225,16 @@ func (r *queryResolver) User(ctx context.Context, username string) (*domain.User
 			return &domain.User{Username: username}, nil
 		}
 	}
+	// So do the users they follow; the page is the one the field will ask for (it is cached).
+	if p, _, ok := selectedPage(ctx, "following", false); ok && askedByName(ctx) {
+		page, err := l.Following(ctx, username, p)
+		if err != nil {
+			return nil, err
+		}
+		if len(page.Items) > 0 {
+			return &domain.User{Username: username}, nil
+		}
+	}
 	l.Prefetch(ctx, domain.UserKey{Username: username}) // a root field: see loaders.Prefetch
 	return l.User(ctx, username)
 }

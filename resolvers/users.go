@@ -33,15 +33,30 @@ func askedByName(ctx context.Context) bool {
 // connections read by the username (their resolvers use nothing else of the user).
 var byNameFields = map[string]bool{"__typename": true, "id": true, "username": true, "photos": true, "reactions": true}
 
-// byName reports whether sel, a User's selection set, asks only for byNameFields (through
-// fragments too, whatever their type conditions).
+// countedFields are the connections of a User read by the username whose totalCount is the
+// profile's counter: answered by the username alone when totalCount is not asked.
+var countedFields = map[string]bool{"followers": true, "following": true}
+
+// byName reports whether sel, a User's selection set, asks only for what the username answers
+// (through fragments too, whatever their type conditions).
 func byName(oc *graphql.OperationContext, sel ast.SelectionSet) bool {
 	for _, f := range graphql.CollectFields(oc, sel, nil) {
-		if !byNameFields[f.Name] {
-			return false
+		if byNameFields[f.Name] || countedFields[f.Name] && !asks(oc, f.Selections, "totalCount") {
+			continue
 		}
+		return false
 	}
 	return true
+}
+
+// asks reports whether sel asks for field.
+func asks(oc *graphql.OperationContext, sel ast.SelectionSet, field string) bool {
+	for _, f := range graphql.CollectFields(oc, sel, nil) {
+		if f.Name == field {
+			return true
+		}
+	}
+	return false
 }
 
 // readsEntity reports whether field f, which names an entity, needs that entity read: a user
