@@ -60,9 +60,8 @@ type Consumer struct {
 	// CaughtUp, when set, is called once the consumer has handled the stream as it was when Run
 	// started: every shard it reads has been read to its end once (emptyAtEnd GetRecords in a
 	// row answered no record, or one answered records made since Run started), a closed
-	// shard's children included. A consumer resuming a backlog (a restart,
-	// or writes made while it was stopped, as a sample loaded just before) calls it when the
-	// backlog is done.
+	// shard's children included. A consumer resuming a backlog (a restart, or writes made
+	// while it was stopped, as a sample loaded just before) calls it when the backlog is done.
 	CaughtUp func()
 
 	mu      sync.Mutex
