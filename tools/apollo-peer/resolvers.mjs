@@ -115,6 +115,26 @@ async function existingUser(loaders, username) {
   return u;
 }
 
+// The fields of a User its username alone answers; followers and following too when their
+// totalCount (the profile's counter) is not asked.
+const BY_NAME = new Set(['__typename', 'id', 'username', 'photos', 'reactions']);
+const COUNTED = new Set(['followers', 'following']);
+
+// askedByName reports whether the field being resolved, a User, asks only for what its
+// username answers: then the profile need not be read (docs/design.md, "Access patterns").
+function askedByName(info) {
+  const fields = collectFields(info, info.fieldNodes.flatMap((n) => n.selectionSet?.selections ?? []));
+  return fields.every((f) => BY_NAME.has(f.name.value) || (COUNTED.has(f.name.value)
+    && !collectFields(info, f.selectionSet?.selections ?? []).some((c) => c.name.value === 'totalCount')));
+}
+
+// relatedUser is the user that a photo, reaction or friendship names: not read when the field
+// asks only for what the username answers, since the writes that make those check that their
+// users exist, and no user is deleted.
+function relatedUser(loaders, username, info) {
+  return askedByName(info) ? { username } : existingUser(loaders, username);
+}
+
 function connection(page, totalCount) {
   const { edges, hasNextPage } = page;
   return {
@@ -163,6 +183,14 @@ export const resolvers = {
       if (photos) {
         const page = await loaders.photoPages.load({ of: username, ...photos });
         if (page.parent) return page.parent;
+        // A user's photos prove the user exists: asked only by name, it need not be read.
+        if (page.edges.length > 0 && askedByName(info)) return { username };
+      }
+      // So do the users they follow; the page is the one the field will ask for (cached).
+      const following = selectedPage(info, 'following', false);
+      if (following && askedByName(info)) {
+        const page = await loaders.followingPages.load({ of: username, ...following });
+        if (page.edges.length > 0) return { username };
       }
       return loaders.users.load(username);
     },
@@ -206,7 +234,7 @@ export const resolvers = {
   },
 
   Photo: {
-    owner: (photo, _, { loaders }) => existingUser(loaders, photo.owner),
+    owner: (photo, _, { loaders }, info) => relatedUser(loaders, photo.owner, info),
     username: (photo) => photo.owner,
     reactionCounts: ({ counts }) => ({
       heart: counts.heart, smiley: counts.smiley, thumbsUp: counts['+1'], sunglasses: counts.sunglasses, total: total(counts),
@@ -219,7 +247,7 @@ export const resolvers = {
   },
 
   Reaction: {
-    user: (r, _, { loaders }) => existingUser(loaders, r.username),
+    user: (r, _, { loaders }, info) => relatedUser(loaders, r.username, info),
     async photo(r, _, { loaders }) {
       const p = await loaders.photos.load(r.photo);
       if (!p) throw notFound(`"${r.photo.owner}" has no photo at ${r.photo.timestamp}`);
@@ -228,8 +256,8 @@ export const resolvers = {
   },
 
   Friendship: {
-    follower: (f, _, { loaders }) => existingUser(loaders, f.follower),
-    followed: (f, _, { loaders }) => existingUser(loaders, f.followed),
+    follower: (f, _, { loaders }, info) => relatedUser(loaders, f.follower, info),
+    followed: (f, _, { loaders }, info) => relatedUser(loaders, f.followed, info),
   },
 
   // Each write is one TransactWriteItems; the loaders then forget what it changed, so the
