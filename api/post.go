@@ -35,7 +35,7 @@ func (postJSON) Do(w http.ResponseWriter, r *http.Request, exec graphql.GraphExe
 
 	body, err := requestBody(r)
 	if err != nil {
-		writeResponse(w, exec.DispatchError(ctx, gqlerror.List{gqlerror.Errorf("could not read request body: %+v", err)}))
+		writeResponse(w, exec.DispatchError(ctx, gqlerror.List{gqlerror.Errorf("could not read request body: %+v", err)}), nil)
 		return
 	}
 	params := &graphql.RawParams{}
@@ -44,7 +44,7 @@ func (postJSON) Do(w http.ResponseWriter, r *http.Request, exec graphql.GraphExe
 	if err := dec.Decode(params); err != nil {
 		w.WriteHeader(http.StatusBadRequest)
 		gqlErr := gqlerror.Errorf("json request body could not be decoded: %+v body:%s", err, string(body))
-		writeResponse(w, exec.DispatchError(ctx, gqlerror.List{gqlErr}))
+		writeResponse(w, exec.DispatchError(ctx, gqlerror.List{gqlErr}), nil)
 		return
 	}
 	params.Headers = r.Header
@@ -53,19 +53,16 @@ func (postJSON) Do(w http.ResponseWriter, r *http.Request, exec graphql.GraphExe
 	rc, opErr := exec.CreateOperationContext(ctx, params)
 	if opErr != nil {
 		w.WriteHeader(operationErrorStatus(contentType, opErr))
-		writeResponse(w, exec.DispatchError(graphql.WithOperationContext(ctx, rc), opErr))
+		writeResponse(w, exec.DispatchError(graphql.WithOperationContext(ctx, rc), opErr), nil)
 		return
 	}
 	responses, ctx := exec.DispatchOperation(ctx, rc)
-	writeResponse(sized{w}, responses(ctx))
+	// The executed operation's answer goes out with its Content-Length. Past the 2 KB net/http
+	// holds to measure a body itself, it would otherwise be sent chunked, and the last, empty
+	// chunk written on its own: a syscall and a packet more for every list read. A refusal's is
+	// not sized: its status and body may still be rewritten on their way out (overHTTPStatus).
+	writeResponse(w, responses(ctx), w.Header())
 }
-
-// sized is the writer of an operation's answer, which goes out with its Content-Length. Past
-// the 2 KB net/http holds to measure a body itself, an answer would otherwise be sent chunked,
-// and the last, empty chunk written on its own: a syscall and a packet more for every list read.
-// Only the executed operation's answer is sized: a refusal's status and body may still be
-// rewritten on their way out (overHTTPStatus).
-type sized struct{ http.ResponseWriter }
 
 const (
 	mediaJSON            = "application/json"
@@ -120,12 +117,16 @@ const maxPooledResponse = 64 << 10
 // data through encoding/json's scanner: gqlgen's marshallers write valid, compact JSON, and
 // json.Marshal's only change to it is escaping <, >, & (for HTML) and U+2028, U+2029 (for
 // JavaScript), which writeEscaped does as it copies. An answer with fields of incremental
-// delivery, which this transport never sends, is marshalled.
-func writeResponse(w io.Writer, resp *graphql.Response) {
+// delivery, which this transport never sends, is marshalled. header, when not nil, gets the
+// answer's Content-Length before it is written.
+func writeResponse(w io.Writer, resp *graphql.Response, header http.Header) {
 	if resp.Label != "" || resp.Path != nil || resp.HasNext != nil {
 		b, err := json.Marshal(resp)
 		if err != nil {
 			panic(fmt.Errorf("unable to marshal %s: %w", string(resp.Data), err))
+		}
+		if header != nil {
+			header.Set("Content-Length", strconv.Itoa(len(b)))
 		}
 		_, _ = w.Write(b)
 		return
@@ -161,8 +162,8 @@ func writeResponse(w io.Writer, resp *graphql.Response) {
 		buf.Truncate(buf.Len() - 1)
 	}
 	buf.WriteByte('}')
-	if s, ok := w.(sized); ok {
-		s.Header().Set("Content-Length", strconv.Itoa(buf.Len()))
+	if header != nil {
+		header.Set("Content-Length", strconv.Itoa(buf.Len()))
 	}
 	_, _ = w.Write(buf.Bytes())
 }

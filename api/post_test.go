@@ -34,7 +34,7 @@ func TestWriteResponse_AsJSONMarshal(t *testing.T) {
 				t.Fatal(err)
 			}
 			var got bytes.Buffer
-			writeResponse(&got, resp)
+			writeResponse(&got, resp, nil)
 			if got.String() != string(want) {
 				t.Fatalf("wrote\n%s\njson.Marshal writes\n%s", got.String(), want)
 			}
@@ -59,7 +59,7 @@ func FuzzWriteResponse(f *testing.F) {
 			t.Fatal(err)
 		}
 		var got bytes.Buffer
-		writeResponse(&got, resp)
+		writeResponse(&got, resp, nil)
 		if got.String() != string(want) {
 			t.Fatalf("wrote %s, json.Marshal writes %s", got.String(), want)
 		}
