@@ -37,6 +37,7 @@ func runLoadTest(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	f.String(&urls, "url", "http://127.0.0.1:8080/graphql", "the GraphQL endpoints to measure, comma-separated; with several, each round measures each in turn")
 	f.String(&mix, "mix", "standard", "the workload: "+strings.Join(loadtest.MixNames(), " or ")+", or op=weight,… of the operations below")
 	f.Int(&cfg.Clients, "clients", 16, "clients sending at once, each one request at a time")
+	f.Float(&cfg.Rate, "rate", 0, "an open loop: start this many operations a second across the clients, each when due whether or not earlier ones were answered, and count each one's latency from when it was due (0: a closed loop, each client sending its next request on the last one's answer); measures every target under the same load")
 	f.Duration(&cfg.Duration, "duration", 10*time.Second, "how long each round measures each target")
 	f.Int(&ops, "max-ops", 0, "end a round after this many operations, if sooner than --duration (0: no count)")
 	f.Duration(&cfg.Warmup, "warmup", 2*time.Second, "unmeasured load on each target before each of its rounds")

@@ -13,6 +13,8 @@ import (
 type Report struct {
 	Mix     string
 	Clients int
+	// Rate is the open loop's operations a second (Config.Rate), 0 for a closed loop.
+	Rate float64
 	// Procs is how many cores the load tool's own goroutines ran on (GOMAXPROCS).
 	Procs   int
 	Targets []*TargetReport
@@ -95,6 +97,22 @@ func (t *TargetReport) PerSecond() float64 {
 		return 0
 	}
 	return float64(t.Total()) / t.Elapsed.Seconds()
+}
+
+// Sent is the operations a second that got an answer or failed, over all rounds.
+func (t *TargetReport) Sent() float64 {
+	if t.Elapsed <= 0 {
+		return 0
+	}
+	return float64(t.Total()+t.Failed()) / t.Elapsed.Seconds()
+}
+
+// KeptUp reports whether an open loop at rate operations a second sent them all (within 3%,
+// the operations cut off by a round's end and the rounding of its schedule): if not, the
+// target or the clients (Config.Clients bounds those in flight) fell behind, and operations
+// waited for a free client.
+func (t *TargetReport) KeptUp(rate float64) bool {
+	return t.Sent() >= 0.97*rate
 }
 
 // Op returns the report of the named operation, nil when the mix has none.
@@ -189,7 +207,11 @@ func (r *recorder) failed(op *operation, err error) {
 
 // Write prints the report as a table per target, then the targets' ratios to the first.
 func (r *Report) Write(w io.Writer) {
-	fmt.Fprintf(w, "mix %s, %d clients\n", r.Mix, r.Clients)
+	fmt.Fprintf(w, "mix %s, %d clients", r.Mix, r.Clients)
+	if r.Rate > 0 {
+		fmt.Fprintf(w, ", open loop at %g operations/s (latency from each one's due time)", r.Rate)
+	}
+	fmt.Fprintln(w)
 	for _, t := range r.Targets {
 		rounds := make([]string, len(t.Rounds))
 		for i, x := range t.Rounds {
@@ -205,6 +227,10 @@ func (r *Report) Write(w io.Writer) {
 			for _, e := range op.Errors {
 				fmt.Fprintf(w, "    failure: %s\n", e)
 			}
+		}
+		if r.Rate > 0 && !t.KeptUp(r.Rate) {
+			fmt.Fprintf(w, "  behind the rate: %.0f of %g operations/s sent, the rest still due at the end; the latencies include the queue that grew\n",
+				t.Sent(), r.Rate)
 		}
 		if busy, ok := t.toolBusy(); ok {
 			fmt.Fprintf(w, "  load tool: %.2f of its %d cores busy, %.0fµs of CPU per operation\n",

@@ -21,6 +21,12 @@ type Config struct {
 	Mix Mix
 	// Clients is how many clients send requests at once, each one request at a time.
 	Clients int
+	// Rate, when positive, runs an open loop: operations start at this many a second across
+	// all clients, each at its due time whether or not earlier ones were answered (while a
+	// client is free), and each one's latency counts from when it was due, the wait for a free
+	// client included. Zero runs a closed loop: each client sends its next request on the
+	// last one's answer.
+	Rate float64
 	// Duration bounds each measured round on each target.
 	Duration time.Duration
 	// MaxOps, when positive, ends a round after that many operations, before Duration if sooner.
@@ -59,6 +65,8 @@ func (cfg *Config) check() error {
 		return errors.New("no target to measure")
 	case cfg.Clients < 1:
 		return errors.New("clients must be at least 1")
+	case cfg.Rate < 0:
+		return errors.New("the rate must be 0 (a closed loop) or more operations a second")
 	case cfg.Duration <= 0:
 		return errors.New("the duration must be positive: every run is bounded in time")
 	case cfg.Rounds < 1:
@@ -131,7 +139,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 
 // runMix measures cfg.Mix on every target, round by round, each on its population.
 func runMix(ctx context.Context, cfg Config, pops []*population) (*Report, error) {
-	report := &Report{Mix: cfg.Mix.String(), Clients: cfg.Clients, Procs: runtime.GOMAXPROCS(0)}
+	report := &Report{Mix: cfg.Mix.String(), Clients: cfg.Clients, Rate: cfg.Rate, Procs: runtime.GOMAXPROCS(0)}
 	for _, url := range cfg.Targets {
 		report.Targets = append(report.Targets, newTargetReport(url, cfg.Mix))
 	}
@@ -192,6 +200,10 @@ func runRound(ctx context.Context, cfg Config, pop *population, target *TargetRe
 // recording each operation in rec (nil to record nothing).
 func drive(ctx context.Context, cfg Config, pop *population, url string, maxOps int, seed int64, rec *recorder, subs *subscribers) {
 	var sent atomic.Int64
+	var pace *pacer
+	if cfg.Rate > 0 {
+		pace = newPacer(cfg.Rate)
+	}
 	var wg sync.WaitGroup
 	for i := range cfg.Clients {
 		wg.Add(1)
@@ -199,6 +211,14 @@ func drive(ctx context.Context, cfg Config, pop *population, url string, maxOps 
 			defer wg.Done()
 			c := &client{pop: pop, rand: rand.New(rand.NewPCG(uint64(seed), uint64(i)))}
 			for ctx.Err() == nil && (maxOps <= 0 || sent.Add(1) <= int64(maxOps)) {
+				var due time.Time
+				if pace != nil {
+					// Past due when every client was busy at its due time: that wait is latency
+					// a phone sending then would have seen, and counts.
+					if due = pace.due(); !waitUntil(ctx, due) {
+						return
+					}
+				}
 				op := cfg.Mix.pick(c.rand)
 				next := op.next(c)
 				actor := next.actor
@@ -217,6 +237,9 @@ func drive(ctx context.Context, cfg Config, pop *population, url string, maxOps 
 					subs.uploading(*next.upload, time.Now())
 				}
 				began := time.Now()
+				if pace != nil {
+					began = due
+				}
 				var ans answer
 				if next.flow != nil {
 					ans, err = next.flow(ctx, cfg.HTTPClient, url, token)

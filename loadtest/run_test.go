@@ -209,6 +209,7 @@ func TestRun_RefusesWhatItCannotRun(t *testing.T) {
 		{"unbounded", func(c *loadtest.Config) { c.Duration = 0 }, "bounded in time"},
 		{"no target", func(c *loadtest.Config) { c.Targets = nil }, "no target"},
 		{"no clients", func(c *loadtest.Config) { c.Clients = 0 }, "clients"},
+		{"a negative rate", func(c *loadtest.Config) { c.Rate = -1 }, "rate"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := base
@@ -217,6 +218,68 @@ func TestRun_RefusesWhatItCannotRun(t *testing.T) {
 				t.Errorf("Run = %v, want an error with %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// An open loop sends no more than its schedule, however fast the target: a closed loop's four
+// clients would send thousands of operations to this server in the same second.
+func TestRun_OpenLoopKeepsToItsRate(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		_, _ = w.Write([]byte(`{"data":{"user":null}}`))
+	}))
+	defer srv.Close()
+	const rate = 100
+	report, err := loadtest.Run(context.Background(), loadtest.Config{
+		Targets: []string{srv.URL}, Mix: mix(t, "profile=1"), Clients: 4, Rate: rate, Rounds: 1,
+		Duration: time.Second, SampleUsers: sampleUsers, Seed: 1,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	target := report.Targets[0]
+	// Due at 0, 10 ms, …, 1 s: at most 101 inside the round.
+	if sent := target.Total() + target.Failed(); sent > rate+1 || !target.KeptUp(rate) {
+		t.Errorf("sent %d operations in %s at %d a second (kept up: %v), want %d or %d", sent, target.Elapsed, rate, target.KeptUp(rate), rate, rate+1)
+	}
+	var out strings.Builder
+	report.Write(&out)
+	if !strings.Contains(out.String(), "open loop at 100 operations/s") || strings.Contains(out.String(), "behind the rate") {
+		t.Errorf("the report does not say it ran an open loop that kept up:\n%s", out.String())
+	}
+}
+
+// An open loop counts an operation's latency from when it was due: behind a server slower
+// than the rate, operations wait for the one client, and that wait is latency a client
+// sending at that rate sees, where a closed loop would report only the server's 20 ms.
+func TestRun_OpenLoopCountsTheWaitForAClient(t *testing.T) {
+	const answerTime = 20 * time.Millisecond
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		time.Sleep(answerTime)
+		_, _ = w.Write([]byte(`{"data":{"user":null}}`))
+	}))
+	defer slow.Close()
+	const rate = 200 // one operation due every 5 ms, answered every 20 ms or more
+	report, err := loadtest.Run(context.Background(), loadtest.Config{
+		Targets: []string{slow.URL}, Mix: mix(t, "profile=1"), Clients: 1, Rate: rate, Rounds: 1,
+		Duration: 500 * time.Millisecond, SampleUsers: sampleUsers, Seed: 1,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	target := report.Targets[0]
+	op := target.Op("profile")
+	// The k-th operation starts 20k ms in, 15k ms after it was due: the median, about the
+	// 12th, waited near 180 ms.
+	if p50 := op.Latency.Percentile(50); p50 < 3*answerTime || op.OK < 5 {
+		t.Errorf("%d operations, p50 %s: want the waits counted, over %s", op.OK, p50, 3*answerTime)
+	}
+	if target.KeptUp(rate) {
+		t.Errorf("kept up with %d operations a second at %.0f a second", rate, target.Sent())
+	}
+	var out strings.Builder
+	report.Write(&out)
+	if !strings.Contains(out.String(), "behind the rate") {
+		t.Errorf("the report does not say the target fell behind:\n%s", out.String())
 	}
 }
 
