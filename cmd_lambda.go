@@ -123,8 +123,12 @@ func (c *lambdaConfig) open(ctx context.Context, lc *lifecycle, log *slog.Logger
 	c.store.kind = storeDynamoDB
 	switch c.handler {
 	case lambdaAPI:
+		tuneLambdaGC(os.Getenv)
+		// As in serve: a request's resolver goroutines start with stacks they need not grow.
+		startStackBallast()
 		return c.apiFunction(ctx, lc, log)
 	case lambdaFanOut:
+		tuneLambdaGC(os.Getenv)
 		m, err := c.mediaStore()
 		if err != nil {
 			return nil, err

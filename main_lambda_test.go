@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -36,6 +38,25 @@ func lambdaFunction(t *testing.T, args ...string) (fn any, endpoint string) {
 	}
 	t.Cleanup(closeFn)
 	return fn, endpoint
+}
+
+// TestLambda_FunctionsTuneTheCollector: both functions collect at serveGCPercent, as the
+// servers do, with the heap limited to a share of the function's memory.
+func TestLambda_FunctionsTuneTheCollector(t *testing.T) {
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
+	t.Setenv("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", "1024")
+	t.Setenv("QUICKPHOTOS_AUTH", "none")
+	for _, handler := range []string{lambdaAPI, lambdaFanOut} {
+		t.Run(handler, func(t *testing.T) {
+			gcBefore, limitBefore := debug.SetGCPercent(100), debug.SetMemoryLimit(math.MaxInt64)
+			defer func() { debug.SetGCPercent(gcBefore); debug.SetMemoryLimit(limitBefore) }()
+			lambdaFunction(t, "--lambda-handler", handler)
+			if percent, limit := debug.SetGCPercent(100), debug.SetMemoryLimit(-1); percent != serveGCPercent || limit != 768<<20 {
+				t.Errorf("GC percent %d, memory limit %d MiB: want %d and 768 MiB", percent, limit>>20, serveGCPercent)
+			}
+		})
+	}
 }
 
 // TestLambda_ConfigurationMistakesStopTheStart: what `quickphotos lambda` refuses before it

@@ -1,6 +1,9 @@
 package main
 
-import "runtime/debug"
+import (
+	"runtime/debug"
+	"strconv"
+)
 
 // serveGCPercent is the garbage collector's target for the servers, serve and dynamodb
 // (GOGC=800), unless the GOGC environment variable sets another. A server's live heap is
@@ -20,4 +23,30 @@ func tuneGC(getenv func(string) string) bool {
 	}
 	debug.SetGCPercent(serveGCPercent)
 	return true
+}
+
+// lambdaMemoryShare is the share of a Lambda function's memory that its heap may grow to
+// before the collector works to stay under it (a soft limit, debug.SetMemoryLimit). At
+// serveGCPercent the heap grows to about nine times what is live between collections, and a
+// function's memory can be small (Lambda's least is 128 MB): the rest is for goroutine stacks,
+// the runtime and the binary.
+const lambdaMemoryShare = 0.75
+
+// tuneLambdaGC is tuneGC for a Lambda function, whose instance serves one request at a time
+// as a server serves many: the same collections spared, the same CPU billed less. Unless
+// getenv("GOMEMLIMIT") is set (the runtime has applied that), it also limits the heap to
+// lambdaMemoryShare of the function's memory, from AWS_LAMBDA_FUNCTION_MEMORY_SIZE (MB), and
+// returns that limit in bytes; 0 when it set none.
+func tuneLambdaGC(getenv func(string) string) int64 {
+	tuneGC(getenv)
+	if getenv("GOMEMLIMIT") != "" {
+		return 0
+	}
+	mb, err := strconv.Atoi(getenv("AWS_LAMBDA_FUNCTION_MEMORY_SIZE"))
+	if err != nil || mb <= 0 {
+		return 0
+	}
+	limit := int64(float64(mb)*lambdaMemoryShare) << 20
+	debug.SetMemoryLimit(limit)
+	return limit
 }
