@@ -26,6 +26,19 @@ func (p *pacer) due() time.Time {
 	return p.start.Add(time.Duration(float64(k) * float64(time.Second) / p.rate))
 }
 
+// scheduleSlack is how far behind its schedule an open loop may end a round and still count
+// as having kept up: operations due in the last moments of a round may be cut off by its end,
+// or by a pause of the machine, without the target having fallen behind. A target that could
+// not keep up ends its rounds seconds behind.
+const scheduleSlack = 100 * time.Millisecond
+
+// backlog is how many operations were due by end but not yet taken: 0 while the clients kept
+// up with the schedule.
+func (p *pacer) backlog(end time.Time) int {
+	due := int64(end.Sub(p.start).Seconds()*p.rate) + 1
+	return int(max(due-p.next.Load(), 0))
+}
+
 // waitUntil waits until t, or for ctx to end first, which it reports with false.
 func waitUntil(ctx context.Context, t time.Time) bool {
 	d := time.Until(t)

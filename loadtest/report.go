@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -29,6 +30,9 @@ type TargetReport struct {
 	Ops []*OpReport
 	// Rounds are the operations a second of each round, in order.
 	Rounds []float64
+	// Backlogs are, in an open loop (Config.Rate), the operations due but not yet sent at the
+	// end of each round, in order.
+	Backlogs []int
 	// Elapsed is the measured time over all rounds.
 	Elapsed time.Duration
 	// ToolCPU is the CPU time the load tool itself used over those rounds, 0 where the system
@@ -99,20 +103,16 @@ func (t *TargetReport) PerSecond() float64 {
 	return float64(t.Total()) / t.Elapsed.Seconds()
 }
 
-// Sent is the operations a second that got an answer or failed, over all rounds.
-func (t *TargetReport) Sent() float64 {
-	if t.Elapsed <= 0 {
-		return 0
-	}
-	return float64(t.Total()+t.Failed()) / t.Elapsed.Seconds()
-}
-
-// KeptUp reports whether an open loop at rate operations a second sent them all (within 3%,
-// the operations cut off by a round's end and the rounding of its schedule): if not, the
-// target or the clients (Config.Clients bounds those in flight) fell behind, and operations
-// waited for a free client.
+// KeptUp reports whether an open loop at rate operations a second ended every round on
+// schedule, within scheduleSlack: if not, the target or the clients (Config.Clients bounds
+// those in flight) fell behind, and operations waited for a free client.
 func (t *TargetReport) KeptUp(rate float64) bool {
-	return t.Sent() >= 0.97*rate
+	for _, b := range t.Backlogs {
+		if float64(b) > rate*scheduleSlack.Seconds() {
+			return false
+		}
+	}
+	return true
 }
 
 // Op returns the report of the named operation, nil when the mix has none.
@@ -141,6 +141,9 @@ func (t *TargetReport) add(rec *recorder, elapsed time.Duration, subs *subscribe
 	}
 	t.Elapsed += elapsed
 	t.Rounds = append(t.Rounds, float64(n)/elapsed.Seconds())
+	if rec.backlog >= 0 {
+		t.Backlogs = append(t.Backlogs, rec.backlog)
+	}
 	if subs != nil {
 		if t.Live == nil {
 			t.Live = &LiveReport{Subscribers: subs.n}
@@ -161,10 +164,13 @@ type recorder struct {
 	mu  sync.Mutex
 	idx map[*operation]int
 	ops []*OpReport
+	// backlog is an open loop's operations due and not yet sent at the round's end; -1 in a
+	// closed loop.
+	backlog int
 }
 
 func newRecorder(m Mix) *recorder {
-	r := &recorder{idx: map[*operation]int{}}
+	r := &recorder{idx: map[*operation]int{}, backlog: -1}
 	for i, op := range m.ops {
 		r.idx[op] = i
 		r.ops = append(r.ops, &OpReport{Name: op.name})
@@ -191,6 +197,13 @@ func (r *recorder) answered(op *operation, code string, took time.Duration) {
 		return
 	}
 	got.Latency = append(got.Latency, took)
+}
+
+// behind records an open loop's backlog at the round's end; a nil recorder records nothing.
+func (r *recorder) behind(backlog int) {
+	if r != nil {
+		r.backlog = backlog
+	}
 }
 
 // failed records an operation that got no GraphQL answer.
@@ -229,8 +242,12 @@ func (r *Report) Write(w io.Writer) {
 			}
 		}
 		if r.Rate > 0 && !t.KeptUp(r.Rate) {
-			fmt.Fprintf(w, "  behind the rate: %.0f of %g operations/s sent, the rest still due at the end; the latencies include the queue that grew\n",
-				t.Sent(), r.Rate)
+			backlogs := make([]string, len(t.Backlogs))
+			for i, b := range t.Backlogs {
+				backlogs[i] = strconv.Itoa(b)
+			}
+			fmt.Fprintf(w, "  behind the rate: operations due and not yet sent at the end of each round: %s; the latencies include the queue that grew\n",
+				strings.Join(backlogs, ", "))
 		}
 		if busy, ok := t.toolBusy(); ok {
 			fmt.Fprintf(w, "  load tool: %.2f of its %d cores busy, %.0fµs of CPU per operation\n",

@@ -262,6 +262,14 @@ func drive(ctx context.Context, cfg Config, pop *population, url string, maxOps 
 		}()
 	}
 	wg.Wait()
+	if pace != nil {
+		// The round ended at its deadline, or sooner at its count of operations.
+		end := time.Now()
+		if deadline, ok := ctx.Deadline(); ok && deadline.Before(end) {
+			end = deadline
+		}
+		rec.behind(pace.backlog(end))
+	}
 }
 
 // tokenFor is actor's token, "" when there is no actor or no way to sign.

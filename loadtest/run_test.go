@@ -239,7 +239,7 @@ func TestRun_OpenLoopKeepsToItsRate(t *testing.T) {
 	target := report.Targets[0]
 	// Due at 0, 10 ms, …, 1 s: at most 101 inside the round.
 	if sent := target.Total() + target.Failed(); sent > rate+1 || !target.KeptUp(rate) {
-		t.Errorf("sent %d operations in %s at %d a second (kept up: %v), want %d or %d", sent, target.Elapsed, rate, target.KeptUp(rate), rate, rate+1)
+		t.Errorf("sent %d operations in %s at %d a second (behind by %v at the end), want at most %d, on schedule", sent, target.Elapsed, rate, target.Backlogs, rate+1)
 	}
 	var out strings.Builder
 	report.Write(&out)
@@ -273,8 +273,9 @@ func TestRun_OpenLoopCountsTheWaitForAClient(t *testing.T) {
 	if p50 := op.Latency.Percentile(50); p50 < 3*answerTime || op.OK < 5 {
 		t.Errorf("%d operations, p50 %s: want the waits counted, over %s", op.OK, p50, 3*answerTime)
 	}
-	if target.KeptUp(rate) {
-		t.Errorf("kept up with %d operations a second at %.0f a second", rate, target.Sent())
+	// About 100 due by the end, 25 sent.
+	if target.KeptUp(rate) || len(target.Backlogs) != 1 || target.Backlogs[0] < 50 {
+		t.Errorf("behind by %v at the end, having sent %d: want the 75 or so still due", target.Backlogs, op.OK)
 	}
 	var out strings.Builder
 	report.Write(&out)
