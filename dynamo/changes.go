@@ -23,11 +23,12 @@ func ChangeFromRecord(r streamtypes.Record) (domain.Change, bool, error) {
 	if err != nil {
 		return domain.Change{}, false, err
 	}
-	keys := fromStreamItem(r.Dynamodb.Keys)
+	var values streamValues
+	keys := values.item(r.Dynamodb.Keys)
 	if !isEntity(keys) {
 		return domain.Change{}, false, nil
 	}
-	c, ok, err := changeOf(op, keys, fromStreamItem(r.Dynamodb.OldImage), fromStreamItem(r.Dynamodb.NewImage))
+	c, ok, err := changeOf(op, keys, values.item(r.Dynamodb.OldImage), values.item(r.Dynamodb.NewImage))
 	c.ID = cmp.Or(aws.ToString(r.EventID), aws.ToString(r.Dynamodb.SequenceNumber))
 	return c, ok, err
 }
@@ -114,25 +115,44 @@ func asAny[T any](decode func(Item) (T, error)) func(Item) (any, error) {
 	}
 }
 
-// fromStreamItem converts an item of the Streams API's types into the DynamoDB API's: the two
-// SDK packages declare the same union separately.
-func fromStreamItem(item map[string]streamtypes.AttributeValue) Item {
+// streamValues converts the items of a stream record from the Streams API's types into the
+// DynamoDB API's (the two SDK packages declare the same union separately), taking the string
+// and number members, most of an item's values, from slabs rather than allocating each: the
+// items are read into the domain's types and dropped, and a busy table's consumers convert
+// two images of every write.
+type streamValues struct {
+	s []types.AttributeValueMemberS
+	n []types.AttributeValueMemberN
+}
+
+// streamSlab is how many members a slab holds: a photo's two images are about fifty values.
+const streamSlab = 16
+
+func (c *streamValues) item(item map[string]streamtypes.AttributeValue) Item {
 	if item == nil {
 		return nil
 	}
 	out := make(Item, len(item))
 	for name, v := range item {
-		out[name] = fromStreamValue(v)
+		out[name] = c.value(v)
 	}
 	return out
 }
 
-func fromStreamValue(v streamtypes.AttributeValue) types.AttributeValue {
+func (c *streamValues) value(v streamtypes.AttributeValue) types.AttributeValue {
 	switch v := v.(type) {
 	case *streamtypes.AttributeValueMemberS:
-		return &types.AttributeValueMemberS{Value: v.Value}
+		if len(c.s) == cap(c.s) {
+			c.s = make([]types.AttributeValueMemberS, 0, streamSlab)
+		}
+		c.s = append(c.s, types.AttributeValueMemberS{Value: v.Value})
+		return &c.s[len(c.s)-1]
 	case *streamtypes.AttributeValueMemberN:
-		return &types.AttributeValueMemberN{Value: v.Value}
+		if len(c.n) == cap(c.n) {
+			c.n = make([]types.AttributeValueMemberN, 0, streamSlab)
+		}
+		c.n = append(c.n, types.AttributeValueMemberN{Value: v.Value})
+		return &c.n[len(c.n)-1]
 	case *streamtypes.AttributeValueMemberB:
 		return &types.AttributeValueMemberB{Value: v.Value}
 	case *streamtypes.AttributeValueMemberBOOL:
@@ -148,11 +168,11 @@ func fromStreamValue(v streamtypes.AttributeValue) types.AttributeValue {
 	case *streamtypes.AttributeValueMemberL:
 		l := make([]types.AttributeValue, len(v.Value))
 		for i, e := range v.Value {
-			l[i] = fromStreamValue(e)
+			l[i] = c.value(e)
 		}
 		return &types.AttributeValueMemberL{Value: l}
 	case *streamtypes.AttributeValueMemberM:
-		return &types.AttributeValueMemberM{Value: fromStreamItem(v.Value)}
+		return &types.AttributeValueMemberM{Value: c.item(v.Value)}
 	}
 	return &types.AttributeValueMemberNULL{Value: true}
 }

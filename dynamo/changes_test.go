@@ -12,7 +12,7 @@ import (
 	"github.com/quickphotos/quickphotos/domain"
 )
 
-// toStream is fromStreamItem's inverse, to build records from the items the store writes.
+// toStream is streamValues.item's inverse, to build records from the items the store writes.
 func toStream(item Item) map[string]streamtypes.AttributeValue {
 	if item == nil {
 		return nil

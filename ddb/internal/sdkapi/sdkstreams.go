@@ -133,9 +133,10 @@ func describeStreamToSDK(d *engine.StreamDescription) (*dynamodbstreams.Describe
 // JSON answer always has the list.
 func getRecordsToSDK(p *engine.RecordPage) (*dynamodbstreams.GetRecordsOutput, error) {
 	out := &dynamodbstreams.GetRecordsOutput{Records: make([]stypes.Record, len(p.Records))}
+	b := newRecordsBuilder(len(p.Records))
 	for i, r := range p.Records {
 		var err error
-		if out.Records[i], err = recordToSDK(r); err != nil {
+		if out.Records[i], err = recordToSDK(r, b); err != nil {
 			return nil, err
 		}
 	}
@@ -148,8 +149,11 @@ func getRecordsToSDK(p *engine.RecordPage) (*dynamodbstreams.GetRecordsOutput, e
 // recordToSDK builds the SDK's record from a stored one, the values
 // straight from their binary form: what the SDK would read from the JSON
 // that appendJSON writes.
-func recordToSDK(r *storage.StoredRecord) (stypes.Record, error) {
-	keys, err := storedRecordKeysToSDK(r)
+func recordToSDK(r *storage.StoredRecord, b *recordsBuilder) (stypes.Record, error) {
+	// Copied once for the three maps that hold the keys, which cut their names and values
+	// from it.
+	keysText := string(r.Keys)
+	keys, err := storedRecordKeysToSDK(r, keysText, b)
 	if err != nil {
 		return stypes.Record{}, err
 	}
@@ -161,10 +165,10 @@ func recordToSDK(r *storage.StoredRecord) (stypes.Record, error) {
 		SizeBytes:                   aws.Int64(int64(r.Size)),
 		StreamViewType:              stypes.StreamViewType(r.ViewType()),
 	}
-	if sr.NewImage, err = storedRecordImageToSDK(r, r.NewImage); err != nil {
+	if sr.NewImage, err = storedRecordImageToSDK(r, r.NewImage, keysText, b); err != nil {
 		return stypes.Record{}, err
 	}
-	if sr.OldImage, err = storedRecordImageToSDK(r, r.OldImage); err != nil {
+	if sr.OldImage, err = storedRecordImageToSDK(r, r.OldImage, keysText, b); err != nil {
 		return stypes.Record{}, err
 	}
 	out := stypes.Record{
@@ -181,9 +185,9 @@ func recordToSDK(r *storage.StoredRecord) (stypes.Record, error) {
 	return out, nil
 }
 
-// storedRecordKeysToSDK builds the record's key attributes.
-func storedRecordKeysToSDK(r *storage.StoredRecord) (map[string]stypes.AttributeValue, error) {
-	keys, err := attr.DecodeBinaryAs[stypes.AttributeValue](r.Keys, streamsBuilder{})
+// storedRecordKeysToSDK builds the record's key attributes from keysText, its stored keys.
+func storedRecordKeysToSDK(r *storage.StoredRecord, keysText string, b *recordsBuilder) (map[string]stypes.AttributeValue, error) {
+	keys, err := attr.DecodeBinaryTextAs[stypes.AttributeValue](keysText, b)
 	if err != nil {
 		return nil, r.Corrupt(storage.ErrBadRecord)
 	}
@@ -194,15 +198,15 @@ func storedRecordKeysToSDK(r *storage.StoredRecord) (map[string]stypes.Attribute
 // the key attributes it leaves out; nil stays nil (no such image). The keys
 // are built again for each map, so that no two of the record's maps share
 // a value, as none of the SDK's do.
-func storedRecordImageToSDK(r *storage.StoredRecord, image []byte) (map[string]stypes.AttributeValue, error) {
+func storedRecordImageToSDK(r *storage.StoredRecord, image []byte, keysText string, b *recordsBuilder) (map[string]stypes.AttributeValue, error) {
 	if image == nil {
 		return nil, nil
 	}
-	m, err := attr.DecodeBinaryAs[stypes.AttributeValue](image, streamsBuilder{})
+	m, err := attr.DecodeBinaryAs[stypes.AttributeValue](image, b)
 	if err != nil {
 		return nil, r.Corrupt(err)
 	}
-	keys, err := storedRecordKeysToSDK(r)
+	keys, err := storedRecordKeysToSDK(r, keysText, b)
 	if err != nil {
 		return nil, err
 	}
@@ -243,6 +247,40 @@ func (streamsBuilder) L(l []stypes.AttributeValue) stypes.AttributeValue {
 }
 func (streamsBuilder) M(m map[string]stypes.AttributeValue) stypes.AttributeValue {
 	return &stypes.AttributeValueMemberM{Value: m}
+}
+
+// recordsBuilder is streamsBuilder for the records of one GetRecords answer, as
+// sdkItemBuilder is for the items of a read: the string and number members, most of a
+// record's values (its keys three times, its images), come from slabs shared by the
+// answer's records rather than one allocation each. A value kept from the answer keeps its
+// slab (up to a kilobyte) alive.
+type recordsBuilder struct {
+	streamsBuilder
+	slab int
+	s    []stypes.AttributeValueMemberS
+	n    []stypes.AttributeValueMemberN
+}
+
+// newRecordsBuilder returns the builder of an answer of records records: slabs of sixteen
+// members for one record (its keys and two images), more for more, up to 64.
+func newRecordsBuilder(records int) *recordsBuilder {
+	return &recordsBuilder{slab: min(max(records, 1)*16, 64)}
+}
+
+func (b *recordsBuilder) S(s string) stypes.AttributeValue {
+	if len(b.s) == cap(b.s) {
+		b.s = make([]stypes.AttributeValueMemberS, 0, b.slab)
+	}
+	b.s = append(b.s, stypes.AttributeValueMemberS{Value: s})
+	return &b.s[len(b.s)-1]
+}
+
+func (b *recordsBuilder) N(n string) stypes.AttributeValue {
+	if len(b.n) == cap(b.n) {
+		b.n = make([]stypes.AttributeValueMemberN, 0, b.slab)
+	}
+	b.n = append(b.n, stypes.AttributeValueMemberN{Value: n})
+	return &b.n[len(b.n)-1]
 }
 
 // NewStreams returns the typed DynamoDB Streams API of e.
