@@ -14,7 +14,8 @@
 //     then a refusal injected by route interception rolls a reaction back and shows a message.
 //  3. B goes offline, reloads, still sees its feed; reacts, follows and edits its profile offline
 //     (three pending changes, still pending after another reload); meanwhile A deletes a photo
-//     and edits its profile; B comes back: each queued mutation is sent once, B's feed shows the
+//     (shown from its cache while the page's request is held, as during a refetch, when Apollo
+//     Client also delivers partial answers) and edits its profile; B comes back: each queued mutation is sent once, B's feed shows the
 //     deletion and A's new name from the change log (B asks for SyncChanges by its document id
 //     and reads neither the feed nor its viewer state again), and B's screens agree with the
 //     server, read by document id with B's token. B types an edit while its profile is edited
@@ -316,10 +317,26 @@ try {
   await waitUntil("the pending thumbs up shown again after the reload", async () => (await reaction(B, p2.hash, "THUMBS_UP").getAttribute("aria-label")) === "thumbs up: 1");
   log("offline: three changes pending, kept and shown across a reload");
 
-  // Meanwhile A deletes the first photo and renames itself.
+  // Meanwhile A deletes the first photo and renames itself. A comes back to the photo's page
+  // with the page's own request held: A sees the photo from its cache while a request is in
+  // flight, as when the sync step refetches, and deleting it must not break the page.
   await go(A, p1.hash);
+  await A.page.getByRole("button", { name: "Delete this photo" }).waitFor();
+  await go(A, "#/");
+  let photoHeld;
+  const photoRequested = new Promise((r) => (photoHeld = r));
+  A.interceptors.push(async (route, op) => {
+    if (op !== "Photo") return false;
+    photoHeld(route);
+    return true;
+  });
+  await go(A, p1.hash);
+  const heldPhoto = await photoRequested;
+  A.interceptors.length = 0;
   await A.page.getByRole("button", { name: "Delete this photo" }).click();
   await waitUntil("A's delete answered", async () => (await A.page.locator(".pending-list").count()) === 0 && (await ask("Photo", { owner: aName, timestamp: decodeURIComponent(p1.hash.split("/")[3]) }, bToken)).photo === null);
+  await heldPhoto.continue();
+  log("delete: A deleted the photo it saw from its cache while the page's request was held");
   await go(A, "#/settings");
   await A.page.getByLabel("Name").fill("Alice Liddell");
   await A.page.getByRole("button", { name: "Save", exact: true }).click();

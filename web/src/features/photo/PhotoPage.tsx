@@ -58,9 +58,12 @@ export function PhotoPage(props: { owner: string; timestamp: string }) {
   const { session, outbox } = useServices();
   const online = useOnline();
   const variables = { owner: props.owner, timestamp: props.timestamp };
-  const { data, error } = useQuery(PhotoQuery, { variables, fetchPolicy: useReadPolicy() });
+  const { data, dataState, error } = useQuery(PhotoQuery, { variables, fetchPolicy: useReadPolicy() });
   useSubscription(PhotoChangedSubscription, { variables, skip: !online });
-  if (!data) return error ? <p role="alert">{messageFor(error)}</p> : <p role="status">Loading…</p>;
+  // Only a whole answer is shown. While a request of the query is in flight (the sync step
+  // refetches the screens' queries), Apollo Client also delivers what the cache holds in part:
+  // the photo this page deletes is, until the page is left, an object without its fields.
+  if (!data || dataState !== "complete") return error ? <p role="alert">{messageFor(error)}</p> : <p role="status">Loading…</p>;
   const photo = data.photo;
   if (!photo) return <h1>This photo does not exist (any more)</h1>;
 
