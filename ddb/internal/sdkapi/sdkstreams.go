@@ -252,35 +252,26 @@ func (streamsBuilder) M(m map[string]stypes.AttributeValue) stypes.AttributeValu
 // recordsBuilder is streamsBuilder for the records of one GetRecords answer, as
 // sdkItemBuilder is for the items of a read: the string and number members, most of a
 // record's values (its keys three times, its images), come from slabs shared by the
-// answer's records rather than one allocation each. A value kept from the answer keeps its
-// slab (up to a kilobyte) alive.
+// answer's records (up to a kilobyte each).
 type recordsBuilder struct {
 	streamsBuilder
-	slab int
-	s    []stypes.AttributeValueMemberS
-	n    []stypes.AttributeValueMemberN
+	s slab[stypes.AttributeValueMemberS]
+	n slab[stypes.AttributeValueMemberN]
 }
 
 // newRecordsBuilder returns the builder of an answer of records records: slabs of sixteen
 // members for one record (its keys and two images), more for more, up to 64.
 func newRecordsBuilder(records int) *recordsBuilder {
-	return &recordsBuilder{slab: min(max(records, 1)*16, 64)}
+	size := min(max(records, 1)*16, 64)
+	return &recordsBuilder{s: slab[stypes.AttributeValueMemberS]{size: size}, n: slab[stypes.AttributeValueMemberN]{size: size}}
 }
 
 func (b *recordsBuilder) S(s string) stypes.AttributeValue {
-	if len(b.s) == cap(b.s) {
-		b.s = make([]stypes.AttributeValueMemberS, 0, b.slab)
-	}
-	b.s = append(b.s, stypes.AttributeValueMemberS{Value: s})
-	return &b.s[len(b.s)-1]
+	return b.s.take(stypes.AttributeValueMemberS{Value: s})
 }
 
 func (b *recordsBuilder) N(n string) stypes.AttributeValue {
-	if len(b.n) == cap(b.n) {
-		b.n = make([]stypes.AttributeValueMemberN, 0, b.slab)
-	}
-	b.n = append(b.n, stypes.AttributeValueMemberN{Value: n})
-	return &b.n[len(b.n)-1]
+	return b.n.take(stypes.AttributeValueMemberN{Value: n})
 }
 
 // NewStreams returns the typed DynamoDB Streams API of e.

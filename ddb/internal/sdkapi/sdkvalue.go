@@ -288,38 +288,27 @@ func storedItemToSDK(s *storage.StoredItem, b *sdkItemBuilder) (map[string]types
 	return m, nil
 }
 
-// sdkItemBuilder is sdkBuilder for the values of the items of one answer:
-// it takes the string and number members, most of an item's values, from
-// slices it allocates a slab at a time rather than one by one, shared by
-// the answer's items. A value kept from the answer keeps its slab (up to a
-// kilobyte) alive.
+// sdkItemBuilder is sdkBuilder for the values of the items of one answer: its string and
+// number members come from slabs shared by the answer's items (up to a kilobyte each).
 type sdkItemBuilder struct {
 	sdkBuilder
-	slab int
-	s    []types.AttributeValueMemberS
-	n    []types.AttributeValueMemberN
+	s slab[types.AttributeValueMemberS]
+	n slab[types.AttributeValueMemberN]
 }
 
 // newItemBuilder returns the builder of an answer of items items: slabs of
 // eight members for one item, more for more, up to 64 (a kilobyte).
 func newItemBuilder(items int) *sdkItemBuilder {
-	return &sdkItemBuilder{slab: min(max(items, 1)*8, 64)}
+	size := min(max(items, 1)*8, 64)
+	return &sdkItemBuilder{s: slab[types.AttributeValueMemberS]{size: size}, n: slab[types.AttributeValueMemberN]{size: size}}
 }
 
 func (b *sdkItemBuilder) S(s string) types.AttributeValue {
-	if len(b.s) == cap(b.s) {
-		b.s = make([]types.AttributeValueMemberS, 0, b.slab)
-	}
-	b.s = append(b.s, types.AttributeValueMemberS{Value: s})
-	return &b.s[len(b.s)-1]
+	return b.s.take(types.AttributeValueMemberS{Value: s})
 }
 
 func (b *sdkItemBuilder) N(n string) types.AttributeValue {
-	if len(b.n) == cap(b.n) {
-		b.n = make([]types.AttributeValueMemberN, 0, b.slab)
-	}
-	b.n = append(b.n, types.AttributeValueMemberN{Value: n})
-	return &b.n[len(b.n)-1]
+	return b.n.take(types.AttributeValueMemberN{Value: n})
 }
 
 // sdkBuilder builds the SDK's attribute values for attr.DecodeItemAs.
