@@ -15,8 +15,8 @@
 //  3. B goes offline, reloads, still sees its feed; reacts, follows and edits its profile offline
 //     (three pending changes, still pending after another reload); meanwhile A deletes a photo
 //     (shown from its cache while the page's request is held, as during a refetch, when Apollo
-//     Client also delivers partial answers) and edits its profile; B comes back: each queued mutation is sent once, B's feed shows the
-//     deletion and A's new name from the change log (B asks for SyncChanges by its document id
+//     Client also delivers partial answers) and edits its profile; B comes back: each queued
+//     mutation is sent once, B's feed shows the deletion and A's new name from the change log (B asks for SyncChanges by its document id
 //     and reads neither the feed nor its viewer state again), and B's screens agree with the
 //     server, read by document id with B's token. B types an edit while its profile is edited
 //     elsewhere: the catch-up does not touch what B typed, saving shows the conflict, and B's is
@@ -109,6 +109,20 @@ async function person(label) {
   page.on("console", (m) => m.type() === "error" && !/Failed to load resource|ERR_INTERNET_DISCONNECTED|ERR_FAILED/.test(m.text()) && log(`${label}: console: ${m.text()}`));
   pages.push({ label, page });
   return { label, context, page, counts, documentIds, interceptors };
+}
+
+/** holdNext holds p's next request of operation op: it resolves to the request's route, which
+ * goes on to the server only when the test continues it. */
+function holdNext(p, op) {
+  return new Promise((resolve) => {
+    let held = false;
+    p.interceptors.push(async (route, name) => {
+      if (name !== op || held) return false;
+      held = true;
+      resolve(route);
+      return true;
+    });
+  });
 }
 
 const axeChecked = [];
@@ -246,17 +260,9 @@ try {
   log(`upload refusals: an SVG: "${svg}"; a fake JPEG: "${fake}"`);
 
   // 2. An optimistic reaction shows before the server answers; a refusal rolls one back.
-  let release;
-  const held = new Promise((r) => (release = r));
-  let heldRoute;
-  B.interceptors.push(async (route, op) => {
-    if (op !== "ReactToPhoto" || heldRoute) return false;
-    heldRoute = route;
-    release();
-    return true;
-  });
+  const held = holdNext(B, "ReactToPhoto");
   await reaction(B, p1.hash, "HEART").click();
-  await held;
+  const heldRoute = await held;
   await waitUntil("the heart counted while the server has not answered", async () => (await reaction(B, p1.hash, "HEART").getAttribute("aria-label")) === "heart: 1");
   if ((await reaction(B, p1.hash, "HEART").getAttribute("aria-pressed")) !== "true") throw new Error("the held reaction is not shown as B's");
   await heldRoute.continue();
@@ -323,13 +329,7 @@ try {
   await go(A, p1.hash);
   await A.page.getByRole("button", { name: "Delete this photo" }).waitFor();
   await go(A, "#/");
-  let photoHeld;
-  const photoRequested = new Promise((r) => (photoHeld = r));
-  A.interceptors.push(async (route, op) => {
-    if (op !== "Photo") return false;
-    photoHeld(route);
-    return true;
-  });
+  const photoRequested = holdNext(A, "Photo");
   await go(A, p1.hash);
   const heldPhoto = await photoRequested;
   A.interceptors.length = 0;
