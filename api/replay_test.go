@@ -174,6 +174,11 @@ func TestClientMutationID_ReplayOfARefusal(t *testing.T) {
 		if first.Code() != "CONFLICT" || first.Errors[0].Extensions["current"] == nil {
 			t.Fatalf("stale update: %+v, want CONFLICT with the current profile", first.Errors)
 		}
+		// The profile as it is comes with the cancelled transaction: the mark's lookup is the
+		// only read, and the refusal's mark the only write.
+		if ops := first.Cost(t).Operations; ops["GetItem"] != 1 || ops["TransactWriteItems"] != 1 || ops["PutItem"] != 1 {
+			t.Fatalf("stale update's requests %v, want the mark's GetItem, the TransactWriteItems and the refusal's PutItem", ops)
+		}
 		// The profile moves on; the replay still refuses, with the profile as it is now.
 		if resp := srv.Query(t, `mutation { updateUser(username: "ann", input: {status: "later"}) { version } }`, nil); len(resp.Errors) > 0 {
 			t.Fatal(resp.Errors)

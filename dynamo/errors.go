@@ -55,6 +55,23 @@ func cancellationReasons(err error) []string {
 	return codes
 }
 
+// cancelledItems returns the items a cancelled transaction returned, one per action in request
+// order (nil where none: an action returns its item only when its condition failed and it
+// asked for ALL_OLD), or nil when err is not a cancellation.
+func cancelledItems(err error) []Item {
+	var tce *types.TransactionCanceledException
+	if !errors.As(err, &tce) {
+		return nil
+	}
+	items := make([]Item, len(tce.CancellationReasons))
+	for i, r := range tce.CancellationReasons {
+		if len(r.Item) > 0 {
+			items[i] = r.Item
+		}
+	}
+	return items
+}
+
 // isRetryableCancellation reports whether a transaction was cancelled only because of a
 // conflict with another transaction or throttling, so that running it again may succeed.
 func isRetryableCancellation(codes []string) bool {

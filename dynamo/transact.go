@@ -20,20 +20,30 @@ type txAction struct {
 	// ifFailed is returned when this action's condition fails; nil means its condition never
 	// fails but for data no write of this server leaves, an internal error.
 	ifFailed error
+	// explain, when set, is the error of a failed condition told from the item as it was
+	// (nil when there was none), which the action asks DynamoDB to return with the
+	// cancellation: what would otherwise take another read.
+	explain func(old Item) error
 }
 
 // Constructors of transaction actions, each named with what its failed condition means.
 func putIf(p *types.Put, ifFailed error) txAction {
-	return txAction{types.TransactWriteItem{Put: p}, ifFailed}
+	return txAction{write: types.TransactWriteItem{Put: p}, ifFailed: ifFailed}
 }
 func updateIf(u *types.Update, ifFailed error) txAction {
-	return txAction{types.TransactWriteItem{Update: u}, ifFailed}
+	return txAction{write: types.TransactWriteItem{Update: u}, ifFailed: ifFailed}
+}
+
+// updateOrExplain is an update whose failed condition explain tells from the item as it was.
+func updateOrExplain(u *types.Update, explain func(old Item) error) txAction {
+	u.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
+	return txAction{write: types.TransactWriteItem{Update: u}, explain: explain}
 }
 func deleteIf(d *types.Delete, ifFailed error) txAction {
-	return txAction{types.TransactWriteItem{Delete: d}, ifFailed}
+	return txAction{write: types.TransactWriteItem{Delete: d}, ifFailed: ifFailed}
 }
 func checkIf(c *types.ConditionCheck, ifFailed error) txAction {
-	return txAction{types.TransactWriteItem{ConditionCheck: c}, ifFailed}
+	return txAction{write: types.TransactWriteItem{ConditionCheck: c}, ifFailed: ifFailed}
 }
 
 // Conditions on an item's existence, the most common ones.
@@ -85,7 +95,7 @@ func removeCounted[T any](ctx context.Context, s *Store, what string, k Key, fro
 func allIf(writes []types.TransactWriteItem, ifFailed error) []txAction {
 	actions := make([]txAction, len(writes))
 	for i, w := range writes {
-		actions[i] = txAction{w, ifFailed}
+		actions[i] = txAction{write: w, ifFailed: ifFailed}
 	}
 	return actions
 }
@@ -113,7 +123,7 @@ func (s *Store) transact(ctx context.Context, what string, actions []txAction) e
 		reasons := cancellationReasons(err)
 		retry := isTransactionInProgress(err) || (reasons != nil && isRetryableCancellation(reasons))
 		if reasons != nil && !retry {
-			return cancellationError(what, reasons, actions)
+			return cancellationError(what, reasons, cancelledItems(err), actions)
 		}
 		if !retry {
 			return err
@@ -132,12 +142,22 @@ func (s *Store) transact(ctx context.Context, what string, actions []txAction) e
 	}
 }
 
-// cancellationError is the error of a transaction cancelled with reasons, one code per action:
-// the ifFailed of the first action whose condition failed.
-func cancellationError(what string, reasons []string, actions []txAction) error {
+// cancellationError is the error of a transaction cancelled with reasons, one code per action,
+// and old, the items returned with them (nil where none): that of the first action whose
+// condition failed, its explanation of old or else its ifFailed.
+func cancellationError(what string, reasons []string, old []Item, actions []txAction) error {
 	for i, r := range reasons {
-		if r == "ConditionalCheckFailed" && i < len(actions) && actions[i].ifFailed != nil {
-			return actions[i].ifFailed
+		if r != "ConditionalCheckFailed" || i >= len(actions) {
+			continue
+		}
+		if a := actions[i]; a.explain != nil {
+			var item Item
+			if i < len(old) {
+				item = old[i]
+			}
+			return a.explain(item)
+		} else if a.ifFailed != nil {
+			return a.ifFailed
 		}
 	}
 	return domain.Errorf(domain.Internal, "%s cancelled: %v", what, reasons)

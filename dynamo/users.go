@@ -67,11 +67,13 @@ func (s *Store) UpdateUser(ctx context.Context, username string, c domain.Profil
 		ExpressionAttributeValues: values,
 	}
 	if markOf(ctx) != nil {
-		err := s.transactMarked(ctx, "profile update", markOutcome{node: domain.UserKey{Username: username}},
-			[]txAction{updateIf(update, errProfileNotUpdated)})
-		if err == errProfileNotUpdated {
-			return domain.User{}, s.whyNotUpdated(ctx, username, c.IfVersion)
+		action := updateIf(update, userNotFound(username))
+		if c.IfVersion != nil {
+			// The profile as it was comes with the cancellation, as it comes with the
+			// UpdateItem below: a stale version is told from a missing profile without a read.
+			action = updateOrExplain(update, func(old Item) error { return notUpdated(username, c.IfVersion, old) })
 		}
+		err := s.transactMarked(ctx, "profile update", markOutcome{node: domain.UserKey{Username: username}}, []txAction{action})
 		if err != nil {
 			return domain.User{}, err
 		}
@@ -93,14 +95,7 @@ func (s *Store) UpdateUser(ctx context.Context, username string, c domain.Profil
 	out, err := s.updateItem(ctx, in)
 	var failed *types.ConditionalCheckFailedException
 	if errors.As(err, &failed) {
-		if c.IfVersion == nil || len(failed.Item) == 0 {
-			return domain.User{}, userNotFound(username)
-		}
-		u, err := userFromItem(failed.Item)
-		if err != nil {
-			return domain.User{}, domain.Wrap(domain.Internal, err, "reading the profile")
-		}
-		return domain.User{}, staleVersion(u, *c.IfVersion)
+		return domain.User{}, notUpdated(username, c.IfVersion, failed.Item)
 	}
 	if err != nil {
 		return domain.User{}, err
@@ -108,18 +103,16 @@ func (s *Store) UpdateUser(ctx context.Context, username string, c domain.Profil
 	return userFromItem(out.Attributes)
 }
 
-// errProfileNotUpdated is how a marked update's transaction reports its failed condition: the
-// profile is missing or at another version, which a read tells apart.
-var errProfileNotUpdated = errors.New("the profile is missing or at another version")
-
-// whyNotUpdated tells why an update of username's profile failed its condition.
-func (s *Store) whyNotUpdated(ctx context.Context, username string, ifVersion *int) error {
-	u, err := s.currentUser(ctx, username)
-	switch {
-	case err != nil:
-		return err
-	case ifVersion == nil:
-		return domain.Errorf(domain.Internal, "the update of %q failed its condition, yet the profile exists", username)
+// notUpdated is the refusal of an update of username's profile whose condition failed, told
+// from the profile as it was (old; empty when there was none): no profile, or (asked for
+// ifVersion) another version.
+func notUpdated(username string, ifVersion *int, old Item) error {
+	if ifVersion == nil || len(old) == 0 {
+		return userNotFound(username)
+	}
+	u, err := userFromItem(old)
+	if err != nil {
+		return domain.Wrap(domain.Internal, err, "reading the profile")
 	}
 	return staleVersion(u, *ifVersion)
 }
