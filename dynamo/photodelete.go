@@ -35,6 +35,12 @@ import (
 // Whoever finds a photo marked (a retried deletePhoto, the replay of one sent with a client
 // mutation id, FinishDeletions after a crash) carries on with the same id. Every step is conditional on the mark and on the items it deletes, so
 // several can run side by side.
+//
+// The reads are Queries on InvertedIndex, which on DynamoDB lags the table: it may not hold a
+// photo written a moment ago, or a mark just set. What the index shows decides only what to
+// try (the writes' conditions are on the table); what it does not show is asked of the table,
+// with a strongly consistent GetItem, before a delete concludes that there is no photo, or
+// that another delete finished this one.
 
 const (
 	// maxTransactionActions is DynamoDB's limit on actions in one TransactWriteItems.
@@ -58,7 +64,12 @@ func (s *Store) DeletePhoto(ctx context.Context, key domain.PhotoKey) (domain.Ph
 			return domain.Photo{}, err
 		}
 		if c.photo == nil {
-			return domain.Photo{}, photoNotFound(key)
+			if err := s.readPhotoFromTable(ctx, key, &c); err != nil {
+				return domain.Photo{}, err
+			}
+			if c.photo == nil {
+				return domain.Photo{}, photoNotFound(key)
+			}
 		}
 		if c.deletion != "" {
 			if err := s.finishDeletion(ctx, key, c.deletion); err != nil {
@@ -113,8 +124,8 @@ func (s *Store) deleteInSteps(ctx context.Context, photo domain.Photo) error {
 	}, errPhotoChanged))
 	if errors.Is(err, errPhotoChanged) {
 		// Deleted or marked by another delete since it was read: carry on with that one.
-		c, err := s.readPhotoCollection(ctx, key)
-		switch {
+		var c photoCollection
+		switch err := s.readPhotoFromTable(ctx, key, &c); {
 		case err != nil:
 			return err
 		case c.photo == nil:
@@ -155,7 +166,15 @@ func (s *Store) finishDeletion(ctx context.Context, key domain.PhotoKey, id stri
 			return err
 		}
 		if c.photo == nil || c.deletion != id {
-			return s.forgetDeletion(ctx, key, id)
+			// The index may not show the photo or its mark yet: the table says whether
+			// another delete finished this one. If not, the reactions the index shows go
+			// (the steps' conditions are on the table's photo and reactions).
+			if err := s.readPhotoFromTable(ctx, key, &c); err != nil {
+				return err
+			}
+			if c.photo == nil || c.deletion != id {
+				return s.forgetDeletion(ctx, key, id)
+			}
 		}
 		actions, last := deleteActions(key, id, c)
 		err = s.transact(ctx, "delete", allIf(actions, errPhotoChanged))
@@ -273,12 +292,15 @@ type photoCollection struct {
 	complete bool
 }
 
-// readPhotoCollection reads a photo and up to 99 of its reactions in one Query on
+// readPhotoCollection reads a photo and up to 100 of its reactions in one Query on
 // InvertedIndex (the photo sorts after its reactions; the Query runs descending). The index
 // is eventually consistent on DynamoDB; the conditions of the writes that follow are not.
+// One item more than a transaction holds is asked for: DynamoDB returns a LastEvaluatedKey
+// whenever the Limit is reached, so a photo with 99 reactions (one transaction's worth with
+// the photo) read with a Limit of 100 would not be known to be complete.
 func (s *Store) readPhotoCollection(ctx context.Context, key domain.PhotoKey) (photoCollection, error) {
 	in := photoReactionsQuery(key)
-	in.Limit = aws.Int32(maxTransactionActions)
+	in.Limit = aws.Int32(maxTransactionActions + 1)
 	out, err := s.query(ctx, in)
 	if err != nil {
 		return photoCollection{}, err
@@ -302,6 +324,26 @@ func (s *Store) readPhotoCollection(ctx context.Context, key domain.PhotoKey) (p
 		c.reactions = append(c.reactions, domain.ReactionKey{Username: user, Type: t, Photo: key})
 	}
 	return c, nil
+}
+
+// readPhotoFromTable sets c's photo and deletion from the table, strongly consistent (one
+// GetItem): the photo nil when there is none. c's reactions are left as they are.
+func (s *Store) readPhotoFromTable(ctx context.Context, key domain.PhotoKey, c *photoCollection) error {
+	item, err := s.getItem(ctx, PhotoKey(key))
+	if err != nil {
+		return err
+	}
+	c.photo, c.deletion = nil, ""
+	if item == nil {
+		return nil
+	}
+	p, err := photoFromItem(item)
+	if err != nil {
+		return domain.Wrap(domain.Internal, err, "reading photo")
+	}
+	c.photo = &p
+	c.deletion, _ = getString(item, attrDeletion)
+	return nil
 }
 
 // photoDeletionItem is the record of a deletion of photo key with this id, begun at startedAt.
