@@ -30,6 +30,15 @@ var iamActions = map[string]string{
 	"s3:ListObjects":   "s3:ListBucket",
 }
 
+// impliedActions are the actions an action needs beside it for the answers the code relies on.
+// Without s3:ListBucket on the bucket, S3 answers a GetObject or HeadObject of a missing key
+// with 403 AccessDenied, not 404 NoSuchKey (both operations' API reference, "Permissions"),
+// and media/blob tells a missing object by that 404: a file never sent, the loser of two
+// racing uploadPhoto, an image already deleted.
+var impliedActions = map[string][]string{
+	"s3:GetObject": {"s3:ListBucket"},
+}
+
 // carried is what one field of a request's item means to IAM: the operation that carries the
 // item, and the action IAM checks for it (partiQL: the statement's own verb decides).
 type carried struct {
@@ -168,10 +177,13 @@ func authorised(t *testing.T, calls map[string]string, carriedBy map[string]map[
 	}
 	for _, op := range sortedKeys(calls) {
 		if !isCarrier(op) {
-			if a, ok := iamActions[op]; ok {
-				add(a, calls[op])
-			} else {
-				add(op, calls[op])
+			a := op
+			if as, ok := iamActions[op]; ok {
+				a = as
+			}
+			add(a, calls[op])
+			for _, implied := range impliedActions[a] {
+				add(implied, calls[op]+", for "+a+"'s 404 of a missing key")
 			}
 			continue
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"reflect"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -567,5 +568,32 @@ func TestTemplate_Bucket(t *testing.T) {
 	}
 	if !expires {
 		t.Errorf("no lifecycle rule expires %s: %v", stagingPrefix, at(p, "LifecycleConfiguration"))
+	}
+}
+
+// TestTemplate_WebOriginsPattern: the origins parameter takes what both its readers read
+// alike, the API (which trims spaces) and the bucket's CORS rule (which splits on commas and
+// keeps them), and refuses a list with spaces. CloudFormation matches AllowedPattern against
+// the whole value.
+func TestTemplate_WebOriginsPattern(t *testing.T) {
+	pattern, _ := at(loadTemplate(t), "Parameters", "WebOrigins", "AllowedPattern").(string)
+	re, err := regexp.Compile("^(?:" + pattern + ")$")
+	if err != nil || pattern == "" {
+		t.Fatalf("WebOrigins' AllowedPattern %q: %v", pattern, err)
+	}
+	for value, want := range map[string]bool{
+		"*":                       true,
+		"https://app.example.com": true,
+		"http://localhost:5173":   true,
+		"https://a.example.com,https://b.example.com":  true,
+		"https://a.example.com, https://b.example.com": false,
+		" https://a.example.com":                       false,
+		"https://a.example.com,":                       false,
+		"app.example.com":                              false,
+		"":                                             false,
+	} {
+		if got := re.MatchString(value); got != want {
+			t.Errorf("WebOrigins %q accepted: %v, want %v", value, got, want)
+		}
 	}
 }
