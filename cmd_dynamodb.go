@@ -34,7 +34,7 @@ func serveDynamoDB(ctx context.Context, args []string, stdout, stderr io.Writer)
 			return err
 		}
 	}
-	tuneGC(os.Getenv)
+	tuneServerGC(os.Getenv)
 	engine, err := store.openEngine()
 	if err != nil {
 		return fmt.Errorf("opening the engine: %w", err)

@@ -28,6 +28,7 @@ require (
 )
 
 require (
+	github.com/KimMachineGun/automemlimit v0.7.5
 	github.com/aws/aws-lambda-go v1.55.1
 	github.com/aws/aws-sdk-go-v2/service/s3 v1.114.10
 	github.com/realclientip/realclientip-go v1.0.0
@@ -40,6 +41,7 @@ require (
 	github.com/aws/aws-sdk-go-v2/aws/protocol/eventstream v1.7.27 // indirect
 	github.com/aws/aws-sdk-go-v2/service/internal/checksum v1.11.13 // indirect
 	github.com/aws/aws-sdk-go-v2/service/internal/s3shared v1.20.12 // indirect
+	github.com/pbnjay/memory v0.0.0-20210728143218-7b4eea64cf58 // indirect
 	go.uber.org/atomic v1.12.0 // indirect
 )
 

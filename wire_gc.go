@@ -3,6 +3,8 @@ package main
 import (
 	"runtime/debug"
 	"strconv"
+
+	"github.com/KimMachineGun/automemlimit/memlimit"
 )
 
 // serveGCPercent is the garbage collector's target for the servers, serve and dynamodb
@@ -23,6 +25,32 @@ func tuneGC(getenv func(string) string) bool {
 	}
 	debug.SetGCPercent(serveGCPercent)
 	return true
+}
+
+// serverMemoryShare is the share of the memory limit of the container a server runs in (its
+// cgroup's, as Docker, ECS and Kubernetes set it) that its heap may grow to before the
+// collector works to stay under it, as lambdaMemoryShare is for a function: at serveGCPercent
+// the heap may grow to nine times what is live, and one upload being made into images holds
+// up to 4 bytes a pixel (docs/uploads.md), so without a limit a collection ending during one
+// could set a goal past the container's memory, and the kernel would kill the server.
+const serverMemoryShare = 0.75
+
+// containerMemory is where a server learns its container's memory limit: the cgroup it runs
+// in (v1 or v2), memlimit.ErrNoLimit when there is none.
+var containerMemory memlimit.Provider = memlimit.FromCgroup
+
+// tuneServerGC is tuneGC for the servers, serve and dynamodb, with the heap limited to
+// serverMemoryShare of the container's memory limit, unless the environment sets GOMEMLIMIT
+// (the runtime has applied that) or AUTOMEMLIMIT (off, or another share: memlimit reads it).
+// It returns the limit it set, 0 when it set none (no container limit, or an error reading it,
+// which leaves the runtime's default: no limit).
+func tuneServerGC(getenv func(string) string) int64 {
+	tuneGC(getenv)
+	limit, err := memlimit.SetGoMemLimitWithOpts(memlimit.WithRatio(serverMemoryShare), memlimit.WithProvider(containerMemory))
+	if err != nil {
+		return 0
+	}
+	return limit
 }
 
 // lambdaMemoryShare is the share of a Lambda function's memory that its heap may grow to

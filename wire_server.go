@@ -89,7 +89,7 @@ func (s *server) settle(ctx context.Context, stderr io.Writer) error {
 	if err := checkSyncRetention(s.cfg.feed.SyncRetention); err != nil {
 		return err
 	}
-	tuneGC(os.Getenv)
+	tuneServerGC(os.Getenv)
 	startStackBallast()
 	var release func()
 	s.limiter, s.limiterSays, release, err = s.cfg.rateLimit.limiter(s.cfg.changesFrom, s.cfg.store.table)
