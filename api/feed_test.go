@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/quickphotos/quickphotos/domain"
 	"github.com/quickphotos/quickphotos/feed"
@@ -192,6 +193,68 @@ func TestFeed(t *testing.T) {
 			t.Errorf("ann's cursor on bob's feed: code %q, want BAD_USER_INPUT", code)
 		}
 	})
+}
+
+// TestFeed_PagesGoOnPastPhotosDeletedMeanwhile: a feed's entries lag deletes (the feed's
+// consumer removes a deleted photo's entries a moment later), so a page may read entries whose
+// photos are gone. It leaves them out but ends where the entries it read end: a page with
+// hasNextPage has an endCursor past them, even when it is left with no photos, and the next
+// page does not read them again.
+func TestFeed_PagesGoOnPastPhotosDeletedMeanwhile(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		photos  int   // bob uploads photos 1 to photos, all in ann's feed
+		deleted []int // then deletes these, before the feed's consumer catches up
+		first   int
+		want    [][]string // the pages ann reads, first to last
+	}{
+		{"the newest photo deleted, pages of one", 2, []int{2}, 1,
+			[][]string{{}, {photo("bob", 1)}}},
+		{"the last photo of a page deleted", 4, []int{3}, 2,
+			[][]string{{photo("bob", 4)}, {photo("bob", 2), photo("bob", 1)}}},
+		{"every photo deleted", 3, []int{1, 2, 3}, 2,
+			[][]string{{}, {}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := apitest.NewServer(t) // no feed consumer: nothing removes the entries
+			srv.MustCreateUsers(t, "ann", "bob")
+			srv.MustFollow(t, "ann", "bob")
+			var entries []domain.FeedEntry
+			for i := 1; i <= tc.photos; i++ {
+				srv.MustUploadPhoto(t, "bob", apitest.Timestamp(i))
+				entries = append(entries, domain.FeedEntry{Reader: "ann", Photo: domain.PhotoKey{Owner: "bob", Timestamp: apitest.Timestamp(i)}})
+			}
+			// What the feed's consumer writes for the uploads.
+			if err := srv.Store.AddToFeeds(t.Context(), entries, time.Now().Add(time.Hour)); err != nil {
+				t.Fatal(err)
+			}
+			for _, i := range tc.deleted {
+				if code := srv.DeletePhoto(t, "bob", apitest.Timestamp(i)).Code(); code != "" {
+					t.Fatalf("delete: %s", code)
+				}
+			}
+
+			var got [][]string
+			after := ""
+			for {
+				p := readFeed(t, srv, "ann", tc.first, after)
+				got = append(got, p.Photos)
+				if !p.More {
+					break
+				}
+				if p.End == after {
+					t.Fatalf("page %d %v: hasNextPage with endCursor %q, the page's own after: the client cannot go on", len(got), p.Photos, p.End)
+				}
+				if len(got) > 10 {
+					t.Fatalf("the feed's pages never end: %v", got)
+				}
+				after = p.End
+			}
+			if !slices.EqualFunc(got, tc.want, slices.Equal) {
+				t.Errorf("pages of %d: %v, want %v", tc.first, got, tc.want)
+			}
+		})
+	}
 }
 
 func TestFeed_OnlyItsOwnerReadsIt(t *testing.T) {

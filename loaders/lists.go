@@ -100,9 +100,10 @@ func (l *Loaders) UserReactions(ctx context.Context, username string, p domain.P
 }
 
 // Feed returns a page of reader's feed with its photos, in feed order. A photo deleted since
-// its entry was written (the feed catches up a moment later) is left out of the page. Alone
-// says no other field of the operation's level can ask for entities: the page's photos are
-// then read at once (see Prefetch).
+// its entry was written (the feed catches up a moment later) is left out of the page, which
+// still ends at the last entry read (domain.Page.End): the next page goes on past it, also
+// when the page kept no photo. Alone says no other field of the operation's level can ask for
+// entities: the page's photos are then read at once (see Prefetch).
 func (l *Loaders) Feed(ctx context.Context, reader string, p domain.PageRequest, alone bool) (domain.Page[domain.Photo], error) {
 	entries, err := load(ctx, l.feedPages.get(l), pageKey[string]{reader, p.First, p.After})
 	if err != nil {
@@ -122,7 +123,7 @@ func (l *Loaders) Feed(ctx context.Context, reader string, p domain.PageRequest,
 	if err != nil {
 		return domain.Page[domain.Photo]{}, err
 	}
-	page := domain.Page[domain.Photo]{HasNextPage: entries.HasNextPage}
+	page := domain.Page[domain.Photo]{HasNextPage: entries.HasNextPage, End: entries.EndCursor()}
 	for i, n := range photos {
 		photo, err := entity[*domain.Photo](n, nil)
 		if err != nil {
