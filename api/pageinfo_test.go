@@ -9,7 +9,8 @@ import (
 // TestPageInfo_TheWholeRelayPageInfo: every connection's pageInfo has the four fields of the
 // Relay connection specification (Relay's @connection refuses a schema without them):
 // startCursor and endCursor are the first and last edges' cursors, null on an empty page, and
-// hasPreviousPage is false, as the specification allows for lists paged forward.
+// hasPreviousPage is false, as the specification allows for lists paged forward. (A page of a
+// feed ends past the deleted photos it left out: TestFeed_PagesGoOnPastPhotosDeletedMeanwhile.)
 func TestPageInfo_TheWholeRelayPageInfo(t *testing.T) {
 	srv := apitest.NewServer(t)
 	srv.MustCreateUser(t, "alice")

@@ -1438,7 +1438,7 @@ type User implements Node {
   followingCount: Int!
   "This user's photos, most recent first."
   photos(first: Int = 20, after: String): PhotoConnection!
-  "This user's feed: the photos of the users they follow, newest first. Feeds are filled from the table's change stream a moment after each upload, follow or unfollow, whoever made the write, so they are eventually consistent: a photo deleted a moment ago is left out of the page it would be on. Only the user may read their feed (FORBIDDEN for anyone else). One Query on the user's feed partition, then the photos in one BatchGetItem."
+  "This user's feed: the photos of the users they follow, newest first. Feeds are filled from the table's change stream a moment after each upload, follow or unfollow, whoever made the write, so they are eventually consistent: a photo deleted a moment ago is left out of the page it would be on, which still ends past it (` + "`" + `pageInfo.endCursor` + "`" + `): a page may hold fewer photos than ` + "`" + `first` + "`" + `, even none, with ` + "`" + `hasNextPage` + "`" + ` true. Only the user may read their feed (FORBIDDEN for anyone else). One Query on the user's feed partition, then the photos in one BatchGetItem."
   feed(first: Int = 20, after: String): PhotoConnection!
   "The changes to this user's sync scope after the cursor ` + "`" + `after` + "`" + `, oldest first, for a client that comes back online (docs/offline-sync.md): their profile, their photos, the photos in their feed, the reactions on their photos and those they made, their followers and followed, and the profiles of the users they follow. Without ` + "`" + `after` + "`" + `, no changes and the cursor of now in ` + "`" + `cursor` + "`" + `: keep it, read the scope with the ordinary queries, then ask for the changes after it. Keep the page's ` + "`" + `cursor` + "`" + ` once its changes are applied. Only the user may read their changes: UNAUTHENTICATED without a signed-in caller, FORBIDDEN for anyone else. BAD_USER_INPUT for a cursor this server did not give this user; CURSOR_EXPIRED for one older than the server's retention (a week unless configured otherwise): read the scope again and start anew. One Query on the user's change log and one on their popular follows, then one Query per popular user followed; the changed objects in one BatchGetItem."
   changes(
@@ -1582,7 +1582,7 @@ interface Node {
 type PageInfo {
   "True when another page follows this one; pass ` + "`" + `endCursor` + "`" + ` as ` + "`" + `after` + "`" + ` to fetch it."
   hasNextPage: Boolean!
-  "The cursor of the last edge of this page, null when the page is empty."
+  "The cursor of the last edge of this page, null when the page is empty; a page of a feed ends at the last entry it read, past the deleted photos it left out (see ` + "`" + `User.feed` + "`" + `)."
   endCursor: String
   "Always false: every list pages forward only, with ` + "`" + `first` + "`" + ` and ` + "`" + `after` + "`" + `, and the Relay connection specification lets a forward page answer false. Here for clients that require the whole PageInfo, such as Relay's ` + "`" + `@connection` + "`" + `."
   hasPreviousPage: Boolean!

@@ -130,7 +130,7 @@ type Mutation struct {
 type PageInfo struct {
 	// True when another page follows this one; pass `endCursor` as `after` to fetch it.
 	HasNextPage bool `json:"hasNextPage"`
-	// The cursor of the last edge of this page, null when the page is empty.
+	// The cursor of the last edge of this page, null when the page is empty; a page of a feed ends at the last entry it read, past the deleted photos it left out (see `User.feed`).
 	EndCursor *string `json:"endCursor,omitempty"`
 	// Always false: every list pages forward only, with `first` and `after`, and the Relay connection specification lets a forward page answer false. Here for clients that require the whole PageInfo, such as Relay's `@connection`.
 	HasPreviousPage bool `json:"hasPreviousPage"`
