@@ -36,7 +36,7 @@ func (c *mediaConfig) registerStore(f *flags) {
 	f.String(&c.bucket, "media-bucket", "", "with --media-store s3: the bucket (credentials and region from the AWS SDK's configuration)")
 	f.String(&c.prefix, "media-prefix", "", `with --media-store s3: a prefix of every object's key, e.g. "quickphotos/" (staged uploads go under <prefix>staging/: give that a lifecycle rule, see docs/uploads.md)`)
 	f.String(&c.endpointURL, "media-endpoint-url", "", "with --media-store s3: an S3-compatible endpoint, addressed path-style (empty: the AWS SDK's, which also reads AWS_ENDPOINT_URL_S3)")
-	f.String(&c.baseURL, "media-base-url", "", "with --media-store embedded: the origin clients reach this server at, for upload forms and image URLs, e.g. https://photos.example.com (empty: http:// and --addr)")
+	f.String(&c.baseURL, "media-base-url", "", "with --media-store embedded: the origin clients reach this server at, for upload forms and image URLs, e.g. https://photos.example.com (empty: http:// and --addr, which then must name one address, not 0.0.0.0 or ::)")
 	f.Int(&c.maxBytes, "media-max-bytes", media.DefaultMaxBytes, "the largest photo file an upload may declare, in bytes")
 	f.Int(&c.maxPixels, "media-max-pixels", media.DefaultMaxPixels, "refuse images whose header claims more pixels (width × height) than this, before decoding them")
 	f.Duration(&c.service.UploadLifetime, "media-upload-lifetime", media.DefaultUploadLifetime, "how long a createPhotoUpload form, and the upload, stay valid")

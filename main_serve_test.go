@@ -396,3 +396,39 @@ func TestServe_BusyPortFailsFirstAndAlone(t *testing.T) {
 		})
 	}
 }
+
+// TestServe_EmbeddedPhotoFilesNeedTheirOriginOnEveryInterface: listening on every address, serve
+// cannot name itself in upload forms and image URLs (http://0.0.0.0:8080 reaches nothing), so
+// with embedded photo files it needs --media-base-url, and says so before it opens anything.
+func TestServe_EmbeddedPhotoFilesNeedTheirOriginOnEveryInterface(t *testing.T) {
+	t.Setenv("QUICKPHOTOS_JWT_SECRET", "a development secret of 32+ bytes!")
+	err := run(context.Background(), []string{"serve", "--addr", "0.0.0.0:0", "--data", t.TempDir()}, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "--media-base-url") {
+		t.Fatalf("err %v, want a refusal that names --media-base-url", err)
+	}
+
+	for _, c := range []struct {
+		name   string
+		media  mediaConfig
+		listen string
+		ok     bool
+	}{
+		{"embedded on 0.0.0.0", mediaConfig{kind: mediaEmbedded}, "0.0.0.0:8080", false},
+		{"embedded on ::", mediaConfig{kind: mediaEmbedded}, "[::]:8080", false},
+		{"embedded with no host", mediaConfig{kind: mediaEmbedded}, ":8080", false},
+		{"embedded on 0.0.0.0 with its origin", mediaConfig{kind: mediaEmbedded, baseURL: "https://photos.example.com"}, "0.0.0.0:8080", true},
+		{"embedded on one address", mediaConfig{kind: mediaEmbedded}, "192.0.2.7:8080", true},
+		{"embedded on loopback", mediaConfig{kind: mediaEmbedded}, "127.0.0.1:8080", true},
+		{"S3 on 0.0.0.0", mediaConfig{kind: mediaS3, bucket: "photos"}, "0.0.0.0:8080", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			addr, err := net.ResolveTCPAddr("tcp", c.listen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := c.media.checkOrigin(addr); (err == nil) != c.ok {
+				t.Errorf("checkOrigin(%s): %v, want ok %v", c.listen, err, c.ok)
+			}
+		})
+	}
+}

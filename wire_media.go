@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -94,6 +95,17 @@ func (c *mediaConfig) open(ctx context.Context, records media.Records, store sto
 	}
 	o.service = svc
 	return o, nil
+}
+
+// checkOrigin refuses embedded photo files on a listener of every address (0.0.0.0, ::, or
+// no host) without --media-base-url: their upload forms and image URLs carry the origin
+// clients reach the server at, which serve otherwise takes from its listener, and
+// http://0.0.0.0:8080 is no address a client can reach.
+func (c *mediaConfig) checkOrigin(listen *net.TCPAddr) error {
+	if c.kind != mediaEmbedded || c.baseURL != "" || listen.IP != nil && !listen.IP.IsUnspecified() {
+		return nil
+	}
+	return fmt.Errorf("--addr %s listens on every address, so the upload forms and image URLs of the embedded photo files cannot name it: give --media-base-url, the origin clients reach this server at (e.g. https://photos.example.com), or --media-store s3", listen)
 }
 
 // setBase tells the embedded store the origin serve listens at, unless --media-base-url did.

@@ -123,7 +123,7 @@ func (s *server) settle(ctx context.Context, stderr io.Writer) error {
 	if s.cfg.dynamodbListen != "" && s.cfg.store.kind != storeEmbedded {
 		return errors.New("--dynamodb-listen needs the embedded store")
 	}
-	return nil
+	return s.cfg.media.checkOrigin(s.addr)
 }
 
 // bind binds every listener before the store is opened and the stream consumers start: a
