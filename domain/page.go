@@ -35,3 +35,19 @@ func (p Page[T]) EndCursor() string {
 	}
 	return p.Cursors[len(p.Cursors)-1]
 }
+
+// List names a list clients page through. A cursor belongs to one list, and is refused by
+// every other: the endCursor of a user's photos does not continue their followers.
+type List string
+
+// The lists. Feeds are one list, whoever's feed is read; so are photos, followers and the
+// others: that a cursor is of the very user or photo read is checked when its page is read.
+const (
+	ListPhotos         List = "photos"         // a user's photos
+	ListFeed           List = "feed"           // the photos of those a user follows
+	ListFollowers      List = "followers"      // the friendships in which a user is followed
+	ListFollowing      List = "following"      // the friendships in which a user follows
+	ListPhotoReactions List = "photoReactions" // the reactions to a photo
+	ListUserReactions  List = "userReactions"  // the reactions a user gave
+	ListChanges        List = "changes"        // the changes to a user's sync scope
+)

@@ -65,32 +65,80 @@ func decodeCursor(after string, l list, valid func(Key) bool) (k Key, ok bool, e
 	if after == "" {
 		return Key{}, false, nil
 	}
-	bad := domain.Errorf(domain.Invalid, "after: not a cursor of this list; pass the endCursor of a previous page of the same list")
+	k, err = parseCursor(after, l)
+	if err != nil {
+		return Key{}, false, err
+	}
+	k = canonicalCursorKey(k)
+	if !valid(k) {
+		return Key{}, false, errNotThisList()
+	}
+	return k, true, nil
+}
+
+// parseCursor reads a cursor of list l, not yet checked against a partition: one of another
+// list, or not spelt as encodeCursor spells it, is refused.
+func parseCursor(after string, l list) (Key, error) {
 	if len(after) > 4096 {
-		return Key{}, false, bad
+		return Key{}, errNotThisList()
 	}
 	b, err := base64.RawURLEncoding.DecodeString(after)
 	if err != nil {
-		return Key{}, false, bad
+		return Key{}, errNotThisList()
 	}
 	var c cursor
 	dec := json.NewDecoder(strings.NewReader(string(b)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&c); err != nil || c.List != l {
-		return Key{}, false, bad
+		return Key{}, errNotThisList()
 	}
-	k = Key{PK: c.PK, SK: c.SK}
+	k := Key{PK: c.PK, SK: c.SK}
 	// Only the spelling the server issues is accepted: JSON decoding forgives trailing bytes
 	// and turns invalid UTF-8 into U+FFFD, which would give one position many cursors and
 	// let a cursor name a key its bytes do not hold.
 	if encodeCursor(l, k) != after {
-		return Key{}, false, bad
+		return Key{}, errNotThisList()
 	}
-	k = canonicalCursorKey(k)
-	if !valid(k) {
-		return Key{}, false, bad
+	return k, nil
+}
+
+// errNotThisList is the refusal of a cursor: the same whatever is wrong with it.
+func errNotThisList() error {
+	return domain.Errorf(domain.Invalid, "after: not a cursor of this list; pass the endCursor of a previous page of the same list")
+}
+
+// cursorLists is the list tag, as cursors spell it, of each list of domain's that has one.
+var cursorLists = map[domain.List]list{
+	domain.ListPhotos:         listPhotos,
+	domain.ListFeed:           listFeed,
+	domain.ListFollowers:      listFollowers,
+	domain.ListFollowing:      listFollowing,
+	domain.ListPhotoReactions: listPhotoReactions,
+	domain.ListUserReactions:  listUserReactions,
+}
+
+// CheckCursor checks a cursor a client passed as `after` to list l as far as it can be checked
+// before anything is read: that it is spelt as the server spells the cursors of l (a change
+// log cursor's signature aside, which needs the table's key). That it is of the very user or
+// photo read, and a change log cursor's signature and caller, are checked when the page is
+// read. An empty cursor, the start of a list, passes. Every refusal is domain.Invalid, with
+// the message reading the page would give.
+func CheckCursor(l domain.List, after string) error {
+	if after == "" {
+		return nil
 	}
-	return k, true, nil
+	if l == domain.ListChanges {
+		if _, _, ok := splitSyncCursor(after); !ok {
+			return errNotYourChanges()
+		}
+		return nil
+	}
+	tag, ok := cursorLists[l]
+	if !ok {
+		return domain.Errorf(domain.Internal, "no cursors are made for list %q", l)
+	}
+	_, err := parseCursor(after, tag)
+	return err
 }
 
 // canonicalCursorKey is the position k names with its timestamp in canonical form. Earlier

@@ -110,3 +110,52 @@ func TestCursor_EarlierReleasesKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckCursor: before anything is read, a cursor of each list passes for that list only,
+// whatever its partition, and one that is not spelt as the server spells it passes for none.
+func TestCheckCursor(t *testing.T) {
+	photo := PhotoKey(domain.PhotoKey{Owner: "ada", Timestamp: "2019-03-03T18:20:10"})
+	ofAda := map[domain.List]string{}
+	for l, tag := range cursorLists {
+		ofAda[l] = encodeCursor(tag, photo)
+	}
+	ofAda[domain.ListChanges] = signCursor(make([]byte, 32), syncCursor{Caller: "ada", Own: 7, Since: 1})
+	lists := []domain.List{domain.ListPhotos, domain.ListFeed, domain.ListFollowers, domain.ListFollowing,
+		domain.ListPhotoReactions, domain.ListUserReactions, domain.ListChanges}
+	if len(ofAda) != len(lists) {
+		t.Fatalf("cursors are made for %d lists, want the %d of domain", len(ofAda), len(lists))
+	}
+	photosOfBob := encodeCursor(listPhotos, PhotoKey(domain.PhotoKey{Owner: "bob", Timestamp: "2019-03-03T18:20:10"}))
+	for _, l := range lists {
+		for _, tc := range []struct {
+			name, after string
+			ok          bool
+		}{
+			{"Empty", "", true},
+			{"OfThisList", ofAda[l], true},
+			{"OfThisListInAnotherPartition", photosOfBob, l == domain.ListPhotos}, // the read refuses it
+			{"Garbage", "garbage", false},
+			{"NotBase64", "%%%", false},
+			{"NotJSON", base64.RawURLEncoding.EncodeToString([]byte("hello")), false},
+			{"UnknownFields", base64.RawURLEncoding.EncodeToString([]byte(`{"l":"` + string(cursorLists[l]) + `","p":"USER#ada","s":"x","z":1}`)), false},
+			{"SpeltAnotherWay", base64.RawURLEncoding.EncodeToString([]byte(`{"l": "` + string(cursorLists[l]) + `","p":"USER#ada","s":"x"}`)), false},
+			{"Padded", ofAda[l] + "=", false},
+			{"TooLong", strings.Repeat("A", 5000), false},
+			{"ChangesWithAShortSignature", "e30.AAAA", false},
+		} {
+			t.Run(string(l)+"/"+tc.name, func(t *testing.T) {
+				err := CheckCursor(l, tc.after)
+				if tc.ok != (err == nil) || (err != nil && domain.ErrorCode(err) != domain.Invalid) {
+					t.Errorf("CheckCursor(%q) = %v, want ok %v", tc.after, err, tc.ok)
+				}
+			})
+		}
+		for _, other := range lists {
+			if other != l {
+				if err := CheckCursor(l, ofAda[other]); domain.ErrorCode(err) != domain.Invalid {
+					t.Errorf("%s took a cursor of %s: %v", l, other, err)
+				}
+			}
+		}
+	}
+}

@@ -101,14 +101,9 @@ func signCursor(key []byte, c syncCursor) string {
 // decodeSyncCursor checks and reads a cursor for caller. Every refusal says the same, so that
 // a cursor of another caller tells nothing about them.
 func (s *Store) decodeSyncCursor(ctx context.Context, after, caller string) (syncCursor, error) {
-	bad := domain.Errorf(domain.Invalid, "after: not a cursor of your changes; pass the cursor of a previous page of changes, or none to start a sync")
-	if len(after) > 4096 {
-		return syncCursor{}, bad
-	}
-	body64, mac64, ok := strings.Cut(after, ".")
-	body, err1 := base64.RawURLEncoding.DecodeString(body64)
-	mac, err2 := base64.RawURLEncoding.DecodeString(mac64)
-	if !ok || err1 != nil || err2 != nil {
+	bad := errNotYourChanges()
+	body, mac, ok := splitSyncCursor(after)
+	if !ok {
 		return syncCursor{}, bad
 	}
 	key, err := s.signingKey(ctx)
@@ -127,6 +122,23 @@ func (s *Store) decodeSyncCursor(ctx context.Context, after, caller string) (syn
 		return syncCursor{}, bad
 	}
 	return c, nil
+}
+
+// splitSyncCursor reads a cursor's body and signature, neither checked: ok is false for one
+// not spelt as signCursor spells them, which is refused without the signing key.
+func splitSyncCursor(after string) (body, mac []byte, ok bool) {
+	if len(after) > 4096 {
+		return nil, nil, false
+	}
+	body64, mac64, ok := strings.Cut(after, ".")
+	body, err1 := base64.RawURLEncoding.DecodeString(body64)
+	mac, err2 := base64.RawURLEncoding.DecodeString(mac64)
+	return body, mac, ok && err1 == nil && err2 == nil && len(mac) == syncMACLength
+}
+
+// errNotYourChanges is the refusal of a change log cursor: the same whatever is wrong with it.
+func errNotYourChanges() error {
+	return domain.Errorf(domain.Invalid, "after: not a cursor of your changes; pass the cursor of a previous page of changes, or none to start a sync")
 }
 
 func (c syncCursor) since() time.Time { return time.UnixMilli(c.Since) }
