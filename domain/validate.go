@@ -50,8 +50,8 @@ func ValidateURL(field, raw string) error {
 	return nil
 }
 
-// ValidatePage checks a page request's size; cursors are checked by the data layer, which
-// knows the list they belong to.
+// ValidatePage checks a page request's size; cursors are the data layer's to check (their
+// spelling and List before an operation runs, their partition when the page is read).
 func ValidatePage(p PageRequest) error {
 	if p.First < 1 || p.First > MaxPageSize {
 		return Errorf(Invalid, "first: must be between 1 and %d, got %d", MaxPageSize, p.First)

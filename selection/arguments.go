@@ -71,14 +71,41 @@ func Int(v any) (int64, bool) {
 	return 0, false
 }
 
+// CursorCheck checks a cursor passed as `after` to list l as far as it can be checked before
+// anything is read: its spelling and its list (dynamo.CheckCursor; package api hands it in,
+// as the cursors' format is the data layer's, which this package does not import).
+type CursorCheck func(l domain.List, after string) error
+
+// cursorLists is the list whose cursors each connection takes as `after`, by the field's
+// coordinate. A connection missing here has its cursor checked only when its page is read
+// (TestCursorLists_EveryConnection fails for one).
+var cursorLists = map[string]domain.List{
+	"Query.feed":      domain.ListFeed,
+	"User.photos":     domain.ListPhotos,
+	"User.feed":       domain.ListFeed,
+	"User.changes":    domain.ListChanges,
+	"User.followers":  domain.ListFollowers,
+	"User.following":  domain.ListFollowing,
+	"User.reactions":  domain.ListUserReactions,
+	"Photo.reactions": domain.ListPhotoReactions,
+}
+
+// CursorList is the list whose cursors field name of type typ takes as `after`.
+func CursorList(typ, name string) (domain.List, bool) {
+	l, ok := cursorLists[typ+"."+name]
+	return l, ok
+}
+
 // CheckArguments checks the arguments of a field that reads (not a mutation, not a
 // subscription: those authorise the caller first and then check their own input), as its
 // resolver would, so that an operation with a bad one is refused before anything is read.
 // The checks go by the schema, not by field: any field that takes `first` has its page
 // checked, any argument named for a stored key (username, usernames, id, ids, a photo's owner
 // with its timestamp) is checked as that key, whichever field takes it. A new field with
-// such arguments is checked without an edit here; its resolver may take them as valid.
-func CheckArguments(f *Field) error {
+// such arguments is checked without an edit here; its resolver may take them as valid. A
+// cursor (`after`) is checked by cursor against its connection's list (cursorLists); whether
+// it is of the very user or photo read is left to the read, which knows them.
+func CheckArguments(f *Field, cursor CursorCheck) error {
 	def := f.Definition
 	if def == nil || len(def.Arguments) == 0 {
 		return nil
@@ -94,6 +121,13 @@ func CheckArguments(f *Field) error {
 		switch a.Name {
 		case "first":
 			_, err = Page(args["first"], args["after"])
+		case "after":
+			if f.ObjectDefinition == nil {
+				break
+			}
+			if l, ok := CursorList(f.ObjectDefinition.Name, def.Name); ok {
+				err = cursor(l, str(args["after"]))
+			}
 		case "username":
 			err = domain.ValidateUsername("username", str(args["username"]))
 		case "usernames":

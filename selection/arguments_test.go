@@ -63,13 +63,22 @@ func checked(t *testing.T, s *ast.Schema, query string, vars map[string]any) map
 		Vars:    vars,
 		Combine: func(a, _ struct{}) struct{} { return a },
 		Field: func(f *selection.Field, _ struct{}) struct{} {
-			if err := selection.CheckArguments(f); err != nil {
+			if err := selection.CheckArguments(f, cursorOf); err != nil {
 				found[pathString(f.Path())] = err.Error()
 			}
 			return struct{}{}
 		},
 	}.Walk(doc.Operations[0].SelectionSet)
 	return found
+}
+
+// cursorOf stands for dynamo.CheckCursor: it takes "" and "<list>-cursor" for list, and
+// refuses any other cursor naming the list it was checked against, so a test sees which.
+func cursorOf(l domain.List, after string) error {
+	if after == "" || after == string(l)+"-cursor" {
+		return nil
+	}
+	return domain.Errorf(domain.Invalid, "after: %q is not a cursor of %s", after, l)
 }
 
 func TestCheckArguments(t *testing.T) {
@@ -92,6 +101,23 @@ func TestCheckArguments(t *testing.T) {
 		{"OneNodeIDForTheList", `{ nodes(ids: "nope") { id } }`, nil, map[string]string{"nodes": "ids"}},
 		{"PhotoKey", `{ photo(owner: "ada", timestamp: "2019-03-03T18:20:10.5") { url } }`, nil, map[string]string{"photo": "timestamp"}},
 		{"PhotoOwner", `{ photo(owner: "b#b", timestamp: "2019-03-03T18:20:10") { url } }`, nil, map[string]string{"photo": "owner"}},
+		{"CursorOfEachList", `{ feed(after: "feed-cursor") { totalCount: edges { cursor } }
+			user(username: "ada") { photos(after: "photos-cursor") { edges { cursor } } feed(after: "feed-cursor") { edges { cursor } }
+				changes(after: "changes-cursor") { cursor } followers(after: "followers-cursor") { totalCount }
+				following(after: "following-cursor") { totalCount } reactions(after: "userReactions-cursor") { edges { cursor } } }
+			photo(owner: "ada", timestamp: "2019-03-03T18:20:10") { reactions(after: "photoReactions-cursor") { edges { cursor } } } }`, nil, nil},
+		{"NoCursor", `{ user(username: "ada") { photos(after: null) { edges { cursor } } followers(after: "") { totalCount } } }`, nil, nil},
+		{"RootCursor", `{ feed(after: "garbage") { edges { cursor } } }`, nil, map[string]string{"feed": "not a cursor of feed"}},
+		{"NestedCursor", `{ users(usernames: ["ada"]) { photos(after: "garbage") { edges { cursor } } } }`, nil,
+			map[string]string{"users.photos": "not a cursor of photos"}},
+		{"CursorOfAnotherList", `{ user(username: "ada") { p: photos(after: "followers-cursor") { edges { cursor } } } }`, nil,
+			map[string]string{"user.p": "not a cursor of photos"}},
+		{"ReactionsOfAPhotoAreNotAUsers", `{ photo(owner: "ada", timestamp: "2019-03-03T18:20:10") { reactions(after: "userReactions-cursor") { edges { cursor } } } }`, nil,
+			map[string]string{"photo.reactions": "not a cursor of photoReactions"}},
+		{"CursorFromAVariableInAFragment", `query($c: String) { photo(owner: "ada", timestamp: "2019-03-03T18:20:10") { owner { ...F } } } fragment F on User { reactions(after: $c) { edges { cursor } } }`,
+			map[string]any{"c": "photoReactions-cursor"}, map[string]string{"photo.owner.reactions": "not a cursor of userReactions"}},
+		{"ChangesCursor", `{ user(username: "ada") { changes(after: "feed-cursor") { cursor } } }`, nil,
+			map[string]string{"user.changes": "not a cursor of changes"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := checked(t, schema, tc.query, tc.vars)
@@ -115,5 +141,25 @@ func TestCheckArguments_GoesByTheSchema(t *testing.T) {
 	got := checked(t, s, `{ a: album(username: "ada", first: 500) b: album(username: "b#b") ok: album(username: "ada") }`, nil)
 	if len(got) != 2 || !strings.Contains(got["a"], "first") || !strings.Contains(got["b"], "username") {
 		t.Errorf("errors %v, want a's first and b's username", got)
+	}
+}
+
+// TestCursorLists_EveryConnection: every field of the schema that takes a cursor has its list,
+// so that no connection's cursor waits for its read to be checked.
+func TestCursorLists_EveryConnection(t *testing.T) {
+	seen := 0
+	for _, typ := range schema.Types {
+		for _, f := range typ.Fields {
+			if f.Arguments.ForName("after") == nil {
+				continue
+			}
+			seen++
+			if _, ok := selection.CursorList(typ.Name, f.Name); !ok {
+				t.Errorf("%s.%s takes a cursor but has no list", typ.Name, f.Name)
+			}
+		}
+	}
+	if seen == 0 {
+		t.Fatal("no field of the schema takes a cursor")
 	}
 }
