@@ -114,28 +114,7 @@ func TestToken_ThenServeWithTheSameSecret(t *testing.T) {
 // graphqlCode posts body with an optional bearer token and returns the first error's code.
 func graphqlCode(t *testing.T, base, token, body string) string {
 	t.Helper()
-	req, _ := http.NewRequest(http.MethodPost, base+"/graphql", strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	var got struct {
-		Errors []struct {
-			Extensions struct{ Code string }
-		}
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	if err := jsonDecode(resp.Body, &got); err != nil {
-		t.Fatal(err)
-	}
-	if len(got.Errors) == 0 {
-		return ""
-	}
-	return got.Errors[0].Extensions.Code
+	return graphqlCodeAt(t, base, "", token, body)
 }
 
 // TestServe_ShutdownFinishesRequestsInFlight: a request whose body is still arriving when the
@@ -431,4 +410,62 @@ func TestServe_EmbeddedPhotoFilesNeedTheirOriginOnEveryInterface(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestServe_OpenOnLoopbackAnswersOnlyItsOwnNames: serve open because it listens on loopback
+// refuses a request that names it other than by an address or localhost (a web page on a DNS
+// name rebound to 127.0.0.1); under --auth none, open to anyone on purpose, and with a verifier,
+// the name does not matter.
+func TestServe_OpenOnLoopbackAnswersOnlyItsOwnNames(t *testing.T) {
+	const create = `{"query":"mutation { createUser(input: {username: \"ann\"}) { username } }"}`
+	for _, c := range []struct {
+		name     string
+		args     []string
+		wantEvil string // the code a request naming attacker.example gets
+	}{
+		{"open on loopback", nil, "FORBIDDEN"},
+		{"--auth none", []string{"--auth", "none"}, ""},
+		{"--jwt-secret", []string{"--jwt-secret", "a development secret of 32+ bytes!"}, "UNAUTHENTICATED"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Setenv("QUICKPHOTOS_JWT_SECRET", "")
+			lines := startCommand(t, "authentication:", append([]string{"serve", "--addr", "127.0.0.1:0", "--in-memory"}, c.args...)...)
+			base := regexp.MustCompile(`http://127\.0\.0\.1:\d+`).FindString(strings.Join(lines, ""))
+			evil := strings.Replace(strings.TrimPrefix(base, "http://"), "127.0.0.1", "attacker.example", 1)
+			if got := graphqlCodeAt(t, base, evil, "", create); got != c.wantEvil {
+				t.Errorf("a request naming %s: code %q, want %q", evil, got, c.wantEvil)
+			}
+		})
+	}
+}
+
+// graphqlCodeAt is graphqlCode for a request sent to base that names host in its Host header
+// ("": base's own).
+func graphqlCodeAt(t *testing.T, base, host, token, body string) string {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, base+"/graphql", strings.NewReader(body))
+	if host != "" {
+		req.Host = host
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	var got struct {
+		Errors []struct {
+			Extensions struct{ Code string }
+		}
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if err := jsonDecode(resp.Body, &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Errors) == 0 {
+		return ""
+	}
+	return got.Errors[0].Extensions.Code
 }

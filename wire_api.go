@@ -77,7 +77,10 @@ func (c *apiConfig) handler(p apiParts) http.Handler {
 		App:                  web.Handler(),
 		AppPath:              web.Prefix,
 		DevSignIn:            dev,
-		DevSignInRefusal:     p.devSignInRefusal,
+		// Open because it listens on loopback (not --auth none, which opens it to anyone on
+		// purpose), the server must not answer a name a web page could rebind to it.
+		LocalHostsOnly:   (p.verifier == nil || dev != nil) && c.auth.mode != authNone,
+		DevSignInRefusal: p.devSignInRefusal,
 	})
 }
 

@@ -125,6 +125,11 @@ type Config struct {
 	// Nil refuses the sign-in with DevSignInRefusal as the reason.
 	DevSignIn        *auth.Dev
 	DevSignInRefusal string
+	// LocalHostsOnly refuses the requests that do not name the server by an IP address or
+	// localhost (hosts.go): for a server that trusts every caller because only this machine
+	// reaches it (serve open on loopback, or with the development sign-in), which a web page
+	// could otherwise reach through a name rebound to 127.0.0.1.
+	LocalHostsOnly bool
 	// Ready, when set, is asked by /readyz before the store: an error keeps the server out of
 	// a load balancer's rotation (503), with the error's text as the reason shown, so it must
 	// say nothing secret. serve's says whether the feed has caught up with the table's stream.
@@ -209,6 +214,9 @@ func New(cfg Config) http.Handler {
 		}
 	}
 	h := withCORS(cfg.CORSOrigins, endpointMethods(mux))
+	if cfg.LocalHostsOnly {
+		h = localHostsOnly(h)
+	}
 	if cfg.Telemetry != nil {
 		h = cfg.Telemetry.Middleware(h)
 	}
