@@ -42,11 +42,11 @@ func (c *serveConfig) register(f *flags) {
 	f.Duration(&c.shutdownTimeout, "shutdown-timeout", httpserve.DefaultShutdownTimeout, "on SIGTERM or SIGINT, wait this long for requests in flight before closing")
 	f.String(&c.metricsAddr, "metrics-addr", "", "serve /metrics (Prometheus) on this address of its own instead of on --addr, e.g. 127.0.0.1:9090 or :9090 on a private network")
 	f.Bool(&c.pprof, "pprof", false, "with --metrics-addr: also serve Go's runtime profiles (CPU, heap, goroutines, …) at /debug/pprof/ on that listener, never on --addr")
-	f.Bool(&c.noFeed, "no-feed", false, "do not fill feeds from the table's stream in this process (run `quickphotos stream` elsewhere instead)")
+	f.Bool(&c.noFeed, "no-feed", false, "do not fill feeds, nor delete the images of deleted photos, from the table's stream in this process: the process that fills them does (one other serve, `quickphotos stream`, or the Lambda fan-out)")
 	registerFeed(f, &c.feed)
 	registerStreamPoll(f, &c.streamPoll)
 	c.rateLimit.register(f)
-	f.String(&c.changesFrom, "changes-from", "", "take the changes of subscriptions from this Redis (redis://host:6379/0), where `quickphotos stream --publish-changes` publishes them, instead of reading the table's stream: for more instances than the stream has readers")
+	f.String(&c.changesFrom, "changes-from", "", "take the changes of subscriptions from this Redis (redis://host:6379/0), where `quickphotos stream --publish-changes` publishes them, instead of reading the table's stream: with --no-feed this process reads no stream at all, so any number of instances may run")
 }
 
 // serve runs `quickphotos serve`, the API server, through its lifecycle (server).

@@ -55,7 +55,8 @@ commands:
   migrate timestamps
                  rewrite the keys an earlier release wrote with a Z (…T15:42:38Z) in the tutorial's form; safe while serving
   sample         write a deterministic sample dataset (items.json format) to stdout
-  stream         fill feeds from the table's stream, apart from serve (serve does it too unless --no-feed)
+  stream         fill feeds and delete deleted photos' images from the table's stream, apart from serve
+                 (serve does it too unless --no-feed)
   lambda         the GraphQL API (behind API Gateway or a Function URL) or the feed's fan-out (of a
                  DynamoDB Streams event source mapping) as an AWS Lambda function; the binary run
                  as a provided.al2023 bootstrap with no arguments runs this

@@ -179,24 +179,23 @@ func (s *server) open(ctx context.Context) error {
 }
 
 // consumers are the workers serve feeds from the table's change stream, started in this order
-// and stopped in reverse: a new one is one more line here.
+// and stopped in reverse. Each is a reader of every shard, and DynamoDB Streams serves about
+// two: a new one is one more reader to count in docs/feed-and-live-updates.md.
 func (s *server) consumers() []consumer {
-	images := s.b.media.service
 	var cs []consumer
 	if !s.cfg.noFeed {
-		// The images of deleted photos go with the feed's reading of the stream: DynamoDB
-		// Streams serves about two readers per shard, and subscriptions take the other.
+		// The images of deleted photos go with the feed's reading of the stream, wherever it
+		// runs (here, `quickphotos stream`, the Lambda fan-out): a reader of their own would
+		// be a third beside subscriptions'. With --no-feed the process filling the feeds
+		// deletes them, and this one reads the stream for its subscribers at most.
 		cs = append(cs, consumer{name: feedConsumerName, reads: "the feed reads", orElse: "or serve with --no-feed",
-			handle: handleBoth(feed.NewFanOut(s.b.store, s.cfg.feed).Handle, images.Forget), caughtUp: s.feedHasCaughtUp})
-	} else {
-		// A deleted photo's images go once its removal has committed (the media package's
-		// doc), read from the stream by a consumer of their own.
-		cs = append(cs, consumer{name: media.ConsumerName, reads: "deleting the images of deleted photos reads", handle: images.Forget})
+			handle: handleBoth(feed.NewFanOut(s.b.store, s.cfg.feed).Handle, s.b.media.service.Forget), caughtUp: s.feedHasCaughtUp})
 	}
 	if s.cfg.changesFrom == "" {
 		// Unnamed: it keeps no checkpoint and starts at the newest change, and every instance
 		// delivers every change to its own subscribers.
-		cs = append(cs, consumer{lag: "live", reads: "subscriptions read", handle: s.hub.Handle, ready: s.changesAreReady})
+		cs = append(cs, consumer{lag: "live", reads: "subscriptions read", orElse: "or take their changes from `quickphotos stream --publish-changes` with --changes-from",
+			handle: s.hub.Handle, ready: s.changesAreReady})
 	}
 	return cs
 }

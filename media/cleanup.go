@@ -11,9 +11,10 @@ import (
 
 // Forget deletes the images of the photos whose removal is among changes: a handler of the
 // table's change stream (stream.Handler), so the images go only once the delete has committed,
-// whoever made it. serve runs it beside the feed's fan-out on the feed's reader of the stream
-// (DynamoDB Streams serves about two readers per shard), or, with --no-feed, as a consumer of
-// its own named ConsumerName. It is idempotent: deleting an object already gone is no error,
+// whoever made it. The commands run it beside the feed's fan-out on the feed's reader of the
+// stream, wherever that runs (serve, `quickphotos stream`, the Lambda fan-out): DynamoDB
+// Streams serves about two readers per shard, and one of its own would be a third. It is
+// idempotent: deleting an object already gone is no error,
 // so a batch delivered again does no harm. A photo owns the objects under its own upload's
 // prefix; the sample's photos share theirs, and Forget leaves them.
 func (s *Service) Forget(ctx context.Context, changes []domain.Change) error {
@@ -39,8 +40,9 @@ func (s *Service) Forget(ctx context.Context, changes []domain.Change) error {
 	return nil
 }
 
-// ConsumerName is the name of the stream consumer that runs Forget alone (serve --no-feed),
-// under which its checkpoints are kept.
+// ConsumerName is the name of a stream consumer that runs Forget alone, under which its
+// checkpoints are kept: the API tests' server's (internal/testkit/apitest), which fills no
+// feeds. Tables an earlier release's `serve --no-feed` ran on hold its checkpoints too.
 const ConsumerName = "media"
 
 // SweepGrace is how long after its expiry an upload is swept: longer than any Finish that
