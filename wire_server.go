@@ -41,6 +41,7 @@ type server struct {
 
 	// Settled before anything opens.
 	addr        *net.TCPAddr
+	drainDelay  time.Duration // --shutdown-delay on addr
 	limiter     ratelimit.Limiter
 	limiterSays string
 	proxies     []netip.Prefix
@@ -63,6 +64,9 @@ type server struct {
 	// feedCaughtUp is set once the feed's consumer has caught up with the stream as it was at
 	// start (errFeedCatchingUp).
 	feedCaughtUp atomic.Bool
+	// draining is set once serve is told to stop, for the --shutdown-delay it goes on serving
+	// (errShuttingDown).
+	draining atomic.Bool
 	// changes closes once the source of subscriptions' changes is in place.
 	changes chan struct{}
 }
@@ -70,6 +74,9 @@ type server struct {
 // errFeedCatchingUp is /readyz's reason while the feed's consumer works through the stream's
 // backlog.
 var errFeedCatchingUp = errors.New("the feed is catching up with the table's stream")
+
+// errShuttingDown is /readyz's reason from SIGTERM on, while serve drains (--shutdown-delay).
+var errShuttingDown = errors.New("the server is shutting down")
 
 // liveReadyTimeout bounds how long serve waits for the source of subscriptions' changes before
 // it listens.
@@ -102,6 +109,9 @@ func (s *server) settle(ctx context.Context, stderr io.Writer) error {
 	}
 	if s.addr, err = net.ResolveTCPAddr("tcp", s.cfg.addr); err != nil {
 		return fmt.Errorf("--addr %q: %w", s.cfg.addr, err)
+	}
+	if s.drainDelay, err = s.cfg.drainDelay(s.addr); err != nil {
+		return err
 	}
 	if s.verifier, s.authSays, err = s.cfg.api.auth.open(ctx, &s.lc, s.addr); err != nil {
 		return err
@@ -213,6 +223,9 @@ func (s *server) feedHasCaughtUp() {
 
 // ready is what /readyz asks besides the store.
 func (s *server) ready() error {
+	if s.draining.Load() {
+		return errShuttingDown
+	}
 	if !s.feedCaughtUp.Load() {
 		return errFeedCatchingUp
 	}
@@ -308,7 +321,9 @@ func (s *server) sweepDeletions(ctx context.Context) error {
 }
 
 // listen serves the API on its listener, and the metrics on theirs, until ctx ends; then the
-// API stops gracefully (within --shutdown-timeout) before close stops the rest.
+// API drains (--shutdown-delay) and stops gracefully (within --shutdown-timeout) before close
+// stops the rest, the stream's consumers last, so that subscriptions get changes while it
+// drains.
 func (s *server) listen(ctx context.Context) error {
 	srv := s.httpServer()
 	if s.mln != nil {
@@ -332,11 +347,20 @@ func (s *server) listen(ctx context.Context) error {
 	if s.tracing {
 		fmt.Fprintln(s.stdout, "quickphotos: tracing to the OpenTelemetry exporter set by OTEL_* variables")
 	}
-	if err := httpserve.Serve(ctx, srv, s.ln, s.cfg.shutdownTimeout); err != nil {
+	drain := httpserve.Drain{Delay: s.drainDelay, Begin: s.beginDraining}
+	if err := httpserve.ServeDraining(ctx, srv, s.ln, drain, s.cfg.shutdownTimeout); err != nil {
 		return err
 	}
 	fmt.Fprintln(s.stdout, "quickphotos: stopped")
 	return nil
+}
+
+// beginDraining fails /readyz from now on, and says for how long serve goes on serving.
+func (s *server) beginDraining() {
+	s.draining.Store(true)
+	if s.drainDelay > 0 {
+		fmt.Fprintf(s.stdout, "quickphotos: stopping in %s: /readyz answers 503 meanwhile, and requests are served\n", s.drainDelay)
+	}
 }
 
 // httpServer is the API's HTTP server.
