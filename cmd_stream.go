@@ -29,13 +29,13 @@ func (c *streamConfig) register(f *flags) {
 	registerStreamPoll(f, &c.poll)
 	c.log.register(f)
 	c.media.registerDeleting(f)
-	f.String(&c.publish, "publish-changes", "", "also publish every change of the table to this Redis (redis://host:6379/0), for `serve --changes-from`")
+	f.String(&c.publish, "publish-changes", "", "also publish every change of the table to this Redis (redis://host:6379/0), for `serve --changes-from`: a second reader of the stream, beside the feed's")
 }
 
 // runStream runs `quickphotos stream`: the feed's stream consumer alone, which also deletes the
-// images of deleted photos, for deployments that scale it apart from `serve --no-feed`. It stops on SIGTERM or SIGINT, after the batch in
-// hand; its checkpoints let the next run, here or elsewhere, go on from there. It fails when a
-// consumer does.
+// images of deleted photos, for deployments that scale it apart from `serve --no-feed`. It
+// stops on SIGTERM or SIGINT, after the batch in hand; its checkpoints let the next run, here
+// or elsewhere, go on from there. It fails when a consumer does.
 func runStream(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var cfg streamConfig
 	f := newFlags("stream", stderr)
