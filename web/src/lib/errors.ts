@@ -24,6 +24,7 @@ const messages: Record<string, string | ((r: Refusal) => string)> = {
   CONFLICT: "Someone changed this at the same time; the page now shows the latest.",
   UNAUTHENTICATED: "Your sign-in has expired or is not valid. Sign in again.",
   FORBIDDEN: "You are not allowed to do that.",
+  CURSOR_EXPIRED: "What this device saved is too old to bring up to date: the app reads it again from the server.",
   LIMIT_EXCEEDED: (r) => {
     const after = typeof r.extensions.retryAfter === "number" ? r.extensions.retryAfter : undefined;
     return after === undefined
