@@ -3,7 +3,7 @@ import type { ReactionType } from "../../gql/graphql";
 import { usePending, useServices } from "../../lib/services";
 import { newMutationId } from "../../offline/queue";
 import { useViewer } from "../layout/viewer";
-import { countField, optimisticReact, optimisticUnreact, reactionEmoji, reactionTypes } from "./reactions";
+import { countField, optimisticReact, optimisticUnreact, reactionEmoji, reactionTypes, whyNotReacting } from "./reactions";
 
 export const Reactions_photo = graphql(`
   fragment Reactions_photo on Photo {
@@ -25,7 +25,8 @@ export function Reactions(props: { photo: FragmentType<typeof Reactions_photo> }
   const photo = getFragmentData(Reactions_photo, props.photo);
   const { session, outbox, notify } = useServices();
   // A refusal is shown by the layout, from the queue's failures, in these words.
-  const viewer = useViewer().data?.viewer;
+  const viewerQuery = useViewer();
+  const viewer = viewerQuery.data?.viewer;
   const pending = usePending();
   const mine = new Map<ReactionType, string>();
   for (const e of viewer?.reactions.edges ?? []) {
@@ -38,7 +39,7 @@ export function Reactions(props: { photo: FragmentType<typeof Reactions_photo> }
 
   const toggle = (type: ReactionType) => {
     if (viewer == null) {
-      notify("Create your profile before reacting.");
+      notify(whyNotReacting(viewerQuery));
       return;
     }
     const id = newMutationId();

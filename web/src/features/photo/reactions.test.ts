@@ -1,8 +1,11 @@
+import { ApolloClient, ApolloLink, InMemoryCache } from "@apollo/client";
+import { Observable } from "rxjs";
 import { describe, expect, it, vi } from "vitest";
 import type { Outbox } from "../../offline/outbox";
 import { failOnApolloComplaints, heldOutbox } from "../../offline/heldOutbox.test-helper";
 import { PhotoQuery } from "./PhotoPage";
-import { countsAfter, optimisticReact, optimisticUnreact } from "./reactions";
+import { ViewerStateQuery } from "../layout/viewer";
+import { countsAfter, optimisticReact, optimisticUnreact, whyNotReacting } from "./reactions";
 
 describe("countsAfter", () => {
   const counts = { heart: 1, smiley: 0, thumbsUp: 2, sunglasses: 0, total: 3 };
@@ -86,5 +89,43 @@ describe("reacting", () => {
     s.answers[0]?.(optimisticUnreact(viewer, { id: "p1", reactionCounts: counts }, "HEART", "r1"));
     await sent;
     expect(s.shown()).toEqual([0]);
+  });
+});
+
+// What the viewer's query gives while it has no viewer, read from a real ApolloClient as
+// useViewer reads it, and what a reaction then says.
+describe("reacting with no viewer", () => {
+  /** viewerQuery watches ViewerState over a server that answers with answer (or never, without one). */
+  async function viewerQuery(answer?: object, fetchPolicy: "cache-first" | "cache-only" = "cache-first") {
+    const link = new ApolloLink(
+      () =>
+        new Observable((o) => {
+          if (answer === undefined) return;
+          o.next(answer);
+          o.complete();
+        }),
+    );
+    const client = new ApolloClient({ cache: new InMemoryCache(), link });
+    const q = client.watchQuery({ query: ViewerStateQuery, fetchPolicy });
+    q.subscribe(() => {});
+    await new Promise((r) => setTimeout(r, 10));
+    return q.getCurrentResult();
+  }
+
+  it("asks for a profile only when the server says there is none", async () => {
+    expect(whyNotReacting(await viewerQuery({ data: { __typename: "Query", viewer: null } }))).toBe("Create your profile before reacting.");
+  });
+
+  it("says the profile is loading while it is", async () => {
+    expect(whyNotReacting(await viewerQuery())).toBe("Your profile is still loading. Try again in a moment.");
+  });
+
+  it("says why the server refused to say who the viewer is", async () => {
+    const refused = await viewerQuery({ data: null, errors: [{ message: "token is expired", extensions: { code: "UNAUTHENTICATED" } }] });
+    expect(whyNotReacting(refused)).toBe("Your sign-in has expired or is not valid. Sign in again.");
+  });
+
+  it("says the profile is not on this device when offline with nothing saved", async () => {
+    expect(whyNotReacting(await viewerQuery(undefined, "cache-only"))).toBe("Your profile is not saved on this device: react once you are back online.");
   });
 });

@@ -5,6 +5,7 @@
 import type { ApolloCache } from "@apollo/client";
 import { type FragmentType, getFragmentData, graphql } from "../../gql";
 import type { ReactionType, ReactToPhotoMutation, RemoveReactionMutation } from "../../gql/graphql";
+import { messageFor } from "../../lib/errors";
 import { byUserThenType, insertEdge, removeEdge } from "../../offline/connections";
 import type { MutationKind } from "../../offline/outbox";
 
@@ -112,6 +113,20 @@ export const reactionEmoji: Record<ReactionType, { emoji: string; name: string }
 };
 
 export const reactionTypes: ReactionType[] = ["HEART", "THUMBS_UP", "SMILEY", "SUNGLASSES"];
+
+/**
+ * whyNotReacting says why the viewer cannot react while the viewer's query (layout/viewer.ts)
+ * gives no viewer, from where that query stands: a reaction is sent as the viewer, whose
+ * reactions the optimistic answer is written into.
+ */
+export function whyNotReacting(viewer: { data?: { viewer?: object | null }; error?: unknown; loading: boolean }): string {
+  if (viewer.data?.viewer === null) return "Create your profile before reacting.";
+  // Refused: in the words of the error (an UNAUTHENTICATED asks to sign in again).
+  if (viewer.error !== undefined) return messageFor(viewer.error);
+  if (viewer.loading) return "Your profile is still loading. Try again in a moment.";
+  // Read from the cache alone (offline), which does not hold it.
+  return "Your profile is not saved on this device: react once you are back online.";
+}
 
 /** The lists that show a reaction, its user's (the viewer's, on screen) and its photo's, and what places it in the photo's. */
 function listsOf(cache: ApolloCache, result: FragmentType<typeof ReactionResultFragment>) {
