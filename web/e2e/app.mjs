@@ -22,7 +22,8 @@
 //     elsewhere: the catch-up does not touch what B typed, saving shows the conflict, and B's is
 //     then saved over the current one. Then, B online and idle on its feed, A renames itself:
 //     B's feed shows it after a changesAvailable poke and a catch-up, with no reload and no
-//     feed query.
+//     feed query. Signing out with a change waiting warns how many would be lost; signed out,
+//     nothing of B's is left in localStorage.
 //  4. axe-core on every screen: no serious or critical violations. Infinite scroll: the feed of
 //     a sample user who follows many loads page after page as its end scrolls into view.
 //  5. The time from navigation to the feed's first photo (its image loaded), on the sample,
@@ -422,6 +423,26 @@ try {
   await waitUntil("B's idle feed shows A's newer name", async () => (await card(B, p2.hash).locator("header a").first().innerText()) === "Alice Pleasance", 30000);
   expectCatchUp(B, idle, "after A's rename while B was idle");
   log(`poke: B's idle feed showed A's rename ${Date.now() - renamed} ms after A saved it, by changesAvailable and a catch-up`);
+
+  // Signing out with a change waiting says how many would be lost, and can be called off;
+  // signed out, nothing of B's stays in the browser's storage.
+  await B.context.setOffline(true);
+  await reaction(B, p2.hash, "HEART").click();
+  await B.page.getByText("1 change waiting to be sent").waitFor();
+  await B.page.getByRole("button", { name: `Sign out ${bName}` }).click();
+  const warning = B.page.getByRole("alert").filter({ hasText: "Signing out loses the 1 change waiting to be sent" });
+  await warning.waitFor();
+  await axe(B, "sign-out warning");
+  await warning.getByRole("button", { name: "Stay signed in" }).click();
+  await waitUntil("the warning gone", async () => (await warning.count()) === 0);
+  await B.page.getByText("1 change waiting to be sent").waitFor();
+  await B.page.getByRole("button", { name: `Sign out ${bName}` }).click();
+  await warning.getByRole("button", { name: "Sign out and lose it" }).click();
+  await B.page.getByRole("heading", { name: "Sign in to Quick Photos" }).waitFor();
+  await B.page.waitForTimeout(1000); // a save scheduled before signing out would have written by now
+  const kept = await B.page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith("quickphotos.")));
+  if (kept.length !== 0) throw new Error(`after signing out, the browser's storage still holds ${kept.join(", ")}`);
+  log("sign out: B was told the waiting change would be lost and could stay; signed out, nothing of B's was left in storage");
 
   // Infinite scroll: the sample's zoegarcia follows 16 people, whose 94 photos fill her feed.
   const Z = await person("Z");

@@ -9,7 +9,7 @@ import { EditProfile } from "./features/settings/EditProfile";
 import { CreateProfile } from "./features/signin/CreateProfile";
 import { SignIn } from "./features/signin/SignIn";
 import { Upload } from "./features/upload/Upload";
-import { forgetSession, type SessionServices, startSession } from "./lib/client";
+import { type SessionServices, startSession } from "./lib/client";
 import { parseRoute, type Route } from "./lib/router";
 import { type Services, ServicesContext } from "./lib/services";
 import { loadSession, saveSession, type Session } from "./lib/session";
@@ -41,8 +41,7 @@ export function App() {
     <SignedIn
       key={session.username}
       session={session}
-      onSignOut={() => {
-        forgetSession(session.username);
+      onSignedOut={() => {
         saveSession(window.localStorage, undefined);
         setSession(undefined);
       }}
@@ -50,7 +49,7 @@ export function App() {
   );
 }
 
-function SignedIn(props: { session: Session; onSignOut: () => void }) {
+function SignedIn(props: { session: Session; onSignedOut: () => void }) {
   // The session's services live as long as this component: made and closed by one effect, so
   // that React's StrictMode (which runs effects twice in development) never keeps a closed one.
   const [started, setStarted] = useState<SessionServices>();
@@ -64,10 +63,24 @@ function SignedIn(props: { session: Session; onSignOut: () => void }) {
   }, [props.session]);
   const [messages, setMessages] = useState<string[]>([]);
   const notify = useCallback((m: string) => setMessages((ms) => [...ms, m]), []);
+  const { onSignedOut } = props;
   const services: Services | undefined = useMemo(
     () =>
-      started && { session: props.session, queue: started.queue, outbox: started.outbox, connectivity: started.connectivity, syncNow: started.syncNow, signOut: props.onSignOut, notify },
-    [props.session, started, props.onSignOut, notify],
+      started && {
+        session: props.session,
+        queue: started.queue,
+        outbox: started.outbox,
+        connectivity: started.connectivity,
+        syncNow: started.syncNow,
+        // Closed first, and told to save nothing: the effect's cleanup, which closes it again
+        // as the component goes, must not write the cache back once it has been removed.
+        signOut: () => {
+          started.close({ forget: true });
+          onSignedOut();
+        },
+        notify,
+      },
+    [props.session, started, onSignedOut, notify],
   );
   if (started === undefined || services === undefined) return null;
   return (

@@ -25,8 +25,12 @@ export interface SessionServices {
   connectivity: Connectivity;
   /** syncNow runs the sync step (once the queue drains) if the browser is online. */
   syncNow: () => void;
-  /** close stops the WebSocket, the sync and the saving of the cache. */
-  close: () => void;
+  /**
+   * close stops the WebSocket, the sync and the saving of the cache (saved once more first);
+   * with forget (signing out), nothing is saved and what the browser kept of the session, its
+   * cache, sync cursor and queue, is removed. Closing again does nothing but forget.
+   */
+  close: (how?: { forget?: boolean }) => void;
 }
 
 export function startSession(session: Session, storage: Storage = window.localStorage): SessionServices {
@@ -111,26 +115,36 @@ export function startSession(session: Session, storage: Storage = window.localSt
   const onHide = () => saver.flush();
   window.addEventListener("pagehide", onHide);
 
+  let closed = false;
   return {
     client,
     queue,
     outbox,
     connectivity,
     syncNow,
-    close: () => {
-      // First the outbox and the hold link, so that nothing ending with the client settles the
-      // queue or sends what it holds: a session started after this one sends it.
-      outbox.close();
-      ended.abort();
-      stopSync();
-      sync.close();
-      poke?.unsubscribe();
-      if (pokeRetry !== undefined) clearTimeout(pokeRetry);
-      document.removeEventListener("visibilitychange", onVisible);
-      window.removeEventListener("pagehide", onHide);
-      saver.flush();
-      void ws.dispose();
-      client.stop();
+    close: (how = {}) => {
+      if (!closed) {
+        closed = true;
+        // First the outbox and the hold link, so that nothing ending with the client settles the
+        // queue or sends what it holds: a session started after this one sends it.
+        outbox.close();
+        ended.abort();
+        stopSync();
+        sync.close();
+        poke?.unsubscribe();
+        if (pokeRetry !== undefined) clearTimeout(pokeRetry);
+        document.removeEventListener("visibilitychange", onVisible);
+        window.removeEventListener("pagehide", onHide);
+        // Signing out saves nothing: what it removes below must not be written back, now or
+        // by an answer arriving late.
+        if (!how.forget) saver.flush();
+        saver.stop();
+        // A connection still being made (offline, graphql-ws retrying) fails as the socket
+        // closes, and dispose, which waits for it, rejects with that close: nothing to do.
+        Promise.resolve(ws.dispose()).catch(() => {});
+        client.stop();
+      }
+      if (how.forget) forgetSession(session.username, storage);
     },
   };
 }
@@ -138,7 +152,7 @@ export function startSession(session: Session, storage: Storage = window.localSt
 const syncCursorKey = (username: string) => `quickphotos.syncCursor.${username}`;
 
 /** forgetSession removes what the browser kept of a session: its cache, its sync cursor and its queue. */
-export function forgetSession(username: string, storage: Storage = window.localStorage): void {
+function forgetSession(username: string, storage: Storage): void {
   storage.removeItem(`quickphotos.cache.${username}`);
   storage.removeItem(syncCursorKey(username));
   storage.removeItem(`quickphotos.queue.${username}`);

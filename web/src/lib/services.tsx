@@ -13,6 +13,7 @@ export interface Services {
   connectivity: Connectivity;
   /** syncNow runs the sync step: a profile just made starts its sync at once. */
   syncNow: () => void;
+  /** signOut ends the session and removes what the browser kept of it, pending changes included. */
   signOut: () => void;
   /** notify shows a message to the person (a refusal, a rollback). */
   notify: (message: string) => void;

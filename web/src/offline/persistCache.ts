@@ -25,13 +25,18 @@ export function restoreCache(cache: Snapshotting, storage: KeyValueStorage, key:
 /**
  * cacheSaver writes the cache to storage at most once per delayMs after schedule() is called
  * (each answer from the server calls it), and at once on flush() (when the page is hidden, and
- * before the sync step stores a cursor), which says whether the cache was written.
+ * before the sync step stores a cursor), which says whether the cache was written. After stop()
+ * it writes nothing more, a save already scheduled included: a session that ended, and above
+ * all one signed out of, whose cache is removed, must not be written back by an answer that
+ * arrives late.
  */
 export function cacheSaver(cache: Snapshotting, storage: KeyValueStorage, key: string, delayMs = 300) {
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let stopped = false;
   const flush = (): boolean => {
     if (timer !== undefined) clearTimeout(timer);
     timer = undefined;
+    if (stopped) return false;
     try {
       storage.setItem(key, JSON.stringify(cache.extract()));
       return true;
@@ -42,8 +47,13 @@ export function cacheSaver(cache: Snapshotting, storage: KeyValueStorage, key: s
   };
   return {
     schedule() {
-      if (timer === undefined) timer = setTimeout(flush, delayMs);
+      if (timer === undefined && !stopped) timer = setTimeout(flush, delayMs);
     },
     flush,
+    stop() {
+      if (timer !== undefined) clearTimeout(timer);
+      timer = undefined;
+      stopped = true;
+    },
   };
 }

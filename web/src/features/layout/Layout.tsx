@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import { type ReactNode, useState } from "react";
 import { describe } from "../../lib/errors";
 import { href } from "../../lib/router";
 import { useFailures, useOnline, usePending, useServices } from "../../lib/services";
@@ -9,6 +9,12 @@ export function Layout(props: { children: ReactNode; messages: string[]; onDismi
   const online = useOnline();
   const pending = usePending();
   const failures = useFailures();
+  // Signing out removes the queue: with changes still waiting, the person is told how many
+  // would be lost and asked first.
+  const [confirmingSignOut, setConfirmingSignOut] = useState(false);
+  // Nothing left to lose (the queue drained meanwhile): the question is over.
+  if (confirmingSignOut && pending.length === 0) setConfirmingSignOut(false);
+  const waiting = `${pending.length} ${pending.length === 1 ? "change" : "changes"} waiting to be sent`;
   return (
     <>
       <header className="top">
@@ -17,11 +23,22 @@ export function Layout(props: { children: ReactNode; messages: string[]; onDismi
           <a href={href({ screen: "upload" })}>Upload</a>
           <a href={href({ screen: "profile", username: session.username })}>My profile</a>
           <a href={href({ screen: "settings" })}>Edit profile</a>
-          <button type="button" onClick={signOut}>
+          <button type="button" onClick={() => (pending.length > 0 ? setConfirmingSignOut(true) : signOut())}>
             Sign out {session.username}
           </button>
         </nav>
         <div className="status-bar">
+          {confirmingSignOut && (
+            <div role="alert" className="message sign-out-warning">
+              Signing out loses the {waiting}: they are kept on this device only until they reach the server.{" "}
+              <button type="button" className="danger" onClick={signOut}>
+                Sign out and lose {pending.length === 1 ? "it" : "them"}
+              </button>{" "}
+              <button type="button" onClick={() => setConfirmingSignOut(false)}>
+                Stay signed in
+              </button>
+            </div>
+          )}
           {!online && (
             <p role="status" className="offline">
               Offline: showing what was saved; changes are sent when you are back.
@@ -31,9 +48,7 @@ export function Layout(props: { children: ReactNode; messages: string[]; onDismi
             <details className="pending-list">
               {/* The status is inside the summary: a summary given the role of a status has no accessible name (a status takes none from its content). */}
               <summary>
-                <span role="status">
-                  {pending.length} {pending.length === 1 ? "change" : "changes"} waiting to be sent
-                </span>
+                <span role="status">{waiting}</span>
               </summary>
               <ul>
                 {pending.map((m) => (
