@@ -22,8 +22,10 @@
 //     elsewhere: the catch-up does not touch what B typed, saving shows the conflict, and B's is
 //     then saved over the current one. Then, B online and idle on its feed, A renames itself:
 //     B's feed shows it after a changesAvailable poke and a catch-up, with no reload and no
-//     feed query. Signing out with a change waiting warns how many would be lost; signed out,
-//     nothing of B's is left in localStorage.
+//     feed query. B reloads offline with a token the server no longer accepts, a reaction
+//     waiting: back online it is answered UNAUTHENTICATED, stays waiting, and the app asks B to
+//     sign in again as B, after which it goes, once. Signing out with a change waiting warns
+//     how many would be lost; signed out, nothing of B's is left in localStorage.
 //  4. axe-core on every screen: no serious or critical violations. Infinite scroll: the feed of
 //     a sample user who follows many loads page after page as its end scrolls into view.
 //  5. The time from navigation to the feed's first photo (its image loaded), on the sample,
@@ -423,6 +425,42 @@ try {
   await waitUntil("B's idle feed shows A's newer name", async () => (await card(B, p2.hash).locator("header a").first().innerText()) === "Alice Pleasance", 30000);
   expectCatchUp(B, idle, "after A's rename while B was idle");
   log(`poke: B's idle feed showed A's rename ${Date.now() - renamed} ms after A saved it, by changesAvailable and a catch-up`);
+
+  // A token the server no longer accepts (expired, or signed with the key of a development
+  // server since restarted): B reacts offline and reloads with such a token. Back online, the
+  // reaction is answered UNAUTHENTICATED: it stays waiting and shown, nothing is listed as not
+  // saved, and the app asks B to sign in again as B. Signed in again, the reaction goes, once.
+  await B.context.setOffline(true);
+  await B.page.reload();
+  await B.page.getByText("Offline: showing what was saved").waitFor();
+  await reaction(B, p2.hash, "SUNGLASSES").click();
+  await B.page.getByText("1 change waiting to be sent").waitFor();
+  const badToken = bToken.slice(0, -8) + (bToken.endsWith("AAAAAAAA") ? "BBBBBBBB" : "AAAAAAAA");
+  await B.page.evaluate((t) => localStorage.setItem("quickphotos.session", JSON.stringify({ ...JSON.parse(localStorage.getItem("quickphotos.session")), token: t })), badToken);
+  await B.page.reload();
+  await B.page.getByText("1 change waiting to be sent").waitFor();
+  const beforeRefusal = B.counts.ReactToPhoto ?? 0;
+  await B.context.setOffline(false);
+  const signInAgain = B.page.getByRole("region", { name: "Sign in again" });
+  await signInAgain.waitFor();
+  await waitUntil("the reaction sent with the refused token", async () => (B.counts.ReactToPhoto ?? 0) - beforeRefusal === 1);
+  await B.page.waitForTimeout(1000); // a retry, or a refusal listed, would show by now
+  if ((await B.page.locator(".failure").count()) !== 0) throw new Error(`a change answered UNAUTHENTICATED was listed as not saved: ${await B.page.locator(".failure").first().innerText()}`);
+  if ((B.counts.ReactToPhoto ?? 0) - beforeRefusal !== 1) throw new Error("the reaction was sent again before B signed in again");
+  await B.page.getByText("1 change waiting to be sent").waitFor();
+  if ((await reaction(B, p2.hash, "SUNGLASSES").getAttribute("aria-pressed")) !== "true") throw new Error("the waiting reaction is no longer shown");
+  if (!(await signInAgain.innerText()).includes("The change waiting will be sent once you have")) throw new Error(`the sign-in prompt does not mention the waiting change: ${await signInAgain.innerText()}`);
+  await axe(B, "sign in again");
+  await signInAgain.getByRole("button", { name: `Sign in again as ${bName}` }).click();
+  await waitUntil("B's queue drained after signing in again", async () => (await B.page.locator(".pending-list").count()) === 0);
+  await waitUntil("the prompt gone", async () => (await signInAgain.count()) === 0);
+  if ((B.counts.ReactToPhoto ?? 0) - beforeRefusal !== 2) throw new Error(`B sent the reaction ${(B.counts.ReactToPhoto ?? 0) - beforeRefusal} times, want twice (refused, then sent)`);
+  const renewed = await B.page.evaluate(() => JSON.parse(localStorage.getItem("quickphotos.session")));
+  if (renewed.username !== bName || renewed.token === badToken) throw new Error(`B's stored session after signing in again: ${JSON.stringify(renewed)}`);
+  const withSunglasses = (await ask("Photo", { owner: aName, timestamp: decodeURIComponent(p2.hash.split("/")[3]) }, renewed.token)).photo;
+  if (withSunglasses.reactionCounts.sunglasses !== 1) throw new Error(`the server counts ${withSunglasses.reactionCounts.sunglasses} sunglasses`);
+  if ((await B.page.locator(".failure").count()) !== 0) throw new Error("a change was listed as not saved after signing in again");
+  log("sign in again: a reaction answered UNAUTHENTICATED waited, shown, until B signed in again as B, then went once; nothing was lost");
 
   // Signing out with a change waiting says how many would be lost, and can be called off;
   // signed out, nothing of B's stays in the browser's storage.

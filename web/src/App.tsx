@@ -71,7 +71,15 @@ function SignedIn(props: { session: Session; onSignedOut: () => void }) {
         queue: started.queue,
         outbox: started.outbox,
         connectivity: started.connectivity,
+        credentials: started.credentials,
         syncNow: started.syncNow,
+        // The new token goes to the running session and to storage; App's session state keeps
+        // the one this session started with, so that nothing restarts: the queue, the cache and
+        // the screens carry on.
+        signedInAgain: (s: Session) => {
+          saveSession(window.localStorage, s);
+          started.signedInAgain(s.token);
+        },
         // Closed first, and told to save nothing: the effect's cleanup, which closes it again
         // as the component goes, must not write the cache back once it has been removed.
         signOut: () => {

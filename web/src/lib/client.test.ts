@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ViewerStateQuery } from "../features/layout/viewer";
+import { optimisticFollow } from "../features/profile/follow";
 import { memoryStorage } from "../offline/memoryStorage.test-helper";
 import type { QueuedMutation } from "../offline/queue";
 import { startSession } from "./client";
@@ -24,13 +25,16 @@ const viewerState = {
   },
 };
 
-/** The server. */
+/** The server: a token it no longer accepts ("expired") is refused with 401 before GraphQL runs, as api/identify.go does. */
 async function server(_url: string, init: RequestInit): Promise<Response> {
   const body = JSON.parse(String(init.body)) as { operationName: string };
   const authorization = new Headers(init.headers).get("Authorization") ?? "";
   asked.push({ operationName: body.operationName, authorization });
   const json = (status: number, answer: object) => new Response(JSON.stringify(answer), { status, headers: { "Content-Type": "application/json" } });
+  if (authorization === "Bearer expired") return json(401, { errors: [{ message: "token is expired", extensions: { code: "UNAUTHENTICATED" } }] });
   switch (body.operationName) {
+    case "FollowUser":
+      return json(200, { data: optimisticFollow({ id: "VXNlcjpibw==", followingCount: 0 }, { id: "VXNlcjph", username: "ada", followerCount: 3 }, "f1", 1) });
     case "ViewerState":
       return json(200, { data: viewerState });
     case "SyncStart":
@@ -119,5 +123,44 @@ describe("closing a session", () => {
     } finally {
       process.off("unhandledRejection", record);
     }
+  });
+});
+
+describe("a token the server no longer accepts", () => {
+  it("holds the queue, forgetting nothing, until the same user signs in again; then the change goes once", async () => {
+    online = true;
+    const storage = memoryStorage();
+    storage.setItem("quickphotos.queue.bo", JSON.stringify({ pending: [followAda], failed: [] }));
+    storage.setItem("quickphotos.cache.bo", JSON.stringify({ ROOT_QUERY: { __typename: "Query" } }));
+    const s = startSession({ username: "bo", token: "expired" }, storage as unknown as Storage);
+
+    await vi.waitFor(() => expect(s.credentials.refused).toBe(true));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(s.queue.pending().map((m) => m.id)).toEqual(["m1"]);
+    expect(s.queue.failures()).toEqual([]);
+    expect(storage.getItem("quickphotos.queue.bo")).toContain('"m1"');
+    expect(storage.getItem("quickphotos.cache.bo")).not.toBeNull();
+    expect(asked.filter((a) => a.operationName === "FollowUser")).toHaveLength(1);
+
+    s.signedInAgain("renewed");
+    await vi.waitFor(() => expect(s.queue.pending()).toEqual([]));
+    expect(s.queue.failures()).toEqual([]);
+    expect(asked.filter((a) => a.operationName === "FollowUser").map((a) => a.authorization)).toEqual(["Bearer expired", "Bearer renewed"]);
+    s.close();
+  });
+
+  it("has the screens whose reads it refused read again once the person signed in again", async () => {
+    online = true;
+    const s = startSession({ username: "bo", token: "expired" }, memoryStorage() as unknown as Storage);
+    const watched = s.client.watchQuery({ query: ViewerStateQuery });
+    const seen = watched.subscribe(() => {});
+    await vi.waitFor(() => expect(watched.getCurrentResult().error).toBeDefined());
+    expect(s.credentials.refused).toBe(true);
+
+    s.signedInAgain("renewed");
+    await vi.waitFor(() => expect(watched.getCurrentResult().data?.viewer?.name).toBe("Bo"));
+    expect(s.credentials.refused).toBe(false);
+    seen.unsubscribe();
+    s.close();
   });
 });

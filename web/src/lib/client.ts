@@ -1,7 +1,9 @@
 // Builds the Apollo Client of one signed-in session: a plain InMemoryCache (every object the
 // app reads has a Node id, which is all the cache needs to normalise it), restored from and
 // saved to the browser's storage; links that send document ids, over HTTP for queries and
-// mutations and over graphql-ws for subscriptions; the mutation queue and the sync step.
+// mutations and over graphql-ws for subscriptions; the mutation queue and the sync step; and
+// the session's token, which the person renews by signing in again when the server no longer
+// accepts it, without losing the queue or the cache.
 
 import { ApolloClient, ApolloLink, InMemoryCache } from "@apollo/client";
 import { OperationTypeNode } from "graphql";
@@ -16,15 +18,22 @@ import { MutationQueue } from "../offline/queue";
 import { ChangesAvailableSubscription, Sync } from "../offline/sync";
 import { httpLink, wsLink } from "./documentIdLink";
 import { apiBase, websocketURL } from "./network";
-import type { Session } from "./session";
+import { Credentials, type Session } from "./session";
 
 export interface SessionServices {
   client: ApolloClient;
   queue: MutationQueue;
   outbox: Outbox;
   connectivity: Connectivity;
+  /** The token the requests carry, and whether the server refused it. */
+  credentials: Credentials;
   /** syncNow runs the sync step (once the queue drains) if the browser is online. */
   syncNow: () => void;
+  /**
+   * signedInAgain takes the token of the same user signed in again after the server refused the
+   * session's: the held changes go, and the screens whose reads were refused read again.
+   */
+  signedInAgain: (token: string) => void;
   /**
    * close stops the WebSocket, the sync and the saving of the cache (saved once more first);
    * with forget (signing out), nothing is saved and what the browser kept of the session, its
@@ -34,7 +43,8 @@ export interface SessionServices {
 }
 
 export function startSession(session: Session, storage: Storage = window.localStorage): SessionServices {
-  const endpoint = { url: `${apiBase()}/graphql`, token: () => session.token };
+  const credentials = new Credentials(session.token);
+  const endpoint = { url: `${apiBase()}/graphql`, token: () => credentials.token };
   const cacheKey = `quickphotos.cache.${session.username}`;
   const cache = new InMemoryCache();
   // A cursor is only as good as the cache it was stored with: with none restored, start anew.
@@ -45,16 +55,31 @@ export function startSession(session: Session, storage: Storage = window.localSt
   const ended = new AbortController();
   const ws = createClient({
     url: websocketURL(endpoint.url),
-    connectionParams: () => ({ Authorization: `Bearer ${session.token}` }),
+    connectionParams: () => ({ Authorization: `Bearer ${credentials.token}` }),
     lazy: true,
     retryAttempts: Number.POSITIVE_INFINITY,
     shouldRetry: () => true,
   });
   // Each answer from the server is saved, a moment later, with the cache.
   const save = new ApolloLink((op, forward) => forward(op).pipe(tap(() => saver.schedule())));
+  // Any request answered UNAUTHENTICATED (the app always sends a token: this one expired, or the
+  // server no longer has its key) marks the token it carried refused, and the app asks the
+  // person to sign in again; the hold link keeps the queued changes back until they have.
+  const watchToken = new ApolloLink((op, forward) => {
+    const token = credentials.token;
+    return forward(op).pipe(
+      tap((answer) => {
+        if (answer.errors?.some((e) => e.extensions?.code === "UNAUTHENTICATED")) credentials.refuse(token);
+      }),
+    );
+  });
   const link = ApolloLink.from([
     save,
-    ApolloLink.split((op) => op.operationType === OperationTypeNode.SUBSCRIPTION, wsLink(ws), ApolloLink.from([holdLink(connectivity, 2000, ended.signal), httpLink(endpoint)])),
+    ApolloLink.split(
+      (op) => op.operationType === OperationTypeNode.SUBSCRIPTION,
+      wsLink(ws),
+      ApolloLink.from([holdLink({ connectivity, credentials, closed: ended.signal }), watchToken, httpLink(endpoint)]),
+    ),
   ]);
   const client = new ApolloClient({ cache, link });
 
@@ -121,7 +146,19 @@ export function startSession(session: Session, storage: Storage = window.localSt
     queue,
     outbox,
     connectivity,
+    credentials,
     syncNow,
+    signedInAgain: (token) => {
+      credentials.renew(token);
+      for (const q of client.getObservableQueries("active")) {
+        if (q.getCurrentResult().error !== undefined) {
+          q.refetch().catch(() => {
+            // Shown by the screen that asked.
+          });
+        }
+      }
+      syncNow();
+    },
     close: (how = {}) => {
       if (!closed) {
         closed = true;

@@ -4,7 +4,7 @@
 // documents of its manifest (`serve --trusted-documents … --trusted-documents-mode enforce`);
 // docs/api.md#trusted-documents.
 
-import { ApolloLink } from "@apollo/client";
+import { ApolloLink, ServerError } from "@apollo/client";
 import type { DocumentNode } from "graphql";
 import type { Client, SubscribePayload } from "graphql-ws";
 import { Observable } from "rxjs";
@@ -43,7 +43,8 @@ export interface Endpoint {
 /**
  * httpLink POSTs each query and mutation. An answer in GraphQL's shape is passed on whatever its
  * status (the server refuses with 4xx and a GraphQL error body before running anything); a
- * request that never got an answer errors with OfflineError, which the mutation queue waits out.
+ * request that never got an answer errors with OfflineError, and one answered with something
+ * else with ServerError: the mutation queue waits both out.
  */
 export function httpLink(endpoint: Endpoint, fetchImpl: typeof fetch = (...a) => fetch(...a)): ApolloLink {
   return new ApolloLink(
@@ -68,13 +69,16 @@ export function httpLink(endpoint: Endpoint, fetchImpl: typeof fetch = (...a) =>
             async (res) => {
               const text = await res.text();
               let parsed: unknown;
+              // An answer that is not GraphQL's (a proxy's 502 page) is Apollo's ServerError,
+              // with its status and headers: errors.ts reads it as HTTP_ERROR, which the
+              // mutation queue waits out.
               try {
                 parsed = JSON.parse(text);
               } catch {
-                throw new Error(`HTTP ${res.status}: the answer is not JSON`);
+                throw new ServerError(`HTTP ${res.status}: the answer is not JSON`, { response: res, bodyText: text });
               }
               if (typeof parsed !== "object" || parsed === null || !("data" in parsed || "errors" in parsed)) {
-                throw new Error(`HTTP ${res.status}: the answer is not a GraphQL response`);
+                throw new ServerError(`HTTP ${res.status}: the answer is not a GraphQL response`, { response: res, bodyText: text });
               }
               observer.next(parsed as ApolloLink.Result);
               observer.complete();

@@ -4,6 +4,7 @@
 // reacting means "already reacted") and take the rest from here.
 
 import { CombinedGraphQLErrors, ServerError } from "@apollo/client";
+import type { GraphQLFormattedError } from "graphql";
 import { OfflineError } from "./network";
 
 /** One refusal, as the app reasons about it: a code and the server's own message. */
@@ -44,22 +45,79 @@ const messages: Record<string, string | ((r: Refusal) => string)> = {
   [HTTP_ERROR]: "The server did not answer as expected. Try again later.",
 };
 
+/**
+ * What becomes of a change the server did not apply, by the code of the error (the outbox and
+ * the hold link act on it):
+ *  - "refused": the server refused the change itself (its input, the state it meets, who may
+ *    make it, or a request this app cannot make otherwise): sent again it would be refused
+ *    again, so it is kept among the failures and shown until dismissed;
+ *  - "retry": the moment was wrong (no network, a page that is not GraphQL's such as a
+ *    proxy's 502, a busy or failing server, a spent rate limit): sent again, unchanged, later;
+ *  - "signIn": the token was not accepted (expired, or signed with a key the server no longer
+ *    has, as after a development server's restart): the change waits until the person signs
+ *    in again as the same user.
+ * A code this app does not know (a newer server's) is not known to refuse the change: retried.
+ */
+export type AfterError = "refused" | "retry" | "signIn";
+
+const afterErrors: Record<string, AfterError> = {
+  BAD_USER_INPUT: "refused",
+  NOT_FOUND: "refused",
+  CONFLICT: "refused",
+  UNAUTHENTICATED: "signIn",
+  FORBIDDEN: "refused",
+  CURSOR_EXPIRED: "refused",
+  LIMIT_EXCEEDED: "retry",
+  QUERY_LIMIT_EXCEEDED: "refused",
+  SERVICE_UNAVAILABLE: "retry",
+  INTERNAL_SERVER_ERROR: "retry",
+  GRAPHQL_PARSE_FAILED: "refused",
+  GRAPHQL_VALIDATION_FAILED: "refused",
+  PERSISTED_DOCUMENT_NOT_FOUND: "refused",
+  PERSISTED_DOCUMENT_REQUIRED: "refused",
+  PERSISTED_QUERY_NOT_FOUND: "retry",
+  BAD_REQUEST: "refused",
+  [OFFLINE]: "retry",
+  [HTTP_ERROR]: "retry",
+};
+
+export function afterError(code: string): AfterError {
+  return afterErrors[code] ?? "retry";
+}
+
 /** refusalOf reads the code, message and extensions out of whatever an operation threw. */
 export function refusalOf(error: unknown): Refusal {
-  if (CombinedGraphQLErrors.is(error)) {
-    const first = error.errors[0];
-    const extensions = (first?.extensions ?? {}) as Record<string, unknown>;
-    const code = typeof extensions.code === "string" ? extensions.code : "INTERNAL_SERVER_ERROR";
-    return { code, message: first?.message ?? "", extensions };
-  }
+  if (CombinedGraphQLErrors.is(error)) return refusalOfErrors(error.errors);
   if (error instanceof OfflineError) {
     return { code: OFFLINE, message: error.message, extensions: {} };
   }
   if (ServerError.is(error)) {
-    return { code: HTTP_ERROR, message: `HTTP ${error.statusCode}`, extensions: {} };
+    // A proxy's or load balancer's page says when to come back in Retry-After (seconds), if at
+    // all; the server's own 429 says it in extensions.retryAfter too.
+    const after = Number(error.response.headers.get("Retry-After") ?? Number.NaN);
+    return { code: HTTP_ERROR, message: `HTTP ${error.statusCode}`, extensions: Number.isFinite(after) ? { retryAfter: after } : {} };
   }
   const message = error instanceof Error ? error.message : String(error);
   return { code: HTTP_ERROR, message, extensions: {} };
+}
+
+/**
+ * refusalOfAnswer is the refusal in an answer that did not do what it asked: errors and no data
+ * (a field's error nulls the field, and with it data when the field cannot be null). An answer
+ * with data and errors did its work, in part: it is no refusal.
+ */
+export function refusalOfAnswer(answer: { data?: unknown; errors?: readonly GraphQLFormattedError[] }): Refusal | undefined {
+  if (answer.errors === undefined || answer.errors.length === 0) return undefined;
+  const data = answer.data as Record<string, unknown> | null | undefined;
+  if (data != null && Object.values(data).some((v) => v !== null)) return undefined;
+  return refusalOfErrors(answer.errors);
+}
+
+function refusalOfErrors(errors: readonly GraphQLFormattedError[]): Refusal {
+  const first = errors[0];
+  const extensions = (first?.extensions ?? {}) as Record<string, unknown>;
+  const code = typeof extensions.code === "string" ? extensions.code : "INTERNAL_SERVER_ERROR";
+  return { code, message: first?.message ?? "", extensions };
 }
 
 /**

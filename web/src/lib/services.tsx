@@ -4,15 +4,18 @@ import { createContext, useContext, useSyncExternalStore } from "react";
 import type { Connectivity } from "../offline/connectivity";
 import type { Outbox } from "../offline/outbox";
 import type { MutationQueue } from "../offline/queue";
-import type { Session } from "./session";
+import type { Credentials, Session } from "./session";
 
 export interface Services {
   session: Session;
   queue: MutationQueue;
   outbox: Outbox;
   connectivity: Connectivity;
+  credentials: Credentials;
   /** syncNow runs the sync step: a profile just made starts its sync at once. */
   syncNow: () => void;
+  /** signedInAgain takes the same user's new session after the server refused the token. */
+  signedInAgain: (s: Session) => void;
   /** signOut ends the session and removes what the browser kept of it, pending changes included. */
   signOut: () => void;
   /** notify shows a message to the person (a refusal, a rollback). */
@@ -32,6 +35,15 @@ export function useOnline(): boolean {
   return useSyncExternalStore(
     (fn) => connectivity.subscribe(fn),
     () => connectivity.online,
+  );
+}
+
+/** useTokenRefused: whether the server refused the session's token (sign in again). */
+export function useTokenRefused(): boolean {
+  const { credentials } = useServices();
+  return useSyncExternalStore(
+    (fn) => credentials.subscribe(fn),
+    () => credentials.refused,
   );
 }
 

@@ -10,6 +10,66 @@ export interface Session {
   token: string;
 }
 
+/**
+ * Credentials: a session's token, which the links read at each request, and whether the server
+ * refused it (UNAUTHENTICATED: it expired, or a development server restarted with a new key).
+ * While it is refused the queued changes wait (offline/holdLink.ts) and the app asks the person
+ * to sign in again as the same user; renew takes the new token and lets them go, the queue and
+ * the cache as they were.
+ */
+export class Credentials {
+  private current: string;
+  private isRefused = false;
+  private readonly listeners = new Set<() => void>();
+
+  constructor(token: string) {
+    this.current = token;
+  }
+
+  get token(): string {
+    return this.current;
+  }
+
+  get refused(): boolean {
+    return this.isRefused;
+  }
+
+  /** refuse marks token refused; a token renewed since (a request that went out before) is not. */
+  refuse(token: string): void {
+    if (token !== this.current || this.isRefused) return;
+    this.isRefused = true;
+    this.emit();
+  }
+
+  renew(token: string): void {
+    this.current = token;
+    this.isRefused = false;
+    this.emit();
+  }
+
+  /** whenAccepted resolves once the token is not refused. */
+  whenAccepted(): Promise<void> {
+    if (!this.isRefused) return Promise.resolve();
+    return new Promise((resolve) => {
+      const stop = this.subscribe(() => {
+        if (!this.isRefused) {
+          stop();
+          resolve();
+        }
+      });
+    });
+  }
+
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emit(): void {
+    for (const l of [...this.listeners]) l();
+  }
+}
+
 const key = "quickphotos.session";
 
 export function loadSession(storage: KeyValueStorage): Session | undefined {
@@ -55,7 +115,17 @@ export async function devSignIn(base: string, username: string): Promise<Session
   return { username: body.username ?? username, token: body.token };
 }
 
-/** usernameOfToken reads the username claim of a JWT without verifying it (the server does). */
+/**
+ * sessionOfToken is the session a pasted token signs in: the user its claims name. Cognito's ID
+ * and access tokens name the user in cognito:username or username (their sub is an id);
+ * quickphotos's own tokens in sub.
+ */
+export function sessionOfToken(token: string): Session | undefined {
+  const username = claimOfToken(token, "cognito:username") ?? claimOfToken(token, "username") ?? claimOfToken(token, "sub");
+  return username === undefined ? undefined : { username, token };
+}
+
+/** claimOfToken reads a claim of a JWT without verifying it (the server does). */
 export function claimOfToken(token: string, claim: string): string | undefined {
   const payload = token.split(".")[1];
   if (payload === undefined) return undefined;

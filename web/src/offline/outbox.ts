@@ -2,11 +2,15 @@
 // server answers, shows its optimistic result meanwhile (Apollo's optimistic layer, dropped
 // when the server refuses: the screen rolls back), and after a reload sends what the queue
 // still holds, with the same optimistic results, before the sync step catches up. A refusal
-// stays in the queue's failures, which the layout shows (in the words of the entry's
-// `messages`) until dismissed, whether or not the screen that made the change is still open.
+// of the change itself stays in the queue's failures, which the layout shows (in the words of
+// the entry's `messages`) until dismissed, whether or not the screen that made the change is
+// still open. Anything else (errors.ts, afterError: the network, a busy server, a token the
+// server no longer accepts) is no answer about the change: the hold link waits it out and
+// sends the change again, and should such an error still reach the outbox (the session
+// ended), the entry stays pending for the next session to send.
 
 import type { ApolloClient, MutationUpdaterFunction, OperationVariables, TypedDocumentNode } from "@apollo/client";
-import { refusalOf } from "../lib/errors";
+import { afterError, refusalOf } from "../lib/errors";
 import type { QueuedContext } from "./holdLink";
 import type { MutationQueue, QueuedMutation } from "./queue";
 
@@ -48,7 +52,8 @@ export class Outbox {
   resume(): void {
     for (const m of this.queue.pending()) {
       this.run(m).catch(() => {
-        // Refused: the queue keeps it among the failures, which the app shows.
+        // Refused: the queue keeps it among the failures, which the app shows; or not sent, and
+        // still pending.
       });
     }
   }
@@ -76,7 +81,8 @@ export class Outbox {
           return res;
         },
         (err: unknown) => {
-          if (!this.closed) this.queue.settle(m.id, refusalOf(err));
+          const r = refusalOf(err);
+          if (!this.closed && afterError(r.code) === "refused") this.queue.settle(m.id, r);
           throw err;
         },
       )

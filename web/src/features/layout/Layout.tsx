@@ -1,14 +1,19 @@
 import { type ReactNode, useState } from "react";
 import { describe } from "../../lib/errors";
 import { href } from "../../lib/router";
-import { useFailures, useOnline, usePending, useServices } from "../../lib/services";
+import { useFailures, useOnline, usePending, useServices, useTokenRefused } from "../../lib/services";
+import { SignInAgain } from "../signin/SignInAgain";
 
-/** Layout: the navigation, whether the app is offline, the changes waiting, and the refusals. */
+/**
+ * Layout: the navigation, whether the app is offline, the changes waiting, a sign-in to renew
+ * when the server refused the token, and the refusals.
+ */
 export function Layout(props: { children: ReactNode; messages: string[]; onDismissMessage: (i: number) => void }) {
   const { session, signOut, queue } = useServices();
   const online = useOnline();
   const pending = usePending();
   const failures = useFailures();
+  const tokenRefused = useTokenRefused();
   // Signing out removes the queue: with changes still waiting, the person is told how many
   // would be lost and asked first.
   const [confirmingSignOut, setConfirmingSignOut] = useState(false);
@@ -39,6 +44,7 @@ export function Layout(props: { children: ReactNode; messages: string[]; onDismi
               </button>
             </div>
           )}
+          {tokenRefused && <SignInAgain />}
           {!online && (
             <p role="status" className="offline">
               Offline: showing what was saved; changes are sent when you are back.

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { apiBase } from "../../lib/network";
-import { claimOfToken, devSignIn, devSignInStatus, type DevSignInStatus, type Session } from "../../lib/session";
+import { devSignIn, devSignInStatus, type DevSignInStatus, type Session, sessionOfToken } from "../../lib/session";
 
 /** A user of the sample dataset (`serve --sample`) to suggest: the most followed, as the README says. */
 const sampleUsername = "miawright";
@@ -10,6 +10,22 @@ const sampleUsername = "miawright";
  * with a token the server mints; otherwise with a bearer token from the identity provider.
  */
 export function SignIn(props: { onSignedIn: (s: Session) => void }) {
+  return (
+    <main className="signin">
+      <h1>Sign in to Quick Photos</h1>
+      <SignInForms onSignedIn={props.onSignedIn} />
+    </main>
+  );
+}
+
+/**
+ * SignInForms asks the server how it signs people in and shows that form. With `again`, the
+ * person is signed in already as that user, whose token the server refused: only that user may
+ * sign in (the queue and the cache kept on this device are theirs), by name against a
+ * development server, by a token naming them otherwise.
+ */
+export function SignInForms(props: { again?: string; onSignedIn: (s: Session) => void }) {
+  const { again } = props;
   const [status, setStatus] = useState<DevSignInStatus>();
   const [error, setError] = useState<string>();
   const [username, setUsername] = useState("");
@@ -19,46 +35,57 @@ export function SignIn(props: { onSignedIn: (s: Session) => void }) {
     devSignInStatus(apiBase()).then(setStatus, () => setStatus({ available: false, reason: "the server could not be reached" }));
   }, []);
 
+  const signedIn = (s: Session) => {
+    if (again !== undefined && s.username !== again) {
+      setError(`That signs in ${s.username}, not ${again}. To change users, sign out.`);
+      return;
+    }
+    props.onSignedIn(s);
+  };
+
   return (
-    <main className="signin">
-      <h1>Sign in to Quick Photos</h1>
+    <>
       {status === undefined && <p role="status">Asking the server how to sign in…</p>}
       {status?.available && (
         <form
           onSubmit={(e) => {
             e.preventDefault();
             setError(undefined);
-            devSignIn(apiBase(), username.trim()).then(props.onSignedIn, (err: unknown) => setError(err instanceof Error ? err.message : String(err)));
+            devSignIn(apiBase(), again ?? username.trim()).then(signedIn, (err: unknown) => setError(err instanceof Error ? err.message : String(err)));
           }}
         >
-          <p>This is a development server: sign in as anyone.</p>
-          {/* The sign-in endpoint does not say whether the server loaded the sample, so the hint says when it applies. */}
-          <p id="signin-sample">
-            On a server started with <code>--sample</code>, try <code>{sampleUsername}</code>, who follows a few people; a new name makes a new profile.
-          </p>
-          <label>
-            Username
-            <input name="username" value={username} onChange={(e) => setUsername(e.target.value)} required autoComplete="username" aria-describedby="signin-sample" />
-          </label>
-          <button type="submit">Sign in</button>
+          {again === undefined ? (
+            <>
+              <p>This is a development server: sign in as anyone.</p>
+              {/* The sign-in endpoint does not say whether the server loaded the sample, so the hint says when it applies. */}
+              <p id="signin-sample">
+                On a server started with <code>--sample</code>, try <code>{sampleUsername}</code>, who follows a few people; a new name makes a new profile.
+              </p>
+              <label>
+                Username
+                <input name="username" value={username} onChange={(e) => setUsername(e.target.value)} required autoComplete="username" aria-describedby="signin-sample" />
+              </label>
+              <button type="submit">Sign in</button>
+            </>
+          ) : (
+            <button type="submit">Sign in again as {again}</button>
+          )}
         </form>
       )}
       {status && !status.available && (
         <form
           onSubmit={(e) => {
             e.preventDefault();
-            const t = token.trim();
-            // Cognito's ID and access tokens name the user in these claims (their sub is an id);
-            // quickphotos's own tokens in sub.
-            const name = claimOfToken(t, "cognito:username") ?? claimOfToken(t, "username") ?? claimOfToken(t, "sub");
-            if (name === undefined) {
+            setError(undefined);
+            const s = sessionOfToken(token.trim());
+            if (s === undefined) {
               setError("This token names no user: paste the token your identity provider issued.");
               return;
             }
-            props.onSignedIn({ username: name, token: t });
+            signedIn(s);
           }}
         >
-          <p>Paste a bearer token from this server's identity provider.</p>
+          <p>Paste a bearer token from this server's identity provider{again === undefined ? "" : ` for ${again}`}.</p>
           <label>
             Token
             <textarea name="token" value={token} onChange={(e) => setToken(e.target.value)} required rows={4} />
@@ -67,6 +94,6 @@ export function SignIn(props: { onSignedIn: (s: Session) => void }) {
         </form>
       )}
       {error && <p role="alert">{error}</p>}
-    </main>
+    </>
   );
 }
