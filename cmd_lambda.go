@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/aws/aws-lambda-go/events"
@@ -30,6 +32,8 @@ const (
 	lambdaAPI = "api"
 	// lambdaFanOut fills feeds from a DynamoDB Streams event source mapping.
 	lambdaFanOut = "fanout"
+	// lambdaSweep runs serve's background sweeps once an invocation, on a schedule.
+	lambdaSweep = "sweep"
 )
 
 // processStart is when the process's Go code began, for the init duration `lambda` logs: the
@@ -47,11 +51,11 @@ type lambdaConfig struct {
 }
 
 func (c *lambdaConfig) register(f *flags) {
-	f.String(&c.handler, "lambda-handler", lambdaFanOut, `what the function runs: "api" (the GraphQL API behind an API Gateway HTTP API or a Function URL, payload format 2.0) or "fanout" (the feed's fan-out behind a DynamoDB Streams event source mapping)`)
+	f.String(&c.handler, "lambda-handler", lambdaFanOut, `what the function runs: "api" (the GraphQL API behind an API Gateway HTTP API or a Function URL, payload format 2.0), "fanout" (the feed's fan-out behind a DynamoDB Streams event source mapping) or "sweep" (on a schedule: finishes photo deletions cut short, removes expired uploads with the images they left)`)
 	c.store.register(f)
 	c.api.register(f)
 	registerFeed(f, &c.feed)
-	f.String(&c.media.kind, "media-store", mediaNone, `where photo files live: s3 (--media-bucket: the API takes uploads, the fan-out deletes a deleted photo's images), or none (uploads of files refused); a function's instances share no disk, so there is no embedded store`)
+	f.String(&c.media.kind, "media-store", mediaNone, `where photo files live: s3 (--media-bucket: the API takes uploads, the fan-out deletes a deleted photo's images, the sweep removes expired uploads with what they left), or none (uploads of files refused); a function's instances share no disk, so there is no embedded store`)
 	c.media.registerStore(f)
 }
 
@@ -68,11 +72,11 @@ func (c *lambdaConfig) mediaStore() (*mediaConfig, error) {
 }
 
 // runLambda runs `quickphotos lambda`, the binary as the bootstrap of a provided.al2023
-// function: the GraphQL API or the feed's fan-out, as --lambda-handler says. The store is
+// function: the GraphQL API, the feed's fan-out or the sweeps, as --lambda-handler says. The store is
 // Amazon DynamoDB (or --endpoint-url), reached with the function's role. Nothing at start-up
 // calls DynamoDB: every cold start would pay for a check that a missing table fails on the
 // first request anyway (the API logs the cause and /readyz answers 503; the fan-out's batch
-// fails and Lambda retries it).
+// fails and Lambda retries it; the sweep's run fails and the next one sweeps).
 func runLambda(ctx context.Context, args []string, _, stderr io.Writer) error {
 	var cfg lambdaConfig
 	f := newFlags("lambda", stderr)
@@ -138,16 +142,32 @@ func (c *lambdaConfig) open(ctx context.Context, lc *lifecycle, log *slog.Logger
 			return nil, err
 		}
 		return fanOutFunction(feed.NewFanOut(b.store, c.feed), b.images()), nil
+	case lambdaSweep:
+		tuneLambdaGC(os.Getenv)
+		m, err := c.mediaStore()
+		if err != nil {
+			return nil, err
+		}
+		b, err := openBackend(ctx, lc, opening{store: c.store, media: m, log: log})
+		if err != nil {
+			return nil, err
+		}
+		mediaSays := "none: no uploads to sweep"
+		if b.media != nil {
+			mediaSays = b.media.says
+		}
+		log.Info("lambda: sweeping once an invocation", "table", c.store.table, "store", c.store.describe(), "photo_files", mediaSays)
+		return sweepFunction(b.store, b.images(), log), nil
 	default:
-		return nil, fmt.Errorf("--lambda-handler (%s) %q: want %s or %s", envName("lambda-handler"), c.handler, lambdaAPI, lambdaFanOut)
+		return nil, fmt.Errorf("--lambda-handler (%s) %q: want %s, %s or %s", envName("lambda-handler"), c.handler, lambdaAPI, lambdaFanOut, lambdaSweep)
 	}
 }
 
 // apiFunction serves the API as `serve` does, from the same flags, with what a function lacks
 // left out: subscriptions (they need a connection that outlives the invocation), /metrics
 // (nothing scrapes a function; its logs and traces remain) and the background work of a server
-// (the feed's consumer is the fanout function; photo deletions a stopped server left are
-// finished by a `serve` or `quickphotos check --finish-deletions`).
+// (the feed's consumer is the fanout function; the sweeps of photo deletions cut short and of
+// expired uploads are the sweep function's).
 func (c *lambdaConfig) apiFunction(ctx context.Context, lc *lifecycle, log *slog.Logger) (any, error) {
 	if err := c.api.settle(c.store.kind); err != nil {
 		return nil, err
@@ -183,9 +203,11 @@ func (c *lambdaConfig) apiFunction(ctx context.Context, lc *lifecycle, log *slog
 // removed go once the feed has taken it, as serve's feed consumer does.
 func fanOutFunction(fanOut *feed.FanOut, images *media.Service) func(context.Context, lambdaStreamEvent) (events.DynamoDBEventResponse, error) {
 	return func(ctx context.Context, event lambdaStreamEvent) (events.DynamoDBEventResponse, error) {
+		if event.Source == scheduledEventSource {
+			return events.DynamoDBEventResponse{}, wrongFunction("the feed's fan-out", lambdaFanOut, "DynamoDB Streams events", "a scheduled event", lambdaSweep)
+		}
 		if event.RequestContext != nil || (len(event.Records) == 0 && event.Version != "") {
-			return events.DynamoDBEventResponse{}, fmt.Errorf("lambda: this function runs the feed's fan-out (%s=%s) and takes DynamoDB Streams events; it was invoked with an HTTP event: set %s=%s on the API's function",
-				envName("lambda-handler"), lambdaFanOut, envName("lambda-handler"), lambdaAPI)
+			return events.DynamoDBEventResponse{}, wrongFunction("the feed's fan-out", lambdaFanOut, "DynamoDB Streams events", "an HTTP event", lambdaAPI)
 		}
 		resp, err := fanOut.HandleLambda(ctx, event.DynamoDBEvent)
 		if err != nil || images == nil {
@@ -222,12 +244,103 @@ func forgetImages(ctx context.Context, images *media.Service, records []events.D
 	return resp
 }
 
-// lambdaStreamEvent is a DynamoDB Streams event, with the fields by which an HTTP event
-// invoking the wrong function is told apart.
+// sweepReserve is how long before the function's timeout a sweep stops, to log and answer
+// what it did: Lambda ends an invocation at its timeout, and would lose both.
+const sweepReserve = 2 * time.Second
+
+// scheduledEventSource is the source of EventBridge's scheduled events.
+const scheduledEventSource = "aws.events"
+
+// sweepFunction is the sweep's handler: once an invocation, it runs the two sweeps serve runs
+// every minute in the background, side by side, until they are done or the function's timeout
+// is near. The photo deletions begun more than dynamo.DeletionLease ago and not finished (a
+// deletePhoto cut short by the API function's timeout) are finished; the uploads expired more
+// than media.SweepGrace ago are removed with the staged file and the images an unfinished
+// uploadPhoto left under their prefix, outside the bucket's lifecycle rule on staging/. Both
+// sweeps are safe side by side with each other, with the API and with another run, and a sweep
+// cut short is carried on by the next run. A sweep that failed fails the invocation (Lambda's
+// Errors metric); one the timeout cut short does not. images is nil without photo files.
+func sweepFunction(store *dynamo.Store, images *media.Service, log *slog.Logger) func(context.Context, lambdaSweepEvent) (sweepReport, error) {
+	return func(ctx context.Context, event lambdaSweepEvent) (sweepReport, error) {
+		if event.RequestContext != nil {
+			return sweepReport{}, wrongFunction("the sweeps", lambdaSweep, "scheduled events", "an HTTP event", lambdaAPI)
+		}
+		if len(event.Records) > 0 {
+			return sweepReport{}, wrongFunction("the sweeps", lambdaSweep, "scheduled events", "a batch of records", lambdaFanOut)
+		}
+		began := time.Now()
+		if deadline, ok := ctx.Deadline(); ok {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithDeadline(ctx, deadline.Add(-sweepReserve))
+			defer cancel()
+		}
+		var r sweepReport
+		var deletionsErr, uploadsErr error
+		var wg sync.WaitGroup
+		wg.Go(func() { r.DeletionsFinished, deletionsErr = store.FinishDeletions(ctx, dynamo.DeletionLease) })
+		if images != nil {
+			wg.Go(func() { r.UploadsSwept, uploadsErr = images.Sweep(ctx) })
+		}
+		wg.Wait()
+		// Past the run's deadline a sweep's error is the deadline's: what it left, the next
+		// run finishes.
+		r.CutShort = ctx.Err() != nil && (deletionsErr != nil || uploadsErr != nil)
+		var err error
+		if !r.CutShort {
+			if deletionsErr != nil {
+				err = fmt.Errorf("finishing photo deletions: %w", deletionsErr)
+			}
+			if uploadsErr != nil {
+				err = errors.Join(err, fmt.Errorf("sweeping expired uploads: %w", uploadsErr))
+			}
+		}
+		attrs := []any{"deletions_finished", r.DeletionsFinished, "uploads_swept", r.UploadsSwept, "ms", time.Since(began).Milliseconds()}
+		switch {
+		case err != nil:
+			log.Error("lambda: sweeping failed; the next run sweeps again", append(attrs, "error", err)...)
+		case r.CutShort:
+			log.Warn("lambda: swept until the function's timeout; the next run carries on", append(attrs, "deletions_error", deletionsErr, "uploads_error", uploadsErr)...)
+		default:
+			log.Info("lambda: swept", attrs...)
+		}
+		return r, err
+	}
+}
+
+// lambdaSweepEvent is what the sweep function is invoked with: EventBridge's scheduled event,
+// or any other object, such as the {} of an operator's `aws lambda invoke` to sweep now. The
+// fields are those by which another function's event is told apart.
+type lambdaSweepEvent struct {
+	Records        []json.RawMessage `json:"Records"`
+	RequestContext *struct{}         `json:"requestContext"`
+}
+
+// sweepReport is what one run of the sweep function did: its answer to the invocation, and
+// its log line.
+type sweepReport struct {
+	// DeletionsFinished counts the photo deletions it finished.
+	DeletionsFinished int `json:"deletionsFinished"`
+	// UploadsSwept counts the expired uploads it removed with what they left.
+	UploadsSwept int `json:"uploadsSwept"`
+	// CutShort is set when the function's timeout ended a sweep before it was done.
+	CutShort bool `json:"cutShort,omitempty"`
+}
+
+// lambdaStreamEvent is a DynamoDB Streams event, with the fields by which an HTTP event or a
+// scheduled one invoking the wrong function is told apart.
 type lambdaStreamEvent struct {
 	events.DynamoDBEvent
 	Version        string    `json:"version"`
+	Source         string    `json:"source"`
 	RequestContext *struct{} `json:"requestContext"`
+}
+
+// wrongFunction is the error of an invocation with another function's event: what this
+// function runs and takes, what it got, and the handler that event is for. A route or a
+// schedule pointed at the wrong function fails loudly, and says what to set.
+func wrongFunction(runs, handler, takes, got, wantHandler string) error {
+	return fmt.Errorf("lambda: this function runs %s (%s=%s) and takes %s; it was invoked with %s: set %s=%s on the function it is for",
+		runs, envName("lambda-handler"), handler, takes, got, envName("lambda-handler"), wantHandler)
 }
 
 // lambdaAddr stands for where a function is reached: API Gateway or a Function URL, open to

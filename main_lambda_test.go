@@ -40,14 +40,14 @@ func lambdaFunction(t *testing.T, args ...string) (fn any, endpoint string) {
 	return fn, endpoint
 }
 
-// TestLambda_FunctionsTuneTheCollector: both functions collect at serveGCPercent, as the
+// TestLambda_FunctionsTuneTheCollector: every function collects at serveGCPercent, as the
 // servers do, with the heap limited to a share of the function's memory.
 func TestLambda_FunctionsTuneTheCollector(t *testing.T) {
 	t.Setenv("GOGC", "")
 	t.Setenv("GOMEMLIMIT", "")
 	t.Setenv("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", "1024")
 	t.Setenv("QUICKPHOTOS_AUTH", "none")
-	for _, handler := range []string{lambdaAPI, lambdaFanOut} {
+	for _, handler := range []string{lambdaAPI, lambdaFanOut, lambdaSweep} {
 		t.Run(handler, func(t *testing.T) {
 			gcBefore, limitBefore := debug.SetGCPercent(100), debug.SetMemoryLimit(math.MaxInt64)
 			defer func() { debug.SetGCPercent(gcBefore); debug.SetMemoryLimit(limitBefore) }()
@@ -69,7 +69,7 @@ func TestLambda_ConfigurationMistakesStopTheStart(t *testing.T) {
 		args []string
 		want string
 	}{
-		{name: "an unknown handler", env: map[string]string{"QUICKPHOTOS_LAMBDA_HANDLER": "graphql"}, want: `QUICKPHOTOS_LAMBDA_HANDLER) "graphql": want api or fanout`},
+		{name: "an unknown handler", env: map[string]string{"QUICKPHOTOS_LAMBDA_HANDLER": "graphql"}, want: `QUICKPHOTOS_LAMBDA_HANDLER) "graphql": want api, fanout or sweep`},
 		{name: "the API open to the internet", args: []string{"--lambda-handler", "api"}, want: "refusing to serve an AWS Lambda function (API Gateway or a Function URL) without authentication"},
 		{name: "another store", args: []string{"--store", "cassandra"}, want: `--store "cassandra": a Lambda function's store is dynamodb`},
 		{name: "the embedded store's memory", args: []string{"--in-memory"}, want: "--in-memory is for the embedded store"},
@@ -190,8 +190,18 @@ func TestLambda_SubscriptionsAreRefusedAtOnce(t *testing.T) {
 func TestLambda_EachFunctionRefusesTheOthersEvents(t *testing.T) {
 	apiFn, _ := lambdaFunction(t, "--lambda-handler", "api", "--auth", "none")
 	fanOutFn, _ := lambdaFunction(t, "--lambda-handler", "fanout")
+	sweepFn, _ := lambdaFunction(t, "--lambda-handler", "sweep")
 	httpEvent := apiEvent(t, nil, `{"query":"{ __typename }"}`)
 	streamEvent := events.DynamoDBEvent{Records: []events.DynamoDBEventRecord{{EventName: "INSERT", EventID: "1"}}}
+	scheduledEvent := scheduledEventSample(t)
+	// as decodes event as a function of type In takes it, as the Lambda runtime does.
+	as := func(event any, in any) {
+		t.Helper()
+		b, _ := json.Marshal(event)
+		if err := json.Unmarshal(b, in); err != nil {
+			t.Fatal(err)
+		}
+	}
 
 	if _, err := apiFn.(func(context.Context, events.APIGatewayV2HTTPRequest) (events.APIGatewayV2HTTPResponse, error))(t.Context(), events.APIGatewayV2HTTPRequest{}); err == nil {
 		t.Error("the API's function took an event with no HTTP request")
@@ -208,5 +218,66 @@ func TestLambda_EachFunctionRefusesTheOthersEvents(t *testing.T) {
 	}
 	if _, err := fanOut(t.Context(), lambdaStreamEvent{}); err != nil {
 		t.Errorf("the fan-out given an empty batch: %v", err)
+	}
+	var scheduledAsStream lambdaStreamEvent
+	as(scheduledEvent, &scheduledAsStream)
+	if _, err := fanOut(t.Context(), scheduledAsStream); err == nil || !strings.Contains(err.Error(), "QUICKPHOTOS_LAMBDA_HANDLER=sweep") {
+		t.Errorf("the fan-out given a scheduled event: %v, want an error naming QUICKPHOTOS_LAMBDA_HANDLER=sweep", err)
+	}
+
+	sweep := sweepFn.(func(context.Context, lambdaSweepEvent) (sweepReport, error))
+	for name, c := range map[string]struct {
+		event any
+		want  string
+	}{
+		"an HTTP event":  {httpEvent, "QUICKPHOTOS_LAMBDA_HANDLER=api"},
+		"a stream event": {streamEvent, "QUICKPHOTOS_LAMBDA_HANDLER=fanout"},
+	} {
+		var in lambdaSweepEvent
+		as(c.event, &in)
+		if _, err := sweep(t.Context(), in); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("the sweep given %s: %v, want an error naming %s", name, err, c.want)
+		}
+	}
+	for name, event := range map[string]any{"a scheduled event": scheduledEvent, "{}": map[string]any{}} {
+		var in lambdaSweepEvent
+		as(event, &in)
+		if r, err := sweep(t.Context(), in); err != nil || r != (sweepReport{}) {
+			t.Errorf("the sweep given %s on an empty table: %+v, %v; want nothing done", name, r, err)
+		}
+	}
+}
+
+// scheduledEventJSON is the event an EventBridge schedule invokes a function with, as AWS's
+// documentation and aws-lambda-go's own test of its type show it.
+const scheduledEventJSON = `{"version":"0","id":"890abcde-f123-4567-890a-bcdef1234567","detail-type":"Scheduled Event","source":"aws.events",` +
+	`"account":"123456789012","time":"2016-12-30T18:44:49Z","region":"us-east-1","resources":["arn:aws:events:us-east-1:123456789012:rule/SampleRule"],"detail":{}}`
+
+// scheduledEventSample is scheduledEventJSON decoded.
+func scheduledEventSample(t *testing.T) events.EventBridgeEvent {
+	t.Helper()
+	var e events.EventBridgeEvent
+	if err := json.Unmarshal([]byte(scheduledEventJSON), &e); err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// TestLambda_SweepStopsBeforeTheTimeout: a sweep run stops sweepReserve before the function's
+// timeout, to answer what it did; one the timeout cut short answers so and does not fail (a
+// failed run would count as an error, and the next one carries on anyway).
+func TestLambda_SweepStopsBeforeTheTimeout(t *testing.T) {
+	fn, _ := lambdaFunction(t, "--lambda-handler", "sweep")
+	sweep := fn.(func(context.Context, lambdaSweepEvent) (sweepReport, error))
+	ctx, cancel := context.WithTimeout(t.Context(), sweepReserve/2)
+	defer cancel()
+	r, err := sweep(ctx, lambdaSweepEvent{})
+	if err != nil || !r.CutShort {
+		t.Errorf("a run with less than sweepReserve left: %+v, %v; want it cut short, not failed", r, err)
+	}
+	ctx, cancel = context.WithTimeout(t.Context(), sweepReserve+10*time.Second)
+	defer cancel()
+	if r, err := sweep(ctx, lambdaSweepEvent{}); err != nil || r.CutShort {
+		t.Errorf("a run with time left: %+v, %v; want it done", r, err)
 	}
 }
