@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -29,6 +30,8 @@ var functionRoots = map[string][]string{
 	"api": {module + "/api.New"},
 	// The fan-out: the stream event handler (the feed's fan-out, then the deleted photos' images).
 	"fanout": {module + ".fanOutFunction"},
+	// The sweep: the scheduled event handler (photo deletions cut short, expired uploads).
+	"sweep": {module + ".sweepFunction"},
 }
 
 // eventSourceActions are what Lambda's event source mapping does with a stream function's role
@@ -530,6 +533,80 @@ func TestTemplate_API(t *testing.T) {
 	}
 	if got := env("QUICKPHOTOS_TABLE"); !reflect.DeepEqual(got, ref(resourcesOfType(tpl, "AWS::DynamoDB::Table")[0])) {
 		t.Errorf("QUICKPHOTOS_TABLE is %v, want the table", got)
+	}
+}
+
+// functionFor returns the logical id of the function whose QUICKPHOTOS_LAMBDA_HANDLER is
+// handler, "" when there is none.
+func functionFor(tpl map[string]any, handler string) string {
+	for _, fn := range resourcesOfType(tpl, "AWS::Serverless::Function") {
+		if at(tpl, "Resources", fn, "Properties", "Environment", "Variables", "QUICKPHOTOS_LAMBDA_HANDLER") == handler {
+			return fn
+		}
+	}
+	return ""
+}
+
+// scheduleRate parses an EventBridge rate expression, rate(1 minute) or rate(5 minutes).
+func scheduleRate(expr string) (time.Duration, bool) {
+	m := regexp.MustCompile(`^rate\((\d+) (minute|hour|day)s?\)$`).FindStringSubmatch(expr)
+	if m == nil {
+		return 0, false
+	}
+	n, _ := strconv.Atoi(m[1])
+	unit := map[string]time.Duration{"minute": time.Minute, "hour": time.Hour, "day": 24 * time.Hour}[m[2]]
+	return time.Duration(n) * unit, n > 0
+}
+
+// TestTemplate_Sweep: the sweeps serve runs in the background run on Lambda from a schedule,
+// as often as serve runs them (dynamo.DeletionSweepInterval, media.SweepInterval), each run
+// ended by its timeout before the next begins; over the photos bucket, so that the images an
+// unfinished upload left go too. The API's timeout is within the deletion lease, so the sweep
+// never takes over a deletion an invocation of the API is still doing.
+func TestTemplate_Sweep(t *testing.T) {
+	tpl := loadTemplate(t)
+	fn := functionFor(tpl, "sweep")
+	if fn == "" {
+		t.Fatal("no function runs the sweeps (QUICKPHOTOS_LAMBDA_HANDLER sweep)")
+	}
+	props := at(tpl, "Resources", fn, "Properties")
+	var schedules []node
+	events, _ := at(props, "Events").(map[string]any)
+	for _, e := range events {
+		if at(e, "Type") == "Schedule" {
+			schedules = append(schedules, e)
+		}
+	}
+	if len(schedules) != 1 || len(events) != 1 {
+		t.Fatalf("%s: events %v, want one Schedule alone", fn, events)
+	}
+	expr, _ := at(schedules[0], "Properties", "Schedule").(string)
+	every, ok := scheduleRate(expr)
+	if !ok {
+		t.Fatalf("%s: schedule %q, want a rate expression", fn, expr)
+	}
+	for sweep, interval := range map[string]time.Duration{"photo deletions": dynamo.DeletionSweepInterval, "expired uploads": media.SweepInterval} {
+		if every != interval {
+			t.Errorf("%s runs every %s; serve sweeps %s every %s", fn, every, sweep, interval)
+		}
+	}
+	if enabled := at(schedules[0], "Properties", "Enabled"); enabled != nil && enabled != true {
+		t.Errorf("%s: the schedule is not enabled (%v)", fn, enabled)
+	}
+	if timeout, _ := at(props, "Timeout").(int); timeout <= 10 || time.Duration(timeout)*time.Second >= every {
+		t.Errorf("%s: timeout %v s, want more than 10 s and less than the schedule's %s", fn, at(props, "Timeout"), every)
+	}
+	if n := at(props, "EventInvokeConfig", "MaximumRetryAttempts"); n != 0 {
+		t.Errorf("%s: MaximumRetryAttempts %v, want 0: the next run sweeps again", fn, n)
+	}
+	env := func(name string) node { return at(props, "Environment", "Variables", name) }
+	bucket := resourcesOfType(tpl, "AWS::S3::Bucket")[0]
+	if env("QUICKPHOTOS_MEDIA_STORE") != "s3" || !reflect.DeepEqual(env("QUICKPHOTOS_MEDIA_BUCKET"), ref(bucket)) {
+		t.Errorf("%s: media store %v, bucket %v: want s3 and the photos bucket", fn, env("QUICKPHOTOS_MEDIA_STORE"), env("QUICKPHOTOS_MEDIA_BUCKET"))
+	}
+	api := functionFor(tpl, "api")
+	if timeout, _ := at(tpl, "Resources", api, "Properties", "Timeout").(int); timeout == 0 || time.Duration(timeout)*time.Second >= dynamo.DeletionLease {
+		t.Errorf("the API's timeout %v s is not within the deletion lease %s", at(tpl, "Resources", api, "Properties", "Timeout"), dynamo.DeletionLease)
 	}
 }
 
