@@ -358,9 +358,10 @@ func photoDeletionItem(key domain.PhotoKey, id, startedAt string) Item {
 	}
 }
 
-// DeletionSweepInterval and DeletionLease are how often a server looks for photo deletions
-// that did not finish, and how old one must be before it is taken over: a delete still
-// running finishes well within the lease, and taking over one that is not is only wasted work.
+// DeletionSweepInterval and DeletionLease are how often a server (or the Lambda sweep
+// function's schedule) looks for photo deletions that did not finish, and how old one must be
+// before it is taken over: a delete still running finishes well within the lease (the Lambda
+// API's timeout is shorter), and taking over one that is not is only wasted work.
 const (
 	DeletionSweepInterval = time.Minute
 	DeletionLease         = time.Minute

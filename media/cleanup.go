@@ -49,7 +49,8 @@ const ConsumerName = "media"
 // began before the expiry can still be writing renditions (requests time out well before).
 const SweepGrace = 10 * time.Minute
 
-// SweepInterval is how often serve sweeps.
+// SweepInterval is how often serve sweeps, and the schedule of the Lambda sweep function
+// (deploy/template.yaml; its test holds the two equal).
 const SweepInterval = time.Minute
 
 // Sweep removes the uploads that expired more than SweepGrace ago: for each, its staged file,
