@@ -205,6 +205,7 @@ func New(cfg Config) http.Handler {
 	signIn := devSignIn(cfg.DevSignIn, cfg.DevSignInRefusal)
 	mux.Handle("GET "+DevSignInPath, signIn)
 	mux.Handle("POST "+DevSignInPath, signIn)
+	mux.Handle("GET "+CallerPath, caller(cfg.Verifier, cfg.Logger))
 	if cfg.Telemetry != nil && !cfg.MetricsElsewhere {
 		mux.Handle("GET /metrics", cfg.Telemetry.MetricsHandler())
 	}
