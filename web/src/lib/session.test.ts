@@ -1,16 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Credentials, sessionOfToken } from "./session";
-
-const jwt = (claims: object) => `e30.${btoa(JSON.stringify(claims)).replace(/=+$/, "")}.sig`;
-
-describe("sessionOfToken", () => {
-  it("names the user as Cognito's tokens do, or by sub as quickphotos's own", () => {
-    expect(sessionOfToken(jwt({ sub: "uuid", "cognito:username": "ada" }))?.username).toBe("ada");
-    expect(sessionOfToken(jwt({ sub: "uuid", username: "bo" }))?.username).toBe("bo");
-    expect(sessionOfToken(jwt({ sub: "cy" }))).toEqual({ username: "cy", token: jwt({ sub: "cy" }) });
-    expect(sessionOfToken("not a token")).toBeUndefined();
-  });
-});
+import { Credentials } from "./session";
 
 describe("Credentials", () => {
   it("waits, once its token is refused, until a new one is given", async () => {

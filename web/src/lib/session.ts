@@ -1,9 +1,11 @@
 // Who is signed in: a username and the bearer token the server verifies, kept in the
 // browser's storage. Against a development server (`serve` with no identity provider, on
 // loopback) the server itself signs a person in as any username (POST /auth/dev-sign-in);
-// otherwise the person pastes a token from the configured identity provider.
+// otherwise the person pastes a token from the configured identity provider, and the server
+// says whom it names (GET /auth/caller). The username is always the server's word.
 
 import type { KeyValueStorage } from "../offline/queue";
+import { OfflineError } from "./network";
 
 export interface Session {
   username: string;
@@ -116,24 +118,27 @@ export async function devSignIn(base: string, username: string): Promise<Session
 }
 
 /**
- * sessionOfToken is the session a pasted token signs in: the user its claims name. Cognito's ID
- * and access tokens name the user in cognito:username or username (their sub is an id);
- * quickphotos's own tokens in sub.
+ * signInWithToken is the session a pasted token signs in: the user the server takes its caller
+ * for (GET /auth/caller), read from the claim the server is configured to read
+ * (`--username-claim`). The app never reads the token's claims itself: it cannot verify them,
+ * and could not know which one names the user (`sub`, Keycloak's `preferred_username`,
+ * Cognito's `cognito:username` or `username`). A token the server refuses is refused here, in
+ * the server's words.
  */
-export function sessionOfToken(token: string): Session | undefined {
-  const username = claimOfToken(token, "cognito:username") ?? claimOfToken(token, "username") ?? claimOfToken(token, "sub");
-  return username === undefined ? undefined : { username, token };
-}
-
-/** claimOfToken reads a claim of a JWT without verifying it (the server does). */
-export function claimOfToken(token: string, claim: string): string | undefined {
-  const payload = token.split(".")[1];
-  if (payload === undefined) return undefined;
+export async function signInWithToken(base: string, token: string): Promise<Session> {
+  let res: Response;
   try {
-    const json = atob(payload.replace(/-/g, "+").replace(/_/g, "/"));
-    const value = (JSON.parse(json) as Record<string, unknown>)[claim];
-    return typeof value === "string" ? value : undefined;
-  } catch {
-    return undefined;
+    res = await fetch(`${base}/auth/caller`, { headers: { Authorization: `Bearer ${token}` } });
+  } catch (err) {
+    throw new OfflineError(err);
   }
+  let body: { username?: unknown; errors?: { message?: string }[] } = {};
+  try {
+    body = (await res.json()) as typeof body;
+  } catch {
+    // not JSON (a proxy's page): said by the status below
+  }
+  if (res.ok && typeof body.username === "string" && body.username !== "") return { username: body.username, token };
+  const reason = body.errors?.[0]?.message ?? `HTTP ${res.status}`;
+  throw new Error(res.status === 401 ? `The server refused this token: ${reason}` : `The server could not say whom this token signs in: ${reason}`);
 }

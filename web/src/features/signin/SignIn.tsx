@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import { apiBase } from "../../lib/network";
-import { devSignIn, devSignInStatus, type DevSignInStatus, type Session, sessionOfToken } from "../../lib/session";
+import { devSignInStatus, type DevSignInStatus, type Session } from "../../lib/session";
+import { type Credential, signIn } from "./signIn";
 
 /** A user of the sample dataset (`serve --sample`) to suggest: the most followed, as the README says. */
 const sampleUsername = "miawright";
@@ -30,17 +31,25 @@ export function SignInForms(props: { again?: string; onSignedIn: (s: Session) =>
   const [error, setError] = useState<string>();
   const [username, setUsername] = useState("");
   const [token, setToken] = useState("");
+  const [busy, setBusy] = useState(false);
 
   useEffect(() => {
     devSignInStatus(apiBase()).then(setStatus, () => setStatus({ available: false, reason: "the server could not be reached" }));
   }, []);
 
-  const signedIn = (s: Session) => {
-    if (again !== undefined && s.username !== again) {
-      setError(`That signs in ${s.username}, not ${again}. To change users, sign out.`);
-      return;
-    }
-    props.onSignedIn(s);
+  const submit = (how: Credential) => {
+    setError(undefined);
+    setBusy(true);
+    signIn(apiBase(), how, again).then(
+      (s) => {
+        setBusy(false);
+        props.onSignedIn(s);
+      },
+      (err: unknown) => {
+        setBusy(false);
+        setError(err instanceof Error ? err.message : String(err));
+      },
+    );
   };
 
   return (
@@ -50,8 +59,7 @@ export function SignInForms(props: { again?: string; onSignedIn: (s: Session) =>
         <form
           onSubmit={(e) => {
             e.preventDefault();
-            setError(undefined);
-            devSignIn(apiBase(), again ?? username.trim()).then(signedIn, (err: unknown) => setError(err instanceof Error ? err.message : String(err)));
+            submit({ username: again ?? username.trim() });
           }}
         >
           {again === undefined ? (
@@ -65,10 +73,14 @@ export function SignInForms(props: { again?: string; onSignedIn: (s: Session) =>
                 Username
                 <input name="username" value={username} onChange={(e) => setUsername(e.target.value)} required autoComplete="username" aria-describedby="signin-sample" />
               </label>
-              <button type="submit">Sign in</button>
+              <button type="submit" disabled={busy}>
+                Sign in
+              </button>
             </>
           ) : (
-            <button type="submit">Sign in again as {again}</button>
+            <button type="submit" disabled={busy}>
+              Sign in again as {again}
+            </button>
           )}
         </form>
       )}
@@ -76,13 +88,7 @@ export function SignInForms(props: { again?: string; onSignedIn: (s: Session) =>
         <form
           onSubmit={(e) => {
             e.preventDefault();
-            setError(undefined);
-            const s = sessionOfToken(token.trim());
-            if (s === undefined) {
-              setError("This token names no user: paste the token your identity provider issued.");
-              return;
-            }
-            signedIn(s);
+            submit({ token: token.trim() });
           }}
         >
           <p>Paste a bearer token from this server's identity provider{again === undefined ? "" : ` for ${again}`}.</p>
@@ -90,7 +96,9 @@ export function SignInForms(props: { again?: string; onSignedIn: (s: Session) =>
             Token
             <textarea name="token" value={token} onChange={(e) => setToken(e.target.value)} required rows={4} />
           </label>
-          <button type="submit">Sign in</button>
+          <button type="submit" disabled={busy}>
+            Sign in
+          </button>
         </form>
       )}
       {error && <p role="alert">{error}</p>}
