@@ -83,7 +83,13 @@ export function startSession(session: Session, storage: Storage = window.localSt
   ]);
   const client = new ApolloClient({ cache, link });
 
-  const queue = new MutationQueue(storage, `quickphotos.queue.${session.username}`);
+  const queueKey = `quickphotos.queue.${session.username}`;
+  const queue = new MutationQueue(storage, queueKey);
+  // Another tab of the same user wrote the queue: its failures show here too (offline/queue.ts).
+  const onStorage = (e: StorageEvent) => {
+    if (e.key === queueKey || e.key === null) queue.refresh();
+  };
+  window.addEventListener("storage", onStorage);
   const outbox = new Outbox(client, queue, queuedMutations);
   outbox.resume();
 
@@ -172,6 +178,7 @@ export function startSession(session: Session, storage: Storage = window.localSt
         if (pokeRetry !== undefined) clearTimeout(pokeRetry);
         document.removeEventListener("visibilitychange", onVisible);
         window.removeEventListener("pagehide", onHide);
+        window.removeEventListener("storage", onStorage);
         // Signing out saves nothing: what it removes below must not be written back, now or
         // by an answer arriving late.
         if (!how.forget) saver.flush();

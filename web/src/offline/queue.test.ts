@@ -55,3 +55,54 @@ describe("MutationQueue", () => {
     expect(storage.getItem("k")).toBeNull();
   });
 });
+
+// Two tabs of the same user: two queues over one storage, each with its own view.
+describe("MutationQueue in two tabs", () => {
+  const ids = (q: MutationQueue) => q.pending().map((p) => p.id);
+
+  it("loses neither tab's change: both offline, one reacts, the other follows, both closed, reopened", () => {
+    const storage = memoryStorage();
+    const tab1 = new MutationQueue(storage, "k");
+    const tab2 = new MutationQueue(storage, "k");
+    tab1.add(m("react"));
+    tab2.add(m("follow"));
+    expect(ids(new MutationQueue(storage, "k"))).toEqual(["react", "follow"]);
+  });
+
+  it("keeps the other tab's entries when one settles its own", () => {
+    const storage = memoryStorage();
+    const tab1 = new MutationQueue(storage, "k");
+    const tab2 = new MutationQueue(storage, "k");
+    tab1.add(m("a"));
+    tab2.add(m("b"));
+    tab1.settle("a");
+    tab1.add(m("c"));
+    tab2.settle("b", { code: "CONFLICT", message: "stale", extensions: {} });
+    const reopened = new MutationQueue(storage, "k");
+    expect(ids(reopened)).toEqual(["c"]);
+    expect(reopened.failures().map((f) => f.id)).toEqual(["b"]);
+  });
+
+  it("sends only its own: another tab's later entry does not hold its queue", async () => {
+    const storage = memoryStorage();
+    const tab1 = new MutationQueue(storage, "k");
+    const tab2 = new MutationQueue(storage, "k");
+    tab1.add(m("a"));
+    expect(ids(tab2)).toEqual([]);
+    await tab2.whenEmpty();
+  });
+
+  it("shows the other tab's failures once told storage changed, and a dismissal in one is one in both", () => {
+    const storage = memoryStorage();
+    const tab1 = new MutationQueue(storage, "k");
+    const tab2 = new MutationQueue(storage, "k");
+    tab1.add(m("a"));
+    tab1.settle("a", { code: "NOT_FOUND", message: "gone", extensions: {} });
+    tab2.refresh();
+    expect(tab2.failures().map((f) => f.id)).toEqual(["a"]);
+    tab2.dismiss("a");
+    tab1.refresh();
+    expect(tab1.failures()).toEqual([]);
+    expect(new MutationQueue(storage, "k").failures()).toEqual([]);
+  });
+});

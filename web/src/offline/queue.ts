@@ -34,45 +34,67 @@ interface Stored {
   failed: FailedMutation[];
 }
 
+/**
+ * MutationQueue is one tab's view of the queue of a user, whose entries every tab of that user
+ * shares in one item of storage. Each change re-reads the stored entries and changes only its
+ * own entry in them (by id): another tab's entries, added or settled meanwhile, are kept, never
+ * overwritten by this tab's view (two tabs offline, one reacting and one following, both
+ * closed: both changes are there on reopening). A tab's pending list is what it sends: what it
+ * found at start and what it added since; another tab's later entries are that tab's to send,
+ * or the next page's to find. The failures are everyone's: refresh, on a `storage` event, shows
+ * another tab's.
+ */
 export class MutationQueue {
-  private state: Stored;
+  private own: QueuedMutation[];
+  private failed: FailedMutation[];
   private readonly listeners = new Set<() => void>();
 
   constructor(
     private readonly storage: KeyValueStorage,
     private readonly key: string,
   ) {
-    this.state = load(storage, key);
+    const stored = load(storage, key);
+    this.own = stored.pending;
+    this.failed = stored.failed;
   }
 
-  /** pending lists the mutations not yet answered, oldest first. */
+  /** pending lists this tab's mutations not yet answered, oldest first. */
   pending(): readonly QueuedMutation[] {
-    return this.state.pending;
+    return this.own;
   }
 
-  /** failures lists the mutations the server refused, oldest first. */
+  /** failures lists the mutations the server refused, oldest first, this tab's and the others'. */
   failures(): readonly FailedMutation[] {
-    return this.state.failed;
+    return this.failed;
   }
 
   /** add keeps m until it is settled; adding an id already pending does nothing. */
   add(m: QueuedMutation): void {
-    if (this.state.pending.some((p) => p.id === m.id)) return;
-    this.update({ ...this.state, pending: [...this.state.pending, m] });
+    if (this.own.some((p) => p.id === m.id)) return;
+    this.own = [...this.own, m];
+    this.update((s) => (s.pending.some((p) => p.id === m.id) ? s : { ...s, pending: [...s.pending, m] }));
   }
 
   /** settle removes the mutation id: answered, or refused (then kept as a failure). */
   settle(id: string, refusal?: Refusal): void {
-    const m = this.state.pending.find((p) => p.id === id);
+    const m = this.own.find((p) => p.id === id);
     if (m === undefined) return;
-    const pending = this.state.pending.filter((p) => p.id !== id);
-    const failed = refusal === undefined ? this.state.failed : [...this.state.failed, { ...m, refusal }];
-    this.update({ pending, failed });
+    this.own = this.own.filter((p) => p.id !== id);
+    this.update((s) => ({
+      pending: s.pending.filter((p) => p.id !== id),
+      failed: refusal === undefined || s.failed.some((f) => f.id === id) ? s.failed : [...s.failed, { ...m, refusal }],
+    }));
   }
 
   /** dismiss forgets a failure the person has read. */
   dismiss(id: string): void {
-    this.update({ ...this.state, failed: this.state.failed.filter((f) => f.id !== id) });
+    this.update((s) => ({ ...s, failed: s.failed.filter((f) => f.id !== id) }));
+  }
+
+  /** refresh reads the failures again: another tab wrote the queue (a `storage` event). */
+  refresh(): void {
+    this.failed = load(this.storage, this.key).failed;
+    this.emit();
   }
 
   subscribe(listener: () => void): () => void {
@@ -80,12 +102,12 @@ export class MutationQueue {
     return () => this.listeners.delete(listener);
   }
 
-  /** whenEmpty resolves once no mutation is pending. */
+  /** whenEmpty resolves once none of this tab's mutations is pending. */
   whenEmpty(): Promise<void> {
-    if (this.state.pending.length === 0) return Promise.resolve();
+    if (this.own.length === 0) return Promise.resolve();
     return new Promise((resolve) => {
       const stop = this.subscribe(() => {
-        if (this.state.pending.length === 0) {
+        if (this.own.length === 0) {
           stop();
           resolve();
         }
@@ -93,13 +115,24 @@ export class MutationQueue {
     });
   }
 
-  private update(next: Stored): void {
-    this.state = next;
+  /**
+   * update applies change to the entries as stored now, not to this tab's view of them, and
+   * writes them back. Storage full or refused (private browsing): the queue still works for this
+   * page's life, with this tab's own entries.
+   */
+  private update(change: (stored: Stored) => Stored): void {
+    const stored = load(this.storage, this.key);
+    const next = change(stored);
+    this.failed = next.failed;
     try {
       this.storage.setItem(this.key, JSON.stringify(next));
     } catch {
-      // Storage full or refused (private browsing): the queue still works for this page's life.
+      // kept in memory only, as said above
     }
+    this.emit();
+  }
+
+  private emit(): void {
     for (const l of [...this.listeners]) l();
   }
 }
