@@ -1,9 +1,10 @@
+import { InMemoryCache } from "@apollo/client";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ViewerStateQuery } from "../features/layout/viewer";
 import { optimisticFollow } from "../features/profile/follow";
 import { memoryStorage } from "../offline/memoryStorage.test-helper";
 import type { QueuedMutation } from "../offline/queue";
-import { startSession } from "./client";
+import { type SessionServices, startSession } from "./client";
 
 // A whole session (startSession: the cache, the links, the queue, the sync step) over a fetch
 // that answers as the server would; the browser's window, document and WebSocket are stand-ins.
@@ -11,6 +12,10 @@ import { startSession } from "./client";
 let online = true;
 /** What the server was asked: each request's operation and token. */
 let asked: { operationName: string; authorization: string }[] = [];
+/** What the server's change log answers after a cursor (SyncChanges). */
+let changesAfter: Record<string, { deleted: string[]; cursor: string }> = {};
+/** hold, awaited before the server answers a request, keeps it back. */
+let hold: (operationName: string, authorization: string) => Promise<void> = async () => {};
 
 const viewerState = {
   __typename: "Query",
@@ -27,9 +32,10 @@ const viewerState = {
 
 /** The server: a token it no longer accepts ("expired") is refused with 401 before GraphQL runs, as api/identify.go does. */
 async function server(_url: string, init: RequestInit): Promise<Response> {
-  const body = JSON.parse(String(init.body)) as { operationName: string };
+  const body = JSON.parse(String(init.body)) as { operationName: string; variables?: { after?: string } };
   const authorization = new Headers(init.headers).get("Authorization") ?? "";
-  asked.push({ operationName: body.operationName, authorization });
+  asked.push({ operationName: body.operationName + (body.variables?.after ? `(${body.variables.after})` : ""), authorization });
+  await hold(body.operationName, authorization);
   const json = (status: number, answer: object) => new Response(JSON.stringify(answer), { status, headers: { "Content-Type": "application/json" } });
   if (authorization === "Bearer expired") return json(401, { errors: [{ message: "token is expired", extensions: { code: "UNAUTHENTICATED" } }] });
   switch (body.operationName) {
@@ -39,6 +45,13 @@ async function server(_url: string, init: RequestInit): Promise<Response> {
       return json(200, { data: viewerState });
     case "SyncStart":
       return json(200, { data: { __typename: "Query", viewer: { __typename: "User", id: "VXNlcjpibw==", changes: { __typename: "SyncChangeConnection", cursor: "c1" } } } });
+    case "SyncChanges": {
+      const page = changesAfter[body.variables?.after ?? ""];
+      if (page === undefined) throw new Error(`the test's server has no changes after ${body.variables?.after}`);
+      const edges = page.deleted.map((id) => ({ __typename: "SyncChangeEdge", node: { __typename: "SyncChange", objectId: id, objectType: "Friendship", operation: "DELETED", node: null } }));
+      const changes = { __typename: "SyncChangeConnection", edges, pageInfo: { __typename: "PageInfo", hasNextPage: false }, cursor: page.cursor };
+      return json(200, { data: { __typename: "Query", viewer: { __typename: "User", id: "VXNlcjpibw==", changes } } });
+    }
     default:
       throw new Error(`the test's server does not answer ${body.operationName}`);
   }
@@ -46,6 +59,8 @@ async function server(_url: string, init: RequestInit): Promise<Response> {
 
 beforeEach(() => {
   asked = [];
+  changesAfter = {};
+  hold = async () => {};
   const listeners = { addEventListener() {}, removeEventListener() {} };
   vi.stubGlobal("window", { ...listeners, navigator: { get onLine() { return online; } }, location: { origin: "http://127.0.0.1:9" } });
   vi.stubGlobal("document", { ...listeners, visibilityState: "visible" });
@@ -162,5 +177,56 @@ describe("a token the server no longer accepts", () => {
     expect(s.credentials.refused).toBe(false);
     seen.unsubscribe();
     s.close();
+  });
+});
+
+describe("two tabs of a user", () => {
+  /** A cache as a session before this app's version saved it: bo follows cy (follow f0), synced up to c0. */
+  function savedBefore(storage: ReturnType<typeof memoryStorage>) {
+    const cache = new InMemoryCache();
+    const f0 = { __typename: "Friendship", id: "f0", follower: { __typename: "User", id: "VXNlcjpibw==" }, followed: { __typename: "User", id: "VXNlcjpj", username: "cy" } };
+    const data = { viewer: { ...viewerState.viewer, followingCount: 1, following: { __typename: "FriendshipConnection", edges: [{ __typename: "FriendshipEdge", node: f0 }] } } };
+    cache.writeQuery({ query: ViewerStateQuery, data: { __typename: "Query", ...data } as never });
+    storage.setItem("quickphotos.cache.bo", JSON.stringify(cache.extract()));
+    storage.setItem("quickphotos.syncCursor.bo", "c0");
+  }
+  const follows = (s: SessionServices) => Object.keys(s.client.cache.extract() as object).filter((k) => k.startsWith("Friendship:"));
+
+  it("each catch up from the cursor of their own cache, and a cursor is stored only with the cache that applied it", async () => {
+    online = true;
+    const storage = memoryStorage();
+    savedBefore(storage);
+    // Between c0 and c1 bo unfollowed cy elsewhere.
+    changesAfter = { c0: { deleted: ["f0"], cursor: "c1" }, c1: { deleted: [], cursor: "c1" } };
+    // Tab 2's change is kept back by the network until tab 1 has caught up.
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    hold = (name, authorization) => (name === "FollowUser" && authorization === "Bearer t2" ? released : Promise.resolve());
+
+    const tab1 = startSession({ username: "bo", token: "t1" }, storage as unknown as Storage);
+    storage.setItem("quickphotos.queue.bo", JSON.stringify({ pending: [followAda], failed: [] }));
+    const tab2 = startSession({ username: "bo", token: "t2" }, storage as unknown as Storage);
+
+    await vi.waitFor(() => expect(follows(tab1)).toEqual([]));
+    await new Promise((r) => setTimeout(r, 400)); // tab 1's cache saved
+    release();
+    await vi.waitFor(() => expect(tab2.queue.pending()).toEqual([]));
+    await vi.waitFor(() => expect(asked.filter((a) => a.authorization === "Bearer t2" && a.operationName.startsWith("SyncChanges"))).not.toEqual([]));
+    await new Promise((r) => setTimeout(r, 50));
+
+    // Tab 2 asked for the changes after its own cache's cursor, and applied the unfollow.
+    expect(asked.filter((a) => a.operationName.startsWith("SyncChanges")).map((a) => `${a.authorization}: ${a.operationName}`)).toEqual([
+      "Bearer t1: SyncChanges(c0)",
+      "Bearer t2: SyncChanges(c0)",
+    ]);
+    expect(follows(tab2)).toEqual(["Friendship:f1"]);
+    tab1.close();
+    tab2.close();
+
+    // Whichever tab saved last, the next session opens on a cache with the unfollow in it.
+    online = false;
+    const tab3 = startSession({ username: "bo", token: "t3" }, storage as unknown as Storage);
+    expect(follows(tab3)).toEqual(["Friendship:f1"]);
+    tab3.close();
   });
 });

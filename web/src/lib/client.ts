@@ -47,9 +47,10 @@ export function startSession(session: Session, storage: Storage = window.localSt
   const endpoint = { url: `${apiBase()}/graphql`, token: () => credentials.token };
   const cacheKey = `quickphotos.cache.${session.username}`;
   const cache = new InMemoryCache();
-  // A cursor is only as good as the cache it was stored with: with none restored, start anew.
-  if (!restoreCache(cache, storage, cacheKey)) storage.removeItem(syncCursorKey(session.username));
-  const saver = cacheSaver(cache, storage, cacheKey);
+  // The sync cursor is stored with the cache (offline/persistCache.ts), and this tab syncs from
+  // the one its own cache restored: with none restored, it starts anew.
+  const restored = restoreCache(cache, storage, cacheKey, oldSyncCursorKey(session.username));
+  const saver = cacheSaver(cache, storage, cacheKey, () => sync.cursor);
 
   const connectivity = new Connectivity(browserOnline());
   const ended = new AbortController();
@@ -97,8 +98,7 @@ export function startSession(session: Session, storage: Storage = window.localSt
   // foreground, and when the server pokes (changesAvailable), each once the queue has drained.
   const sync = new Sync({
     client,
-    storage,
-    key: syncCursorKey(session.username),
+    cursor: restored?.cursor,
     drained: () => queue.whenEmpty(),
     readScope: () => client.refetchQueries({ include: "active" }),
     saveCache: () => saver.flush(),
@@ -193,11 +193,12 @@ export function startSession(session: Session, storage: Storage = window.localSt
   };
 }
 
-const syncCursorKey = (username: string) => `quickphotos.syncCursor.${username}`;
+/** Where the sync cursor was kept before it moved in with the cache: read once, to migrate. */
+const oldSyncCursorKey = (username: string) => `quickphotos.syncCursor.${username}`;
 
-/** forgetSession removes what the browser kept of a session: its cache, its sync cursor and its queue. */
+/** forgetSession removes what the browser kept of a session: its cache and sync cursor (an old one too) and its queue. */
 function forgetSession(username: string, storage: Storage): void {
   storage.removeItem(`quickphotos.cache.${username}`);
-  storage.removeItem(syncCursorKey(username));
+  storage.removeItem(oldSyncCursorKey(username));
   storage.removeItem(`quickphotos.queue.${username}`);
 }

@@ -6,7 +6,6 @@ import { Observable } from "rxjs";
 import { describe, expect, it } from "vitest";
 import { FeedQuery } from "../features/feed/Feed";
 import { ViewerStateQuery } from "../features/layout/viewer";
-import { memoryStorage } from "./memoryStorage.test-helper";
 import { Sync } from "./sync";
 
 const viewerId = "VXNlcjpi";
@@ -55,9 +54,8 @@ function page(changes: object[], cursor: string, hasNextPage = false) {
 
 type Answer = { data?: unknown; errors?: unknown[] } | Error;
 
-/** setup: a client whose link answers each request with answer(operationName, variables). */
-function setup(answer: (name: string, variables: Record<string, unknown>) => Answer) {
-  const storage = memoryStorage();
+/** setup: a client whose cache is at cursor, and whose link answers each request with answer(operationName, variables). */
+function setup(cursor: string | undefined, answer: (name: string, variables: Record<string, unknown>) => Answer) {
   const asked: string[] = [];
   const cache = new InMemoryCache();
   const link = new ApolloLink(
@@ -74,20 +72,14 @@ function setup(answer: (name: string, variables: Record<string, unknown>) => Ans
   );
   const client = new ApolloClient({ cache, link });
   const events: string[] = [];
-  /** What the next saves of the cache answer (true once this runs out). */
-  const saves: boolean[] = [];
-  const sync = new Sync({
+  const sync: Sync = new Sync({
     client,
-    storage,
-    key: "cursor",
+    cursor,
     drained: async () => void events.push("drained"),
-    readScope: async () => void events.push(`read scope at cursor ${storage.getItem("cursor")}`),
-    saveCache: () => {
-      events.push(`saved cache at cursor ${storage.getItem("cursor")}`);
-      return saves.shift() ?? true;
-    },
+    readScope: async () => void events.push(`read scope at cursor ${sync.cursor}`),
+    saveCache: () => void events.push(`saved cache at cursor ${sync.cursor}`),
   });
-  return { storage, asked, cache, client, sync, events, saves };
+  return { asked, cache, client, sync, events };
 }
 
 function seedFeed(cache: InMemoryCache, photos: object[], hasNextPage = false) {
@@ -130,49 +122,38 @@ function feedIds(cache: InMemoryCache): string[] | undefined {
 }
 
 describe("Sync", () => {
-  it("pages through the changes, storing each page's cursor once the page is in the cache and saved", async () => {
+  it("pages through the changes, moving to each page's cursor once the page is in the cache, and saving the cache with it", async () => {
     const seen: string[] = [];
-    const s = setup((name, v) => {
+    const s = setup("c0", (name, v) => {
       if (name !== "SyncChanges") throw new Error(`asked ${name}`);
       if (v.after === "c0") {
-        seen.push(`page 1 asked at cursor ${s.storage.getItem("cursor")}`);
+        seen.push(`page 1 asked at cursor ${s.sync.cursor}`);
         return page([change("User", ownerId, user(ownerId, "ada", "Ada Lovelace"))], "c1", true);
       }
       const name1 = (s.cache.extract() as Record<string, { name?: string }>)[`User:${ownerId}`]?.name;
-      seen.push(`page 2 asked at cursor ${s.storage.getItem("cursor")}, owner named ${name1}`);
+      seen.push(`page 2 asked at cursor ${s.sync.cursor}, owner named ${name1}`);
       return page([change("Photo", "p3", photo("p3", "2026-11-28T10:00:00"))], "c2");
     });
     seedFeed(s.cache, [photo("p2", "2026-11-27T10:00:00"), photo("p1", "2026-11-26T10:00:00")]);
-    s.storage.setItem("cursor", "c0");
 
     await s.sync.run();
 
     expect(seen).toEqual(["page 1 asked at cursor c0", "page 2 asked at cursor c1, owner named Ada Lovelace"]);
-    expect(s.events).toEqual(["drained", "saved cache at cursor c0", "saved cache at cursor c1"]);
-    expect(s.storage.getItem("cursor")).toBe("c2");
+    expect(s.events).toEqual(["drained", "saved cache at cursor c1", "saved cache at cursor c2"]);
+    expect(s.sync.cursor).toBe("c2");
     // The new photo is at the top of the feed, newest first; the pages themselves are not kept.
     expect(feedIds(s.cache)).toEqual(["p3", "p2", "p1"]);
     expect(JSON.stringify(s.cache.extract())).not.toContain("changes");
   });
 
   it("keeps the last applied page's cursor when a later page fails", async () => {
-    const s = setup((_, v) => (v.after === "c0" ? page([], "c1", true) : new Error("offline")));
-    s.storage.setItem("cursor", "c0");
+    const s = setup("c0", (_, v) => (v.after === "c0" ? page([], "c1", true) : new Error("offline")));
     await expect(s.sync.run()).rejects.toThrow("offline");
-    expect(s.storage.getItem("cursor")).toBe("c1");
+    expect(s.sync.cursor).toBe("c1");
   });
 
-  it("keeps the cursor where the saved cache is when the cache could not be saved", async () => {
-    const s = setup((_, v) => page([], v.after === "c0" ? "c1" : "c2", v.after === "c0"));
-    s.saves.push(false);
-    s.storage.setItem("cursor", "c0");
-    await s.sync.run();
-    expect(s.asked).toEqual(["SyncChanges(c0)"]);
-    expect(s.storage.getItem("cursor")).toBe("c0");
-  });
-
-  it("starts with the cursor of now, stored before the screens' queries are read again", async () => {
-    const s = setup((name) =>
+  it("starts with the cursor of now, kept before the screens' queries are read again", async () => {
+    const s = setup(undefined, (name) =>
       name === "SyncStart" ? { data: { __typename: "Query", viewer: { __typename: "User", id: viewerId, changes: { __typename: "SyncChangeConnection", cursor: "now" } } } } : new Error(`asked ${name}`),
     );
     await s.sync.run();
@@ -182,20 +163,19 @@ describe("Sync", () => {
   });
 
   it("starts a new sync when the cursor has expired", async () => {
-    const s = setup((name) =>
+    const s = setup("old", (name) =>
       name === "SyncStart"
         ? { data: { __typename: "Query", viewer: { __typename: "User", id: viewerId, changes: { __typename: "SyncChangeConnection", cursor: "fresh" } } } }
         : { data: null, errors: [{ message: "cursor expired", extensions: { code: "CURSOR_EXPIRED" } }] },
     );
-    s.storage.setItem("cursor", "old");
     await s.sync.run();
     expect(s.asked).toEqual(["SyncChanges(old)", "SyncStart"]);
-    expect(s.storage.getItem("cursor")).toBe("fresh");
+    expect(s.sync.cursor).toBe("fresh");
     expect(s.events).toEqual(["drained", "read scope at cursor fresh"]);
   });
 
   it("evicts a deleted object and takes it out of the lists that held it", async () => {
-    const s = setup(() =>
+    const s = setup("c0", () =>
       page(
         [
           change("Photo", "p1", null),
@@ -213,7 +193,6 @@ describe("Sync", () => {
     );
     seedFeed(s.cache, [photo("p2", "2026-11-27T10:00:00"), photo("p1", "2026-11-26T10:00:00")]);
     seedFollow(s.cache, "f1", "VXNlcjpj", "cy");
-    s.storage.setItem("cursor", "c0");
 
     await s.sync.run();
 
@@ -226,11 +205,10 @@ describe("Sync", () => {
   });
 
   it("takes every photo of an unfollowed user out of the feed, also those no change lists", async () => {
-    const s = setup(() => page([change("Friendship", "f1", null)], "c1"));
+    const s = setup("c0", () => page([change("Friendship", "f1", null)], "c1"));
     const other = { ...photo("p3", "2026-11-25T10:00:00"), owner: { __typename: "User", id: "VXNlcjpj", username: "cy", name: "Cy" } };
     seedFeed(s.cache, [photo("p2", "2026-11-27T10:00:00"), photo("p1", "2026-11-26T10:00:00"), other]);
     seedFollow(s.cache, "f1", ownerId, "ada");
-    s.storage.setItem("cursor", "c0");
 
     await s.sync.run();
 
@@ -239,7 +217,7 @@ describe("Sync", () => {
   });
 
   it("keeps the feed when someone else's follow of the viewer is deleted", async () => {
-    const s = setup(() => page([change("Friendship", "f9", null)], "c1"));
+    const s = setup("c0", () => page([change("Friendship", "f9", null)], "c1"));
     seedFeed(s.cache, [photo("p2", "2026-11-27T10:00:00")]);
     s.cache.writeQuery({
       query: ViewerStateQuery,
@@ -256,7 +234,6 @@ describe("Sync", () => {
         },
       },
     });
-    s.storage.setItem("cursor", "c0");
 
     await s.sync.run();
 
@@ -264,9 +241,8 @@ describe("Sync", () => {
   });
 
   it("drops the feed, to be read again, when an unfollow names a follow the cache never held", async () => {
-    const s = setup(() => page([change("Friendship", "f9", null)], "c1"));
+    const s = setup("c0", () => page([change("Friendship", "f9", null)], "c1"));
     seedFeed(s.cache, [photo("p2", "2026-11-27T10:00:00")]);
-    s.storage.setItem("cursor", "c0");
 
     await s.sync.run();
 
@@ -274,9 +250,8 @@ describe("Sync", () => {
   });
 
   it("does not put a photo older than every loaded one into a list with more pages", async () => {
-    const s = setup(() => page([change("Photo", "p0", photo("p0", "2026-11-01T10:00:00"))], "c1"));
+    const s = setup("c0", () => page([change("Photo", "p0", photo("p0", "2026-11-01T10:00:00"))], "c1"));
     seedFeed(s.cache, [photo("p2", "2026-11-27T10:00:00")], true);
-    s.storage.setItem("cursor", "c0");
     await s.sync.run();
     expect(feedIds(s.cache)).toEqual(["p2"]);
   });
@@ -284,9 +259,8 @@ describe("Sync", () => {
   it("runs once the queue has drained, and once more when asked during a run", async () => {
     let drain!: () => void;
     const drained = new Promise<void>((r) => (drain = r));
-    const s = setup((_, v) => page([], v.after === "c0" ? "c1" : "c2"));
-    const sync = new Sync({ client: s.client, storage: s.storage, key: "cursor", drained: () => drained, readScope: async () => {}, saveCache: () => true });
-    s.storage.setItem("cursor", "c0");
+    const s = setup(undefined, (_, v) => page([], v.after === "c0" ? "c1" : "c2"));
+    const sync = new Sync({ client: s.client, cursor: "c0", drained: () => drained, readScope: async () => {}, saveCache: () => {} });
     const first = sync.run();
     const second = sync.run();
     await Promise.resolve();
@@ -294,6 +268,6 @@ describe("Sync", () => {
     drain();
     await Promise.all([first, second]);
     expect(s.asked).toEqual(["SyncChanges(c0)", "SyncChanges(c1)"]);
-    expect(s.storage.getItem("cursor")).toBe("c2");
+    expect(sync.cursor).toBe("c2");
   });
 });

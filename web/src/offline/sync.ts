@@ -1,12 +1,16 @@
 // The sync step: the cache kept in step with the server's change log (docs/offline-sync.md).
 //
-// With no stored cursor (a first sign-in, a cursor refused), a sync starts: the cursor of now is
-// asked for and stored, *then* the screens' queries are read again, so a change made between
-// the two comes again after the cursor. Otherwise the changes after the stored cursor are read
-// a page at a time: an upserted object is normalised into the cache by its id with the fields
-// the screens show, and put into the lists that show it (the feed, a profile's photos, the
-// viewer's reactions and follows); a deleted one is taken out of every list and evicted. A
-// page's cursor is stored only once the page is applied and the cache saved with it.
+// The cursor is this tab's, kept in memory: the one stored with the cache the session restored,
+// then each one whose changes this tab's cache has applied; it is stored only with that cache
+// (offline/persistCache.ts). Another tab's cursor says nothing of this tab's cache.
+//
+// With no cursor (a first sign-in, no cache restored, a cursor refused), a sync starts: the
+// cursor of now is asked for and kept, *then* the screens' queries are read again, so a change
+// made between the two comes again after the cursor. Otherwise the changes after the cursor are
+// read a page at a time: an upserted object is normalised into the cache by its id with the
+// fields the screens show, and put into the lists that show it (the feed, a profile's photos,
+// the viewer's reactions and follows); a deleted one is taken out of every list and evicted.
+// Once a page is applied the cursor moves to the page's, and the cache is saved with it.
 //
 // Each run first waits for the mutation queue to drain: the changes then include what the queue
 // did, as the server applied it. Runs never overlap; a run asked for while one is going runs
@@ -18,7 +22,6 @@ import { graphql } from "../gql";
 import type { SyncChangesQuery as SyncChangesResult } from "../gql/graphql";
 import { ViewerStateQuery } from "../features/layout/viewer";
 import { atEnd, byTimestamp, byUserThenType, dropFromConnections, insertEdge, removeEdgesWhere } from "./connections";
-import type { KeyValueStorage } from "./queue";
 
 /** The followed end of a follow, read from the cache when the follow is deleted (see leftFeed). */
 export const FollowEndsFragment = graphql(`
@@ -117,33 +120,35 @@ const refusedCursor = new Set(["CURSOR_EXPIRED", "BAD_USER_INPUT"]);
 
 export interface SyncDeps {
   client: ApolloClient;
-  /** Where the cursor is kept, under key, beside the cache. */
-  storage: KeyValueStorage;
-  key: string;
+  /** cursor is the one stored with the cache the session restored; undefined: none restored. */
+  cursor: string | undefined;
   /** drained resolves once the mutation queue is empty. */
   drained: () => Promise<void>;
   /** readScope reads the screens' queries again (a new sync's second step). */
   readScope: () => Promise<unknown>;
   /**
-   * saveCache writes the cache to storage at once, before a page's cursor is stored; false when
-   * it could not (the storage is full): the cursor then stays where the saved cache is.
+   * saveCache writes the cache to storage at once, with the cursor, once a page is applied. When
+   * it cannot (the storage is full), the snapshot stored before stays, with its own cursor.
    */
-  saveCache: () => boolean;
+  saveCache: () => void;
 }
 
 export class Sync {
   private running: Promise<void> | undefined;
   private again = false;
   private closed = false;
+  private at: string | undefined;
 
-  constructor(private readonly deps: SyncDeps) {}
-
-  /** cursor is the stored cursor, undefined when a sync has to start. */
-  get cursor(): string | undefined {
-    return this.deps.storage.getItem(this.deps.key) ?? undefined;
+  constructor(private readonly deps: SyncDeps) {
+    this.at = deps.cursor;
   }
 
-  /** close stops storing cursors and starting runs: the session ended. */
+  /** cursor is this tab's cache's: the changes up to it are applied. Undefined when a sync has to start. */
+  get cursor(): string | undefined {
+    return this.at;
+  }
+
+  /** close stops moving the cursor and starting runs: the session ended. */
   close(): void {
     this.closed = true;
   }
@@ -173,7 +178,7 @@ export class Sync {
   }
 
   private async syncOnce(): Promise<void> {
-    const after = this.cursor;
+    const after = this.at;
     if (after === undefined) return this.start();
     return this.catchUp(after);
   }
@@ -183,7 +188,7 @@ export class Sync {
     const { data } = await this.deps.client.query({ query: SyncStartQuery, fetchPolicy: "network-only" });
     // No profile yet: nothing to follow; the next run, once there is one, starts the sync.
     if (!data?.viewer || this.closed) return;
-    this.deps.storage.setItem(this.deps.key, data.viewer.changes.cursor);
+    this.at = data.viewer.changes.cursor;
     forgetPages(this.deps.client.cache, data.viewer.id);
     await this.deps.readScope();
   }
@@ -201,16 +206,16 @@ export class Sync {
       } catch (err) {
         if (CombinedGraphQLErrors.is(err) && err.errors.some((e) => refusedCursor.has(String(e.extensions?.code)))) {
           if (this.closed) return;
-          this.deps.storage.removeItem(this.deps.key);
+          this.at = undefined;
           return this.start();
         }
         throw err;
       }
       if (!page || this.closed) return;
       applyChanges(this.deps.client.cache, page.id, page.changes.edges.map((e) => e.node));
-      if (!this.deps.saveCache()) return;
       after = page.changes.cursor;
-      this.deps.storage.setItem(this.deps.key, after);
+      this.at = after;
+      this.deps.saveCache();
       if (!page.changes.pageInfo.hasNextPage) return;
     }
   }
