@@ -23,6 +23,7 @@ import (
 
 	"github.com/quickphotos/quickphotos/api"
 	"github.com/quickphotos/quickphotos/api/limits"
+	"github.com/quickphotos/quickphotos/auth"
 	"github.com/quickphotos/quickphotos/domain"
 	"github.com/quickphotos/quickphotos/internal/testkit/apitest"
 	"github.com/quickphotos/quickphotos/internal/testkit/syncbuf"
@@ -333,8 +334,8 @@ func TestMalformedRequestsAreTheClientsMistake(t *testing.T) {
 // brokenVerifier fails the way a verifier with a bug does: an internal error.
 type brokenVerifier struct{}
 
-func (brokenVerifier) Verify(context.Context, string) (string, error) {
-	return "", domain.Wrap(domain.Internal, errors.New("key cache closed"), "verifier broken")
+func (brokenVerifier) Verify(context.Context, string) (auth.Identity, error) {
+	return auth.Identity{}, domain.Wrap(domain.Internal, errors.New("key cache closed"), "verifier broken")
 }
 
 func TestAVerifierFailureIsLoggedAndHidden(t *testing.T) {

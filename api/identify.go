@@ -47,11 +47,11 @@ func callerOf(r *http.Request, v auth.Verifier) (domain.Caller, error) {
 	if !strings.EqualFold(scheme, "Bearer") || token == "" {
 		return domain.Caller{}, domain.Errorf(domain.Unauthenticated, "the Authorization header must be: Bearer <token>")
 	}
-	username, err := v.Verify(r.Context(), token)
+	id, err := v.Verify(r.Context(), token)
 	if err != nil {
 		return domain.Caller{}, err
 	}
-	return domain.Authenticated(username), nil
+	return domain.Authenticated(id.Username), nil
 }
 
 // writeHTTPError answers a request refused before GraphQL ran, in GraphQL's error shape so

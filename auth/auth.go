@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/lestrrat-go/jwx/v3/jwa"
@@ -13,14 +14,50 @@ import (
 	"github.com/quickphotos/quickphotos/domain"
 )
 
-// Verifier checks a bearer token and returns the username it authenticates. The API depends on
-// this interface, not on a concrete verifier, so that development (HS256) and production (OIDC)
-// are one flag apart and tests can stub authentication out.
+// Verifier checks a bearer token and returns whom it authenticates, and until when. The API
+// depends on this interface, not on a concrete verifier, so that development (HS256) and
+// production (OIDC) are one flag apart and tests can stub authentication out.
 //
 // Every rejection is a *domain.Error with code domain.Unauthenticated and a message that names
 // what was wrong without repeating the token.
 type Verifier interface {
-	Verify(ctx context.Context, token string) (username string, err error)
+	Verify(ctx context.Context, token string) (Identity, error)
+}
+
+// Identity is what a token Verify accepted proves: the username, and how long the proof
+// holds. A request uses it at once; a connection that authenticated once (a WebSocket, a
+// stream of Server-Sent Events) must stop acting as Username once Expired says so, as Verify
+// refuses the same token from then on.
+type Identity struct {
+	Username string
+	// Expires is the first instant Verify refuses the token as expired: its exp plus the
+	// leeway. Zero for an identity that does not expire (the verifiers of this package refuse
+	// tokens without exp).
+	Expires time.Time
+	// now is the clock of the verifier that made the identity; time.Now when nil.
+	now func() time.Time
+}
+
+// Expired reports whether Verify, by its own clock, now refuses the token the identity came
+// from because it has expired.
+func (id Identity) Expired() bool {
+	return !id.Expires.IsZero() && !id.clock().Before(id.Expires)
+}
+
+// Left is how long the identity has before it expires, by the verifier's clock: zero or less
+// once it has, and the longest duration when it never does.
+func (id Identity) Left() time.Duration {
+	if id.Expires.IsZero() {
+		return math.MaxInt64
+	}
+	return id.Expires.Sub(id.clock())
+}
+
+func (id Identity) clock() time.Time {
+	if id.now == nil {
+		return time.Now()
+	}
+	return id.now()
 }
 
 // DefaultLeeway is the clock skew tolerated when Options.Leeway is zero: enough for servers whose
@@ -139,6 +176,18 @@ func (s settings) checkClaims(tok jwt.Token, issuer string, extra ...jwt.Validat
 	default:
 		return reject("the token's claims are not valid")
 	}
+}
+
+// identity is whom tok authenticates, until its exp plus the leeway: checkClaims refuses the
+// token from that instant on (jwt.Validate's "now is not before exp plus the skew", with no
+// truncation of the time, jwx's default).
+func (s settings) identity(tok jwt.Token) (Identity, error) {
+	name, err := s.username(tok)
+	if err != nil {
+		return Identity{}, err
+	}
+	exp, _ := tok.Expiration() // checkClaims requires it
+	return Identity{Username: name, Expires: exp.Add(s.leeway), now: s.now}, nil
 }
 
 // username reads the username claim and holds it to the same rules as a username sent in a

@@ -46,7 +46,7 @@ func (d *Dev) SignIn(username string) (string, error) {
 	return Mint(d.key, username, DevTokenTTL, d.opts)
 }
 
-// Verify returns the username of a token SignIn signed.
-func (d *Dev) Verify(ctx context.Context, token string) (string, error) {
+// Verify returns the identity of a token SignIn signed.
+func (d *Dev) Verify(ctx context.Context, token string) (Identity, error) {
 	return d.hs.Verify(ctx, token)
 }

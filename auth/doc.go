@@ -1,5 +1,6 @@
 // Package auth authenticates the caller of the API from the `Authorization: Bearer <JWT>`
-// header: a Verifier turns a token into the username that the rest of the API acts as.
+// header: a Verifier turns a token into the username that the rest of the API acts as, and says
+// until when (Identity.Expires), for the connections that outlive a request.
 //
 // There are two verifiers:
 //

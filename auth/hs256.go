@@ -54,27 +54,27 @@ func checkSecret(secret []byte) error {
 	return nil
 }
 
-// Verify returns the username a token minted by Mint with the same secret authenticates. Only
+// Verify returns the identity a token minted by Mint with the same secret authenticates. Only
 // HS256 is accepted: in particular "none" and every asymmetric algorithm are refused before any
 // signature is checked. ctx is unused, as verification needs no I/O; it is there to satisfy
 // Verifier.
-func (h *HS256) Verify(_ context.Context, token string) (string, error) {
+func (h *HS256) Verify(_ context.Context, token string) (Identity, error) {
 	hdr, err := protectedHeader(token)
 	if err != nil {
-		return "", err
+		return Identity{}, err
 	}
 	alg, ok := hdr.Algorithm()
 	if !ok || alg.String() != jwa.HS256().String() {
-		return "", reject("the token is not signed with an accepted algorithm (got %s, want HS256)", algorithmName(alg))
+		return Identity{}, reject("the token is not signed with an accepted algorithm (got %s, want HS256)", algorithmName(alg))
 	}
 	tok, err := parseSigned(token, jwa.HS256(), h.secret)
 	if err != nil {
-		return "", err
+		return Identity{}, err
 	}
 	if err := h.s.checkClaims(tok, HS256Issuer, jwt.WithAudience(HS256Audience)); err != nil {
-		return "", err
+		return Identity{}, err
 	}
-	return h.s.username(tok)
+	return h.s.identity(tok)
 }
 
 // Mint returns a token for username valid for ttl from opts.Now: what `quickphotos token

@@ -135,8 +135,8 @@ func TestHS256Verify(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Verify: %v", err)
 			}
-			if got != tt.want {
-				t.Errorf("username = %q, want %q", got, tt.want)
+			if got.Username != tt.want {
+				t.Errorf("username = %q, want %q", got.Username, tt.want)
 			}
 		})
 	}
@@ -232,8 +232,8 @@ func TestMint(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got, err := v.Verify(context.Background(), token); err != nil || got != tt.user {
-				t.Fatalf("Verify(minted) = %q, %v; want %q", got, err, tt.user)
+			if got, err := v.Verify(context.Background(), token); err != nil || got.Username != tt.user {
+				t.Fatalf("Verify(minted) = %q, %v; want %q", got.Username, err, tt.user)
 			}
 			clk.Advance(tt.ttl + DefaultLeeway + time.Second)
 			_, err = v.Verify(context.Background(), token)

@@ -193,41 +193,41 @@ func (o *OIDC) Close() error {
 	return o.closeErr
 }
 
-// Verify returns the username an issuer's token authenticates. A token naming a key (kid) that
+// Verify returns the identity an issuer's token authenticates. A token naming a key (kid) that
 // is not cached triggers one refresh of the keys, at most once per MinKeyRefreshInterval; ctx
 // bounds the wait for it. When that refresh fails the error has code domain.Unavailable rather
 // than Unauthenticated: the token may be fine, and retrying later may succeed.
-func (o *OIDC) Verify(ctx context.Context, token string) (string, error) {
+func (o *OIDC) Verify(ctx context.Context, token string) (Identity, error) {
 	if o.closed.Load() {
-		return "", domain.Errorf(domain.Internal, "auth: OIDC.Verify called after Close")
+		return Identity{}, domain.Errorf(domain.Internal, "auth: OIDC.Verify called after Close")
 	}
 	hdr, err := protectedHeader(token)
 	if err != nil {
-		return "", err
+		return Identity{}, err
 	}
 	kid, ok := hdr.KeyID()
 	if !ok || kid == "" {
-		return "", reject("the token names no signing key (kid)")
+		return Identity{}, reject("the token names no signing key (kid)")
 	}
 	key, err := o.key(ctx, kid)
 	if err != nil {
-		return "", err
+		return Identity{}, err
 	}
 	alg, ok := hdr.Algorithm()
 	if !ok || !fits(key, alg) {
-		return "", reject("the token is not signed with an accepted algorithm (got %s)", algorithmName(alg))
+		return Identity{}, reject("the token is not signed with an accepted algorithm (got %s)", algorithmName(alg))
 	}
 	tok, err := parseSigned(token, alg, key)
 	if err != nil {
-		return "", err
+		return Identity{}, err
 	}
 	if err := o.s.checkClaims(tok, o.issuer); err != nil {
-		return "", err
+		return Identity{}, err
 	}
 	if err := o.checkAudience(tok); err != nil {
-		return "", err
+		return Identity{}, err
 	}
-	return o.s.username(tok)
+	return o.s.identity(tok)
 }
 
 // key returns the cached key with the given kid, refreshing the key set when it is missing and

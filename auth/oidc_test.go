@@ -292,8 +292,8 @@ func TestOIDCVerify(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Verify: %v", err)
 			}
-			if got != tt.want {
-				t.Errorf("username = %q, want %q", got, tt.want)
+			if got.Username != tt.want {
+				t.Errorf("username = %q, want %q", got.Username, tt.want)
 			}
 		})
 	}
