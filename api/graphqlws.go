@@ -22,7 +22,9 @@ import (
 // graphqlWS serves GraphQL over WebSocket as graphql-ws's PROTOCOL.md defines it (the
 // graphql-transport-ws subprotocol), close codes included, because clients act on them: the
 // stock graphql-ws client retries a connection closed with 1000 or 1002 at once and for ever,
-// and gives up, telling the application, on 4400, 4401, 4403, 4406, 4409 and 4429.
+// gives up, telling the application, on 4400, 4401, 4406, 4409 and 4429, and retries 4403 and
+// 4408 (retryAttempts times, 5 by default, backing off), calling connectionParams again for
+// each attempt: so 4403 is also how an expired token ends a connection (tokenexpiry.go).
 //
 // It is written here rather than configured from gqlgen's transport.Websocket, which closes
 // with 1000 "terminated" or 1002 where the protocol has its own codes (a refused
@@ -45,7 +47,7 @@ const wsSubprotocol = "graphql-transport-ws"
 const (
 	closeBadRequest      websocket.StatusCode = 4400 // a message the protocol does not allow
 	closeUnauthorized    websocket.StatusCode = 4401 // subscribe before connection_ack
-	closeForbidden       websocket.StatusCode = 4403 // connection_init refused (a bad token)
+	closeForbidden       websocket.StatusCode = 4403 // connection_init refused (a bad token), or the token expired
 	closeBadSubprotocol  websocket.StatusCode = 4406 // not graphql-transport-ws
 	closeInitTimeout     websocket.StatusCode = 4408 // no connection_init within liveInitTimeout
 	closeSubscriberTaken websocket.StatusCode = 4409 // subscribe with the id of a running operation
@@ -73,13 +75,18 @@ func (t graphqlWS) Do(w http.ResponseWriter, r *http.Request, exec graphql.Graph
 	}
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
-	c := &wsConn{t: t, conn: conn, exec: exec, header: r.Header, ctx: ctx, ops: map[string]*wsOperation{}}
+	c := &wsConn{t: t, conn: conn, exec: exec, header: r.Header, ctx: ctx, identity: identityOf(ctx), ops: map[string]*wsOperation{}}
 	if conn.Subprotocol() != wsSubprotocol {
 		c.refuse(ctx, closeBadSubprotocol, "Subprotocol not acceptable")
 		return
 	}
 	conn.SetReadLimit(t.readLimit)
 	c.serve(ctx)
+	c.mu.Lock()
+	if c.expiry != nil {
+		c.expiry.Stop()
+	}
+	c.mu.Unlock()
 	cancel()
 	c.running.Wait()
 }
@@ -93,9 +100,16 @@ type wsConn struct {
 	// running counts the goroutines of the operations and the keep-alive, which Do waits for.
 	running sync.WaitGroup
 
+	// closing closes the connection once: the first refusal is the one the client gets.
+	closing sync.Once
+
 	mu sync.Mutex
 	// ctx is the connection's: its caller once connection_init named one.
-	ctx      context.Context
+	ctx context.Context
+	// identity is the caller's token's, whose expiry ends the connection (zero without a
+	// token); expiry is the timer that ends it, from the acknowledgement on.
+	identity auth.Identity
+	expiry   *time.Timer
 	initSeen bool
 	acked    bool
 	// ops are the running operations by id. An operation writes only while it is still the
@@ -185,7 +199,8 @@ func (c *wsConn) handle(ctx context.Context, data []byte) (websocket.StatusCode,
 
 // init authenticates the connection with the Authorization entry of connection_init's payload
 // (as Apollo Client and graphql-ws send connection parameters), acknowledges it, and starts its
-// keep-alive pings. Without an entry, the caller identify found for the upgrade request stays.
+// keep-alive pings and the timer of its token's expiry. Without an entry, the caller identify
+// found for the upgrade request stays, and so does its token's expiry.
 func (c *wsConn) init(ctx context.Context, payload json.RawMessage) (websocket.StatusCode, string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -198,7 +213,7 @@ func (c *wsConn) init(ctx context.Context, payload json.RawMessage) (websocket.S
 	if header := authorizationOf(params); header != "" && c.t.verifier != nil {
 		r, _ := http.NewRequestWithContext(ctx, http.MethodGet, "/", nil)
 		r.Header.Set("Authorization", header)
-		caller, err := callerOf(r, c.t.verifier)
+		caller, id, err := callerOf(r, c.t.verifier)
 		if err != nil {
 			if domain.ErrorCode(err) == domain.Internal {
 				c.t.refusals.logger.ErrorContext(ctx, "internal error authenticating a WebSocket", "err", err)
@@ -206,9 +221,13 @@ func (c *wsConn) init(ctx context.Context, payload json.RawMessage) (websocket.S
 			}
 			return closeForbidden, "Forbidden: " + domain.ErrorMessage(err)
 		}
-		c.ctx = domain.WithCaller(c.ctx, caller)
+		c.ctx = withIdentity(domain.WithCaller(c.ctx, caller), id)
+		c.identity = id
 	}
 	c.acked = true
+	if !c.identity.Expires.IsZero() {
+		c.expiry = time.AfterFunc(c.identity.Left(), func() { c.refuse(ctx, closeForbidden, tokenExpiredReason) })
+	}
 	c.writeLocked(ctx, "connection_ack", "", nil)
 	c.running.Add(1)
 	go func() {
@@ -303,14 +322,18 @@ func isObjectOrAbsent(raw json.RawMessage) bool {
 	return len(raw) == 0 || string(raw) == "null" || raw[0] == '{'
 }
 
-// subscribe starts operation id. The request's text is checked as an HTTP request's is (keys
-// given once, valid UTF-8); a refusal there ends the operation with an error message, as a
-// document that does not validate does.
+// subscribe starts operation id; a subscribe past its token's expiry closes the connection.
+// The request's text is checked as an HTTP request's is (keys given once, valid UTF-8); a
+// refusal there ends the operation with an error message, as a document that does not
+// validate does.
 func (c *wsConn) subscribe(id string, params *graphql.RawParams, documentID string, payload json.RawMessage) (websocket.StatusCode, string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if !c.acked {
 		return closeUnauthorized, "Unauthorized"
+	}
+	if c.identity.Expired() {
+		return closeForbidden, tokenExpiredReason
 	}
 	if c.ops[id] != nil {
 		return closeSubscriberTaken, fmt.Sprintf("Subscriber for %.80s already exists", id)
@@ -385,11 +408,16 @@ func (c *wsConn) run(ctx context.Context, id string, op *wsOperation, params *gr
 	c.finish(ctx, id, op, "complete", nil)
 }
 
-// send writes a next message of operation id, unless the operation is no longer op.
+// send writes a next message of operation id, unless the operation is no longer op, or the
+// token has expired: then the connection closes (its timer may not have fired yet).
 func (c *wsConn) send(ctx context.Context, id string, op *wsOperation, resp *graphql.Response) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.ops[id] != op {
+		return false
+	}
+	if c.identity.Expired() {
+		c.expiry.Reset(0)
 		return false
 	}
 	return c.writeLocked(ctx, "next", id, resp)
@@ -437,12 +465,15 @@ func (c *wsConn) writeLocked(ctx context.Context, typ, id string, payload any) b
 	return true
 }
 
-// refuse logs the refusal and closes the connection with code.
+// refuse logs the refusal and closes the connection with code, unless another refusal closed
+// it already (the expiry's timer and the reading may both find the token expired).
 func (c *wsConn) refuse(ctx context.Context, code websocket.StatusCode, reason string) {
-	c.t.refusals.log(ctx, int(code), reason)
-	// A close reason is at most 123 bytes (RFC 6455, 5.5).
-	if len(reason) > 123 {
-		reason = strings.ToValidUTF8(reason[:123], "")
-	}
-	_ = c.conn.Close(code, reason)
+	c.closing.Do(func() {
+		c.t.refusals.log(ctx, int(code), reason)
+		// A close reason is at most 123 bytes (RFC 6455, 5.5).
+		if len(reason) > 123 {
+			reason = strings.ToValidUTF8(reason[:123], "")
+		}
+		_ = c.conn.Close(code, reason)
+	})
 }

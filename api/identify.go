@@ -14,10 +14,12 @@ import (
 // verifier the server runs without authentication and every caller is trusted. With one, a
 // request without Authorization is anonymous (it may read public data), a valid bearer token
 // makes an authenticated caller, and anything else is refused with 401 before GraphQL sees
-// the request, so a bad token can never reach a write.
+// the request, so a bad token can never reach a write. The token's identity stays in the
+// context, for the live connections that must end with it (tokenexpiry.go): a stream of
+// Server-Sent Events ends at the expiry here, a WebSocket's connection watches it itself.
 func identify(v auth.Verifier, log *slog.Logger, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		caller, err := callerOf(r, v)
+		caller, id, err := callerOf(r, v)
 		if err != nil {
 			if domain.ErrorCode(err) == domain.Internal {
 				log.ErrorContext(r.Context(), "internal error authenticating a request", "err", err)
@@ -25,33 +27,41 @@ func identify(v auth.Verifier, log *slog.Logger, next http.Handler) http.Handler
 			writeHTTPError(w, 0, err)
 			return
 		}
-		next.ServeHTTP(w, r.WithContext(domain.WithCaller(r.Context(), caller)))
+		ctx := withIdentity(domain.WithCaller(r.Context(), caller), id)
+		if isLive(r) && !isWebSocket(r) {
+			var stop func()
+			ctx, stop = untilExpiry(ctx, id)
+			defer stop()
+		}
+		next.ServeHTTP(w, r.WithContext(ctx))
 	})
 }
 
-func callerOf(r *http.Request, v auth.Verifier) (domain.Caller, error) {
+// callerOf is the caller r's Authorization header names, and the identity of its token (zero
+// without one).
+func callerOf(r *http.Request, v auth.Verifier) (domain.Caller, auth.Identity, error) {
 	if v == nil {
-		return domain.Trusted(), nil
+		return domain.Trusted(), auth.Identity{}, nil
 	}
 	header := r.Header.Get("Authorization")
 	if header == "" {
 		if _, dev := v.(*auth.Dev); dev {
 			// The development sign-in's server is open (auth.Dev): a request without a token
 			// is trusted as on a server without a verifier; a token names its caller.
-			return domain.Trusted(), nil
+			return domain.Trusted(), auth.Identity{}, nil
 		}
-		return domain.Anonymous(), nil
+		return domain.Anonymous(), auth.Identity{}, nil
 	}
 	scheme, token, _ := strings.Cut(header, " ")
 	token = strings.TrimSpace(token)
 	if !strings.EqualFold(scheme, "Bearer") || token == "" {
-		return domain.Caller{}, domain.Errorf(domain.Unauthenticated, "the Authorization header must be: Bearer <token>")
+		return domain.Caller{}, auth.Identity{}, domain.Errorf(domain.Unauthenticated, "the Authorization header must be: Bearer <token>")
 	}
 	id, err := v.Verify(r.Context(), token)
 	if err != nil {
-		return domain.Caller{}, err
+		return domain.Caller{}, auth.Identity{}, err
 	}
-	return domain.Authenticated(id.Username), nil
+	return domain.Authenticated(id.Username), id, nil
 }
 
 // writeHTTPError answers a request refused before GraphQL ran, in GraphQL's error shape so

@@ -214,7 +214,9 @@ func limitLive(max int, hub *live.Hub, next http.Handler) http.Handler {
 
 // perEvent makes every response of a subscription read with new loaders, so that an event
 // never shows what an earlier one cached, and makes the response that follows a subscription
-// the server ended (it fell behind) carry the error, instead of ending in silence.
+// the server ended (it fell behind) carry the error, instead of ending in silence. A stream of
+// Server-Sent Events whose token expired ends with UNAUTHENTICATED in place of its next event
+// (tokenexpiry.go).
 type perEvent struct{}
 
 var _ interface {
@@ -244,6 +246,10 @@ func (perEvent) InterceptResponse(ctx context.Context, next graphql.ResponseHand
 		return next(ctx)
 	}
 	resp := next(loaders.With(ctx, loaders.For(ctx).Renewed()))
+	if streamExpired(ctx) {
+		// The event, if one came, is the token's user's no longer.
+		return &graphql.Response{Errors: gqlerror.List{requestError(errTokenExpired)}}
+	}
 	if resp == nil {
 		if err := outcome.Untold(); err != nil {
 			graphql.AddError(ctx, err)

@@ -136,9 +136,11 @@ type Server struct {
 	streams stream.API
 	hub     *live.Hub
 	table   string
-	// secret signs tokens when the server authenticates (WithAuth), nil otherwise.
-	secret []byte
-	header http.Header
+	// secret signs tokens when the server authenticates (WithAuth), nil otherwise, with the
+	// clock of authOpts, the verifier's.
+	secret   []byte
+	authOpts auth.Options
+	header   http.Header
 }
 
 // Option changes how NewServer configures the server.
@@ -148,7 +150,7 @@ type options struct {
 	poll     time.Duration
 	config   func(*api.Config)
 	observer dynamo.Observer
-	auth     bool
+	auth     *auth.Options
 	feed     *feed.Config
 	live     *live.Config
 	media    *mediaOptions
@@ -176,7 +178,13 @@ func WithStoreObserver(observer dynamo.Observer) Option {
 // WithAuth makes the server authenticate callers with HS256 tokens signed by a secret of its
 // own; Token and As mint them. The Must… helpers then act as the user they name.
 func WithAuth() Option {
-	return func(o *options) { o.auth = true }
+	return WithAuthOptions(auth.Options{})
+}
+
+// WithAuthOptions is WithAuth with a verifier of these options: a test's clock (which
+// Token and TokenFor then mint by too), or another leeway.
+func WithAuthOptions(opts auth.Options) Option {
+	return func(o *options) { o.auth = &opts }
 }
 
 // WithFeed runs the feed's stream consumer beside the server, as serve does, reading the
@@ -246,10 +254,11 @@ func NewServer(t testing.TB, opts ...Option) *Server {
 	}
 	srv := &Server{Store: store, client: client, streams: streams, table: table, header: http.Header{}}
 	cfg := api.Config{Store: store, BatchWait: BatchWait}
-	if o.auth {
+	if o.auth != nil {
 		srv.secret = make([]byte, 32)
 		_, _ = rand.Read(srv.secret)
-		v, err := auth.NewHS256(srv.secret, auth.Options{})
+		srv.authOpts = *o.auth
+		v, err := auth.NewHS256(srv.secret, *o.auth)
 		if err != nil {
 			t.Fatalf("verifier: %v", err)
 		}
@@ -316,10 +325,16 @@ func (s *Server) Hub() *live.Hub { return s.hub }
 // Token mints a token for username, valid for an hour, signed with the server's secret.
 func (s *Server) Token(t testing.TB, username string) string {
 	t.Helper()
+	return s.TokenFor(t, username, time.Hour)
+}
+
+// TokenFor mints a token for username valid for ttl from now, by the verifier's clock.
+func (s *Server) TokenFor(t testing.TB, username string, ttl time.Duration) string {
+	t.Helper()
 	if s.secret == nil {
 		t.Fatal("apitest: Token needs a server started WithAuth")
 	}
-	token, err := auth.Mint(s.secret, username, time.Hour, auth.Options{})
+	token, err := auth.Mint(s.secret, username, ttl, auth.Options{UsernameClaim: s.authOpts.UsernameClaim, Now: s.authOpts.Now})
 	if err != nil {
 		t.Fatalf("mint token for %q: %v", username, err)
 	}

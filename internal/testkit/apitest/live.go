@@ -329,6 +329,19 @@ func (sse *SSE) Next(t testing.TB) *Response {
 	return nil
 }
 
+// Ended waits for the server to end the stream, and fails the test if an event comes first.
+func (sse *SSE) Ended(t testing.TB) {
+	t.Helper()
+	select {
+	case data, ok := <-sse.events:
+		if ok {
+			t.Fatalf("SSE: an event %s, want the stream's end", data)
+		}
+	case <-time.After(LiveTimeout):
+		t.Fatalf("SSE: the stream still open after %s", LiveTimeout)
+	}
+}
+
 // RawWS is a WebSocket to the server's GraphQL endpoint that sends what a test tells it to,
 // to check how the server holds graphql-transport-ws to its rules.
 type RawWS struct {
