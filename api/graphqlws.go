@@ -26,6 +26,11 @@ import (
 // 4408 (retryAttempts times, 5 by default, backing off), calling connectionParams again for
 // each attempt: so 4403 is also how an expired token ends a connection (tokenexpiry.go).
 //
+// Every subscribe message is an operation the connection runs beside the others, each in a
+// goroutine of its own; the connection's reading admits each one first, as HTTP admits a
+// request: its caller's rate limit, before the document is read (ratelimit.go), during whose
+// refusal hold the reading waits.
+//
 // It is written here rather than configured from gqlgen's transport.Websocket, which closes
 // with 1000 "terminated" or 1002 where the protocol has its own codes (a refused
 // connection_init, a subscribe before the acknowledgement, a second connection_init, the init
@@ -38,6 +43,8 @@ type graphqlWS struct {
 	initTimeout time.Duration
 	readLimit   int64
 	refusals    *refusalLog
+	// limit admits each operation before its document is read.
+	limit rateLimit
 }
 
 // wsSubprotocol is the only subprotocol graphqlWS speaks.
@@ -180,7 +187,7 @@ func (c *wsConn) handle(ctx context.Context, data []byte) (websocket.StatusCode,
 		if err != nil {
 			return closeBadRequest, "Invalid message received: " + err.Error()
 		}
-		return c.subscribe(*m.ID, params, documentID, m.Payload)
+		return c.subscribe(ctx, *m.ID, params, documentID, m.Payload)
 	case "complete":
 		if m.ID == nil || *m.ID == "" {
 			return closeBadRequest, "Invalid message received: complete needs an id"
@@ -322,29 +329,49 @@ func isObjectOrAbsent(raw json.RawMessage) bool {
 	return len(raw) == 0 || string(raw) == "null" || raw[0] == '{'
 }
 
-// subscribe starts operation id; a subscribe past its token's expiry closes the connection.
-// The request's text is checked as an HTTP request's is (keys given once, valid UTF-8); a
-// refusal there ends the operation with an error message, as a document that does not
-// validate does.
-func (c *wsConn) subscribe(id string, params *graphql.RawParams, documentID string, payload json.RawMessage) (websocket.StatusCode, string) {
+// subscribe starts operation id, once the connection admits it (see graphqlWS): a subscribe
+// past its token's expiry closes the connection, one refused by the rate limit ends with an
+// error message, held before the connection reads on. The request's text is then checked as
+// an HTTP request's is (keys given once, valid UTF-8); a refusal there ends the operation with
+// an error message, as a document that does not validate does.
+func (c *wsConn) subscribe(connCtx context.Context, id string, params *graphql.RawParams, documentID string, payload json.RawMessage) (websocket.StatusCode, string) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	if !c.acked {
+	switch {
+	case !c.acked:
+		c.mu.Unlock()
 		return closeUnauthorized, "Unauthorized"
-	}
-	if c.identity.Expired() {
+	case c.identity.Expired():
+		c.mu.Unlock()
 		return closeForbidden, tokenExpiredReason
-	}
-	if c.ops[id] != nil {
+	case c.ops[id] != nil:
+		c.mu.Unlock()
 		return closeSubscriberTaken, fmt.Sprintf("Subscriber for %.80s already exists", id)
 	}
+	callerCtx := c.ctx
+	c.mu.Unlock()
+
+	a, refused := c.t.limit.account(callerCtx)
+	if refused != nil {
+		holdRefusal(connCtx)
+		c.refuseOperation(connCtx, id, rateError(*refused))
+		return 0, ""
+	}
+
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	ctx, cancel := context.WithCancel(c.ctx)
+	if a != nil {
+		ctx = context.WithValue(ctx, admissionKey{}, a)
+	}
 	op := &wsOperation{cancel: cancel}
 	c.ops[id] = op
 	c.running.Add(1)
 	go func() {
 		defer c.running.Done()
 		defer cancel()
+		// An operation refused before it ran (its request checks, its document) still cost
+		// the server its work; one that ran was charged already.
+		defer chargeOperation(ctx, nil)
 		hash, err := "", checkPayloadText(payload)
 		if err == nil && documentID != "" {
 			hash, err = parseDocumentID(documentID)
@@ -359,6 +386,12 @@ func (c *wsConn) subscribe(id string, params *graphql.RawParams, documentID stri
 		c.run(ctx, id, op, params)
 	}()
 	return 0, ""
+}
+
+// refuseOperation ends operation id, which never started, with an error message.
+func (c *wsConn) refuseOperation(ctx context.Context, id string, err *gqlerror.Error) {
+	resp := c.exec.DispatchError(ctx, gqlerror.List{err})
+	c.write(ctx, "error", id, resp.Errors)
 }
 
 // checkPayloadText applies the request checks of requestjson.go to a subscribe payload.

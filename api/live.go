@@ -38,7 +38,7 @@ const DefaultLiveInitTimeout = 10 * time.Second
 // WebSocket, authenticated in connection_init, graphqlws.go) and Server-Sent Events, by POST
 // or GET (authenticated as any request). SSE goes before POST and GET, whose tests would take
 // an SSE request too.
-func liveTransports(cfg Config) []graphql.Transport {
+func liveTransports(cfg Config, rl rateLimit) []graphql.Transport {
 	sse := transport.SSE{KeepAlivePingInterval: liveKeepAlive}
 	return []graphql.Transport{
 		sse,
@@ -49,6 +49,7 @@ func liveTransports(cfg Config) []graphql.Transport {
 			initTimeout: cfg.LiveInitTimeout,
 			readLimit:   cfg.MaxBodyBytes,
 			refusals:    newRefusalLog(cfg.Logger),
+			limit:       rl,
 		},
 	}
 }

@@ -19,14 +19,16 @@ import (
 )
 
 // Rate limits by cost: every caller has a bucket of DynamoDB capacity units (package
-// ratelimit). A request is admitted while its caller's bucket holds units and refused with
-// 429, Retry-After and LIMIT_EXCEEDED before anything runs when it is empty or in debt, so a
-// refused mutation writes nothing. Once the operation has run, the read and write units it
-// consumed (the figures of extensions.cost) are charged, at least minCharge: a request that
-// reads nothing still costs the server work. An operation over graphql-ws or Server-Sent Events
-// is admitted the same way when it starts, and refused with LIMIT_EXCEEDED; a query or mutation
-// there is charged as over HTTP, a subscription's events are not, because how many come is up
-// to the writers, not the subscriber (the hub bounds what one connection holds instead).
+// ratelimit). Every operation is admitted while its caller's bucket holds units, and refused
+// with LIMIT_EXCEEDED before anything runs, before its document is even parsed, when it is
+// empty or in debt, so a refused mutation writes nothing: an HTTP request (Server-Sent Events
+// included) with 429 and Retry-After, a graphql-ws subscribe message with an error message
+// for its id (graphqlws.go). Once the operation has run, the read and write units it consumed
+// (the figures of extensions.cost) are charged, at least minCharge: a request that reads
+// nothing, or whose document does not parse or validate, still costs the server work. A
+// subscription is charged minCharge as it starts, and its events nothing, because how many
+// come is up to the writers, not the subscriber (the hub bounds what one connection holds
+// instead).
 //
 // A caller is its username when authenticated, else its address: the IP of the connection, or
 // the /64 network of an IPv6 address, since one host commonly holds a whole /64; behind trusted
@@ -66,37 +68,59 @@ type admission struct {
 type admissionKey struct{}
 type addressKey struct{}
 
-// limit admits or refuses every request that is not a subscription connection before GraphQL
-// sees it, and charges it after; on every request it notes the client's address, which a
-// subscription's admission needs later (see MutateOperationContext).
+// newRateLimit is the hook of cfg's buckets, nil ones when cfg has no rate limit.
+func newRateLimit(cfg Config) rateLimit {
+	rl := rateLimit{limiter: cfg.RateLimit, clients: newClientAddresses(cfg.TrustedProxies), log: cfg.Logger}
+	if cfg.Telemetry != nil {
+		rl.observer = cfg.Telemetry.RateLimit()
+	}
+	return rl
+}
+
+// limit admits or refuses every request before GraphQL sees it, and charges it after; on
+// every request it notes the client's address, for the caller of an anonymous request. A
+// WebSocket's upgrade is let through: its operations are admitted one by one as they come
+// (graphqlws.go), each a request of its own.
 func (rl rateLimit) limit(next http.Handler) http.Handler {
 	if rl.limiter == nil {
 		return next
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx := context.WithValue(r.Context(), addressKey{}, rl.clients.of(r))
-		if isLive(r) {
+		if isWebSocket(r) {
 			next.ServeHTTP(w, r.WithContext(ctx))
 			return
 		}
-		caller := rateCallerOf(ctx)
-		d, ok := rl.admit(ctx, caller)
-		if !ok {
-			// Unmetered: an account charged already, so that nothing tries again.
-			next.ServeHTTP(w, r.WithContext(context.WithValue(ctx, admissionKey{}, &admission{charged: true})))
-			return
-		}
-		if !d.Allowed {
+		a, refused := rl.account(ctx)
+		if refused != nil {
 			holdRefusal(ctx)
-			refuseRate(w, d, ctx.Value(wantCostKey{}) != nil)
+			refuseRate(w, *refused, ctx.Value(wantCostKey{}) != nil)
 			return
 		}
-		a := &admission{rl: rl, caller: caller, state: d.State}
 		next.ServeHTTP(w, r.WithContext(context.WithValue(ctx, admissionKey{}, a)))
 		// A request refused before any operation ran (it did not parse or validate) still
 		// cost the server its work.
 		a.charge(ctx, nil)
 	})
+}
+
+// account admits the next operation of ctx's caller, before anything of it is read: its
+// account, to charge it to, or the decision that refused it. Without buckets there is neither;
+// when the buckets could not say, the account is one charged already, so that the operation
+// runs unmetered and nothing tries again.
+func (rl rateLimit) account(ctx context.Context) (*admission, *ratelimit.Decision) {
+	if rl.limiter == nil {
+		return nil, nil
+	}
+	caller := rateCallerOf(ctx)
+	d, ok := rl.admit(ctx, caller)
+	switch {
+	case !ok:
+		return &admission{charged: true}, nil
+	case !d.Allowed:
+		return nil, &d
+	}
+	return &admission{rl: rl, caller: caller, state: d.State}, nil
 }
 
 // admit asks the buckets about caller; false when they could not say.
@@ -123,7 +147,7 @@ func (rl rateLimit) failed(ctx context.Context, c rateCaller, err error) {
 // bucket; only the first charge of a request counts. It returns the bucket after it, nil when
 // the buckets could not be charged.
 func (a *admission) charge(ctx context.Context, cost *dynamo.Cost) *ratelimit.State {
-	if a.charged {
+	if a == nil || a.charged {
 		return nil
 	}
 	a.charged = true
@@ -149,9 +173,6 @@ func (a *admission) charge(ctx context.Context, cost *dynamo.Cost) *ratelimit.St
 // buckets, and returns the bucket after the charge (nil without one).
 func chargeOperation(ctx context.Context, cost *dynamo.Cost) *ratelimit.State {
 	a, _ := ctx.Value(admissionKey{}).(*admission)
-	if a == nil {
-		return nil
-	}
 	return a.charge(ctx, cost)
 }
 
@@ -160,9 +181,10 @@ func chargeOperation(ctx context.Context, cost *dynamo.Cost) *ratelimit.State {
 // of times a second per connection, and every refusal still costs the server the request's
 // reading, JSON checks and token verification: measured, such a caller pushed the p99 of other
 // callers' reads up by 83% while spending nothing (docs/benchmarks.md). Held, it sends two
-// requests a second per connection, and a held refusal costs a timer. Half a second is short
-// next to Retry-After (a second at the least), which still holds when the answer arrives, give
-// or take that half second.
+// requests a second per connection, and a held refusal costs a timer. A graphql-ws connection
+// reads its next message only once the refusal is sent, so its operations slow to two a second
+// as well. Half a second is short next to Retry-After (a second at the least), which still
+// holds when the answer arrives, give or take that half second.
 const refusalHold = 500 * time.Millisecond
 
 // holdRefusal waits refusalHold, or until the client goes away.
@@ -200,7 +222,6 @@ func rateError(d ratelimit.Decision) *gqlerror.Error {
 
 var _ interface {
 	graphql.HandlerExtension
-	graphql.OperationContextMutator
 	graphql.OperationInterceptor
 } = rateLimit{}
 
@@ -208,35 +229,13 @@ func (rateLimit) ExtensionName() string { return "QuickphotosRateLimit" }
 
 func (rateLimit) Validate(graphql.ExecutableSchema) error { return nil }
 
-// MutateOperationContext admits or refuses an operation that arrived over a live connection
-// (graphql-ws, or Server-Sent Events), which limit could not: a subscription as it starts, and
-// a query or mutation, which both protocols carry too. An operation of a plain HTTP request
-// was admitted by limit already.
-func (rl rateLimit) MutateOperationContext(ctx context.Context, oc *graphql.OperationContext) *gqlerror.Error {
-	if rl.limiter == nil || ctx.Value(admissionKey{}) != nil {
-		return nil
-	}
-	d, ok := rl.admit(ctx, rateCallerOf(ctx))
-	if !ok || d.Allowed {
-		return nil
-	}
-	// Held as over HTTP; over graphql-ws this also holds the connection's next messages, which
-	// is the point: a loop of refused operations on one connection slows to two a second.
-	holdRefusal(ctx)
-	return rateError(d)
-}
-
-// InterceptOperation gives a query or mutation that arrived over a live connection its
-// account, so that what it consumed is charged (by costReporter) as over HTTP. Subscriptions get
-// none: their events are not charged.
+// InterceptOperation charges a subscription minCharge as it starts, so that its events, which
+// costReporter would charge as an operation's responses, are not charged.
 func (rl rateLimit) InterceptOperation(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
-	if rl.limiter == nil || ctx.Value(admissionKey{}) != nil {
-		return next(ctx)
+	if oc := graphql.GetOperationContext(ctx); oc != nil && oc.Operation != nil && oc.Operation.Operation == ast.Subscription {
+		chargeOperation(ctx, nil)
 	}
-	if oc := graphql.GetOperationContext(ctx); oc == nil || oc.Operation == nil || oc.Operation.Operation == ast.Subscription {
-		return next(ctx)
-	}
-	return next(context.WithValue(ctx, admissionKey{}, &admission{rl: rl, caller: rateCallerOf(ctx)}))
+	return next(ctx)
 }
 
 // rateCallerOf is whose bucket the request of ctx draws on.

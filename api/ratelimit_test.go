@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"strconv"
@@ -12,6 +13,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/quickphotos/quickphotos/api"
+	"github.com/quickphotos/quickphotos/domain"
 	"github.com/quickphotos/quickphotos/internal/testkit/apitest"
 	"github.com/quickphotos/quickphotos/live"
 	"github.com/quickphotos/quickphotos/ratelimit"
@@ -226,22 +228,96 @@ func TestRateLimit_Subscriptions(t *testing.T) {
 	if code := srv.DialWS(t, srv.Token(t, "alice")).SubscribeRefused(t, "1", q, nil); code != "LIMIT_EXCEEDED" {
 		t.Errorf("alice in debt subscribes over graphql-ws: %s, want LIMIT_EXCEEDED", code)
 	}
-	body, _ := json.Marshal(map[string]any{"query": q})
-	req, _ := http.NewRequest(http.MethodPost, srv.URL+api.Endpoint, strings.NewReader(string(body)))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "text/event-stream")
-	req.Header.Set("Authorization", "Bearer "+srv.Token(t, "alice"))
-	client := http.Client{Timeout: apitest.LiveTimeout}
-	resp, err := client.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	sse, _ := io.ReadAll(resp.Body) // a refused subscription's stream ends at once
-	if !strings.Contains(string(sse), `"code":"LIMIT_EXCEEDED"`) {
-		t.Errorf("alice in debt subscribes over SSE: %d %s, want LIMIT_EXCEEDED", resp.StatusCode, sse)
+	resp, sse := srv.As(t, "alice").QueryOverSSE(t, q, nil)
+	if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") == "" || !strings.Contains(sse, `"code":"LIMIT_EXCEEDED"`) {
+		t.Errorf("alice in debt subscribes over SSE: %d %s, want 429 with Retry-After, LIMIT_EXCEEDED", resp.StatusCode, sse)
 	}
 	srv.DialWS(t, srv.Token(t, "bob")).Subscribe(t, "1", q, nil)
+}
+
+// TestRateLimit_LiveOperationsAreAdmittedBeforeTheirDocumentIsRead: over graphql-ws and
+// Server-Sent Events as over HTTP, an operation is admitted before its document is parsed: a
+// caller in debt is refused with LIMIT_EXCEEDED whatever the document (one that would not
+// validate is not even looked at), and a caller who is not pays the least charge for a
+// document that does not validate; a subscription pays it as it starts, its events nothing.
+func TestRateLimit_LiveOperationsAreAdmittedBeforeTheirDocumentIsRead(t *testing.T) {
+	srv, _ := rateLimited(t, ratelimit.Limits{Capacity: 20, RefillPerSecond: 0.001}, apitest.WithLive(live.Config{}))
+	srv.MustCreateUsers(t, "alice", "bob")
+	const invalid = `{ user(username: "alice") { username nosuchfield } }`
+
+	charged := unitsCharged(t, srv)
+	bob := srv.DialWS(t, srv.Token(t, "bob"))
+	if code := bob.SubscribeRefused(t, "invalid", invalid, nil); code != "GRAPHQL_VALIDATION_FAILED" {
+		t.Fatalf("bob's invalid document over graphql-ws: %s", code)
+	}
+	if resp, sse := srv.As(t, "bob").QueryOverSSE(t, invalid, nil); resp.StatusCode != http.StatusOK || !strings.Contains(sse, "GRAPHQL_VALIDATION_FAILED") {
+		t.Fatalf("bob's invalid document over SSE: %d %s", resp.StatusCode, sse)
+	}
+	bob.Subscribe(t, "carol", `subscription { userChanged(username: "carol") { kind } }`, nil)
+	if _, err := srv.Store.CreateUser(t.Context(), "carol", domain.Profile{}); err != nil { // not through the API: it charges no one
+		t.Fatal(err)
+	}
+	bob.Next(t, "carol")
+	// An operation is charged once its answer is sent.
+	apitest.Eventually(t, "two invalid documents and a subscription with an event charged 1.5 units", func() (bool, string) {
+		got := unitsCharged(t, srv) - charged
+		return got == 3*0.5, fmt.Sprintf("%v units", got)
+	})
+
+	spend(t, srv.As(t, "alice"))
+	if code := srv.DialWS(t, srv.Token(t, "alice")).SubscribeRefused(t, "invalid", invalid, nil); code != "LIMIT_EXCEEDED" {
+		t.Errorf("alice in debt sends an invalid document over graphql-ws: %s, want LIMIT_EXCEEDED", code)
+	}
+	resp, sse := srv.As(t, "alice").QueryOverSSE(t, invalid, nil)
+	if resp.StatusCode != http.StatusTooManyRequests || !strings.Contains(sse, `"code":"LIMIT_EXCEEDED"`) {
+		t.Errorf("alice in debt sends an invalid document over SSE: %d %s, want 429 LIMIT_EXCEEDED", resp.StatusCode, sse)
+	}
+}
+
+// unitsCharged is what /metrics says authenticated callers were charged so far.
+func unitsCharged(t *testing.T, srv *apitest.Server) float64 {
+	t.Helper()
+	const metric = `quickphotos_ratelimit_units_total{caller="user"} `
+	for _, line := range strings.Split(scrape(t, srv), "\n") {
+		if v, ok := strings.CutPrefix(line, metric); ok {
+			units, err := strconv.ParseFloat(v, 64)
+			if err != nil {
+				t.Fatalf("%s: %v", line, err)
+			}
+			return units
+		}
+	}
+	return 0
+}
+
+// TestRateLimit_ARefusalHoldsTheGraphQLWSConnection: a refusal over graphql-ws is held as over
+// HTTP, and the connection reads its next message only once the refusal is sent: operations
+// sent at once by a caller in debt are refused two a second, and a ping behind them is
+// answered after them.
+func TestRateLimit_ARefusalHoldsTheGraphQLWSConnection(t *testing.T) {
+	srv, _ := rateLimited(t, ratelimit.Limits{Capacity: 20, RefillPerSecond: 0.001}, apitest.WithLive(live.Config{}))
+	srv.MustCreateUser(t, "alice")
+	spend(t, srv.As(t, "alice"))
+	ws := srv.DialRawWS(t)
+	ws.Init(t, srv.Token(t, "alice"))
+	const n = 4
+	start := time.Now()
+	for i := range n {
+		ws.Send(t, fmt.Sprintf(`{"id":"%d","type":"subscribe","payload":{"query":"{ __typename }"}}`, i))
+	}
+	ws.Send(t, `{"type":"ping"}`)
+	for i := range n {
+		m := ws.Next(t)
+		if m["type"] != "error" || m["id"] != strconv.Itoa(i) || !strings.Contains(fmt.Sprint(m["payload"]), "LIMIT_EXCEEDED") {
+			t.Fatalf("message %d: %v, want operation %d refused with LIMIT_EXCEEDED", i, m, i)
+		}
+		if took, least := time.Since(start), time.Duration(i+1)*500*time.Millisecond; took < least {
+			t.Errorf("refusal %d sent after %v, want at least %v: the connection went on reading", i, took, least)
+		}
+	}
+	if m := ws.Next(t); m["type"] != "pong" {
+		t.Errorf("after the refusals: %v, want the ping's pong", m)
+	}
 }
 
 // TestRateLimit_QueriesOverLiveConnections: graphql-ws and Server-Sent Events carry queries and

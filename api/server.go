@@ -150,7 +150,8 @@ const DefaultRequestTimeout = 10 * time.Second
 func New(cfg Config) http.Handler {
 	cfg = withDefaults(cfg)
 	gql := handler.New(graph.NewExecutableSchema(graph.Config{Resolvers: &resolvers.Resolver{Store: cfg.Store, Live: cfg.Live, Media: cfg.Media, MutationRetention: cfg.MutationRetention}}))
-	for _, t := range liveTransports(cfg) {
+	rl := newRateLimit(cfg)
+	for _, t := range liveTransports(cfg, rl) {
 		gql.AddTransport(t)
 	}
 	gql.AddTransport(transport.GET{})
@@ -168,10 +169,6 @@ func New(cfg Config) http.Handler {
 	// measures it records): a bad `first` is the client's input, not a cost.
 	gql.Use(requestChecks{noIntrospection: cfg.DisableIntrospection})
 	gql.Use(limits.New(*cfg.Limits))
-	rl := rateLimit{limiter: cfg.RateLimit, clients: newClientAddresses(cfg.TrustedProxies), log: cfg.Logger}
-	if cfg.Telemetry != nil {
-		rl.observer = cfg.Telemetry.RateLimit()
-	}
 	gql.Use(rl)
 	ops := perOperation{store: cfg.Store, batchWait: cfg.BatchWait, syncRetention: cfg.SyncRetention}
 	if cfg.Telemetry != nil {

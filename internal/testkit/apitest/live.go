@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -255,6 +256,32 @@ func (s *Server) SubscribeSSE(t testing.TB, query string, vars map[string]any) *
 	req, _ := http.NewRequest(http.MethodPost, s.URL+"/graphql", strings.NewReader(string(body)))
 	req.Header.Set("Content-Type", "application/json")
 	return s.subscribeSSE(t, req)
+}
+
+// QueryOverSSE sends an operation over Server-Sent Events (POST with Accept:
+// text/event-stream), with the server's header, and returns the response and its whole body:
+// the stream of a query or mutation ends after its one event, and a request refused before
+// GraphQL ran is answered with JSON.
+func (s *Server) QueryOverSSE(t testing.TB, query string, vars map[string]any) (*http.Response, string) {
+	t.Helper()
+	body, _ := json.Marshal(map[string]any{"query": query, "variables": vars})
+	req, _ := http.NewRequest(http.MethodPost, s.URL+"/graphql", strings.NewReader(string(body)))
+	for name, values := range s.header {
+		req.Header[name] = values
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "text/event-stream")
+	client := http.Client{Timeout: LiveTimeout}
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Fatalf("SSE: %v", err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("SSE: reading the stream: %v", err)
+	}
+	return resp, string(b)
 }
 
 // SubscribeSSEByGET is SubscribeSSE with GET, the operation in the URL, as EventSource sends it.
