@@ -13,6 +13,7 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/coder/websocket"
+	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/quickphotos/quickphotos/auth"
@@ -29,7 +30,7 @@ import (
 // Every subscribe message is an operation the connection runs beside the others, each in a
 // goroutine of its own; the connection's reading admits each one first, as HTTP admits a
 // request: its caller's rate limit, before the document is read (ratelimit.go), during whose
-// refusal hold the reading waits.
+// refusal hold the reading waits, and a bound on the operations in flight at once.
 //
 // It is written here rather than configured from gqlgen's transport.Websocket, which closes
 // with 1000 "terminated" or 1002 where the protocol has its own codes (a refused
@@ -45,6 +46,10 @@ type graphqlWS struct {
 	refusals    *refusalLog
 	// limit admits each operation before its document is read.
 	limit rateLimit
+	// maxInFlight bounds the operations a connection has in flight: subscribe messages being
+	// checked, parsed and started, and queries and mutations running. A subscription that has
+	// started is held by the hub, which bounds those to as many (live.Config.PerConnection).
+	maxInFlight int
 }
 
 // wsSubprotocol is the only subprotocol graphqlWS speaks.
@@ -123,9 +128,16 @@ type wsConn struct {
 	// one under its id, so that none writes after the client completed it, nor into an
 	// operation that reuses its id.
 	ops map[string]*wsOperation
+	// inFlight counts the operations that are not settled (see graphqlWS.maxInFlight).
+	inFlight int
 }
 
-type wsOperation struct{ cancel context.CancelFunc }
+type wsOperation struct {
+	cancel context.CancelFunc
+	// settled: the operation no longer counts in wsConn.inFlight. It ended, or it is a
+	// subscription that started, which the hub counts instead.
+	settled bool
+}
 
 // wsMessage is a message of the protocol. Type and ID are pointers to tell a missing member
 // from an empty one.
@@ -330,10 +342,11 @@ func isObjectOrAbsent(raw json.RawMessage) bool {
 }
 
 // subscribe starts operation id, once the connection admits it (see graphqlWS): a subscribe
-// past its token's expiry closes the connection, one refused by the rate limit ends with an
-// error message, held before the connection reads on. The request's text is then checked as
-// an HTTP request's is (keys given once, valid UTF-8); a refusal there ends the operation with
-// an error message, as a document that does not validate does.
+// past its token's expiry closes the connection, one past the cap on operations in flight or
+// refused by the rate limit ends with an error message, and the rate limit's refusal is held
+// before the connection reads on. The request's text is then checked as an HTTP request's is
+// (keys given once, valid UTF-8); a refusal there ends the operation with an error message, as
+// a document that does not validate does.
 func (c *wsConn) subscribe(connCtx context.Context, id string, params *graphql.RawParams, documentID string, payload json.RawMessage) (websocket.StatusCode, string) {
 	c.mu.Lock()
 	switch {
@@ -346,6 +359,10 @@ func (c *wsConn) subscribe(connCtx context.Context, id string, params *graphql.R
 	case c.ops[id] != nil:
 		c.mu.Unlock()
 		return closeSubscriberTaken, fmt.Sprintf("Subscriber for %.80s already exists", id)
+	case c.inFlight >= c.t.maxInFlight:
+		c.mu.Unlock()
+		c.refuseOperation(connCtx, id, tooManyInFlight(c.t.maxInFlight))
+		return 0, ""
 	}
 	callerCtx := c.ctx
 	c.mu.Unlock()
@@ -365,10 +382,12 @@ func (c *wsConn) subscribe(connCtx context.Context, id string, params *graphql.R
 	}
 	op := &wsOperation{cancel: cancel}
 	c.ops[id] = op
+	c.inFlight++
 	c.running.Add(1)
 	go func() {
 		defer c.running.Done()
 		defer cancel()
+		defer c.settle(op)
 		// An operation refused before it ran (its request checks, its document) still cost
 		// the server its work; one that ran was charged already.
 		defer chargeOperation(ctx, nil)
@@ -388,10 +407,30 @@ func (c *wsConn) subscribe(connCtx context.Context, id string, params *graphql.R
 	return 0, ""
 }
 
+// tooManyInFlight refuses an operation past a connection's cap on operations in flight.
+func tooManyInFlight(max int) *gqlerror.Error {
+	return requestError(domain.Errorf(domain.LimitExceeded,
+		"this connection has %d operations in flight already, besides its subscriptions: wait for one to end, or complete one", max))
+}
+
 // refuseOperation ends operation id, which never started, with an error message.
 func (c *wsConn) refuseOperation(ctx context.Context, id string, err *gqlerror.Error) {
 	resp := c.exec.DispatchError(ctx, gqlerror.List{err})
 	c.write(ctx, "error", id, resp.Errors)
+}
+
+// settle stops counting op in flight: it ended, or it is a subscription that started.
+func (c *wsConn) settle(op *wsOperation) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.settleLocked(op)
+}
+
+func (c *wsConn) settleLocked(op *wsOperation) {
+	if !op.settled {
+		op.settled = true
+		c.inFlight--
+	}
 }
 
 // checkPayloadText applies the request checks of requestjson.go to a subscribe payload.
@@ -429,6 +468,9 @@ func (c *wsConn) run(ctx context.Context, id string, op *wsOperation, params *gr
 		}
 	}()
 	responses, ctx := c.exec.DispatchOperation(ctx, rc)
+	if rc.Operation.Operation == ast.Subscription {
+		c.settle(op) // the hub holds it now, and counts it
+	}
 	for {
 		resp := responses(ctx)
 		if resp == nil {
@@ -460,6 +502,9 @@ func (c *wsConn) send(ctx context.Context, id string, op *wsOperation, resp *gra
 func (c *wsConn) finish(ctx context.Context, id string, op *wsOperation, typ string, payload any) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	// Settled before the client hears of the end, so that the operation it sends next finds
+	// room.
+	c.settleLocked(op)
 	if c.ops[id] != op {
 		return
 	}

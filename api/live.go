@@ -40,6 +40,10 @@ const DefaultLiveInitTimeout = 10 * time.Second
 // an SSE request too.
 func liveTransports(cfg Config, rl rateLimit) []graphql.Transport {
 	sse := transport.SSE{KeepAlivePingInterval: liveKeepAlive}
+	perConnection := live.DefaultPerConnection
+	if cfg.Live != nil {
+		perConnection = cfg.Live.PerConnection()
+	}
 	return []graphql.Transport{
 		sse,
 		sseGET{sse: sse},
@@ -50,6 +54,7 @@ func liveTransports(cfg Config, rl rateLimit) []graphql.Transport {
 			readLimit:   cfg.MaxBodyBytes,
 			refusals:    newRefusalLog(cfg.Logger),
 			limit:       rl,
+			maxInFlight: perConnection,
 		},
 	}
 }

@@ -217,6 +217,52 @@ func TestSubscriptions_Limits(t *testing.T) {
 	}
 }
 
+// TestGraphQLWS_OperationsInFlightAreCapped: besides the subscriptions it holds, a connection
+// has at most PerConnection operations in flight (queries and mutations running, subscribe
+// messages not yet started); the next is refused with LIMIT_EXCEEDED, and there is room again
+// once one ends.
+func TestGraphQLWS_OperationsInFlightAreCapped(t *testing.T) {
+	var store apitest.RequestLog
+	srv := apitest.NewServer(t, apitest.WithLive(live.Config{PerConnection: 2}), apitest.WithStoreObserver(&store),
+		apitest.WithConfig(func(c *api.Config) { c.RequestTimeout = time.Minute }))
+	ws := srv.DialRawWS(t)
+	ws.Init(t, "")
+	subscribe := func(id, query string) {
+		payload, _ := json.Marshal(map[string]any{"query": query})
+		ws.Send(t, fmt.Sprintf(`{"id":%q,"type":"subscribe","payload":%s}`, id, payload))
+	}
+	subscribe("s1", `subscription { userChanged(username: "u1") { kind } }`)
+	subscribe("s2", `subscription { userChanged(username: "u2") { kind } }`)
+	apitest.Eventually(t, "two subscriptions held", func() (bool, string) {
+		n := srv.Hub().Stats().Subscriptions
+		return n == 2, fmt.Sprintf("%d subscriptions", n)
+	})
+
+	store.Block() // reads hang: queries stay in flight
+	const read = `{ user(username: "u1") { name } }`
+	subscribe("q1", read)
+	subscribe("q2", read)
+	waitFor(t, func() bool { return len(store.Requests()) >= 2 })
+	subscribe("q3", read)
+	m := ws.Next(t)
+	if m["id"] != "q3" || m["type"] != "error" || !strings.Contains(fmt.Sprint(m["payload"]), "LIMIT_EXCEEDED") {
+		t.Fatalf("a third query in flight: %v, want an error message with LIMIT_EXCEEDED", m)
+	}
+
+	ws.Send(t, `{"id":"q1","type":"complete"}`)
+	for i := 0; ; i++ {
+		subscribe(fmt.Sprintf("t%d", i), `{ __typename }`)
+		m := ws.Next(t)
+		if m["type"] == "next" {
+			break
+		}
+		if i == 100 {
+			t.Fatalf("still refused once a query was completed: %v", m)
+		}
+		time.Sleep(10 * time.Millisecond) // the completed query ends a moment later
+	}
+}
+
 // TestSubscriptions_ASubscriberTooFarBehindIsTold: more changes at once than a subscriber's
 // buffer holds end its subscription with LIMIT_EXCEEDED, over graphql-ws and SSE alike; the
 // hub does not wait for it. How many changes get through first depends on how often the

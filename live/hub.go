@@ -99,6 +99,9 @@ func NewHub(cfg Config) *Hub {
 	return &Hub{cfg: cfg, subs: map[Topic]map[*Subscription]struct{}{}}
 }
 
+// PerConnection is how many subscriptions one connection may hold at once (Config.PerConnection).
+func (h *Hub) PerConnection() int { return h.cfg.PerConnection }
+
 // Subscription receives the changes of one topic until it is closed.
 type Subscription struct {
 	hub     *Hub
