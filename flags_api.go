@@ -38,7 +38,7 @@ func (c *apiConfig) register(f *flags) {
 	f.Int(&c.limits.MaxAliases, "max-aliases", limits.Defaults.MaxAliases, "refuse operations with more aliased fields than this (0: no limit)")
 	f.Int(&c.limits.MaxOperations, "max-operations", limits.Defaults.MaxOperations, "refuse documents holding more operations than this (0: no limit)")
 	f.Int(&c.maxBodyBytes, "max-body-bytes", api.DefaultMaxBodyBytes, "refuse request bodies larger than this")
-	f.Duration(&c.requestTimeout, "request-timeout", api.DefaultRequestTimeout, "give up on a GraphQL request, and its DynamoDB calls, after this long")
+	f.Duration(&c.requestTimeout, "request-timeout", api.DefaultRequestTimeout, "give up on a GraphQL request, and its DynamoDB calls, after this long; a query or mutation over graphql-ws or Server-Sent Events too, from when it starts (a subscription has no deadline)")
 	f.Duration(&c.batchWait, "batch-wait", 0, "how long the entity loader gathers keys before it sends one BatchGetItem, where a level's fields do not read their entities at once (several root fields, or a field of a list's elements the list did not read for): longer groups more on a busy machine, shorter answers sooner (0: 1ms on the embedded store, 5ms on DynamoDB)")
 	f.Bool(&c.introspection, "introspection", true, "answer introspection queries (__schema, __type); GraphiQL needs them")
 	f.Int(&c.persistedBytes, "persisted-query-bytes", api.DefaultPersistedQueryBytes, "the memory the automatic persisted query cache may hold")

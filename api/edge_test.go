@@ -155,6 +155,35 @@ func TestRequestTimeoutReachesDynamoDB(t *testing.T) {
 	}
 }
 
+// TestRequestTimeoutOverLiveTransports: a query or mutation over graphql-ws or Server-Sent
+// Events, whose connections have no deadline, runs under the request timeout as over HTTP; a
+// subscription does not.
+func TestRequestTimeoutOverLiveTransports(t *testing.T) {
+	var store apitest.RequestLog
+	srv := apitest.NewServer(t, apitest.WithLive(live.Config{}), apitest.WithStoreObserver(&store), apitest.WithConfig(func(c *api.Config) {
+		c.RequestTimeout = 100 * time.Millisecond
+	}))
+	ws := srv.DialWS(t, "")
+	ws.Subscribe(t, "ann", `subscription { userChanged(username: "ann") { kind } }`, nil)
+	store.Block() // the store hangs until the request's context ends
+	const read = `{ user(username: "alice") { name } }`
+
+	if resp := ws.Query(t, "read", read, nil); resp.Code() != "SERVICE_UNAVAILABLE" || !strings.Contains(resp.Errors[0].Message, "too long") {
+		t.Errorf("over graphql-ws, a hung store: code %q %+v, want SERVICE_UNAVAILABLE saying it took too long", resp.Code(), resp.Errors)
+	}
+	if resp, sse := srv.QueryOverSSE(t, read, nil); !strings.Contains(sse, "SERVICE_UNAVAILABLE") || !strings.Contains(sse, "too long") {
+		t.Errorf("over SSE, a hung store: %d %s, want SERVICE_UNAVAILABLE saying it took too long", resp.StatusCode, sse)
+	}
+
+	// The subscription, older than the timeout by now, still delivers.
+	if err := srv.Hub().Handle(t.Context(), []domain.Change{{Op: domain.Added, New: domain.User{Username: "ann"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if resp, ended := ws.Next(t, "ann"); ended || len(resp.Errors) > 0 {
+		t.Fatalf("the subscription after the timeout: %+v, ended %v", resp, ended)
+	}
+}
+
 func TestClientDisconnectEndsItsDynamoDBRequests(t *testing.T) {
 	var log apitest.RequestLog
 	srv := apitest.NewServer(t, apitest.WithStoreObserver(&log))

@@ -467,12 +467,15 @@ func (c *wsConn) run(ctx context.Context, id string, op *wsOperation, params *gr
 			c.finish(ctx, id, op, "error", resp.Errors)
 		}
 	}()
-	responses, ctx := c.exec.DispatchOperation(ctx, rc)
+	// The responses are made under the context DispatchOperation returns, which may end with
+	// the operation's last response (a query's deadline, operation.go); they are written
+	// under the operation's.
+	responses, dispatched := c.exec.DispatchOperation(ctx, rc)
 	if rc.Operation.Operation == ast.Subscription {
 		c.settle(op) // the hub holds it now, and counts it
 	}
 	for {
-		resp := responses(ctx)
+		resp := responses(dispatched)
 		if resp == nil {
 			break
 		}

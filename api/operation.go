@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/quickphotos/quickphotos/domain"
 	"github.com/quickphotos/quickphotos/dynamo"
@@ -13,7 +14,9 @@ import (
 )
 
 // perOperation gives every GraphQL operation its own loaders and its own cost account, so
-// nothing cached or counted outlives the operation or leaks into another.
+// nothing cached or counted outlives the operation or leaks into another, and a query or
+// mutation that arrived without a deadline (over graphql-ws or Server-Sent Events, whose
+// connections last) the request timeout an HTTP request has (withTimeout), from when it starts.
 type perOperation struct {
 	store *dynamo.Store
 	// batches, when set, is told the size of every loader batch.
@@ -22,6 +25,8 @@ type perOperation struct {
 	batchWait time.Duration
 	// syncRetention is how long the change logs keep their entries (loaders.Options).
 	syncRetention time.Duration
+	// timeout bounds a query or mutation (Config.RequestTimeout).
+	timeout time.Duration
 }
 
 var _ interface {
@@ -36,12 +41,27 @@ func (perOperation) Validate(graphql.ExecutableSchema) error { return nil }
 func (p perOperation) InterceptOperation(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
 	ctx, _ = dynamo.WithCost(ctx)
 	opts := loaders.Options{Observer: p.batches, Wait: p.batchWait, SyncRetention: p.syncRetention}
-	if oc := graphql.GetOperationContext(ctx); oc != nil && oc.Operation != nil {
+	oc := graphql.GetOperationContext(ctx)
+	if oc != nil && oc.Operation != nil {
 		facts := selectionOf(oc)
 		opts.ProfileFields = facts.profile.profileFields()
 		opts.OneRootField = facts.rootFields == 1
 	}
-	return next(loaders.With(ctx, loaders.New(p.store, opts)))
+	ctx = loaders.With(ctx, loaders.New(p.store, opts))
+	if _, deadline := ctx.Deadline(); deadline || p.timeout <= 0 || oc == nil || oc.Operation == nil || oc.Operation.Operation == ast.Subscription {
+		return next(ctx)
+	}
+	ctx, cancel := context.WithTimeout(ctx, p.timeout)
+	respond := next(ctx)
+	// Its transport reads responses until there are none; the context's parent, the
+	// connection's or the operation's, releases it too should that stop early.
+	return func(ctx context.Context) *graphql.Response {
+		resp := respond(ctx)
+		if resp == nil {
+			cancel()
+		}
+		return resp
+	}
 }
 
 // schemaProfileFields maps the schema's User fields that hold a profile field to that field.

@@ -170,7 +170,7 @@ func New(cfg Config) http.Handler {
 	gql.Use(requestChecks{noIntrospection: cfg.DisableIntrospection})
 	gql.Use(limits.New(*cfg.Limits))
 	gql.Use(rl)
-	ops := perOperation{store: cfg.Store, batchWait: cfg.BatchWait, syncRetention: cfg.SyncRetention}
+	ops := perOperation{store: cfg.Store, batchWait: cfg.BatchWait, syncRetention: cfg.SyncRetention, timeout: cfg.RequestTimeout}
 	if cfg.Telemetry != nil {
 		gql.Use(cfg.Telemetry.GraphQL())
 		ops.batches = cfg.Telemetry.Loaders()
