@@ -19,7 +19,7 @@ const CallerPath = "/auth/caller"
 func caller(v auth.Verifier, log *slog.Logger) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "no-store")
-		c, err := callerOf(r, v)
+		c, _, err := callerOf(r, v)
 		switch {
 		case err != nil:
 			if domain.ErrorCode(err) == domain.Internal {

@@ -146,7 +146,8 @@ const DefaultRequestTimeout = 10 * time.Second
 
 // New returns the server's HTTP handler: the GraphQL API at Endpoint (POST, and GET for
 // queries), the GraphiQL playground at /, the web app at Config.AppPath, the development sign-in at
-// DevSignInPath, /healthz, /readyz, and /metrics with telemetry (unless Config.MetricsElsewhere).
+// DevSignInPath, who a token names at CallerPath, /healthz, /readyz, and /metrics with telemetry
+// (unless Config.MetricsElsewhere).
 func New(cfg Config) http.Handler {
 	cfg = withDefaults(cfg)
 	gql := handler.New(graph.NewExecutableSchema(graph.Config{Resolvers: &resolvers.Resolver{Store: cfg.Store, Live: cfg.Live, Media: cfg.Media, MutationRetention: cfg.MutationRetention}}))
