@@ -1,9 +1,9 @@
 // Package imaging turns an uploaded photo into the renditions quickphotos stores: it sniffs the
 // real format (JPEG, PNG or WebP; everything else, SVG and HTML above all, is refused), checks
-// the pixel count the header states before decoding anything, turns the picture upright by
-// its EXIF orientation, and encodes a thumbnail (fits 320 x 320), a display copy (fits
-// 1280 x 1280) and the original size afresh, with no metadata of the upload left in any of
-// them. Each rendition is addressed by the SHA-256 of its bytes; the same upload always gives
+// the pixel count the header states and the number of a JPEG's scans (MaxJPEGScans) before
+// decoding anything, turns the picture upright by its EXIF orientation, and encodes a
+// thumbnail (fits 320 x 320), a display copy (fits 1280 x 1280) and the original size afresh,
+// with no metadata of the upload left in any of them. Each rendition is addressed by the SHA-256 of its bytes; the same upload always gives
 // the same bytes.
 //
 // It is a pure library: no I/O beyond the reader it is given, no global state, safe to call

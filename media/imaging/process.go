@@ -90,9 +90,10 @@ const jpegQuality = 85
 
 // Process turns an upload into its three renditions. It reads at most lim.MaxBytes from r,
 // sniffs the format (which must be the one declaredContentType names), checks the pixel count
-// the header states against lim.MaxPixels before decoding, decodes, turns the picture upright
-// by its EXIF orientation, and encodes every size afresh, so no metadata of the upload (EXIF,
-// GPS, XMP, ICC profiles, comments, text chunks) is in any output. Every refusal is a
+// the header states against lim.MaxPixels and a JPEG's scans against MaxJPEGScans before
+// decoding, decodes, turns the picture upright by its EXIF orientation, and encodes every size
+// afresh, so no metadata of the upload (EXIF, GPS, XMP, ICC profiles, comments, text chunks)
+// is in any output. Every refusal is a
 // domain.Invalid error; an error reading r is returned wrapped, as it is. The same bytes
 // always give the same Variants, byte for byte.
 func Process(r io.Reader, declaredContentType string, lim Limits) (*Result, error) {
@@ -170,6 +171,12 @@ func decode(format string, data []byte, lim Limits) (img image.Image, err error)
 	if px := int64(cfg.Width) * int64(cfg.Height); px > lim.MaxPixels {
 		return nil, domain.Errorf(domain.Invalid, "the %s image is %d x %d, %d pixels, more than the %d allowed: send a smaller image",
 			format, cfg.Width, cfg.Height, px, lim.MaxPixels)
+	}
+	if format == FormatJPEG {
+		// image/jpeg walks the whole picture once a scan: bound them before it starts.
+		if _, err := jpegScans(data); err != nil {
+			return nil, err
+		}
 	}
 	switch format {
 	case FormatJPEG:
