@@ -46,7 +46,8 @@ func (s *Service) Forget(ctx context.Context, changes []domain.Change) error {
 const ConsumerName = "media"
 
 // SweepGrace is how long after its expiry an upload is swept: longer than any Finish that
-// began before the expiry can still be writing renditions (requests time out well before).
+// began before the expiry can still be writing renditions. A Finish stores nothing once its
+// request has ended (render), and requests time out well before.
 const SweepGrace = 10 * time.Minute
 
 // SweepInterval is how often serve sweeps, and the schedule of the Lambda sweep function

@@ -193,6 +193,9 @@ func (s *Service) Finish(ctx context.Context, p domain.Photo, uploadID string) (
 	// On failure the renditions stay under the upload's prefix for Sweep: a racing Finish
 	// that won may be writing its photo over the very same objects.
 	photo, err := s.records.UploadPhotoFrom(ctx, p, u, s.cfg.Now())
+	if err != nil && ctx.Err() != nil {
+		return domain.Photo{}, requestEnded(err)
+	}
 	if err != nil {
 		return domain.Photo{}, err
 	}
@@ -203,10 +206,14 @@ func (s *Service) Finish(ctx context.Context, p domain.Photo, uploadID string) (
 	return photo, nil
 }
 
-// render reads upload u's staged file and stores its renditions.
+// render reads upload u's staged file and stores its renditions. Once ctx has ended it stores
+// no more (imaging.Process and the stores' writes stop), so that no Finish writes under an
+// upload's prefix after its request ended, which Sweep relies on (see SweepGrace).
 func (s *Service) render(ctx context.Context, u domain.Upload) (domain.Images, error) {
 	r, err := s.store.NewReader(ctx, stagingKey(u.ID), u.Bytes)
 	switch {
+	case err != nil && ctx.Err() != nil:
+		return nil, requestEnded(err)
 	case errors.Is(err, blob.ErrNotFound):
 		// A racing Finish that won deletes the staged file: say so rather than that none
 		// was sent.
@@ -220,8 +227,10 @@ func (s *Service) render(ctx context.Context, u domain.Upload) (domain.Images, e
 		return nil, domain.Wrap(domain.Internal, err, "reading the upload")
 	}
 	defer r.Close()
-	res, err := imaging.Process(r, u.ContentType, imaging.Limits{MaxPixels: s.cfg.MaxPixels, MaxBytes: u.Bytes})
+	res, err := imaging.Process(ctx, r, u.ContentType, imaging.Limits{MaxPixels: s.cfg.MaxPixels, MaxBytes: u.Bytes})
 	switch {
+	case err != nil && ctx.Err() != nil:
+		return nil, requestEnded(err)
 	case errors.Is(err, blob.ErrTooLarge):
 		return nil, domain.UploadStateRefusal(fmt.Sprintf("the file of upload %q is larger than the %d bytes declared", u.ID, u.Bytes))
 	case err != nil && domain.ErrorCode(err) == domain.Internal:
@@ -239,6 +248,9 @@ func (s *Service) render(ctx context.Context, u domain.Upload) (domain.Images, e
 	for _, v := range res.Variants {
 		key := imageKey(u.ID, v.SHA256, v.ContentType)
 		if err := s.store.Write(ctx, key, v.ContentType, v.Bytes); err != nil {
+			if ctx.Err() != nil {
+				return nil, requestEnded(err)
+			}
 			return nil, domain.Wrap(domain.Internal, err, "storing the images")
 		}
 		images[domain.ImageSize(v.Size)] = domain.StoredImage{Key: key, Width: v.Width, Height: v.Height, ContentType: v.ContentType}
@@ -249,6 +261,12 @@ func (s *Service) render(ctx context.Context, u domain.Upload) (domain.Images, e
 		}
 	}
 	return images, nil
+}
+
+// requestEnded is Finish's error when its request ends (cancelled, or past its deadline)
+// before the photo is written. What it stored stays for Sweep, as any failure's does.
+func requestEnded(err error) error {
+	return domain.Wrap(domain.Unavailable, err, "the request ended before the upload was made into a photo; retry uploadPhoto")
 }
 
 // Image is one rendition of a photo with a signed URL.

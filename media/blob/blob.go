@@ -119,7 +119,8 @@ type Store interface {
 	NewReader(ctx context.Context, key string, maxBytes int64) (io.ReadCloser, error)
 	// Write stores data at key atomically: a reader sees the old object or the new one, never
 	// part of it. Writing the same bytes again is harmless, so writes to content-addressed keys
-	// are idempotent.
+	// are idempotent. Once ctx has ended it stores nothing (a request to S3 it had already
+	// sent may still complete).
 	Write(ctx context.Context, key, contentType string, data []byte) error
 	// Delete removes key; an absent key is not an error.
 	Delete(ctx context.Context, key string) error

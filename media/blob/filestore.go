@@ -386,13 +386,17 @@ func (s *FileStore) NewReader(ctx context.Context, key string, maxBytes int64) (
 	}{io.NewSectionReader(f, headerSize, a.Size), f}, nil
 }
 
-// Write implements Store.
+// Write implements Store. It writes nothing once ctx has ended, as a request to S3 would not,
+// checking before it begins and again before the object takes its key.
 func (s *FileStore) Write(ctx context.Context, key, contentType string, data []byte) error {
 	if err := CheckKey(key); err != nil {
 		return err
 	}
 	if err := checkContentType(contentType); err != nil {
 		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("blob: write %s: %w", key, err)
 	}
 	// A content-addressed key written again with the same bytes is left as it is.
 	sum := sha256.Sum256(data)
@@ -404,6 +408,10 @@ func (s *FileStore) Write(ctx context.Context, key, contentType string, data []b
 		return err
 	}
 	if _, err := w.Write(data); err != nil {
+		w.abort()
+		return fmt.Errorf("blob: write %s: %w", key, err)
+	}
+	if err := ctx.Err(); err != nil {
 		w.abort()
 		return fmt.Errorf("blob: write %s: %w", key, err)
 	}

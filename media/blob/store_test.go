@@ -406,6 +406,17 @@ func TestStore_Upload(t *testing.T) {
 				}
 			})
 
+			// A write whose request has ended stores nothing: uploadPhoto's sweep counts on no
+			// images being written under an upload once its request is over.
+			t.Run("ErrWriteAfterItsContextEnded", func(t *testing.T) {
+				ended, cancel := context.WithCancel(ctx)
+				cancel()
+				if err := s.Write(ended, "ended/1", "image/jpeg", photo(100)); !errors.Is(err, context.Canceled) {
+					t.Errorf("Write with an ended context: %v, want context.Canceled", err)
+				}
+				assertAbsent(t, s, "ended/1")
+			})
+
 			t.Run("ErrInvalidKey", func(t *testing.T) {
 				for _, key := range []string{"", "../x", "a/../b", "/abs", "a//b", "a/", "a/./b", "a b", "a\\b", "ü"} {
 					if _, err := s.PresignPost(ctx, key, "image/jpeg", 10, time.Now().Add(time.Minute), blob.PostSuccess{}); !errors.Is(err, blob.ErrInvalidKey) {

@@ -89,7 +89,7 @@ func benchSizes(b *testing.B, sizes []Size) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := process(bytes.NewReader(src), "image/jpeg", Limits{}, sizes); err != nil {
+		if _, err := process(context.Background(), bytes.NewReader(src), "image/jpeg", Limits{}, sizes); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -2,6 +2,7 @@ package imaging
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"runtime"
 	"testing"
@@ -28,13 +29,13 @@ func TestProcessRefusesJPEGScanBombs(t *testing.T) {
 			if o := res.Variants[2]; o.Width != 512 || o.Height != 384 {
 				t.Fatalf("original %d x %d", o.Width, o.Height)
 			}
-			_, err := Process(bytes.NewReader(jpegtest.ScanBomb(512, 384, MaxJPEGScans, between)), "image/jpeg", Limits{})
+			_, err := Process(context.Background(), bytes.NewReader(jpegtest.ScanBomb(512, 384, MaxJPEGScans, between)), "image/jpeg", Limits{})
 			errInvalid(t, err, fmt.Sprintf("more than %d scans", MaxJPEGScans))
 
 			bomb := jpegtest.ScanBomb(7000, 7000, 500, between)
 			var before, after runtime.MemStats
 			runtime.ReadMemStats(&before)
-			_, err = Process(bytes.NewReader(bomb), "image/jpeg", Limits{})
+			_, err = Process(context.Background(), bytes.NewReader(bomb), "image/jpeg", Limits{})
 			runtime.ReadMemStats(&after)
 			errInvalid(t, err, fmt.Sprintf("more than %d scans", MaxJPEGScans))
 			// Decoding would have allocated the 49-megapixel picture.

@@ -2,6 +2,7 @@ package imaging
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -93,20 +94,27 @@ const jpegQuality = 85
 // the header states against lim.MaxPixels and a JPEG's scans against MaxJPEGScans before
 // decoding, decodes, turns the picture upright by its EXIF orientation, and encodes every size
 // afresh, so no metadata of the upload (EXIF, GPS, XMP, ICC profiles, comments, text chunks)
-// is in any output. Every refusal is a
-// domain.Invalid error; an error reading r is returned wrapped, as it is. The same bytes
-// always give the same Variants, byte for byte.
-func Process(r io.Reader, declaredContentType string, lim Limits) (*Result, error) {
-	return process(r, declaredContentType, lim, allSizes)
+// is in any output. Every refusal is a domain.Invalid error; an error reading r is returned
+// wrapped, as it is. The same bytes always give the same Variants, byte for byte.
+//
+// Process stops once ctx ends, returning ctx.Err() and no renditions: reads of r and the
+// decoder's reads fail, and it checks again after decoding and before each rendition. A
+// decoder that has read all it needs (image/jpeg reads a small file whole) runs to its end,
+// which the pixel limit and MaxJPEGScans bound.
+func Process(ctx context.Context, r io.Reader, declaredContentType string, lim Limits) (*Result, error) {
+	return process(ctx, r, declaredContentType, lim, allSizes)
 }
 
 // allSizes is every rendition, in the order Result.Variants holds them.
 var allSizes = []Size{Thumbnail, Display, Original}
 
 // process is Process making only the given sizes (the benchmarks time them one by one).
-func process(r io.Reader, declaredContentType string, lim Limits, sizes []Size) (*Result, error) {
+func process(ctx context.Context, r io.Reader, declaredContentType string, lim Limits, sizes []Size) (*Result, error) {
 	lim = lim.withDefaults()
-	data, err := io.ReadAll(io.LimitReader(r, lim.MaxBytes+1))
+	data, err := io.ReadAll(io.LimitReader(ctxReader{ctx, r}, lim.MaxBytes+1))
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
 	if err != nil {
 		// Not the upload's fault as far as this package can tell: the caller knows whether r
 		// is a client's request body or the store, and classifies the error.
@@ -127,23 +135,24 @@ func process(r io.Reader, declaredContentType string, lim Limits, sizes []Size) 
 		return nil, domain.Errorf(domain.Invalid, "the upload was declared %q but is a %s image (%s): declare the type it has",
 			declaredContentType, format, ContentTypeOf(format))
 	}
-	img, err := decode(format, data, lim)
+	img, err := decode(ctx, format, data, lim)
 	if err != nil {
 		return nil, err
 	}
-	variants, err := render(format, img, orientationOf(format, data), sizes)
+	variants, err := render(ctx, format, img, orientationOf(format, data), sizes)
 	if err != nil {
 		return nil, err
 	}
 	return &Result{Format: format, Variants: variants}, nil
 }
 
-// decode checks the header against lim and then decodes the pixels.
+// decode checks the header against lim and then decodes the pixels, reading them through
+// ctx: once it has ended, the decoder's next read fails and decode returns ctx.Err().
 //
 // A decoder that panics on a malformed file (x/image/webp has, in the past) fails this one
 // upload with an Invalid error that keeps the panic for the logs, rather than the process
 // that may be handling it in the background.
-func decode(format string, data []byte, lim Limits) (img image.Image, err error) {
+func decode(ctx context.Context, format string, data []byte, lim Limits) (img image.Image, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			img, err = nil, domain.Wrap(domain.Invalid, fmt.Errorf("decoder panic: %v", p),
@@ -178,13 +187,17 @@ func decode(format string, data []byte, lim Limits) (img image.Image, err error)
 			return nil, err
 		}
 	}
+	pixels := ctxReader{ctx, bytes.NewReader(data)}
 	switch format {
 	case FormatJPEG:
-		img, err = jpeg.Decode(bytes.NewReader(data))
+		img, err = jpeg.Decode(pixels)
 	case FormatPNG:
-		img, err = png.Decode(bytes.NewReader(data))
+		img, err = png.Decode(pixels)
 	case FormatWebP:
-		img, err = webp.Decode(bytes.NewReader(data))
+		img, err = webp.Decode(pixels)
+	}
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
 	}
 	if err != nil {
 		return nil, corrupt(format, err)
@@ -195,6 +208,19 @@ func decode(format string, data []byte, lim Limits) (img image.Image, err error)
 			format, cfg.Width, cfg.Height, b.Dx(), b.Dy())
 	}
 	return img, nil
+}
+
+// ctxReader is a reader that fails once ctx has ended.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (r ctxReader) Read(p []byte) (int, error) {
+	if err := r.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return r.r.Read(p)
 }
 
 // corrupt is the error for an upload whose format is known but whose data does not decode.
@@ -213,7 +239,8 @@ func webpAnimated(data []byte) bool {
 	return len(data) >= 21 && string(data[12:16]) == "VP8X" && data[20]&0x02 != 0
 }
 
-// render makes the given variants of a decoded picture, in the order given.
+// render makes the given variants of a decoded picture, in the order given, stopping with
+// ctx.Err() before each one once ctx has ended.
 //
 // JPEG and WebP sources give JPEG variants. A source with any transparent pixel (PNG or WebP)
 // gives PNG variants, since JPEG has no alpha. An opaque PNG gives a JPEG thumbnail and display
@@ -223,7 +250,7 @@ func webpAnimated(data []byte) bool {
 // The thumbnail and display are scaled from the stored pixels and turned upright afterwards,
 // which moves far fewer pixels than turning the source first; the thumbnail is scaled from the
 // display rendition when one smaller than the source was made, not from the source again.
-func render(format string, img image.Image, o Orientation, sizes []Size) ([]Variant, error) {
+func render(ctx context.Context, format string, img image.Image, o Orientation, sizes []Size) ([]Variant, error) {
 	alpha := !opaque(img)
 	scaledType, originalType := "image/jpeg", "image/jpeg"
 	switch {
@@ -237,6 +264,9 @@ func render(format string, img image.Image, o Orientation, sizes []Size) ([]Vari
 	made := make(map[Size]Variant, len(sizes))
 	var upright image.Image // the full-size upright picture, made once when needed
 	full := func(size Size, contentType string) (Variant, error) {
+		if err := ctx.Err(); err != nil {
+			return Variant{}, err
+		}
 		if v, ok := made[Original]; ok && contentType == originalType {
 			v.Size = size
 			return v, nil
@@ -269,6 +299,9 @@ func render(format string, img image.Image, o Orientation, sizes []Size) ([]Vari
 			}
 			made[size] = v
 			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
 		}
 		sw, sh := w, h
 		if o.swapsAxes() {

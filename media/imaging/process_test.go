@@ -2,6 +2,7 @@ package imaging
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -16,6 +17,7 @@ import (
 	"testing/iotest"
 
 	"github.com/quickphotos/quickphotos/domain"
+	"github.com/quickphotos/quickphotos/media/internal/jpegtest"
 )
 
 // decodeVariant decodes a variant's bytes by its declared content type.
@@ -44,7 +46,7 @@ func decodeVariant(t *testing.T, v Variant) image.Image {
 
 func mustProcess(t *testing.T, data []byte, contentType string) *Result {
 	t.Helper()
-	res, err := Process(bytes.NewReader(data), contentType, Limits{})
+	res, err := Process(context.Background(), bytes.NewReader(data), contentType, Limits{})
 	if err != nil {
 		t.Fatalf("Process: %v", err)
 	}
@@ -328,7 +330,7 @@ func TestProcessRefuses(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res, err := Process(bytes.NewReader(tt.data), tt.declared, tt.lim)
+			res, err := Process(context.Background(), bytes.NewReader(tt.data), tt.declared, tt.lim)
 			if res != nil {
 				t.Errorf("a result with the error")
 			}
@@ -339,13 +341,61 @@ func TestProcessRefuses(t *testing.T) {
 
 func TestProcessReadError(t *testing.T) {
 	broken := errors.New("connection reset")
-	_, err := Process(iotest.ErrReader(broken), "image/jpeg", Limits{})
+	_, err := Process(context.Background(), iotest.ErrReader(broken), "image/jpeg", Limits{})
 	if !errors.Is(err, broken) {
 		t.Fatalf("err = %v, want the reader's error", err)
 	}
 	if code := domain.ErrorCode(err); code != domain.Internal {
 		t.Errorf("code %q: a failing reader is not the upload's fault", code)
 	}
+}
+
+// TestProcessStopsWhenItsContextEnds: a caller whose request ended must get no renditions to
+// store. Wherever ctx ends (while the upload is read, decoded, or between renditions), Process
+// returns ctx's error, never a refusal of the upload or renditions.
+func TestProcessStopsWhenItsContextEnds(t *testing.T) {
+	for name, file := range map[string]struct {
+		data     []byte
+		declared string
+	}{
+		"jpeg":        {withJPEGMetadata(encodeJPEG(t, gradient(1600, 1200)), 6), "image/jpeg"},
+		"png":         {encodePNG(t, gradient(1600, 1200)), "image/png"},
+		"progressive": {jpegtest.ScanBomb(1600, 1200, 20, nil), "image/jpeg"},
+		"lossy webp":  {readTestdata(t, "blue-purple-pink.lossy.webp"), "image/webp"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			// The context ends at its n-th look, for every n up to one Process never reaches.
+			for n := 0; ; n++ {
+				ctx := &endsAfter{Context: context.Background(), looks: n}
+				res, err := Process(ctx, bytes.NewReader(file.data), file.declared, Limits{})
+				if err == nil {
+					if res == nil || len(res.Variants) != 3 {
+						t.Fatalf("ended at look %d: no error and %+v", n, res)
+					}
+					if n == 0 {
+						t.Fatal("an ended context made renditions")
+					}
+					return
+				}
+				if res != nil || !errors.Is(err, context.Canceled) || domain.ErrorCode(err) == domain.Invalid {
+					t.Fatalf("ended at look %d: %v, %+v: want context.Canceled alone", n, err, res)
+				}
+			}
+		})
+	}
+}
+
+// endsAfter is a context that ends once Err has been asked looks times.
+type endsAfter struct {
+	context.Context
+	looks int
+}
+
+func (c *endsAfter) Err() error {
+	if c.looks--; c.looks < 0 {
+		return context.Canceled
+	}
+	return nil
 }
 
 // bombPNG returns the first bytes of a PNG whose header claims w x h RGBA pixels, followed by
@@ -397,7 +447,7 @@ func TestProcessRefusesBombsBeforeDecoding(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := Process(bytes.NewReader(tt.data), tt.declared, Limits{})
+			_, err := Process(context.Background(), bytes.NewReader(tt.data), tt.declared, Limits{})
 			errInvalid(t, err, "more than the 50000000 allowed")
 
 			var before, after runtime.MemStats
@@ -405,7 +455,7 @@ func TestProcessRefusesBombsBeforeDecoding(t *testing.T) {
 			runtime.ReadMemStats(&before)
 			const runs = 10
 			for range runs {
-				if _, err := Process(bytes.NewReader(tt.data), tt.declared, Limits{}); err == nil {
+				if _, err := Process(context.Background(), bytes.NewReader(tt.data), tt.declared, Limits{}); err == nil {
 					t.Fatal("accepted")
 				}
 			}
@@ -426,7 +476,7 @@ func FuzzProcess(f *testing.F) {
 	f.Add(readTestdata(f, "gopher-doc.with-alpha.lossless.webp"), "image/webp")
 	f.Add(bombPNG(100_000, 100_000), "image/png")
 	f.Fuzz(func(t *testing.T, data []byte, declared string) {
-		res, err := Process(bytes.NewReader(data), declared, Limits{MaxPixels: 1 << 20})
+		res, err := Process(context.Background(), bytes.NewReader(data), declared, Limits{MaxPixels: 1 << 20})
 		if err != nil {
 			if code := domain.ErrorCode(err); code != domain.Invalid {
 				t.Fatalf("code %q: %v", code, err)

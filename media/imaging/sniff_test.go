@@ -2,6 +2,7 @@ package imaging
 
 import (
 	"bytes"
+	"context"
 	"image"
 	"image/color"
 	"image/gif"
@@ -66,7 +67,7 @@ func TestSniff(t *testing.T) {
 // whatever type it was declared as.
 func TestProcessRefusesWhatSniffRefuses(t *testing.T) {
 	for _, declared := range []string{"image/jpeg", "image/png", "image/webp"} {
-		_, err := Process(bytes.NewReader([]byte(`<svg xmlns="http://www.w3.org/2000/svg"/>`)), declared, Limits{})
+		_, err := Process(context.Background(), bytes.NewReader([]byte(`<svg xmlns="http://www.w3.org/2000/svg"/>`)), declared, Limits{})
 		errInvalid(t, err, "SVG")
 	}
 }
