@@ -31,8 +31,9 @@ func tuneGC(getenv func(string) string) bool {
 // cgroup's, as Docker, ECS and Kubernetes set it) that its heap may grow to before the
 // collector works to stay under it, as lambdaMemoryShare is for a function: at serveGCPercent
 // the heap may grow to nine times what is live, and one upload being made into images holds
-// up to 4 bytes a pixel (docs/uploads.md), so without a limit a collection ending during one
-// could set a goal past the container's memory, and the kernel would kill the server.
+// up to 6 bytes a pixel of --media-max-pixels (docs/uploads.md), so without a limit a
+// collection ending during one could set a goal past the container's memory, and the kernel
+// would kill the server.
 const serverMemoryShare = 0.75
 
 // containerMemory is where a server learns its container's memory limit: the cgroup it runs

@@ -3,7 +3,9 @@ package media_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -100,4 +102,44 @@ func (r endsAtEOF) Read(p []byte) (int, error) {
 		r.end()
 	}
 	return n, err
+}
+
+// TestService_FinishRefusesAPictureTooCostlyToDecode: a 287 KB progressive JPEG of
+// 7000 x 7000 passed the 50-megapixel limit and held 812 MB while it was decoded (image/jpeg
+// keeps every coefficient, 4 bytes a sample, until the last scan), where 4 bytes a pixel were
+// documented. Every file is charged what decoding it holds, and may take at most
+// imaging.BytesPerPixel for each pixel allowed: that one is refused before it is decoded, as
+// the client's mistake, and a smaller one, or the same picture saved as a baseline JPEG, is
+// made into a photo.
+func TestService_FinishRefusesAPictureTooCostlyToDecode(t *testing.T) {
+	f := newFixture(t, media.Config{})
+	ticket := f.stage(t, jpegtest.Flat(7000, 7000, []byte{0x11, 0x11, 0x11}, true))
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := f.svc.Finish(context.Background(), domain.Photo{Owner: "ada", Timestamp: "2024-05-01T10:00:00"}, ticket.Upload.ID)
+	runtime.ReadMemStats(&after)
+	if msg := domain.ErrorMessage(err); domain.ErrorCode(err) != domain.Invalid || !strings.Contains(msg, "progressive") || !strings.Contains(msg, "would take about") {
+		t.Fatalf("got %v, want Invalid: a progressive JPEG too costly to decode", err)
+	}
+	if n := after.TotalAlloc - before.TotalAlloc; n > 16<<20 {
+		t.Errorf("refusing it allocated %d MB: it was decoded", n>>20)
+	}
+
+	// A million pixels allowed, 6 MB: a 1000 x 1000 progressive 4:4:4 JPEG takes 15, the
+	// same picture baseline 3, and a 600 x 600 progressive one 5.4.
+	f = newFixture(t, media.Config{MaxPixels: 1_000_000})
+	for i, tc := range []struct {
+		file []byte
+		ok   bool
+	}{
+		{jpegtest.Flat(1000, 1000, []byte{0x11, 0x11, 0x11}, true), false},
+		{jpegtest.Flat(1000, 1000, []byte{0x11, 0x11, 0x11}, false), true},
+		{jpegtest.Flat(600, 600, []byte{0x11, 0x11, 0x11}, true), true},
+	} {
+		ticket := f.stage(t, tc.file)
+		_, err := f.svc.Finish(context.Background(), domain.Photo{Owner: "ada", Timestamp: fmt.Sprintf("2024-05-01T10:00:0%d", i)}, ticket.Upload.ID)
+		if (err == nil) != tc.ok || (err != nil && domain.ErrorCode(err) != domain.Invalid) {
+			t.Errorf("file %d: %v, want accepted %v", i, err, tc.ok)
+		}
+	}
 }

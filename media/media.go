@@ -35,7 +35,9 @@ type Records interface {
 type Config struct {
 	// MaxBytes is the largest file an upload may declare; DefaultMaxBytes when zero.
 	MaxBytes int64
-	// MaxPixels bounds width × height as a file's header states it; DefaultMaxPixels when zero.
+	// MaxPixels bounds width × height as a file's header states it, and so the memory a
+	// Finish holds: imaging.BytesPerPixel for each (imaging.Limits); DefaultMaxPixels when
+	// zero.
 	MaxPixels int64
 	// UploadLifetime is how long a createPhotoUpload form, and the upload, stay valid;
 	// DefaultUploadLifetime when zero.

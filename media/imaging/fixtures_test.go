@@ -2,6 +2,7 @@ package imaging
 
 import (
 	"bytes"
+	"compress/zlib"
 	"encoding/binary"
 	"hash/crc32"
 	"image"
@@ -178,4 +179,38 @@ func withWebPMetadata(t testing.TB, webp []byte, orientation uint16, w, h int) [
 	body = append(body, riffChunk("EXIF", exifTIFF(orientation))...)
 	body = append(body, riffChunk("XMP ", []byte("<x:xmpmeta>"+planted+"</x:xmpmeta>"))...)
 	return riffChunk("RIFF", body)[:8+len(body)]
+}
+
+// interlacedPNG returns m as an Adam7-interlaced 8-bit RGBA PNG, which Go's encoder does not
+// write: each pass's rows unfiltered, one zlib stream.
+func interlacedPNG(t testing.TB, m *image.NRGBA) []byte {
+	t.Helper()
+	w, h := m.Rect.Dx(), m.Rect.Dy()
+	var raw bytes.Buffer
+	for _, p := range []struct{ x, y, dx, dy int }{{0, 0, 8, 8}, {4, 0, 8, 8}, {0, 4, 4, 8}, {2, 0, 4, 4}, {0, 2, 2, 4}, {1, 0, 2, 2}, {0, 1, 1, 2}} {
+		if p.x >= w || p.y >= h {
+			continue
+		}
+		for y := p.y; y < h; y += p.dy {
+			raw.WriteByte(0) // filter: none
+			for x := p.x; x < w; x += p.dx {
+				raw.Write(m.Pix[m.PixOffset(x, y) : m.PixOffset(x, y)+4])
+			}
+		}
+	}
+	var z bytes.Buffer
+	zw := zlib.NewWriter(&z)
+	if _, err := zw.Write(raw.Bytes()); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	ihdr := binary.BigEndian.AppendUint32(nil, uint32(w))
+	ihdr = binary.BigEndian.AppendUint32(ihdr, uint32(h))
+	ihdr = append(ihdr, 8, 6, 0, 0, 1) // 8-bit RGBA, interlaced
+	b := append([]byte{}, sigPNG...)
+	b = append(b, pngChunk("IHDR", ihdr)...)
+	b = append(b, pngChunk("IDAT", z.Bytes())...)
+	return append(b, pngChunk("IEND", nil)...)
 }

@@ -22,7 +22,9 @@ import (
 // Limits bound what Process accepts. A zero field takes its value from DefaultLimits.
 type Limits struct {
 	// MaxPixels bounds width*height as the file's header states it, checked before any pixel
-	// is decoded, so a small file that claims a huge picture costs nothing.
+	// is decoded, so a small file that claims a huge picture costs nothing; and with it the
+	// memory Process holds in pictures, at most BytesPerPixel for each of MaxPixels pixels: a
+	// file that needs more a pixel (a progressive JPEG, a 16-bit PNG) may have fewer.
 	MaxPixels int64
 	// MaxBytes bounds the size of the upload; Process reads no further.
 	MaxBytes int64
@@ -135,24 +137,27 @@ func process(ctx context.Context, r io.Reader, declaredContentType string, lim L
 		return nil, domain.Errorf(domain.Invalid, "the upload was declared %q but is a %s image (%s): declare the type it has",
 			declaredContentType, format, ContentTypeOf(format))
 	}
-	img, err := decode(ctx, format, data, lim)
+	o := orientationOf(format, data)
+	img, err := decode(ctx, format, data, lim, o)
 	if err != nil {
 		return nil, err
 	}
-	variants, err := render(ctx, format, img, orientationOf(format, data), sizes)
+	variants, err := render(ctx, format, img, o, sizes)
 	if err != nil {
 		return nil, err
 	}
 	return &Result{Format: format, Variants: variants}, nil
 }
 
-// decode checks the header against lim and then decodes the pixels, reading them through
-// ctx: once it has ended, the decoder's next read fails and decode returns ctx.Err().
+// decode checks the header against lim (the pixels, a JPEG's scans, and the memory making the
+// renditions of the picture, turned upright by o, takes) and then decodes the pixels, reading
+// them through ctx: once it has ended, the decoder's next read fails and decode returns
+// ctx.Err().
 //
 // A decoder that panics on a malformed file (x/image/webp has, in the past) fails this one
 // upload with an Invalid error that keeps the panic for the logs, rather than the process
 // that may be handling it in the background.
-func decode(ctx context.Context, format string, data []byte, lim Limits) (img image.Image, err error) {
+func decode(ctx context.Context, format string, data []byte, lim Limits, o Orientation) (img image.Image, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			img, err = nil, domain.Wrap(domain.Invalid, fmt.Errorf("decoder panic: %v", p),
@@ -181,11 +186,12 @@ func decode(ctx context.Context, format string, data []byte, lim Limits) (img im
 		return nil, domain.Errorf(domain.Invalid, "the %s image is %d x %d, %d pixels, more than the %d allowed: send a smaller image",
 			format, cfg.Width, cfg.Height, px, lim.MaxPixels)
 	}
-	if format == FormatJPEG {
-		// image/jpeg walks the whole picture once a scan: bound them before it starts.
-		if _, err := jpegScans(data); err != nil {
-			return nil, err
-		}
+	cost, err := costOf(format, data, cfg.Width, cfg.Height)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkMemory(cost, cfg.Width, cfg.Height, o, lim.MaxPixels); err != nil {
+		return nil, err
 	}
 	pixels := ctxReader{ctx, bytes.NewReader(data)}
 	switch format {
@@ -208,6 +214,23 @@ func decode(ctx context.Context, format string, data []byte, lim Limits) (img im
 			format, cfg.Width, cfg.Height, b.Dx(), b.Dy())
 	}
 	return img, nil
+}
+
+// costOf returns what decoding a w x h picture of the given format holds, told from its
+// header, refusing a JPEG of more than MaxJPEGScans scans: image/jpeg walks the whole picture
+// once a scan.
+func costOf(format string, data []byte, w, h int) (pictureCost, error) {
+	switch format {
+	case FormatJPEG:
+		hdr, err := readJPEGHeader(data)
+		if err != nil {
+			return pictureCost{}, err
+		}
+		return jpegCost(hdr, w, h), nil
+	case FormatPNG:
+		return pngCost(data, w, h), nil
+	}
+	return webpCost(data, w, h), nil
 }
 
 // ctxReader is a reader that fails once ctx has ended.

@@ -85,3 +85,54 @@ func ScanBomb(w, h, acScans int, between []byte) []byte {
 	b.Write([]byte{0xFF, 0xD9})
 	return b.Bytes()
 }
+
+// Flat returns a valid w x h JPEG of one colour whose components have the given sampling
+// factors (0x11 each for 4:4:4, 0x22, 0x11, 0x11 for 4:2:0; one for grey, four for CMYK,
+// marked so by an Adobe segment), progressive (SOF2) or baseline: one interleaved scan of the
+// DC coefficients, one bit a block, and in a baseline file an end of block after each.
+func Flat(w, h int, sampling []byte, progressive bool) []byte {
+	var b bytes.Buffer
+	b.Write([]byte{0xFF, 0xD8})
+	if len(sampling) == 4 {
+		b.Write(Segment(0xEE, []byte{'A', 'd', 'o', 'b', 'e', 0, 100, 0, 0, 0, 0, 0})) // transform 0
+	}
+	b.Write(Segment(0xDB, append([]byte{0x00}, bytes.Repeat([]byte{1}, 64)...)))
+	sof := []byte{8, byte(h >> 8), byte(h), byte(w >> 8), byte(w), byte(len(sampling))}
+	sos := []byte{byte(len(sampling))}
+	for i, hv := range sampling {
+		sof = append(sof, byte(i+1), hv, 0)
+		sos = append(sos, byte(i+1), 0x00)
+	}
+	marker, spectral := byte(0xC0), []byte{0, 63, 0}
+	if progressive {
+		marker, spectral = 0xC2, []byte{0, 0, 0}
+	}
+	b.Write(Segment(marker, sof))
+	// Table 0 of each class: one code, "0", for DC category 0 and for the end of block.
+	b.Write(Segment(0xC4, append([]byte{0x00, 1}, make([]byte, 16)...)))
+	b.Write(Segment(0xC4, append([]byte{0x10, 1}, make([]byte, 16)...)))
+	b.Write(Segment(0xDA, append(sos, spectral...)))
+	hmax, vmax := 1, 1
+	if len(sampling) > 1 {
+		for _, hv := range sampling {
+			hmax, vmax = max(hmax, int(hv>>4)), max(vmax, int(hv&0x0F))
+		}
+	}
+	codes := 1
+	if !progressive {
+		codes = 2
+	}
+	bw := &bitWriter{b: &b}
+	for range ((w + 8*hmax - 1) / (8 * hmax)) * ((h + 8*vmax - 1) / (8 * vmax)) {
+		for _, hv := range sampling {
+			blocks := int(hv>>4) * int(hv&0x0F)
+			if len(sampling) == 1 {
+				blocks = 1
+			}
+			bw.put(0, uint(blocks*codes))
+		}
+	}
+	bw.flush()
+	b.Write([]byte{0xFF, 0xD9})
+	return b.Bytes()
+}
