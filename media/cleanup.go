@@ -3,7 +3,6 @@ package media
 import (
 	"context"
 	"errors"
-	"strings"
 	"time"
 
 	"github.com/quickphotos/quickphotos/domain"
@@ -14,9 +13,14 @@ import (
 // whoever made it. The commands run it beside the feed's fan-out on the feed's reader of the
 // stream, wherever that runs (serve, `quickphotos stream`, the Lambda fan-out): DynamoDB
 // Streams serves about two readers per shard, and one of its own would be a third. It is
-// idempotent: deleting an object already gone is no error,
-// so a batch delivered again does no harm. A photo owns the objects under its own upload's
-// prefix; the sample's photos share theirs, and Forget leaves them.
+// idempotent: deleting an object already gone is no error, so a batch delivered again does no
+// harm.
+//
+// A photo owns every object under its own upload's prefix, and Forget deletes them all, not
+// only the ones the photo names: a Finish refused before the one that made the photo (its
+// timestamp taken, then another file sent to the same form) left renditions there that no
+// photo names, and the sweep leaves a used upload's prefix to its photo. The sample's photos
+// share their images under a prefix of their own, and Forget leaves them.
 func (s *Service) Forget(ctx context.Context, changes []domain.Change) error {
 	for _, c := range changes {
 		if c.Op != domain.Removed {
@@ -27,14 +31,8 @@ func (s *Service) Forget(ctx context.Context, changes []domain.Change) error {
 			// A photo hosted elsewhere, or one of the sample's, which share their images.
 			continue
 		}
-		for _, img := range p.Images {
-			// A photo owns the objects under its upload's prefix, and only those.
-			if !strings.HasPrefix(img.Key, imagePrefix(p.Upload)) {
-				continue
-			}
-			if err := s.store.Delete(ctx, img.Key); err != nil {
-				return err
-			}
+		if err := s.deleteUnder(ctx, imagePrefix(p.Upload)); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -86,8 +84,13 @@ func (s *Service) sweepObjects(ctx context.Context, u domain.Upload) error {
 	if u.Used {
 		return nil
 	}
+	return s.deleteUnder(ctx, imagePrefix(u.ID))
+}
+
+// deleteUnder deletes every object under prefix, listing them first.
+func (s *Service) deleteUnder(ctx context.Context, prefix string) error {
 	var keys []string
-	err := s.store.List(ctx, imagePrefix(u.ID), func(key string, _ time.Time) error {
+	err := s.store.List(ctx, prefix, func(key string, _ time.Time) error {
 		keys = append(keys, key)
 		return nil
 	})

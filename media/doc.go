@@ -17,8 +17,9 @@
 //     and leaves nothing: both wrote the same content-addressed objects, which the winner's
 //     photo keeps.
 //  4. Image hands out signed, expiring URLs of the renditions.
-//  5. Forget, a handler of the table's change stream, deletes a photo's images once its
-//     removal has committed; Sweep removes expired uploads with whatever they left.
+//  5. Forget, a handler of the table's change stream, deletes a photo's images, every object
+//     under its upload's prefix, once its removal has committed; Sweep removes expired
+//     uploads with whatever they left.
 //
 // # Why images are keyed by upload, not by content alone
 //
