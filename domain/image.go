@@ -49,6 +49,9 @@ type Upload struct {
 	Expires time.Time
 	// Used is set by the uploadPhoto that made a photo of it.
 	Used bool
+	// PhotoTimestamp is the timestamp of the photo made of it (its owner's), set with Used;
+	// empty in a record used before it was kept.
+	PhotoTimestamp string
 }
 
 // UsableBy is why u may not make a photo of owner's at now, nil when it may.

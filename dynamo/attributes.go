@@ -44,12 +44,14 @@ const (
 	attrUpload = "upload"
 	// An upload's staging record: its owner, declared type and size, when it stops being
 	// accepted (seconds since the Unix epoch; the record itself stays until the sweeper
-	// removes it, or attrExpiresAt as a backstop), and whether a photo was made of it.
-	attrOwner         = "owner"
-	attrContentType   = "contentType"
-	attrByteSize      = "byteSize"
-	attrUploadExpires = "uploadExpires"
-	attrUsed          = "used"
+	// removes it, or attrExpiresAt as a backstop), whether a photo was made of it, and which
+	// (its timestamp).
+	attrOwner          = "owner"
+	attrContentType    = "contentType"
+	attrByteSize       = "byteSize"
+	attrUploadExpires  = "uploadExpires"
+	attrUsed           = "used"
+	attrPhotoTimestamp = "photoTimestamp"
 	// attrVersion is a profile's version (domain.User.Version): absent reads as 0.
 	attrVersion = "version"
 	// A client mutation's mark (marks.go): the id as the client sent it, the mutation and the

@@ -61,11 +61,11 @@ func (s *Store) GetUpload(ctx context.Context, id string) (domain.Upload, error)
 // to say which.
 var errUploadChanged = errors.New("the upload was used, expired or removed")
 
-// UploadPhotoFrom stores photo p made of upload u, and marks u used, in one TransactWriteItems
-// with UploadPhoto's checks: the upload's record must still be u's owner's, unused and not
-// expired at now, the owner must exist, and the owner must have no photo at p's timestamp.
-// Of two calls racing on one upload one succeeds and the other gets Conflict. The upload's
-// action comes first, so that its failure is the one reported.
+// UploadPhotoFrom stores photo p made of upload u, and marks u used by p (its timestamp), in
+// one TransactWriteItems with UploadPhoto's checks: the upload's record must still be u's
+// owner's, unused and not expired at now, the owner must exist, and the owner must have no
+// photo at p's timestamp. Of two calls racing on one upload one succeeds and the other gets
+// Conflict. The upload's action comes first, so that its failure is the one reported.
 func (s *Store) UploadPhotoFrom(ctx context.Context, p domain.Photo, u domain.Upload, now time.Time) (domain.Photo, error) {
 	p.Reactions = domain.ReactionCounts{}
 	for _, t := range domain.ReactionTypes {
@@ -74,11 +74,12 @@ func (s *Store) UploadPhotoFrom(ctx context.Context, p domain.Photo, u domain.Up
 	p.Upload = u.ID
 	markUsed := updateIf(&types.Update{
 		Key:                      uploadKey(u.ID).item(),
-		UpdateExpression:         aws.String("SET #used = :true"),
+		UpdateExpression:         aws.String("SET #used = :true, #photo = :photo"),
 		ConditionExpression:      aws.String("attribute_exists(PK) AND #owner = :owner AND #used = :false AND #expires > :now"),
-		ExpressionAttributeNames: map[string]string{"#used": attrUsed, "#owner": attrOwner, "#expires": attrUploadExpires},
+		ExpressionAttributeNames: map[string]string{"#used": attrUsed, "#photo": attrPhotoTimestamp, "#owner": attrOwner, "#expires": attrUploadExpires},
 		ExpressionAttributeValues: Item{
 			":true": &types.AttributeValueMemberBOOL{Value: true}, ":false": &types.AttributeValueMemberBOOL{Value: false},
+			":photo": str(p.Timestamp),
 			":owner": str(p.Owner), ":now": &types.AttributeValueMemberN{Value: strconv.FormatInt(now.Unix(), 10)},
 		},
 	}, errUploadChanged)
@@ -143,7 +144,7 @@ func uploadNotFound(id string) error { return domain.UploadNotFound(id) }
 
 func uploadItem(u domain.Upload) Item {
 	k := uploadKey(u.ID)
-	return Item{
+	item := Item{
 		attrPK:            str(k.PK),
 		attrSK:            str(k.SK),
 		attrOwner:         str(u.Owner),
@@ -153,6 +154,10 @@ func uploadItem(u domain.Upload) Item {
 		attrUsed:          &types.AttributeValueMemberBOOL{Value: u.Used},
 		attrExpiresAt:     &types.AttributeValueMemberN{Value: strconv.FormatInt(u.Expires.Add(UploadRetention).Unix(), 10)},
 	}
+	if u.PhotoTimestamp != "" {
+		item[attrPhotoTimestamp] = str(u.PhotoTimestamp)
+	}
+	return item
 }
 
 func uploadFromItem(item Item) (domain.Upload, error) {
@@ -171,5 +176,6 @@ func uploadFromItem(item Item) (domain.Upload, error) {
 		return domain.Upload{}, fmt.Errorf("upload record %q without owner, type or used flag", id)
 	}
 	u.Used = used.Value
+	u.PhotoTimestamp, _ = getString(item, attrPhotoTimestamp)
 	return u, nil
 }

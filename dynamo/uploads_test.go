@@ -58,6 +58,10 @@ func TestUploadPhotoFrom_RacingCallsOneWins(t *testing.T) {
 	if got.Upload != u.ID || got.Width != 4 || got.Images[domain.ImageOriginal] != images[domain.ImageOriginal] {
 		t.Fatalf("stored photo %+v", got)
 	}
+	// The record names the winner, whose images the sweep keeps.
+	if rec, err := s.GetUpload(ctx, u.ID); err != nil || !rec.Used || rec.PhotoTimestamp != got.Timestamp {
+		t.Fatalf("upload record %+v (%v): want used by the photo at %s", rec, err, got.Timestamp)
+	}
 }
 
 // TestUploadPhotoFrom_Refusals: the record's condition says why an upload may not be used.
@@ -118,7 +122,7 @@ func TestUploadItems_RoundTrip(t *testing.T) {
 	if got, err := photoFromItem(item); err != nil || !reflect.DeepEqual(got, p) {
 		t.Errorf("photo round-trips to %+v, %v", got, err)
 	}
-	u := domain.Upload{ID: p.Upload, Owner: "ada", ContentType: "image/png", Bytes: 12345, Expires: time.Unix(1_800_000_000, 0).UTC(), Used: true}
+	u := domain.Upload{ID: p.Upload, Owner: "ada", ContentType: "image/png", Bytes: 12345, Expires: time.Unix(1_800_000_000, 0).UTC(), Used: true, PhotoTimestamp: p.Timestamp}
 	if got, err := uploadFromItem(uploadItem(u)); err != nil || got != u {
 		t.Errorf("upload round-trips to %+v, %v", got, err)
 	}

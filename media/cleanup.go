@@ -18,8 +18,8 @@ import (
 //
 // A photo owns every object under its own upload's prefix, and Forget deletes them all, not
 // only the ones the photo names: a Finish refused before the one that made the photo (its
-// timestamp taken, then another file sent to the same form) left renditions there that no
-// photo names, and the sweep leaves a used upload's prefix to its photo. The sample's photos
+// timestamp taken, then another file sent to the same form) may have left renditions there
+// that the sweep has not yet removed. The sample's photos
 // share their images under a prefix of their own, and Forget leaves them.
 func (s *Service) Forget(ctx context.Context, changes []domain.Change) error {
 	for _, c := range changes {
@@ -31,7 +31,7 @@ func (s *Service) Forget(ctx context.Context, changes []domain.Change) error {
 			// A photo hosted elsewhere, or one of the sample's, which share their images.
 			continue
 		}
-		if err := s.deleteUnder(ctx, imagePrefix(p.Upload)); err != nil {
+		if err := s.deleteUnder(ctx, imagePrefix(p.Upload), nil); err != nil {
 			return err
 		}
 	}
@@ -53,9 +53,9 @@ const SweepGrace = 10 * time.Minute
 const SweepInterval = time.Minute
 
 // Sweep removes the uploads that expired more than SweepGrace ago: for each, its staged file,
-// the renditions an unfinished Finish left (an unused upload's images are no photo's), then its
-// record, in that order, so a sweep cut short is finished by the next. It returns how many
-// uploads it removed.
+// the renditions an unfinished Finish left (all of an unused upload's images; those of a used
+// one that its photo does not name), then its record, in that order, so a sweep cut short is
+// finished by the next. It returns how many uploads it removed.
 func (s *Service) Sweep(ctx context.Context) (int, error) {
 	expired, err := s.records.ExpiredUploads(ctx, s.cfg.Now().Add(-SweepGrace))
 	if err != nil {
@@ -77,21 +77,46 @@ func (s *Service) Sweep(ctx context.Context) (int, error) {
 	return swept, nil
 }
 
+// sweepObjects deletes upload u's staged file and the images under its prefix that no photo
+// owns: past SweepGrace no Finish writes there any more.
+//
+// A used upload's photo owns the images it names. The others are what a Finish refused before
+// the one that made the photo left (the same form sent another file), or a Finish that lost a
+// race to it; they are deleted, and so is everything once the photo is gone, which Forget will
+// have done too. A record used before it named its photo leaves its images to Forget.
 func (s *Service) sweepObjects(ctx context.Context, u domain.Upload) error {
 	if err := s.store.Delete(ctx, stagingKey(u.ID)); err != nil {
 		return err
 	}
-	if u.Used {
+	if !u.Used {
+		return s.deleteUnder(ctx, imagePrefix(u.ID), nil)
+	}
+	if u.PhotoTimestamp == "" {
 		return nil
 	}
-	return s.deleteUnder(ctx, imagePrefix(u.ID))
+	key := domain.PhotoKey{Owner: u.Owner, Timestamp: u.PhotoTimestamp}
+	photos, err := s.records.GetPhotos(ctx, []domain.PhotoKey{key})
+	if err != nil {
+		return err
+	}
+	named := map[string]bool{}
+	if p, ok := photos[key]; ok && p.Upload == u.ID {
+		// (Another photo may have been made at that timestamp since this one was deleted.)
+		for _, img := range p.Images {
+			named[img.Key] = true
+		}
+	}
+	return s.deleteUnder(ctx, imagePrefix(u.ID), func(key string) bool { return named[key] })
 }
 
-// deleteUnder deletes every object under prefix, listing them first.
-func (s *Service) deleteUnder(ctx context.Context, prefix string) error {
+// deleteUnder deletes every object under prefix but those keep reports (all with a nil keep),
+// listing them first.
+func (s *Service) deleteUnder(ctx context.Context, prefix string, keep func(key string) bool) error {
 	var keys []string
 	err := s.store.List(ctx, prefix, func(key string, _ time.Time) error {
-		keys = append(keys, key)
+		if keep == nil || !keep(key) {
+			keys = append(keys, key)
+		}
 		return nil
 	})
 	if err != nil {

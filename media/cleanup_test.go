@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/quickphotos/quickphotos/domain"
 	"github.com/quickphotos/quickphotos/media"
@@ -71,5 +72,38 @@ func TestService_ForgetDeletesEverythingUnderItsUpload(t *testing.T) {
 	}
 	if got := f.keys(t); len(got) != 0 {
 		t.Fatalf("after the photo was forgotten, the store holds %v (the refused file's were %v)", got, r.strays)
+	}
+}
+
+// TestService_SweepRemovesWhatAUsedUploadsPhotoDoesNotName: the sweep left a used upload's
+// images to its photo, all of them, so the renditions of a file refused before the one that
+// made the photo stayed beside it for as long as the photo lived. It removes those and keeps
+// the photo's; and everything, once the photo is gone, whether or not Forget has run yet.
+func TestService_SweepRemovesWhatAUsedUploadsPhotoDoesNotName(t *testing.T) {
+	for _, deleted := range []bool{false, true} {
+		t.Run(map[bool]string{false: "the photo kept", true: "the photo deleted"}[deleted], func(t *testing.T) {
+			f := newFixture(t, media.Config{})
+			ctx := context.Background()
+			r := f.resend(t)
+			var want []string
+			if deleted {
+				if _, err := f.records.DeletePhoto(ctx, r.photo.Key()); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				for _, img := range r.photo.Images {
+					want = append(want, img.Key)
+				}
+				slices.Sort(want)
+				want = slices.Compact(want)
+			}
+			f.clock.Advance(media.DefaultUploadLifetime + media.SweepGrace + time.Second)
+			if n, err := f.svc.Sweep(ctx); n != 1 || err != nil {
+				t.Fatalf("swept %d, %v", n, err)
+			}
+			if got := f.keys(t); !slices.Equal(got, want) {
+				t.Fatalf("after the sweep the store holds %v, want %v (the refused file's were %v)", got, want, r.strays)
+			}
+		})
 	}
 }

@@ -34,11 +34,12 @@
 // # What a failure leaves
 //
 // A Finish that fails after writing renditions (the transaction refused, its request ended,
-// the process killed) leaves them under images/<id>/ with an unused record; once its request
-// has ended it writes no more, so nothing is written there long after the upload expired.
-// Sweep, run every SweepInterval by serve (on AWS Lambda, by the sweep function on a
-// schedule), deletes the staging object and that prefix of every upload expired more than
-// SweepGrace ago, then the record (a used one's images belong to its photo and stay). The
-// table's TTL removes a record the sweeper never reached, a day later; on S3 a lifecycle rule
-// on the staging prefix (docs/uploads.md) expires staged files even with no server running.
+// the process killed) leaves them under images/<id>/, with the record unused, or used by a
+// later Finish of another file sent to the same form; once its request has ended it writes no
+// more, so nothing is written there long after the upload expired. Sweep, run every
+// SweepInterval by serve (on AWS Lambda, by the sweep function on a schedule), deletes the
+// staging object and that prefix of every upload expired more than SweepGrace ago, but the
+// images of the photo a used record names, then the record. The table's TTL removes a record
+// the sweeper never reached, a day later; on S3 a lifecycle rule on the staging prefix
+// (docs/uploads.md) expires staged files even with no server running.
 package media

@@ -22,9 +22,11 @@ type Records interface {
 	CreateUpload(ctx context.Context, u domain.Upload) error
 	// GetUpload reads an upload's staging record, strongly consistent; NotFound when absent.
 	GetUpload(ctx context.Context, id string) (domain.Upload, error)
-	// UploadPhotoFrom writes photo p made of upload u and marks u used, in one transaction
-	// conditional on u still being usable by p's owner at now.
+	// UploadPhotoFrom writes photo p made of upload u and marks u used by p, in one
+	// transaction conditional on u still being usable by p's owner at now.
 	UploadPhotoFrom(ctx context.Context, p domain.Photo, u domain.Upload, now time.Time) (domain.Photo, error)
+	// GetPhotos returns the photos with these keys that exist.
+	GetPhotos(ctx context.Context, keys []domain.PhotoKey) (map[domain.PhotoKey]domain.Photo, error)
 	// ExpiredUploads returns the uploads that expired before before.
 	ExpiredUploads(ctx context.Context, before time.Time) ([]domain.Upload, error)
 	// DeleteUpload removes an upload's staging record.
