@@ -88,7 +88,7 @@ func checkMemory(c pictureCost, w, h int, o Orientation, maxPixels int64) error 
 		turned = ", turned upright,"
 	}
 	return domain.Errorf(domain.Invalid, "the %s image is %d x %d: making its sizes%s would take about %d MB (%.1f bytes a pixel), more than the %d MB allowed (%d bytes for each of %d pixels): send a smaller image",
-		c.kind, w, h, turned, need>>20, float64(need)/float64(int64(w)*int64(h)), allowed>>20, BytesPerPixel, maxPixels)
+		c.kind, w, h, turned, need/1e6, float64(need)/float64(int64(w)*int64(h)), allowed/1e6, BytesPerPixel, maxPixels)
 }
 
 // jpegCost is what image/jpeg holds decoding a w x h JPEG of header hdr (reader.go, scan.go):
