@@ -93,7 +93,8 @@ const jpegQuality = 85
 
 // Process turns an upload into its three renditions. It reads at most lim.MaxBytes from r,
 // sniffs the format (which must be the one declaredContentType names), checks the pixel count
-// the header states against lim.MaxPixels and a JPEG's scans against MaxJPEGScans before
+// the header states against lim.MaxPixels, a JPEG's scans against MaxJPEGScans, and the
+// memory decoding the file takes against BytesPerPixel for each of lim.MaxPixels before
 // decoding, decodes, turns the picture upright by its EXIF orientation, and encodes every size
 // afresh, so no metadata of the upload (EXIF, GPS, XMP, ICC profiles, comments, text chunks)
 // is in any output. Every refusal is a domain.Invalid error; an error reading r is returned
