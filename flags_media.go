@@ -35,7 +35,7 @@ func (c *mediaConfig) registerStore(f *flags) {
 	c.registerLocation(f)
 	f.String(&c.baseURL, "media-base-url", "", "with --media-store embedded: the origin clients reach this server at, for upload forms and image URLs, e.g. https://photos.example.com (empty: http:// and --addr, which then must name one address, not 0.0.0.0 or ::)")
 	f.Int(&c.maxBytes, "media-max-bytes", media.DefaultMaxBytes, "the largest photo file an upload may declare, in bytes")
-	f.Int(&c.maxPixels, "media-max-pixels", media.DefaultMaxPixels, "refuse images whose header claims more pixels (width × height) than this, before decoding them")
+	f.Int(&c.maxPixels, "media-max-pixels", media.DefaultMaxPixels, "refuse images whose header claims more pixels (width × height) than this, or whose decoding would hold more than 6 bytes for each of them (a progressive or 16-bit file may have fewer pixels), before decoding them")
 	f.Duration(&c.service.UploadLifetime, "media-upload-lifetime", media.DefaultUploadLifetime, "how long a createPhotoUpload form, and the upload, stay valid")
 	f.Duration(&c.service.URLLifetime, "media-url-lifetime", media.DefaultURLLifetime, "the lifetime of signed image URLs: each is valid one to two lifetimes, and the same URL is handed out within one")
 	f.Int(&c.service.Finishes, "media-finishes", 0, "how many uploads are made into photos (decoded, resized, encoded) at once; more wait, so uploads never starve queries (0: half the CPUs, at least 1)")
