@@ -87,7 +87,9 @@ export function Feed() {
   return (
     <section aria-labelledby="feed-title">
       <h1 id="feed-title">Your feed</h1>
-      {edges.length === 0 && <p>No photos yet: follow someone, and their photos show up here.</p>}
+      {/* A page may hold no photo and still have more after it: the feed leaves out photos
+          deleted since their entries were written (the schema's User.feed). */}
+      {edges.length === 0 && !pageInfo?.hasNextPage && <p>No photos yet: follow someone, and their photos show up here.</p>}
       <ol className="feed" aria-label="Photos">
         {edges.map((e) => (
           <li key={e.node.id}>
