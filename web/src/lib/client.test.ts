@@ -142,6 +142,43 @@ describe("closing a session", () => {
 });
 
 describe("a token the server no longer accepts", () => {
+  it("over the WebSocket (closed with 4403 when it expires) asks to sign in again", async () => {
+    online = true;
+    // A socket the server acknowledges, then closes as it does at the token's expiry.
+    const sent: string[] = [];
+    vi.stubGlobal(
+      "WebSocket",
+      class {
+        static OPEN = 1;
+        readyState = 0;
+        protocol = "graphql-transport-ws";
+        onopen: (() => void) | null = null;
+        onmessage: ((e: { data: string }) => void) | null = null;
+        onclose: ((e: { code: number; reason: string }) => void) | null = null;
+        constructor() {
+          setTimeout(() => {
+            this.readyState = 1;
+            this.onopen?.();
+          }, 1);
+        }
+        send(data: string) {
+          sent.push(data);
+          const type = (JSON.parse(data) as { type: string }).type;
+          if (type === "connection_init") setTimeout(() => this.onmessage?.({ data: JSON.stringify({ type: "connection_ack" }) }), 1);
+          if (type === "subscribe") setTimeout(() => this.onclose?.({ code: 4403, reason: "Forbidden: the token has expired" }), 1);
+        }
+        close() {}
+      },
+    );
+    const s = startSession({ username: "bo", token: "expiring" }, memoryStorage() as unknown as Storage);
+    try {
+      await vi.waitFor(() => expect(s.credentials.refused).toBe(true));
+      expect(sent.some((m) => m.includes("Bearer expiring"))).toBe(true);
+    } finally {
+      s.close();
+    }
+  });
+
   it("holds the queue, forgetting nothing, until the same user signs in again; then the change goes once", async () => {
     online = true;
     const storage = memoryStorage();

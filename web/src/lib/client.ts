@@ -54,12 +54,24 @@ export function startSession(session: Session, storage: Storage = window.localSt
 
   const connectivity = new Connectivity(browserOnline());
   const ended = new AbortController();
+  // The token the WebSocket's connection carries: the server closes the connection with 4403
+  // when it expires (graphql-ws's client then connects again, with connectionParams asked anew),
+  // which marks it refused as an HTTP answer UNAUTHENTICATED does (below).
+  let wsToken = credentials.token;
   const ws = createClient({
     url: websocketURL(endpoint.url),
-    connectionParams: () => ({ Authorization: `Bearer ${credentials.token}` }),
+    connectionParams: () => {
+      wsToken = credentials.token;
+      return { Authorization: `Bearer ${wsToken}` };
+    },
     lazy: true,
     retryAttempts: Number.POSITIVE_INFINITY,
     shouldRetry: () => true,
+    on: {
+      closed: (event) => {
+        if ((event as { code?: number } | undefined)?.code === 4403) credentials.refuse(wsToken);
+      },
+    },
   });
   // Each answer from the server is saved, a moment later, with the cache.
   const save = new ApolloLink((op, forward) => forward(op).pipe(tap(() => saver.schedule())));
