@@ -59,6 +59,16 @@ func (c *lambdaConfig) register(f *flags) {
 	c.media.registerStore(f)
 }
 
+// backend opens the store and the photo files of a function that reads the stream or sweeps
+// (the fan-out, the sweep), with the media store its flags name.
+func (c *lambdaConfig) backend(ctx context.Context, lc *lifecycle, log *slog.Logger) (*backend, error) {
+	m, err := c.mediaStore()
+	if err != nil {
+		return nil, err
+	}
+	return openBackend(ctx, lc, opening{store: c.store, media: m, log: log})
+}
+
 // mediaStore is the function's photo files' store: nil with --media-store none.
 func (c *lambdaConfig) mediaStore() (*mediaConfig, error) {
 	switch c.media.kind {
@@ -133,22 +143,14 @@ func (c *lambdaConfig) open(ctx context.Context, lc *lifecycle, log *slog.Logger
 		return c.apiFunction(ctx, lc, log)
 	case lambdaFanOut:
 		tuneLambdaGC(os.Getenv)
-		m, err := c.mediaStore()
-		if err != nil {
-			return nil, err
-		}
-		b, err := openBackend(ctx, lc, opening{store: c.store, media: m, log: log})
+		b, err := c.backend(ctx, lc, log)
 		if err != nil {
 			return nil, err
 		}
 		return fanOutFunction(feed.NewFanOut(b.store, c.feed), b.images()), nil
 	case lambdaSweep:
 		tuneLambdaGC(os.Getenv)
-		m, err := c.mediaStore()
-		if err != nil {
-			return nil, err
-		}
-		b, err := openBackend(ctx, lc, opening{store: c.store, media: m, log: log})
+		b, err := c.backend(ctx, lc, log)
 		if err != nil {
 			return nil, err
 		}
