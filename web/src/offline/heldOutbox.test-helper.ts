@@ -1,6 +1,7 @@
-import { ApolloClient, ApolloLink, InMemoryCache } from "@apollo/client";
+import { type ApolloCache, ApolloClient, ApolloLink, InMemoryCache } from "@apollo/client";
 import { Observable } from "rxjs";
 import { afterEach, beforeEach, expect, type MockInstance, vi } from "vitest";
+import { ViewerStateQuery } from "../features/layout/viewer";
 import { queuedMutations } from "../mutations";
 import { memoryStorage } from "./memoryStorage.test-helper";
 import { Outbox } from "./outbox";
@@ -42,5 +43,24 @@ export function failOnApolloComplaints() {
       expect(c).not.toHaveBeenCalled();
       c.mockRestore();
     }
+  });
+}
+
+/** writeNewViewer writes the viewer's state as the screens have it for bo (viewerId), who follows no one and reacted to nothing. */
+export function writeNewViewer(cache: ApolloCache, viewerId: string) {
+  cache.writeQuery({
+    query: ViewerStateQuery,
+    data: {
+      __typename: "Query",
+      viewer: {
+        __typename: "User",
+        id: viewerId,
+        username: "bo",
+        name: null,
+        followingCount: 0,
+        following: { __typename: "FriendshipConnection", edges: [] },
+        reactions: { __typename: "ReactionConnection", edges: [] },
+      },
+    },
   });
 }

@@ -7,7 +7,7 @@ import { OfflineError } from "../lib/network";
 import { Credentials } from "../lib/session";
 import { queuedMutations } from "../mutations";
 import { Connectivity } from "./connectivity";
-import { failOnApolloComplaints } from "./heldOutbox.test-helper";
+import { failOnApolloComplaints, writeNewViewer } from "./heldOutbox.test-helper";
 import { holdLink } from "./holdLink";
 import { memoryStorage } from "./memoryStorage.test-helper";
 import { Outbox } from "./outbox";
@@ -30,21 +30,7 @@ const refusal = (code: string) => ({ data: null, errors: [{ message: code, exten
 /** A client over link, the viewer's state in its cache, as the screens have it. */
 function clientOver(link: ApolloLink) {
   const client = new ApolloClient({ cache: new InMemoryCache(), link });
-  client.cache.writeQuery({
-    query: ViewerStateQuery,
-    data: {
-      __typename: "Query",
-      viewer: {
-        __typename: "User",
-        id: viewer.id,
-        username: "bo",
-        name: null,
-        followingCount: 0,
-        following: { __typename: "FriendshipConnection", edges: [] },
-        reactions: { __typename: "ReactionConnection", edges: [] },
-      },
-    },
-  });
+  writeNewViewer(client.cache, viewer.id);
   /** following is whom the viewer follows as the screens see it. */
   const following = () => client.cache.readQuery({ query: ViewerStateQuery, optimistic: true })?.viewer?.following.edges.map((e) => e.node.id);
   return { client, following };

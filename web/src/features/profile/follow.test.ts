@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import type { Outbox } from "../../offline/outbox";
-import { failOnApolloComplaints, heldOutbox } from "../../offline/heldOutbox.test-helper";
+import { failOnApolloComplaints, heldOutbox, writeNewViewer } from "../../offline/heldOutbox.test-helper";
 import { ViewerStateQuery } from "../layout/viewer";
 import { optimisticFollow } from "./follow";
 
@@ -14,21 +14,7 @@ describe("following", () => {
 
   function setup() {
     const { client, outbox, answers } = heldOutbox();
-    client.cache.writeQuery({
-      query: ViewerStateQuery,
-      data: {
-        __typename: "Query",
-        viewer: {
-          __typename: "User",
-          id: viewer.id,
-          username: "bo",
-          name: null,
-          followingCount: 0,
-          following: { __typename: "FriendshipConnection", edges: [] },
-          reactions: { __typename: "ReactionConnection", edges: [] },
-        },
-      } as never,
-    });
+    writeNewViewer(client.cache, viewer.id);
     /** shown is whom the viewer follows as the screens see it: their count, then the follows (id, username). */
     const shown = () => {
       const v = client.cache.readQuery({ query: ViewerStateQuery, optimistic: true })?.viewer;
